@@ -1,0 +1,28 @@
+// Latency kernel: a pointer chase, each load's address being the previous load's value.
+#include <cstddef>
+
+#include "codegen/generators.h"
+
+namespace larm::codegen {
+
+void ChaseKernel::generate() {
+  using namespace Xbyak;
+  const Reg64 pointer = rax, iterations = rsi;
+  mov(pointer, arg(offsetof(KernelArgs, src0)));
+  mov(iterations, arg(offsetof(KernelArgs, repetitions)));
+  Label top, done;
+  test(iterations, iterations);
+  jz(done, T_NEAR);
+  L(top);
+  begin_body();
+  for (int k = 0; k < spec().effective_unroll(); ++k) emit_dependent_load(pointer);
+  emit_loop_dec(iterations, top);
+  end_body();
+  L(done);
+  // Where the chase ended: keeps it observable and lets a test follow it.
+  mov(rdx, arg(offsetof(KernelArgs, out)));
+  mov(qword[rdx], pointer);
+  epilogue();
+}
+
+}  // namespace larm::codegen

@@ -1,0 +1,57 @@
+// Kernel construction from specifications.
+#include "codegen/factory.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "codegen/generators.h"
+
+namespace larm::codegen {
+
+std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
+  if (spec.family == Family::flops && spec.op == FlopOp::fma && !traits(spec.isa).has_fma) {
+    throw std::invalid_argument(std::string("fma needs FMA3, which ISA ") + name(spec.isa) +
+                                " does not have (use avx2 or avx512)");
+  }
+  if (spec.unroll < 0) throw std::invalid_argument("unroll must be positive");
+  std::unique_ptr<Kernel> kernel;
+  switch (spec.family) {
+    case Family::stream:
+      kernel = std::make_unique<StreamKernel>(spec);
+      break;
+    case Family::flops:
+      kernel = std::make_unique<FlopsKernel>(spec);
+      break;
+    case Family::chase:
+      kernel = std::make_unique<ChaseKernel>(spec);
+      break;
+    case Family::clock:
+      kernel = std::make_unique<ClockKernel>(spec);
+      break;
+  }
+  kernel->build();
+  if (const char* dir = std::getenv("LARM_JIT_DUMP"); dir != nullptr && *dir != '\0') {
+    kernel->dump(dir);
+  }
+  return kernel;
+}
+
+std::vector<KernelSpec> kernel_catalog(const std::vector<Isa>& isas) {
+  std::vector<KernelSpec> specs;
+  for (Isa isa : isas) {
+    for (Access access : all_accesses()) {
+      specs.push_back({.family = Family::stream, .isa = isa, .access = access});
+    }
+    for (Precision precision : {Precision::sp, Precision::dp}) {
+      for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
+        if (op == FlopOp::fma && !traits(isa).has_fma) continue;
+        specs.push_back({.family = Family::flops, .isa = isa, .op = op, .precision = precision});
+      }
+    }
+  }
+  specs.push_back({.family = Family::chase});
+  specs.push_back({.family = Family::clock});
+  return specs;
+}
+
+}  // namespace larm::codegen

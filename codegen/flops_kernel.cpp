@@ -1,0 +1,46 @@
+// FLOP ceiling kernels: add, mul or fma on independent accumulators, no memory traffic.
+#include <cstddef>
+
+#include "codegen/generators.h"
+
+namespace larm::codegen {
+
+void FlopsKernel::generate() {
+  using namespace Xbyak;
+  const FlopOp op = spec().op;
+  const int unroll = spec().effective_unroll();
+  // Every register but the two operands accumulates, to cover the FP pipes' latency.
+  const int accumulators = register_count() - 2;
+  const Xmm a = vreg(accumulators);
+  const Xmm b = vreg(accumulators + 1);
+  const Reg64 iterations = rsi;
+
+  // Operands are ones: add and fma then count exactly, mul keeps its accumulators at one.
+  mov(rdx, arg(offsetof(KernelArgs, fill)));
+  load_unaligned_setup(a, ptr[rdx]);
+  load_unaligned_setup(b, ptr[rdx]);
+  for (int r = 0; r < accumulators; ++r) {
+    if (op == FlopOp::mul) {
+      load_unaligned_setup(vreg(r), ptr[rdx]);
+    } else {
+      zero(vreg(r));
+    }
+  }
+
+  mov(iterations, arg(offsetof(KernelArgs, repetitions)));
+  Label top, done;
+  test(iterations, iterations);
+  jz(done, T_NEAR);
+  L(top);
+  begin_body();
+  for (int k = 0; k < unroll; ++k) emit_flop(op, vreg(k % accumulators), a, b);
+  emit_loop_dec(iterations, top);
+  end_body();
+  L(done);
+
+  mov(rdx, arg(offsetof(KernelArgs, out)));
+  for (int r = 0; r < accumulators; ++r) store_setup(ptr[rdx + r * vector_bytes()], vreg(r));
+  epilogue();
+}
+
+}  // namespace larm::codegen

@@ -1,0 +1,49 @@
+// One specification per kernel: from it come the machine code and all of its metadata.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codegen/isa.h"
+
+namespace larm::codegen {
+
+enum class Family { stream, flops, chase, clock };
+// Memory access mixes of the bandwidth roofs (METHOD §2).
+enum class Access { load, store, store_nt, copy, ld2st1 };
+enum class FlopOp { add, mul, fma };
+enum class Precision { sp, dp };
+
+const char* name(Family family);
+const char* name(Access access);
+const char* name(FlopOp op);
+const char* name(Precision precision);
+std::optional<Access> parse_access(std::string_view text);
+std::optional<FlopOp> parse_flop_op(std::string_view text);
+std::optional<Precision> parse_precision(std::string_view text);
+std::vector<Access> all_accesses();
+
+// Streams an access mix reads and writes; each stream advances by the same bytes per iteration.
+int load_streams(Access access);
+int store_streams(Access access);
+
+struct KernelSpec {
+  Family family = Family::stream;
+  Isa isa = Isa::sse2;
+  Access access = Access::load;  // stream kernels
+  FlopOp op = FlopOp::fma;       // flops kernels
+  Precision precision = Precision::dp;
+  int unroll = 0;         // vector (or chase) operations per stream per iteration; 0 = default
+  bool checksum = false;  // stream load: accumulate what is loaded so a test can check it
+
+  // The unroll the kernel is generated with (the default when unroll is 0).
+  int effective_unroll() const;
+  std::string name() const;
+};
+
+// Bytes each stream covers in one loop iteration: buffers are a whole number of these.
+std::size_t stream_chunk_bytes(const KernelSpec& spec);
+
+}  // namespace larm::codegen

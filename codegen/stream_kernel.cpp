@@ -1,0 +1,92 @@
+// Bandwidth kernels: contiguous aligned vector loads and stores, unrolled, one index register
+// shared by every stream so that the loop overhead is two instructions per iteration.
+#include <cstddef>
+#include <stdexcept>
+
+#include "codegen/generators.h"
+
+namespace larm::codegen {
+
+void StreamKernel::generate() {
+  using namespace Xbyak;
+  const Access access = spec().access;
+  const int unroll = spec().effective_unroll();
+  const int width = vector_bytes();
+  const int registers = register_count();
+  if (spec().checksum && access != Access::load) {
+    throw std::invalid_argument("only the load kernel has a checksum variant");
+  }
+  const Reg64 src0 = r8, src1 = r9, dst = r10, neg_bytes = r11, sweeps = rsi, index = rax;
+
+  // Streams are addressed from their end with a negative index that counts up to zero.
+  mov(src0, arg(offsetof(KernelArgs, src0)));
+  mov(src1, arg(offsetof(KernelArgs, src1)));
+  mov(dst, arg(offsetof(KernelArgs, dst)));
+  mov(neg_bytes, arg(offsetof(KernelArgs, bytes_per_stream)));
+  mov(sweeps, arg(offsetof(KernelArgs, repetitions)));
+  add(src0, neg_bytes);
+  add(src1, neg_bytes);
+  add(dst, neg_bytes);
+  neg(neg_bytes);
+
+  if (access == Access::store || access == Access::store_nt) {
+    mov(rdx, arg(offsetof(KernelArgs, fill)));
+    for (int r = 0; r < registers; ++r) load_unaligned_setup(vreg(r), ptr[rdx]);
+  }
+  if (spec().checksum) {
+    for (int r = 0; r < registers; ++r) zero(vreg(r));
+  }
+
+  Label sweep, inner, done;
+  test(sweeps, sweeps);
+  jz(done, T_NEAR);
+  L(sweep);
+  mov(index, neg_bytes);
+  L(inner);
+  begin_body();
+  for (int k = 0; k < unroll; ++k) {
+    const int offset = k * width;
+    const Xmm v = vreg(k % registers);
+    switch (access) {
+      case Access::load:
+        if (spec().checksum) {
+          emit_load_accumulate(v, ptr[src0 + index + offset]);
+        } else {
+          emit_load(v, ptr[src0 + index + offset]);
+        }
+        break;
+      case Access::store:
+        emit_store(ptr[dst + index + offset], v);
+        break;
+      case Access::store_nt:
+        emit_store_nt(ptr[dst + index + offset], v);
+        break;
+      case Access::copy:
+        emit_load(v, ptr[src0 + index + offset]);
+        emit_store(ptr[dst + index + offset], v);
+        break;
+      case Access::ld2st1: {
+        const Xmm a = vreg((2 * k) % registers);
+        const Xmm b = vreg((2 * k + 1) % registers);
+        emit_load(a, ptr[src0 + index + offset]);
+        emit_load(b, ptr[src1 + index + offset]);
+        emit_store(ptr[dst + index + offset], a);
+        break;
+      }
+    }
+  }
+  emit_loop_add(index, static_cast<std::uint32_t>(unroll * width), inner);
+  end_body();
+  if (access == Access::store_nt) sfence();  // NT stores are weakly ordered: drain each sweep
+  dec(sweeps);
+  jnz(sweep, T_NEAR);
+  L(done);
+
+  if (spec().checksum) {
+    mov(rdx, arg(offsetof(KernelArgs, out)));
+    for (int r = 0; r < registers; ++r) store_setup(ptr[rdx + r * width], vreg(r));
+  }
+  epilogue();
+}
+
+}  // namespace larm::codegen

@@ -1,0 +1,66 @@
+// Bandwidth of a stream kernel on per-thread buffers bound to given memories.
+#include <algorithm>
+#include <cstring>
+
+#include "codegen/factory.h"
+#include "kernels/drivers.h"
+#include "kernels/working_set.h"
+
+namespace larm::kernels {
+
+BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team,
+                                  const BandwidthRequest& request) {
+  const codegen::KernelSpec spec = fit_unroll(request.spec, request.working_set_bytes);
+  const auto kernel = codegen::make_kernel(spec);
+  const codegen::KernelMetadata& meta = kernel->metadata();
+  const std::uint64_t per_stream = bytes_per_stream(spec, request.working_set_bytes);
+  const std::uint64_t iterations = per_stream / codegen::stream_chunk_bytes(spec);
+  const std::uint64_t bytes_per_sweep = (meta.bytes_loaded + meta.bytes_stored) * iterations;
+  const int loads = codegen::load_streams(spec.access);
+  const bool stores = codegen::store_streams(spec.access) > 0;
+
+  alignas(64) static const double kFill[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  const auto threads = static_cast<std::size_t>(team.size());
+  std::vector<std::vector<NodeBuffer>> buffers(threads);
+  std::vector<codegen::KernelArgs> args(threads);
+
+  // Each thread allocates and first-touches its own streams.
+  team.run([&](int t) {
+    auto& own = buffers[static_cast<std::size_t>(t)];
+    const int streams = loads + (stores ? 1 : 0);
+    for (int s = 0; s < streams; ++s) {
+      own.emplace_back(context.topology.handle(), per_stream, request.nodes, request.policy);
+      // Non-zero data: some CPUs shortcut loads and stores of zero pages or zero lines.
+      auto* words = static_cast<double*>(own.back().data());
+      std::fill(words, words + per_stream / sizeof(double), 1.0);
+    }
+    codegen::KernelArgs& a = args[static_cast<std::size_t>(t)];
+    a.bytes_per_stream = per_stream;
+    a.fill = kFill;
+    a.src0 = loads > 0 ? own[0].data() : nullptr;
+    a.src1 = loads > 1 ? own[1].data() : nullptr;
+    a.dst = stores ? own.back().data() : nullptr;
+  });
+
+  PlacementCount placement;
+  for (const auto& own : buffers) {
+    for (const NodeBuffer& b : own) placement += count_placement(b.data(), b.size(), request.nodes);
+  }
+
+  const TimedSamples timed =
+      sample(team, context.clock, context.sampling, [&](int t, std::uint64_t repetitions) {
+        codegen::KernelArgs a = args[static_cast<std::size_t>(t)];
+        a.repetitions = repetitions;
+        kernel->run(a);
+      });
+
+  BandwidthResult result;
+  result.working_set_bytes = per_stream * static_cast<std::uint64_t>(loads + (stores ? 1 : 0));
+  result.placement_fraction = placement.fraction();
+  const double bytes = static_cast<double>(threads) * static_cast<double>(timed.repetitions) *
+                       static_cast<double>(bytes_per_sweep);
+  for (double seconds : timed.seconds) result.gbps.push_back(bytes / seconds / 1e9);
+  return result;
+}
+
+}  // namespace larm::kernels

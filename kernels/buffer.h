@@ -1,0 +1,60 @@
+// Memory bound by nodeset (the only binding that works for CPU-less nodes), and the check of
+// where its pages really are (METHOD §6).
+#pragma once
+
+#include <hwloc.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace larm::kernels {
+
+enum class BindPolicy { bind, interleave };
+
+class NodeBuffer {
+ public:
+  NodeBuffer() = default;
+  // Allocates bytes on the memories with these OS indexes (strict). Pages materialize at first
+  // touch, which the thread that will use the buffer must do. Throws std::runtime_error.
+  NodeBuffer(hwloc_topology_t topology, std::size_t bytes, const std::vector<unsigned>& nodes,
+             BindPolicy policy = BindPolicy::bind);
+  ~NodeBuffer();
+  NodeBuffer(NodeBuffer&& other) noexcept;
+  NodeBuffer& operator=(NodeBuffer&& other) noexcept;
+  NodeBuffer(const NodeBuffer&) = delete;
+  NodeBuffer& operator=(const NodeBuffer&) = delete;
+
+  void* data() const { return data_; }
+  std::size_t size() const { return bytes_; }
+
+ private:
+  void release();
+  hwloc_topology_t topology_ = nullptr;
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// Pages of [data, data + bytes) on the intended nodes, and pages queried.
+struct PlacementCount {
+  std::size_t on_intended = 0;
+  std::size_t queried = 0;
+  double fraction() const {
+    return queried ? static_cast<double>(on_intended) / static_cast<double>(queried) : 0;
+  }
+  PlacementCount& operator+=(const PlacementCount& other) {
+    on_intended += other.on_intended;
+    queried += other.queried;
+    return *this;
+  }
+};
+
+// Queries the node of up to max_pages pages spread evenly over the range (move_pages with no
+// target). Pages not yet touched count as misplaced.
+PlacementCount count_placement(const void* data, std::size_t bytes,
+                               const std::vector<unsigned>& intended_nodes,
+                               std::size_t max_pages = 1024);
+
+// Below this fraction of pages on the intended memories a measurement is marked misplaced.
+inline constexpr double kMinPlacedFraction = 0.99;
+
+}  // namespace larm::kernels

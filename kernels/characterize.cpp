@@ -1,0 +1,263 @@
+// Execution of a plan into result records.
+#include "kernels/characterize.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+
+#include "codegen/isa.h"
+#include "kernels/drivers.h"
+#include "results/statistics.h"
+
+namespace larm::kernels {
+namespace {
+
+using results::Roof;
+
+std::string memory_name(const topology::Topology& topology, int memory) {
+  return memory < 0 ? "" : std::to_string(topology.memories()[static_cast<std::size_t>(memory)].os_index);
+}
+
+std::vector<unsigned> memory_nodes(const topology::Topology& topology, int memory) {
+  if (memory >= 0) return {topology.memories()[static_cast<std::size_t>(memory)].os_index};
+  return {};
+}
+
+Roof roof_base(const topology::Topology& topology, const PlannedMeasurement& m) {
+  Roof roof;
+  roof.domain = m.domain;
+  roof.level = m.level;
+  roof.threads = static_cast<int>(m.pus.size());
+  roof.isa = codegen::name(m.spec.isa);
+  if (m.kind == MeasurementKind::flops) {
+    roof.access = codegen::name(m.spec.op);
+    roof.precision = codegen::name(m.spec.precision);
+    roof.unit = "GFLOP/s";
+  } else {
+    roof.access = codegen::name(m.spec.access);
+    roof.unit = "GB/s";
+    roof.working_set_bytes = m.working_set_bytes;
+  }
+  if (m.level == "memory") {
+    roof.memory = memory_name(topology, m.memory);
+    roof.placement = m.placement;
+    if (m.memory >= 0) roof.memory_kind = topology.memories()[static_cast<std::size_t>(m.memory)].kind;
+  }
+  return roof;
+}
+
+std::string status_of(const results::SampleStats& stats, std::optional<double> placed,
+                      double threshold) {
+  if (placed && *placed < kMinPlacedFraction) return "misplaced";
+  return results::is_unstable(stats, threshold) ? "unstable" : "ok";
+}
+
+// Records a measurement that was not made, with its reason.
+void record_absent(const topology::Topology& topology, const PlannedMeasurement& m,
+                   const std::string& reason, results::Results& results) {
+  switch (m.kind) {
+    case MeasurementKind::bandwidth:
+    case MeasurementKind::flops: {
+      Roof roof = roof_base(topology, m);
+      roof.status = reason;
+      results.roofs.push_back(roof);
+      break;
+    }
+    case MeasurementKind::sweep: {
+      results::SweepPoint p;
+      p.domain = m.domain;
+      p.access = codegen::name(m.spec.access);
+      p.isa = codegen::name(m.spec.isa);
+      p.threads = static_cast<int>(m.pus.size());
+      p.working_set_bytes = m.working_set_bytes;
+      p.status = reason;
+      results.sweep.push_back(p);
+      break;
+    }
+    case MeasurementKind::latency: {
+      results::LatencyPoint p;
+      p.domain = m.domain;
+      p.level = m.level;
+      p.memory = m.level == "memory" ? memory_name(topology, m.memory) : "";
+      p.working_set_bytes = m.working_set_bytes;
+      p.status = reason;
+      results.latency.push_back(p);
+      break;
+    }
+    case MeasurementKind::frequency:
+      results.warnings.push_back("core frequency of domain " + std::to_string(m.domain) +
+                                 " not measured: " + reason);
+      break;
+  }
+}
+
+class Runner {
+ public:
+  Runner(const topology::Topology& topology, const Clock& clock, const CpuInfo& cpu,
+         const RunOptions& options, results::Results& results)
+      : topology_(topology), cpu_(cpu), options_(options), results_(results),
+        context_{topology, clock, options.sampling} {}
+
+  void run(const PlannedMeasurement& m) {
+    switch (m.kind) {
+      case MeasurementKind::frequency:
+        return frequency(m);
+      case MeasurementKind::bandwidth:
+        return bandwidth(m);
+      case MeasurementKind::flops:
+        return flops(m);
+      case MeasurementKind::sweep:
+        return sweep(m);
+      case MeasurementKind::latency:
+        return latency(m);
+    }
+  }
+
+ private:
+  ThreadTeam& team(const std::vector<unsigned>& pus) {
+    if (!team_ || team_->pus() != pus) {
+      team_.reset();
+      team_ = std::make_unique<ThreadTeam>(topology_.handle(), pus);
+    }
+    return *team_;
+  }
+
+  double core_hz(int domain) const {
+    auto it = core_hz_.find(domain);
+    return it == core_hz_.end() ? 0 : it->second;
+  }
+
+  void frequency(const PlannedMeasurement& m) {
+    results::FrequencyRecord record;
+    record.domain = m.domain;
+    record.threads = static_cast<int>(m.pus.size());
+    record.samples_hz = measure_frequency(context_, team(m.pus));
+    record.stats = results::summarize(record.samples_hz);
+    core_hz_[m.domain] = record.stats.median;
+    if (!results_.provenance.contains("core_frequency_hz")) {
+      results_.provenance["core_frequency_hz"] = record.stats.median;
+    }
+    results_.frequency.push_back(record);
+  }
+
+  void bandwidth(const PlannedMeasurement& m) {
+    const BandwidthResult r = measure_bandwidth(
+        context_, team(m.pus), {m.spec, memory_nodes(topology_, local_or(m)), BindPolicy::bind,
+                                m.working_set_bytes});
+    Roof roof = roof_base(topology_, m);
+    roof.working_set_bytes = r.working_set_bytes;
+    roof.samples = r.gbps;
+    roof.stats = results::summarize(roof.samples);
+    roof.placement_fraction = r.placement_fraction;
+    roof.status = status_of(roof.stats, roof.placement_fraction, options_.unstable_threshold);
+    results_.roofs.push_back(roof);
+  }
+
+  void flops(const PlannedMeasurement& m) {
+    const FlopsResult r = measure_flops(context_, team(m.pus), m.spec);
+    Roof roof = roof_base(topology_, m);
+    roof.samples = r.gflops;
+    roof.stats = results::summarize(roof.samples);
+    if (const double hz = core_hz(m.domain); hz > 0) {
+      roof.instructions_per_cycle = results::median(r.instructions_per_second) / hz;
+    }
+    if (auto documented = documented_throughput(cpu_, m.spec.isa, m.spec.op)) {
+      roof.documented_ipc = documented->instructions_per_cycle;
+    }
+    roof.status = status_of(roof.stats, std::nullopt, options_.unstable_threshold);
+    results_.roofs.push_back(roof);
+  }
+
+  void sweep(const PlannedMeasurement& m) {
+    const BandwidthResult r = measure_bandwidth(
+        context_, team(m.pus), {m.spec, memory_nodes(topology_, m.memory), BindPolicy::bind,
+                                m.working_set_bytes});
+    results::SweepPoint p;
+    p.domain = m.domain;
+    p.access = codegen::name(m.spec.access);
+    p.isa = codegen::name(m.spec.isa);
+    p.threads = static_cast<int>(m.pus.size());
+    p.working_set_bytes = r.working_set_bytes;
+    p.samples = r.gbps;
+    p.stats = results::summarize(p.samples);
+    p.status = status_of(p.stats, r.placement_fraction, options_.unstable_threshold);
+    results_.sweep.push_back(p);
+  }
+
+  void latency(const PlannedMeasurement& m) {
+    const topology::Domain& domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
+    const unsigned line = domain.caches.empty() ? 64 : domain.caches.front().line_bytes;
+    const LatencyResult r = measure_latency(
+        context_, team(m.pus), {memory_nodes(topology_, m.memory), m.working_set_bytes, line ? line : 64});
+    results::LatencyPoint p;
+    p.domain = m.domain;
+    p.level = m.level;
+    p.memory = m.level == "memory" ? memory_name(topology_, m.memory) : "";
+    p.working_set_bytes = r.working_set_bytes;
+    p.samples_ns = r.ns;
+    p.stats = results::summarize(p.samples_ns);
+    p.cycles = p.stats.median * core_hz(m.domain) / 1e9;
+    p.status = status_of(p.stats, r.placement_fraction, options_.unstable_threshold);
+    results_.latency.push_back(p);
+  }
+
+  // Cache-level roofs bind their data to the domain's first local memory.
+  int local_or(const PlannedMeasurement& m) const {
+    if (m.memory >= 0) return m.memory;
+    const auto& local = topology_.domains()[static_cast<std::size_t>(m.domain)].local_memories;
+    return local.empty() ? -1 : local.front();
+  }
+
+  const topology::Topology& topology_;
+  const CpuInfo& cpu_;
+  const RunOptions& options_;
+  results::Results& results_;
+  DriverContext context_;
+  std::unique_ptr<ThreadTeam> team_;
+  std::map<int, double> core_hz_;
+};
+
+}  // namespace
+
+void run_plan(const topology::Topology& topology, const Plan& plan, const Clock& clock,
+              const CpuInfo& cpu, const RunOptions& options, results::Results& results) {
+  Runner runner(topology, clock, cpu, options, results);
+  const auto start = std::chrono::steady_clock::now();
+  double estimated_done = 0;
+  const int total = static_cast<int>(plan.measurements.size());
+  int index = 0;
+  results.complete = false;
+  for (const PlannedMeasurement& m : plan.measurements) {
+    ++index;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (options.on_progress) {
+      // Scale the remaining estimate by how fast the run has gone against its estimates so far.
+      const double pace = estimated_done > 1 ? elapsed / estimated_done : 1;
+      options.on_progress({index, total, &m, elapsed,
+                           (plan.estimated_seconds - estimated_done) * pace});
+    }
+    if (!m.absent_reason.empty()) {
+      record_absent(topology, m, m.absent_reason, results);
+      continue;
+    }
+    try {
+      throw_if_stopped(options.sampling);
+      runner.run(m);
+    } catch (const Interrupted&) {
+      results.incomplete_reason = "interrupted after " + std::to_string(index - 1) + " of " +
+                                  std::to_string(total) + " measurements";
+      if (options.on_measurement) options.on_measurement(results);
+      return;
+    } catch (const std::exception& e) {
+      record_absent(topology, m, std::string("failed: ") + e.what(), results);
+    }
+    estimated_done += m.estimated_seconds;
+    if (options.on_measurement) options.on_measurement(results);
+  }
+  results.complete = true;
+  results.incomplete_reason.clear();
+  if (options.on_measurement) options.on_measurement(results);
+}
+
+}  // namespace larm::kernels

@@ -1,0 +1,42 @@
+// Runs a plan: every measurement in order, each turned into result records as soon as it is
+// done, so an interrupted run keeps what it finished.
+#pragma once
+
+#include <functional>
+
+#include "kernels/clock.h"
+#include "kernels/cpu_info.h"
+#include "kernels/plan.h"
+#include "kernels/sampler.h"
+#include "results/records.h"
+#include "topology/topology.h"
+
+namespace larm::kernels {
+
+struct ProgressEvent {
+  int index = 0;  // 1-based
+  int total = 0;
+  const PlannedMeasurement* measurement = nullptr;
+  double elapsed_seconds = 0;
+  double remaining_seconds = 0;  // from the plan's estimates, scaled by how the run is going
+};
+
+struct RunOptions {
+  SamplingOptions sampling;
+  double unstable_threshold = 0.10;
+  std::function<void(const ProgressEvent&)> on_progress;       // before each measurement
+  std::function<void(const results::Results&)> on_measurement;  // after each one
+};
+
+// Fills results.roofs, sweep, latency and frequency; sets results.complete, or the reason it
+// is not. Measurements that fail (an allocation refused, a binding that does not hold) are
+// recorded as absent with the error as their status; the run goes on.
+void run_plan(const topology::Topology& topology, const Plan& plan, const Clock& clock,
+              const CpuInfo& cpu, const RunOptions& options, results::Results& results);
+
+// The provenance block of results.json (host, CPU, kernel, compiler, versions, clock, ISA,
+// environment guards); the core frequency is added once measured.
+nlohmann::json make_provenance(const topology::Topology& topology, const Clock& clock,
+                               const CpuInfo& cpu, codegen::Isa isa, bool quick, int samples);
+
+}  // namespace larm::kernels

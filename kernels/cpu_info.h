@@ -1,0 +1,33 @@
+// What the CPU says about itself (cpuid), and the FP throughput its vendor documents.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "codegen/kernel_spec.h"
+
+namespace larm::kernels {
+
+struct CpuInfo {
+  std::string vendor;  // GenuineIntel, AuthenticAMD...
+  std::string model_name;
+  unsigned family = 0;  // display family
+  unsigned model = 0;   // display model
+  unsigned stepping = 0;
+  bool hypervisor = false;
+  std::string hypervisor_vendor;  // e.g. KVMKVMKVM
+};
+
+CpuInfo read_cpu_info();
+
+// Documented FP instructions per cycle per core for this CPU, ISA and operation, with the
+// source of the figure; nullopt when larm's table does not know the microarchitecture.
+struct DocumentedThroughput {
+  double instructions_per_cycle = 0;
+  std::string microarchitecture;
+  std::string source;
+};
+std::optional<DocumentedThroughput> documented_throughput(const CpuInfo& cpu, codegen::Isa isa,
+                                                          codegen::FlopOp op);
+
+}  // namespace larm::kernels

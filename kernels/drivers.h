@@ -1,0 +1,70 @@
+// The benchmark drivers: each sets up data where it must live, runs a generated kernel on a
+// bound team through the sampler, and returns raw samples (METHOD §3, §5, §6).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "codegen/kernel_spec.h"
+#include "kernels/buffer.h"
+#include "kernels/clock.h"
+#include "kernels/sampler.h"
+#include "kernels/thread_team.h"
+#include "topology/topology.h"
+
+namespace larm::kernels {
+
+struct DriverContext {
+  const topology::Topology& topology;
+  const Clock& clock;
+  SamplingOptions sampling;
+};
+
+struct BandwidthRequest {
+  codegen::KernelSpec spec;             // a stream kernel
+  std::vector<unsigned> nodes;          // memories (OS indexes) the data is bound to
+  BindPolicy policy = BindPolicy::bind;
+  std::uint64_t working_set_bytes = 0;  // per thread, all streams together
+};
+
+struct BandwidthResult {
+  std::vector<double> gbps;             // all threads together, 1 GB = 1e9 bytes
+  std::uint64_t working_set_bytes = 0;  // per thread, as run
+  double placement_fraction = 0;        // pages on the requested nodes
+};
+
+BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team,
+                                  const BandwidthRequest& request);
+
+struct FlopsResult {
+  std::vector<double> gflops;  // all threads together
+  // Arithmetic instructions retired per core per second, to divide by the core frequency.
+  std::vector<double> instructions_per_second;
+};
+
+FlopsResult measure_flops(const DriverContext& context, ThreadTeam& team,
+                          const codegen::KernelSpec& spec);
+
+// Core frequency in Hz, one value per sample (mean of the team's threads).
+std::vector<double> measure_frequency(const DriverContext& context, ThreadTeam& team);
+
+struct LatencyRequest {
+  std::vector<unsigned> nodes;
+  std::uint64_t working_set_bytes = 0;
+  unsigned line_bytes = 64;
+};
+
+struct LatencyResult {
+  std::vector<double> ns;  // per dependent load
+  std::uint64_t working_set_bytes = 0;
+  double placement_fraction = 0;
+};
+
+// Pointer chase on the first thread of the team (which should hold one thread).
+LatencyResult measure_latency(const DriverContext& context, ThreadTeam& team,
+                              const LatencyRequest& request);
+
+// next[i] for a random permutation of n elements that is a single cycle (Sattolo).
+std::vector<std::uint64_t> single_cycle_permutation(std::uint64_t n, std::uint64_t seed);
+
+}  // namespace larm::kernels

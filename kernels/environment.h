@@ -1,0 +1,24 @@
+// The settings that silently change results (METHOD §6), read for the provenance and warnings.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/cpu_info.h"
+
+namespace larm::kernels {
+
+struct EnvironmentReport {
+  nlohmann::json values = nlohmann::json::object();
+  std::vector<std::string> warnings;
+};
+
+// Reads /proc and /sys; a file that does not exist reads as "unavailable", never a guess.
+EnvironmentReport read_environment(const CpuInfo& cpu);
+
+// The first line of a file, or "unavailable".
+std::string read_first_line(const std::string& path);
+
+}  // namespace larm::kernels

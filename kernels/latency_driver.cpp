@@ -1,0 +1,65 @@
+// Load-to-use latency by a pointer chase over a single-cycle random permutation of lines.
+#include <random>
+#include <utility>
+
+#include "codegen/factory.h"
+#include "kernels/drivers.h"
+
+namespace larm::kernels {
+
+std::vector<std::uint64_t> single_cycle_permutation(std::uint64_t n, std::uint64_t seed) {
+  // Sattolo's algorithm: swapping only with earlier positions yields one cycle through all n.
+  std::vector<std::uint64_t> next(n);
+  for (std::uint64_t i = 0; i < n; ++i) next[i] = i;
+  std::mt19937_64 random(seed);
+  for (std::uint64_t i = n; i-- > 1;) {
+    std::uniform_int_distribution<std::uint64_t> pick(0, i - 1);
+    std::swap(next[i], next[pick(random)]);
+  }
+  return next;
+}
+
+LatencyResult measure_latency(const DriverContext& context, ThreadTeam& team,
+                              const LatencyRequest& request) {
+  const auto kernel = codegen::make_kernel({.family = codegen::Family::chase});
+  const std::uint64_t loads_per_iteration = kernel->metadata().dependent_loads;
+  const std::uint64_t lines = std::max<std::uint64_t>(2, request.working_set_bytes / request.line_bytes);
+  NodeBuffer buffer;
+  const void* cursor = nullptr;  // where the chase goes on from: each sample walks new lines
+  team.run([&](int t) {
+    if (t != 0) return;
+    buffer = NodeBuffer(context.topology.handle(), lines * request.line_bytes, request.nodes);
+    char* base = static_cast<char*>(buffer.data());
+    const std::vector<std::uint64_t> next = single_cycle_permutation(lines, 0x1a2b3c4d);
+    for (std::uint64_t i = 0; i < lines; ++i) {
+      *reinterpret_cast<void**>(base + i * request.line_bytes) = base + next[i] * request.line_bytes;
+    }
+    cursor = base;
+    // Warm-up: one whole cycle, so caches and TLB hold what they can.
+    codegen::KernelArgs a;
+    a.src0 = cursor;
+    a.repetitions = lines / loads_per_iteration + 1;
+    a.out = &cursor;
+    kernel->run(a);
+  });
+
+  LatencyResult result;
+  result.working_set_bytes = lines * request.line_bytes;
+  result.placement_fraction = count_placement(buffer.data(), buffer.size(), request.nodes).fraction();
+  const TimedSamples timed =
+      sample(team, context.clock, context.sampling, [&](int t, std::uint64_t repetitions) {
+        if (t != 0) return;
+        codegen::KernelArgs a;
+        a.src0 = cursor;
+        a.repetitions = repetitions;
+        a.out = &cursor;
+        kernel->run(a);
+      });
+  for (double seconds : timed.seconds) {
+    result.ns.push_back(seconds * 1e9 /
+                        static_cast<double>(timed.repetitions * loads_per_iteration));
+  }
+  return result;
+}
+
+}  // namespace larm::kernels

@@ -1,0 +1,281 @@
+// Enumeration of the measurements of a characterization and their time estimates.
+#include "kernels/plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "kernels/working_set.h"
+
+namespace larm::kernels {
+namespace {
+
+using codegen::Access;
+using codegen::Family;
+using codegen::FlopOp;
+using codegen::KernelSpec;
+using codegen::Precision;
+
+// Rates the estimate assumes for work whose duration does not scale with the sample length.
+constexpr double kFirstTouchBytesPerSecond = 2e9;    // page faults and zeroing, per thread
+constexpr double kStreamBytesPerSecond = 5e9;        // a memory sweep, per thread, worst case
+constexpr double kChaseSetupSecondsPerLine = 60e-9;  // building and walking the permutation
+constexpr double kCalibrationSamples = 3;            // untimed warm-up and calibration runs
+
+// The caches a lone thread sees: latency runs use one core, which has each cache to itself.
+topology::Domain single_core_view(const topology::Domain& domain) {
+  topology::Domain view = domain;
+  view.core_pus.resize(std::min<std::size_t>(1, view.core_pus.size()));
+  for (topology::CacheLevel& cache : view.caches) {
+    cache.max_sharing_cores = 1;
+    cache.instances = 1;
+    cache.total_bytes = cache.instance_bytes;
+  }
+  return view;
+}
+
+double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
+  const double runs = kCalibrationSamples + o.samples;
+  const double threads_ws = static_cast<double>(m.working_set_bytes);
+  switch (m.kind) {
+    case MeasurementKind::frequency:
+    case MeasurementKind::flops:
+      return runs * o.min_sample_seconds;
+    case MeasurementKind::bandwidth:
+    case MeasurementKind::sweep: {
+      const double sweep = threads_ws / kStreamBytesPerSecond;
+      return threads_ws / kFirstTouchBytesPerSecond + runs * std::max(o.min_sample_seconds, sweep);
+    }
+    case MeasurementKind::latency: {
+      const double lines = threads_ws / 64;
+      return lines * kChaseSetupSecondsPerLine + runs * o.min_sample_seconds;
+    }
+  }
+  return 0;
+}
+
+std::string bytes_text(std::uint64_t bytes) {
+  char buffer[32];
+  if (bytes >= (1ull << 20)) {
+    std::snprintf(buffer, sizeof buffer, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.1f KiB", static_cast<double>(bytes) / 1024);
+  }
+  return buffer;
+}
+
+}  // namespace
+
+const char* const kEstimateMethod =
+    "each measurement = (3 warm-up/calibration runs + samples) x max(sample length, one sweep of "
+    "its working set at 5 GB/s per thread) + first touch of its buffers at 2 GB/s per thread "
+    "(+60 ns per line to build a pointer chase); the sum over the plan";
+
+const char* name(MeasurementKind kind) {
+  const char* const names[] = {"frequency", "bandwidth", "flops", "sweep", "latency"};
+  return names[static_cast<int>(kind)];
+}
+
+std::optional<MeasurementKind> parse_measurement_kind(std::string_view text) {
+  for (MeasurementKind k : {MeasurementKind::frequency, MeasurementKind::bandwidth,
+                            MeasurementKind::flops, MeasurementKind::sweep,
+                            MeasurementKind::latency}) {
+    if (text == name(k)) return k;
+  }
+  return std::nullopt;
+}
+
+std::string PlannedMeasurement::label() const {
+  std::string text = std::string(name(kind)) + " domain " + std::to_string(domain);
+  if (!level.empty() && level != "flops") text += " " + level;
+  if (level == "memory" && memory >= 0) text += " " + std::to_string(memory);
+  if (!placement.empty()) text += " " + placement;
+  if (kind == MeasurementKind::bandwidth || kind == MeasurementKind::sweep) {
+    text += std::string(" ") + codegen::name(spec.access) + " " + codegen::name(spec.isa);
+  }
+  if (kind == MeasurementKind::sweep) text += " " + bytes_text(working_set_bytes);
+  if (kind == MeasurementKind::flops) {
+    text += std::string(" ") + codegen::name(spec.op) + " " + codegen::name(spec.precision) + " " +
+            codegen::name(spec.isa);
+  }
+  return text;
+}
+
+PlanOptions default_plan_options(bool quick) {
+  PlanOptions options;
+  options.quick = quick;
+  options.samples = quick ? 5 : 11;
+  options.min_sample_seconds = quick ? 0.01 : 0.02;
+  options.sweep_points_per_octave = quick ? 2 : 4;
+  return options;
+}
+
+Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
+  Plan plan;
+  const auto wanted = [&](MeasurementKind kind) {
+    return options.only.empty() || options.only.count(kind) > 0;
+  };
+  const bool single_memory = topology.memories().size() < 2;
+  auto add = [&](PlannedMeasurement m) {
+    if (m.absent_reason.empty()) {
+      m.estimated_seconds = estimate(m, options);
+      plan.estimated_seconds += m.estimated_seconds;
+      ++plan.to_run;
+    } else {
+      ++plan.absent;
+    }
+    plan.measurements.push_back(std::move(m));
+  };
+
+  for (const topology::Domain& domain : topology.domains()) {
+    if (!options.domains.empty() &&
+        std::find(options.domains.begin(), options.domains.end(), domain.index) ==
+            options.domains.end()) {
+      continue;
+    }
+    PlannedMeasurement base;
+    base.domain = domain.index;
+    base.pus = domain.core_pus;
+
+    // The frequency comes first: FLOP IPC and latency cycles are computed with it.
+    if (wanted(MeasurementKind::frequency) || wanted(MeasurementKind::flops) ||
+        wanted(MeasurementKind::latency)) {
+      PlannedMeasurement m = base;
+      m.kind = MeasurementKind::frequency;
+      add(m);
+    }
+
+    if (wanted(MeasurementKind::bandwidth)) {
+      for (const LevelWorkingSet& level : level_working_sets(domain)) {
+        for (Access access : codegen::all_accesses()) {
+          PlannedMeasurement m = base;
+          m.kind = MeasurementKind::bandwidth;
+          m.level = level.level;
+          m.spec = {.family = Family::stream, .isa = options.isa, .access = access};
+          m.working_set_bytes = level.bytes_per_thread;
+          m.absent_reason = level.absent_reason;
+          if (level.level != "memory") {
+            add(m);
+            continue;
+          }
+          for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
+            const topology::Memory& memory = topology.memories()[mem];
+            PlannedMeasurement on_memory = m;
+            on_memory.memory = static_cast<int>(mem);
+            const bool local = std::find(domain.local_memories.begin(), domain.local_memories.end(),
+                                         static_cast<int>(mem)) != domain.local_memories.end();
+            on_memory.placement = local ? "local" : "remote";
+            (void)memory;
+            add(on_memory);
+          }
+          // Every core of the machine on one memory, and on all memories interleaved.
+          for (const char* placement : {"contention", "congestion"}) {
+            PlannedMeasurement shared = m;
+            shared.placement = placement;
+            shared.absent_reason = single_memory
+                                       ? "single NUMA node"
+                                       : "not measured by this version of larm (issue 3)";
+            add(shared);
+          }
+        }
+      }
+    }
+
+    if (wanted(MeasurementKind::flops)) {
+      for (codegen::Isa isa : options.flop_isas) {
+        for (Precision precision : {Precision::sp, Precision::dp}) {
+          for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
+            PlannedMeasurement m = base;
+            m.kind = MeasurementKind::flops;
+            m.level = "flops";
+            m.spec = {.family = Family::flops, .isa = isa, .op = op, .precision = precision};
+            if (op == FlopOp::fma && !codegen::traits(isa).has_fma) {
+              m.absent_reason = std::string("no FMA in ") + codegen::name(isa);
+            }
+            add(m);
+          }
+        }
+      }
+    }
+
+    if (wanted(MeasurementKind::sweep)) {
+      for (Access access : {Access::load, Access::copy}) {
+        for (std::uint64_t size : sweep_sizes(domain, options.sweep_points_per_octave)) {
+          PlannedMeasurement m = base;
+          m.kind = MeasurementKind::sweep;
+          m.spec = {.family = Family::stream, .isa = options.isa, .access = access};
+          m.working_set_bytes = size;
+          if (!domain.local_memories.empty()) {
+            m.memory = domain.local_memories.front();
+          }
+          add(m);
+        }
+      }
+    }
+
+    if (wanted(MeasurementKind::latency)) {
+      const topology::Domain lone = single_core_view(domain);
+      for (const LevelWorkingSet& level : level_working_sets(lone)) {
+        PlannedMeasurement m = base;
+        m.kind = MeasurementKind::latency;
+        m.pus = lone.core_pus;
+        m.level = level.level;
+        m.working_set_bytes = level.bytes_per_thread;
+        m.absent_reason = level.absent_reason;
+        if (level.level != "memory") {
+          if (!domain.local_memories.empty()) m.memory = domain.local_memories.front();
+          add(m);
+          continue;
+        }
+        for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
+          PlannedMeasurement on_memory = m;
+          on_memory.memory = static_cast<int>(mem);
+          const bool local = std::find(domain.local_memories.begin(), domain.local_memories.end(),
+                                       static_cast<int>(mem)) != domain.local_memories.end();
+          on_memory.placement = local ? "local" : "remote";
+          add(on_memory);
+        }
+      }
+    }
+  }
+  return plan;
+}
+
+std::string describe_plan(const Plan& plan, const topology::Topology& topology, bool verbose) {
+  std::ostringstream out;
+  std::map<std::string, std::pair<int, double>> by_kind;
+  for (const PlannedMeasurement& m : plan.measurements) {
+    if (verbose) {
+      char line[256];
+      std::snprintf(line, sizeof line, "  %-60s threads %3zu  ws %12s  %s\n", m.label().c_str(),
+                    m.pus.size(), m.working_set_bytes ? bytes_text(m.working_set_bytes).c_str() : "-",
+                    m.absent_reason.empty()
+                        ? ("est " + std::to_string(static_cast<int>(m.estimated_seconds * 1000)) + " ms").c_str()
+                        : ("absent: " + m.absent_reason).c_str());
+      out << line;
+    }
+    if (m.absent_reason.empty()) {
+      auto& entry = by_kind[name(m.kind)];
+      ++entry.first;
+      entry.second += m.estimated_seconds;
+    }
+  }
+  out << "Plan for " << topology.source() << ": " << topology.domains().size() << " domain(s), "
+      << topology.memories().size() << " memory(ies), " << topology.core_count() << " cores\n";
+  for (const auto& [kind, entry] : by_kind) {
+    char line[128];
+    std::snprintf(line, sizeof line, "  %-10s %5d measurements  %8.1f s\n", kind.c_str(),
+                  entry.first, entry.second);
+    out << line;
+  }
+  char total[160];
+  std::snprintf(total, sizeof total,
+                "%d measurements to run, %d absent with a reason; estimated %.0f s (%.1f min)\n",
+                plan.to_run, plan.absent, plan.estimated_seconds, plan.estimated_seconds / 60);
+  out << total << "Estimate: " << kEstimateMethod << "\n";
+  return out.str();
+}
+
+}  // namespace larm::kernels

@@ -1,0 +1,62 @@
+// The plan: every measurement of a characterization, enumerated as
+// (domain × memory × access × threads) before anything runs, with its estimated time.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_spec.h"
+#include "topology/topology.h"
+
+namespace larm::kernels {
+
+enum class MeasurementKind { frequency, bandwidth, flops, sweep, latency };
+const char* name(MeasurementKind kind);
+std::optional<MeasurementKind> parse_measurement_kind(std::string_view text);
+
+struct PlannedMeasurement {
+  MeasurementKind kind = MeasurementKind::bandwidth;
+  int domain = 0;
+  std::string level;        // L1, L2, L3, memory, flops; empty for frequency
+  int memory = -1;          // index in Topology::memories() when level is memory
+  std::string placement;    // local, remote, contention, congestion (memory level only)
+  codegen::KernelSpec spec;  // the stream or flops kernel
+  std::vector<unsigned> pus;  // one thread per PU
+  std::uint64_t working_set_bytes = 0;  // per thread, before rounding to kernel chunks
+  std::string absent_reason;  // not run: recorded as absent with this reason
+  double estimated_seconds = 0;
+
+  std::string label() const;
+};
+
+struct PlanOptions {
+  bool quick = false;
+  int samples = 11;
+  double min_sample_seconds = 0.02;
+  codegen::Isa isa = codegen::Isa::avx512;  // bandwidth kernels; caps the FLOP ISAs
+  std::vector<codegen::Isa> flop_isas;      // the ceilings' ISAs
+  std::vector<int> domains;                 // empty: every domain
+  std::set<MeasurementKind> only;           // empty: every kind
+  int sweep_points_per_octave = 4;
+};
+
+// Defaults of a quick or full run: samples 5/11, sample length 10/20 ms, sweep 2/4 per octave.
+PlanOptions default_plan_options(bool quick);
+
+struct Plan {
+  std::vector<PlannedMeasurement> measurements;
+  double estimated_seconds = 0;
+  int to_run = 0;
+  int absent = 0;
+};
+
+Plan make_plan(const topology::Topology& topology, const PlanOptions& options);
+
+// How estimated_seconds is computed, for `larm plan` and the README.
+extern const char* const kEstimateMethod;
+
+std::string describe_plan(const Plan& plan, const topology::Topology& topology, bool verbose);
+
+}  // namespace larm::kernels

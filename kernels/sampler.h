@@ -1,0 +1,41 @@
+// Timing of a team's work: warm-up, calibrated repetitions, barrier-aligned samples whose time
+// is max(end) - min(start) over the threads (METHOD §5).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/clock.h"
+#include "kernels/thread_team.h"
+
+namespace larm::kernels {
+
+struct SamplingOptions {
+  int samples = 11;
+  double min_sample_seconds = 0.02;
+  const std::atomic<bool>* stop = nullptr;  // set by SIGINT: stop between samples
+};
+
+// Thrown between samples when the stop flag is set; what was finished before is kept.
+class Interrupted : public std::runtime_error {
+ public:
+  Interrupted() : std::runtime_error("interrupted") {}
+};
+
+struct TimedSamples {
+  std::uint64_t repetitions = 0;          // per thread per sample, after calibration
+  std::vector<double> seconds;            // one per sample: max(end) - min(start)
+  std::vector<std::vector<double>> thread_seconds;  // [sample][thread]: end - start
+};
+
+// work(thread, repetitions) runs on each thread of the team. The sampler runs it once untimed,
+// grows the repetitions until a sample lasts min_sample_seconds, then takes the samples.
+TimedSamples sample(ThreadTeam& team, const Clock& clock, const SamplingOptions& options,
+                    const std::function<void(int, std::uint64_t)>& work);
+
+void throw_if_stopped(const SamplingOptions& options);
+
+}  // namespace larm::kernels

@@ -1,0 +1,45 @@
+// Working-set sizes that put a stream in a given cache level or in memory (METHOD §3).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_spec.h"
+#include "topology/topology.h"
+
+namespace larm::kernels {
+
+struct LevelWorkingSet {
+  std::string level;               // L1, L2, L3... or memory
+  std::uint64_t bytes_per_thread = 0;  // all of a thread's streams together
+  std::string absent_reason;       // set when the level cannot be isolated
+};
+
+// One entry per CPU cache level of the domain, innermost first, then "memory"; sized for one
+// thread on every core of the domain:
+//  - L1: half of the L1 a thread has;
+//  - Ln: the geometric middle between what the levels below hold per thread and Ln per thread;
+//  - memory: 4 × (the domain's last-level cache / threads), and at least 64 MiB in total.
+std::vector<LevelWorkingSet> level_working_sets(const topology::Domain& domain);
+
+// Per-thread bytes for memory runs of `threads` threads whose last-level caches total llc_bytes.
+std::uint64_t memory_working_set(std::uint64_t llc_bytes, int threads);
+
+// Per-thread sizes of the bandwidth-vs-size sweep: 1 KiB up to 4 × the last-level cache per
+// thread (at least the memory working set), points_per_octave points per doubling.
+std::vector<std::uint64_t> sweep_sizes(const topology::Domain& domain, int points_per_octave);
+
+// Bytes per stream for a kernel given a thread's working set: a whole number of the kernel's
+// chunks (at least one), so that every byte counted is a byte touched.
+std::uint64_t bytes_per_stream(const codegen::KernelSpec& spec, std::uint64_t working_set_bytes);
+
+}  // namespace larm::kernels
+
+namespace larm::kernels {
+
+// The spec with its unroll reduced (to a power of two) when the default chunk would not fit in
+// the working set: the size sweep starts at 1 KiB, below one AVX-512 chunk.
+codegen::KernelSpec fit_unroll(codegen::KernelSpec spec, std::uint64_t working_set_bytes);
+
+}  // namespace larm::kernels

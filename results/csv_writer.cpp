@@ -1,0 +1,87 @@
+// CSV exports of the result records.
+#include "results/csv_writer.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace larm::results {
+namespace {
+
+// Shortest decimal form that reads back to the same double, so CSV and JSON agree.
+std::string number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  for (int precision = 6; precision < 17; ++precision) {
+    char shorter[32];
+    std::snprintf(shorter, sizeof shorter, "%.*g", precision, value);
+    if (std::stod(shorter) == value) return shorter;
+  }
+  return buffer;
+}
+
+std::string optional(const std::optional<double>& value) { return value ? number(*value) : ""; }
+
+std::string stats_or_empty(const SampleStats& s, double SampleStats::*field) {
+  return s.count ? number(s.*field) : "";
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& value) {
+  if (value.find_first_of(",\"\n") == std::string::npos) return value;
+  std::string quoted = "\"";
+  for (char c : value) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+std::string roofs_csv(const Results& results) {
+  std::ostringstream out;
+  out << "domain,memory,level,access,precision,isa,threads,unit,median,min,max,samples,status,"
+         "placement,memory_kind,working_set_bytes,spread,placement_fraction,"
+         "instructions_per_cycle,documented_ipc\n";
+  for (const Roof& r : results.roofs) {
+    out << r.domain << ',' << csv_field(r.memory) << ',' << r.level << ',' << r.access << ','
+        << r.precision << ',' << r.isa << ',' << r.threads << ',' << r.unit << ','
+        << stats_or_empty(r.stats, &SampleStats::median) << ','
+        << stats_or_empty(r.stats, &SampleStats::min) << ','
+        << stats_or_empty(r.stats, &SampleStats::max) << ',' << r.stats.count << ','
+        << csv_field(r.status) << ',' << r.placement << ',' << csv_field(r.memory_kind) << ','
+        << r.working_set_bytes << ',' << stats_or_empty(r.stats, &SampleStats::spread) << ','
+        << optional(r.placement_fraction) << ',' << optional(r.instructions_per_cycle) << ','
+        << optional(r.documented_ipc) << '\n';
+  }
+  return out.str();
+}
+
+std::string sweep_csv(const Results& results) {
+  std::ostringstream out;
+  out << "domain,access,isa,threads,working_set_bytes,unit,median,min,max,samples,status\n";
+  for (const SweepPoint& p : results.sweep) {
+    out << p.domain << ',' << p.access << ',' << p.isa << ',' << p.threads << ','
+        << p.working_set_bytes << ",GB/s," << stats_or_empty(p.stats, &SampleStats::median) << ','
+        << stats_or_empty(p.stats, &SampleStats::min) << ','
+        << stats_or_empty(p.stats, &SampleStats::max) << ',' << p.stats.count << ','
+        << csv_field(p.status) << '\n';
+  }
+  return out.str();
+}
+
+std::string latency_csv(const Results& results) {
+  std::ostringstream out;
+  out << "domain,memory,level,working_set_bytes,median_ns,min_ns,max_ns,median_cycles,samples,"
+         "status\n";
+  for (const LatencyPoint& p : results.latency) {
+    out << p.domain << ',' << csv_field(p.memory) << ',' << p.level << ',' << p.working_set_bytes
+        << ',' << stats_or_empty(p.stats, &SampleStats::median) << ','
+        << stats_or_empty(p.stats, &SampleStats::min) << ','
+        << stats_or_empty(p.stats, &SampleStats::max) << ','
+        << (p.stats.count ? number(p.cycles) : "") << ',' << p.stats.count << ','
+        << csv_field(p.status) << '\n';
+  }
+  return out.str();
+}
+
+}  // namespace larm::results

@@ -1,0 +1,17 @@
+// CSV exports of the result records: roofs.csv, sweep.csv, latency.csv (columns in SCHEMA.md).
+#pragma once
+
+#include <string>
+
+#include "results/records.h"
+
+namespace larm::results {
+
+std::string roofs_csv(const Results& results);
+std::string sweep_csv(const Results& results);
+std::string latency_csv(const Results& results);
+
+// Quotes a CSV field when it holds a comma, a quote or a newline.
+std::string csv_field(const std::string& value);
+
+}  // namespace larm::results

@@ -1,0 +1,90 @@
+// The records a characterization produces: roofs, size sweep, latencies, frequencies, provenance.
+// Runners fill them with raw samples; writers (JSON, CSV, tables) only format them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "results/statistics.h"
+
+namespace larm::results {
+
+// Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
+inline constexpr const char* kSchemaVersion = "1.0";
+
+// One roof: a bandwidth slope (GB/s) or a FLOP ceiling (GFLOP/s) of one domain.
+struct Roof {
+  int domain = 0;
+  std::string memory;       // memory OS index for level "memory"; empty for caches and flops
+  std::string memory_kind;  // DRAM, MCDRAM, HBM, NVM... from hwloc; empty when not a memory
+  std::string placement;    // local, remote, contention, congestion; empty for caches and flops
+  std::string level;        // L1, L2, L3, L4, memory, flops
+  std::string access;       // load, store, store-nt, copy, 2ld1st | add, mul, fma
+  std::string precision;    // sp, dp for flops; empty for bandwidth
+  std::string isa;          // sse2, avx, avx2, avx512
+  int threads = 0;
+  std::string unit;  // GB/s or GFLOP/s
+  std::uint64_t working_set_bytes = 0;  // per thread, as run (a whole number of kernel chunks)
+  std::vector<double> samples;          // in unit
+  SampleStats stats;
+  std::optional<double> placement_fraction;      // pages found on the intended memories
+  std::optional<double> instructions_per_cycle;  // per core, FLOP ceilings only
+  std::optional<double> documented_ipc;          // vendor figure, when larm knows it
+  std::string status;  // ok, unstable, misplaced, or the reason the roof is absent
+
+  bool present() const { return !samples.empty(); }
+};
+
+// One point of bandwidth vs working-set size.
+struct SweepPoint {
+  int domain = 0;
+  std::string access;
+  std::string isa;
+  int threads = 0;
+  std::uint64_t working_set_bytes = 0;  // per thread
+  std::vector<double> samples;          // GB/s, all threads together
+  SampleStats stats;
+  std::string status;
+};
+
+// Load-to-use latency of one level or memory, by pointer chase from one core.
+struct LatencyPoint {
+  int domain = 0;
+  std::string memory;  // for level "memory"
+  std::string level;
+  std::uint64_t working_set_bytes = 0;
+  std::vector<double> samples_ns;  // ns per dependent load
+  SampleStats stats;
+  double cycles = 0;  // median ns × measured core frequency
+  std::string status;
+};
+
+// Core frequency measured with a dependent chain of integer adds, all cores of a domain busy.
+struct FrequencyRecord {
+  int domain = 0;
+  int threads = 0;
+  std::vector<double> samples_hz;
+  SampleStats stats;
+};
+
+struct Results {
+  nlohmann::json provenance = nlohmann::json::object();
+  nlohmann::json topology = nlohmann::json::object();
+  std::vector<Roof> roofs;
+  std::vector<SweepPoint> sweep;
+  std::vector<LatencyPoint> latency;
+  std::vector<FrequencyRecord> frequency;
+  std::vector<std::string> warnings;
+  bool complete = false;
+  std::string incomplete_reason;  // why the run stopped early, when it did
+};
+
+nlohmann::json to_json(const Results& results);
+// Throws std::runtime_error when the document is not a larm results file of a readable version.
+Results results_from_json(const nlohmann::json& document);
+
+}  // namespace larm::results

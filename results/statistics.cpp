@@ -1,0 +1,36 @@
+// Order statistics of a measurement's samples.
+#include "results/statistics.h"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace larm::results {
+
+double median(std::span<const double> values) {
+  if (values.empty()) return 0;
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+SampleStats summarize(std::span<const double> samples) {
+  SampleStats stats;
+  stats.count = samples.size();
+  if (samples.empty()) return stats;
+  const auto [lo, hi] = std::minmax_element(samples.begin(), samples.end());
+  stats.min = *lo;
+  stats.max = *hi;
+  stats.median = median(samples);
+  stats.mean = std::accumulate(samples.begin(), samples.end(), 0.0) /
+               static_cast<double>(samples.size());
+  stats.spread = stats.median != 0 ? (stats.max - stats.min) / stats.median : 0;
+  return stats;
+}
+
+bool is_unstable(const SampleStats& stats, double threshold) {
+  return stats.count > 1 && stats.spread > threshold;
+}
+
+}  // namespace larm::results

@@ -1,0 +1,40 @@
+// A results directory: results.json plus its CSV exports.
+#include "results/store.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "results/atomic_file.h"
+#include "results/csv_writer.h"
+
+namespace larm::results {
+
+void save_results(const std::filesystem::path& dir, const Results& results) {
+  // CSVs first, JSON last: the JSON's "complete" flag is the one readers trust.
+  write_file_atomically(dir / "roofs.csv", roofs_csv(results));
+  write_file_atomically(dir / "sweep.csv", sweep_csv(results));
+  write_file_atomically(dir / "latency.csv", latency_csv(results));
+  write_file_atomically(dir / kResultsFile, to_json(results).dump(1) + "\n");
+}
+
+Results load_results(const std::filesystem::path& dir_or_file) {
+  const std::filesystem::path file = std::filesystem::is_directory(dir_or_file)
+                                         ? dir_or_file / kResultsFile
+                                         : dir_or_file;
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error("cannot read " + file.string());
+  nlohmann::json document;
+  try {
+    in >> document;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(file.string() + " is not valid JSON: " + e.what());
+  }
+  try {
+    return results_from_json(document);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(file.string() + ": " + e.what());
+  }
+}
+
+}  // namespace larm::results

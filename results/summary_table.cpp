@@ -1,0 +1,148 @@
+// The human-readable summary of a results set.
+#include "results/summary_table.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace larm::results {
+namespace {
+
+const char* const kAccesses[] = {"load", "store", "store-nt", "copy", "2ld1st"};
+const char* const kOps[] = {"add", "mul", "fma"};
+
+std::string format_value(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, value >= 100 ? "%.1f" : "%.2f", value);
+  return buffer;
+}
+
+// A cell: the median, with a mark when it should not be trusted as is.
+std::string cell(const Roof* roof) {
+  if (roof == nullptr) return "";
+  if (!roof->present()) return "-";
+  std::string text = format_value(roof->stats.median);
+  if (roof->status == "unstable") text += "*";
+  if (roof->status == "misplaced") text += "!";
+  return text;
+}
+
+std::string pad(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text + " " : std::string(width - text.size(), ' ') + text;
+}
+
+std::string row_label(const Roof& r) {
+  if (r.level != "memory") return r.level;
+  std::string label = "mem " + r.memory;
+  if (!r.memory_kind.empty()) label += " " + r.memory_kind;
+  if (!r.placement.empty() && r.placement != "local") label += " " + r.placement;
+  return label;
+}
+
+}  // namespace
+
+std::string summary_table(const Results& results) {
+  std::ostringstream out;
+  std::set<int> domains;
+  for (const Roof& r : results.roofs) domains.insert(r.domain);
+  std::set<std::string> absent_reasons;
+
+  for (int domain : domains) {
+    double core_hz = 0;
+    for (const FrequencyRecord& f : results.frequency) {
+      if (f.domain == domain) core_hz = f.stats.median;
+    }
+    int threads = 0;
+    std::string isa;
+    for (const Roof& r : results.roofs) {
+      if (r.domain == domain && r.level != "flops") {
+        threads = std::max(threads, r.threads);
+        if (isa.empty()) isa = r.isa;
+      }
+    }
+    out << "Domain " << domain << ": " << threads << " threads";
+    if (!isa.empty()) out << ", " << isa << " kernels";
+    if (core_hz > 0) out << ", core " << format_value(core_hz / 1e9) << " GHz (measured)";
+    out << "\n";
+
+    // Bandwidth table: one row per level or memory, one column per access.
+    std::vector<std::string> row_order;
+    std::map<std::string, std::map<std::string, const Roof*>> rows;
+    for (const Roof& r : results.roofs) {
+      if (r.domain != domain || r.level == "flops") continue;
+      const std::string label = row_label(r);
+      if (!rows.count(label)) row_order.push_back(label);
+      rows[label][r.access] = &r;
+      if (!r.present()) absent_reasons.insert(label + ": " + r.status);
+    }
+    if (!row_order.empty()) {
+      out << "  " << pad("GB/s (median)", 26);
+      for (const char* access : kAccesses) out << pad(access, 10);
+      out << "\n";
+      for (const std::string& label : row_order) {
+        out << "  " << pad(label, 26);
+        for (const char* access : kAccesses) {
+          auto it = rows[label].find(access);
+          out << pad(cell(it == rows[label].end() ? nullptr : it->second), 10);
+        }
+        out << "\n";
+      }
+    }
+
+    // FLOP ceilings: one row per ISA and precision.
+    std::vector<std::string> flop_order;
+    std::map<std::string, std::map<std::string, const Roof*>> flops;
+    for (const Roof& r : results.roofs) {
+      if (r.domain != domain || r.level != "flops") continue;
+      const std::string label = r.isa + " " + r.precision;
+      if (!flops.count(label)) flop_order.push_back(label);
+      flops[label][r.access] = &r;
+    }
+    if (!flop_order.empty()) {
+      out << "  " << pad("GFLOP/s (median) [IPC]", 26);
+      for (const char* op : kOps) out << pad(op, 16);
+      out << "\n";
+      for (const std::string& label : flop_order) {
+        out << "  " << pad(label, 26);
+        for (const char* op : kOps) {
+          auto it = flops[label].find(op);
+          std::string text = it == flops[label].end() ? "" : cell(it->second);
+          if (it != flops[label].end() && it->second->instructions_per_cycle) {
+            text += " [" + format_value(*it->second->instructions_per_cycle) + "]";
+          }
+          out << pad(text, 16);
+        }
+        out << "\n";
+      }
+    }
+
+    bool first = true;
+    for (const LatencyPoint& p : results.latency) {
+      if (p.domain != domain) continue;
+      out << (first ? "  latency  " : ", ");
+      first = false;
+      const std::string name = p.level == "memory" ? "mem " + p.memory : p.level;
+      if (p.stats.count) {
+        out << name << " " << format_value(p.stats.median) << " ns";
+        if (p.cycles > 0) out << " (" << format_value(p.cycles) << " cyc)";
+      } else {
+        out << name << " -";
+      }
+    }
+    if (!first) out << "\n";
+    out << "\n";
+  }
+
+  out << "Marks: * unstable (samples spread over the threshold), ! misplaced pages, - absent.\n";
+  for (const std::string& reason : absent_reasons) out << "  absent " << reason << "\n";
+  for (const std::string& warning : results.warnings) out << "warning: " << warning << "\n";
+  if (!results.complete) {
+    out << "INCOMPLETE results"
+        << (results.incomplete_reason.empty() ? "" : ": " + results.incomplete_reason) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace larm::results

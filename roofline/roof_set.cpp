@@ -1,0 +1,114 @@
+// The roofline model of a results set.
+#include "roofline/roof_set.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+#include "codegen/isa.h"
+
+namespace larm::roofline {
+
+RoofSet::RoofSet(const results::Results& results) : results_(results) {}
+
+std::vector<int> RoofSet::domains() const {
+  std::set<int> domains;
+  for (const results::Roof& r : results_.roofs) domains.insert(r.domain);
+  return {domains.begin(), domains.end()};
+}
+
+std::optional<double> RoofSet::bandwidth(int domain, const std::string& level,
+                                         const std::string& access,
+                                         const std::string& memory) const {
+  for (const results::Roof& r : results_.roofs) {
+    if (r.domain != domain || r.level != level || r.access != access || !r.present()) continue;
+    if (level == "memory" && (memory.empty() ? r.placement != "local" : r.memory != memory)) {
+      continue;
+    }
+    return r.stats.median;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> RoofSet::ceiling(int domain, const std::string& isa,
+                                       const std::string& precision, const std::string& op) const {
+  for (const results::Roof& r : results_.roofs) {
+    if (r.domain == domain && r.level == "flops" && r.isa == isa && r.precision == precision &&
+        r.access == op && r.present()) {
+      return r.stats.median;
+    }
+  }
+  return std::nullopt;
+}
+
+const results::Roof* RoofSet::peak(int domain, const std::string& precision) const {
+  const results::Roof* best = nullptr;
+  for (const results::Roof& r : results_.roofs) {
+    if (r.domain == domain && r.level == "flops" && r.precision == precision && r.present() &&
+        (best == nullptr || r.stats.median > best->stats.median)) {
+      best = &r;
+    }
+  }
+  return best;
+}
+
+double attainable(double ai, double bandwidth_gbps, double ceiling_gflops) {
+  return std::min(ai * bandwidth_gbps, ceiling_gflops);
+}
+
+std::optional<double> documented_peak_gflops(const results::Roof& ceiling, double core_hz) {
+  if (!ceiling.documented_ipc || core_hz <= 0) return std::nullopt;
+  const auto isa = codegen::parse_isa(ceiling.isa);
+  if (!isa) return std::nullopt;
+  const int lanes = codegen::traits(*isa).vector_bytes / (ceiling.precision == "dp" ? 8 : 4);
+  const int flops_per_lane = ceiling.access == "fma" ? 2 : 1;
+  return ceiling.threads * core_hz * *ceiling.documented_ipc * lanes * flops_per_lane / 1e9;
+}
+
+std::string describe_ridges(const results::Results& results) {
+  const RoofSet roofs(results);
+  std::ostringstream out;
+  for (int domain : roofs.domains()) {
+    double core_hz = 0;
+    for (const auto& f : results.frequency) {
+      if (f.domain == domain) core_hz = f.stats.median;
+    }
+    for (const char* precision : {"dp", "sp"}) {
+      const results::Roof* peak = roofs.peak(domain, precision);
+      if (peak == nullptr) continue;
+      char line[256];
+      std::snprintf(line, sizeof line, "Domain %d %s peak: %.1f GFLOP/s (%s %s)", domain,
+                    precision, peak->stats.median, peak->isa.c_str(), peak->access.c_str());
+      out << line;
+      // The FMA ceiling of the same ISA against its documented peak.
+      for (const results::Roof& r : results.roofs) {
+        if (r.domain != domain || r.level != "flops" || r.precision != precision ||
+            r.access != "fma" || r.isa != peak->isa || !r.present()) {
+          continue;
+        }
+        if (const auto documented = documented_peak_gflops(r, core_hz)) {
+          std::snprintf(line, sizeof line,
+                        "; fma = %.1f%% of documented %.1f GFLOP/s (%d cores x %.2f GHz x %.0f "
+                        "fma/cycle)",
+                        100 * r.stats.median / *documented, *documented, r.threads, core_hz / 1e9,
+                        *r.documented_ipc);
+          out << line;
+        }
+      }
+      out << "\n";
+      if (std::string(precision) != "dp") continue;
+      out << "  ridge points (FLOP/byte) of the load roofs:";
+      for (const char* level : {"L1", "L2", "L3", "memory"}) {
+        if (const auto b = roofs.bandwidth(domain, level, "load")) {
+          std::snprintf(line, sizeof line, " %s %.2f", level, ridge_point(*b, peak->stats.median));
+          out << line;
+        }
+      }
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace larm::roofline

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs, from Debian 12 packages only, everything larm needs to build, test and plot.
+# Idempotent: packages already present are not reinstalled; apt is only called when one is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config binutils
+  libhwloc-dev hwloc libnuma-dev numactl libxbyak-dev nlohmann-json3-dev libcli11-dev
+  libgtest-dev googletest libpapi-dev gnuplot-nox likwid python3
+)
+if [[ ${1:-} == --print ]]; then printf '%s\n' "${packages[@]}"; exit 0; fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+((${#missing[@]} == 0)) && exit 0
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo=sudo
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

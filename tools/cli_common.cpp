@@ -1,0 +1,121 @@
+// Shared option handling of the subcommands.
+#include "tools/cli_common.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+#include <sstream>
+
+#include "codegen/isa.h"
+
+namespace larm::cli {
+namespace {
+
+int parse_int(const std::string& text, const std::string& what) {
+  int value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || value < 0) {
+    throw UsageError("bad " + what + " '" + text + "': expected a non-negative integer");
+  }
+  return value;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, separator)) parts.push_back(part);
+  if (!text.empty() && text.back() == separator) parts.push_back("");
+  return parts;
+}
+
+}  // namespace
+
+topology::Topology load_topology(const GlobalOptions& global) {
+  try {
+    return global.topology_file.empty() ? topology::Topology::load_live()
+                                        : topology::Topology::load_xml(global.topology_file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+std::vector<int> parse_index_list(const std::string& text, const std::string& what) {
+  std::set<int> values;
+  for (const std::string& part : split(text, ',')) {
+    if (part.empty()) throw UsageError("bad " + what + " list '" + text + "': empty element");
+    const auto dash = part.find('-');
+    if (dash == std::string::npos) {
+      values.insert(parse_int(part, what));
+      continue;
+    }
+    const int first = parse_int(part.substr(0, dash), what);
+    const int last = parse_int(part.substr(dash + 1), what);
+    if (last < first) throw UsageError("bad " + what + " range '" + part + "'");
+    for (int v = first; v <= last; ++v) values.insert(v);
+  }
+  return {values.begin(), values.end()};
+}
+
+void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
+  command.add_flag("--quick", options.quick,
+                   "fewer samples (5), shorter samples (10 ms), coarser size sweep");
+  command.add_option("--isa", options.isa,
+                     "ISA of the kernels: sse2, avx, avx2 or avx512 (default: the widest usable); "
+                     "FLOP ceilings are measured for every usable ISA up to it");
+  command.add_option("--domains", options.domains, "domains to measure, e.g. 0,2-3 (default: all)");
+  command.add_option("--only", options.only,
+                     "kinds of measurement: bandwidth, flops, sweep, latency (comma list)");
+  command.add_option("--samples", options.samples, "samples per measurement (default 11, quick 5)");
+}
+
+kernels::PlanOptions make_plan_options(const MeasurementOptions& options,
+                                       const topology::Topology& topology) {
+  kernels::PlanOptions plan = kernels::default_plan_options(options.quick);
+  const bool live = topology.is_this_system();
+
+  codegen::Isa isa = codegen::Isa::avx512;
+  if (!options.isa.empty()) {
+    const auto parsed = codegen::parse_isa(options.isa);
+    if (!parsed) throw UsageError("unknown ISA '" + options.isa + "' (sse2, avx, avx2, avx512)");
+    isa = *parsed;
+    if (live && !codegen::usable(isa)) throw UsageError(codegen::unusable_reason(isa));
+  } else if (live) {
+    isa = codegen::widest_usable_isa();
+  }
+  plan.isa = isa;
+  for (codegen::Isa candidate : codegen::all_isas()) {
+    if (candidate <= isa && (!live || codegen::usable(candidate))) plan.flop_isas.push_back(candidate);
+  }
+
+  if (!options.domains.empty()) {
+    plan.domains = parse_index_list(options.domains, "domain");
+    const int count = static_cast<int>(topology.domains().size());
+    for (int d : plan.domains) {
+      if (d >= count) {
+        throw UsageError("domain " + std::to_string(d) + " does not exist (this topology has " +
+                         std::to_string(count) + ": 0-" + std::to_string(count - 1) + ")");
+      }
+    }
+  }
+  if (!options.only.empty()) {
+    for (const std::string& part : split(options.only, ',')) {
+      const auto kind = kernels::parse_measurement_kind(part);
+      if (!kind || *kind == kernels::MeasurementKind::frequency) {
+        throw UsageError("unknown measurement kind '" + part +
+                         "' in --only (bandwidth, flops, sweep, latency)");
+      }
+      plan.only.insert(*kind);
+    }
+  }
+  if (options.samples) {
+    if (*options.samples < 1) {
+      throw UsageError("--samples must be at least 1 (got " + std::to_string(*options.samples) + ")");
+    }
+    plan.samples = *options.samples;
+  }
+  return plan;
+}
+
+}  // namespace larm::cli

@@ -1,0 +1,49 @@
+// What the subcommands share: global options, the usage-error channel, option parsing helpers.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/plan.h"
+#include "topology/topology.h"
+
+namespace larm::cli {
+
+// Bad input: printed as one line "larm: error: ..." with exit status 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct GlobalOptions {
+  std::string topology_file;  // --topology: a saved hwloc XML instead of this machine
+  bool quiet = false;
+};
+
+// The live machine, or the XML file given with --topology.
+topology::Topology load_topology(const GlobalOptions& global);
+
+// Options that choose what a characterization measures (shared by characterize and plan).
+struct MeasurementOptions {
+  bool quick = false;
+  std::string isa;      // empty: the widest usable
+  std::string domains;  // e.g. "0,2-3"; empty: all
+  std::string only;     // e.g. "bandwidth,flops"; empty: all
+  std::optional<int> samples;
+};
+
+void add_measurement_options(CLI::App& command, MeasurementOptions& options);
+
+// Validates the options against the topology; throws UsageError naming the bad value. For a
+// saved topology (planning another machine) every ISA up to --isa is planned.
+kernels::PlanOptions make_plan_options(const MeasurementOptions& options,
+                                       const topology::Topology& topology);
+
+// "0,2-4" -> {0,2,3,4}; throws UsageError on anything else.
+std::vector<int> parse_index_list(const std::string& text, const std::string& what);
+
+}  // namespace larm::cli

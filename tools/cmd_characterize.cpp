@@ -1,0 +1,150 @@
+// larm characterize: measure this node's roofs, write the results directory, print a summary.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <memory>
+
+#include "kernels/characterize.h"
+#include "kernels/environment.h"
+#include "results/atomic_file.h"
+#include "results/store.h"
+#include "results/summary_table.h"
+#include "roofline/roof_set.h"
+#include "tools/commands.h"
+
+namespace larm::cli {
+
+namespace {
+
+struct CharacterizeOptions {
+  MeasurementOptions measurement;
+  std::string out;
+};
+
+// Set by the first Ctrl-C: the run stops between samples and saves what it finished.
+std::atomic<bool> g_stop_requested{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void on_interrupt(int) {
+  if (g_stop_requested.load()) {
+    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+    std::raise(SIGINT);
+    return;
+  }
+  g_stop_requested.store(true);
+}
+
+std::string default_out_dir() {
+  char host[128] = {};
+  ::gethostname(host, sizeof host - 1);
+  const std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::gmtime(&now));
+  return std::string("results/") + host + "-" + stamp;
+}
+
+std::string seconds_text(double seconds) {
+  char buffer[32];
+  const int s = static_cast<int>(seconds + 0.5);
+  std::snprintf(buffer, sizeof buffer, "%d:%02d", s / 60, s % 60);
+  return buffer;
+}
+
+int run_characterize(const CharacterizeOptions& options, const GlobalOptions& global) {
+  if (!global.topology_file.empty()) {
+    throw UsageError("characterize measures the live machine; --topology is for plan, topology "
+                     "and kernels");
+  }
+  const topology::Topology topology = load_topology(global);
+  const kernels::PlanOptions plan_options = make_plan_options(options.measurement, topology);
+  const std::filesystem::path out = options.out.empty() ? default_out_dir() : options.out;
+  if (std::filesystem::exists(out / results::kResultsFile)) {
+    throw UsageError("results already exist in " + out.string() + " (choose another --out)");
+  }
+  try {
+    results::ensure_writable_directory(out);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("output directory: ") + e.what());
+  }
+
+  const kernels::Clock clock = kernels::Clock::calibrate();
+  const kernels::CpuInfo cpu = kernels::read_cpu_info();
+  const kernels::Plan plan = kernels::make_plan(topology, plan_options);
+
+  results::Results results;
+  results.provenance = kernels::make_provenance(topology, clock, cpu, plan_options.isa,
+                                                plan_options.quick, plan_options.samples);
+  results.topology = topology.to_json();
+  for (const auto& warning : results.provenance["environment_warnings"]) {
+    results.warnings.push_back(warning.get<std::string>());
+  }
+  if (topology.memories().size() < 2) {
+    results.warnings.push_back(
+        "single NUMA node: remote, contention and congestion roofs cannot be measured here and "
+        "are absent");
+  }
+  results.incomplete_reason = "running";
+  results::save_results(out, results);
+
+  const bool show_progress = !global.quiet && ::isatty(STDERR_FILENO);
+  kernels::RunOptions run;
+  run.sampling.samples = plan_options.samples;
+  run.sampling.min_sample_seconds = plan_options.min_sample_seconds;
+  run.sampling.stop = &g_stop_requested;
+  if (show_progress) {
+    run.on_progress = [](const kernels::ProgressEvent& e) {
+      std::fprintf(stderr, "\r\033[K[%d/%d] %s  (%s elapsed, ~%s left)", e.index, e.total,
+                   e.measurement->label().c_str(), seconds_text(e.elapsed_seconds).c_str(),
+                   seconds_text(e.remaining_seconds).c_str());
+      std::fflush(stderr);
+    };
+  }
+  // Saves at most once a second (each save fsyncs four files), and always at the end.
+  auto last_save = std::chrono::steady_clock::now();
+  run.on_measurement = [&](const results::Results& r) {
+    const auto now = std::chrono::steady_clock::now();
+    if (r.complete || !r.incomplete_reason.empty() || now - last_save > std::chrono::seconds(1)) {
+      results::save_results(out, r);
+      last_save = now;
+    }
+  };
+  results.incomplete_reason.clear();
+
+  g_stop_requested.store(false);
+  const auto previous = std::signal(SIGINT, on_interrupt);
+  kernels::run_plan(topology, plan, clock, cpu, run, results);
+  std::signal(SIGINT, previous);
+  results::save_results(out, results);
+  if (show_progress) std::fprintf(stderr, "\r\033[K");
+
+  if (!global.quiet) {
+    std::cout << results::summary_table(results) << roofline::describe_ridges(results);
+  }
+  std::cout << "Results: " << out.string() << "\n";
+  if (!results.complete) {
+    std::fprintf(stderr, "larm: incomplete: %s; what was measured is saved in %s\n",
+                 results.incomplete_reason.c_str(), out.c_str());
+    return 130;
+  }
+  return 0;
+}
+}  // namespace
+
+void setup_characterize(CLI::App& app, const GlobalOptions& global, Action& action) {
+  auto options = std::make_shared<CharacterizeOptions>();
+  CLI::App* command = app.add_subcommand(
+      "characterize", "measure roofs, FLOP ceilings, size sweep and latencies of this node");
+  add_measurement_options(*command, options->measurement);
+  command->add_option("--out", options->out,
+                      "results directory (default results/<host>-<date>); must not hold results");
+  command->callback([options, &global, &action] {
+    action = [options, &global] { return run_characterize(*options, global); };
+  });
+}
+
+}  // namespace larm::cli

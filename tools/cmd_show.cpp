@@ -1,0 +1,43 @@
+// larm show: the summary of a results directory, again.
+#include <iostream>
+#include <memory>
+
+#include "results/store.h"
+#include "results/summary_table.h"
+#include "roofline/roof_set.h"
+#include "tools/commands.h"
+
+namespace larm::cli {
+
+namespace {
+struct ShowOptions {
+  std::string dir;
+};
+
+int run_show(const ShowOptions& options, const GlobalOptions& global) {
+  (void)global;
+  results::Results results;
+  try {
+    results = results::load_results(options.dir);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  const auto& p = results.provenance;
+  std::cout << "larm " << p.value("larm_version", "?") << " (" << p.value("git_commit", "?")
+            << ") on " << p.value("host", "?") << ", " << p.value("date", "?") << "\n"
+            << p.value("cpu_model", "?") << "\n\n";
+  std::cout << results::summary_table(results) << roofline::describe_ridges(results);
+  return 0;
+}
+}  // namespace
+
+void setup_show(CLI::App& app, const GlobalOptions& global, Action& action) {
+  auto options = std::make_shared<ShowOptions>();
+  CLI::App* command = app.add_subcommand("show", "print the summary of a results directory");
+  command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
+  command->callback([options, &global, &action] {
+    action = [options, &global] { return run_show(*options, global); };
+  });
+}
+
+}  // namespace larm::cli

@@ -1,0 +1,34 @@
+// larm topology: the domains, memories, caches and distances larm will work with.
+#include <iostream>
+#include <memory>
+
+#include "tools/commands.h"
+
+namespace larm::cli {
+
+namespace {
+struct TopologyOptions {
+  bool json = false;
+};
+
+int run_topology(const TopologyOptions& options, const GlobalOptions& global) {
+  const topology::Topology topology = load_topology(global);
+  if (options.json) {
+    std::cout << topology.to_json().dump(2) << "\n";
+  } else {
+    std::cout << topology.describe();
+  }
+  return 0;
+}
+}  // namespace
+
+void setup_topology(CLI::App& app, const GlobalOptions& global, Action& action) {
+  auto options = std::make_shared<TopologyOptions>();
+  CLI::App* command = app.add_subcommand("topology", "print the topology larm sees (hwloc)");
+  command->add_flag("--json", options->json, "print it as JSON");
+  command->callback([options, &global, &action] {
+    action = [options, &global] { return run_topology(*options, global); };
+  });
+}
+
+}  // namespace larm::cli

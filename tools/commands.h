@@ -1,0 +1,18 @@
+// The subcommands: each setup_<cmd> declares its options and, when chosen, sets the action.
+#pragma once
+
+#include <functional>
+
+#include "tools/cli_common.h"
+
+namespace larm::cli {
+
+using Action = std::function<int()>;
+
+void setup_topology(CLI::App& app, const GlobalOptions& global, Action& action);
+void setup_kernels(CLI::App& app, const GlobalOptions& global, Action& action);
+void setup_plan(CLI::App& app, const GlobalOptions& global, Action& action);
+void setup_characterize(CLI::App& app, const GlobalOptions& global, Action& action);
+void setup_show(CLI::App& app, const GlobalOptions& global, Action& action);
+
+}  // namespace larm::cli

@@ -1,0 +1,48 @@
+// larm: characterize a node's Locality-Aware Roofline Model.
+#include <cstdio>
+#include <exception>
+
+#include "larm/build_info.h"
+#include "tools/commands.h"
+
+int main(int argc, char** argv) {
+  using namespace larm::cli;
+  CLI::App app{"larm: measures the Locality-Aware Roofline Model of this node (roofs per cache "
+               "level and memory, FLOP ceilings, latencies)", "larm"};
+  app.set_version_flag("--version", std::string(LARM_VERSION_STRING) + " (" + LARM_GIT_COMMIT + ")");
+  GlobalOptions global;
+  app.add_option("--topology", global.topology_file,
+                 "work on a saved hwloc XML topology instead of this machine (planning, tests)");
+  app.add_flag("--quiet,-q", global.quiet, "no progress and no summary, errors only");
+  app.require_subcommand(1);
+  app.fallthrough();  // global options may follow the subcommand
+
+  Action action;
+  setup_topology(app, global, action);
+  setup_kernels(app, global, action);
+  setup_plan(app, global, action);
+  setup_characterize(app, global, action);
+  setup_show(app, global, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "larm: error: %s (see larm --help)\n", e.what());
+    return 2;
+  }
+  try {
+    return action ? action() : 2;
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "larm: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "larm: error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,211 @@
+// Discovery of domains, memories, caches and distances from an hwloc topology (METHOD §1).
+#include "topology/topology.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+
+namespace larm::topology {
+namespace {
+
+std::string object_name(hwloc_obj_t obj) {
+  char type[64];
+  hwloc_obj_type_snprintf(type, sizeof type, obj, 0);
+  return std::string(type) + " L#" + std::to_string(obj->logical_index);
+}
+
+bool is_cpu_cache(hwloc_obj_t obj) {
+  // Memory-side caches (KNL's MCDRAM in hybrid mode shows as an "L3" with this subtype) sit in
+  // front of a memory, not of the cores: they are no level of the CPU's hierarchy.
+  return hwloc_obj_type_is_dcache(obj->type) &&
+         !(obj->subtype != nullptr && std::strcmp(obj->subtype, "MemorySideCache") == 0);
+}
+
+std::vector<unsigned> pus_of(hwloc_const_cpuset_t cpuset) {
+  std::vector<unsigned> pus;
+  unsigned index;
+  hwloc_bitmap_foreach_begin(index, cpuset) { pus.push_back(index); }
+  hwloc_bitmap_foreach_end();
+  return pus;
+}
+
+// One PU per core (the first), or every PU when the topology has no Core objects.
+std::vector<unsigned> core_pus_of(hwloc_topology_t t, hwloc_const_cpuset_t cpuset) {
+  std::vector<unsigned> pus;
+  if (hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE) <= 0) return pus_of(cpuset);
+  hwloc_obj_t core = nullptr;
+  while ((core = hwloc_get_next_obj_inside_cpuset_by_type(t, cpuset, HWLOC_OBJ_CORE, core))) {
+    const int first = hwloc_bitmap_first(core->cpuset);
+    if (first >= 0) pus.push_back(static_cast<unsigned>(first));
+  }
+  return pus;
+}
+
+std::vector<CacheLevel> caches_of(hwloc_topology_t t, const std::vector<unsigned>& core_pus) {
+  // depth -> instance -> number of the domain's cores under it
+  std::map<int, std::map<hwloc_obj_t, int>> instances;
+  for (unsigned pu : core_pus) {
+    hwloc_obj_t obj = hwloc_get_pu_obj_by_os_index(t, pu);
+    for (; obj != nullptr; obj = obj->parent) {
+      if (is_cpu_cache(obj)) ++instances[static_cast<int>(obj->attr->cache.depth)][obj];
+    }
+  }
+  std::vector<CacheLevel> levels;
+  for (const auto& [depth, users] : instances) {
+    CacheLevel level;
+    level.depth = depth;
+    for (const auto& [obj, cores] : users) {
+      const std::uint64_t size = obj->attr->cache.size;
+      level.instance_bytes = level.instance_bytes == 0 ? size : std::min(level.instance_bytes, size);
+      level.line_bytes = obj->attr->cache.linesize;
+      level.max_sharing_cores = std::max(level.max_sharing_cores, cores);
+      level.total_bytes += size;
+      ++level.instances;
+    }
+    levels.push_back(level);
+  }
+  return levels;
+}
+
+std::string info(hwloc_obj_t obj, const char* name) {
+  const char* value = hwloc_obj_get_info_by_name(obj, name);
+  return value ? value : "";
+}
+
+}  // namespace
+
+Topology::Topology(hwloc_topology_t handle, std::string source)
+    : handle_(handle), source_(std::move(source)) {
+  is_this_system_ = hwloc_topology_is_thissystem(handle) != 0;
+  discover();
+}
+
+Topology Topology::load_live() {
+  hwloc_topology_t t;
+  if (hwloc_topology_init(&t) != 0) throw std::runtime_error("hwloc_topology_init failed");
+  hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
+  if (hwloc_topology_load(t) != 0) {
+    hwloc_topology_destroy(t);
+    throw std::runtime_error("hwloc cannot load the topology of this machine");
+  }
+  return Topology(t, "live machine");
+}
+
+Topology Topology::load_xml(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    throw std::runtime_error("topology file not found: " + file.string());
+  }
+  hwloc_topology_t t;
+  if (hwloc_topology_init(&t) != 0) throw std::runtime_error("hwloc_topology_init failed");
+  hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
+  if (hwloc_topology_set_xml(t, file.c_str()) != 0 || hwloc_topology_load(t) != 0) {
+    hwloc_topology_destroy(t);
+    throw std::runtime_error("not a topology hwloc can read: " + file.string());
+  }
+  return Topology(t, file.string());
+}
+
+void Topology::discover() {
+  hwloc_topology_t t = handle();
+  std::vector<hwloc_obj_t> parents;  // CPU-side object of each candidate domain
+  std::vector<hwloc_obj_t> memory_parent;
+  const int nodes = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+  for (int i = 0; i < nodes; ++i) {
+    hwloc_obj_t node = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i));
+    Memory memory;
+    memory.logical_index = i;
+    memory.os_index = node->os_index;
+    memory.bytes = node->attr->numanode.local_memory;
+    const std::string tier = info(node, "MemoryTier");
+    if (!tier.empty()) memory.tier = std::stoi(tier);
+    if (node->subtype != nullptr) {
+      memory.kind = node->subtype;
+      memory.kind_source = "subtype";
+    } else if (const std::string tier_type = info(node, "MemoryTierType"); !tier_type.empty()) {
+      memory.kind = tier_type;
+      memory.kind_source = "memory-tier";
+    } else {
+      // hwloc labels nothing: ordinary memory. Said as assumed, so nobody reads it as measured.
+      memory.kind = "DRAM";
+      memory.kind_source = "assumed";
+    }
+    hwloc_obj_t parent = node->parent;
+    memory.cpuless = parent == nullptr || hwloc_bitmap_iszero(parent->cpuset);
+    if (!memory.cpuless && std::find(parents.begin(), parents.end(), parent) == parents.end()) {
+      parents.push_back(parent);
+    }
+    memory_parent.push_back(parent);
+    memories_.push_back(memory);
+  }
+
+  // A parent whose cores include another candidate's is no domain of its own (a memory attached
+  // to the whole machine next to per-package memories): its memories are local to no domain.
+  std::vector<hwloc_obj_t> domain_parents;
+  for (hwloc_obj_t candidate : parents) {
+    const bool covers_another = std::any_of(parents.begin(), parents.end(), [&](hwloc_obj_t o) {
+      return o != candidate && hwloc_bitmap_isincluded(o->cpuset, candidate->cpuset) &&
+             !hwloc_bitmap_isequal(o->cpuset, candidate->cpuset);
+    });
+    if (!covers_another) domain_parents.push_back(candidate);
+  }
+
+  for (hwloc_obj_t parent : domain_parents) {
+    Domain domain;
+    domain.index = static_cast<int>(domains_.size());
+    domain.attached_to = object_name(parent);
+    domain.core_pus = core_pus_of(t, parent->cpuset);
+    domain.all_pus = pus_of(parent->cpuset);
+    domain.caches = caches_of(t, domain.core_pus);
+    for (std::size_t m = 0; m < memories_.size(); ++m) {
+      if (memory_parent[m] == parent) {
+        domain.local_memories.push_back(static_cast<int>(m));
+        memories_[m].local_domains.push_back(domain.index);
+      }
+    }
+    domains_.push_back(std::move(domain));
+  }
+
+  unsigned count = 1;
+  hwloc_distances_s* matrix = nullptr;
+  if (hwloc_distances_get_by_type(t, HWLOC_OBJ_NUMANODE, &count, &matrix, 0, 0) == 0 &&
+      count > 0 && matrix != nullptr) {
+    if (matrix->nbobjs == memories_.size()) {
+      Distances d;
+      d.kind = (matrix->kind & HWLOC_DISTANCES_KIND_MEANS_BANDWIDTH) ? "bandwidth" : "latency";
+      d.kind += (matrix->kind & HWLOC_DISTANCES_KIND_FROM_OS) ? " (from OS)" : " (from user)";
+      const std::size_t n = matrix->nbobjs;
+      d.values.assign(n, std::vector<std::uint64_t>(n, 0));
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+          d.values[matrix->objs[i]->logical_index][matrix->objs[j]->logical_index] =
+              matrix->values[i * n + j];
+        }
+      }
+      distances_ = std::move(d);
+    }
+    hwloc_distances_release(t, matrix);
+  }
+}
+
+int Topology::core_count() const {
+  int cores = 0;
+  for (const Domain& d : domains_) cores += static_cast<int>(d.core_pus.size());
+  return cores;
+}
+
+const Memory* Topology::memory_by_os_index(unsigned os_index) const {
+  for (const Memory& m : memories_) {
+    if (m.os_index == os_index) return &m;
+  }
+  return nullptr;
+}
+
+std::string hwloc_runtime_version() {
+  const unsigned v = hwloc_get_api_version();
+  return std::string(LARM_HWLOC_RELEASE) + " (API " + std::to_string(v >> 16) + "." +
+         std::to_string((v >> 8) & 0xff) + ")";
+}
+
+}  // namespace larm::topology

@@ -1,0 +1,98 @@
+// The node as larm sees it (METHOD §1): domains of cores with their local memories, every memory
+// (CPU-less ones too) with its kind, the CPU caches per level, and the NUMA distances.
+#pragma once
+
+#include <hwloc.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace larm::topology {
+
+// A level of CPU cache as seen by the cores of one domain.
+struct CacheLevel {
+  int depth = 0;                          // 1 for L1d, 2 for L2...
+  std::uint64_t instance_bytes = 0;       // size of one instance
+  unsigned line_bytes = 0;
+  int instances = 0;                      // instances used by the domain's cores
+  int max_sharing_cores = 0;              // most domain cores sharing one instance
+  std::uint64_t total_bytes = 0;          // all instances used by the domain
+  std::string name() const { return "L" + std::to_string(depth); }
+  // Capacity one thread can count on when every core of the domain runs one thread.
+  std::uint64_t bytes_per_thread() const {
+    return max_sharing_cores > 0 ? instance_bytes / static_cast<std::uint64_t>(max_sharing_cores)
+                                 : 0;
+  }
+};
+
+struct Memory {
+  int logical_index = 0;
+  unsigned os_index = 0;         // what the kernel, numactl and move_pages call the node
+  std::string kind;              // DRAM, MCDRAM, HBM, NVM, CXL-DRAM... as hwloc tells it
+  std::string kind_source;       // subtype, memory-tier, or assumed (hwloc said nothing)
+  std::uint64_t bytes = 0;
+  std::optional<int> tier;       // hwloc MemoryTier info, when present
+  bool cpuless = false;          // attached to no cores: only ever a target
+  std::vector<int> local_domains;
+};
+
+struct Domain {
+  int index = 0;
+  std::string attached_to;          // the hwloc object the memories hang from, e.g. "Package L#0"
+  std::vector<unsigned> core_pus;   // OS index of one PU per core (SMT siblings left out)
+  std::vector<unsigned> all_pus;    // OS indexes of every PU of the domain
+  std::vector<int> local_memories;  // indexes into Topology::memories()
+  std::vector<CacheLevel> caches;   // data/unified CPU caches, innermost first
+};
+
+// NUMA distances between memories, in the order of Topology::memories().
+struct Distances {
+  std::string kind;  // e.g. "latency (from OS)"
+  std::vector<std::vector<std::uint64_t>> values;
+};
+
+class Topology {
+ public:
+  // The machine this process runs on (restricted to the cpuset it is allowed).
+  static Topology load_live();
+  // A saved hwloc XML topology: for planning and tests, never for measuring.
+  static Topology load_xml(const std::filesystem::path& file);
+
+  bool is_this_system() const { return is_this_system_; }
+  const std::string& source() const { return source_; }
+  hwloc_topology_t handle() const { return handle_.get(); }
+
+  const std::vector<Domain>& domains() const { return domains_; }
+  const std::vector<Memory>& memories() const { return memories_; }
+  const std::optional<Distances>& distances() const { return distances_; }
+  int core_count() const;
+  const Memory* memory_by_os_index(unsigned os_index) const;
+
+  nlohmann::json to_json() const;
+  std::string describe() const;  // the text `larm topology` prints
+
+ private:
+  struct HandleDeleter {
+    void operator()(hwloc_topology* t) const { hwloc_topology_destroy(t); }
+  };
+  explicit Topology(hwloc_topology_t handle, std::string source);
+  void discover();
+
+  std::unique_ptr<hwloc_topology, HandleDeleter> handle_;
+  std::string source_;
+  bool is_this_system_ = false;
+  std::vector<Domain> domains_;
+  std::vector<Memory> memories_;
+  std::optional<Distances> distances_;
+};
+
+// hwloc release built against and API version loaded at run time, e.g. "2.9.0 (API 2.8)".
+std::string hwloc_runtime_version();
+
+}  // namespace larm::topology
