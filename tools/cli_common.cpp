@@ -32,6 +32,12 @@ std::vector<std::string> split(const std::string& text, char separator) {
 
 }  // namespace
 
+void add_global_options(CLI::App& command, GlobalOptions& global) {
+  command.add_option("--topology", global.topology_file,
+                     "work on a saved hwloc XML topology instead of this machine (planning, tests)");
+  command.add_flag("--quiet,-q", global.quiet, "no progress and no summary, errors only");
+}
+
 topology::Topology load_topology(const GlobalOptions& global) {
   try {
     return global.topology_file.empty() ? topology::Topology::load_live()

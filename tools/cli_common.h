@@ -24,6 +24,9 @@ struct GlobalOptions {
   bool quiet = false;
 };
 
+// --topology and --quiet, which every subcommand accepts.
+void add_global_options(CLI::App& command, GlobalOptions& global);
+
 // The live machine, or the XML file given with --topology.
 topology::Topology load_topology(const GlobalOptions& global);
 

@@ -135,10 +135,11 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
 }
 }  // namespace
 
-void setup_characterize(CLI::App& app, const GlobalOptions& global, Action& action) {
+void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action) {
   auto options = std::make_shared<CharacterizeOptions>();
   CLI::App* command = app.add_subcommand(
       "characterize", "measure roofs, FLOP ceilings, size sweep and latencies of this node");
+  add_global_options(*command, global);
   add_measurement_options(*command, options->measurement);
   command->add_option("--out", options->out,
                       "results directory (default results/<host>-<date>); must not hold results");

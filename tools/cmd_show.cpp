@@ -31,9 +31,10 @@ int run_show(const ShowOptions& options, const GlobalOptions& global) {
 }
 }  // namespace
 
-void setup_show(CLI::App& app, const GlobalOptions& global, Action& action) {
+void setup_show(CLI::App& app, GlobalOptions& global, Action& action) {
   auto options = std::make_shared<ShowOptions>();
   CLI::App* command = app.add_subcommand("show", "print the summary of a results directory");
+  add_global_options(*command, global);
   command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
   command->callback([options, &global, &action] {
     action = [options, &global] { return run_show(*options, global); };

@@ -9,10 +9,10 @@ namespace larm::cli {
 
 using Action = std::function<int()>;
 
-void setup_topology(CLI::App& app, const GlobalOptions& global, Action& action);
-void setup_kernels(CLI::App& app, const GlobalOptions& global, Action& action);
-void setup_plan(CLI::App& app, const GlobalOptions& global, Action& action);
-void setup_characterize(CLI::App& app, const GlobalOptions& global, Action& action);
-void setup_show(CLI::App& app, const GlobalOptions& global, Action& action);
+void setup_topology(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_kernels(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_plan(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_show(CLI::App& app, GlobalOptions& global, Action& action);
 
 }  // namespace larm::cli

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "codegen/isa.h"
 #include "larm/build_info.h"
 #include "tools/commands.h"
 
@@ -11,11 +12,7 @@ int main(int argc, char** argv) {
                "level and memory, FLOP ceilings, latencies)", "larm"};
   app.set_version_flag("--version", std::string(LARM_VERSION_STRING) + " (" + LARM_GIT_COMMIT + ")");
   GlobalOptions global;
-  app.add_option("--topology", global.topology_file,
-                 "work on a saved hwloc XML topology instead of this machine (planning, tests)");
-  app.add_flag("--quiet,-q", global.quiet, "no progress and no summary, errors only");
   app.require_subcommand(1);
-  app.fallthrough();  // global options may follow the subcommand
 
   Action action;
   setup_topology(app, global, action);
@@ -34,6 +31,12 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "larm: error: %s (see larm --help)\n", e.what());
+    return 2;
+  }
+  try {
+    larm::codegen::isa_cap();
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "larm: error: %s\n", e.what());
     return 2;
   }
   try {

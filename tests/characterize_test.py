@@ -1,0 +1,85 @@
+"""End to end: larm characterize --quick writes results that match the JSON schema, CSVs with
+the documented columns, load roofs ordered L1 > L2 > L3 > memory, and larm show reads them."""
+import csv
+import json
+import os
+import sys
+import tempfile
+
+import jsonschema
+
+from cli_helpers import Checker, run
+
+larm, schema_file = sys.argv[1], sys.argv[2]
+c = Checker()
+out = os.path.join(tempfile.mkdtemp(prefix="larm-e2e-"), "run")
+r = run(larm, "characterize", "--quick", "--out", out)
+print(r.stdout)
+c.check(r.returncode == 0, f"characterize --quick exit {r.returncode}: {r.stderr}")
+
+doc = json.load(open(os.path.join(out, "results.json")))
+try:
+    jsonschema.validate(doc, json.load(open(schema_file)))
+    c.check(True, "schema")
+except jsonschema.ValidationError as e:
+    c.check(False, f"results.json does not match the schema: {e.message} at {list(e.path)}")
+c.check(doc["complete"] is True, "results not complete")
+
+roofs = doc["roofs"]
+def median(level, access, placement=None):
+    for roof in roofs:
+        if roof["level"] == level and roof["access"] == access and roof["domain"] == 0 and \
+                roof["samples"] and (placement is None or roof["placement"] == placement):
+            return roof["stats"]["median"]
+    return None
+
+levels = [l["level"] for l in doc["topology"]["domains"][0]["caches"]] + ["memory"]
+loads = [median(level, "load", "local" if level == "memory" else None) for level in levels]
+print("load roofs:", dict(zip(levels, loads)))
+c.check(all(v is not None for v in loads), f"missing load roofs: {loads}")
+c.check(all(a > b for a, b in zip(loads, loads[1:])), f"load roofs not ordered: {loads}")
+for access in ("load", "store", "store-nt", "copy", "2ld1st"):
+    for level in levels:
+        c.check(median(level, access) is not None, f"no {level} {access} roof")
+for isa in doc["provenance"]["usable_isas"]:
+    for precision in ("sp", "dp"):
+        for op in ("add", "mul") + (("fma",) if isa in ("avx2", "avx512") else ()):
+            found = [x for x in roofs if x["level"] == "flops" and x["isa"] == isa and
+                     x["precision"] == precision and x["access"] == op and x["samples"]]
+            c.check(len(found) == 1, f"no {isa} {precision} {op} ceiling")
+            if found:
+                c.check(found[0]["instructions_per_cycle"] is not None, f"no IPC for {isa} {op}")
+
+# Remote, contention and congestion: absent with a reason on one NUMA node, never a number.
+if len(doc["topology"]["memories"]) == 1:
+    shared = [x for x in roofs if x["placement"] in ("remote", "contention", "congestion")]
+    c.check(len(shared) > 0 and all(not x["samples"] and x["status"] == "single NUMA node"
+                                    for x in shared), "single-node roofs not absent with reason")
+    c.check(any("single NUMA node" in w for w in doc["warnings"]), "no single-node warning")
+    c.check("single NUMA node" in r.stdout, "summary does not say single NUMA node")
+
+c.check(len(doc["sweep"]) > 10, "sweep too short")
+sweep_sizes = sorted({p["working_set_bytes"] for p in doc["sweep"] if p["access"] == "load"})
+c.check(sweep_sizes[0] <= 1024, f"sweep starts at {sweep_sizes[0]}")
+llc = doc["topology"]["domains"][0]["caches"][-1]["bytes_per_thread"]
+c.check(sweep_sizes[-1] >= 4 * llc, f"sweep ends at {sweep_sizes[-1]} < 4 x LLC per thread")
+lat = {p["level"]: p for p in doc["latency"] if p["samples_ns"]}
+c.check(set(levels) <= set(lat), f"latency levels {sorted(lat)}")
+if set(levels) <= set(lat):
+    ns = [lat[l]["stats"]["median"] for l in levels]
+    c.check(all(a < b for a, b in zip(ns, ns[1:])), f"latencies not increasing: {ns}")
+    c.check(all(lat[l]["cycles"] > 0 for l in levels), "latency cycles missing")
+
+with open(os.path.join(out, "roofs.csv")) as f:
+    rows = list(csv.DictReader(f))
+for column in ("domain", "memory", "level", "access", "precision", "isa", "threads", "unit",
+               "median", "min", "max", "samples", "status"):
+    c.check(column in rows[0], f"roofs.csv lacks column {column}")
+c.check(len(rows) == len(roofs), "roofs.csv and results.json disagree")
+for name in ("sweep.csv", "latency.csv"):
+    c.check(os.path.getsize(os.path.join(out, name)) > 0, f"{name} empty")
+
+show = run(larm, "show", out)
+c.check(show.returncode == 0 and "Domain 0" in show.stdout, "larm show failed")
+c.check(not any(n.startswith(".") for n in os.listdir(out)), "temporary files left behind")
+c.finish()

@@ -1,0 +1,70 @@
+"""Bad input gets one clear line on stderr, exit status 2, and nothing written."""
+import os
+import sys
+import tempfile
+
+from cli_helpers import Checker, run
+
+larm = sys.argv[1]
+c = Checker()
+tmp = tempfile.mkdtemp(prefix="larm-cli-")
+fresh = os.path.join(tmp, "never-created")
+
+cases = [
+    (["frobnicate"], {}, "subcommand"),
+    (["characterize", "--bogus"], {}, "bogus"),
+    (["characterize", "--out", fresh, "--domains", "0,x"], {}, "domain"),
+    (["characterize", "--out", fresh, "--domains", "7"], {}, "does not exist"),
+    (["characterize", "--out", fresh, "--domains", "1-0"], {}, "range"),
+    (["characterize", "--out", fresh, "--domains", ","], {}, "empty"),
+    (["characterize", "--out", fresh, "--samples", "0"], {}, "samples"),
+    (["characterize", "--out", fresh, "--samples", "many"], {}, "samples"),
+    (["characterize", "--out", fresh, "--isa", "avx1024"], {}, "unknown ISA"),
+    (["characterize", "--out", fresh, "--isa", "avx512"], {"LARM_MAX_ISA": "sse2"}, "avx512"),
+    (["characterize", "--out", fresh], {"LARM_MAX_ISA": "mmx"}, "LARM_MAX_ISA"),
+    (["characterize", "--out", fresh, "--only", "bandwidth,foo"], {}, "foo"),
+    (["characterize", "--out", "/proc/larm-cannot-write-here"], {}, "output directory"),
+    (["characterize", "--out", fresh, "--topology", "x.xml"], {}, "live machine"),
+    (["plan", "--topology", "/nonexistent/topology.xml"], {}, "not found"),
+    (["plan", "--isa", "avx3"], {}, "unknown ISA"),
+    (["show", "/nonexistent/results"], {}, "cannot read"),
+    (["show"], {}, "dir"),
+    (["kernels", "--dump", "no-such-kernel", tmp], {}, "no kernel named"),
+]
+for args, env, expected in cases:
+    r = run(larm, *args, env=env)
+    lines = r.stderr.strip().splitlines()
+    what = " ".join(args) + (f" with {env}" if env else "")
+    c.check(r.returncode == 2, f"{what}: exit {r.returncode}, expected 2")
+    c.check(len(lines) == 1 and lines[0].startswith("larm: error:"),
+            f"{what}: stderr is not one 'larm: error:' line: {r.stderr!r}")
+    c.check(expected.lower() in r.stderr.lower(), f"{what}: stderr does not mention {expected!r}")
+    c.check(r.stdout == "", f"{what}: wrote to stdout: {r.stdout!r}")
+    c.check(not os.path.exists(fresh), f"{what}: created {fresh}")
+
+# An existing results directory is never overwritten.
+existing = os.path.join(tmp, "existing")
+os.makedirs(existing)
+with open(os.path.join(existing, "results.json"), "w") as f:
+    f.write("{}")
+r = run(larm, "characterize", "--out", existing)
+c.check(r.returncode == 2 and "already exist" in r.stderr, f"existing results: {r.stderr!r}")
+
+for args in (["--help"], ["characterize", "--help"], ["plan", "--help"], ["show", "--help"],
+             ["topology", "--help"], ["kernels", "--help"]):
+    r = run(larm, *args)
+    c.check(r.returncode == 0 and "Options" in r.stdout, f"{' '.join(args)}: exit {r.returncode}")
+r = run(larm, "characterize", "--help")
+for option in ("--quick", "--out", "--isa", "--domains", "--samples", "--only", "--topology"):
+    c.check(option in r.stdout, f"characterize --help does not list {option}")
+
+dump = os.path.join(tmp, "dump")
+r = run(larm, "kernels", "--dump", "flops-fma-dp-avx2-u42", dump)
+c.check(r.returncode == 0, f"kernels --dump: {r.stderr!r}")
+c.check(os.path.getsize(os.path.join(dump, "flops-fma-dp-avx2-u42.bin")) > 0, "no .bin dumped")
+asm = os.path.join(dump, "flops-fma-dp-avx2-u42.asm")
+c.check(os.path.exists(asm) and "vfmadd231pd" in open(asm).read(), "no disassembly with vfmadd231pd")
+
+r = run(larm, "topology")
+c.check(r.returncode == 0 and "Domain 0" in r.stdout, "larm topology")
+c.finish()

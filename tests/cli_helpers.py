@@ -1,0 +1,29 @@
+"""Running the larm binary from the Python end-to-end tests."""
+import os
+import subprocess
+import sys
+
+
+def run(larm, *args, env=None, timeout=600):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([larm, *args], capture_output=True, text=True, env=full_env,
+                          timeout=timeout)
+
+
+class Checker:
+    """Collects failures so one run reports all of them, and exits non-zero if any."""
+
+    def __init__(self):
+        self.failures = 0
+        self.checks = 0
+
+    def check(self, condition, message):
+        self.checks += 1
+        if not condition:
+            self.failures += 1
+            print(f"FAIL: {message}", file=sys.stderr)
+
+    def finish(self):
+        print(f"{self.checks - self.failures} passed, {self.failures} failed")
+        sys.exit(1 if self.failures else 0)

@@ -1,0 +1,104 @@
+// Drivers on the live machine, small and quick: real samples, verified page placement.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "codegen/isa.h"
+#include "kernels/drivers.h"
+#include "kernels/working_set.h"
+#include "results/statistics.h"
+
+namespace larm::kernels {
+namespace {
+
+class Drivers : public ::testing::Test {
+ protected:
+  Drivers()
+      : topology_(topology::Topology::load_live()),
+        clock_(Clock::calibrate(0.01)),
+        context_{topology_, clock_, {.samples = 3, .min_sample_seconds = 0.002}} {}
+
+  const topology::Domain& domain() const { return topology_.domains()[0]; }
+  std::vector<unsigned> local() const {
+    return {topology_.memories()[static_cast<std::size_t>(domain().local_memories[0])].os_index};
+  }
+
+  topology::Topology topology_;
+  Clock clock_;
+  DriverContext context_;
+};
+
+TEST_F(Drivers, ClockTicksAtAPlausibleRate) {
+  EXPECT_GT(clock_.ticks_per_second(), 1e8);
+  EXPECT_LT(clock_.ticks_per_second(), 1e10);
+}
+
+TEST_F(Drivers, PlacementIsCheckedPageByPage) {
+  NodeBuffer buffer(topology_.handle(), 64 * 4096, local());
+  EXPECT_LT(count_placement(buffer.data(), buffer.size(), local()).fraction(), 1.0)
+      << "untouched pages must not count as placed";
+  std::memset(buffer.data(), 1, buffer.size());
+  const PlacementCount placed = count_placement(buffer.data(), buffer.size(), local());
+  EXPECT_EQ(placed.queried, 64u);
+  EXPECT_DOUBLE_EQ(placed.fraction(), 1.0);
+  EXPECT_DOUBLE_EQ(count_placement(buffer.data(), buffer.size(), {local()[0] + 1}).fraction(), 0.0);
+}
+
+TEST_F(Drivers, SamplerCalibratesSamplesToTheirMinimumLength) {
+  ThreadTeam team(topology_.handle(), domain().core_pus);
+  const TimedSamples timed = sample(team, clock_, context_.sampling, [](int, std::uint64_t reps) {
+    volatile std::uint64_t sink = 0;
+    for (std::uint64_t i = 0; i < reps * 1000; ++i) sink = sink + i;
+  });
+  ASSERT_EQ(timed.seconds.size(), 3u);
+  for (double s : timed.seconds) EXPECT_GE(s, 0.002 * 0.5);
+  EXPECT_EQ(timed.thread_seconds[0].size(), domain().core_pus.size());
+}
+
+TEST_F(Drivers, StopFlagInterruptsBetweenSamples) {
+  ThreadTeam team(topology_.handle(), domain().core_pus);
+  std::atomic<bool> stop{true};
+  SamplingOptions options = context_.sampling;
+  options.stop = &stop;
+  EXPECT_THROW(sample(team, clock_, options, [](int, std::uint64_t) {}), Interrupted);
+}
+
+TEST_F(Drivers, L1BandwidthIsAboveMemoryBandwidthAndPagesAreLocal) {
+  ThreadTeam team(topology_.handle(), domain().core_pus);
+  const auto sets = level_working_sets(domain());
+  const codegen::KernelSpec load{.family = codegen::Family::stream,
+                                 .isa = codegen::widest_usable_isa(),
+                                 .access = codegen::Access::load};
+  const BandwidthResult l1 =
+      measure_bandwidth(context_, team, {load, local(), BindPolicy::bind, sets.front().bytes_per_thread});
+  const BandwidthResult memory =
+      measure_bandwidth(context_, team, {load, local(), BindPolicy::bind, sets.back().bytes_per_thread});
+  ASSERT_EQ(l1.gbps.size(), 3u);
+  EXPECT_DOUBLE_EQ(l1.placement_fraction, 1.0);
+  EXPECT_DOUBLE_EQ(memory.placement_fraction, 1.0);
+  EXPECT_GT(larm::results::median(l1.gbps), 1.5 * larm::results::median(memory.gbps));
+  EXPECT_LE(l1.working_set_bytes, sets.front().bytes_per_thread);
+}
+
+TEST_F(Drivers, FlopsFrequencyAndLatencyGivePlausibleValues) {
+  ThreadTeam team(topology_.handle(), domain().core_pus);
+  const std::vector<double> hz = measure_frequency(context_, team);
+  ASSERT_EQ(hz.size(), 3u);
+  EXPECT_GT(hz[0], 3e8);
+  EXPECT_LT(hz[0], 7e9);
+  const FlopsResult flops = measure_flops(
+      context_, team,
+      {.family = codegen::Family::flops, .isa = codegen::Isa::sse2, .op = codegen::FlopOp::add});
+  // SSE2 DP add: 2 FLOPs per instruction, a few instructions per cycle at most.
+  const double ipc = flops.instructions_per_second[0] / hz[0];
+  EXPECT_GT(ipc, 0.3);
+  EXPECT_LT(ipc, 8);
+  ThreadTeam lone(topology_.handle(), {domain().core_pus[0]});
+  const LatencyResult l1 = measure_latency(context_, lone, {local(), 8 << 10, 64});
+  EXPECT_GT(l1.ns[0], 0.1);
+  EXPECT_LT(l1.ns[0], 20);
+  EXPECT_DOUBLE_EQ(l1.placement_fraction, 1.0);
+}
+
+}  // namespace
+}  // namespace larm::kernels

@@ -1,0 +1,73 @@
+// ISA traits, parsing, detection and the LARM_MAX_ISA cap.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "codegen/isa.h"
+
+namespace larm::codegen {
+namespace {
+
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnv() { had_ ? ::setenv(name_, old_.c_str(), 1) : ::unsetenv(name_); }
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+TEST(Isa, ParsesEveryNameBack) {
+  for (Isa isa : all_isas()) EXPECT_EQ(parse_isa(name(isa)), isa);
+  EXPECT_FALSE(parse_isa("avx512f").has_value());
+  EXPECT_FALSE(parse_isa("").has_value());
+}
+
+TEST(Isa, TraitsMatchTheArchitecture) {
+  EXPECT_EQ(traits(Isa::sse2).vector_bytes, 16);
+  EXPECT_EQ(traits(Isa::avx2).vector_bytes, 32);
+  EXPECT_EQ(traits(Isa::avx512).vector_bytes, 64);
+  EXPECT_EQ(traits(Isa::avx2).register_count, 16);
+  EXPECT_EQ(traits(Isa::avx512).register_count, 32);
+  EXPECT_FALSE(traits(Isa::avx).has_fma);
+  EXPECT_TRUE(traits(Isa::avx2).has_fma);
+}
+
+TEST(Isa, Sse2IsAlwaysUsableOnX86_64) {
+  EXPECT_TRUE(cpu_supports(Isa::sse2));
+  EXPECT_TRUE(usable(Isa::sse2));
+}
+
+TEST(Isa, WiderIsaImpliesNarrowerOnes) {
+  const std::vector<Isa> isas = usable_isas();
+  ASSERT_FALSE(isas.empty());
+  for (std::size_t i = 0; i < isas.size(); ++i) EXPECT_EQ(isas[i], all_isas()[i]);
+  EXPECT_EQ(widest_usable_isa(), isas.back());
+}
+
+TEST(Isa, CapRefusesWiderIsasWithAReason) {
+  ScopedEnv cap("LARM_MAX_ISA", "sse2");
+  EXPECT_FALSE(usable(Isa::avx));
+  EXPECT_FALSE(usable(Isa::avx512));
+  EXPECT_EQ(widest_usable_isa(), Isa::sse2);
+  if (cpu_supports(Isa::avx)) {
+    EXPECT_NE(unusable_reason(Isa::avx).find("LARM_MAX_ISA"), std::string::npos);
+  } else {
+    EXPECT_NE(unusable_reason(Isa::avx).find("not supported"), std::string::npos);
+  }
+  EXPECT_EQ(unusable_reason(Isa::sse2), "");
+}
+
+TEST(Isa, BadCapIsAnError) {
+  ScopedEnv cap("LARM_MAX_ISA", "avx1024");
+  EXPECT_THROW(isa_cap(), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace larm::codegen

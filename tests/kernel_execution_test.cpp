@@ -1,0 +1,201 @@
+// Generated kernels do the work their metadata claims: loads see every byte once per sweep,
+// stores write exactly their bytes, FLOP kernels compute the expected values. Run for every
+// ISA usable on this machine (LARM_MAX_ISA lowers it).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "codegen/factory.h"
+#include "kernels/drivers.h"
+
+namespace larm::codegen {
+namespace {
+
+// 64-byte aligned storage with guard zones before and after the region a kernel may touch.
+class GuardedBuffer {
+ public:
+  static constexpr std::size_t kGuard = 256;
+  static constexpr unsigned char kSentinel = 0xAB;
+  explicit GuardedBuffer(std::size_t bytes)
+      : bytes_(bytes), storage_(bytes + 2 * kGuard + 64, kSentinel) {
+    auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+    base_ = storage_.data() + ((64 - address % 64) % 64);
+  }
+  unsigned char* data() { return base_ + kGuard; }
+  bool guards_intact() const {
+    for (std::size_t i = 0; i < kGuard; ++i) {
+      if (base_[i] != kSentinel || base_[kGuard + bytes_ + i] != kSentinel) return false;
+    }
+    return true;
+  }
+
+ private:
+  std::size_t bytes_;
+  std::vector<unsigned char> storage_;
+  unsigned char* base_;
+};
+
+class UsableIsa : public ::testing::TestWithParam<Isa> {
+ protected:
+  void SetUp() override {
+    if (!usable(GetParam())) GTEST_SKIP() << unusable_reason(GetParam());
+  }
+};
+
+alignas(64) const double kFill[8] = {2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5};
+
+TEST_P(UsableIsa, LoadChecksumSeesEveryElementOncePerSweep) {
+  const KernelSpec spec{.family = Family::stream, .isa = GetParam(), .access = Access::load,
+                        .checksum = true};
+  const auto kernel = make_kernel(spec);
+  const std::size_t bytes = 3 * stream_chunk_bytes(spec);
+  GuardedBuffer src(bytes);
+  auto* values = reinterpret_cast<double*>(src.data());
+  double expected = 0;
+  for (std::size_t i = 0; i < bytes / 8; ++i) {
+    values[i] = static_cast<double>(i % 7 + 1);
+    expected += values[i];
+  }
+  alignas(64) double out[32 * 8] = {};
+  KernelArgs args;
+  args.src0 = src.data();
+  args.bytes_per_stream = bytes;
+  args.repetitions = 5;
+  args.out = out;
+  kernel->run(args);
+  const int lanes = traits(spec.isa).vector_bytes / 8;
+  double sum = 0;
+  for (int r = 0; r < traits(spec.isa).register_count; ++r) {
+    for (int l = 0; l < lanes; ++l) sum += out[r * lanes + l];
+  }
+  EXPECT_DOUBLE_EQ(sum, 5 * expected);
+}
+
+TEST_P(UsableIsa, StoreKernelsWriteExactlyTheirBytes) {
+  for (Access access : {Access::store, Access::store_nt}) {
+    const KernelSpec spec{.family = Family::stream, .isa = GetParam(), .access = access};
+    const auto kernel = make_kernel(spec);
+    const std::size_t bytes = 2 * stream_chunk_bytes(spec);
+    GuardedBuffer dst(bytes);
+    KernelArgs args;
+    args.dst = dst.data();
+    args.bytes_per_stream = bytes;
+    args.repetitions = 2;
+    args.fill = kFill;
+    kernel->run(args);
+    const auto* written = reinterpret_cast<const double*>(dst.data());
+    for (std::size_t i = 0; i < bytes / 8; ++i) ASSERT_EQ(written[i], 2.5) << name(access) << " " << i;
+    EXPECT_TRUE(dst.guards_intact()) << name(access);
+    // Bytes per sweep from the metadata are exactly the bytes the kernel wrote.
+    EXPECT_EQ(kernel->metadata().bytes_stored * (bytes / stream_chunk_bytes(spec)), bytes);
+  }
+}
+
+TEST_P(UsableIsa, CopyAndTwoLoadsOneStoreCopyTheirFirstStream) {
+  for (Access access : {Access::copy, Access::ld2st1}) {
+    const KernelSpec spec{.family = Family::stream, .isa = GetParam(), .access = access};
+    const auto kernel = make_kernel(spec);
+    const std::size_t bytes = 2 * stream_chunk_bytes(spec);
+    GuardedBuffer a(bytes), b(bytes), dst(bytes);
+    auto* av = reinterpret_cast<double*>(a.data());
+    auto* bv = reinterpret_cast<double*>(b.data());
+    for (std::size_t i = 0; i < bytes / 8; ++i) {
+      av[i] = static_cast<double>(i) + 0.5;
+      bv[i] = -1;
+    }
+    KernelArgs args;
+    args.src0 = a.data();
+    args.src1 = b.data();
+    args.dst = dst.data();
+    args.bytes_per_stream = bytes;
+    args.repetitions = 1;
+    kernel->run(args);
+    EXPECT_EQ(std::memcmp(a.data(), dst.data(), bytes), 0) << name(access);
+    EXPECT_TRUE(dst.guards_intact() && a.guards_intact() && b.guards_intact()) << name(access);
+  }
+}
+
+TEST_P(UsableIsa, FlopKernelsComputeTheExpectedValues) {
+  for (Precision precision : {Precision::sp, Precision::dp}) {
+    for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
+      if (op == FlopOp::fma && !traits(GetParam()).has_fma) continue;
+      const KernelSpec spec{.family = Family::flops, .isa = GetParam(), .op = op,
+                            .precision = precision};
+      const auto kernel = make_kernel(spec);
+      alignas(64) const double ones_dp[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+      alignas(64) const float ones_sp[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+      alignas(64) unsigned char out[32 * 64] = {};
+      KernelArgs args;
+      args.fill = precision == Precision::dp ? static_cast<const void*>(ones_dp)
+                                             : static_cast<const void*>(ones_sp);
+      args.out = out;
+      args.repetitions = 100;
+      kernel->run(args);
+      const int accumulators = traits(spec.isa).register_count - 2;
+      const int lanes = traits(spec.isa).vector_bytes / (precision == Precision::dp ? 8 : 4);
+      double sum = 0;
+      for (int i = 0; i < accumulators * lanes; ++i) {
+        sum += precision == Precision::dp ? reinterpret_cast<const double*>(out)[i]
+                                          : reinterpret_cast<const float*>(out)[i];
+      }
+      // add and fma on ones add one per lane per instruction; mul keeps every lane at one.
+      const double expected =
+          op == FlopOp::mul
+              ? static_cast<double>(accumulators * lanes)
+              : static_cast<double>(kernel->metadata().fp_instructions * 100 * static_cast<std::uint64_t>(lanes));
+      EXPECT_DOUBLE_EQ(sum, expected) << spec.name();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Isas, UsableIsa, ::testing::ValuesIn(all_isas()),
+                         [](const auto& param_info) { return std::string(name(param_info.param)); });
+
+TEST(ClockKernel, CountsItsAdds) {
+  const auto kernel = make_kernel({.family = Family::clock});
+  std::uint64_t out = 0;
+  KernelArgs args;
+  args.repetitions = 1000;
+  args.out = &out;
+  kernel->run(args);
+  EXPECT_EQ(out, 1000 * kernel->metadata().dependent_adds);
+}
+
+TEST(ChaseKernel, FollowsThePermutation) {
+  const std::uint64_t lines = 1000;
+  const std::vector<std::uint64_t> next = kernels::single_cycle_permutation(lines, 7);
+  std::vector<void*> slots(lines * 8);  // one 64-byte line per element
+  for (std::uint64_t i = 0; i < lines; ++i) slots[i * 8] = &slots[next[i] * 8];
+  const auto kernel = make_kernel({.family = Family::chase});
+  void* end = nullptr;
+  KernelArgs args;
+  args.src0 = &slots[0];
+  args.repetitions = 3;
+  args.out = &end;
+  kernel->run(args);
+  std::uint64_t expected = 0;
+  for (std::uint64_t step = 0; step < 3 * kernel->metadata().dependent_loads; ++step) {
+    expected = next[expected];
+  }
+  EXPECT_EQ(end, &slots[expected * 8]);
+}
+
+TEST(Permutation, IsOneCycleThroughEveryElement) {
+  for (std::uint64_t n : {2ull, 3ull, 17ull, 4096ull}) {
+    const std::vector<std::uint64_t> next = kernels::single_cycle_permutation(n, n);
+    std::vector<bool> seen(n, false);
+    std::uint64_t at = 0;
+    for (std::uint64_t step = 0; step < n; ++step) {
+      ASSERT_FALSE(seen[at]) << "short cycle for n=" << n;
+      seen[at] = true;
+      at = next[at];
+    }
+    EXPECT_EQ(at, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace larm::codegen

@@ -1,0 +1,137 @@
+// Plans computed from real machines' topologies: what is measured, what is absent and why.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "kernels/plan.h"
+#include "tests/topology_fixture.h"
+
+namespace larm::kernels {
+namespace {
+
+using larm::testing::load_fixture;
+
+PlanOptions all_isas_options(bool quick = false) {
+  PlanOptions o = default_plan_options(quick);
+  o.isa = codegen::Isa::avx512;
+  o.flop_isas = codegen::all_isas();
+  return o;
+}
+
+int count(const Plan& plan, MeasurementKind kind, int domain = -1,
+          const std::string& placement = "*", bool absent = false) {
+  int n = 0;
+  for (const PlannedMeasurement& m : plan.measurements) {
+    if (m.kind == kind && (domain < 0 || m.domain == domain) &&
+        (placement == "*" || m.placement == placement) && m.absent_reason.empty() != absent) {
+      ++n;
+    }
+  }
+  return n;
+}
+
+TEST(Plan, TwoSocketNodeHasLocalAndRemoteMemoryRoofsPerDomain) {
+  const topology::Topology t = load_fixture("24em64t-2n6c2t-pci.xml");
+  const Plan plan = make_plan(t, all_isas_options());
+  for (int d = 0; d < 2; ++d) {
+    EXPECT_EQ(count(plan, MeasurementKind::frequency, d), 1);
+    EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, ""), 15);  // L1-L3 × 5 accesses
+    EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "local"), 5);
+    EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "remote"), 5);
+    EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "contention", true), 5);
+    EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "congestion", true), 5);
+    EXPECT_EQ(count(plan, MeasurementKind::flops, d), 20);        // 24 minus fma on sse2/avx
+    EXPECT_EQ(count(plan, MeasurementKind::flops, d, "*", true), 4);
+    EXPECT_EQ(count(plan, MeasurementKind::latency, d), 5);       // L1-L3, 2 memories
+  }
+  for (const PlannedMeasurement& m : plan.measurements) {
+    if (m.kind == MeasurementKind::bandwidth || m.kind == MeasurementKind::flops) {
+      EXPECT_EQ(m.pus.size(), 6u) << m.label();  // all cores of the domain, one per core
+    }
+    if (m.kind == MeasurementKind::latency) {
+      EXPECT_EQ(m.pus.size(), 1u);
+    }
+  }
+  EXPECT_EQ(plan.to_run + plan.absent, static_cast<int>(plan.measurements.size()));
+  EXPECT_GT(plan.estimated_seconds, 0);
+}
+
+TEST(Plan, KnlDomainsSeeTwoLocalMemoriesAndSixRemoteOnes) {
+  const topology::Topology t = load_fixture("64intel64-fakeKNL-SNC4-hybrid.xml");
+  const Plan plan = make_plan(t, all_isas_options());
+  std::map<int, std::map<std::string, std::set<std::string>>> kinds;  // domain -> placement -> kinds
+  for (const PlannedMeasurement& m : plan.measurements) {
+    if (m.kind != MeasurementKind::bandwidth || m.memory < 0) continue;
+    kinds[m.domain][m.placement].insert(t.memories()[static_cast<std::size_t>(m.memory)].kind +
+                                        std::to_string(m.memory));
+  }
+  ASSERT_EQ(kinds.size(), 4u);
+  for (auto& [domain, by_placement] : kinds) {
+    EXPECT_EQ(by_placement["local"].size(), 2u) << domain;
+    EXPECT_EQ(by_placement["remote"].size(), 6u) << domain;
+  }
+  EXPECT_EQ(count(plan, MeasurementKind::bandwidth, 0, "local"), 10);
+  EXPECT_EQ(count(plan, MeasurementKind::bandwidth, 0, "remote"), 30);
+}
+
+TEST(Plan, SingleNodeMarksSharedMemoryRoofsAbsent) {
+  const topology::Topology t = load_fixture("cxlmem+dax.v2.xml");
+  const Plan plan = make_plan(t, all_isas_options());
+  int absent_shared = 0;
+  for (const PlannedMeasurement& m : plan.measurements) {
+    if (m.placement == "contention" || m.placement == "congestion") {
+      EXPECT_EQ(m.absent_reason, "single NUMA node");
+      ++absent_shared;
+    }
+    EXPECT_NE(m.placement, "remote");
+  }
+  EXPECT_EQ(absent_shared, 10);
+}
+
+TEST(Plan, CpulessMemoryIsARemoteTargetOfEveryDomain) {
+  const topology::Topology t = load_fixture("qemu-2domains-1cpuless.xml");
+  const Plan plan = make_plan(t, all_isas_options(true));
+  for (int d = 0; d < 2; ++d) {
+    bool found = false;
+    for (const PlannedMeasurement& m : plan.measurements) {
+      if (m.domain == d && m.kind == MeasurementKind::bandwidth && m.memory == 2) {
+        EXPECT_EQ(m.placement, "remote");
+        found = true;
+      }
+    }
+    EXPECT_TRUE(found) << d;
+  }
+}
+
+TEST(Plan, DomainsAndKindsFilterTheMeasurements) {
+  const topology::Topology t = load_fixture("96em64t-4n4d3ca2co-pci.xml");
+  PlanOptions o = all_isas_options(true);
+  o.domains = {2};
+  o.only = {MeasurementKind::flops};
+  const Plan plan = make_plan(t, o);
+  for (const PlannedMeasurement& m : plan.measurements) {
+    EXPECT_EQ(m.domain, 2);
+    EXPECT_TRUE(m.kind == MeasurementKind::flops || m.kind == MeasurementKind::frequency);
+  }
+  EXPECT_EQ(count(plan, MeasurementKind::flops), 20);
+}
+
+TEST(Plan, QuickIsShorterThanDefault) {
+  const topology::Topology t = load_fixture("32em64t-2n8c2t-pci-noio.xml");
+  const Plan full = make_plan(t, all_isas_options(false));
+  const Plan quick = make_plan(t, all_isas_options(true));
+  EXPECT_LT(quick.estimated_seconds, full.estimated_seconds);
+  EXPECT_LT(count(quick, MeasurementKind::sweep), count(full, MeasurementKind::sweep));
+}
+
+TEST(Plan, DescriptionGivesCountsAndEstimate) {
+  const topology::Topology t = load_fixture("24em64t-2n6c2t-pci.xml");
+  const Plan plan = make_plan(t, all_isas_options());
+  const std::string text = describe_plan(plan, t, true);
+  EXPECT_NE(text.find(std::to_string(plan.to_run) + " measurements to run"), std::string::npos);
+  EXPECT_NE(text.find("absent: no FMA in sse2"), std::string::npos);
+  EXPECT_NE(text.find("Estimate:"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace larm::kernels

@@ -1,0 +1,54 @@
+"""larm plan --topology on every hwloc XML of ../shared/topologies: domains, memories,
+remote/contention/congestion entries, counts, and the estimate."""
+import glob
+import os
+import re
+import sys
+
+from cli_helpers import Checker, run
+
+larm, topologies = sys.argv[1], sys.argv[2]
+c = Checker()
+files = sorted(glob.glob(os.path.join(topologies, "*.xml")))
+c.check(len(files) >= 8, f"expected the shared topologies, found {len(files)}")
+
+for path in files:
+    name = os.path.basename(path)
+    topo = run(larm, "topology", "--json", "--topology", path)
+    c.check(topo.returncode == 0, f"{name}: topology --json failed: {topo.stderr}")
+    import json
+    t = json.loads(topo.stdout)
+    domains, memories = len(t["domains"]), len(t["memories"])
+
+    r = run(larm, "plan", "--verbose", "--topology", path)
+    c.check(r.returncode == 0, f"{name}: plan failed: {r.stderr}")
+    lines = r.stdout.splitlines()
+    head = [l for l in lines if l.startswith("Plan for")]
+    c.check(len(head) == 1 and f"{domains} domain(s), {memories} memory(ies)" in head[0],
+            f"{name}: header {head}")
+    for d in range(domains):
+        local = [l for l in lines if re.search(rf"^\s*bandwidth domain {d} memory \d+ local load ", l)]
+        remote = [l for l in lines if re.search(rf"^\s*bandwidth domain {d} memory \d+ remote load ", l)]
+        shared = [l for l in lines if re.search(rf"^\s*bandwidth domain {d} memory (contention|congestion) load ", l)]
+        nlocal = len(t["domains"][d]["local_memories"])
+        c.check(len(local) == nlocal, f"{name}: domain {d} has {len(local)} local load roofs, expected {nlocal}")
+        c.check(len(remote) == memories - nlocal,
+                f"{name}: domain {d} has {len(remote)} remote load roofs, expected {memories - nlocal}")
+        c.check(len(shared) == 2, f"{name}: domain {d} contention/congestion entries {len(shared)}")
+        if memories == 1:
+            c.check(all("absent: single NUMA node" in l for l in shared), f"{name}: single node reason")
+        fl = [l for l in lines if re.search(rf"^\s*flops domain {d} ", l)]
+        c.check(len(fl) == 24, f"{name}: domain {d} has {len(fl)} FLOP entries, expected 24")
+    total = [l for l in lines if "measurements to run" in l]
+    m = re.search(r"(\d+) measurements to run, (\d+) absent.*estimated (\d+) s", total[0] if total else "")
+    c.check(m is not None, f"{name}: no total line")
+    if m:
+        entries = [l for l in lines if re.match(r"^\s+(frequency|bandwidth|flops|sweep|latency) domain", l)]
+        c.check(int(m.group(1)) + int(m.group(2)) == len(entries), f"{name}: counts do not add up")
+        c.check(int(m.group(3)) > 0, f"{name}: zero estimate")
+    quick = run(larm, "plan", "--quick", "--topology", path)
+    qm = re.search(r"estimated (\d+) s", quick.stdout)
+    c.check(qm is not None and m is not None and int(qm.group(1)) <= int(m.group(3)),
+            f"{name}: quick not shorter")
+    print(f"{name}: {total[0] if total else '?'} | quick: {qm.group(0) if qm else '?'}")
+c.finish()

@@ -1,0 +1,161 @@
+// Result records: JSON round trip, CSV columns, atomic writes, readable errors.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "results/atomic_file.h"
+#include "results/csv_writer.h"
+#include "results/store.h"
+#include "results/summary_table.h"
+
+namespace larm::results {
+namespace {
+
+Results sample_results() {
+  Results r;
+  r.provenance = {{"host", "test"}};
+  Roof l1;
+  l1.domain = 0;
+  l1.level = "L1";
+  l1.access = "load";
+  l1.isa = "avx2";
+  l1.threads = 2;
+  l1.unit = "GB/s";
+  l1.working_set_bytes = 16384;
+  l1.samples = {100, 102, 98};
+  l1.stats = summarize(l1.samples);
+  l1.placement_fraction = 1.0;
+  l1.status = "ok";
+  Roof remote = l1;
+  remote.level = "memory";
+  remote.memory = "1";
+  remote.placement = "remote";
+  remote.samples.clear();
+  remote.stats = summarize(remote.samples);
+  remote.placement_fraction.reset();
+  remote.status = "single NUMA node";
+  Roof fma = l1;
+  fma.level = "flops";
+  fma.access = "fma";
+  fma.precision = "dp";
+  fma.unit = "GFLOP/s";
+  fma.instructions_per_cycle = 1.98;
+  fma.documented_ipc = 2;
+  r.roofs = {l1, remote, fma};
+  SweepPoint p;
+  p.access = "load";
+  p.working_set_bytes = 1024;
+  p.samples = {50, 51};
+  p.stats = summarize(p.samples);
+  p.status = "ok";
+  r.sweep = {p};
+  LatencyPoint lat;
+  lat.level = "L1";
+  lat.samples_ns = {1.0, 1.1, 0.9};
+  lat.stats = summarize(lat.samples_ns);
+  lat.cycles = 4;
+  lat.status = "ok";
+  r.latency = {lat};
+  r.complete = true;
+  return r;
+}
+
+std::filesystem::path temp_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / (name + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+TEST(Results, JsonRoundTripKeepsEverything) {
+  const Results original = sample_results();
+  const nlohmann::json doc = to_json(original);
+  EXPECT_EQ(doc["schema_version"], kSchemaVersion);
+  const Results back = results_from_json(nlohmann::json::parse(doc.dump()));
+  EXPECT_EQ(to_json(back), doc);
+  ASSERT_EQ(back.roofs.size(), 3u);
+  EXPECT_FALSE(back.roofs[1].present());
+  EXPECT_EQ(back.roofs[1].status, "single NUMA node");
+  EXPECT_DOUBLE_EQ(back.roofs[0].stats.median, 100);
+}
+
+TEST(Results, OtherMajorVersionIsRefused) {
+  nlohmann::json doc = to_json(sample_results());
+  doc["schema_version"] = "2.0";
+  EXPECT_THROW(results_from_json(doc), std::runtime_error);
+  EXPECT_THROW(results_from_json(nlohmann::json::object()), std::runtime_error);
+}
+
+TEST(Results, RoofsCsvHasTheDocumentedColumns) {
+  const std::string csv = roofs_csv(sample_results());
+  std::istringstream in(csv);
+  std::string header, first, absent;
+  std::getline(in, header);
+  std::getline(in, first);
+  std::getline(in, absent);
+  EXPECT_EQ(header.rfind("domain,memory,level,access,precision,isa,threads,unit,median,min,max,"
+                         "samples,status",
+                         0),
+            0u);
+  EXPECT_EQ(first.rfind("0,,L1,load,,avx2,2,GB/s,100,98,102,3,ok,", 0), 0u);
+  // An absent roof carries no value, only its reason.
+  EXPECT_EQ(absent.rfind("0,1,memory,load,,avx2,2,GB/s,,,,0,single NUMA node,remote", 0), 0u);
+}
+
+TEST(Results, CsvFieldsAreQuotedWhenNeeded) {
+  EXPECT_EQ(csv_field("plain"), "plain");
+  EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
+}
+
+TEST(Results, SaveThenLoadAndNoTemporaryFilesLeft) {
+  const auto dir = temp_dir("larm-store-");
+  save_results(dir, sample_results());
+  for (const char* file : {"results.json", "roofs.csv", "sweep.csv", "latency.csv"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir / file)) << file;
+  }
+  int entries = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 4);
+  EXPECT_EQ(load_results(dir).roofs.size(), 3u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Results, AtomicWriteReplacesWholeContent) {
+  const auto dir = temp_dir("larm-atomic-");
+  write_file_atomically(dir / "f", "first version, longer");
+  write_file_atomically(dir / "f", "second");
+  std::ifstream in(dir / "f");
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(content, "second");
+  EXPECT_THROW(write_file_atomically(dir / "missing" / "f", "x"), std::runtime_error);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Results, LoadErrorsNameTheProblem) {
+  const auto dir = temp_dir("larm-bad-");
+  EXPECT_THROW(load_results(dir), std::runtime_error);
+  std::ofstream(dir / "results.json") << "{not json";
+  try {
+    load_results(dir);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not valid JSON"), std::string::npos);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Results, SummaryMarksAbsentAndIncomplete) {
+  Results r = sample_results();
+  r.complete = false;
+  r.incomplete_reason = "interrupted after 3 of 10 measurements";
+  const std::string text = summary_table(r);
+  EXPECT_NE(text.find("absent mem 1 remote: single NUMA node"), std::string::npos) << text;
+  EXPECT_NE(text.find("INCOMPLETE results: interrupted"), std::string::npos);
+  EXPECT_NE(text.find("100.0"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace larm::results

@@ -1,0 +1,52 @@
+// Statistics on literal vectors.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "results/statistics.h"
+
+namespace larm::results {
+namespace {
+
+TEST(Statistics, MedianOfOddCountIsMiddleValue) {
+  const std::vector<double> v{5, 1, 3};
+  EXPECT_DOUBLE_EQ(median(v), 3);
+}
+
+TEST(Statistics, MedianOfEvenCountIsMeanOfMiddlePair) {
+  const std::vector<double> v{4, 1, 3, 10};
+  EXPECT_DOUBLE_EQ(median(v), 3.5);
+}
+
+TEST(Statistics, SummaryHasMinMaxMeanSpread) {
+  const std::vector<double> v{10, 12, 11, 9, 8};
+  const SampleStats s = summarize(v);
+  EXPECT_EQ(s.count, 5u);
+  EXPECT_DOUBLE_EQ(s.median, 10);
+  EXPECT_DOUBLE_EQ(s.min, 8);
+  EXPECT_DOUBLE_EQ(s.max, 12);
+  EXPECT_DOUBLE_EQ(s.mean, 10);
+  EXPECT_DOUBLE_EQ(s.spread, 0.4);
+}
+
+TEST(Statistics, EmptySamplesGiveZeroCount) {
+  const SampleStats s = summarize({});
+  EXPECT_EQ(s.count, 0u);
+  EXPECT_FALSE(is_unstable(s));
+}
+
+TEST(Statistics, UnstableAboveThresholdOnly) {
+  const std::vector<double> tight{100, 101, 99, 100};
+  const std::vector<double> loose{100, 120, 90, 100};
+  EXPECT_FALSE(is_unstable(summarize(tight), 0.10));
+  EXPECT_TRUE(is_unstable(summarize(loose), 0.10));
+  EXPECT_FALSE(is_unstable(summarize(loose), 0.50));
+}
+
+TEST(Statistics, SingleSampleIsNeverUnstable) {
+  const std::vector<double> one{42};
+  EXPECT_FALSE(is_unstable(summarize(one), 0.0));
+}
+
+}  // namespace
+}  // namespace larm::results
