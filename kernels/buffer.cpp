@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -14,36 +15,58 @@
 namespace larm::kernels {
 namespace {
 
-// Buffers from this size ask for transparent huge pages, so the TLB does not cut the
-// bandwidth or add page walks to the memory latency (recorded in the provenance).
-constexpr std::size_t kHugePageThreshold = 4u << 20;
+constexpr std::size_t kHugePageBytes = 2u << 20;
 
 }  // namespace
 
 NodeBuffer::NodeBuffer(hwloc_topology_t topology, std::size_t bytes,
                        const std::vector<unsigned>& nodes, BindPolicy policy)
-    : topology_(topology), bytes_(bytes) {
+    : bytes_(bytes) {
+  // Buffers of a huge page or more start on a huge-page boundary so that transparent huge
+  // pages can back them whole (the TLB then neither cuts bandwidth nor adds page walks to
+  // latency); the mapping is over-sized, then trimmed to the aligned part.
+  const std::size_t alignment = bytes >= kHugePageBytes ? kHugePageBytes : 4096;
+  const std::size_t mapped = bytes + alignment;
+  void* raw = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) {
+    throw std::runtime_error("cannot map " + std::to_string(bytes) + " bytes: " +
+                             std::strerror(errno));
+  }
+  const auto start = reinterpret_cast<std::uintptr_t>(raw);
+  const std::uintptr_t aligned = (start + alignment - 1) / alignment * alignment;
+  const std::size_t head = aligned - start;
+  if (head > 0) ::munmap(raw, head);
+  const std::size_t page = 4096;
+  const std::size_t kept = (bytes + page - 1) / page * page;
+  if (const std::size_t rest = mapped - head - kept; rest > 0) {
+    ::munmap(reinterpret_cast<void*>(aligned + kept), rest);
+  }
+  data_ = reinterpret_cast<void*>(aligned);
+  bytes_ = kept;
+  if (bytes >= kHugePageBytes) ::madvise(data_, bytes_, MADV_HUGEPAGE);
+
+  // Bound by nodeset before the first touch: the only binding that works for CPU-less nodes.
   hwloc_bitmap_t nodeset = hwloc_bitmap_alloc();
   for (unsigned node : nodes) hwloc_bitmap_set(nodeset, node);
   const hwloc_membind_policy_t hwloc_policy =
       policy == BindPolicy::interleave ? HWLOC_MEMBIND_INTERLEAVE : HWLOC_MEMBIND_BIND;
-  data_ = hwloc_alloc_membind(topology, bytes, nodeset, hwloc_policy,
-                              HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT);
+  const int status = hwloc_set_area_membind(topology, data_, bytes_, nodeset, hwloc_policy,
+                                            HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT);
   const int error = errno;
   hwloc_bitmap_free(nodeset);
-  if (data_ == nullptr) {
+  if (status != 0) {
+    release();
     std::string list;
     for (unsigned node : nodes) list += (list.empty() ? "" : ",") + std::to_string(node);
-    throw std::runtime_error("cannot allocate " + std::to_string(bytes) + " bytes bound to memory " +
-                             list + ": " + std::strerror(error));
+    throw std::runtime_error("cannot bind " + std::to_string(bytes) + " bytes to memory " + list +
+                             ": " + std::strerror(error));
   }
-  if (bytes >= kHugePageThreshold) ::madvise(data_, bytes, MADV_HUGEPAGE);
 }
 
 NodeBuffer::~NodeBuffer() { release(); }
 
 NodeBuffer::NodeBuffer(NodeBuffer&& other) noexcept
-    : topology_(other.topology_), data_(other.data_), bytes_(other.bytes_) {
+    : data_(other.data_), bytes_(other.bytes_) {
   other.data_ = nullptr;
   other.bytes_ = 0;
 }
@@ -51,7 +74,6 @@ NodeBuffer::NodeBuffer(NodeBuffer&& other) noexcept
 NodeBuffer& NodeBuffer::operator=(NodeBuffer&& other) noexcept {
   if (this != &other) {
     release();
-    topology_ = other.topology_;
     data_ = other.data_;
     bytes_ = other.bytes_;
     other.data_ = nullptr;
@@ -61,7 +83,7 @@ NodeBuffer& NodeBuffer::operator=(NodeBuffer&& other) noexcept {
 }
 
 void NodeBuffer::release() {
-  if (data_ != nullptr) hwloc_free(topology_, data_, bytes_);
+  if (data_ != nullptr) ::munmap(data_, bytes_);
   data_ = nullptr;
 }
 

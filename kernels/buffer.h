@@ -1,5 +1,5 @@
-// Memory bound by nodeset (the only binding that works for CPU-less nodes), and the check of
-// where its pages really are (METHOD §6).
+// Memory bound by nodeset (the only binding that works for CPU-less nodes), huge-page aligned
+// from 2 MiB, and the check of where its pages really are (METHOD §6).
 #pragma once
 
 #include <hwloc.h>
@@ -25,11 +25,10 @@ class NodeBuffer {
   NodeBuffer& operator=(const NodeBuffer&) = delete;
 
   void* data() const { return data_; }
-  std::size_t size() const { return bytes_; }
+  std::size_t size() const { return bytes_; }  // rounded up to whole pages
 
  private:
   void release();
-  hwloc_topology_t topology_ = nullptr;
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
 };

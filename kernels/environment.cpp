@@ -47,7 +47,7 @@ EnvironmentReport read_environment(const CpuInfo& cpu) {
       bracketed(read_first_line("/sys/kernel/mm/transparent_hugepage/enabled"));
   v["transparent_hugepages_defrag"] =
       bracketed(read_first_line("/sys/kernel/mm/transparent_hugepage/defrag"));
-  v["larm_buffers_madvise_hugepage_from_bytes"] = 4u << 20;
+  v["larm_buffers_madvise_hugepage_from_bytes"] = 2u << 20;  // see kernels/buffer.cpp
   v["cpufreq_governor"] =
       read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
   v["smt_active"] = read_first_line("/sys/devices/system/cpu/smt/active");

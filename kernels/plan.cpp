@@ -139,9 +139,9 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     base.domain = domain.index;
     base.pus = domain.core_pus;
 
-    // The frequency comes first: FLOP IPC and latency cycles are computed with it.
-    if (wanted(MeasurementKind::frequency) || wanted(MeasurementKind::flops) ||
-        wanted(MeasurementKind::latency)) {
+    // The frequency comes first: FLOP IPC and latency cycles are computed with it, and every
+    // result states the clock it was measured at.
+    {
       PlannedMeasurement m = base;
       m.kind = MeasurementKind::frequency;
       add(m);

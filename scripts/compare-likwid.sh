@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Benchmark: larm against likwid-bench (Debian package likwid) on this machine, same threads and
+# working-set sizes, runs alternated, ratios of medians. Usage: scripts/compare-likwid.sh [ROUNDS]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$root/scripts/install-deps.sh"
+cmake -S "$root" -B "$root/build/release" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DLARM_BUILD_TESTS=OFF >/dev/null
+cmake --build "$root/build/release" >/dev/null
+isa=$("$root/build/release/tools/larm" kernels | awk '/^stream-load-/ {split($1, a, "-"); isa=a[3]} END {print isa}')
+exec python3 "$root/scripts/compare_likwid.py" --larm "$root/build/release/tools/larm" \
+  --rounds "${1:-5}" --isa "$isa"
