@@ -142,7 +142,7 @@ class Runner {
 
   void bandwidth(const PlannedMeasurement& m) {
     const BandwidthResult r = measure_bandwidth(
-        context_, team(m.pus), {m.spec, memory_nodes(topology_, local_or(m)), BindPolicy::bind,
+        context_, team(m.pus), {m.spec, memory_nodes(topology_, m.memory), BindPolicy::bind,
                                 m.working_set_bytes});
     Roof roof = roof_base(topology_, m);
     roof.working_set_bytes = r.working_set_bytes;
@@ -201,13 +201,6 @@ class Runner {
     results_.latency.push_back(p);
   }
 
-  // Cache-level roofs bind their data to the domain's first local memory.
-  int local_or(const PlannedMeasurement& m) const {
-    if (m.memory >= 0) return m.memory;
-    const auto& local = topology_.domains()[static_cast<std::size_t>(m.domain)].local_memories;
-    return local.empty() ? -1 : local.front();
-  }
-
   const topology::Topology& topology_;
   const CpuInfo& cpu_;
   const RunOptions& options_;
@@ -247,7 +240,6 @@ void run_plan(const topology::Topology& topology, const Plan& plan, const Clock&
     } catch (const Interrupted&) {
       results.incomplete_reason = "interrupted after " + std::to_string(index - 1) + " of " +
                                   std::to_string(total) + " measurements";
-      if (options.on_measurement) options.on_measurement(results);
       return;
     } catch (const std::exception& e) {
       record_absent(topology, m, std::string("failed: ") + e.what(), results);
@@ -257,7 +249,6 @@ void run_plan(const topology::Topology& topology, const Plan& plan, const Clock&
   }
   results.complete = true;
   results.incomplete_reason.clear();
-  if (options.on_measurement) options.on_measurement(results);
 }
 
 }  // namespace larm::kernels

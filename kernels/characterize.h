@@ -25,7 +25,7 @@ struct RunOptions {
   SamplingOptions sampling;
   double unstable_threshold = 0.10;
   std::function<void(const ProgressEvent&)> on_progress;       // before each measurement
-  std::function<void(const results::Results&)> on_measurement;  // after each one
+  std::function<void(const results::Results&)> on_measurement;  // after each one that ran
 };
 
 // Fills results.roofs, sweep, latency and frequency; sets results.complete, or the reason it

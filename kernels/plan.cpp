@@ -138,6 +138,8 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     PlannedMeasurement base;
     base.domain = domain.index;
     base.pus = domain.core_pus;
+    // Cache-level runs, the sweep and cache latencies keep their data on the first local memory.
+    base.memory = domain.local_memories.empty() ? -1 : domain.local_memories.front();
 
     // The frequency comes first: FLOP IPC and latency cycles are computed with it, and every
     // result states the clock it was measured at.
@@ -173,6 +175,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
           // Every core of the machine on one memory, and on all memories interleaved.
           for (const char* placement : {"contention", "congestion"}) {
             PlannedMeasurement shared = m;
+            shared.memory = -1;  // every memory (contention: one roof per memory, issue 3)
             shared.placement = placement;
             shared.absent_reason = single_memory
                                        ? "single NUMA node"
@@ -207,9 +210,6 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
           m.kind = MeasurementKind::sweep;
           m.spec = {.family = Family::stream, .isa = options.isa, .access = access};
           m.working_set_bytes = size;
-          if (!domain.local_memories.empty()) {
-            m.memory = domain.local_memories.front();
-          }
           add(m);
         }
       }
@@ -225,7 +225,6 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         m.working_set_bytes = level.bytes_per_thread;
         m.absent_reason = level.absent_reason;
         if (level.level != "memory") {
-          if (!domain.local_memories.empty()) m.memory = domain.local_memories.front();
           add(m);
           continue;
         }

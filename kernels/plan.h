@@ -20,7 +20,7 @@ struct PlannedMeasurement {
   MeasurementKind kind = MeasurementKind::bandwidth;
   int domain = 0;
   std::string level;        // L1, L2, L3, memory, flops; empty for frequency
-  int memory = -1;          // index in Topology::memories() when level is memory
+  int memory = -1;          // index in Topology::memories() holding the data
   std::string placement;    // local, remote, contention, congestion (memory level only)
   codegen::KernelSpec spec;  // the stream or flops kernel
   std::vector<unsigned> pus;  // one thread per PU

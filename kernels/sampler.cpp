@@ -39,9 +39,14 @@ TimedSamples sample(ThreadTeam& team, const Clock& clock, const SamplingOptions&
   for (int s = 0; s < options.samples; ++s) {
     throw_if_stopped(options);
     result.seconds.push_back(timed(repetitions));
-    std::vector<double> per_thread(threads);
-    for (std::size_t t = 0; t < threads; ++t) per_thread[t] = clock.seconds(ends[t] - starts[t]);
-    result.thread_seconds.push_back(std::move(per_thread));
+    const std::uint64_t first = *std::min_element(starts.begin(), starts.end());
+    std::vector<double> own(threads), from_start(threads);
+    for (std::size_t t = 0; t < threads; ++t) {
+      own[t] = clock.seconds(ends[t] - starts[t]);
+      from_start[t] = clock.seconds(ends[t] - first);
+    }
+    result.thread_seconds.push_back(std::move(own));
+    result.thread_end_seconds.push_back(std::move(from_start));
   }
   return result;
 }

@@ -29,6 +29,8 @@ struct TimedSamples {
   std::uint64_t repetitions = 0;          // per thread per sample, after calibration
   std::vector<double> seconds;            // one per sample: max(end) - min(start)
   std::vector<std::vector<double>> thread_seconds;  // [sample][thread]: end - start
+  // [sample][thread]: end - min(start): how long a group of threads took from the common start.
+  std::vector<std::vector<double>> thread_end_seconds;
 };
 
 // work(thread, repetitions) runs on each thread of the team. The sampler runs it once untimed,

@@ -104,11 +104,11 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
       std::fflush(stderr);
     };
   }
-  // Saves at most once a second (each save fsyncs four files), and always at the end.
+  // Saves at most once a second (each save fsyncs four files); the final save follows the run.
   auto last_save = std::chrono::steady_clock::now();
   run.on_measurement = [&](const results::Results& r) {
     const auto now = std::chrono::steady_clock::now();
-    if (r.complete || !r.incomplete_reason.empty() || now - last_save > std::chrono::seconds(1)) {
+    if (now - last_save > std::chrono::seconds(1)) {
       results::save_results(out, r);
       last_save = now;
     }
