@@ -60,6 +60,27 @@ BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team
   const double bytes = static_cast<double>(threads) * static_cast<double>(timed.repetitions) *
                        static_cast<double>(bytes_per_sweep);
   for (double seconds : timed.seconds) result.gbps.push_back(bytes / seconds / 1e9);
+
+  if (!request.thread_groups.empty()) {
+    const int groups = *std::max_element(request.thread_groups.begin(), request.thread_groups.end()) + 1;
+    result.group_gbps.assign(static_cast<std::size_t>(groups), {});
+    const double bytes_per_thread =
+        static_cast<double>(timed.repetitions) * static_cast<double>(bytes_per_sweep);
+    for (const std::vector<double>& ends : timed.thread_end_seconds) {
+      std::vector<double> group_end(static_cast<std::size_t>(groups), 0);
+      std::vector<int> group_threads(static_cast<std::size_t>(groups), 0);
+      for (std::size_t t = 0; t < threads; ++t) {
+        const auto g = static_cast<std::size_t>(request.thread_groups[t]);
+        group_end[g] = std::max(group_end[g], ends[t]);
+        ++group_threads[g];
+      }
+      for (std::size_t g = 0; g < group_end.size(); ++g) {
+        if (group_threads[g] > 0) {
+          result.group_gbps[g].push_back(group_threads[g] * bytes_per_thread / group_end[g] / 1e9);
+        }
+      }
+    }
+  }
   return result;
 }
 

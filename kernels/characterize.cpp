@@ -142,8 +142,9 @@ class Runner {
 
   void bandwidth(const PlannedMeasurement& m) {
     const BandwidthResult r = measure_bandwidth(
-        context_, team(m.pus), {m.spec, memory_nodes(topology_, m.memory), BindPolicy::bind,
-                                m.working_set_bytes});
+        context_, team(m.pus), {.spec = m.spec,
+                                .nodes = memory_nodes(topology_, m.memory),
+                                .working_set_bytes = m.working_set_bytes});
     Roof roof = roof_base(topology_, m);
     roof.working_set_bytes = r.working_set_bytes;
     roof.samples = r.gbps;
@@ -170,8 +171,9 @@ class Runner {
 
   void sweep(const PlannedMeasurement& m) {
     const BandwidthResult r = measure_bandwidth(
-        context_, team(m.pus), {m.spec, memory_nodes(topology_, m.memory), BindPolicy::bind,
-                                m.working_set_bytes});
+        context_, team(m.pus), {.spec = m.spec,
+                                .nodes = memory_nodes(topology_, m.memory),
+                                .working_set_bytes = m.working_set_bytes});
     results::SweepPoint p;
     p.domain = m.domain;
     p.access = codegen::name(m.spec.access);

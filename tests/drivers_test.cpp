@@ -70,9 +70,9 @@ TEST_F(Drivers, L1BandwidthIsAboveMemoryBandwidthAndPagesAreLocal) {
                                  .isa = codegen::widest_usable_isa(),
                                  .access = codegen::Access::load};
   const BandwidthResult l1 =
-      measure_bandwidth(context_, team, {load, local(), BindPolicy::bind, sets.front().bytes_per_thread});
+      measure_bandwidth(context_, team, {.spec = load, .nodes = local(), .working_set_bytes = sets.front().bytes_per_thread});
   const BandwidthResult memory =
-      measure_bandwidth(context_, team, {load, local(), BindPolicy::bind, sets.back().bytes_per_thread});
+      measure_bandwidth(context_, team, {.spec = load, .nodes = local(), .working_set_bytes = sets.back().bytes_per_thread});
   ASSERT_EQ(l1.gbps.size(), 3u);
   EXPECT_DOUBLE_EQ(l1.placement_fraction, 1.0);
   EXPECT_DOUBLE_EQ(memory.placement_fraction, 1.0);
@@ -80,23 +80,44 @@ TEST_F(Drivers, L1BandwidthIsAboveMemoryBandwidthAndPagesAreLocal) {
   EXPECT_LE(l1.working_set_bytes, sets.front().bytes_per_thread);
 }
 
+TEST_F(Drivers, GroupBandwidthsAddUpToAtLeastTheTotal) {
+  ThreadTeam team(topology_.handle(), domain().core_pus);
+  if (team.size() < 2) GTEST_SKIP() << "needs two cores";
+  std::vector<int> groups(static_cast<std::size_t>(team.size()), 0);
+  groups.back() = 1;
+  const codegen::KernelSpec load{.family = codegen::Family::stream, .isa = codegen::Isa::sse2,
+                                 .access = codegen::Access::load};
+  const BandwidthResult r = measure_bandwidth(
+      context_, team, {.spec = load, .nodes = local(), .working_set_bytes = 64 << 10,
+                       .thread_groups = groups});
+  ASSERT_EQ(r.group_gbps.size(), 2u);
+  for (std::size_t s = 0; s < r.gbps.size(); ++s) {
+    // Each group ends no later than the whole team, so its share of the bytes is moved at least
+    // as fast: the groups' bandwidths add up to the total or more.
+    EXPECT_GE(r.group_gbps[0][s] + r.group_gbps[1][s], r.gbps[s] * 0.999);
+    EXPECT_GT(r.group_gbps[1][s], 0);
+  }
+}
+
 TEST_F(Drivers, FlopsFrequencyAndLatencyGivePlausibleValues) {
   ThreadTeam team(topology_.handle(), domain().core_pus);
   const std::vector<double> hz = measure_frequency(context_, team);
   ASSERT_EQ(hz.size(), 3u);
-  EXPECT_GT(hz[0], 3e8);
-  EXPECT_LT(hz[0], 7e9);
+  const double core_hz = larm::results::median(hz);
+  EXPECT_GT(core_hz, 3e8);
+  EXPECT_LT(core_hz, 7e9);
   const FlopsResult flops = measure_flops(
       context_, team,
       {.family = codegen::Family::flops, .isa = codegen::Isa::sse2, .op = codegen::FlopOp::add});
   // SSE2 DP add: 2 FLOPs per instruction, a few instructions per cycle at most.
-  const double ipc = flops.instructions_per_second[0] / hz[0];
+  const double ipc = larm::results::median(flops.instructions_per_second) / core_hz;
   EXPECT_GT(ipc, 0.3);
   EXPECT_LT(ipc, 8);
   ThreadTeam lone(topology_.handle(), {domain().core_pus[0]});
   const LatencyResult l1 = measure_latency(context_, lone, {local(), 8 << 10, 64});
-  EXPECT_GT(l1.ns[0], 0.1);
-  EXPECT_LT(l1.ns[0], 20);
+  // Medians: one sample of a few milliseconds can be hit by a neighbour on a shared host.
+  EXPECT_GT(larm::results::median(l1.ns), 0.1);
+  EXPECT_LT(larm::results::median(l1.ns), 20);
   EXPECT_DOUBLE_EQ(l1.placement_fraction, 1.0);
 }
 
