@@ -1,6 +1,7 @@
 // Execution of a plan into result records.
 #include "kernels/characterize.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -55,7 +56,30 @@ std::string status_of(const results::SampleStats& stats, std::optional<double> p
 // Records a measurement that was not made, with its reason.
 void record_absent(const topology::Topology& topology, const PlannedMeasurement& m,
                    const std::string& reason, results::Results& results) {
+  if (m.domain < 0) {
+    if (m.kind == MeasurementKind::curve) {
+      results::CurvePoint p;
+      p.memory = memory_name(topology, m.memory);
+      p.access = codegen::name(m.spec.access);
+      p.isa = codegen::name(m.spec.isa);
+      p.threads = static_cast<int>(m.pus.size());
+      p.status = reason;
+      results.contention_curve.push_back(p);
+    } else {
+      results::SharedBandwidth b;
+      b.placement = m.placement;
+      b.memory = memory_name(topology, m.memory);
+      b.access = codegen::name(m.spec.access);
+      b.isa = codegen::name(m.spec.isa);
+      b.threads = static_cast<int>(m.pus.size());
+      b.status = reason;
+      results.shared.push_back(b);
+    }
+    return;
+  }
   switch (m.kind) {
+    case MeasurementKind::curve:
+      break;
     case MeasurementKind::bandwidth:
     case MeasurementKind::flops: {
       Roof roof = roof_base(topology, m);
@@ -110,6 +134,8 @@ class Runner {
         return sweep(m);
       case MeasurementKind::latency:
         return latency(m);
+      case MeasurementKind::curve:
+        return curve(m);
     }
   }
 
@@ -141,6 +167,7 @@ class Runner {
   }
 
   void bandwidth(const PlannedMeasurement& m) {
+    if (m.domain < 0) return machine_wide(m);
     const BandwidthResult r = measure_bandwidth(
         context_, team(m.pus), {.spec = m.spec,
                                 .nodes = memory_nodes(topology_, m.memory),
@@ -152,6 +179,74 @@ class Runner {
     roof.placement_fraction = r.placement_fraction;
     roof.status = status_of(roof.stats, roof.placement_fraction, options_.unstable_threshold);
     results_.roofs.push_back(roof);
+  }
+
+  // Every core of the machine on one memory (contention) or on all, interleaved (congestion):
+  // what each domain obtained, from the common start to its last thread's end, and the total.
+  void machine_wide(const PlannedMeasurement& m) {
+    const bool congestion = m.placement == "congestion";
+    std::vector<unsigned> nodes;
+    if (congestion) {
+      for (const topology::Memory& memory : topology_.memories()) nodes.push_back(memory.os_index);
+    } else {
+      nodes = memory_nodes(topology_, m.memory);
+    }
+    const BandwidthResult r = measure_bandwidth(
+        context_, team(m.pus),
+        {.spec = m.spec,
+         .nodes = nodes,
+         .policy = congestion ? BindPolicy::interleave : BindPolicy::bind,
+         .working_set_bytes = m.working_set_bytes,
+         .thread_groups = m.pu_domains});
+    results::SharedBandwidth total;
+    total.placement = m.placement;
+    total.memory = memory_name(topology_, m.memory);
+    if (m.memory >= 0) total.memory_kind = topology_.memories()[static_cast<std::size_t>(m.memory)].kind;
+    total.access = codegen::name(m.spec.access);
+    total.isa = codegen::name(m.spec.isa);
+    total.threads = static_cast<int>(m.pus.size());
+    total.working_set_bytes = r.working_set_bytes;
+    total.samples = r.gbps;
+    total.stats = results::summarize(total.samples);
+    total.placement_fraction = r.placement_fraction;
+    total.status = status_of(total.stats, total.placement_fraction, options_.unstable_threshold);
+    results_.shared.push_back(total);
+    for (std::size_t d = 0; d < r.group_gbps.size(); ++d) {
+      if (r.group_gbps[d].empty()) continue;
+      Roof roof;
+      roof.domain = static_cast<int>(d);
+      roof.level = "memory";
+      roof.memory = total.memory;
+      roof.memory_kind = total.memory_kind;
+      roof.placement = m.placement;
+      roof.access = total.access;
+      roof.isa = total.isa;
+      roof.threads = static_cast<int>(std::count(m.pu_domains.begin(), m.pu_domains.end(), d));
+      roof.unit = "GB/s";
+      roof.working_set_bytes = r.working_set_bytes;
+      roof.samples = r.group_gbps[d];
+      roof.stats = results::summarize(roof.samples);
+      roof.placement_fraction = r.placement_fraction;
+      roof.status = status_of(roof.stats, roof.placement_fraction, options_.unstable_threshold);
+      results_.roofs.push_back(roof);
+    }
+  }
+
+  void curve(const PlannedMeasurement& m) {
+    const BandwidthResult r = measure_bandwidth(
+        context_, team(m.pus),
+        {.spec = m.spec, .nodes = memory_nodes(topology_, m.memory),
+         .working_set_bytes = m.working_set_bytes});
+    results::CurvePoint p;
+    p.memory = memory_name(topology_, m.memory);
+    p.access = codegen::name(m.spec.access);
+    p.isa = codegen::name(m.spec.isa);
+    p.threads = static_cast<int>(m.pus.size());
+    p.working_set_bytes = r.working_set_bytes;
+    p.samples = r.gbps;
+    p.stats = results::summarize(p.samples);
+    p.status = status_of(p.stats, r.placement_fraction, options_.unstable_threshold);
+    results_.contention_curve.push_back(p);
   }
 
   void flops(const PlannedMeasurement& m) {
@@ -212,10 +307,20 @@ class Runner {
   std::map<int, double> core_hz_;
 };
 
+int count_misplaced(const results::Results& r) {
+  auto misplaced = [](const auto& record) { return record.status == "misplaced"; };
+  return static_cast<int>(std::count_if(r.roofs.begin(), r.roofs.end(), misplaced) +
+                          std::count_if(r.sweep.begin(), r.sweep.end(), misplaced) +
+                          std::count_if(r.latency.begin(), r.latency.end(), misplaced) +
+                          std::count_if(r.shared.begin(), r.shared.end(), misplaced) +
+                          std::count_if(r.contention_curve.begin(), r.contention_curve.end(),
+                                        misplaced));
+}
+
 }  // namespace
 
-void run_plan(const topology::Topology& topology, const Plan& plan, const Clock& clock,
-              const CpuInfo& cpu, const RunOptions& options, results::Results& results) {
+RunOutcome run_plan(const topology::Topology& topology, const Plan& plan, const Clock& clock,
+                    const CpuInfo& cpu, const RunOptions& options, results::Results& results) {
   Runner runner(topology, clock, cpu, options, results);
   const auto start = std::chrono::steady_clock::now();
   double estimated_done = 0;
@@ -236,21 +341,28 @@ void run_plan(const topology::Topology& topology, const Plan& plan, const Clock&
       record_absent(topology, m, m.absent_reason, results);
       continue;
     }
+    const int misplaced_before = count_misplaced(results);
     try {
       throw_if_stopped(options.sampling);
       runner.run(m);
     } catch (const Interrupted&) {
       results.incomplete_reason = "interrupted after " + std::to_string(index - 1) + " of " +
                                   std::to_string(total) + " measurements";
-      return;
+      return RunOutcome::interrupted;
     } catch (const std::exception& e) {
       record_absent(topology, m, std::string("failed: ") + e.what(), results);
     }
     estimated_done += m.estimated_seconds;
     if (options.on_measurement) options.on_measurement(results);
+    if (options.require_placement && count_misplaced(results) > misplaced_before) {
+      results.incomplete_reason = "stopped by --require-placement: " + m.label() +
+                                  " has less than 99 % of its pages on the intended memory";
+      return RunOutcome::misplaced;
+    }
   }
   results.complete = true;
   results.incomplete_reason.clear();
+  return RunOutcome::complete;
 }
 
 }  // namespace larm::kernels

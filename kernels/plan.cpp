@@ -44,7 +44,8 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
     case MeasurementKind::flops:
       return runs * o.min_sample_seconds;
     case MeasurementKind::bandwidth:
-    case MeasurementKind::sweep: {
+    case MeasurementKind::sweep:
+    case MeasurementKind::curve: {
       const double sweep = threads_ws / kStreamBytesPerSecond;
       return threads_ws / kFirstTouchBytesPerSecond + runs * std::max(o.min_sample_seconds, sweep);
     }
@@ -74,25 +75,61 @@ const char* const kEstimateMethod =
     "(+60 ns per line to build a pointer chase); the sum over the plan";
 
 const char* name(MeasurementKind kind) {
-  const char* const names[] = {"frequency", "bandwidth", "flops", "sweep", "latency"};
+  const char* const names[] = {"frequency", "bandwidth", "flops", "sweep", "latency", "curve"};
   return names[static_cast<int>(kind)];
+}
+
+std::vector<std::pair<unsigned, int>> cores_by_distance(const topology::Topology& topology,
+                                                        int memory) {
+  auto distance = [&](const topology::Domain& d) -> std::uint64_t {
+    for (int local : d.local_memories) {
+      if (local == memory) return 0;
+    }
+    if (topology.distances() && !d.local_memories.empty()) {
+      return 1 + topology.distances()->values[static_cast<std::size_t>(d.local_memories.front())]
+                                             [static_cast<std::size_t>(memory)];
+    }
+    return 1;
+  };
+  std::vector<const topology::Domain*> order;
+  for (const topology::Domain& d : topology.domains()) order.push_back(&d);
+  std::stable_sort(order.begin(), order.end(), [&](const auto* a, const auto* b) {
+    return distance(*a) < distance(*b);
+  });
+  std::vector<std::pair<unsigned, int>> cores;
+  for (const topology::Domain* d : order) {
+    for (unsigned pu : d->core_pus) cores.emplace_back(pu, d->index);
+  }
+  return cores;
+}
+
+std::vector<int> curve_thread_counts(int cores) {
+  std::vector<int> counts;
+  const int step = cores <= 16 ? 1 : (cores + 15) / 16;
+  for (int n = 1; n <= std::min(cores, 16); ++n) counts.push_back(n);
+  for (int n = 16 + step; n < cores; n += step) counts.push_back(n);
+  if (counts.empty() || counts.back() != cores) counts.push_back(cores);
+  return counts;
 }
 
 std::optional<MeasurementKind> parse_measurement_kind(std::string_view text) {
   for (MeasurementKind k : {MeasurementKind::frequency, MeasurementKind::bandwidth,
                             MeasurementKind::flops, MeasurementKind::sweep,
-                            MeasurementKind::latency}) {
+                            MeasurementKind::latency, MeasurementKind::curve}) {
     if (text == name(k)) return k;
   }
   return std::nullopt;
 }
 
 std::string PlannedMeasurement::label() const {
-  std::string text = std::string(name(kind)) + " domain " + std::to_string(domain);
+  std::string text = std::string(name(kind)) +
+                     (domain < 0 ? std::string(" machine") : " domain " + std::to_string(domain));
   if (!level.empty() && level != "flops") text += " " + level;
   if (level == "memory" && memory >= 0) text += " " + std::to_string(memory);
   if (!placement.empty()) text += " " + placement;
-  if (kind == MeasurementKind::bandwidth || kind == MeasurementKind::sweep) {
+  if (kind == MeasurementKind::curve) text += " " + std::to_string(pus.size()) + " threads";
+  if (kind == MeasurementKind::bandwidth || kind == MeasurementKind::sweep ||
+      kind == MeasurementKind::curve) {
     text += std::string(" ") + codegen::name(spec.access) + " " + codegen::name(spec.isa);
   }
   if (kind == MeasurementKind::sweep) text += " " + bytes_text(working_set_bytes);
@@ -163,24 +200,22 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
             continue;
           }
           for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
-            const topology::Memory& memory = topology.memories()[mem];
             PlannedMeasurement on_memory = m;
             on_memory.memory = static_cast<int>(mem);
             const bool local = std::find(domain.local_memories.begin(), domain.local_memories.end(),
                                          static_cast<int>(mem)) != domain.local_memories.end();
             on_memory.placement = local ? "local" : "remote";
-            (void)memory;
             add(on_memory);
           }
-          // Every core of the machine on one memory, and on all memories interleaved.
-          for (const char* placement : {"contention", "congestion"}) {
-            PlannedMeasurement shared = m;
-            shared.memory = -1;  // every memory (contention: one roof per memory, issue 3)
-            shared.placement = placement;
-            shared.absent_reason = single_memory
-                                       ? "single NUMA node"
-                                       : "not measured by this version of larm (issue 3)";
-            add(shared);
+          // With one memory, contention and congestion are the local roof: absent, said so.
+          if (single_memory) {
+            for (const char* placement : {"contention", "congestion"}) {
+              PlannedMeasurement shared = m;
+              shared.memory = -1;
+              shared.placement = placement;
+              shared.absent_reason = "single NUMA node";
+              add(shared);
+            }
           }
         }
       }
@@ -236,6 +271,56 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
           on_memory.placement = local ? "local" : "remote";
           add(on_memory);
         }
+      }
+    }
+  }
+
+  // Every core of the machine at once: on each memory (contention), on all memories
+  // interleaved page by page (congestion), and the contention curve of each memory.
+  if (!single_memory && wanted(MeasurementKind::bandwidth) && options.domains.empty()) {
+    std::uint64_t llc = 0;
+    for (const topology::Domain& d : topology.domains()) {
+      if (!d.caches.empty()) llc += d.caches.back().total_bytes;
+    }
+    const int cores = topology.core_count();
+    PlannedMeasurement machine;
+    machine.domain = -1;
+    machine.kind = MeasurementKind::bandwidth;
+    machine.level = "memory";
+    machine.working_set_bytes = memory_working_set(llc, cores);
+    for (const auto& [pu, domain] : cores_by_distance(topology, 0)) {
+      machine.pus.push_back(pu);
+      machine.pu_domains.push_back(domain);
+    }
+    for (Access access : codegen::all_accesses()) {
+      machine.spec = {.family = Family::stream, .isa = options.isa, .access = access};
+      for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
+        PlannedMeasurement m = machine;
+        m.memory = static_cast<int>(mem);
+        m.placement = "contention";
+        add(m);
+      }
+      PlannedMeasurement m = machine;
+      m.memory = -1;
+      m.placement = "congestion";
+      add(m);
+    }
+    for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
+      const auto order = cores_by_distance(topology, static_cast<int>(mem));
+      for (int threads : curve_thread_counts(cores)) {
+        PlannedMeasurement m = machine;
+        m.kind = MeasurementKind::curve;
+        m.memory = static_cast<int>(mem);
+        m.placement = "contention";
+        m.spec = {.family = Family::stream, .isa = options.isa, .access = Access::load};
+        m.pus.clear();
+        m.pu_domains.clear();
+        for (int t = 0; t < threads; ++t) {
+          m.pus.push_back(order[static_cast<std::size_t>(t)].first);
+          m.pu_domains.push_back(order[static_cast<std::size_t>(t)].second);
+        }
+        m.working_set_bytes = memory_working_set(llc, threads);
+        add(m);
       }
     }
   }

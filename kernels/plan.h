@@ -12,18 +12,19 @@
 
 namespace larm::kernels {
 
-enum class MeasurementKind { frequency, bandwidth, flops, sweep, latency };
+enum class MeasurementKind { frequency, bandwidth, flops, sweep, latency, curve };
 const char* name(MeasurementKind kind);
 std::optional<MeasurementKind> parse_measurement_kind(std::string_view text);
 
 struct PlannedMeasurement {
   MeasurementKind kind = MeasurementKind::bandwidth;
-  int domain = 0;
+  int domain = 0;           // -1: every core of the machine (contention, congestion, curve)
   std::string level;        // L1, L2, L3, memory, flops; empty for frequency
   int memory = -1;          // index in Topology::memories() holding the data
   std::string placement;    // local, remote, contention, congestion (memory level only)
   codegen::KernelSpec spec;  // the stream or flops kernel
   std::vector<unsigned> pus;  // one thread per PU
+  std::vector<int> pu_domains;  // domain of each PU, for machine-wide runs
   std::uint64_t working_set_bytes = 0;  // per thread, before rounding to kernel chunks
   std::string absent_reason;  // not run: recorded as absent with this reason
   double estimated_seconds = 0;
@@ -41,6 +42,14 @@ struct PlanOptions {
   std::set<MeasurementKind> only;           // empty: every kind
   int sweep_points_per_octave = 4;
 };
+
+// The machine's cores, one PU per core, ordered to fill memory m's own domains first, then the
+// other domains by their distance to m (hwloc distances; domain order when there are none).
+std::vector<std::pair<unsigned, int>> cores_by_distance(const topology::Topology& topology,
+                                                        int memory);
+
+// Thread counts of a contention curve over n cores: every count up to 16, then 16 steps.
+std::vector<int> curve_thread_counts(int cores);
 
 // Defaults of a quick or full run: samples 5/11, sample length 10/20 ms, sweep 2/4 per octave.
 PlanOptions default_plan_options(bool quick);

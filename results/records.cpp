@@ -109,6 +109,57 @@ LatencyPoint latency_from(const json& j) {
   return p;
 }
 
+json shared_json(const SharedBandwidth& b) {
+  return {{"placement", b.placement},
+          {"memory", b.memory},
+          {"memory_kind", b.memory_kind},
+          {"access", b.access},
+          {"isa", b.isa},
+          {"threads", b.threads},
+          {"working_set_bytes", b.working_set_bytes},
+          {"samples", b.samples},
+          {"stats", stats_json(b.stats)},
+          {"placement_fraction", optional_number(b.placement_fraction)},
+          {"status", b.status}};
+}
+
+SharedBandwidth shared_from(const json& j) {
+  SharedBandwidth b;
+  b.placement = j.at("placement").get<std::string>();
+  b.memory = j.at("memory").get<std::string>();
+  b.memory_kind = j.at("memory_kind").get<std::string>();
+  b.access = j.at("access").get<std::string>();
+  b.isa = j.at("isa").get<std::string>();
+  b.threads = j.at("threads").get<int>();
+  b.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
+  b.samples = j.at("samples").get<std::vector<double>>();
+  b.stats = summarize(b.samples);
+  b.placement_fraction = read_optional(j, "placement_fraction");
+  b.status = j.at("status").get<std::string>();
+  return b;
+}
+
+json curve_json(const CurvePoint& p) {
+  return {{"memory", p.memory},   {"access", p.access},
+          {"isa", p.isa},         {"threads", p.threads},
+          {"working_set_bytes", p.working_set_bytes},
+          {"samples", p.samples}, {"stats", stats_json(p.stats)},
+          {"status", p.status}};
+}
+
+CurvePoint curve_from(const json& j) {
+  CurvePoint p;
+  p.memory = j.at("memory").get<std::string>();
+  p.access = j.at("access").get<std::string>();
+  p.isa = j.at("isa").get<std::string>();
+  p.threads = j.at("threads").get<int>();
+  p.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
+  p.samples = j.at("samples").get<std::vector<double>>();
+  p.stats = summarize(p.samples);
+  p.status = j.at("status").get<std::string>();
+  return p;
+}
+
 json frequency_json(const FrequencyRecord& f) {
   return {{"domain", f.domain},
           {"threads", f.threads},
@@ -151,7 +202,9 @@ json to_json(const Results& results) {
           {"frequency", array_of(results.frequency, frequency_json)},
           {"roofs", array_of(results.roofs, roof_json)},
           {"sweep", array_of(results.sweep, sweep_json)},
-          {"latency", array_of(results.latency, latency_json)}};
+          {"latency", array_of(results.latency, latency_json)},
+          {"shared", array_of(results.shared, shared_json)},
+          {"contention_curve", array_of(results.contention_curve, curve_json)}};
 }
 
 Results results_from_json(const json& document) {
@@ -173,6 +226,13 @@ Results results_from_json(const json& document) {
     r.roofs = vector_of<Roof>(document.at("roofs"), roof_from);
     r.sweep = vector_of<SweepPoint>(document.at("sweep"), sweep_from);
     r.latency = vector_of<LatencyPoint>(document.at("latency"), latency_from);
+    // Added in schema 1.1: absent from 1.0 files.
+    if (document.contains("shared")) {
+      r.shared = vector_of<SharedBandwidth>(document.at("shared"), shared_from);
+    }
+    if (document.contains("contention_curve")) {
+      r.contention_curve = vector_of<CurvePoint>(document.at("contention_curve"), curve_from);
+    }
     return r;
   } catch (const json::exception& e) {
     throw std::runtime_error(std::string("malformed results file: ") + e.what());

@@ -14,7 +14,7 @@
 namespace larm::results {
 
 // Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
-inline constexpr const char* kSchemaVersion = "1.0";
+inline constexpr const char* kSchemaVersion = "1.1";
 
 // One roof: a bandwidth slope (GB/s) or a FLOP ceiling (GFLOP/s) of one domain.
 struct Roof {
@@ -63,6 +63,35 @@ struct LatencyPoint {
   std::string status;
 };
 
+// A run of every core of the machine on one memory (contention) or on all memories interleaved
+// (congestion): the total; what each domain obtained is in its roofs of the same placement.
+struct SharedBandwidth {
+  std::string placement;  // contention or congestion
+  std::string memory;     // OS index (contention); empty for congestion (all memories)
+  std::string memory_kind;
+  std::string access;
+  std::string isa;
+  int threads = 0;
+  std::uint64_t working_set_bytes = 0;  // per thread
+  std::vector<double> samples;          // GB/s, all threads together
+  SampleStats stats;
+  std::optional<double> placement_fraction;
+  std::string status;
+};
+
+// One point of a contention curve: bandwidth to one memory as threads are added, filling the
+// memory's own domain first, then the domains by distance.
+struct CurvePoint {
+  std::string memory;
+  std::string access;
+  std::string isa;
+  int threads = 0;
+  std::uint64_t working_set_bytes = 0;
+  std::vector<double> samples;  // GB/s, all threads together
+  SampleStats stats;
+  std::string status;
+};
+
 // Core frequency measured with a dependent chain of integer adds, all cores of a domain busy.
 struct FrequencyRecord {
   int domain = 0;
@@ -78,6 +107,8 @@ struct Results {
   std::vector<SweepPoint> sweep;
   std::vector<LatencyPoint> latency;
   std::vector<FrequencyRecord> frequency;
+  std::vector<SharedBandwidth> shared;
+  std::vector<CurvePoint> contention_curve;
   std::vector<std::string> warnings;
   bool complete = false;
   std::string incomplete_reason;  // why the run stopped early, when it did

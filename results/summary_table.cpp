@@ -35,7 +35,7 @@ std::string pad(const std::string& text, std::size_t width) {
 
 std::string row_label(const Roof& r) {
   if (r.level != "memory") return r.level;
-  std::string label = "mem " + r.memory;
+  std::string label = "mem " + (r.memory.empty() ? std::string("all") : r.memory);
   if (!r.memory_kind.empty()) label += " " + r.memory_kind;
   if (!r.placement.empty() && r.placement != "local") label += " " + r.placement;
   return label;

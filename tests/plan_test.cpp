@@ -38,22 +38,54 @@ TEST(Plan, TwoSocketNodeHasLocalAndRemoteMemoryRoofsPerDomain) {
     EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, ""), 15);  // L1-L3 × 5 accesses
     EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "local"), 5);
     EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "remote"), 5);
-    EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "contention", true), 5);
-    EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "congestion", true), 5);
+    EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "contention"), 0);
     EXPECT_EQ(count(plan, MeasurementKind::flops, d), 20);        // 24 minus fma on sse2/avx
     EXPECT_EQ(count(plan, MeasurementKind::flops, d, "*", true), 4);
     EXPECT_EQ(count(plan, MeasurementKind::latency, d), 5);       // L1-L3, 2 memories
   }
   for (const PlannedMeasurement& m : plan.measurements) {
-    if (m.kind == MeasurementKind::bandwidth || m.kind == MeasurementKind::flops) {
+    if (m.domain >= 0 &&
+        (m.kind == MeasurementKind::bandwidth || m.kind == MeasurementKind::flops)) {
       EXPECT_EQ(m.pus.size(), 6u) << m.label();  // all cores of the domain, one per core
     }
     if (m.kind == MeasurementKind::latency) {
       EXPECT_EQ(m.pus.size(), 1u);
     }
   }
+  // Every core of the machine: on each memory, on all interleaved, and the contention curves.
+  int machine_contention = 0, machine_congestion = 0;
+  for (const PlannedMeasurement& m : plan.measurements) {
+    if (m.domain >= 0) continue;
+    EXPECT_EQ(m.pu_domains.size(), m.pus.size());
+    if (m.kind == MeasurementKind::bandwidth) {
+      EXPECT_EQ(m.pus.size(), 12u) << m.label();
+      m.placement == "contention" ? ++machine_contention : ++machine_congestion;
+    }
+  }
+  EXPECT_EQ(machine_contention, 10);
+  EXPECT_EQ(machine_congestion, 5);
+  EXPECT_EQ(count(plan, MeasurementKind::curve), 2 * 12);
   EXPECT_EQ(plan.to_run + plan.absent, static_cast<int>(plan.measurements.size()));
   EXPECT_GT(plan.estimated_seconds, 0);
+}
+
+TEST(Plan, ContentionCurveFillsTheMemorysDomainFirstThenByDistance) {
+  const topology::Topology t = load_fixture("16amd64-4distances.xml");
+  // Memory with OS index 5 is local to domain 3 (logical order differs from OS order).
+  int memory = -1;
+  for (std::size_t m = 0; m < t.memories().size(); ++m) {
+    if (t.memories()[m].os_index == 5) memory = static_cast<int>(m);
+  }
+  ASSERT_GE(memory, 0);
+  const auto order = cores_by_distance(t, memory);
+  ASSERT_EQ(order.size(), 16u);
+  const int home = t.memories()[static_cast<std::size_t>(memory)].local_domains.at(0);
+  EXPECT_EQ(order[0].second, home);
+  EXPECT_EQ(order[1].second, home);
+  EXPECT_NE(order[2].second, home);
+  EXPECT_EQ(curve_thread_counts(16).size(), 16u);
+  EXPECT_EQ(curve_thread_counts(64).back(), 64);
+  EXPECT_LE(curve_thread_counts(64).size(), 33u);
 }
 
 TEST(Plan, KnlDomainsSeeTwoLocalMemoriesAndSixRemoteOnes) {
@@ -61,7 +93,7 @@ TEST(Plan, KnlDomainsSeeTwoLocalMemoriesAndSixRemoteOnes) {
   const Plan plan = make_plan(t, all_isas_options());
   std::map<int, std::map<std::string, std::set<std::string>>> kinds;  // domain -> placement -> kinds
   for (const PlannedMeasurement& m : plan.measurements) {
-    if (m.kind != MeasurementKind::bandwidth || m.memory < 0) continue;
+    if (m.kind != MeasurementKind::bandwidth || m.memory < 0 || m.domain < 0) continue;
     kinds[m.domain][m.placement].insert(t.memories()[static_cast<std::size_t>(m.memory)].kind +
                                         std::to_string(m.memory));
   }
@@ -94,7 +126,8 @@ TEST(Plan, CpulessMemoryIsARemoteTargetOfEveryDomain) {
   for (int d = 0; d < 2; ++d) {
     bool found = false;
     for (const PlannedMeasurement& m : plan.measurements) {
-      if (m.domain == d && m.kind == MeasurementKind::bandwidth && m.memory == 2) {
+      if (m.domain == d && m.kind == MeasurementKind::bandwidth && m.memory == 2 &&
+          m.level == "memory") {
         EXPECT_EQ(m.placement, "remote");
         found = true;
       }

@@ -30,20 +30,32 @@ for path in files:
         local = [l for l in lines if re.search(rf"^\s*bandwidth domain {d} memory \d+ local load ", l)]
         remote = [l for l in lines if re.search(rf"^\s*bandwidth domain {d} memory \d+ remote load ", l)]
         shared = [l for l in lines if re.search(rf"^\s*bandwidth domain {d} memory (contention|congestion) load ", l)]
+        if memories > 1:
+            c.check(not shared, f"{name}: domain {d} has per-domain shared entries")
         nlocal = len(t["domains"][d]["local_memories"])
         c.check(len(local) == nlocal, f"{name}: domain {d} has {len(local)} local load roofs, expected {nlocal}")
         c.check(len(remote) == memories - nlocal,
                 f"{name}: domain {d} has {len(remote)} remote load roofs, expected {memories - nlocal}")
-        c.check(len(shared) == 2, f"{name}: domain {d} contention/congestion entries {len(shared)}")
         if memories == 1:
-            c.check(all("absent: single NUMA node" in l for l in shared), f"{name}: single node reason")
+            c.check(len(shared) == 2 and all("absent: single NUMA node" in l for l in shared),
+                    f"{name}: single node contention/congestion not absent with reason")
         fl = [l for l in lines if re.search(rf"^\s*flops domain {d} ", l)]
         c.check(len(fl) == 24, f"{name}: domain {d} has {len(fl)} FLOP entries, expected 24")
+    if memories > 1:
+        contention = [l for l in lines if re.search(r"^\s*bandwidth machine memory \d+ contention load ", l)]
+        congestion = [l for l in lines if re.search(r"^\s*bandwidth machine memory congestion load ", l)]
+        curve = [l for l in lines if re.search(r"^\s*curve machine memory \d+ contention ", l)]
+        cores = sum(len(x["core_pus"]) for x in t["domains"])
+        c.check(len(contention) == memories, f"{name}: {len(contention)} contention load entries")
+        c.check(len(congestion) == 1, f"{name}: {len(congestion)} congestion load entries")
+        c.check(all(f"threads {cores:3d}" in l for l in contention + congestion),
+                f"{name}: machine-wide runs do not use every core")
+        c.check(len(curve) >= memories, f"{name}: contention curves missing")
     total = [l for l in lines if "measurements to run" in l]
     m = re.search(r"(\d+) measurements to run, (\d+) absent.*estimated (\d+) s", total[0] if total else "")
     c.check(m is not None, f"{name}: no total line")
     if m:
-        entries = [l for l in lines if re.match(r"^\s+(frequency|bandwidth|flops|sweep|latency) domain", l)]
+        entries = [l for l in lines if re.match(r"^\s+(frequency|bandwidth|flops|sweep|latency|curve) (domain|machine)", l)]
         c.check(int(m.group(1)) + int(m.group(2)) == len(entries), f"{name}: counts do not add up")
         c.check(int(m.group(3)) > 0, f"{name}: zero estimate")
     quick = run(larm, "plan", "--quick", "--topology", path)

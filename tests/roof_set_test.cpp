@@ -1,6 +1,8 @@
 // The roofline model of a results set on hand-computed cases.
 #include <gtest/gtest.h>
 
+#include "results/matrix_table.h"
+#include "roofline/contention.h"
 #include "roofline/roof_set.h"
 
 namespace larm::roofline {
@@ -54,6 +56,62 @@ TEST(RoofSet, DocumentedPeakIsThreadsFrequencyIpcLanesAndFma) {
   // 2 threads × 3 GHz × 2 instr/cycle × 4 DP lanes × 2 FLOPs = 96 GFLOP/s
   EXPECT_DOUBLE_EQ(*documented_peak_gflops(fma, 3e9), 96);
   EXPECT_FALSE(documented_peak_gflops(fma, 0).has_value());
+}
+
+results::CurvePoint point(int threads, double gbps) {
+  results::CurvePoint p;
+  p.memory = "0";
+  p.access = "load";
+  p.threads = threads;
+  p.samples = {gbps};
+  p.stats = results::summarize(p.samples);
+  return p;
+}
+
+TEST(Contention, KneeIsWhereAddingThreadsStopsPaying) {
+  // 30 -> 31.5 is exactly 5 %: still paying; from 5 threads on, less than 5 % is left to gain.
+  const std::vector<results::CurvePoint> curve{point(1, 10), point(2, 19), point(3, 27),
+                                               point(4, 30), point(5, 31), point(6, 31.5)};
+  EXPECT_EQ(contention_knee(curve), 5);
+  EXPECT_EQ(contention_knee({point(1, 10), point(2, 20)}), 2);
+  EXPECT_FALSE(contention_knee({}).has_value());
+  // A dip after the knee does not move it.
+  EXPECT_EQ(contention_knee({point(1, 10), point(2, 20), point(3, 20.5), point(4, 19)}), 2);
+}
+
+TEST(Contention, DescriptionListsCurvesAndTotals) {
+  results::Results r;
+  r.contention_curve = {point(1, 10), point(2, 20)};
+  results::SharedBandwidth total;
+  total.placement = "congestion";
+  total.access = "load";
+  total.threads = 2;
+  total.samples = {18};
+  total.stats = results::summarize(total.samples);
+  total.status = "ok";
+  r.shared = {total};
+  const std::string text = describe_contention(r);
+  EXPECT_NE(text.find("knee at 2 threads"), std::string::npos) << text;
+  EXPECT_NE(text.find("congestion all memories load: 18.0 GB/s in total"), std::string::npos) << text;
+}
+
+TEST(Matrix, ShowsLocalAndRemoteBandwidthPerDomainAndMemory) {
+  results::Results r;
+  r.topology = {{"memories", {{{"os_index", 0}, {"kind", "DRAM"}}, {{"os_index", 1}, {"kind", "DRAM"}}}},
+                {"distances", {{"kind", "latency (from OS)"}, {"values", {{10, 20}, {20, 10}}}}}};
+  for (int d = 0; d < 2; ++d) {
+    for (int m = 0; m < 2; ++m) {
+      results::Roof memory_roof = roof("memory", "load", d == m ? 36.1 : 17.5);
+      memory_roof.domain = d;
+      memory_roof.memory = std::to_string(m);
+      memory_roof.placement = d == m ? "local" : "remote";
+      r.roofs.push_back(memory_roof);
+    }
+  }
+  const std::string text = results::matrix_table(r);
+  EXPECT_NE(text.find("36.1*"), std::string::npos) << text;
+  EXPECT_NE(text.find("17.5"), std::string::npos);
+  EXPECT_NE(text.find("hwloc distances (latency (from OS))"), std::string::npos);
 }
 
 }  // namespace

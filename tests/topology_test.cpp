@@ -60,6 +60,14 @@ TEST(Topology, HmatGuestAttachesTheFastMemoryToDomainZero) {
   ASSERT_EQ(t.domains().size(), 2u);
   EXPECT_EQ(t.domains()[0].local_memories.size(), 2u);
   EXPECT_EQ(t.domains()[1].local_memories.size(), 1u);
+  // The firmware declares the memory-only node 4x faster than the DRAM of the same cores.
+  const Memory* fast = t.memory_by_os_index(2);
+  ASSERT_NE(fast, nullptr);
+  EXPECT_EQ(fast->kind, "HBM");
+  EXPECT_EQ(fast->kind_source, "memattr (declared bandwidth)");
+  EXPECT_EQ(fast->declared_bandwidth_mbps, 409600u);
+  EXPECT_EQ(t.memory_by_os_index(0)->kind, "DRAM");
+  EXPECT_EQ(t.memory_by_os_index(0)->kind_source, "assumed");
 }
 
 TEST(Topology, OsIndexesOfMemoriesAreKeptApartFromLogicalOrder) {

@@ -14,6 +14,7 @@
 #include "results/atomic_file.h"
 #include "results/store.h"
 #include "results/summary_table.h"
+#include "roofline/contention.h"
 #include "roofline/roof_set.h"
 #include "tools/commands.h"
 
@@ -24,6 +25,7 @@ namespace {
 struct CharacterizeOptions {
   MeasurementOptions measurement;
   std::string out;
+  bool require_placement = false;
 };
 
 // Set by the first Ctrl-C: the run stops between samples and saves what it finished.
@@ -96,6 +98,7 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   run.sampling.samples = plan_options.samples;
   run.sampling.min_sample_seconds = plan_options.min_sample_seconds;
   run.sampling.stop = &g_stop_requested;
+  run.require_placement = options.require_placement;
   if (show_progress) {
     run.on_progress = [](const kernels::ProgressEvent& e) {
       std::fprintf(stderr, "\r\033[K[%d/%d] %s  (%s elapsed, ~%s left)", e.index, e.total,
@@ -117,19 +120,21 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
 
   g_stop_requested.store(false);
   const auto previous = std::signal(SIGINT, on_interrupt);
-  kernels::run_plan(topology, plan, clock, cpu, run, results);
+  const kernels::RunOutcome outcome = kernels::run_plan(topology, plan, clock, cpu, run, results);
   std::signal(SIGINT, previous);
   results::save_results(out, results);
   if (show_progress) std::fprintf(stderr, "\r\033[K");
 
   if (!global.quiet) {
-    std::cout << results::summary_table(results) << roofline::describe_ridges(results);
+    std::cout << results::summary_table(results) << roofline::describe_ridges(results)
+              << roofline::describe_contention(results);
   }
   std::cout << "Results: " << out.string() << "\n";
   if (!results.complete) {
-    std::fprintf(stderr, "larm: incomplete: %s; what was measured is saved in %s\n",
+    std::fprintf(stderr, "larm: %s: %s; what was measured is saved in %s\n",
+                 outcome == kernels::RunOutcome::misplaced ? "error" : "incomplete",
                  results.incomplete_reason.c_str(), out.c_str());
-    return 130;
+    return outcome == kernels::RunOutcome::misplaced ? 1 : 130;
   }
   return 0;
 }
@@ -141,6 +146,8 @@ void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action) {
       "characterize", "measure roofs, FLOP ceilings, size sweep and latencies of this node");
   add_global_options(*command, global);
   add_measurement_options(*command, options->measurement);
+  command->add_flag("--require-placement", options->require_placement,
+                    "stop with an error when a measurement's pages are not on the intended memory");
   command->add_option("--out", options->out,
                       "results directory (default results/<host>-<date>); must not hold results");
   command->callback([options, &global, &action] {

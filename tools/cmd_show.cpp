@@ -3,7 +3,9 @@
 #include <memory>
 
 #include "results/store.h"
+#include "results/matrix_table.h"
 #include "results/summary_table.h"
+#include "roofline/contention.h"
 #include "roofline/roof_set.h"
 #include "tools/commands.h"
 
@@ -12,6 +14,7 @@ namespace larm::cli {
 namespace {
 struct ShowOptions {
   std::string dir;
+  bool matrix = false;
 };
 
 int run_show(const ShowOptions& options, const GlobalOptions& global) {
@@ -26,7 +29,9 @@ int run_show(const ShowOptions& options, const GlobalOptions& global) {
   std::cout << "larm " << p.value("larm_version", "?") << " (" << p.value("git_commit", "?")
             << ") on " << p.value("host", "?") << ", " << p.value("date", "?") << "\n"
             << p.value("cpu_model", "?") << "\n\n";
-  std::cout << results::summary_table(results) << roofline::describe_ridges(results);
+  std::cout << results::summary_table(results) << roofline::describe_ridges(results)
+            << roofline::describe_contention(results);
+  if (options.matrix) std::cout << "\n" << results::matrix_table(results);
   return 0;
 }
 }  // namespace
@@ -36,6 +41,8 @@ void setup_show(CLI::App& app, GlobalOptions& global, Action& action) {
   CLI::App* command = app.add_subcommand("show", "print the summary of a results directory");
   add_global_options(*command, global);
   command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
+  command->add_flag("--matrix", options->matrix,
+                    "domain x memory tables of bandwidth and latency, with the hwloc distances");
   command->callback([options, &global, &action] {
     action = [options, &global] { return run_show(*options, global); };
   });

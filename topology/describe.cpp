@@ -55,8 +55,11 @@ std::string Topology::describe() const {
   for (const Memory& m : memories_) {
     out << "Memory " << m.os_index << ": " << m.kind;
     if (m.kind_source == "assumed") out << " (assumed: hwloc gives no kind)";
+    if (m.kind_source.rfind("memattr", 0) == 0) out << " (from the declared bandwidth)";
     out << ", " << bytes_text(m.bytes);
     if (m.tier) out << ", tier " << *m.tier;
+    if (m.declared_bandwidth_mbps) out << ", declared " << *m.declared_bandwidth_mbps << " MB/s";
+    if (m.declared_latency_ns) out << " " << *m.declared_latency_ns << " ns";
     if (m.cpuless) {
       out << ", CPU-less";
     } else if (m.local_domains.empty()) {
@@ -118,6 +121,12 @@ nlohmann::json Topology::to_json() const {
                                {"bytes", m.bytes},
                                {"tier", m.tier ? nlohmann::json(*m.tier) : nlohmann::json()},
                                {"cpuless", m.cpuless},
+                               {"declared_bandwidth_mbps", m.declared_bandwidth_mbps
+                                                               ? nlohmann::json(*m.declared_bandwidth_mbps)
+                                                               : nlohmann::json()},
+                               {"declared_latency_ns", m.declared_latency_ns
+                                                           ? nlohmann::json(*m.declared_latency_ns)
+                                                           : nlohmann::json()},
                                {"local_domains", m.local_domains}});
   }
   if (distances_) {

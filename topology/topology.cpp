@@ -111,6 +111,7 @@ void Topology::discover() {
   hwloc_topology_t t = handle();
   std::vector<hwloc_obj_t> parents;  // CPU-side object of each candidate domain
   std::vector<hwloc_obj_t> memory_parent;
+  std::vector<hwloc_obj_t> node_objects;
   const int nodes = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
   for (int i = 0; i < nodes; ++i) {
     hwloc_obj_t node = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i));
@@ -138,7 +139,9 @@ void Topology::discover() {
     }
     memory_parent.push_back(parent);
     memories_.push_back(memory);
+    node_objects.push_back(node);
   }
+  read_memory_attributes(node_objects);
 
   // A parent whose cores include another candidate's is no domain of its own (a memory attached
   // to the whole machine next to per-package memories): its memories are local to no domain.
@@ -186,6 +189,38 @@ void Topology::discover() {
       distances_ = std::move(d);
     }
     hwloc_distances_release(t, matrix);
+  }
+}
+
+void Topology::read_memory_attributes(const std::vector<hwloc_obj_t>& nodes) {
+  hwloc_topology_t t = handle();
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    if (hwloc_bitmap_iszero(nodes[i]->cpuset)) continue;
+    hwloc_location initiator{};
+    initiator.type = HWLOC_LOCATION_TYPE_CPUSET;
+    initiator.location.cpuset = nodes[i]->cpuset;
+    hwloc_uint64_t value = 0;
+    if (hwloc_memattr_get_value(t, HWLOC_MEMATTR_ID_BANDWIDTH, nodes[i], &initiator, 0, &value) == 0) {
+      memories_[i].declared_bandwidth_mbps = value;
+    }
+    if (hwloc_memattr_get_value(t, HWLOC_MEMATTR_ID_LATENCY, nodes[i], &initiator, 0, &value) == 0) {
+      memories_[i].declared_latency_ns = value;
+    }
+  }
+  // hwloc 2.9 names no kind from memattrs. A memory hwloc says nothing about, declared at least
+  // twice as fast as another memory of the same cores, is their high-bandwidth memory.
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    Memory& fast = memories_[i];
+    if (fast.kind_source != "assumed" || !fast.declared_bandwidth_mbps) continue;
+    for (std::size_t j = 0; j < nodes.size(); ++j) {
+      const Memory& other = memories_[j];
+      if (j != i && other.declared_bandwidth_mbps &&
+          hwloc_bitmap_isequal(nodes[i]->cpuset, nodes[j]->cpuset) &&
+          *fast.declared_bandwidth_mbps >= 2 * *other.declared_bandwidth_mbps) {
+        fast.kind = "HBM";
+        fast.kind_source = "memattr (declared bandwidth)";
+      }
+    }
   }
 }
 

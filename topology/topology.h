@@ -35,9 +35,13 @@ struct Memory {
   int logical_index = 0;
   unsigned os_index = 0;         // what the kernel, numactl and move_pages call the node
   std::string kind;              // DRAM, MCDRAM, HBM, NVM, CXL-DRAM... as hwloc tells it
-  std::string kind_source;       // subtype, memory-tier, or assumed (hwloc said nothing)
+  std::string kind_source;  // subtype, memory-tier, memattr (declared bandwidth), or assumed
   std::uint64_t bytes = 0;
   std::optional<int> tier;       // hwloc MemoryTier info, when present
+  // Performance the firmware declares (ACPI HMAT) through hwloc memattrs, from the memory's own
+  // cores; declared, not measured: larm only uses them to name the memory's kind.
+  std::optional<std::uint64_t> declared_bandwidth_mbps;
+  std::optional<std::uint64_t> declared_latency_ns;
   bool cpuless = false;          // attached to no cores: only ever a target
   std::vector<int> local_domains;
 };
@@ -83,6 +87,7 @@ class Topology {
   };
   explicit Topology(hwloc_topology_t handle, std::string source);
   void discover();
+  void read_memory_attributes(const std::vector<hwloc_obj_t>& nodes);
 
   std::unique_ptr<hwloc_topology, HandleDeleter> handle_;
   std::string source_;

@@ -1,0 +1,100 @@
+// The domain × memory view of a results set.
+#include "results/matrix_table.h"
+
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace larm::results {
+namespace {
+
+std::string cell(double value, bool present) {
+  if (!present) return "-";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, value >= 100 ? "%.0f" : "%.1f", value);
+  return buffer;
+}
+
+std::string pad(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text + " " : std::string(width - text.size(), ' ') + text;
+}
+
+}  // namespace
+
+std::string matrix_table(const Results& results) {
+  std::ostringstream out;
+  // Memories in the topology's order, labelled "P#kind".
+  std::vector<std::string> memories;
+  std::map<std::string, std::string> kinds;
+  for (const auto& m : results.topology.value("memories", nlohmann::json::array())) {
+    const std::string os = std::to_string(m.value("os_index", 0u));
+    memories.push_back(os);
+    kinds[os] = m.value("kind", "");
+  }
+  std::set<int> domains;
+  for (const Roof& r : results.roofs) domains.insert(r.domain);
+
+  auto table = [&](const std::string& title, auto value_of) {
+    out << title << "\n  " << pad("domain \\ memory", 16);
+    for (const std::string& m : memories) out << pad(m + " " + kinds[m], 12);
+    out << "\n";
+    for (int d : domains) {
+      out << "  " << pad(std::to_string(d), 16);
+      for (const std::string& m : memories) out << pad(value_of(d, m), 12);
+      out << "\n";
+    }
+  };
+
+  for (const char* access : {"load", "store", "store-nt", "copy", "2ld1st"}) {
+    table(std::string("Bandwidth, ") + access + " (GB/s, median; all cores of the domain)",
+          [&](int d, const std::string& m) {
+            for (const Roof& r : results.roofs) {
+              if (r.domain == d && r.level == "memory" && r.memory == m && r.access == access &&
+                  (r.placement == "local" || r.placement == "remote")) {
+                return cell(r.stats.median, r.present()) + (r.placement == "local" ? "*" : "");
+              }
+            }
+            return std::string("");
+          });
+    table(std::string("Contention, ") + access +
+              " (GB/s each domain obtains with every core of the machine on the memory)",
+          [&](int d, const std::string& m) {
+            for (const Roof& r : results.roofs) {
+              if (r.domain == d && r.level == "memory" && r.memory == m && r.access == access &&
+                  r.placement == "contention") {
+                return cell(r.stats.median, r.present());
+              }
+            }
+            return std::string("");
+          });
+  }
+  table("Latency (ns, median; one core)", [&](int d, const std::string& m) {
+    for (const LatencyPoint& p : results.latency) {
+      if (p.domain == d && p.level == "memory" && p.memory == m) {
+        return cell(p.stats.median, p.stats.count > 0);
+      }
+    }
+    return std::string("");
+  });
+  out << "  (* local memory)\n";
+
+  const auto& distances = results.topology.value("distances", nlohmann::json());
+  if (distances.is_object()) {
+    out << "hwloc distances (" << distances.value("kind", "") << ")\n  " << pad("", 16);
+    for (const std::string& m : memories) out << pad(m, 12);
+    out << "\n";
+    std::size_t i = 0;
+    for (const auto& row : distances.value("values", nlohmann::json::array())) {
+      out << "  " << pad(i < memories.size() ? memories[i] : "?", 16);
+      for (const auto& v : row) out << pad(std::to_string(v.get<std::uint64_t>()), 12);
+      out << "\n";
+      ++i;
+    }
+  } else {
+    out << "hwloc distances: none given\n";
+  }
+  return out.str();
+}
+
+}  // namespace larm::results

@@ -1,0 +1,22 @@
+// What the machine-wide runs say: the knee of each memory's contention curve, and the totals of
+// contention and congestion next to what each domain obtained.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results/records.h"
+
+namespace larm::roofline {
+
+// The thread count after which the total bandwidth grows by less than `growth` (5 %): the
+// smallest n whose bandwidth is within that factor of every point with more threads. Absent
+// points are ignored; nullopt when no point is present.
+std::optional<int> contention_knee(const std::vector<results::CurvePoint>& curve,
+                                   double growth = 0.05);
+
+// Per memory: the curve (threads → GB/s) and its knee; then the contention and congestion totals.
+std::string describe_contention(const results::Results& results);
+
+}  // namespace larm::roofline
