@@ -36,6 +36,14 @@ std::string matrix_table(const Results& results) {
   for (const Roof& r : results.roofs) domains.insert(r.domain);
 
   auto table = [&](const std::string& title, auto value_of) {
+    bool any = false;
+    for (int d : domains) {
+      for (const std::string& m : memories) any = any || !value_of(d, m).empty();
+    }
+    if (!any) {
+      out << title << ": none measured\n";
+      return;
+    }
     out << title << "\n  " << pad("domain \\ memory", 16);
     for (const std::string& m : memories) out << pad(m + " " + kinds[m], 12);
     out << "\n";
