@@ -23,7 +23,9 @@ const Xbyak::util::Cpu& cpu() {
 
 }  // namespace
 
-const IsaTraits& traits(Isa isa) { return kTraits[static_cast<int>(isa)]; }
+const IsaTraits& traits(Isa isa) {
+  return kTraits[static_cast<int>(isa)];
+}
 
 std::optional<Isa> parse_isa(std::string_view text) {
   for (Isa isa : all_isas()) {
@@ -32,7 +34,9 @@ std::optional<Isa> parse_isa(std::string_view text) {
   return std::nullopt;
 }
 
-std::vector<Isa> all_isas() { return {Isa::sse2, Isa::avx, Isa::avx2, Isa::avx512}; }
+std::vector<Isa> all_isas() {
+  return {Isa::sse2, Isa::avx, Isa::avx2, Isa::avx512};
+}
 
 bool cpu_supports(Isa isa) {
   using Xbyak::util::Cpu;

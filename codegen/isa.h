@@ -19,7 +19,9 @@ struct IsaTraits {
 };
 
 const IsaTraits& traits(Isa isa);
-inline const char* name(Isa isa) { return traits(isa).name; }
+inline const char* name(Isa isa) {
+  return traits(isa).name;
+}
 std::optional<Isa> parse_isa(std::string_view text);
 std::vector<Isa> all_isas();
 

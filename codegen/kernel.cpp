@@ -22,8 +22,7 @@ std::filesystem::path find_on_path(const char* program) {
   std::string_view rest(path);
   while (!rest.empty()) {
     const std::size_t colon = rest.find(':');
-    const std::filesystem::path candidate =
-        std::filesystem::path(rest.substr(0, colon)) / program;
+    const std::filesystem::path candidate = std::filesystem::path(rest.substr(0, colon)) / program;
     if (::access(candidate.c_str(), X_OK) == 0) return candidate;
     if (colon == std::string_view::npos) break;
     rest.remove_prefix(colon + 1);
@@ -116,8 +115,7 @@ void Kernel::emit_load_accumulate(const Xbyak::Xmm& acc, const Xbyak::Address& s
   count_instruction();
 }
 
-void Kernel::emit_flop(FlopOp op, const Xbyak::Xmm& acc, const Xbyak::Xmm& a,
-                       const Xbyak::Xmm& b) {
+void Kernel::emit_flop(FlopOp op, const Xbyak::Xmm& acc, const Xbyak::Xmm& a, const Xbyak::Xmm& b) {
   const bool dp = spec_.precision == Precision::dp;
   const bool sse = spec_.isa == Isa::sse2;
   switch (op) {
@@ -228,8 +226,13 @@ std::vector<std::filesystem::path> Kernel::dump(const std::filesystem::path& dir
   posix_spawn_file_actions_addopen(&actions, 1, asm_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                    0644);
   std::string arg_binary = "binary", arg_machine = "-mi386:x86-64", arg_bin = bin.string();
-  char* argv[] = {const_cast<char*>("objdump"), const_cast<char*>("-D"), const_cast<char*>("-b"),
-                  arg_binary.data(), arg_machine.data(), arg_bin.data(), nullptr};
+  char* argv[] = {const_cast<char*>("objdump"),
+                  const_cast<char*>("-D"),
+                  const_cast<char*>("-b"),
+                  arg_binary.data(),
+                  arg_machine.data(),
+                  arg_bin.data(),
+                  nullptr};
   pid_t pid;
   if (posix_spawn(&pid, objdump.c_str(), &actions, nullptr, argv, environ) == 0) {
     int status = 0;

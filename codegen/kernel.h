@@ -17,12 +17,12 @@ namespace larm::codegen {
 
 // The single argument of every kernel, read by the generated code with offsetof.
 struct KernelArgs {
-  const void* src0 = nullptr;  // first load stream; chase: the first pointer
-  const void* src1 = nullptr;  // second load stream (2ld1st)
-  void* dst = nullptr;         // store stream
+  const void* src0 = nullptr;          // first load stream; chase: the first pointer
+  const void* src1 = nullptr;          // second load stream (2ld1st)
+  void* dst = nullptr;                 // store stream
   std::uint64_t bytes_per_stream = 0;  // a whole number of chunks
-  std::uint64_t repetitions = 0;  // stream: sweeps; flops, chase, clock: loop iterations
-  const void* fill = nullptr;  // 64 bytes: store kernels write them; flops kernels: ones
+  std::uint64_t repetitions = 0;       // stream: sweeps; flops, chase, clock: loop iterations
+  const void* fill = nullptr;          // 64 bytes: store kernels write them; flops kernels: ones
   void* out = nullptr;  // checksum: accumulators (32 × 64 bytes); chase: final pointer
 };
 
@@ -33,17 +33,17 @@ struct KernelMetadata {
   std::uint64_t flops = 0;
   std::uint64_t vector_loads = 0;
   std::uint64_t vector_stores = 0;
-  std::uint64_t fp_instructions = 0;     // arithmetic vector instructions
-  std::uint64_t dependent_loads = 0;     // chase: loads whose address is the previous load
-  std::uint64_t dependent_adds = 0;      // clock: integer adds in one dependency chain
-  std::uint64_t instructions = 0;        // body and loop overhead
+  std::uint64_t fp_instructions = 0;  // arithmetic vector instructions
+  std::uint64_t dependent_loads = 0;  // chase: loads whose address is the previous load
+  std::uint64_t dependent_adds = 0;   // clock: integer adds in one dependency chain
+  std::uint64_t instructions = 0;     // body and loop overhead
   std::uint64_t overhead_instructions = 0;
-  std::set<int> vector_registers;        // indexes of the vector registers the kernel uses
+  std::set<int> vector_registers;  // indexes of the vector registers the kernel uses
 
   double loop_overhead_fraction() const {
-    return instructions ? static_cast<double>(overhead_instructions) /
-                              static_cast<double>(instructions)
-                        : 0;
+    return instructions
+               ? static_cast<double>(overhead_instructions) / static_cast<double>(instructions)
+               : 0;
   }
 };
 

@@ -19,9 +19,15 @@ const char* name(Family family) {
   const char* const names[] = {"stream", "flops", "chase", "clock"};
   return names[static_cast<int>(family)];
 }
-const char* name(Access access) { return kAccessNames[static_cast<int>(access)]; }
-const char* name(FlopOp op) { return kOpNames[static_cast<int>(op)]; }
-const char* name(Precision precision) { return kPrecisionNames[static_cast<int>(precision)]; }
+const char* name(Access access) {
+  return kAccessNames[static_cast<int>(access)];
+}
+const char* name(FlopOp op) {
+  return kOpNames[static_cast<int>(op)];
+}
+const char* name(Precision precision) {
+  return kPrecisionNames[static_cast<int>(precision)];
+}
 
 std::optional<Access> parse_access(std::string_view text) {
   for (Access a : all_accesses()) {
@@ -62,14 +68,17 @@ int load_streams(Access access) {
   return 0;
 }
 
-int store_streams(Access access) { return access == Access::load ? 0 : 1; }
+int store_streams(Access access) {
+  return access == Access::load ? 0 : 1;
+}
 
 int KernelSpec::effective_unroll() const {
   if (unroll > 0) return unroll;
   switch (family) {
     case Family::stream: {
       // A power of two, so that chunks divide the power-of-two cache sizes.
-      const int wanted = kStreamInstructionsPerIteration / (load_streams(access) + store_streams(access));
+      const int wanted =
+          kStreamInstructionsPerIteration / (load_streams(access) + store_streams(access));
       int unroll_pow2 = 1;
       while (unroll_pow2 * 2 <= wanted) unroll_pow2 *= 2;
       return unroll_pow2;

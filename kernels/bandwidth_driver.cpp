@@ -62,7 +62,8 @@ BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team
   for (double seconds : timed.seconds) result.gbps.push_back(bytes / seconds / 1e9);
 
   if (!request.thread_groups.empty()) {
-    const int groups = *std::max_element(request.thread_groups.begin(), request.thread_groups.end()) + 1;
+    const int groups =
+        *std::max_element(request.thread_groups.begin(), request.thread_groups.end()) + 1;
     result.group_gbps.assign(static_cast<std::size_t>(groups), {});
     const double bytes_per_thread =
         static_cast<double>(timed.repetitions) * static_cast<double>(bytes_per_sweep);

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -29,8 +29,8 @@ NodeBuffer::NodeBuffer(hwloc_topology_t topology, std::size_t bytes,
   const std::size_t mapped = bytes + alignment;
   void* raw = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) {
-    throw std::runtime_error("cannot map " + std::to_string(bytes) + " bytes: " +
-                             std::strerror(errno));
+    throw std::runtime_error("cannot map " + std::to_string(bytes) +
+                             " bytes: " + std::strerror(errno));
   }
   const auto start = reinterpret_cast<std::uintptr_t>(raw);
   const std::uintptr_t aligned = (start + alignment - 1) / alignment * alignment;
@@ -63,10 +63,11 @@ NodeBuffer::NodeBuffer(hwloc_topology_t topology, std::size_t bytes,
   }
 }
 
-NodeBuffer::~NodeBuffer() { release(); }
+NodeBuffer::~NodeBuffer() {
+  release();
+}
 
-NodeBuffer::NodeBuffer(NodeBuffer&& other) noexcept
-    : data_(other.data_), bytes_(other.bytes_) {
+NodeBuffer::NodeBuffer(NodeBuffer&& other) noexcept : data_(other.data_), bytes_(other.bytes_) {
   other.data_ = nullptr;
   other.bytes_ = 0;
 }
@@ -88,8 +89,7 @@ void NodeBuffer::release() {
 }
 
 PlacementCount count_placement(const void* data, std::size_t bytes,
-                               const std::vector<unsigned>& intended_nodes,
-                               std::size_t max_pages) {
+                               const std::vector<unsigned>& intended_nodes, std::size_t max_pages) {
   PlacementCount count;
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   const std::size_t pages = (bytes + page - 1) / page;

@@ -16,7 +16,9 @@ namespace {
 using results::Roof;
 
 std::string memory_name(const topology::Topology& topology, int memory) {
-  return memory < 0 ? "" : std::to_string(topology.memories()[static_cast<std::size_t>(memory)].os_index);
+  return memory < 0
+             ? ""
+             : std::to_string(topology.memories()[static_cast<std::size_t>(memory)].os_index);
 }
 
 std::vector<unsigned> memory_nodes(const topology::Topology& topology, int memory) {
@@ -42,7 +44,8 @@ Roof roof_base(const topology::Topology& topology, const PlannedMeasurement& m) 
   if (m.level == "memory") {
     roof.memory = memory_name(topology, m.memory);
     roof.placement = m.placement;
-    if (m.memory >= 0) roof.memory_kind = topology.memories()[static_cast<std::size_t>(m.memory)].kind;
+    if (m.memory >= 0)
+      roof.memory_kind = topology.memories()[static_cast<std::size_t>(m.memory)].kind;
   }
   return roof;
 }
@@ -119,7 +122,10 @@ class Runner {
  public:
   Runner(const topology::Topology& topology, const Clock& clock, const CpuInfo& cpu,
          const RunOptions& options, results::Results& results)
-      : topology_(topology), cpu_(cpu), options_(options), results_(results),
+      : topology_(topology),
+        cpu_(cpu),
+        options_(options),
+        results_(results),
         context_{topology, clock, options.sampling} {}
 
   void run(const PlannedMeasurement& m) {
@@ -168,10 +174,10 @@ class Runner {
 
   void bandwidth(const PlannedMeasurement& m) {
     if (m.domain < 0) return machine_wide(m);
-    const BandwidthResult r = measure_bandwidth(
-        context_, team(m.pus), {.spec = m.spec,
-                                .nodes = memory_nodes(topology_, m.memory),
-                                .working_set_bytes = m.working_set_bytes});
+    const BandwidthResult r = measure_bandwidth(context_, team(m.pus),
+                                                {.spec = m.spec,
+                                                 .nodes = memory_nodes(topology_, m.memory),
+                                                 .working_set_bytes = m.working_set_bytes});
     Roof roof = roof_base(topology_, m);
     roof.working_set_bytes = r.working_set_bytes;
     roof.samples = r.gbps;
@@ -191,17 +197,18 @@ class Runner {
     } else {
       nodes = memory_nodes(topology_, m.memory);
     }
-    const BandwidthResult r = measure_bandwidth(
-        context_, team(m.pus),
-        {.spec = m.spec,
-         .nodes = nodes,
-         .policy = congestion ? BindPolicy::interleave : BindPolicy::bind,
-         .working_set_bytes = m.working_set_bytes,
-         .thread_groups = m.pu_domains});
+    const BandwidthResult r =
+        measure_bandwidth(context_, team(m.pus),
+                          {.spec = m.spec,
+                           .nodes = nodes,
+                           .policy = congestion ? BindPolicy::interleave : BindPolicy::bind,
+                           .working_set_bytes = m.working_set_bytes,
+                           .thread_groups = m.pu_domains});
     results::SharedBandwidth total;
     total.placement = m.placement;
     total.memory = memory_name(topology_, m.memory);
-    if (m.memory >= 0) total.memory_kind = topology_.memories()[static_cast<std::size_t>(m.memory)].kind;
+    if (m.memory >= 0)
+      total.memory_kind = topology_.memories()[static_cast<std::size_t>(m.memory)].kind;
     total.access = codegen::name(m.spec.access);
     total.isa = codegen::name(m.spec.isa);
     total.threads = static_cast<int>(m.pus.size());
@@ -233,10 +240,10 @@ class Runner {
   }
 
   void curve(const PlannedMeasurement& m) {
-    const BandwidthResult r = measure_bandwidth(
-        context_, team(m.pus),
-        {.spec = m.spec, .nodes = memory_nodes(topology_, m.memory),
-         .working_set_bytes = m.working_set_bytes});
+    const BandwidthResult r = measure_bandwidth(context_, team(m.pus),
+                                                {.spec = m.spec,
+                                                 .nodes = memory_nodes(topology_, m.memory),
+                                                 .working_set_bytes = m.working_set_bytes});
     results::CurvePoint p;
     p.memory = memory_name(topology_, m.memory);
     p.access = codegen::name(m.spec.access);
@@ -265,10 +272,10 @@ class Runner {
   }
 
   void sweep(const PlannedMeasurement& m) {
-    const BandwidthResult r = measure_bandwidth(
-        context_, team(m.pus), {.spec = m.spec,
-                                .nodes = memory_nodes(topology_, m.memory),
-                                .working_set_bytes = m.working_set_bytes});
+    const BandwidthResult r = measure_bandwidth(context_, team(m.pus),
+                                                {.spec = m.spec,
+                                                 .nodes = memory_nodes(topology_, m.memory),
+                                                 .working_set_bytes = m.working_set_bytes});
     results::SweepPoint p;
     p.domain = m.domain;
     p.access = codegen::name(m.spec.access);
@@ -284,8 +291,9 @@ class Runner {
   void latency(const PlannedMeasurement& m) {
     const topology::Domain& domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
     const unsigned line = domain.caches.empty() ? 64 : domain.caches.front().line_bytes;
-    const LatencyResult r = measure_latency(
-        context_, team(m.pus), {memory_nodes(topology_, m.memory), m.working_set_bytes, line ? line : 64});
+    const LatencyResult r =
+        measure_latency(context_, team(m.pus),
+                        {memory_nodes(topology_, m.memory), m.working_set_bytes, line ? line : 64});
     results::LatencyPoint p;
     p.domain = m.domain;
     p.level = m.level;
@@ -309,12 +317,12 @@ class Runner {
 
 int count_misplaced(const results::Results& r) {
   auto misplaced = [](const auto& record) { return record.status == "misplaced"; };
-  return static_cast<int>(std::count_if(r.roofs.begin(), r.roofs.end(), misplaced) +
-                          std::count_if(r.sweep.begin(), r.sweep.end(), misplaced) +
-                          std::count_if(r.latency.begin(), r.latency.end(), misplaced) +
-                          std::count_if(r.shared.begin(), r.shared.end(), misplaced) +
-                          std::count_if(r.contention_curve.begin(), r.contention_curve.end(),
-                                        misplaced));
+  return static_cast<int>(
+      std::count_if(r.roofs.begin(), r.roofs.end(), misplaced) +
+      std::count_if(r.sweep.begin(), r.sweep.end(), misplaced) +
+      std::count_if(r.latency.begin(), r.latency.end(), misplaced) +
+      std::count_if(r.shared.begin(), r.shared.end(), misplaced) +
+      std::count_if(r.contention_curve.begin(), r.contention_curve.end(), misplaced));
 }
 
 }  // namespace
@@ -334,8 +342,8 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan, const 
     if (options.on_progress) {
       // Scale the remaining estimate by how fast the run has gone against its estimates so far.
       const double pace = estimated_done > 1 ? elapsed / estimated_done : 1;
-      options.on_progress({index, total, &m, elapsed,
-                           (plan.estimated_seconds - estimated_done) * pace});
+      options.on_progress(
+          {index, total, &m, elapsed, (plan.estimated_seconds - estimated_done) * pace});
     }
     if (!m.absent_reason.empty()) {
       record_absent(topology, m, m.absent_reason, results);

@@ -25,14 +25,15 @@ struct RunOptions {
   SamplingOptions sampling;
   double unstable_threshold = 0.10;
   bool require_placement = false;  // a misplaced measurement stops the run as an error
-  std::function<void(const ProgressEvent&)> on_progress;       // before each measurement
+  std::function<void(const ProgressEvent&)> on_progress;        // before each measurement
   std::function<void(const results::Results&)> on_measurement;  // after each one that ran
 };
 
 // Fills results.roofs, sweep, latency, frequency, shared and contention_curve; sets
 // results.complete, or the reason it is not (interrupted; with require_placement, the first
-// measurement whose pages were not where they should be). Measurements that fail (an allocation refused, a binding that does not hold) are
-// recorded as absent with the error as their status; the run goes on.
+// measurement whose pages were not where they should be). Measurements that fail (an allocation
+// refused, a binding that does not hold) are recorded as absent with the error as their status; the
+// run goes on.
 enum class RunOutcome { complete, interrupted, misplaced };
 RunOutcome run_plan(const topology::Topology& topology, const Plan& plan, const Clock& clock,
                     const CpuInfo& cpu, const RunOptions& options, results::Results& results);

@@ -20,7 +20,8 @@ bool has_invariant_tsc() {
 std::uint64_t monotonic_raw_ns() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull +
+         static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
 Clock Clock::calibrate(double calibration_seconds) {

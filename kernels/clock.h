@@ -15,11 +15,15 @@ class Clock {
   // Ticks at the start and end of a timed region; the fences keep the timed work inside.
   std::uint64_t begin() const;
   std::uint64_t end() const;
-  double seconds(std::uint64_t ticks) const { return static_cast<double>(ticks) / ticks_per_second_; }
+  double seconds(std::uint64_t ticks) const {
+    return static_cast<double>(ticks) / ticks_per_second_;
+  }
 
   double ticks_per_second() const { return ticks_per_second_; }
   bool uses_tsc() const { return uses_tsc_; }
-  std::string source() const { return uses_tsc_ ? "invariant TSC" : "clock_gettime(MONOTONIC_RAW)"; }
+  std::string source() const {
+    return uses_tsc_ ? "invariant TSC" : "clock_gettime(MONOTONIC_RAW)";
+  }
 
  private:
   bool uses_tsc_ = false;

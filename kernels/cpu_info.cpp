@@ -87,8 +87,14 @@ std::optional<DocumentedThroughput> documented_throughput(const CpuInfo& cpu, co
   }
   if (cpu.vendor == "GenuineIntel" && cpu.family == 6) {
     switch (cpu.model) {
-      case 0x3c: case 0x3f: case 0x45: case 0x46:  // Haswell
-      case 0x3d: case 0x47: case 0x4f: case 0x56:  // Broadwell
+      case 0x3c:
+      case 0x3f:
+      case 0x45:
+      case 0x46:  // Haswell
+      case 0x3d:
+      case 0x47:
+      case 0x4f:
+      case 0x56:  // Broadwell
         if (isa == Isa::avx512) return std::nullopt;
         // Thesis table 4.1 (Broadwell): add 1, mul 2, fma 2 per cycle.
         return DocumentedThroughput{op == FlopOp::add ? 1.0 : 2.0, "Haswell/Broadwell",

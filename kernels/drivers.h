@@ -21,8 +21,8 @@ struct DriverContext {
 };
 
 struct BandwidthRequest {
-  codegen::KernelSpec spec = {};        // a stream kernel
-  std::vector<unsigned> nodes = {};     // memories (OS indexes) the data is bound to
+  codegen::KernelSpec spec = {};     // a stream kernel
+  std::vector<unsigned> nodes = {};  // memories (OS indexes) the data is bound to
   BindPolicy policy = BindPolicy::bind;
   std::uint64_t working_set_bytes = 0;  // per thread, all streams together
   // Optional group of each thread of the team (e.g. its domain when every core of the machine
@@ -32,10 +32,10 @@ struct BandwidthRequest {
 };
 
 struct BandwidthResult {
-  std::vector<double> gbps;             // all threads together, 1 GB = 1e9 bytes
+  std::vector<double> gbps;                     // all threads together, 1 GB = 1e9 bytes
   std::vector<std::vector<double>> group_gbps;  // [group][sample], when groups were given
-  std::uint64_t working_set_bytes = 0;  // per thread, as run
-  double placement_fraction = 0;        // pages on the requested nodes
+  std::uint64_t working_set_bytes = 0;          // per thread, as run
+  double placement_fraction = 0;                // pages on the requested nodes
 };
 
 BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team,

@@ -48,11 +48,10 @@ EnvironmentReport read_environment(const CpuInfo& cpu) {
   v["transparent_hugepages_defrag"] =
       bracketed(read_first_line("/sys/kernel/mm/transparent_hugepage/defrag"));
   v["larm_buffers_madvise_hugepage_from_bytes"] = 2u << 20;  // see kernels/buffer.cpp
-  v["cpufreq_governor"] =
-      read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+  v["cpufreq_governor"] = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
   v["smt_active"] = read_first_line("/sys/devices/system/cpu/smt/active");
-  v["hypervisor"] = cpu.hypervisor ? (cpu.hypervisor_vendor.empty() ? "yes" : cpu.hypervisor_vendor)
-                                   : "none";
+  v["hypervisor"] =
+      cpu.hypervisor ? (cpu.hypervisor_vendor.empty() ? "yes" : cpu.hypervisor_vendor) : "none";
   v["cpus_online"] = read_first_line("/sys/devices/system/cpu/online");
   v["cpus_allowed"] = status_field("Cpus_allowed_list");
   v["mems_allowed"] = status_field("Mems_allowed_list");

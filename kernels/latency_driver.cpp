@@ -23,7 +23,8 @@ LatencyResult measure_latency(const DriverContext& context, ThreadTeam& team,
                               const LatencyRequest& request) {
   const auto kernel = codegen::make_kernel({.family = codegen::Family::chase});
   const std::uint64_t loads_per_iteration = kernel->metadata().dependent_loads;
-  const std::uint64_t lines = std::max<std::uint64_t>(2, request.working_set_bytes / request.line_bytes);
+  const std::uint64_t lines =
+      std::max<std::uint64_t>(2, request.working_set_bytes / request.line_bytes);
   NodeBuffer buffer;
   const void* cursor = nullptr;  // where the chase goes on from: each sample walks new lines
   team.run([&](int t) {
@@ -32,7 +33,8 @@ LatencyResult measure_latency(const DriverContext& context, ThreadTeam& team,
     char* base = static_cast<char*>(buffer.data());
     const std::vector<std::uint64_t> next = single_cycle_permutation(lines, 0x1a2b3c4d);
     for (std::uint64_t i = 0; i < lines; ++i) {
-      *reinterpret_cast<void**>(base + i * request.line_bytes) = base + next[i] * request.line_bytes;
+      *reinterpret_cast<void**>(base + i * request.line_bytes) =
+          base + next[i] * request.line_bytes;
     }
     cursor = base;
     // Warm-up: one whole cycle, so caches and TLB hold what they can.
@@ -45,7 +47,8 @@ LatencyResult measure_latency(const DriverContext& context, ThreadTeam& team,
 
   LatencyResult result;
   result.working_set_bytes = lines * request.line_bytes;
-  result.placement_fraction = count_placement(buffer.data(), buffer.size(), request.nodes).fraction();
+  result.placement_fraction =
+      count_placement(buffer.data(), buffer.size(), request.nodes).fraction();
   const TimedSamples timed =
       sample(team, context.clock, context.sampling, [&](int t, std::uint64_t repetitions) {
         if (t != 0) return;

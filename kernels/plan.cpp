@@ -93,9 +93,8 @@ std::vector<std::pair<unsigned, int>> cores_by_distance(const topology::Topology
   };
   std::vector<const topology::Domain*> order;
   for (const topology::Domain& d : topology.domains()) order.push_back(&d);
-  std::stable_sort(order.begin(), order.end(), [&](const auto* a, const auto* b) {
-    return distance(*a) < distance(*b);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const auto* a, const auto* b) { return distance(*a) < distance(*b); });
   std::vector<std::pair<unsigned, int>> cores;
   for (const topology::Domain* d : order) {
     for (unsigned pu : d->core_pus) cores.emplace_back(pu, d->index);
@@ -113,9 +112,9 @@ std::vector<int> curve_thread_counts(int cores) {
 }
 
 std::optional<MeasurementKind> parse_measurement_kind(std::string_view text) {
-  for (MeasurementKind k : {MeasurementKind::frequency, MeasurementKind::bandwidth,
-                            MeasurementKind::flops, MeasurementKind::sweep,
-                            MeasurementKind::latency, MeasurementKind::curve}) {
+  for (MeasurementKind k :
+       {MeasurementKind::frequency, MeasurementKind::bandwidth, MeasurementKind::flops,
+        MeasurementKind::sweep, MeasurementKind::latency, MeasurementKind::curve}) {
     if (text == name(k)) return k;
   }
   return std::nullopt;
@@ -167,9 +166,8 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
   };
 
   for (const topology::Domain& domain : topology.domains()) {
-    if (!options.domains.empty() &&
-        std::find(options.domains.begin(), options.domains.end(), domain.index) ==
-            options.domains.end()) {
+    if (!options.domains.empty() && std::find(options.domains.begin(), options.domains.end(),
+                                              domain.index) == options.domains.end()) {
       continue;
     }
     PlannedMeasurement base;
@@ -333,11 +331,13 @@ std::string describe_plan(const Plan& plan, const topology::Topology& topology, 
   for (const PlannedMeasurement& m : plan.measurements) {
     if (verbose) {
       char line[256];
-      std::snprintf(line, sizeof line, "  %-60s threads %3zu  ws %12s  %s\n", m.label().c_str(),
-                    m.pus.size(), m.working_set_bytes ? bytes_text(m.working_set_bytes).c_str() : "-",
-                    m.absent_reason.empty()
-                        ? ("est " + std::to_string(static_cast<int>(m.estimated_seconds * 1000)) + " ms").c_str()
-                        : ("absent: " + m.absent_reason).c_str());
+      std::snprintf(
+          line, sizeof line, "  %-60s threads %3zu  ws %12s  %s\n", m.label().c_str(), m.pus.size(),
+          m.working_set_bytes ? bytes_text(m.working_set_bytes).c_str() : "-",
+          m.absent_reason.empty()
+              ? ("est " + std::to_string(static_cast<int>(m.estimated_seconds * 1000)) + " ms")
+                    .c_str()
+              : ("absent: " + m.absent_reason).c_str());
       out << line;
     }
     if (m.absent_reason.empty()) {

@@ -32,7 +32,8 @@ TimedSamples sample(ThreadTeam& team, const Clock& clock, const SamplingOptions&
   for (double seconds = timed(repetitions); seconds < options.min_sample_seconds;
        seconds = timed(repetitions)) {
     throw_if_stopped(options);
-    const double factor = seconds > 0 ? std::ceil(options.min_sample_seconds * 1.2 / seconds) : 1000;
+    const double factor =
+        seconds > 0 ? std::ceil(options.min_sample_seconds * 1.2 / seconds) : 1000;
     repetitions *= static_cast<std::uint64_t>(std::clamp(factor, 2.0, 1e6));
   }
   result.repetitions = repetitions;

@@ -26,8 +26,8 @@ class Interrupted : public std::runtime_error {
 };
 
 struct TimedSamples {
-  std::uint64_t repetitions = 0;          // per thread per sample, after calibration
-  std::vector<double> seconds;            // one per sample: max(end) - min(start)
+  std::uint64_t repetitions = 0;                    // per thread per sample, after calibration
+  std::vector<double> seconds;                      // one per sample: max(end) - min(start)
   std::vector<std::vector<double>> thread_seconds;  // [sample][thread]: end - start
   // [sample][thread]: end - min(start): how long a group of threads took from the common start.
   std::vector<std::vector<double>> thread_end_seconds;

@@ -30,7 +30,9 @@ ThreadTeam::ThreadTeam(hwloc_topology_t topology, std::vector<unsigned> pus)
   }
 }
 
-ThreadTeam::~ThreadTeam() { stop(); }
+ThreadTeam::~ThreadTeam() {
+  stop();
+}
 
 void ThreadTeam::stop() {
   {

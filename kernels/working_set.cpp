@@ -50,7 +50,7 @@ std::vector<std::uint64_t> sweep_sizes(const topology::Domain& domain, int point
       std::max(4 * llc_per_thread, memory_working_set(llc_total, threads));
   std::vector<std::uint64_t> sizes;
   const double step = std::pow(2.0, 1.0 / std::max(points_per_octave, 1));
-  for (double size = 1024; ; size *= step) {
+  for (double size = 1024;; size *= step) {
     const auto bytes = static_cast<std::uint64_t>(std::llround(size));
     sizes.push_back(bytes);
     if (bytes >= largest) break;

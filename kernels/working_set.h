@@ -11,9 +11,9 @@
 namespace larm::kernels {
 
 struct LevelWorkingSet {
-  std::string level;               // L1, L2, L3... or memory
+  std::string level;                   // L1, L2, L3... or memory
   std::uint64_t bytes_per_thread = 0;  // all of a thread's streams together
-  std::string absent_reason;       // set when the level cannot be isolated
+  std::string absent_reason;           // set when the level cannot be isolated
 };
 
 // One entry per CPU cache level of the domain, innermost first, then "memory"; sized for one

@@ -19,7 +19,9 @@ std::string number(double value) {
   return buffer;
 }
 
-std::string optional(const std::optional<double>& value) { return value ? number(*value) : ""; }
+std::string optional(const std::optional<double>& value) {
+  return value ? number(*value) : "";
+}
 
 std::string stats_or_empty(const SampleStats& s, double SampleStats::*field) {
   return s.count ? number(s.*field) : "";

@@ -65,10 +65,13 @@ Roof roof_from(const json& j) {
 }
 
 json sweep_json(const SweepPoint& p) {
-  return {{"domain", p.domain},   {"access", p.access},
-          {"isa", p.isa},         {"threads", p.threads},
+  return {{"domain", p.domain},
+          {"access", p.access},
+          {"isa", p.isa},
+          {"threads", p.threads},
           {"working_set_bytes", p.working_set_bytes},
-          {"samples", p.samples}, {"stats", stats_json(p.stats)},
+          {"samples", p.samples},
+          {"stats", stats_json(p.stats)},
           {"status", p.status}};
 }
 
@@ -86,14 +89,10 @@ SweepPoint sweep_from(const json& j) {
 }
 
 json latency_json(const LatencyPoint& p) {
-  return {{"domain", p.domain},
-          {"memory", p.memory},
-          {"level", p.level},
-          {"working_set_bytes", p.working_set_bytes},
-          {"samples_ns", p.samples_ns},
-          {"stats", stats_json(p.stats)},
-          {"cycles", p.cycles},
-          {"status", p.status}};
+  return {{"domain", p.domain},         {"memory", p.memory},
+          {"level", p.level},           {"working_set_bytes", p.working_set_bytes},
+          {"samples_ns", p.samples_ns}, {"stats", stats_json(p.stats)},
+          {"cycles", p.cycles},         {"status", p.status}};
 }
 
 LatencyPoint latency_from(const json& j) {
@@ -140,10 +139,13 @@ SharedBandwidth shared_from(const json& j) {
 }
 
 json curve_json(const CurvePoint& p) {
-  return {{"memory", p.memory},   {"access", p.access},
-          {"isa", p.isa},         {"threads", p.threads},
+  return {{"memory", p.memory},
+          {"access", p.access},
+          {"isa", p.isa},
+          {"threads", p.threads},
           {"working_set_bytes", p.working_set_bytes},
-          {"samples", p.samples}, {"stats", stats_json(p.stats)},
+          {"samples", p.samples},
+          {"stats", stats_json(p.stats)},
           {"status", p.status}};
 }
 
@@ -213,7 +215,8 @@ Results results_from_json(const json& document) {
   }
   const std::string version = document.at("schema_version").get<std::string>();
   if (version.substr(0, version.find('.')) != "1") {
-    throw std::runtime_error("unsupported results schema_version " + version + " (this larm reads 1.x)");
+    throw std::runtime_error("unsupported results schema_version " + version +
+                             " (this larm reads 1.x)");
   }
   try {
     Results r;

@@ -27,7 +27,7 @@ struct Roof {
   std::string precision;    // sp, dp for flops; empty for bandwidth
   std::string isa;          // sse2, avx, avx2, avx512
   int threads = 0;
-  std::string unit;  // GB/s or GFLOP/s
+  std::string unit;                     // GB/s or GFLOP/s
   std::uint64_t working_set_bytes = 0;  // per thread, as run (a whole number of kernel chunks)
   std::vector<double> samples;          // in unit
   SampleStats stats;

@@ -23,8 +23,8 @@ SampleStats summarize(std::span<const double> samples) {
   stats.min = *lo;
   stats.max = *hi;
   stats.median = median(samples);
-  stats.mean = std::accumulate(samples.begin(), samples.end(), 0.0) /
-               static_cast<double>(samples.size());
+  stats.mean =
+      std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
   stats.spread = stats.median != 0 ? (stats.max - stats.min) / stats.median : 0;
   return stats;
 }

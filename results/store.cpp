@@ -19,9 +19,8 @@ void save_results(const std::filesystem::path& dir, const Results& results) {
 }
 
 Results load_results(const std::filesystem::path& dir_or_file) {
-  const std::filesystem::path file = std::filesystem::is_directory(dir_or_file)
-                                         ? dir_or_file / kResultsFile
-                                         : dir_or_file;
+  const std::filesystem::path file =
+      std::filesystem::is_directory(dir_or_file) ? dir_or_file / kResultsFile : dir_or_file;
   std::ifstream in(file);
   if (!in) throw std::runtime_error("cannot read " + file.string());
   nlohmann::json document;

@@ -56,11 +56,10 @@ std::string describe_contention(const results::Results& results) {
                     b.memory.empty() ? "all memories" : ("memory " + b.memory).c_str(),
                     b.access.c_str(), b.status.c_str());
     } else {
-      std::snprintf(line, sizeof line, "%s %s %s: %.1f GB/s in total, %d threads%s\n",
-                    b.placement.c_str(),
-                    b.memory.empty() ? "all memories" : ("memory " + b.memory).c_str(),
-                    b.access.c_str(), b.stats.median, b.threads,
-                    b.status == "ok" ? "" : (" (" + b.status + ")").c_str());
+      std::snprintf(
+          line, sizeof line, "%s %s %s: %.1f GB/s in total, %d threads%s\n", b.placement.c_str(),
+          b.memory.empty() ? "all memories" : ("memory " + b.memory).c_str(), b.access.c_str(),
+          b.stats.median, b.threads, b.status == "ok" ? "" : (" (" + b.status + ")").c_str());
     }
     out << line;
   }

@@ -78,8 +78,8 @@ std::string describe_ridges(const results::Results& results) {
       const results::Roof* peak = roofs.peak(domain, precision);
       if (peak == nullptr) continue;
       char line[256];
-      std::snprintf(line, sizeof line, "Domain %d %s peak: %.1f GFLOP/s (%s %s)", domain,
-                    precision, peak->stats.median, peak->isa.c_str(), peak->access.c_str());
+      std::snprintf(line, sizeof line, "Domain %d %s peak: %.1f GFLOP/s (%s %s)", domain, precision,
+                    peak->stats.median, peak->isa.c_str(), peak->access.c_str());
       out << line;
       // The FMA ceiling of the same ISA against its documented peak.
       for (const results::Roof& r : results.roofs) {

@@ -69,10 +69,12 @@ TEST_F(Drivers, L1BandwidthIsAboveMemoryBandwidthAndPagesAreLocal) {
   const codegen::KernelSpec load{.family = codegen::Family::stream,
                                  .isa = codegen::widest_usable_isa(),
                                  .access = codegen::Access::load};
-  const BandwidthResult l1 =
-      measure_bandwidth(context_, team, {.spec = load, .nodes = local(), .working_set_bytes = sets.front().bytes_per_thread});
-  const BandwidthResult memory =
-      measure_bandwidth(context_, team, {.spec = load, .nodes = local(), .working_set_bytes = sets.back().bytes_per_thread});
+  const BandwidthResult l1 = measure_bandwidth(
+      context_, team,
+      {.spec = load, .nodes = local(), .working_set_bytes = sets.front().bytes_per_thread});
+  const BandwidthResult memory = measure_bandwidth(
+      context_, team,
+      {.spec = load, .nodes = local(), .working_set_bytes = sets.back().bytes_per_thread});
   ASSERT_EQ(l1.gbps.size(), 3u);
   EXPECT_DOUBLE_EQ(l1.placement_fraction, 1.0);
   EXPECT_DOUBLE_EQ(memory.placement_fraction, 1.0);
@@ -85,11 +87,12 @@ TEST_F(Drivers, GroupBandwidthsAddUpToAtLeastTheTotal) {
   if (team.size() < 2) GTEST_SKIP() << "needs two cores";
   std::vector<int> groups(static_cast<std::size_t>(team.size()), 0);
   groups.back() = 1;
-  const codegen::KernelSpec load{.family = codegen::Family::stream, .isa = codegen::Isa::sse2,
+  const codegen::KernelSpec load{.family = codegen::Family::stream,
+                                 .isa = codegen::Isa::sse2,
                                  .access = codegen::Access::load};
   const BandwidthResult r = measure_bandwidth(
-      context_, team, {.spec = load, .nodes = local(), .working_set_bytes = 64 << 10,
-                       .thread_groups = groups});
+      context_, team,
+      {.spec = load, .nodes = local(), .working_set_bytes = 64 << 10, .thread_groups = groups});
   ASSERT_EQ(r.group_gbps.size(), 2u);
   for (std::size_t s = 0; s < r.gbps.size(); ++s) {
     // Each group ends no later than the whole team, so its share of the bytes is moved at least

@@ -48,8 +48,8 @@ class UsableIsa : public ::testing::TestWithParam<Isa> {
 alignas(64) const double kFill[8] = {2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5};
 
 TEST_P(UsableIsa, LoadChecksumSeesEveryElementOncePerSweep) {
-  const KernelSpec spec{.family = Family::stream, .isa = GetParam(), .access = Access::load,
-                        .checksum = true};
+  const KernelSpec spec{
+      .family = Family::stream, .isa = GetParam(), .access = Access::load, .checksum = true};
   const auto kernel = make_kernel(spec);
   const std::size_t bytes = 3 * stream_chunk_bytes(spec);
   GuardedBuffer src(bytes);
@@ -87,7 +87,8 @@ TEST_P(UsableIsa, StoreKernelsWriteExactlyTheirBytes) {
     args.fill = kFill;
     kernel->run(args);
     const auto* written = reinterpret_cast<const double*>(dst.data());
-    for (std::size_t i = 0; i < bytes / 8; ++i) ASSERT_EQ(written[i], 2.5) << name(access) << " " << i;
+    for (std::size_t i = 0; i < bytes / 8; ++i)
+      ASSERT_EQ(written[i], 2.5) << name(access) << " " << i;
     EXPECT_TRUE(dst.guards_intact()) << name(access);
     // Bytes per sweep from the metadata are exactly the bytes the kernel wrote.
     EXPECT_EQ(kernel->metadata().bytes_stored * (bytes / stream_chunk_bytes(spec)), bytes);
@@ -122,8 +123,8 @@ TEST_P(UsableIsa, FlopKernelsComputeTheExpectedValues) {
   for (Precision precision : {Precision::sp, Precision::dp}) {
     for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
       if (op == FlopOp::fma && !traits(GetParam()).has_fma) continue;
-      const KernelSpec spec{.family = Family::flops, .isa = GetParam(), .op = op,
-                            .precision = precision};
+      const KernelSpec spec{
+          .family = Family::flops, .isa = GetParam(), .op = op, .precision = precision};
       const auto kernel = make_kernel(spec);
       alignas(64) const double ones_dp[8] = {1, 1, 1, 1, 1, 1, 1, 1};
       alignas(64) const float ones_sp[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -142,17 +143,19 @@ TEST_P(UsableIsa, FlopKernelsComputeTheExpectedValues) {
                                           : reinterpret_cast<const float*>(out)[i];
       }
       // add and fma on ones add one per lane per instruction; mul keeps every lane at one.
-      const double expected =
-          op == FlopOp::mul
-              ? static_cast<double>(accumulators * lanes)
-              : static_cast<double>(kernel->metadata().fp_instructions * 100 * static_cast<std::uint64_t>(lanes));
+      const double expected = op == FlopOp::mul
+                                  ? static_cast<double>(accumulators * lanes)
+                                  : static_cast<double>(kernel->metadata().fp_instructions * 100 *
+                                                        static_cast<std::uint64_t>(lanes));
       EXPECT_DOUBLE_EQ(sum, expected) << spec.name();
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Isas, UsableIsa, ::testing::ValuesIn(all_isas()),
-                         [](const auto& param_info) { return std::string(name(param_info.param)); });
+                         [](const auto& param_info) {
+                           return std::string(name(param_info.param));
+                         });
 
 TEST(ClockKernel, CountsItsAdds) {
   const auto kernel = make_kernel({.family = Family::clock});

@@ -21,8 +21,10 @@ struct Counted {
 };
 
 int width_of(const std::string& operand) {
-  if (operand.find("zmm") != std::string::npos || operand.find("ZMMWORD") != std::string::npos) return 64;
-  if (operand.find("ymm") != std::string::npos || operand.find("YMMWORD") != std::string::npos) return 32;
+  if (operand.find("zmm") != std::string::npos || operand.find("ZMMWORD") != std::string::npos)
+    return 64;
+  if (operand.find("ymm") != std::string::npos || operand.find("YMMWORD") != std::string::npos)
+    return 32;
   return 16;
 }
 
@@ -84,7 +86,8 @@ Counted count(const std::string& disassembly) {
 std::vector<KernelSpec> specs_under_test() {
   std::vector<KernelSpec> specs = kernel_catalog(all_isas());
   for (Isa isa : all_isas()) {
-    specs.push_back({.family = Family::stream, .isa = isa, .access = Access::load, .checksum = true});
+    specs.push_back(
+        {.family = Family::stream, .isa = isa, .access = Access::load, .checksum = true});
     for (int unroll : {1, 3, 8}) {
       for (Access access : all_accesses()) {
         specs.push_back({.family = Family::stream, .isa = isa, .access = access, .unroll = unroll});
@@ -99,15 +102,17 @@ class KernelMetadata : public ::testing::TestWithParam<KernelSpec> {};
 }  // namespace
 
 // Test names and failure messages show the kernel's name, not its bytes.
-void PrintTo(const KernelSpec& spec, std::ostream* out) { *out << spec.name(); }
+void PrintTo(const KernelSpec& spec, std::ostream* out) {
+  *out << spec.name();
+}
 
 namespace {
 
 TEST_P(KernelMetadata, MatchesTheDisassembledInstructions) {
   const KernelSpec spec = GetParam();
   const auto kernel = make_kernel(spec);
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("larm-meta-" + std::to_string(::getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("larm-meta-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   kernel->dump(dir);
   const std::string text = run_objdump(dir / (kernel->name() + ".bin"));
@@ -176,8 +181,8 @@ TEST(KernelSpec, ChecksumOnlyForLoads) {
 }
 
 TEST(KernelSpec, DumpWritesCodeAndDisassembly) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("larm-dump-" + std::to_string(::getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("larm-dump-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto kernel = make_kernel({.family = Family::flops, .isa = Isa::avx2, .op = FlopOp::fma});
   const auto files = kernel->dump(dir);

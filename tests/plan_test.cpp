@@ -39,9 +39,9 @@ TEST(Plan, TwoSocketNodeHasLocalAndRemoteMemoryRoofsPerDomain) {
     EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "local"), 5);
     EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "remote"), 5);
     EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "contention"), 0);
-    EXPECT_EQ(count(plan, MeasurementKind::flops, d), 20);        // 24 minus fma on sse2/avx
+    EXPECT_EQ(count(plan, MeasurementKind::flops, d), 20);  // 24 minus fma on sse2/avx
     EXPECT_EQ(count(plan, MeasurementKind::flops, d, "*", true), 4);
-    EXPECT_EQ(count(plan, MeasurementKind::latency, d), 5);       // L1-L3, 2 memories
+    EXPECT_EQ(count(plan, MeasurementKind::latency, d), 5);  // L1-L3, 2 memories
   }
   for (const PlannedMeasurement& m : plan.measurements) {
     if (m.domain >= 0 &&
@@ -91,7 +91,8 @@ TEST(Plan, ContentionCurveFillsTheMemorysDomainFirstThenByDistance) {
 TEST(Plan, KnlDomainsSeeTwoLocalMemoriesAndSixRemoteOnes) {
   const topology::Topology t = load_fixture("64intel64-fakeKNL-SNC4-hybrid.xml");
   const Plan plan = make_plan(t, all_isas_options());
-  std::map<int, std::map<std::string, std::set<std::string>>> kinds;  // domain -> placement -> kinds
+  std::map<int, std::map<std::string, std::set<std::string>>>
+      kinds;  // domain -> placement -> kinds
   for (const PlannedMeasurement& m : plan.measurements) {
     if (m.kind != MeasurementKind::bandwidth || m.memory < 0 || m.domain < 0) continue;
     kinds[m.domain][m.placement].insert(t.memories()[static_cast<std::size_t>(m.memory)].kind +

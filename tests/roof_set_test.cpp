@@ -92,13 +92,15 @@ TEST(Contention, DescriptionListsCurvesAndTotals) {
   r.shared = {total};
   const std::string text = describe_contention(r);
   EXPECT_NE(text.find("knee at 2 threads"), std::string::npos) << text;
-  EXPECT_NE(text.find("congestion all memories load: 18.0 GB/s in total"), std::string::npos) << text;
+  EXPECT_NE(text.find("congestion all memories load: 18.0 GB/s in total"), std::string::npos)
+      << text;
 }
 
 TEST(Matrix, ShowsLocalAndRemoteBandwidthPerDomainAndMemory) {
   results::Results r;
-  r.topology = {{"memories", {{{"os_index", 0}, {"kind", "DRAM"}}, {{"os_index", 1}, {"kind", "DRAM"}}}},
-                {"distances", {{"kind", "latency (from OS)"}, {"values", {{10, 20}, {20, 10}}}}}};
+  r.topology = {
+      {"memories", {{{"os_index", 0}, {"kind", "DRAM"}}, {{"os_index", 1}, {"kind", "DRAM"}}}},
+      {"distances", {{"kind", "latency (from OS)"}, {"values", {{10, 20}, {20, 10}}}}}};
   for (int d = 0; d < 2; ++d) {
     for (int m = 0; m < 2; ++m) {
       results::Roof memory_roof = roof("memory", "load", d == m ? 36.1 : 17.5);

@@ -1,8 +1,8 @@
 // The bound thread team and its barrier (also run under ThreadSanitizer).
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <sched.h>
+#include <atomic>
 
 #include "kernels/thread_team.h"
 #include "topology/topology.h"
@@ -44,8 +44,8 @@ TEST(ThreadTeam, ExceptionInAJobIsRethrownAndTheTeamGoesOn) {
   const topology::Topology t = topology::Topology::load_live();
   ThreadTeam team(t.handle(), t.domains()[0].core_pus);
   EXPECT_THROW(team.run([](int i) {
-                 if (i == 0) throw std::runtime_error("boom");
-               }),
+    if (i == 0) throw std::runtime_error("boom");
+  }),
                std::runtime_error);
   int ran = 0;
   std::atomic<int> count{0};

@@ -24,7 +24,7 @@ TEST(Topology, KnlSnc4HybridHasFourDomainsWithDdrAndMcdram) {
   EXPECT_EQ(t.memories().size(), 8u);
   EXPECT_EQ(t.core_count(), 16);
   for (const Domain& d : t.domains()) {
-    EXPECT_EQ(d.core_pus.size(), 4u);    // SMT siblings left out
+    EXPECT_EQ(d.core_pus.size(), 4u);  // SMT siblings left out
     EXPECT_EQ(d.all_pus.size(), 16u);
     EXPECT_EQ(kinds_of(t, d), (std::vector<std::string>{"DRAM", "MCDRAM"}));
     // The MCDRAM memory-side cache (an "L3" with subtype MemorySideCache) is no CPU level.

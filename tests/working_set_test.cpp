@@ -57,7 +57,8 @@ TEST(WorkingSet, SweepCoversOneKibToBeyondTheLastLevel) {
 }
 
 TEST(WorkingSet, StreamsAreWholeChunks) {
-  const codegen::KernelSpec copy{.family = codegen::Family::stream, .isa = codegen::Isa::avx512,
+  const codegen::KernelSpec copy{.family = codegen::Family::stream,
+                                 .isa = codegen::Isa::avx512,
                                  .access = codegen::Access::copy};
   const std::uint64_t chunk = codegen::stream_chunk_bytes(copy);
   const std::uint64_t per_stream = bytes_per_stream(copy, 100000);
@@ -67,7 +68,8 @@ TEST(WorkingSet, StreamsAreWholeChunks) {
 }
 
 TEST(WorkingSet, UnrollShrinksToFitSmallWorkingSets) {
-  const codegen::KernelSpec load{.family = codegen::Family::stream, .isa = codegen::Isa::avx512,
+  const codegen::KernelSpec load{.family = codegen::Family::stream,
+                                 .isa = codegen::Isa::avx512,
                                  .access = codegen::Access::load};
   const codegen::KernelSpec fitted = fit_unroll(load, 1024);
   EXPECT_EQ(fitted.unroll, 16);  // 16 × 64 B = 1 KiB

@@ -33,8 +33,9 @@ std::vector<std::string> split(const std::string& text, char separator) {
 }  // namespace
 
 void add_global_options(CLI::App& command, GlobalOptions& global) {
-  command.add_option("--topology", global.topology_file,
-                     "work on a saved hwloc XML topology instead of this machine (planning, tests)");
+  command.add_option(
+      "--topology", global.topology_file,
+      "work on a saved hwloc XML topology instead of this machine (planning, tests)");
   command.add_flag("--quiet,-q", global.quiet, "no progress and no summary, errors only");
 }
 
@@ -92,7 +93,8 @@ kernels::PlanOptions make_plan_options(const MeasurementOptions& options,
   }
   plan.isa = isa;
   for (codegen::Isa candidate : codegen::all_isas()) {
-    if (candidate <= isa && (!live || codegen::usable(candidate))) plan.flop_isas.push_back(candidate);
+    if (candidate <= isa && (!live || codegen::usable(candidate)))
+      plan.flop_isas.push_back(candidate);
   }
 
   if (!options.domains.empty()) {
@@ -117,7 +119,8 @@ kernels::PlanOptions make_plan_options(const MeasurementOptions& options,
   }
   if (options.samples) {
     if (*options.samples < 1) {
-      throw UsageError("--samples must be at least 1 (got " + std::to_string(*options.samples) + ")");
+      throw UsageError("--samples must be at least 1 (got " + std::to_string(*options.samples) +
+                       ")");
     }
     plan.samples = *options.samples;
   }

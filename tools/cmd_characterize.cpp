@@ -59,8 +59,9 @@ std::string seconds_text(double seconds) {
 
 int run_characterize(const CharacterizeOptions& options, const GlobalOptions& global) {
   if (!global.topology_file.empty()) {
-    throw UsageError("characterize measures the live machine; --topology is for plan, topology "
-                     "and kernels");
+    throw UsageError(
+        "characterize measures the live machine; --topology is for plan, topology "
+        "and kernels");
   }
   const topology::Topology topology = load_topology(global);
   const kernels::PlanOptions plan_options = make_plan_options(options.measurement, topology);

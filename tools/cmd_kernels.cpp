@@ -64,12 +64,14 @@ int run_kernels(const KernelsOptions& options, const GlobalOptions& global) {
 
 void setup_kernels(CLI::App& app, GlobalOptions& global, Action& action) {
   auto options = std::make_shared<KernelsOptions>();
-  CLI::App* command = app.add_subcommand("kernels", "list the generated kernels and their metadata");
+  CLI::App* command =
+      app.add_subcommand("kernels", "list the generated kernels and their metadata");
   add_global_options(*command, global);
   command->add_flag("--all", options->all, "every ISA, not only those usable here");
-  command->add_option("--dump", options->dump,
-                      "write kernel NAME's machine code (and its disassembly if objdump exists) "
-                      "into DIR")
+  command
+      ->add_option("--dump", options->dump,
+                   "write kernel NAME's machine code (and its disassembly if objdump exists) "
+                   "into DIR")
       ->expected(2)
       ->type_name("NAME DIR");
   command->callback([options, &global, &action] {

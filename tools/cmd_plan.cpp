@@ -23,8 +23,8 @@ int run_plan_command(const PlanCommandOptions& options, const GlobalOptions& glo
 
 void setup_plan(CLI::App& app, GlobalOptions& global, Action& action) {
   auto options = std::make_shared<PlanCommandOptions>();
-  CLI::App* command =
-      app.add_subcommand("plan", "list the measurements of a characterization and estimate its time");
+  CLI::App* command = app.add_subcommand(
+      "plan", "list the measurements of a characterization and estimate its time");
   add_global_options(*command, global);
   add_measurement_options(*command, options->measurement);
   command->add_flag("--verbose,-v", options->verbose, "one line per measurement");

@@ -2,8 +2,8 @@
 #include <iostream>
 #include <memory>
 
-#include "results/store.h"
 #include "results/matrix_table.h"
+#include "results/store.h"
 #include "results/summary_table.h"
 #include "roofline/contention.h"
 #include "roofline/roof_set.h"

@@ -8,9 +8,12 @@
 
 int main(int argc, char** argv) {
   using namespace larm::cli;
-  CLI::App app{"larm: measures the Locality-Aware Roofline Model of this node (roofs per cache "
-               "level and memory, FLOP ceilings, latencies)", "larm"};
-  app.set_version_flag("--version", std::string(LARM_VERSION_STRING) + " (" + LARM_GIT_COMMIT + ")");
+  CLI::App app{
+      "larm: measures the Locality-Aware Roofline Model of this node (roofs per cache "
+      "level and memory, FLOP ceilings, latencies)",
+      "larm"};
+  app.set_version_flag("--version",
+                       std::string(LARM_VERSION_STRING) + " (" + LARM_GIT_COMMIT + ")");
   GlobalOptions global;
   app.require_subcommand(1);
 

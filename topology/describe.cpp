@@ -72,7 +72,8 @@ std::string Topology::describe() const {
   }
   if (distances_) {
     out << "Distances (" << distances_->kind << "):\n     ";
-    for (const Memory& m : memories_) out << " " << std::string(5 - std::to_string(m.os_index).size(), ' ') << m.os_index;
+    for (const Memory& m : memories_)
+      out << " " << std::string(5 - std::to_string(m.os_index).size(), ' ') << m.os_index;
     out << "\n";
     for (std::size_t i = 0; i < memories_.size(); ++i) {
       const std::string name = std::to_string(memories_[i].os_index);
@@ -115,19 +116,19 @@ nlohmann::json Topology::to_json() const {
   }
   doc["memories"] = nlohmann::json::array();
   for (const Memory& m : memories_) {
-    doc["memories"].push_back({{"os_index", m.os_index},
-                               {"kind", m.kind},
-                               {"kind_source", m.kind_source},
-                               {"bytes", m.bytes},
-                               {"tier", m.tier ? nlohmann::json(*m.tier) : nlohmann::json()},
-                               {"cpuless", m.cpuless},
-                               {"declared_bandwidth_mbps", m.declared_bandwidth_mbps
-                                                               ? nlohmann::json(*m.declared_bandwidth_mbps)
-                                                               : nlohmann::json()},
-                               {"declared_latency_ns", m.declared_latency_ns
-                                                           ? nlohmann::json(*m.declared_latency_ns)
-                                                           : nlohmann::json()},
-                               {"local_domains", m.local_domains}});
+    doc["memories"].push_back(
+        {{"os_index", m.os_index},
+         {"kind", m.kind},
+         {"kind_source", m.kind_source},
+         {"bytes", m.bytes},
+         {"tier", m.tier ? nlohmann::json(*m.tier) : nlohmann::json()},
+         {"cpuless", m.cpuless},
+         {"declared_bandwidth_mbps", m.declared_bandwidth_mbps
+                                         ? nlohmann::json(*m.declared_bandwidth_mbps)
+                                         : nlohmann::json()},
+         {"declared_latency_ns",
+          m.declared_latency_ns ? nlohmann::json(*m.declared_latency_ns) : nlohmann::json()},
+         {"local_domains", m.local_domains}});
   }
   if (distances_) {
     doc["distances"] = {{"kind", distances_->kind}, {"values", distances_->values}};

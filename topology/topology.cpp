@@ -25,7 +25,9 @@ bool is_cpu_cache(hwloc_obj_t obj) {
 std::vector<unsigned> pus_of(hwloc_const_cpuset_t cpuset) {
   std::vector<unsigned> pus;
   unsigned index;
-  hwloc_bitmap_foreach_begin(index, cpuset) { pus.push_back(index); }
+  hwloc_bitmap_foreach_begin(index, cpuset) {
+    pus.push_back(index);
+  }
   hwloc_bitmap_foreach_end();
   return pus;
 }
@@ -57,7 +59,8 @@ std::vector<CacheLevel> caches_of(hwloc_topology_t t, const std::vector<unsigned
     level.depth = depth;
     for (const auto& [obj, cores] : users) {
       const std::uint64_t size = obj->attr->cache.size;
-      level.instance_bytes = level.instance_bytes == 0 ? size : std::min(level.instance_bytes, size);
+      level.instance_bytes =
+          level.instance_bytes == 0 ? size : std::min(level.instance_bytes, size);
       level.line_bytes = obj->attr->cache.linesize;
       level.max_sharing_cores = std::max(level.max_sharing_cores, cores);
       level.total_bytes += size;
@@ -172,8 +175,8 @@ void Topology::discover() {
 
   unsigned count = 1;
   hwloc_distances_s* matrix = nullptr;
-  if (hwloc_distances_get_by_type(t, HWLOC_OBJ_NUMANODE, &count, &matrix, 0, 0) == 0 &&
-      count > 0 && matrix != nullptr) {
+  if (hwloc_distances_get_by_type(t, HWLOC_OBJ_NUMANODE, &count, &matrix, 0, 0) == 0 && count > 0 &&
+      matrix != nullptr) {
     if (matrix->nbobjs == memories_.size()) {
       Distances d;
       d.kind = (matrix->kind & HWLOC_DISTANCES_KIND_MEANS_BANDWIDTH) ? "bandwidth" : "latency";
@@ -200,10 +203,12 @@ void Topology::read_memory_attributes(const std::vector<hwloc_obj_t>& nodes) {
     initiator.type = HWLOC_LOCATION_TYPE_CPUSET;
     initiator.location.cpuset = nodes[i]->cpuset;
     hwloc_uint64_t value = 0;
-    if (hwloc_memattr_get_value(t, HWLOC_MEMATTR_ID_BANDWIDTH, nodes[i], &initiator, 0, &value) == 0) {
+    if (hwloc_memattr_get_value(t, HWLOC_MEMATTR_ID_BANDWIDTH, nodes[i], &initiator, 0, &value) ==
+        0) {
       memories_[i].declared_bandwidth_mbps = value;
     }
-    if (hwloc_memattr_get_value(t, HWLOC_MEMATTR_ID_LATENCY, nodes[i], &initiator, 0, &value) == 0) {
+    if (hwloc_memattr_get_value(t, HWLOC_MEMATTR_ID_LATENCY, nodes[i], &initiator, 0, &value) ==
+        0) {
       memories_[i].declared_latency_ns = value;
     }
   }

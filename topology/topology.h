@@ -17,12 +17,12 @@ namespace larm::topology {
 
 // A level of CPU cache as seen by the cores of one domain.
 struct CacheLevel {
-  int depth = 0;                          // 1 for L1d, 2 for L2...
-  std::uint64_t instance_bytes = 0;       // size of one instance
+  int depth = 0;                     // 1 for L1d, 2 for L2...
+  std::uint64_t instance_bytes = 0;  // size of one instance
   unsigned line_bytes = 0;
-  int instances = 0;                      // instances used by the domain's cores
-  int max_sharing_cores = 0;              // most domain cores sharing one instance
-  std::uint64_t total_bytes = 0;          // all instances used by the domain
+  int instances = 0;              // instances used by the domain's cores
+  int max_sharing_cores = 0;      // most domain cores sharing one instance
+  std::uint64_t total_bytes = 0;  // all instances used by the domain
   std::string name() const { return "L" + std::to_string(depth); }
   // Capacity one thread can count on when every core of the domain runs one thread.
   std::uint64_t bytes_per_thread() const {
@@ -33,16 +33,16 @@ struct CacheLevel {
 
 struct Memory {
   int logical_index = 0;
-  unsigned os_index = 0;         // what the kernel, numactl and move_pages call the node
-  std::string kind;              // DRAM, MCDRAM, HBM, NVM, CXL-DRAM... as hwloc tells it
+  unsigned os_index = 0;    // what the kernel, numactl and move_pages call the node
+  std::string kind;         // DRAM, MCDRAM, HBM, NVM, CXL-DRAM... as hwloc tells it
   std::string kind_source;  // subtype, memory-tier, memattr (declared bandwidth), or assumed
   std::uint64_t bytes = 0;
-  std::optional<int> tier;       // hwloc MemoryTier info, when present
+  std::optional<int> tier;  // hwloc MemoryTier info, when present
   // Performance the firmware declares (ACPI HMAT) through hwloc memattrs, from the memory's own
   // cores; declared, not measured: larm only uses them to name the memory's kind.
   std::optional<std::uint64_t> declared_bandwidth_mbps;
   std::optional<std::uint64_t> declared_latency_ns;
-  bool cpuless = false;          // attached to no cores: only ever a target
+  bool cpuless = false;  // attached to no cores: only ever a target
   std::vector<int> local_domains;
 };
 

@@ -1,0 +1,56 @@
+"""Checks the results of `larm characterize --quick` run in the three-node QEMU guest: every
+domain x memory pair measured, contention and congestion for every memory, pages verified on
+the intended memories, kernels fallen back to AVX2 (TCG has no AVX-512)."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cli_helpers import Checker  # noqa: E402
+
+results_file, seconds = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else -1
+c = Checker()
+doc = json.load(open(results_file))
+print(f"guest run: {seconds} s; isa {doc['provenance']['isa']}; "
+      f"{len(doc['roofs'])} roofs, {len(doc['shared'])} machine-wide, "
+      f"{len(doc['contention_curve'])} curve points")
+c.check(doc["complete"], f"incomplete: {doc['incomplete_reason']}")
+c.check(doc["provenance"]["isa"] == "avx2", f"kernels used {doc['provenance']['isa']}, expected avx2")
+c.check("avx512" not in doc["provenance"]["usable_isas"], "AVX-512 reported usable under TCG")
+
+memories = [str(m["os_index"]) for m in doc["topology"]["memories"]]
+domains = [d["index"] for d in doc["topology"]["domains"]]
+c.check(len(memories) == 3 and len(domains) == 2, f"topology {domains} x {memories}")
+c.check(any(m["cpuless"] for m in doc["topology"]["memories"]), "no CPU-less memory seen")
+
+roofs = doc["roofs"]
+for d in domains:
+    for m in memories:
+        pair = [r for r in roofs if r["domain"] == d and r["memory"] == m and r["level"] == "memory"
+                and r["placement"] in ("local", "remote") and r["samples"]]
+        accesses = sorted(r["access"] for r in pair)
+        c.check(accesses == sorted(["load", "store", "store-nt", "copy", "2ld1st"]),
+                f"domain {d} x memory {m}: accesses {accesses}")
+        for r in pair:
+            c.check(r["placement_fraction"] is not None and r["placement_fraction"] >= 0.99,
+                    f"domain {d} memory {m} {r['access']}: pages {r['placement_fraction']}")
+        lat = [p for p in doc["latency"] if p["domain"] == d and p["memory"] == m and p["samples_ns"]]
+        c.check(len(lat) == 1, f"no latency domain {d} memory {m}")
+    for m in memories:
+        cont = [r for r in roofs if r["domain"] == d and r["memory"] == m and r["placement"] == "contention"
+                and r["samples"]]
+        c.check(len(cont) == 5, f"domain {d}: {len(cont)} contention roofs on memory {m}")
+    cong = [r for r in roofs if r["domain"] == d and r["placement"] == "congestion" and r["samples"]]
+    c.check(len(cong) == 5, f"domain {d}: {len(cong)} congestion roofs")
+
+for m in memories:
+    total = [b for b in doc["shared"] if b["placement"] == "contention" and b["memory"] == m and b["samples"]]
+    c.check(len(total) == 5, f"memory {m}: {len(total)} contention totals")
+    for b in total:
+        c.check(b["placement_fraction"] >= 0.99, f"contention on {m}: pages {b['placement_fraction']}")
+    curve = [p for p in doc["contention_curve"] if p["memory"] == m and p["samples"]]
+    c.check(len(curve) == 2, f"memory {m}: contention curve has {len(curve)} points")
+c.check(len([b for b in doc["shared"] if b["placement"] == "congestion" and b["samples"]]) == 5,
+        "congestion totals missing")
+c.check(not [r for r in roofs if r["status"] == "misplaced"], "misplaced roofs")
+c.finish()

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Multi-NUMA integration test. This machine has one NUMA node, so the remote, contention and
+# congestion code only runs in a throw-away QEMU guest (TCG: nested KVM hangs on these hosts)
+# with three NUMA nodes: two one-core domains and one memory-only node. The guest boots a Debian
+# kernel with an initramfs holding busybox, larm and the libraries ldd lists, runs
+# `larm characterize --quick`, prints results.json on the console, and powers off; the host
+# checks the results with check_results.py.
+#   guest_test.sh LARM CHECKER [WORK_DIR]
+# Exit 77 (ctest's skip code) with a message when qemu cannot be installed; any other failure
+# fails the test.
+set -euo pipefail
+larm=$(readlink -f "$1")
+checker=$(readlink -f "$2")
+work=${3:-$(mktemp -d /tmp/larm-multinuma.XXXXXX)}
+mkdir -p "$work"
+cache=${LARM_VM_CACHE:-/var/cache/larm-vm}
+mkdir -p "$cache" 2>/dev/null || cache=$HOME/.cache/larm-vm && mkdir -p "$cache"
+
+apt_install() {
+  local sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo=sudo
+  $sudo apt-get update -qq >/dev/null 2>&1 || true
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1
+}
+if ! command -v qemu-system-x86_64 >/dev/null || ! command -v cpio >/dev/null || [[ ! -x /bin/busybox ]]; then
+  if ! apt_install qemu-system-x86 busybox-static cpio; then
+    echo "SKIP: qemu-system-x86, busybox-static or cpio cannot be installed: no multi-NUMA guest" >&2
+    exit 77
+  fi
+fi
+
+# The Debian kernel: linux-image-amd64 is a metapackage; the image is in the package it depends on.
+kernel=$(ls "$cache"/vmlinuz-* 2>/dev/null | head -1 || true)
+if [[ -z $kernel ]]; then
+  (
+    cd "$cache"
+    apt-get download linux-image-amd64 >/dev/null 2>&1 ||
+      { apt-get update -qq >/dev/null 2>&1; apt-get download linux-image-amd64 >/dev/null; }
+    image=$(dpkg-deb -f linux-image-amd64_*.deb Depends | grep -o 'linux-image-[0-9][^ ,]*' | head -1)
+    apt-get download "$image" >/dev/null
+    rm -rf unpacked && dpkg-deb -x "$image"_*.deb unpacked
+    cp unpacked/boot/vmlinuz-* . && rm -rf unpacked ./*.deb
+  )
+  kernel=$(ls "$cache"/vmlinuz-* | head -1)
+fi
+
+# The initramfs: busybox, larm and its libraries, and an init that runs the characterization.
+root="$work/root"
+rm -rf "$root" && mkdir -p "$root"/{bin,proc,sys,dev,tmp}
+cp /bin/busybox "$root/bin/"
+for applet in sh mount poweroff cat echo date; do ln -sf busybox "$root/bin/$applet"; done
+cp "$larm" "$root/bin/larm"
+ldd "$larm" | grep -o '/[^ ]*' | sort -u | while read -r library; do
+  mkdir -p "$root$(dirname "$library")"
+  cp -L "$library" "$root$library"
+done
+cat > "$root/init" <<'INIT'
+#!/bin/sh
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp
+export PATH=/bin HOME=/tmp
+# Automatic NUMA balancing (on in this kernel) migrates pages behind the benchmark's back: off,
+# as on any node being characterized. larm warns when it finds it on.
+echo 0 > /proc/sys/kernel/numa_balancing
+start=$(date +%s)
+larm characterize --quick --quiet --out /tmp/results > /tmp/summary.txt 2> /tmp/errors.txt
+status=$?
+end=$(date +%s)
+echo "@@larm status=$status seconds=$((end - start))"
+echo "@@errors"; cat /tmp/errors.txt
+echo "@@results"; cat /tmp/results/results.json
+echo "@@end"
+poweroff -f
+INIT
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc 2>/dev/null | gzip -1 > "$work/initrd.gz")
+
+# Two one-core domains with 768 MiB each and a 512 MiB memory-only node; no AVX-512 under TCG.
+timeout 900 qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2048M \
+  -object memory-backend-ram,size=768M,id=m0 -object memory-backend-ram,size=768M,id=m1 \
+  -object memory-backend-ram,size=512M,id=m2 \
+  -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1 \
+  -numa node,nodeid=2,memdev=m2 \
+  -kernel "$kernel" -initrd "$work/initrd.gz" -append "console=ttyS0 panic=-1 quiet" \
+  -nographic -no-reboot > "$work/console.log" 2>&1 || true
+
+tr -d '\r' < "$work/console.log" > "$work/console.txt"
+# The firmware's escape sequences may precede the first marker on its line.
+report=$(grep -o '@@larm status=.*' "$work/console.txt") ||
+  { echo "guest did not run larm; console:" >&2; tail -40 "$work/console.txt" >&2; exit 1; }
+echo "guest: $report"
+sed -n '/^@@errors$/,/^@@results$/p' "$work/console.txt" | sed '1d;$d' >&2
+sed -n '/^@@results$/,/^@@end$/p' "$work/console.txt" | sed '1d;$d' > "$work/results.json"
+[[ $report == *"status=0 "* ]] || { echo "larm failed in the guest: $report" >&2; exit 1; }
+exec "${PYTHON:-python3}" "$checker" "$work/results.json" "$(grep -o 'seconds=[0-9]*' <<<"$report" | cut -d= -f2)"
