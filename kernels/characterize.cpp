@@ -56,25 +56,39 @@ std::string status_of(const results::SampleStats& stats, std::optional<double> p
   return results::is_unstable(stats, threshold) ? "unstable" : "ok";
 }
 
+// The fields a bandwidth series point takes from its plan entry, before or without a result.
+void describe_stream(const PlannedMeasurement& m, results::StreamMeasurement& point) {
+  point.access = codegen::name(m.spec.access);
+  point.isa = codegen::name(m.spec.isa);
+  point.threads = static_cast<int>(m.pus.size());
+  point.working_set_bytes = m.working_set_bytes;
+}
+
+// ... and from its measurement.
+void fill_stream(const PlannedMeasurement& m, const BandwidthResult& r, double threshold,
+                 results::StreamMeasurement& point) {
+  describe_stream(m, point);
+  point.working_set_bytes = r.working_set_bytes;
+  point.samples = r.gbps;
+  point.stats = results::summarize(point.samples);
+  point.status = status_of(point.stats, r.placement_fraction, threshold);
+}
+
 // Records a measurement that was not made, with its reason.
 void record_absent(const topology::Topology& topology, const PlannedMeasurement& m,
                    const std::string& reason, results::Results& results) {
   if (m.domain < 0) {
     if (m.kind == MeasurementKind::curve) {
       results::CurvePoint p;
+      describe_stream(m, p);
       p.memory = memory_name(topology, m.memory);
-      p.access = codegen::name(m.spec.access);
-      p.isa = codegen::name(m.spec.isa);
-      p.threads = static_cast<int>(m.pus.size());
       p.status = reason;
       results.contention_curve.push_back(p);
     } else {
       results::SharedBandwidth b;
+      describe_stream(m, b);
       b.placement = m.placement;
       b.memory = memory_name(topology, m.memory);
-      b.access = codegen::name(m.spec.access);
-      b.isa = codegen::name(m.spec.isa);
-      b.threads = static_cast<int>(m.pus.size());
       b.status = reason;
       results.shared.push_back(b);
     }
@@ -92,11 +106,8 @@ void record_absent(const topology::Topology& topology, const PlannedMeasurement&
     }
     case MeasurementKind::sweep: {
       results::SweepPoint p;
+      describe_stream(m, p);
       p.domain = m.domain;
-      p.access = codegen::name(m.spec.access);
-      p.isa = codegen::name(m.spec.isa);
-      p.threads = static_cast<int>(m.pus.size());
-      p.working_set_bytes = m.working_set_bytes;
       p.status = reason;
       results.sweep.push_back(p);
       break;
@@ -154,6 +165,14 @@ class Runner {
     return *team_;
   }
 
+  // A stream kernel on the domain's threads, every buffer on the entry's memory.
+  BandwidthResult on_memory(const PlannedMeasurement& m) {
+    return measure_bandwidth(context_, team(m.pus),
+                             {.spec = m.spec,
+                              .nodes = memory_nodes(topology_, m.memory),
+                              .working_set_bytes = m.working_set_bytes});
+  }
+
   double core_hz(int domain) const {
     auto it = core_hz_.find(domain);
     return it == core_hz_.end() ? 0 : it->second;
@@ -174,10 +193,7 @@ class Runner {
 
   void bandwidth(const PlannedMeasurement& m) {
     if (m.domain < 0) return machine_wide(m);
-    const BandwidthResult r = measure_bandwidth(context_, team(m.pus),
-                                                {.spec = m.spec,
-                                                 .nodes = memory_nodes(topology_, m.memory),
-                                                 .working_set_bytes = m.working_set_bytes});
+    const BandwidthResult r = on_memory(m);
     Roof roof = roof_base(topology_, m);
     roof.working_set_bytes = r.working_set_bytes;
     roof.samples = r.gbps;
@@ -205,18 +221,12 @@ class Runner {
                            .working_set_bytes = m.working_set_bytes,
                            .thread_groups = m.pu_domains});
     results::SharedBandwidth total;
+    fill_stream(m, r, options_.unstable_threshold, total);
     total.placement = m.placement;
     total.memory = memory_name(topology_, m.memory);
     if (m.memory >= 0)
       total.memory_kind = topology_.memories()[static_cast<std::size_t>(m.memory)].kind;
-    total.access = codegen::name(m.spec.access);
-    total.isa = codegen::name(m.spec.isa);
-    total.threads = static_cast<int>(m.pus.size());
-    total.working_set_bytes = r.working_set_bytes;
-    total.samples = r.gbps;
-    total.stats = results::summarize(total.samples);
     total.placement_fraction = r.placement_fraction;
-    total.status = status_of(total.stats, total.placement_fraction, options_.unstable_threshold);
     results_.shared.push_back(total);
     for (std::size_t d = 0; d < r.group_gbps.size(); ++d) {
       if (r.group_gbps[d].empty()) continue;
@@ -240,19 +250,10 @@ class Runner {
   }
 
   void curve(const PlannedMeasurement& m) {
-    const BandwidthResult r = measure_bandwidth(context_, team(m.pus),
-                                                {.spec = m.spec,
-                                                 .nodes = memory_nodes(topology_, m.memory),
-                                                 .working_set_bytes = m.working_set_bytes});
+    const BandwidthResult r = on_memory(m);
     results::CurvePoint p;
+    fill_stream(m, r, options_.unstable_threshold, p);
     p.memory = memory_name(topology_, m.memory);
-    p.access = codegen::name(m.spec.access);
-    p.isa = codegen::name(m.spec.isa);
-    p.threads = static_cast<int>(m.pus.size());
-    p.working_set_bytes = r.working_set_bytes;
-    p.samples = r.gbps;
-    p.stats = results::summarize(p.samples);
-    p.status = status_of(p.stats, r.placement_fraction, options_.unstable_threshold);
     results_.contention_curve.push_back(p);
   }
 
@@ -272,19 +273,10 @@ class Runner {
   }
 
   void sweep(const PlannedMeasurement& m) {
-    const BandwidthResult r = measure_bandwidth(context_, team(m.pus),
-                                                {.spec = m.spec,
-                                                 .nodes = memory_nodes(topology_, m.memory),
-                                                 .working_set_bytes = m.working_set_bytes});
+    const BandwidthResult r = on_memory(m);
     results::SweepPoint p;
+    fill_stream(m, r, options_.unstable_threshold, p);
     p.domain = m.domain;
-    p.access = codegen::name(m.spec.access);
-    p.isa = codegen::name(m.spec.isa);
-    p.threads = static_cast<int>(m.pus.size());
-    p.working_set_bytes = r.working_set_bytes;
-    p.samples = r.gbps;
-    p.stats = results::summarize(p.samples);
-    p.status = status_of(p.stats, r.placement_fraction, options_.unstable_threshold);
     results_.sweep.push_back(p);
   }
 

@@ -165,6 +165,18 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     plan.measurements.push_back(std::move(m));
   };
 
+  // A memory-level entry once per memory of the machine: local to the domain, or remote.
+  auto add_on_each_memory = [&](const topology::Domain& domain, const PlannedMeasurement& m) {
+    for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
+      PlannedMeasurement on_memory = m;
+      on_memory.memory = static_cast<int>(mem);
+      const bool local = std::find(domain.local_memories.begin(), domain.local_memories.end(),
+                                   static_cast<int>(mem)) != domain.local_memories.end();
+      on_memory.placement = local ? "local" : "remote";
+      add(on_memory);
+    }
+  };
+
   for (const topology::Domain& domain : topology.domains()) {
     if (!options.domains.empty() && std::find(options.domains.begin(), options.domains.end(),
                                               domain.index) == options.domains.end()) {
@@ -197,14 +209,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
             add(m);
             continue;
           }
-          for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
-            PlannedMeasurement on_memory = m;
-            on_memory.memory = static_cast<int>(mem);
-            const bool local = std::find(domain.local_memories.begin(), domain.local_memories.end(),
-                                         static_cast<int>(mem)) != domain.local_memories.end();
-            on_memory.placement = local ? "local" : "remote";
-            add(on_memory);
-          }
+          add_on_each_memory(domain, m);
           // With one memory, contention and congestion are the local roof: absent, said so.
           if (single_memory) {
             for (const char* placement : {"contention", "congestion"}) {
@@ -261,14 +266,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
           add(m);
           continue;
         }
-        for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
-          PlannedMeasurement on_memory = m;
-          on_memory.memory = static_cast<int>(mem);
-          const bool local = std::find(domain.local_memories.begin(), domain.local_memories.end(),
-                                       static_cast<int>(mem)) != domain.local_memories.end();
-          on_memory.placement = local ? "local" : "remote";
-          add(on_memory);
-        }
+        add_on_each_memory(domain, m);
       }
     }
   }

@@ -64,27 +64,36 @@ Roof roof_from(const json& j) {
   return r;
 }
 
+// The fields every bandwidth series point has, with the record's own fields added.
+json stream_json(const StreamMeasurement& s, json own) {
+  own["access"] = s.access;
+  own["isa"] = s.isa;
+  own["threads"] = s.threads;
+  own["working_set_bytes"] = s.working_set_bytes;
+  own["samples"] = s.samples;
+  own["stats"] = stats_json(s.stats);
+  own["status"] = s.status;
+  return own;
+}
+
+void read_stream(const json& j, StreamMeasurement& s) {
+  s.access = j.at("access").get<std::string>();
+  s.isa = j.at("isa").get<std::string>();
+  s.threads = j.at("threads").get<int>();
+  s.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
+  s.samples = j.at("samples").get<std::vector<double>>();
+  s.stats = summarize(s.samples);
+  s.status = j.at("status").get<std::string>();
+}
+
 json sweep_json(const SweepPoint& p) {
-  return {{"domain", p.domain},
-          {"access", p.access},
-          {"isa", p.isa},
-          {"threads", p.threads},
-          {"working_set_bytes", p.working_set_bytes},
-          {"samples", p.samples},
-          {"stats", stats_json(p.stats)},
-          {"status", p.status}};
+  return stream_json(p, {{"domain", p.domain}});
 }
 
 SweepPoint sweep_from(const json& j) {
   SweepPoint p;
+  read_stream(j, p);
   p.domain = j.at("domain").get<int>();
-  p.access = j.at("access").get<std::string>();
-  p.isa = j.at("isa").get<std::string>();
-  p.threads = j.at("threads").get<int>();
-  p.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
-  p.samples = j.at("samples").get<std::vector<double>>();
-  p.stats = summarize(p.samples);
-  p.status = j.at("status").get<std::string>();
   return p;
 }
 
@@ -109,56 +118,30 @@ LatencyPoint latency_from(const json& j) {
 }
 
 json shared_json(const SharedBandwidth& b) {
-  return {{"placement", b.placement},
-          {"memory", b.memory},
-          {"memory_kind", b.memory_kind},
-          {"access", b.access},
-          {"isa", b.isa},
-          {"threads", b.threads},
-          {"working_set_bytes", b.working_set_bytes},
-          {"samples", b.samples},
-          {"stats", stats_json(b.stats)},
-          {"placement_fraction", optional_number(b.placement_fraction)},
-          {"status", b.status}};
+  return stream_json(b, {{"placement", b.placement},
+                         {"memory", b.memory},
+                         {"memory_kind", b.memory_kind},
+                         {"placement_fraction", optional_number(b.placement_fraction)}});
 }
 
 SharedBandwidth shared_from(const json& j) {
   SharedBandwidth b;
+  read_stream(j, b);
   b.placement = j.at("placement").get<std::string>();
   b.memory = j.at("memory").get<std::string>();
   b.memory_kind = j.at("memory_kind").get<std::string>();
-  b.access = j.at("access").get<std::string>();
-  b.isa = j.at("isa").get<std::string>();
-  b.threads = j.at("threads").get<int>();
-  b.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
-  b.samples = j.at("samples").get<std::vector<double>>();
-  b.stats = summarize(b.samples);
   b.placement_fraction = read_optional(j, "placement_fraction");
-  b.status = j.at("status").get<std::string>();
   return b;
 }
 
 json curve_json(const CurvePoint& p) {
-  return {{"memory", p.memory},
-          {"access", p.access},
-          {"isa", p.isa},
-          {"threads", p.threads},
-          {"working_set_bytes", p.working_set_bytes},
-          {"samples", p.samples},
-          {"stats", stats_json(p.stats)},
-          {"status", p.status}};
+  return stream_json(p, {{"memory", p.memory}});
 }
 
 CurvePoint curve_from(const json& j) {
   CurvePoint p;
+  read_stream(j, p);
   p.memory = j.at("memory").get<std::string>();
-  p.access = j.at("access").get<std::string>();
-  p.isa = j.at("isa").get<std::string>();
-  p.threads = j.at("threads").get<int>();
-  p.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
-  p.samples = j.at("samples").get<std::vector<double>>();
-  p.stats = summarize(p.samples);
-  p.status = j.at("status").get<std::string>();
   return p;
 }
 

@@ -39,9 +39,8 @@ struct Roof {
   bool present() const { return !samples.empty(); }
 };
 
-// One point of bandwidth vs working-set size.
-struct SweepPoint {
-  int domain = 0;
+// What every point of a bandwidth series has: the kernel, the threads and the samples.
+struct StreamMeasurement {
   std::string access;
   std::string isa;
   int threads = 0;
@@ -49,6 +48,11 @@ struct SweepPoint {
   std::vector<double> samples;          // GB/s, all threads together
   SampleStats stats;
   std::string status;
+};
+
+// One point of bandwidth vs working-set size.
+struct SweepPoint : StreamMeasurement {
+  int domain = 0;
 };
 
 // Load-to-use latency of one level or memory, by pointer chase from one core.
@@ -65,31 +69,17 @@ struct LatencyPoint {
 
 // A run of every core of the machine on one memory (contention) or on all memories interleaved
 // (congestion): the total; what each domain obtained is in its roofs of the same placement.
-struct SharedBandwidth {
+struct SharedBandwidth : StreamMeasurement {
   std::string placement;  // contention or congestion
   std::string memory;     // OS index (contention); empty for congestion (all memories)
   std::string memory_kind;
-  std::string access;
-  std::string isa;
-  int threads = 0;
-  std::uint64_t working_set_bytes = 0;  // per thread
-  std::vector<double> samples;          // GB/s, all threads together
-  SampleStats stats;
   std::optional<double> placement_fraction;
-  std::string status;
 };
 
 // One point of a contention curve: bandwidth to one memory as threads are added, filling the
 // memory's own domain first, then the domains by distance.
-struct CurvePoint {
+struct CurvePoint : StreamMeasurement {
   std::string memory;
-  std::string access;
-  std::string isa;
-  int threads = 0;
-  std::uint64_t working_set_bytes = 0;
-  std::vector<double> samples;  // GB/s, all threads together
-  SampleStats stats;
-  std::string status;
 };
 
 // Core frequency measured with a dependent chain of integer adds, all cores of a domain busy.
