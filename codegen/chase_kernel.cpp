@@ -7,18 +7,11 @@ namespace larm::codegen {
 
 void ChaseKernel::generate() {
   using namespace Xbyak;
-  const Reg64 pointer = rax, iterations = rsi;
+  const Reg64 pointer = rax;
   mov(pointer, arg(offsetof(KernelArgs, src0)));
-  mov(iterations, arg(offsetof(KernelArgs, repetitions)));
-  Label top, done;
-  test(iterations, iterations);
-  jz(done, T_NEAR);
-  L(top);
-  begin_body();
-  for (int k = 0; k < spec().effective_unroll(); ++k) emit_dependent_load(pointer);
-  emit_loop_dec(iterations, top);
-  end_body();
-  L(done);
+  emit_repetitions_loop([&] {
+    for (int k = 0; k < spec().effective_unroll(); ++k) emit_dependent_load(pointer);
+  });
   // Where the chase ended: keeps it observable and lets a test follow it.
   mov(rdx, arg(offsetof(KernelArgs, out)));
   mov(qword[rdx], pointer);

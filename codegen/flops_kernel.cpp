@@ -13,7 +13,6 @@ void FlopsKernel::generate() {
   const int accumulators = register_count() - 2;
   const Xmm a = vreg(accumulators);
   const Xmm b = vreg(accumulators + 1);
-  const Reg64 iterations = rsi;
 
   // Operands are ones: add and fma then count exactly, mul keeps its accumulators at one.
   mov(rdx, arg(offsetof(KernelArgs, fill)));
@@ -27,16 +26,9 @@ void FlopsKernel::generate() {
     }
   }
 
-  mov(iterations, arg(offsetof(KernelArgs, repetitions)));
-  Label top, done;
-  test(iterations, iterations);
-  jz(done, T_NEAR);
-  L(top);
-  begin_body();
-  for (int k = 0; k < unroll; ++k) emit_flop(op, vreg(k % accumulators), a, b);
-  emit_loop_dec(iterations, top);
-  end_body();
-  L(done);
+  emit_repetitions_loop([&] {
+    for (int k = 0; k < unroll; ++k) emit_flop(op, vreg(k % accumulators), a, b);
+  });
 
   mov(rdx, arg(offsetof(KernelArgs, out)));
   for (int r = 0; r < accumulators; ++r) store_setup(ptr[rdx + r * vector_bytes()], vreg(r));

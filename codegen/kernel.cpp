@@ -5,6 +5,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <cstddef>
 #include <fstream>
 #include <stdexcept>
 
@@ -172,13 +173,21 @@ void Kernel::emit_loop_add(const Xbyak::Reg64& counter, std::uint32_t step, Xbya
   }
 }
 
-void Kernel::emit_loop_dec(const Xbyak::Reg64& counter, Xbyak::Label& top) {
+void Kernel::emit_repetitions_loop(const std::function<void()>& body) {
+  const Xbyak::Reg64 counter = rsi;
+  mov(counter, arg(offsetof(KernelArgs, repetitions)));
+  Xbyak::Label top, done;
+  test(counter, counter);
+  jz(done, T_NEAR);
+  L(top);
+  begin_body();
+  body();
   dec(counter);
   jnz(top, T_NEAR);
-  if (counting_) {
-    metadata_.instructions += 2;
-    metadata_.overhead_instructions += 2;
-  }
+  metadata_.instructions += 2;
+  metadata_.overhead_instructions += 2;
+  end_body();
+  L(done);
 }
 
 void Kernel::zero(const Xbyak::Xmm& reg) {

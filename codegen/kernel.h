@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <string>
 
@@ -95,8 +96,9 @@ class Kernel : public Xbyak::CodeGenerator {
   void emit_dependent_add(const Xbyak::Reg64& chain);
   // counter += step; loop while counter != 0 (two instructions, macro-fused).
   void emit_loop_add(const Xbyak::Reg64& counter, std::uint32_t step, Xbyak::Label& top);
-  // --counter; loop while counter != 0.
-  void emit_loop_dec(const Xbyak::Reg64& counter, Xbyak::Label& top);
+  // Runs body() KernelArgs::repetitions times (none when zero), counting rsi down; the body
+  // and its loop overhead are counted as one iteration of the kernel's metadata.
+  void emit_repetitions_loop(const std::function<void()>& body);
 
   // Not counted: set-up outside the body.
   void zero(const Xbyak::Xmm& reg);
