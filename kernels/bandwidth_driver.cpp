@@ -57,6 +57,10 @@ BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team
   BandwidthResult result;
   result.working_set_bytes = per_stream * static_cast<std::uint64_t>(loads + (stores ? 1 : 0));
   result.placement_fraction = placement.fraction();
+  // Interleaved data must also be spread evenly over its memories, not just lie on them.
+  if (request.policy == BindPolicy::interleave) {
+    result.interleave_evenness = placement.evenness(request.nodes);
+  }
   const double bytes = static_cast<double>(threads) * static_cast<double>(timed.repetitions) *
                        static_cast<double>(bytes_per_sweep);
   for (double seconds : timed.seconds) result.gbps.push_back(bytes / seconds / 1e9);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -43,7 +44,10 @@ NodeBuffer::NodeBuffer(hwloc_topology_t topology, std::size_t bytes,
   }
   data_ = reinterpret_cast<void*>(aligned);
   bytes_ = kept;
-  if (bytes >= kHugePageBytes) ::madvise(data_, bytes_, MADV_HUGEPAGE);
+  // Interleaving is page by page: huge pages would make it 2 MiB by 2 MiB.
+  if (bytes >= kHugePageBytes && policy == BindPolicy::bind) {
+    ::madvise(data_, bytes_, MADV_HUGEPAGE);
+  }
 
   // Bound by nodeset before the first touch: the only binding that works for CPU-less nodes.
   hwloc_bitmap_t nodeset = hwloc_bitmap_alloc();
@@ -88,6 +92,20 @@ void NodeBuffer::release() {
   data_ = nullptr;
 }
 
+double PlacementCount::evenness(const std::vector<unsigned>& intended_nodes) const {
+  if (queried == 0 || intended_nodes.empty()) return 0;
+  const double fair = 1.0 / static_cast<double>(intended_nodes.size());
+  double distance = 0;
+  for (unsigned node : intended_nodes) {
+    const auto it = per_node.find(static_cast<int>(node));
+    const double share =
+        it == per_node.end() ? 0 : static_cast<double>(it->second) / static_cast<double>(queried);
+    distance += std::abs(share - fair);
+  }
+  distance += 1 - fraction();  // pages on no intended node
+  return 1 - distance / 2;
+}
+
 PlacementCount count_placement(const void* data, std::size_t bytes,
                                const std::vector<unsigned>& intended_nodes, std::size_t max_pages) {
   PlacementCount count;
@@ -106,6 +124,7 @@ PlacementCount count_placement(const void* data, std::size_t bytes,
                              std::strerror(errno));
   }
   count.queried = queried;
+  for (int node : status) ++count.per_node[node];
   for (int node : status) {
     if (node >= 0 && std::find(intended_nodes.begin(), intended_nodes.end(),
                                static_cast<unsigned>(node)) != intended_nodes.end()) {

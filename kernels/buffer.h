@@ -5,6 +5,7 @@
 #include <hwloc.h>
 
 #include <cstddef>
+#include <map>
 #include <vector>
 
 namespace larm::kernels {
@@ -33,16 +34,21 @@ class NodeBuffer {
   std::size_t bytes_ = 0;
 };
 
-// Pages of [data, data + bytes) on the intended nodes, and pages queried.
+// Pages of [data, data + bytes) on the intended nodes, and pages queried, per node too.
 struct PlacementCount {
   std::size_t on_intended = 0;
   std::size_t queried = 0;
+  std::map<int, std::size_t> per_node;  // node (-errno when the page has none) -> pages
   double fraction() const {
     return queried ? static_cast<double>(on_intended) / static_cast<double>(queried) : 0;
   }
+  // For an interleaved buffer: 1 - the total variation distance between the pages' spread over
+  // the intended nodes and an even spread (1 when even; pages elsewhere count as uneven).
+  double evenness(const std::vector<unsigned>& intended_nodes) const;
   PlacementCount& operator+=(const PlacementCount& other) {
     on_intended += other.on_intended;
     queried += other.queried;
+    for (const auto& [node, pages] : other.per_node) per_node[node] += pages;
     return *this;
   }
 };
@@ -55,5 +61,8 @@ PlacementCount count_placement(const void* data, std::size_t bytes,
 
 // Below this fraction of pages on the intended memories a measurement is marked misplaced.
 inline constexpr double kMinPlacedFraction = 0.99;
+// Interleaved data below this evenness is misplaced too. Looser than the fraction: the query
+// samples at most 1024 pages, and a buffer's size need not be a multiple of the memories.
+inline constexpr double kMinInterleaveEvenness = 0.90;
 
 }  // namespace larm::kernels

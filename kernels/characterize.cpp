@@ -227,6 +227,9 @@ class Runner {
     if (m.memory >= 0)
       total.memory_kind = topology_.memories()[static_cast<std::size_t>(m.memory)].kind;
     total.placement_fraction = r.placement_fraction;
+    total.interleave_evenness = r.interleave_evenness;
+    const bool uneven = r.interleave_evenness && *r.interleave_evenness < kMinInterleaveEvenness;
+    if (uneven) total.status = "misplaced";
     results_.shared.push_back(total);
     for (std::size_t d = 0; d < r.group_gbps.size(); ++d) {
       if (r.group_gbps[d].empty()) continue;
@@ -244,7 +247,9 @@ class Runner {
       roof.samples = r.group_gbps[d];
       roof.stats = results::summarize(roof.samples);
       roof.placement_fraction = r.placement_fraction;
-      roof.status = status_of(roof.stats, roof.placement_fraction, options_.unstable_threshold);
+      roof.status =
+          uneven ? "misplaced"
+                 : status_of(roof.stats, roof.placement_fraction, options_.unstable_threshold);
       results_.roofs.push_back(roof);
     }
   }

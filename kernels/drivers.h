@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "codegen/kernel_spec.h"
@@ -36,6 +37,7 @@ struct BandwidthResult {
   std::vector<std::vector<double>> group_gbps;  // [group][sample], when groups were given
   std::uint64_t working_set_bytes = 0;          // per thread, as run
   double placement_fraction = 0;                // pages on the requested nodes
+  std::optional<double> interleave_evenness;    // interleaved data: how evenly spread (1 = even)
 };
 
 BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team,

@@ -121,7 +121,8 @@ json shared_json(const SharedBandwidth& b) {
   return stream_json(b, {{"placement", b.placement},
                          {"memory", b.memory},
                          {"memory_kind", b.memory_kind},
-                         {"placement_fraction", optional_number(b.placement_fraction)}});
+                         {"placement_fraction", optional_number(b.placement_fraction)},
+                         {"interleave_evenness", optional_number(b.interleave_evenness)}});
 }
 
 SharedBandwidth shared_from(const json& j) {
@@ -131,6 +132,7 @@ SharedBandwidth shared_from(const json& j) {
   b.memory = j.at("memory").get<std::string>();
   b.memory_kind = j.at("memory_kind").get<std::string>();
   b.placement_fraction = read_optional(j, "placement_fraction");
+  b.interleave_evenness = read_optional(j, "interleave_evenness");
   return b;
 }
 

@@ -74,6 +74,7 @@ struct SharedBandwidth : StreamMeasurement {
   std::string memory;     // OS index (contention); empty for congestion (all memories)
   std::string memory_kind;
   std::optional<double> placement_fraction;
+  std::optional<double> interleave_evenness;  // congestion: 1 - distance to an even spread
 };
 
 // One point of a contention curve: bandwidth to one memory as threads are added, filling the

@@ -44,6 +44,21 @@ TEST_F(Drivers, PlacementIsCheckedPageByPage) {
   EXPECT_DOUBLE_EQ(count_placement(buffer.data(), buffer.size(), {local()[0] + 1}).fraction(), 0.0);
 }
 
+TEST(Placement, EvennessIsOneMinusTheDistanceToAnEvenSpread) {
+  PlacementCount count;
+  count.queried = 100;
+  count.on_intended = 100;
+  count.per_node = {{0, 50}, {1, 50}};
+  EXPECT_DOUBLE_EQ(count.evenness({0, 1}), 1.0);
+  count.per_node = {{0, 75}, {1, 25}};
+  EXPECT_DOUBLE_EQ(count.evenness({0, 1}), 0.75);
+  count.per_node = {{0, 100}};
+  EXPECT_DOUBLE_EQ(count.evenness({0, 1}), 0.5);
+  count.on_intended = 50;
+  count.per_node = {{0, 50}, {-14, 50}};  // half the pages on no intended node
+  EXPECT_DOUBLE_EQ(count.evenness({0}), 0.5);
+}
+
 TEST_F(Drivers, SamplerCalibratesSamplesToTheirMinimumLength) {
   ThreadTeam team(topology_.handle(), domain().core_pus);
   const TimedSamples timed = sample(team, clock_, context_.sampling, [](int, std::uint64_t reps) {

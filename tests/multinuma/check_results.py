@@ -50,7 +50,10 @@ for m in memories:
         c.check(b["placement_fraction"] >= 0.99, f"contention on {m}: pages {b['placement_fraction']}")
     curve = [p for p in doc["contention_curve"] if p["memory"] == m and p["samples"]]
     c.check(len(curve) == 2, f"memory {m}: contention curve has {len(curve)} points")
-c.check(len([b for b in doc["shared"] if b["placement"] == "congestion" and b["samples"]]) == 5,
-        "congestion totals missing")
+congestion = [b for b in doc["shared"] if b["placement"] == "congestion" and b["samples"]]
+c.check(len(congestion) == 5, "congestion totals missing")
+for b in congestion:
+    c.check(b["placement_fraction"] >= 0.99, f"congestion pages off the memories: {b['placement_fraction']}")
+    c.check(b["interleave_evenness"] >= 0.9, f"congestion pages not spread evenly: {b['interleave_evenness']}")
 c.check(not [r for r in roofs if r["status"] == "misplaced"], "misplaced roofs")
 c.finish()
