@@ -63,4 +63,27 @@ for path in files:
     c.check(qm is not None and m is not None and int(qm.group(1)) <= int(m.group(3)),
             f"{name}: quick not shorter")
     print(f"{name}: {total[0] if total else '?'} | quick: {qm.group(0) if qm else '?'}")
+
+# Issue 3's sizing target: a 2-socket, 4-domain, 64-core node (hwloc synthetic topology, exported
+# to XML by lstopo) is planned at <= 15 minutes by default and <= 3 minutes with --quick.
+import shutil
+import subprocess
+import tempfile
+lstopo = shutil.which("lstopo-no-graphics")
+if lstopo is None:
+    print("lstopo-no-graphics not found: 64-core sizing check not run")
+else:
+    xml = os.path.join(tempfile.mkdtemp(prefix="larm-synthetic-"), "2s4d64c.xml")
+    subprocess.run([lstopo, "--input", "package:2 group:2 [numa(memory=34359738368)] "
+                    "l3:1(size=33554432) l2:16(size=1048576) l1d:1(size=49152) core:1 pu:2",
+                    "--of", "xml", xml], check=True)
+    estimates = {}
+    for mode in ("default", "quick"):
+        r = run(larm, "plan", "--topology", xml, *(["--quick"] if mode == "quick" else []))
+        c.check("4 domain(s), 4 memory(ies), 64 cores" in r.stdout, f"synthetic node: {r.stdout[:200]}")
+        m = re.search(r"estimated (\d+) s", r.stdout)
+        estimates[mode] = int(m.group(1)) if m else None
+    print(f"2-socket 4-domain 64-core synthetic node: estimated {estimates['default']} s, quick {estimates['quick']} s")
+    c.check(estimates["default"] is not None and estimates["default"] <= 15 * 60, "default plan over 15 minutes")
+    c.check(estimates["quick"] is not None and estimates["quick"] <= 3 * 60, "quick plan over 3 minutes")
 c.finish()
