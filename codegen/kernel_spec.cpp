@@ -78,7 +78,7 @@ int KernelSpec::effective_unroll() const {
     case Family::stream: {
       // A power of two, so that chunks divide the power-of-two cache sizes.
       const int wanted =
-          kStreamInstructionsPerIteration / (load_streams(access) + store_streams(access));
+          kStreamInstructionsPerIteration / stream_count(access);
       int unroll_pow2 = 1;
       while (unroll_pow2 * 2 <= wanted) unroll_pow2 *= 2;
       return unroll_pow2;

@@ -28,6 +28,9 @@ std::vector<Access> all_accesses();
 // Streams an access mix reads and writes; each stream advances by the same bytes per iteration.
 int load_streams(Access access);
 int store_streams(Access access);
+inline int stream_count(Access access) {
+  return load_streams(access) + store_streams(access);
+}
 
 struct KernelSpec {
   Family family = Family::stream;

@@ -18,6 +18,7 @@ BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team
   const std::uint64_t bytes_per_sweep = (meta.bytes_loaded + meta.bytes_stored) * iterations;
   const int loads = codegen::load_streams(spec.access);
   const bool stores = codegen::store_streams(spec.access) > 0;
+  const int streams = codegen::stream_count(spec.access);
 
   alignas(64) static const double kFill[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   const auto threads = static_cast<std::size_t>(team.size());
@@ -27,7 +28,6 @@ BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team
   // Each thread allocates and first-touches its own streams.
   team.run([&](int t) {
     auto& own = buffers[static_cast<std::size_t>(t)];
-    const int streams = loads + (stores ? 1 : 0);
     for (int s = 0; s < streams; ++s) {
       own.emplace_back(context.topology.handle(), per_stream, request.nodes, request.policy);
       // Non-zero data: some CPUs shortcut loads and stores of zero pages or zero lines.
@@ -49,13 +49,13 @@ BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team
 
   const TimedSamples timed =
       sample(team, context.clock, context.sampling, [&](int t, std::uint64_t repetitions) {
-        codegen::KernelArgs a = args[static_cast<std::size_t>(t)];
+        codegen::KernelArgs& a = args[static_cast<std::size_t>(t)];
         a.repetitions = repetitions;
         kernel->run(a);
       });
 
   BandwidthResult result;
-  result.working_set_bytes = per_stream * static_cast<std::uint64_t>(loads + (stores ? 1 : 0));
+  result.working_set_bytes = per_stream * static_cast<std::uint64_t>(streams);
   result.placement_fraction = placement.fraction();
   // Interleaved data must also be spread evenly over its memories, not just lie on them.
   if (request.policy == BindPolicy::interleave) {

@@ -233,16 +233,9 @@ class Runner {
     results_.shared.push_back(total);
     for (std::size_t d = 0; d < r.group_gbps.size(); ++d) {
       if (r.group_gbps[d].empty()) continue;
-      Roof roof;
+      Roof roof = roof_base(topology_, m);
       roof.domain = static_cast<int>(d);
-      roof.level = "memory";
-      roof.memory = total.memory;
-      roof.memory_kind = total.memory_kind;
-      roof.placement = m.placement;
-      roof.access = total.access;
-      roof.isa = total.isa;
       roof.threads = static_cast<int>(std::count(m.pu_domains.begin(), m.pu_domains.end(), d));
-      roof.unit = "GB/s";
       roof.working_set_bytes = r.working_set_bytes;
       roof.samples = r.group_gbps[d];
       roof.stats = results::summarize(roof.samples);

@@ -14,6 +14,7 @@ TimedSamples sample(ThreadTeam& team, const Clock& clock, const SamplingOptions&
                     const std::function<void(int, std::uint64_t)>& work) {
   const auto threads = static_cast<std::size_t>(team.size());
   std::vector<std::uint64_t> starts(threads), ends(threads);
+  std::uint64_t first = 0;  // the earliest start of the last timed run
   auto timed = [&](std::uint64_t repetitions) {
     team.run([&](int t) {
       team.barrier().wait();
@@ -21,7 +22,7 @@ TimedSamples sample(ThreadTeam& team, const Clock& clock, const SamplingOptions&
       work(t, repetitions);
       ends[static_cast<std::size_t>(t)] = clock.end();
     });
-    const std::uint64_t first = *std::min_element(starts.begin(), starts.end());
+    first = *std::min_element(starts.begin(), starts.end());
     const std::uint64_t last = *std::max_element(ends.begin(), ends.end());
     return clock.seconds(last - first);
   };
@@ -40,7 +41,6 @@ TimedSamples sample(ThreadTeam& team, const Clock& clock, const SamplingOptions&
   for (int s = 0; s < options.samples; ++s) {
     throw_if_stopped(options);
     result.seconds.push_back(timed(repetitions));
-    const std::uint64_t first = *std::min_element(starts.begin(), starts.end());
     std::vector<double> own(threads), from_start(threads);
     for (std::size_t t = 0; t < threads; ++t) {
       own[t] = clock.seconds(ends[t] - starts[t]);

@@ -34,10 +34,6 @@ std::vector<std::uint64_t> sweep_sizes(const topology::Domain& domain, int point
 // chunks (at least one), so that every byte counted is a byte touched.
 std::uint64_t bytes_per_stream(const codegen::KernelSpec& spec, std::uint64_t working_set_bytes);
 
-}  // namespace larm::kernels
-
-namespace larm::kernels {
-
 // The spec with its unroll reduced (to a power of two) when the default chunk would not fit in
 // the working set: the size sweep starts at 1 KiB, below one AVX-512 chunk.
 codegen::KernelSpec fit_unroll(codegen::KernelSpec spec, std::uint64_t working_set_bytes);
