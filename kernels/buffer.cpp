@@ -1,7 +1,8 @@
 // Nodeset-bound buffers and page placement queries.
 #include "kernels/buffer.h"
 
-#include <numaif.h>
+#include "topology/page_nodes.h"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -109,26 +110,12 @@ double PlacementCount::evenness(const std::vector<unsigned>& intended_nodes) con
 PlacementCount count_placement(const void* data, std::size_t bytes,
                                const std::vector<unsigned>& intended_nodes, std::size_t max_pages) {
   PlacementCount count;
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  const std::size_t pages = (bytes + page - 1) / page;
-  if (pages == 0) return count;
-  const std::size_t queried = std::min(pages, max_pages);
-  std::vector<void*> addresses(queried);
-  for (std::size_t i = 0; i < queried; ++i) {
-    const std::size_t index = i * pages / queried;
-    addresses[i] = const_cast<char*>(static_cast<const char*>(data) + index * page);
-  }
-  std::vector<int> status(queried, -1);
-  if (::move_pages(0, queried, addresses.data(), nullptr, status.data(), 0) != 0) {
-    throw std::runtime_error(std::string("move_pages cannot query page placement: ") +
-                             std::strerror(errno));
-  }
-  count.queried = queried;
-  for (int node : status) ++count.per_node[node];
-  for (int node : status) {
+  count.per_node = topology::query_page_nodes(data, bytes, max_pages);
+  for (const auto& [node, pages] : count.per_node) {
+    count.queried += pages;
     if (node >= 0 && std::find(intended_nodes.begin(), intended_nodes.end(),
                                static_cast<unsigned>(node)) != intended_nodes.end()) {
-      ++count.on_intended;
+      count.on_intended += pages;
     }
   }
   return count;

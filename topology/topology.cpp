@@ -84,10 +84,13 @@ Topology::Topology(hwloc_topology_t handle, std::string source)
   discover();
 }
 
-Topology Topology::load_live() {
+Topology Topology::load_live(LiveScope scope) {
   hwloc_topology_t t;
   if (hwloc_topology_init(&t) != 0) throw std::runtime_error("hwloc_topology_init failed");
   hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
+  if (scope == LiveScope::whole_machine) {
+    hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+  }
   if (hwloc_topology_load(t) != 0) {
     hwloc_topology_destroy(t);
     throw std::runtime_error("hwloc cannot load the topology of this machine");

@@ -63,8 +63,12 @@ struct Distances {
 
 class Topology {
  public:
-  // The machine this process runs on (restricted to the cpuset it is allowed).
-  static Topology load_live();
+  enum class LiveScope {
+    allowed,        // restricted to the cpuset and nodes this process may use (measuring)
+    whole_machine,  // every core and memory, even those a binding excludes (naming domains)
+  };
+  // The machine this process runs on.
+  static Topology load_live(LiveScope scope = LiveScope::allowed);
   // A saved hwloc XML topology: for planning and tests, never for measuring.
   static Topology load_xml(const std::filesystem::path& file);
 

@@ -1,0 +1,127 @@
+/* larm region API: mark the regions of an application so that `larm place` can put each one on
+ * the roofs of the domain it ran on (Locality-Aware Roofline Model).
+ *
+ * Rules, stated once (hwloc style):
+ *  - every function returns 0 on success and -1 on misuse or failure, with a one-line message
+ *    on stderr ("larm: ..."); nothing aborts, no exception leaves the library, and what was
+ *    already recorded is kept;
+ *  - every function is thread-safe and may be called from any thread (pthreads, OpenMP),
+ *    inside or outside parallel regions; regions nest per thread and times are inclusive;
+ *  - larm_region_begin before larm_init initializes with the defaults (LARM_OUT or the current
+ *    directory); at exit, a run that was not finalized is written as if larm_finalize had
+ *    been called;
+ *  - after the first call for a region on a thread, begin/end do not allocate.
+ *
+ * Environment: LARM_OUT (output directory when larm_init gets NULL), LARM_LABEL (run label,
+ * e.g. firsttouch or interleave), LARM_COUNTERS=off (do not use PAPI), LARM_MAX_REGIONS
+ * (distinct region names kept per thread, default 10000), LARM_QUIET=1 (no messages).
+ *
+ * Compile-time switch: the LARM_* macros at the end compile to nothing unless LARM_ENABLE is
+ * defined, so instrumented code builds without larm.
+ */
+#ifndef LARM_REGION_H
+#define LARM_REGION_H
+
+#include <stddef.h>
+
+/** Version of this API: major * 10000 + minor * 100 + patch. */
+#define LARM_API_VERSION 10000
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** \brief Starts recording regions.
+ * \param out_dir directory where larm_finalize writes regions.json and regions.csv (created
+ *        when missing); NULL: LARM_OUT, else the current directory.
+ * \return 0, or -1 when larm is already initialized or finalized. */
+int larm_init(const char* out_dir);
+
+/** \brief Registers the calling thread now rather than at its first region (LIKWID's
+ * THREADINIT): keeps the registration out of the first timed region. \return 0 or -1. */
+int larm_thread_init(void);
+
+/** \brief Creates the record of a region on the calling thread without opening it, so that
+ * the first larm_region_begin does not allocate (LIKWID's REGISTER). \return 0 or -1. */
+int larm_region_register(const char* name);
+
+/** \brief Opens region name on the calling thread (nested inside any open region).
+ * \param name non-empty; names longer than 255 bytes are truncated. \return 0 or -1. */
+int larm_region_begin(const char* name);
+
+/** \brief Closes region name, the innermost open region of the calling thread. Closing an
+ * outer region also closes the regions still open inside it (with a message).
+ * \return 0, or -1 when name is not open on this thread. */
+int larm_region_end(const char* name);
+
+/** \brief Declares work done by region name on the calling thread, added to what was
+ * declared before: used when no hardware counter measures it.
+ * \param flops floating-point operations; negative or NaN: not declared.
+ * \param bytes bytes loaded and stored by the core; negative or NaN: not declared.
+ * \return 0 or -1. */
+int larm_region_add(const char* name, double flops, double bytes);
+
+/** \brief Says that region name works on the len bytes at ptr: larm looks up which memories
+ * hold those pages (move_pages), now and at the next end of the region if some pages were not
+ * touched yet, so that the region is placed against the roof of that memory. \return 0 or -1. */
+int larm_region_data(const char* name, const void* ptr, size_t len);
+
+/** \brief Reads what the calling thread recorded so far for region name (LIKWID's GET).
+ * \param seconds inclusive time, or NULL. \param calls completed calls, or NULL.
+ * \return 0, or -1 when the thread has no record of name (outputs then untouched). */
+int larm_region_get(const char* name, double* seconds, long* calls);
+
+/** \brief Forgets what the calling thread recorded for region name (LIKWID's RESET); the
+ * region must not be open. \return 0 or -1. */
+int larm_region_reset(const char* name);
+
+/** \brief Closes what is still open (with a message), writes regions.json and regions.csv
+ * atomically and stops recording. \return 0, or -1 when called twice or when writing failed
+ * (the message names the fallback file, if any). */
+int larm_finalize(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+namespace larm {
+
+/** Opens a region for the lifetime of the object: `larm::Region r("solve");`. */
+class Region {
+ public:
+  explicit Region(const char* name) noexcept : name_(name) { larm_region_begin(name_); }
+  ~Region() { larm_region_end(name_); }
+  Region(const Region&) = delete;
+  Region& operator=(const Region&) = delete;
+
+ private:
+  const char* name_;
+};
+
+}  // namespace larm
+#endif /* __cplusplus */
+
+#ifdef LARM_ENABLE
+#define LARM_INIT(out_dir) larm_init(out_dir)
+#define LARM_THREAD_INIT() larm_thread_init()
+#define LARM_REGION_BEGIN(name) larm_region_begin(name)
+#define LARM_REGION_END(name) larm_region_end(name)
+#define LARM_REGION_ADD(name, flops, bytes) larm_region_add((name), (flops), (bytes))
+#define LARM_REGION_DATA(name, ptr, len) larm_region_data((name), (ptr), (len))
+#define LARM_FINALIZE() larm_finalize()
+#ifdef __cplusplus
+#define LARM_REGION_CONCAT_(a, b) a##b
+#define LARM_REGION_VAR_(line) LARM_REGION_CONCAT_(larm_region_guard_, line)
+#define LARM_REGION(name) ::larm::Region LARM_REGION_VAR_(__LINE__)(name)
+#endif
+#else
+#define LARM_INIT(out_dir) ((void)0)
+#define LARM_THREAD_INIT() ((void)0)
+#define LARM_REGION_BEGIN(name) ((void)0)
+#define LARM_REGION_END(name) ((void)0)
+#define LARM_REGION_ADD(name, flops, bytes) ((void)0)
+#define LARM_REGION_DATA(name, ptr, len) ((void)0)
+#define LARM_FINALIZE() ((void)0)
+#define LARM_REGION(name) ((void)0)
+#endif
+
+#endif /* LARM_REGION_H */

@@ -1,0 +1,140 @@
+// Counters through PAPI 7. Events, in order of preference (each one PAPI refuses is dropped and
+// listed in regions.json under counters.events_refused):
+//  - Intel (Broadwell and later): FP_ARITH_INST_RETIRED scalar/128/256/512-bit, double and
+//    single, weighted by the lanes they hold (an FMA counts twice, as these events count it);
+//    MEM_INST_RETIRED:ALL_LOADS / ALL_STORES for memory instructions.
+//  - AMD Zen (family 17h and later): RETIRED_SSE_AVX_FLOPS:ANY (FLOPs, FMA = 2; without the
+//    merge event a counter sees at most 15 FLOPs per cycle, so wide AVX-512 FMA code is
+//    under-counted on Zen 4 — AMD PPR for family 19h); LS_DISPATCH loads and stores.
+//  - anything else, or when those are refused: the presets PAPI_DP_OPS and PAPI_SP_OPS.
+// Memory instructions have no width in any of these events: bytes are only derived from them
+// when the user states the width (LARM_ACCESS_BYTES), never guessed (METHOD §9).
+#include <cpuid.h>
+#include <papi.h>
+#include <pthread.h>
+
+#include <string>
+
+#include "instrument/counters.h"
+
+namespace larm::instrument {
+namespace {
+
+struct CpuVendor {
+  std::string vendor;
+  unsigned family = 0;
+};
+
+CpuVendor cpu_vendor() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  CpuVendor cpu;
+  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return cpu;
+  char name[13] = {};
+  __builtin_memcpy(name, &ebx, 4);
+  __builtin_memcpy(name + 4, &edx, 4);
+  __builtin_memcpy(name + 8, &ecx, 4);
+  cpu.vendor = name;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0) {
+    cpu.family = (eax >> 8) & 0xf;
+    if (cpu.family == 0xf) cpu.family += (eax >> 20) & 0xff;
+  }
+  return cpu;
+}
+
+std::vector<CounterEvent> preferred_events(const CpuVendor& cpu) {
+  using Kind = CounterEvent::Kind;
+  std::vector<CounterEvent> events;
+  if (cpu.vendor == "GenuineIntel") {
+    const char* prefix = "FP_ARITH_INST_RETIRED:";
+    const std::pair<const char*, double> fp[] = {
+        {"SCALAR_DOUBLE", 1},      {"128B_PACKED_DOUBLE", 2}, {"256B_PACKED_DOUBLE", 4},
+        {"512B_PACKED_DOUBLE", 8}, {"SCALAR_SINGLE", 1},      {"128B_PACKED_SINGLE", 4},
+        {"256B_PACKED_SINGLE", 8}, {"512B_PACKED_SINGLE", 16}};
+    for (const auto& [umask, lanes] : fp) {
+      events.push_back({std::string(prefix) + umask, Kind::flops, lanes});
+    }
+    events.push_back({"MEM_INST_RETIRED:ALL_LOADS", Kind::load_instructions, 0});
+    events.push_back({"MEM_INST_RETIRED:ALL_STORES", Kind::store_instructions, 0});
+  } else if (cpu.vendor == "AuthenticAMD" && cpu.family >= 0x17) {
+    events.push_back({"RETIRED_SSE_AVX_FLOPS:ANY", Kind::flops, 1});
+    events.push_back({"LS_DISPATCH:LD_DISPATCH", Kind::load_instructions, 0});
+    events.push_back({"LS_DISPATCH:STORE_DISPATCH", Kind::store_instructions, 0});
+  }
+  return events;
+}
+
+unsigned long thread_id() {
+  return static_cast<unsigned long>(pthread_self());
+}
+
+}  // namespace
+
+const bool Counters::kSupported = true;
+
+std::string Counters::start() {
+  active_ = false;
+  events_.clear();
+  refused_.clear();
+  if (PAPI_is_initialized() == PAPI_NOT_INITED) {
+    const int version = PAPI_library_init(PAPI_VER_CURRENT);
+    if (version != PAPI_VER_CURRENT)
+      return "PAPI_library_init failed (" + std::to_string(version) + ")";
+    if (PAPI_thread_init(thread_id) != PAPI_OK) return "PAPI_thread_init failed";
+  }
+  const PAPI_component_info_t* component = PAPI_get_component_info(0);
+  if (component != nullptr && component->disabled != 0) {
+    return std::string("PAPI's CPU component is disabled: ") + component->disabled_reason;
+  }
+  if (PAPI_num_cmp_hwctrs(0) <= 0) {
+    return "PAPI sees 0 hardware counters (virtual machine without a virtual PMU, or "
+           "perf_event_paranoid too high)";
+  }
+  int probe = PAPI_NULL;
+  if (PAPI_create_eventset(&probe) != PAPI_OK) return "PAPI_create_eventset failed";
+  auto try_add = [&](const CounterEvent& event) {
+    if (static_cast<int>(events_.size()) >= kMaxCounterEvents) return;
+    if (PAPI_add_named_event(probe, event.name.c_str()) == PAPI_OK) {
+      events_.push_back(event);
+    } else {
+      refused_.push_back(event.name);
+    }
+  };
+  for (const auto& event : preferred_events(cpu_vendor())) try_add(event);
+  if (!measures_flops()) {
+    try_add({"PAPI_DP_OPS", CounterEvent::Kind::flops, 1});
+    try_add({"PAPI_SP_OPS", CounterEvent::Kind::flops, 1});
+  }
+  const bool runs = PAPI_start(probe) == PAPI_OK;
+  long long discard[kMaxCounterEvents] = {};
+  if (runs) PAPI_stop(probe, discard);
+  PAPI_cleanup_eventset(probe);
+  PAPI_destroy_eventset(&probe);
+  if (!runs) return "PAPI cannot count the chosen events together";
+  if (events_.empty()) return "PAPI accepts none of the FLOP or memory events larm knows";
+  active_ = true;
+  return {};
+}
+
+bool Counters::measures_flops() const {
+  for (const auto& event : events_) {
+    if (event.kind == CounterEvent::Kind::flops) return true;
+  }
+  return false;
+}
+
+bool Counters::start_thread(int& event_set) const {
+  if (!active_) return false;
+  PAPI_register_thread();
+  event_set = PAPI_NULL;
+  if (PAPI_create_eventset(&event_set) != PAPI_OK) return false;
+  for (const auto& event : events_) {
+    if (PAPI_add_named_event(event_set, event.name.c_str()) != PAPI_OK) return false;
+  }
+  return PAPI_start(event_set) == PAPI_OK;
+}
+
+bool Counters::read(int event_set, CounterValues& values) const {
+  return PAPI_read(event_set, values.data()) == PAPI_OK;
+}
+
+}  // namespace larm::instrument

@@ -1,0 +1,596 @@
+// The region registry: per-thread stacks and records, data tags, init/fork/finalize.
+#include "instrument/recorder.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+#include <x86intrin.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <exception>
+#include <optional>
+#include <thread>
+
+#include "instrument/messages.h"
+#include "instrument/region_report.h"
+#include "kernels/clock.h"
+#include "results/atomic_file.h"
+#include "topology/page_nodes.h"
+
+namespace larm::instrument {
+namespace {
+
+// Set once by init, before state_ turns active (release); read after an acquire of state_.
+bool g_use_tsc = false;
+
+std::uint64_t now_ticks() {
+  return g_use_tsc ? __rdtsc() : kernels::monotonic_raw_ns();
+}
+
+thread_local ThreadState* t_state = nullptr;
+thread_local std::uint64_t t_generation = 0;
+
+// Shortest run over which the TSC rate is derived at finalize (error ~ 1e-5 at 20 ms).
+constexpr std::uint64_t kMinCalibrationNs = 20'000'000;
+// A tag whose pages are still untouched is queried again at most this many times.
+constexpr int kMaxDataRequeries = 8;
+
+std::string shown_name(std::string_view name) {
+  constexpr std::size_t kShown = 60;
+  std::string text = "\"" + std::string(name.substr(0, kShown));
+  if (name.size() > kShown) text += "...";
+  return text + "\"";
+}
+
+// The name as recorded, or nullopt (with a message) when it cannot name a region.
+std::optional<std::string_view> checked_name(const char* name, const char* function,
+                                             bool announce_truncation) {
+  if (name == nullptr) {
+    report(MessageKind::bad_name, std::string(function) + ": NULL region name: ignored");
+    return std::nullopt;
+  }
+  const std::size_t length = ::strnlen(name, kMaxNameBytes + 1);
+  if (length == 0) {
+    report(MessageKind::bad_name, std::string(function) + ": empty region name: ignored");
+    return std::nullopt;
+  }
+  if (length > kMaxNameBytes) {
+    if (announce_truncation) {
+      report(MessageKind::bad_name,
+             std::string(function) + ": region name longer than " + std::to_string(kMaxNameBytes) +
+                 " bytes truncated: " + shown_name(std::string_view(name, kMaxNameBytes)));
+    }
+    return std::string_view(name, kMaxNameBytes);
+  }
+  return std::string_view(name, length);
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+const char* env(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : nullptr;
+}
+
+bool has_untouched_pages(const DataTag& tag) {
+  const auto it = tag.pages_by_node.find(-ENOENT);
+  return it != tag.pages_by_node.end() && it->second > 0;
+}
+
+void query_tag(DataTag& tag) {
+  try {
+    tag.pages_by_node = topology::query_page_nodes(reinterpret_cast<const void*>(tag.address),
+                                                   tag.bytes, kMaxPagesQueried);
+  } catch (const std::exception& error) {
+    report(MessageKind::placement, error.what());
+    tag.pages_by_node.clear();
+  }
+}
+
+void reset_counts(RegionRecord& record) {
+  RegionRecord fresh;
+  fresh.name = std::move(record.name);
+  fresh.cpu = record.cpu;
+  fresh.open_depth = record.open_depth;
+  record = std::move(fresh);
+}
+
+}  // namespace
+
+Recorder& process_recorder() {
+  // Never destroyed: threads the application did not join may still call in during exit.
+  static Recorder* recorder = new Recorder;
+  return *recorder;
+}
+
+int Recorder::init(const char* out_dir) {
+  return initialize(out_dir, true) ? 0 : -1;
+}
+
+bool Recorder::initialize(const char* out_dir, bool explicit_call) {
+  std::lock_guard lifecycle(lifecycle_mutex_);
+  const State state = state_.load(std::memory_order_acquire);
+  if (state == State::active) {
+    if (explicit_call) report(MessageKind::lifecycle, "larm_init called twice: ignored");
+    return !explicit_call;
+  }
+  if (state == State::finalized) {
+    report(MessageKind::lifecycle,
+           "larm_init after larm_finalize: recording again is not supported");
+    return false;
+  }
+  try {
+    std::filesystem::path dir;
+    if (out_dir != nullptr && *out_dir != '\0') {
+      dir = out_dir;
+    } else if (const char* from_env = env("LARM_OUT")) {
+      dir = from_env;
+    } else {
+      dir = std::filesystem::current_path();
+    }
+    out_dir_ = std::filesystem::absolute(dir);
+    try {
+      results::ensure_writable_directory(out_dir_);
+    } catch (const std::exception& error) {
+      report(MessageKind::lifecycle, std::string(error.what()) + "; larm_finalize will try again");
+    }
+    const char* label = env("LARM_LABEL");
+    label_ = label != nullptr ? label : "default";
+    max_regions_per_thread_ = kDefaultMaxRegionsPerThread;
+    if (const char* limit = env("LARM_MAX_REGIONS")) {
+      char* end = nullptr;
+      const unsigned long long value = std::strtoull(limit, &end, 10);
+      if (end == limit || *end != '\0' || value == 0) {
+        report(MessageKind::lifecycle, std::string("LARM_MAX_REGIONS=") + limit +
+                                           " is not a positive integer: using " +
+                                           std::to_string(kDefaultMaxRegionsPerThread));
+      } else {
+        max_regions_per_thread_ = static_cast<std::size_t>(value);
+      }
+    }
+    access_bytes_ = 0;
+    if (const char* width = env("LARM_ACCESS_BYTES")) {
+      char* end = nullptr;
+      const double value = std::strtod(width, &end);
+      if (end == width || *end != '\0' || !(value > 0)) {
+        report(MessageKind::lifecycle,
+               std::string("LARM_ACCESS_BYTES=") + width + " is not a positive number: ignored");
+      } else {
+        access_bytes_ = value;
+      }
+    }
+    const char* counters = env("LARM_COUNTERS");
+    counters_unavailable_ = counters != nullptr && std::strcmp(counters, "off") == 0
+                                ? "LARM_COUNTERS=off"
+                                : counters_.start();
+    g_use_tsc = kernels::has_invariant_tsc();
+    start_ns_ = kernels::monotonic_raw_ns();
+    start_ticks_ = now_ticks();
+    started_at_ = utc_now();
+    owner_pid_ = ::getpid();
+    forked_child_ = false;
+    file_suffix_.clear();
+    static std::once_flag handlers;
+    std::call_once(handlers, [] {
+      std::atexit([] { process_recorder().finalize_at_exit(); });
+      ::pthread_atfork([] { process_recorder().before_fork(); },
+                       [] { process_recorder().after_fork_in_parent(); },
+                       [] { process_recorder().after_fork_in_child(); });
+    });
+  } catch (const std::exception& error) {
+    report(MessageKind::lifecycle, std::string("larm_init failed: ") + error.what());
+    return false;
+  }
+  state_.store(State::active, std::memory_order_release);
+  return true;
+}
+
+bool Recorder::ensure_active() {
+  const State state = state_.load(std::memory_order_acquire);
+  if (state == State::active) return true;
+  if (state == State::finalized) {
+    report(MessageKind::misuse, "region call after larm_finalize: ignored");
+    return false;
+  }
+  return initialize(nullptr, false);
+}
+
+ThreadState* Recorder::thread_state() {
+  const std::uint64_t generation = generation_.load(std::memory_order_acquire);
+  if (t_state != nullptr && t_generation == generation) return t_state;
+  auto state = std::make_unique<ThreadState>();
+  state->tid = static_cast<long>(::gettid());
+  state->stack.reserve(32);
+  if (counters_.active()) state->counting = counters_.start_thread(state->event_set);
+  std::lock_guard registry(registry_mutex_);
+  state->index = static_cast<int>(threads_.size());
+  t_state = state.get();
+  t_generation = generation;
+  threads_.push_back(std::move(state));
+  return t_state;
+}
+
+RegionRecord* Recorder::find_or_create(ThreadState& state, std::string_view name) {
+  if (state.last != nullptr && state.last->name == name) return state.last;
+  const auto found = state.regions.find(name);
+  if (found != state.regions.end()) return state.last = &found->second;
+  if (state.regions.size() >= max_regions_per_thread_) {
+    report(MessageKind::limit, "more than " + std::to_string(max_regions_per_thread_) +
+                                   " distinct regions on thread " + std::to_string(state.index) +
+                                   ": " + shown_name(name) +
+                                   " ignored (LARM_MAX_REGIONS raises the limit)");
+    return nullptr;
+  }
+  auto [inserted, created] = state.regions.try_emplace(std::string(name));
+  inserted->second.name = inserted->first;
+  return state.last = &inserted->second;
+}
+
+int Recorder::thread_init() {
+  if (!ensure_active()) return -1;
+  return thread_state() != nullptr ? 0 : -1;
+}
+
+int Recorder::register_region(const char* name) {
+  if (!ensure_active()) return -1;
+  ThreadState& state = *thread_state();
+  const auto checked = checked_name(name, "larm_region_register", true);
+  if (!checked) return -1;
+  std::lock_guard lock(state.lock);
+  return find_or_create(state, *checked) != nullptr ? 0 : -1;
+}
+
+int Recorder::begin(const char* name) {
+  if (!ensure_active()) return -1;
+  ThreadState& state = *thread_state();
+  const auto checked = checked_name(name, "larm_region_begin", true);
+  std::lock_guard lock(state.lock);
+  RegionRecord* record = checked ? find_or_create(state, *checked) : nullptr;
+  ThreadState::Frame& frame = state.stack.emplace_back();
+  if (record == nullptr) return -1;  // the refused begin keeps its frame so that its end matches
+  frame.record = record;
+  const int cpu = ::sched_getcpu();
+  if (record->cpu < 0) {
+    record->cpu = cpu;
+  } else if (cpu != record->cpu) {
+    record->migrated = true;
+  }
+  if (record->open_depth++ == 0) {
+    if (state.counting) counters_.read(state.event_set, frame.start_counts);
+    frame.start_ticks = now_ticks();
+  }
+  return 0;
+}
+
+void Recorder::close_frame(ThreadState::Frame& frame, std::uint64_t end_ticks,
+                           const CounterValues* counts) {
+  RegionRecord& record = *frame.record;
+  ++record.calls;
+  if (--record.open_depth > 0) return;  // an inner instance of a recursive region
+  record.ticks += end_ticks - frame.start_ticks;
+  if (counts != nullptr) {
+    for (std::size_t i = 0; i < counts->size(); ++i) {
+      record.counter_deltas[i] += (*counts)[i] - frame.start_counts[i];
+    }
+    record.counted = true;
+  }
+}
+
+int Recorder::end(const char* name) {
+  const std::uint64_t end_ticks = now_ticks();
+  const State lifecycle = state_.load(std::memory_order_acquire);
+  if (lifecycle != State::active) {
+    report(MessageKind::misuse, lifecycle == State::finalized
+                                    ? "larm_region_end after larm_finalize: ignored"
+                                    : "larm_region_end before any larm_region_begin: ignored");
+    return -1;
+  }
+  ThreadState& state = *thread_state();
+  CounterValues counts{};
+  const bool counted = state.counting && counters_.read(state.event_set, counts);
+  const auto checked = checked_name(name, "larm_region_end", false);
+  std::string problem;
+  int result = -1;
+  {
+    std::lock_guard lock(state.lock);
+    auto& stack = state.stack;
+    if (stack.empty()) {
+      if (checked) {
+        problem = "larm_region_end(" + shown_name(*checked) +
+                  ") without a matching begin on this thread: ignored";
+      }
+    } else if (stack.back().record == nullptr) {
+      stack.pop_back();  // the end of a refused begin, already reported
+    } else if (checked) {
+      std::size_t open = stack.size();
+      while (open > 0 && stack[open - 1].record->name != *checked) --open;
+      if (open == 0) {
+        problem = "larm_region_end(" + shown_name(*checked) +
+                  ") but the innermost open region of this thread is " +
+                  shown_name(stack.back().record->name) + ": ignored";
+      } else {
+        if (open < stack.size()) {
+          problem = "larm_region_end(" + shown_name(*checked) + ") also closes " +
+                    shown_name(stack.back().record->name) + ", still open inside it";
+        }
+        while (stack.size() >= open) {
+          close_frame(stack.back(), end_ticks, counted ? &counts : nullptr);
+          stack.pop_back();
+        }
+        result = 0;
+      }
+    }
+  }
+  if (!problem.empty()) report(MessageKind::misuse, problem);
+  if (result == 0 && pending_data_.load(std::memory_order_relaxed) > 0) {
+    requery_pending_data(*checked);
+  }
+  return result;
+}
+
+int Recorder::add(const char* name, double flops, double bytes) {
+  if (!ensure_active()) return -1;
+  ThreadState& state = *thread_state();
+  const auto checked = checked_name(name, "larm_region_add", true);
+  if (!checked) return -1;
+  const bool has_flops = std::isfinite(flops) && flops >= 0;
+  const bool has_bytes = std::isfinite(bytes) && bytes >= 0;
+  if (!has_flops && !has_bytes) {
+    report(MessageKind::misuse, "larm_region_add(" + shown_name(*checked) +
+                                    "): neither FLOPs nor bytes is a count (>= 0): ignored");
+    return -1;
+  }
+  std::lock_guard lock(state.lock);
+  RegionRecord* record = find_or_create(state, *checked);
+  if (record == nullptr) return -1;
+  if (has_flops) {
+    record->declared_flops += flops;
+    record->flops_declared = true;
+  }
+  if (has_bytes) {
+    record->declared_bytes += bytes;
+    record->bytes_declared = true;
+  }
+  return 0;
+}
+
+int Recorder::data(const char* name, const void* ptr, std::size_t len) {
+  if (!ensure_active()) return -1;
+  const auto checked = checked_name(name, "larm_region_data", true);
+  if (!checked) return -1;
+  if (ptr == nullptr || len == 0) {
+    report(MessageKind::misuse,
+           "larm_region_data(" + shown_name(*checked) + "): NULL pointer or zero length: ignored");
+    return -1;
+  }
+  DataTag tag;
+  tag.address = reinterpret_cast<std::uintptr_t>(ptr);
+  tag.bytes = len;
+  query_tag(tag);
+  tag.pending = has_untouched_pages(tag);
+  std::lock_guard lock(data_mutex_);
+  auto& tags = data_[std::string(*checked)];
+  for (auto& known : tags) {
+    if (known.address == tag.address && known.bytes == tag.bytes) {
+      if (known.pending) pending_data_.fetch_sub(1, std::memory_order_relaxed);
+      known = std::move(tag);
+      if (known.pending) pending_data_.fetch_add(1, std::memory_order_relaxed);
+      return 0;
+    }
+  }
+  if (tags.size() >= kMaxDataTagsPerRegion) {
+    report(MessageKind::limit, "larm_region_data(" + shown_name(*checked) + "): more than " +
+                                   std::to_string(kMaxDataTagsPerRegion) +
+                                   " ranges tagged: ignored");
+    return -1;
+  }
+  if (tag.pending) pending_data_.fetch_add(1, std::memory_order_relaxed);
+  tags.push_back(std::move(tag));
+  return 0;
+}
+
+void Recorder::requery_pending_data(std::string_view name) {
+  std::lock_guard lock(data_mutex_);
+  const auto found = data_.find(name);
+  if (found == data_.end()) return;
+  for (auto& tag : found->second) {
+    if (!tag.pending) continue;
+    query_tag(tag);
+    ++tag.requeries;
+    if (!has_untouched_pages(tag) || tag.requeries >= kMaxDataRequeries) {
+      tag.pending = false;
+      pending_data_.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+}
+
+int Recorder::get(const char* name, double* seconds, long* calls) {
+  if (!ensure_active()) return -1;
+  ThreadState& state = *thread_state();
+  const auto checked = checked_name(name, "larm_region_get", false);
+  if (!checked) return -1;
+  const std::uint64_t ticks_now = now_ticks();
+  const std::uint64_t ns_now = kernels::monotonic_raw_ns();
+  std::lock_guard lock(state.lock);
+  const auto found = state.regions.find(*checked);
+  if (found == state.regions.end()) return -1;
+  const double ticks_per_second = g_use_tsc && ns_now > start_ns_
+                                      ? static_cast<double>(ticks_now - start_ticks_) * 1e9 /
+                                            static_cast<double>(ns_now - start_ns_)
+                                      : 1e9;
+  if (seconds != nullptr) *seconds = static_cast<double>(found->second.ticks) / ticks_per_second;
+  if (calls != nullptr) *calls = static_cast<long>(found->second.calls);
+  return 0;
+}
+
+int Recorder::reset_region(const char* name) {
+  if (!ensure_active()) return -1;
+  ThreadState& state = *thread_state();
+  const auto checked = checked_name(name, "larm_region_reset", false);
+  if (!checked) return -1;
+  std::lock_guard lock(state.lock);
+  const auto found = state.regions.find(*checked);
+  if (found == state.regions.end()) return -1;
+  if (found->second.open_depth > 0) {
+    report(MessageKind::misuse,
+           "larm_region_reset(" + shown_name(*checked) + ") while it is open: ignored");
+    return -1;
+  }
+  reset_counts(found->second);
+  return 0;
+}
+
+Snapshot Recorder::take_snapshot(std::uint64_t end_ticks) {
+  Snapshot snapshot;
+  snapshot.label = label_;
+  snapshot.out_dir = out_dir_;
+  snapshot.file_suffix = file_suffix_;
+  snapshot.started_at = started_at_;
+  snapshot.counters = &counters_;
+  snapshot.counters_unavailable = counters_unavailable_;
+  snapshot.access_bytes = access_bytes_;
+  {
+    std::lock_guard registry(registry_mutex_);
+    for (const auto& thread : threads_) {
+      std::lock_guard lock(thread->lock);
+      // Regions still open are closed at finalize; another thread's counters cannot be read
+      // from here, so those calls keep their time only.
+      while (!thread->stack.empty()) {
+        auto& frame = thread->stack.back();
+        if (frame.record != nullptr) {
+          snapshot.open_at_finalize.push_back(shown_name(frame.record->name) + " on thread " +
+                                              std::to_string(thread->index));
+          close_frame(frame, end_ticks, nullptr);
+        }
+        thread->stack.pop_back();
+      }
+      ThreadSnapshot copy;
+      copy.index = thread->index;
+      copy.tid = thread->tid;
+      copy.regions.reserve(thread->regions.size());
+      for (const auto& [name, record] : thread->regions) copy.regions.push_back(record);
+      snapshot.threads.push_back(std::move(copy));
+    }
+  }
+  {
+    std::lock_guard lock(data_mutex_);
+    for (auto& [name, tags] : data_) {
+      for (auto& tag : tags) {
+        if (tag.pending) query_tag(tag);
+      }
+      snapshot.data[name] = tags;
+    }
+  }
+  // The TSC rate over the whole run, against CLOCK_MONOTONIC_RAW: long enough to be exact.
+  while (kernels::monotonic_raw_ns() - start_ns_ < kMinCalibrationNs) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const std::uint64_t ns = kernels::monotonic_raw_ns();
+  const std::uint64_t ticks = now_ticks();
+  snapshot.wall_seconds = static_cast<double>(end_ticks - start_ticks_);
+  snapshot.ticks_per_second = g_use_tsc ? static_cast<double>(ticks - start_ticks_) * 1e9 /
+                                              static_cast<double>(ns - start_ns_)
+                                        : 1e9;
+  snapshot.wall_seconds /= snapshot.ticks_per_second;
+  snapshot.clock_source = g_use_tsc ? "invariant TSC" : "clock_gettime(MONOTONIC_RAW)";
+  return snapshot;
+}
+
+int Recorder::finalize() {
+  std::lock_guard lifecycle(lifecycle_mutex_);
+  const std::uint64_t end_ticks = now_ticks();
+  const State state = state_.load(std::memory_order_acquire);
+  if (state == State::finalized) {
+    report(MessageKind::lifecycle, "larm_finalize called again: the regions were already written");
+    return -1;
+  }
+  if (state == State::idle) {
+    report(MessageKind::lifecycle,
+           "larm_finalize without larm_init or any region: nothing to write");
+    return -1;
+  }
+  state_.store(State::finalized, std::memory_order_release);
+  try {
+    Snapshot snapshot = take_snapshot(end_ticks);
+    for (const auto& open : snapshot.open_at_finalize) {
+      report(MessageKind::lifecycle,
+             "region " + open + " still open at larm_finalize: closed there");
+    }
+    if (forked_child_ && !snapshot.has_calls()) return 0;  // a child that recorded nothing
+    return write_regions(snapshot) ? 0 : -1;
+  } catch (const std::exception& error) {
+    report(MessageKind::lifecycle, std::string("larm_finalize failed: ") + error.what());
+    return -1;
+  }
+}
+
+void Recorder::finalize_at_exit() {
+  if (state_.load(std::memory_order_acquire) != State::active) return;
+  report(MessageKind::lifecycle, "larm_finalize was not called: writing the regions at exit");
+  finalize();
+}
+
+void Recorder::before_fork() {
+  lifecycle_mutex_.lock();
+  registry_mutex_.lock();
+  data_mutex_.lock();
+}
+
+void Recorder::after_fork_in_parent() {
+  data_mutex_.unlock();
+  registry_mutex_.unlock();
+  lifecycle_mutex_.unlock();
+}
+
+void Recorder::after_fork_in_child() {
+  data_mutex_.unlock();
+  registry_mutex_.unlock();
+  lifecycle_mutex_.unlock();
+  if (state_.load(std::memory_order_acquire) != State::active) return;
+  // Only the forking thread exists in the child. The other threads' states may be locked
+  // forever: they are abandoned (leaked), never touched. The forking thread keeps its open
+  // regions, restarted now, and forgets the parent's counts: the parent writes those.
+  forked_child_ = true;
+  owner_pid_ = ::getpid();
+  file_suffix_ = "-pid" + std::to_string(owner_pid_);
+  counters_.disable();
+  counters_unavailable_ = "fork()ed child: counters stay with the parent";
+  for (auto& thread : threads_) {
+    if (thread.get() != t_state) static_cast<void>(thread.release());
+  }
+  std::erase_if(threads_, [](const auto& thread) { return thread == nullptr; });
+  if (t_state != nullptr) {
+    t_state->index = 0;
+    t_state->counting = false;
+    const std::uint64_t now = now_ticks();
+    for (auto& [name, record] : t_state->regions) reset_counts(record);
+    for (auto& frame : t_state->stack) frame.start_ticks = now;
+  }
+  report(MessageKind::lifecycle, "fork(): the child (pid " + std::to_string(owner_pid_) +
+                                     ") writes its own regions to regions" + file_suffix_ +
+                                     ".json");
+}
+
+void Recorder::reset_for_testing() {
+  std::lock_guard lifecycle(lifecycle_mutex_);
+  std::lock_guard registry(registry_mutex_);
+  std::lock_guard data(data_mutex_);
+  threads_.clear();
+  data_.clear();
+  pending_data_.store(0);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
+  state_.store(State::idle, std::memory_order_release);
+  reset_message_counts();
+}
+
+}  // namespace larm::instrument

@@ -1,0 +1,180 @@
+// The registry behind the region API: one state per thread (its open regions and its records),
+// the data tags, and the life cycle (init, fork, finalize). The C functions of region_api.cpp
+// only forward to the process's Recorder.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "instrument/counters.h"
+
+namespace larm::instrument {
+
+inline constexpr std::size_t kMaxNameBytes = 255;
+inline constexpr std::size_t kDefaultMaxRegionsPerThread = 10000;
+inline constexpr std::size_t kMaxDataTagsPerRegion = 256;
+inline constexpr std::size_t kMaxPagesQueried = 4096;
+
+// One region on one thread.
+struct RegionRecord {
+  std::string name;
+  std::uint64_t calls = 0;
+  std::uint64_t ticks = 0;  // inclusive; a recursive instance counts once, at its outermost
+  int open_depth = 0;
+  int cpu = -1;           // CPU of the first begin
+  bool migrated = false;  // a later begin ran on another CPU
+  double declared_flops = 0;
+  double declared_bytes = 0;
+  bool flops_declared = false;
+  bool bytes_declared = false;
+  bool counted = false;  // counter deltas were added
+  CounterValues counter_deltas{};
+};
+
+// Busy-wait lock of a thread's state: only its owner takes it on the hot path, finalize takes
+// it once per thread; uncontended it costs one atomic exchange.
+class SpinLock {
+ public:
+  void lock() {
+    while (locked_.exchange(true, std::memory_order_acquire)) {
+    }
+  }
+  void unlock() { locked_.store(false, std::memory_order_release); }
+
+ private:
+  std::atomic<bool> locked_{false};
+};
+
+struct NameHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view name) const {
+    return std::hash<std::string_view>{}(name);
+  }
+};
+
+struct ThreadState {
+  struct Frame {
+    RegionRecord* record = nullptr;  // nullptr: a begin that was refused (name, limit)
+    std::uint64_t start_ticks = 0;
+    CounterValues start_counts{};
+  };
+  SpinLock lock;
+  int index = 0;  // order of registration
+  long tid = 0;   // kernel thread id
+  std::unordered_map<std::string, RegionRecord, NameHash, std::equal_to<>> regions;
+  std::vector<Frame> stack;
+  RegionRecord* last = nullptr;  // the record of the last begin: most calls repeat it
+  int event_set = -1;
+  bool counting = false;
+};
+
+// Pages of one tagged range, by memory.
+struct DataTag {
+  std::uintptr_t address = 0;
+  std::size_t bytes = 0;
+  std::map<int, std::size_t> pages_by_node;  // node OS index, or -errno for unplaced pages
+  bool pending = true;                       // some sampled pages were not touched yet: query again
+  int requeries = 0;
+};
+
+// What finalize hands to the writer: copies, taken under the threads' locks.
+struct ThreadSnapshot {
+  int index = 0;
+  long tid = 0;
+  std::vector<RegionRecord> regions;
+};
+struct Snapshot {
+  std::string label;
+  std::filesystem::path out_dir;
+  std::string file_suffix;  // "-pid<N>" in a fork()ed child
+  double ticks_per_second = 1e9;
+  std::string clock_source;
+  double wall_seconds = 0;
+  std::string started_at;
+  std::vector<ThreadSnapshot> threads;
+  std::map<std::string, std::vector<DataTag>> data;
+  const Counters* counters = nullptr;
+  std::string counters_unavailable;  // reason, when counters are not used
+  double access_bytes = 0;           // LARM_ACCESS_BYTES: bytes per counted memory instruction
+  std::vector<std::string> open_at_finalize;
+
+  bool has_calls() const {
+    for (const auto& thread : threads) {
+      for (const auto& region : thread.regions) {
+        if (region.calls > 0) return true;
+      }
+    }
+    return false;
+  }
+};
+
+class Recorder {
+ public:
+  int init(const char* out_dir);
+  int thread_init();
+  int register_region(const char* name);
+  int begin(const char* name);
+  int end(const char* name);
+  int add(const char* name, double flops, double bytes);
+  int data(const char* name, const void* ptr, std::size_t len);
+  int get(const char* name, double* seconds, long* calls);
+  int reset_region(const char* name);
+  int finalize();
+
+  // Called by the atexit handler: finalizes a run the application left open.
+  void finalize_at_exit();
+  // fork() handlers (pthread_atfork).
+  void before_fork();
+  void after_fork_in_parent();
+  void after_fork_in_child();
+  // Drops every record and returns to the state before init (tests only: no other thread may
+  // be inside the library).
+  void reset_for_testing();
+
+ private:
+  enum class State { idle, active, finalized };
+
+  bool initialize(const char* out_dir, bool explicit_call);
+  ThreadState* thread_state();
+  bool ensure_active();
+  RegionRecord* find_or_create(ThreadState& state, std::string_view name);
+  void close_frame(ThreadState::Frame& frame, std::uint64_t end_ticks, const CounterValues* counts);
+  void requery_pending_data(std::string_view name);
+  Snapshot take_snapshot(std::uint64_t end_ticks);
+
+  std::atomic<State> state_{State::idle};
+  std::atomic<std::uint64_t> generation_{1};
+  std::mutex lifecycle_mutex_;  // init, finalize, fork
+  std::mutex registry_mutex_;   // threads_
+  std::deque<std::unique_ptr<ThreadState>> threads_;
+  std::mutex data_mutex_;  // data_
+  std::map<std::string, std::vector<DataTag>, std::less<>> data_;
+  std::atomic<int> pending_data_{0};
+
+  std::filesystem::path out_dir_;
+  std::string label_;
+  std::string file_suffix_;
+  std::size_t max_regions_per_thread_ = kDefaultMaxRegionsPerThread;
+  Counters counters_;
+  std::string counters_unavailable_;
+  double access_bytes_ = 0;
+  std::uint64_t start_ticks_ = 0;
+  std::uint64_t start_ns_ = 0;
+  std::string started_at_;
+  int owner_pid_ = 0;
+  bool forked_child_ = false;
+};
+
+Recorder& process_recorder();
+
+}  // namespace larm::instrument

@@ -1,0 +1,65 @@
+// The C entry points of liblarm: each forwards to the process's Recorder; no exception crosses
+// the C boundary (an unexpected one becomes a message and -1).
+#include <exception>
+#include <string>
+
+#include "instrument/messages.h"
+#include "instrument/recorder.h"
+#include "larm/region.h"
+
+namespace {
+
+template <typename Call>
+int guarded(const char* function, Call&& call) noexcept {
+  try {
+    return call(larm::instrument::process_recorder());
+  } catch (const std::exception& error) {
+    try {
+      larm::instrument::report(larm::instrument::MessageKind::lifecycle,
+                               std::string(function) + " failed: " + error.what());
+    } catch (...) {
+    }
+  } catch (...) {
+  }
+  return -1;
+}
+
+}  // namespace
+
+extern "C" {
+
+int larm_init(const char* out_dir) {
+  return guarded("larm_init", [&](auto& recorder) { return recorder.init(out_dir); });
+}
+int larm_thread_init(void) {
+  return guarded("larm_thread_init", [&](auto& recorder) { return recorder.thread_init(); });
+}
+int larm_region_register(const char* name) {
+  return guarded("larm_region_register",
+                 [&](auto& recorder) { return recorder.register_region(name); });
+}
+int larm_region_begin(const char* name) {
+  return guarded("larm_region_begin", [&](auto& recorder) { return recorder.begin(name); });
+}
+int larm_region_end(const char* name) {
+  return guarded("larm_region_end", [&](auto& recorder) { return recorder.end(name); });
+}
+int larm_region_add(const char* name, double flops, double bytes) {
+  return guarded("larm_region_add",
+                 [&](auto& recorder) { return recorder.add(name, flops, bytes); });
+}
+int larm_region_data(const char* name, const void* ptr, size_t len) {
+  return guarded("larm_region_data", [&](auto& recorder) { return recorder.data(name, ptr, len); });
+}
+int larm_region_get(const char* name, double* seconds, long* calls) {
+  return guarded("larm_region_get",
+                 [&](auto& recorder) { return recorder.get(name, seconds, calls); });
+}
+int larm_region_reset(const char* name) {
+  return guarded("larm_region_reset", [&](auto& recorder) { return recorder.reset_region(name); });
+}
+int larm_finalize(void) {
+  return guarded("larm_finalize", [&](auto& recorder) { return recorder.finalize(); });
+}
+
+}  // extern "C"

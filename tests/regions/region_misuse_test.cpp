@@ -1,0 +1,223 @@
+// Misuse of the region API: a message on stderr, -1, never a crash, and the rest of the data kept.
+#include <sys/wait.h>
+
+#include <string>
+
+#include "tests/regions/region_test_support.h"
+
+namespace larm::test {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::internal::CaptureStderr;
+using ::testing::internal::GetCapturedStderr;
+
+// Records one well-formed region, so that each test can check it survived the misuse.
+void record_good_region() {
+  larm_region_begin("good");
+  larm_region_add("good", 1.0, 1.0);
+  larm_region_end("good");
+}
+
+void expect_good_region(const nlohmann::json& doc) {
+  const auto* good = RegionTest::find_region(doc, "good");
+  ASSERT_NE(good, nullptr);
+  EXPECT_EQ(good->at("machine").at("calls"), 1);
+}
+
+TEST_F(RegionTest, EndWithoutBegin) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  record_good_region();
+  CaptureStderr();
+  EXPECT_EQ(larm_region_end("never-opened"), -1);
+  EXPECT_THAT(GetCapturedStderr(), HasSubstr("without a matching begin"));
+  ASSERT_EQ(larm_finalize(), 0);
+  expect_good_region(read_regions());
+}
+
+TEST_F(RegionTest, EndOfAnOuterRegionClosesTheInnerOnes) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  larm_region_begin("a");
+  larm_region_begin("b");
+  CaptureStderr();
+  EXPECT_EQ(larm_region_end("a"), 0);
+  EXPECT_THAT(GetCapturedStderr(), HasSubstr("also closes \"b\""));
+  record_good_region();  // the stack is empty again: a new region starts at the top
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  EXPECT_EQ(find_region(doc, "a")->at("machine").at("calls"), 1);
+  EXPECT_EQ(find_region(doc, "b")->at("machine").at("calls"), 1);
+  expect_good_region(doc);
+  EXPECT_TRUE(doc.at("open_at_finalize").empty());
+}
+
+TEST_F(RegionTest, EndOfARegionThatIsNotOpenIsIgnored) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  larm_region_begin("open");
+  CaptureStderr();
+  EXPECT_EQ(larm_region_end("other"), -1);
+  EXPECT_THAT(GetCapturedStderr(), HasSubstr("innermost open region of this thread is \"open\""));
+  EXPECT_EQ(larm_region_end("open"), 0);
+  ASSERT_EQ(larm_finalize(), 0);
+  EXPECT_EQ(find_region(read_regions(), "open")->at("machine").at("calls"), 1);
+}
+
+TEST_F(RegionTest, RegionStillOpenAtFinalizeIsClosedThere) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  record_good_region();
+  larm_region_begin("left-open");
+  spin_for(1000);
+  CaptureStderr();
+  ASSERT_EQ(larm_finalize(), 0);
+  EXPECT_THAT(GetCapturedStderr(), HasSubstr("\"left-open\" on thread 0 still open"));
+  const auto doc = read_regions();
+  expect_good_region(doc);
+  EXPECT_GE(find_region(doc, "left-open")->at("machine").at("seconds").get<double>(), 1e-3);
+  EXPECT_EQ(doc.at("open_at_finalize").size(), 1u);
+}
+
+TEST_F(RegionTest, FinalizeTwiceKeepsTheFirstOutput) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  record_good_region();
+  ASSERT_EQ(larm_finalize(), 0);
+  CaptureStderr();
+  EXPECT_EQ(larm_finalize(), -1);
+  EXPECT_EQ(larm_region_begin("late"), -1);
+  EXPECT_EQ(larm_region_end("late"), -1);
+  const std::string messages = GetCapturedStderr();
+  EXPECT_THAT(messages, HasSubstr("larm_finalize called again"));
+  EXPECT_THAT(messages, HasSubstr("after larm_finalize"));
+  const auto doc = read_regions();
+  expect_good_region(doc);
+  EXPECT_EQ(find_region(doc, "late"), nullptr);
+}
+
+TEST_F(RegionTest, BeginBeforeInitInitializesFromTheEnvironment) {
+  ::setenv("LARM_OUT", out_dir().c_str(), 1);
+  record_good_region();
+  CaptureStderr();
+  EXPECT_EQ(larm_init("/elsewhere"), -1);  // already initialized by the first begin
+  EXPECT_THAT(GetCapturedStderr(), HasSubstr("larm_init called twice"));
+  ASSERT_EQ(larm_finalize(), 0);
+  expect_good_region(read_regions());
+}
+
+TEST_F(RegionTest, EmptyAndNullNamesAreRefused) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  CaptureStderr();
+  EXPECT_EQ(larm_region_begin(""), -1);
+  EXPECT_EQ(larm_region_end(""), -1);  // pops the refused begin silently
+  EXPECT_EQ(larm_region_begin(nullptr), -1);
+  EXPECT_EQ(larm_region_end(nullptr), -1);
+  EXPECT_EQ(larm_region_add(nullptr, 1, 1), -1);
+  const double value = 0;
+  EXPECT_EQ(larm_region_data("", &value, sizeof value), -1);
+  const std::string messages = GetCapturedStderr();
+  EXPECT_THAT(messages, HasSubstr("empty region name"));
+  EXPECT_THAT(messages, HasSubstr("NULL region name"));
+  record_good_region();  // nothing was left open by the refused begins
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  expect_good_region(doc);
+  EXPECT_EQ(doc.at("regions").size(), 1u);
+  EXPECT_TRUE(doc.at("open_at_finalize").empty());
+}
+
+TEST_F(RegionTest, VeryLongNameIsTruncatedConsistently) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  const std::string name(100000, 'x');
+  CaptureStderr();
+  EXPECT_EQ(larm_region_begin(name.c_str()), 0);
+  EXPECT_EQ(larm_region_end(name.c_str()), 0);
+  EXPECT_THAT(GetCapturedStderr(), HasSubstr("truncated"));
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  ASSERT_EQ(doc.at("regions").size(), 1u);
+  EXPECT_EQ(doc.at("regions").at(0).at("name").get<std::string>(),
+            std::string(instrument::kMaxNameBytes, 'x'));
+}
+
+TEST_F(RegionTest, InvalidUtf8NameStillWritesTheOutput) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  record_good_region();
+  larm_region_begin("bad\xff\xfename");
+  larm_region_end("bad\xff\xfename");
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  expect_good_region(doc);
+  EXPECT_EQ(doc.at("regions").size(), 2u);
+}
+
+TEST_F(RegionTest, MillionDistinctNamesAreCappedNotFatal) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  record_good_region();
+  CaptureStderr();
+  char name[32];
+  for (int i = 0; i < 1000000; ++i) {
+    std::snprintf(name, sizeof name, "r%d", i);
+    larm_region_begin(name);
+    larm_region_end(name);
+  }
+  const std::string messages = GetCapturedStderr();
+  EXPECT_THAT(messages, HasSubstr("distinct regions on thread 0"));
+  EXPECT_THAT(messages, HasSubstr("LARM_MAX_REGIONS"));
+  EXPECT_LT(messages.size(), 20000u);  // rate-limited, not a million lines
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  expect_good_region(doc);
+  EXPECT_EQ(doc.at("regions").size(), instrument::kDefaultMaxRegionsPerThread);
+}
+
+TEST_F(RegionTest, UnwritableDirectoryFallsBackToTheTemporaryDirectory) {
+  // A directory below a regular file cannot be created, even by root.
+  std::filesystem::create_directories(out_dir());
+  std::ofstream(out_dir() + "/file") << "not a directory";
+  const std::string target = out_dir() + "/file/sub";
+  CaptureStderr();
+  ASSERT_EQ(larm_init(target.c_str()), 0);
+  record_good_region();
+  EXPECT_EQ(larm_finalize(), -1);
+  const std::string messages = GetCapturedStderr();
+  const auto fallback =
+      std::filesystem::temp_directory_path() / ("larm-regions-" + std::to_string(::getpid()));
+  EXPECT_THAT(messages, HasSubstr(fallback.string()));
+  std::ifstream in(fallback / "regions.json");
+  ASSERT_TRUE(in.good());
+  expect_good_region(nlohmann::json::parse(in));
+  std::filesystem::remove_all(fallback);
+}
+
+// A fork()ed child writes its own regions-pid<N>.json (here at exit, without larm_finalize),
+// and the parent's output holds only the parent's calls.
+TEST_F(RegionTest, ForkedChildWritesItsOwnFile) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  record_good_region();
+  larm_region_begin("around-fork");
+  ::setenv("LARM_QUIET", "1", 1);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    larm_region_begin("child-only");
+    larm_region_end("child-only");
+    larm_region_end("around-fork");
+    std::exit(0);  // the atexit handler writes
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ::unsetenv("LARM_QUIET");
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  larm_region_end("around-fork");
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto parent = read_regions();
+  expect_good_region(parent);
+  EXPECT_EQ(find_region(parent, "child-only"), nullptr);
+  EXPECT_EQ(find_region(parent, "around-fork")->at("machine").at("calls"), 1);
+  const auto from_child = read_regions("regions-pid" + std::to_string(child));
+  EXPECT_EQ(find_region(from_child, "child-only")->at("machine").at("calls"), 1);
+  EXPECT_EQ(find_region(from_child, "around-fork")->at("machine").at("calls"), 1);
+  EXPECT_EQ(find_region(from_child, "good")->at("machine").at("calls"), 0);
+}
+
+}  // namespace
+}  // namespace larm::test

@@ -1,0 +1,229 @@
+// What the region API records: counts, times, nesting, sources, the CSV, threads.
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "tests/regions/region_test_support.h"
+
+namespace larm::test {
+namespace {
+
+TEST_F(RegionTest, RecordsCallsDeclaredWorkAndRates) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  for (int call = 0; call < 3; ++call) {
+    ASSERT_EQ(larm_region_begin("work"), 0);
+    spin_for(200);
+    ASSERT_EQ(larm_region_add("work", 1000.0, 4000.0), 0);
+    ASSERT_EQ(larm_region_end("work"), 0);
+  }
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  EXPECT_EQ(doc.at("format"), "larm-regions");
+  EXPECT_EQ(doc.at("label"), "default");
+  const auto* work = find_region(doc, "work");
+  ASSERT_NE(work, nullptr);
+  const auto& thread = work->at("threads").at(0);
+  EXPECT_EQ(thread.at("calls"), 3);
+  EXPECT_GE(thread.at("seconds").get<double>(), 600e-6);
+  EXPECT_LT(thread.at("seconds").get<double>(), 0.5);
+  EXPECT_EQ(thread.at("flops").get<double>(), 3000.0);
+  EXPECT_EQ(thread.at("bytes").get<double>(), 12000.0);
+  EXPECT_EQ(thread.at("flops_source"), "declared");
+  const auto& machine = work->at("machine");
+  EXPECT_DOUBLE_EQ(machine.at("ai").get<double>(), 0.25);
+  EXPECT_NEAR(machine.at("gflops").get<double>(),
+              3000.0 / machine.at("seconds").get<double>() * 1e-9, 1e-12);
+  ASSERT_EQ(work->at("domains").size(), 1u);
+  EXPECT_EQ(work->at("domains").at(0).at("domain"), 0);
+  EXPECT_EQ(thread.at("domain"), 0);
+
+  std::ifstream csv(std::filesystem::path(out_dir()) / "regions.csv");
+  std::string header, line;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("label,region,scope,domain", 0), 0u);
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    EXPECT_EQ(line.rfind("default,work,", 0), 0u) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 3);  // thread, domain, machine
+}
+
+TEST_F(RegionTest, NoCountersAndNothingDeclaredGivesNoArithmeticIntensity) {
+  ::setenv("LARM_COUNTERS", "off", 1);
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  larm_region_begin("opaque");
+  larm_region_end("opaque");
+  larm_region_begin("flops-only");
+  larm_region_add("flops-only", 10.0, -1.0);
+  larm_region_end("flops-only");
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  EXPECT_FALSE(doc.at("counters").at("available").get<bool>());
+  EXPECT_EQ(doc.at("counters").at("reason"), "LARM_COUNTERS=off");
+  const auto& opaque = find_region(doc, "opaque")->at("machine");
+  EXPECT_EQ(opaque.at("flops_source"), "unavailable");
+  EXPECT_TRUE(opaque.at("ai").is_null());  // never a silent 0
+  EXPECT_TRUE(opaque.at("gflops").is_null());
+  EXPECT_NE(opaque.at("ai_unavailable").get<std::string>().find("no FLOP"), std::string::npos);
+  const auto& flops_only = find_region(doc, "flops-only")->at("machine");
+  EXPECT_EQ(flops_only.at("flops"), 10.0);
+  EXPECT_EQ(flops_only.at("bytes_source"), "unavailable");
+  EXPECT_TRUE(flops_only.at("ai").is_null());
+  EXPECT_FALSE(flops_only.at("gflops").is_null());
+}
+
+TEST_F(RegionTest, CountersUnavailableHereAreSaidSo) {
+  // This CI runs in a virtual machine without a PMU: PAPI (when built in) must say why.
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  larm_region_begin("r");
+  larm_region_add("r", 8.0, 16.0);
+  larm_region_end("r");
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  const auto& counters = doc.at("counters");
+  if (!counters.at("available").get<bool>()) {
+    EXPECT_FALSE(counters.at("reason").get<std::string>().empty());
+    EXPECT_EQ(find_region(doc, "r")->at("machine").at("flops_source"), "declared");
+  } else {
+    EXPECT_FALSE(counters.at("events").empty());
+  }
+}
+
+TEST_F(RegionTest, NestedRegionsAreInclusive) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  larm_region_begin("outer");
+  spin_for(1000);
+  larm_region_begin("inner");
+  spin_for(2000);
+  larm_region_end("inner");
+  larm_region_end("outer");
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  const double outer = find_region(doc, "outer")->at("machine").at("seconds");
+  const double inner = find_region(doc, "inner")->at("machine").at("seconds");
+  EXPECT_GE(inner, 2e-3);
+  EXPECT_GE(outer, inner + 1e-3);
+}
+
+TEST_F(RegionTest, RecursiveRegionCountsEveryCallButItsTimeOnce) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  larm_region_begin("around");
+  larm_region_begin("recurse");
+  larm_region_begin("recurse");
+  spin_for(3000);
+  larm_region_end("recurse");
+  larm_region_end("recurse");
+  larm_region_end("around");
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  const auto& thread = find_region(doc, "recurse")->at("threads").at(0);
+  EXPECT_EQ(thread.at("calls"), 2);
+  EXPECT_GE(thread.at("seconds").get<double>(), 3e-3);
+  // Counted twice, it would exceed the region around it.
+  EXPECT_LE(thread.at("seconds").get<double>(),
+            find_region(doc, "around")->at("machine").at("seconds").get<double>());
+}
+
+TEST_F(RegionTest, LabelComesFromTheEnvironment) {
+  ::setenv("LARM_LABEL", "interleave", 1);
+  ::setenv("LARM_OUT", out_dir().c_str(), 1);
+  ASSERT_EQ(larm_init(nullptr), 0);
+  larm_region_begin("r");
+  larm_region_end("r");
+  ASSERT_EQ(larm_finalize(), 0);
+  EXPECT_EQ(read_regions().at("label"), "interleave");
+}
+
+TEST_F(RegionTest, GetAndResetWorkOnTheCallingThread) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  larm_region_begin("r");
+  spin_for(1000);
+  larm_region_end("r");
+  double seconds = 0;
+  long calls = 0;
+  ASSERT_EQ(larm_region_get("r", &seconds, &calls), 0);
+  EXPECT_EQ(calls, 1);
+  EXPECT_GE(seconds, 1e-3);
+  ASSERT_EQ(larm_region_reset("r"), 0);
+  ASSERT_EQ(larm_region_get("r", &seconds, &calls), 0);
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(seconds, 0.0);
+  EXPECT_EQ(larm_region_get("never", &seconds, &calls), -1);
+  ASSERT_EQ(larm_finalize(), 0);
+}
+
+TEST_F(RegionTest, RaiiGuardOpensAndClosesTheRegion) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  {
+    larm::Region region("guarded");
+    spin_for(100);
+  }
+  ASSERT_EQ(larm_finalize(), 0);
+  EXPECT_EQ(find_region(read_regions(), "guarded")->at("machine").at("calls"), 1);
+}
+
+// Threads record side by side: each thread's counts are exact, and the machine's time is the
+// longest thread's.
+TEST_F(RegionTest, ThreadsRecordIndependently) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  constexpr int kThreads = 8;
+  constexpr int kCalls = 5000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t] {
+      for (int call = 0; call < kCalls; ++call) {
+        larm_region_begin("shared");
+        larm_region_begin(t % 2 == 0 ? "even" : "odd");
+        larm_region_add("shared", 2.0, 8.0);
+        larm_region_end(t % 2 == 0 ? "even" : "odd");
+        larm_region_end("shared");
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  const auto* shared = find_region(doc, "shared");
+  ASSERT_NE(shared, nullptr);
+  EXPECT_EQ(shared->at("threads").size(), static_cast<std::size_t>(kThreads));
+  double longest = 0;
+  for (const auto& thread : shared->at("threads")) {
+    EXPECT_EQ(thread.at("calls"), kCalls);
+    EXPECT_EQ(thread.at("flops").get<double>(), 2.0 * kCalls);
+    longest = std::max(longest, thread.at("seconds").get<double>());
+  }
+  const auto& machine = shared->at("machine");
+  EXPECT_EQ(machine.at("threads"), kThreads);
+  EXPECT_EQ(machine.at("calls"), kThreads * kCalls);
+  EXPECT_EQ(machine.at("flops").get<double>(), 2.0 * kCalls * kThreads);
+  EXPECT_DOUBLE_EQ(machine.at("seconds").get<double>(), longest);
+  EXPECT_EQ(find_region(doc, "even")->at("machine").at("calls"), kThreads / 2 * kCalls);
+}
+
+TEST_F(RegionTest, DataTagGivesTheMemoryHoldingThePages) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  std::vector<double> touched(1 << 20, 1.0);  // 8 MiB, first-touched by this thread
+  ASSERT_EQ(larm_region_data("sum", touched.data(), touched.size() * sizeof(double)), 0);
+  // Tagged before the first touch: placed at the region's end.
+  const std::size_t bytes = 64 << 12;
+  void* untouched = std::aligned_alloc(4096, bytes);
+  ASSERT_EQ(larm_region_data("later", untouched, bytes), 0);
+  larm_region_begin("later");
+  std::memset(untouched, 1, bytes);
+  larm_region_end("later");
+  ASSERT_EQ(larm_finalize(), 0);
+  std::free(untouched);
+  const auto doc = read_regions();
+  const auto& sum = find_region(doc, "sum")->at("data");
+  EXPECT_GT(sum.at("pages_placed").get<int>(), 1000);
+  EXPECT_DOUBLE_EQ(sum.at("memory_fractions").at("0").get<double>(), 1.0);
+  const auto& later = find_region(doc, "later")->at("data");
+  EXPECT_EQ(later.at("pages_placed"), 64);
+  EXPECT_EQ(later.at("pages_not_present"), 0);
+}
+
+}  // namespace
+}  // namespace larm::test
