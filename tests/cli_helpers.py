@@ -24,6 +24,9 @@ class Checker:
             self.failures += 1
             print(f"FAIL: {message}", file=sys.stderr)
 
+    def check_equal(self, actual, expected, message):
+        self.check(actual == expected, f"{message} (got {actual!r}, expected {expected!r})")
+
     def finish(self):
         print(f"{self.checks - self.failures} passed, {self.failures} failed")
         sys.exit(1 if self.failures else 0)
