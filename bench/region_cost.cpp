@@ -37,7 +37,8 @@ std::vector<double> measure(int depth) {
       larm_region_begin("measured");
       larm_region_end("measured");
     }
-    const std::chrono::duration<double, std::nano> elapsed = std::chrono::steady_clock::now() - start;
+    const std::chrono::duration<double, std::nano> elapsed =
+        std::chrono::steady_clock::now() - start;
     batches.push_back(elapsed.count() / kPairsPerBatch);
   }
   for (int d = depth - 1; d >= 0; --d) larm_region_end(("around" + std::to_string(d)).c_str());
@@ -52,7 +53,8 @@ void print(const char* what, const Summary& s) {
 
 int main() {
   const auto dir = std::filesystem::temp_directory_path() / "larm-region-cost";
-  setenv("LARM_COUNTERS", "off", 0);  // the target is without counters; LARM_COUNTERS=on to see PAPI's
+  setenv("LARM_COUNTERS", "off",
+         0);  // the target is without counters; LARM_COUNTERS=on to see PAPI's
   larm_init(dir.c_str());
   measure(0);  // warm-up: creates the records
   print("begin+end, one region", summarize(measure(0)));

@@ -558,15 +558,16 @@ void Recorder::after_fork_in_child() {
   lifecycle_mutex_.unlock();
   if (state_.load(std::memory_order_acquire) != State::active) return;
   // Only the forking thread exists in the child. The other threads' states may be locked
-  // forever: they are abandoned (leaked), never touched. The forking thread keeps its open
-  // regions, restarted now, and forgets the parent's counts: the parent writes those.
+  // forever: they are abandoned (kept, never touched again, never destroyed). The forking thread
+  // keeps its open regions, restarted now, and forgets the parent's counts: the parent writes
+  // those.
   forked_child_ = true;
   owner_pid_ = ::getpid();
   file_suffix_ = "-pid" + std::to_string(owner_pid_);
   counters_.disable();
   counters_unavailable_ = "fork()ed child: counters stay with the parent";
   for (auto& thread : threads_) {
-    if (thread.get() != t_state) static_cast<void>(thread.release());
+    if (thread.get() != t_state) abandoned_threads_.push_back(std::move(thread));
   }
   std::erase_if(threads_, [](const auto& thread) { return thread == nullptr; });
   if (t_state != nullptr) {

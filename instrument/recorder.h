@@ -157,7 +157,8 @@ class Recorder {
   std::mutex lifecycle_mutex_;  // init, finalize, fork
   std::mutex registry_mutex_;   // threads_
   std::deque<std::unique_ptr<ThreadState>> threads_;
-  std::mutex data_mutex_;  // data_
+  std::vector<std::unique_ptr<ThreadState>> abandoned_threads_;  // a fork()ed child's dead threads
+  std::mutex data_mutex_;                                        // data_
   std::map<std::string, std::vector<DataTag>, std::less<>> data_;
   std::atomic<int> pending_data_{0};
 

@@ -30,6 +30,8 @@ cases = [
     (["show", "/nonexistent/results"], {}, "cannot read"),
     (["show"], {}, "dir"),
     (["kernels", "--dump", "no-such-kernel", tmp], {}, "no kernel named"),
+    (["place", "/nonexistent/results", "regions.json"], {}, "cannot read"),
+    (["place"], {}, "results"),
 ]
 for args, env, expected in cases:
     r = run(larm, *args, env=env)

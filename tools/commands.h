@@ -14,5 +14,6 @@ void setup_kernels(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_plan(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_show(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_place(CLI::App& app, GlobalOptions& global, Action& action);
 
 }  // namespace larm::cli

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   setup_plan(app, global, action);
   setup_characterize(app, global, action);
   setup_show(app, global, action);
+  setup_place(app, global, action);
 
   try {
     app.parse(argc, argv);

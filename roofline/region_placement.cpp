@@ -1,0 +1,302 @@
+// Region points against the roofs of their domain.
+#include "roofline/region_placement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace larm::roofline {
+namespace {
+
+using nlohmann::json;
+
+// Beyond this distance under its roof, a region is limited by something else first.
+constexpr double kFarBelowPercent = 50;
+
+std::optional<double> number(const json& entry, const char* key) {
+  const auto found = entry.find(key);
+  if (found == entry.end() || !found->is_number()) return std::nullopt;
+  return found->get<double>();
+}
+
+// OS indexes of the memories local to a domain, from the results' topology.
+std::set<unsigned> local_memories(const results::Results& results, int domain) {
+  std::set<unsigned> local;
+  const json domains = results.topology.value("domains", json::array());
+  for (const auto& d : domains) {
+    if (d.value("index", -1) != domain) continue;
+    const json memories = d.value("local_memories", json::array());
+    for (const auto& m : memories) local.insert(m.get<unsigned>());
+  }
+  return local;
+}
+
+std::string percent(double fraction) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.0f %%", fraction * 100);
+  return text;
+}
+
+std::string data_note(const RegionPoint& point, const std::set<unsigned>& local) {
+  if (point.data_memories.empty()) return "data not tagged (larm_region_data)";
+  std::vector<std::pair<double, unsigned>> shares;
+  for (const auto& [memory, fraction] : point.data_memories) shares.emplace_back(fraction, memory);
+  std::sort(shares.rbegin(), shares.rend());
+  std::string note = "data: ";
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    note += (i ? ", " : "") + percent(shares[i].first) + " on memory " +
+            std::to_string(shares[i].second) +
+            (local.count(shares[i].second) ? " (local)" : " (remote)");
+  }
+  return note;
+}
+
+std::string verdict_for(const RoofLine& roof, const RegionPoint& point) {
+  const std::string& kind = roof.kind;
+  if (kind == "compute") {
+    return "compute-bound by the " + roof.name + " ceiling: memory locality is not what limits it";
+  }
+  if (kind == "cache") {
+    return "bounded by the " + roof.name +
+           " roof: its data is served from cache, so where its "
+           "pages sit in memory matters little";
+  }
+  if (kind == "local") {
+    return "bounded by the local memory roof of memory " + roof.memory +
+           ": its accesses are already local; only more reuse in cache lifts it";
+  }
+  if (kind == "remote") {
+    return "bounded by the remote roof of memory " + roof.memory +
+           ": its data sits on another domain's memory; first-touch it from the threads that use "
+           "it or bind it locally";
+  }
+  if (kind == "contention") {
+    return "bounded by the contention roof of memory " + roof.memory +
+           ": the data of this region is concentrated on memory " + roof.memory +
+           ", which all domains access; interleave it or first-touch it in parallel";
+  }
+  if (kind == "congestion") {
+    return "bounded by the congestion roof: its data is spread over all memories and crosses the "
+           "interconnect; first-touch each domain's part locally";
+  }
+  (void)point;
+  return "bounded by " + roof.name;
+}
+
+}  // namespace
+
+std::vector<RegionPoint> region_points(const json& document, const std::string& file) {
+  if (!document.is_object() || document.value("format", "") != "larm-regions") {
+    throw std::runtime_error(file +
+                             " is not a larm regions file (no \"format\": \"larm-regions\")");
+  }
+  const std::string version = document.value("schema_version", "");
+  if (version.rfind("1.", 0) != 0) {
+    throw std::runtime_error(file + " has regions schema version \"" + version +
+                             "\"; this larm reads 1.x");
+  }
+  std::vector<RegionPoint> points;
+  for (const auto& region : document.at("regions")) {
+    std::map<unsigned, double> data;
+    if (region.contains("data") && region["data"].is_object()) {
+      const json fractions = region["data"].value("memory_fractions", json::object());
+      for (const auto& [memory, fraction] : fractions.items()) {
+        data[static_cast<unsigned>(std::stoul(memory))] = fraction.get<double>();
+      }
+    }
+    for (const auto& entry : region.at("domains")) {
+      if (!entry.at("domain").is_number_integer()) continue;  // CPU of unknown domain
+      RegionPoint point;
+      point.file = file;
+      point.label = document.value("label", "");
+      point.region = region.at("name").get<std::string>();
+      point.domain = entry.at("domain").get<int>();
+      point.threads = entry.value("threads", 0);
+      point.seconds = entry.value("seconds", 0.0);
+      point.ai = number(entry, "ai");
+      point.gflops = number(entry, "gflops");
+      point.gbps = number(entry, "gbps");
+      point.flops_source = entry.value("flops_source", "unavailable");
+      point.bytes_source = entry.value("bytes_source", "unavailable");
+      point.unavailable = entry.value("ai_unavailable", "");
+      point.data_memories = data;
+      for (const auto& thread : region.at("threads")) {
+        if (thread.value("domain", json()) == point.domain && thread.value("migrated", false)) {
+          point.migrated = true;
+        }
+      }
+      points.push_back(std::move(point));
+    }
+  }
+  return points;
+}
+
+std::vector<RoofLine> domain_roofs(const results::Results& results, int domain,
+                                   const PlaceOptions& options) {
+  std::vector<RoofLine> roofs;
+  for (const auto& roof : results.roofs) {
+    if (roof.domain != domain || !roof.present()) continue;
+    RoofLine line;
+    line.value = roof.stats.median;
+    if (roof.level == "flops") {
+      if (roof.precision != options.precision) continue;
+      line.slope = false;
+      line.kind = "compute";
+      line.name = roof.access + " " + roof.precision + " " + roof.isa;
+    } else {
+      if (roof.access != options.access) continue;
+      if (roof.level == "memory") {
+        line.kind = roof.placement.empty() ? "local" : roof.placement;
+        line.memory = roof.memory;
+        line.name = line.kind == "congestion" ? "congestion " + roof.access
+                                              : line.kind + " memory " + roof.memory + " (" +
+                                                    roof.memory_kind + ") " + roof.access;
+      } else {
+        line.kind = "cache";
+        line.name = roof.level + " " + roof.access;
+      }
+      if (roof.status == "misplaced") line.name += " [misplaced]";
+    }
+    roofs.push_back(std::move(line));
+  }
+  return roofs;
+}
+
+std::vector<std::string> absent_roof_kinds(const results::Results& results, int domain,
+                                           const PlaceOptions& options) {
+  std::map<std::string, std::string> absent;  // kind -> reason
+  std::set<std::string> present;
+  for (const auto& roof : results.roofs) {
+    if (roof.domain != domain || roof.level != "memory" || roof.access != options.access) continue;
+    const std::string kind = roof.placement.empty() ? "local" : roof.placement;
+    if (roof.present()) {
+      present.insert(kind);
+    } else {
+      absent.emplace(kind, roof.status);
+    }
+  }
+  std::vector<std::string> out;
+  for (const auto& [kind, reason] : absent) {
+    if (!present.count(kind)) out.push_back(kind + ": " + reason);
+  }
+  return out;
+}
+
+Placement place(const RegionPoint& point, const results::Results& results,
+                const PlaceOptions& options) {
+  Placement placement;
+  placement.point = point;
+  const std::set<unsigned> local = local_memories(results, point.domain);
+  const std::string data = data_note(point, local);
+  if (!point.ai || !point.gflops) {
+    placement.verdict = "not placed: " +
+                        (point.unavailable.empty() ? "no arithmetic intensity" : point.unavailable);
+    return placement;
+  }
+  const double ai = *point.ai;
+  const double y = *point.gflops;
+  const RoofLine* lowest = nullptr;
+  const auto roofs = domain_roofs(results, point.domain, options);
+  for (const auto& roof : roofs) {
+    if (roof.at(ai) >= y && (lowest == nullptr || roof.at(ai) < lowest->at(ai))) lowest = &roof;
+  }
+  if (roofs.empty()) {
+    placement.verdict =
+        "not placed: the results have no roof for domain " + std::to_string(point.domain);
+    return placement;
+  }
+  if (lowest == nullptr) {
+    placement.verdict =
+        "above every roof: the declared FLOPs or bytes are too low, or the data "
+        "is served by a level no roof measured; " +
+        data;
+    return placement;
+  }
+  placement.bound = *lowest;
+  placement.roof_gflops = lowest->at(ai);
+  placement.distance_percent = (placement.roof_gflops - y) / placement.roof_gflops * 100;
+  placement.verdict = verdict_for(*lowest, point) + "; " + data;
+  if (placement.distance_percent > kFarBelowPercent) {
+    placement.verdict +=
+        "; far below that roof: vectorization, dependencies or load imbalance "
+        "limit it before the roof does";
+  }
+  if (point.migrated)
+    placement.verdict += "; threads changed CPU between calls: bind them (OMP_PROC_BIND)";
+  return placement;
+}
+
+namespace {
+
+std::string format(const std::optional<double>& value, const char* pattern = "%.3g") {
+  if (!value) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, pattern, *value);
+  return text;
+}
+
+std::string pad(std::string text, std::size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+}  // namespace
+
+std::string placement_table(const std::vector<Placement>& placements) {
+  const std::vector<std::pair<std::string, std::size_t>> columns = {
+      {"label", 12},  {"region", 16}, {"domain", 7},    {"threads", 8}, {"AI", 9},
+      {"GFLOP/s", 9}, {"GB/s", 9},    {"bound by", 34}, {"below", 7}};
+  std::ostringstream out;
+  for (const auto& [title, width] : columns) out << pad(title, width) << ' ';
+  out << "\n";
+  for (const auto& p : placements) {
+    const auto& point = p.point;
+    std::vector<std::string> cells = {point.label,
+                                      point.region,
+                                      std::to_string(point.domain),
+                                      std::to_string(point.threads),
+                                      format(point.ai),
+                                      format(point.gflops),
+                                      format(point.gbps),
+                                      p.bound ? p.bound->name : "-",
+                                      p.bound ? format(p.distance_percent, "%.0f %%") : "-"};
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      std::string cell = cells[i];
+      const std::size_t width = columns[i].second;
+      if (cell.size() > width) cell = cell.substr(0, width - 1) + "~";
+      out << pad(cell, width) << ' ';
+    }
+    out << "\n    " << p.verdict << "\n";
+  }
+  return out.str();
+}
+
+nlohmann::json placements_json(const std::vector<Placement>& placements) {
+  json out = json::array();
+  for (const auto& p : placements) {
+    const auto& point = p.point;
+    auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(); };
+    out.push_back({{"file", point.file},
+                   {"label", point.label},
+                   {"region", point.region},
+                   {"domain", point.domain},
+                   {"threads", point.threads},
+                   {"seconds", point.seconds},
+                   {"ai", optional(point.ai)},
+                   {"gflops", optional(point.gflops)},
+                   {"gbps", optional(point.gbps)},
+                   {"flops_source", point.flops_source},
+                   {"bytes_source", point.bytes_source},
+                   {"bound_by", p.bound ? json(p.bound->name) : json()},
+                   {"bound_kind", p.bound ? json(p.bound->kind) : json()},
+                   {"roof_gflops", p.bound ? json(p.roof_gflops) : json()},
+                   {"distance_percent", p.bound ? json(p.distance_percent) : json()},
+                   {"verdict", p.verdict}});
+  }
+  return out;
+}
+
+}  // namespace larm::roofline

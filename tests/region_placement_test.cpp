@@ -1,0 +1,174 @@
+// Placing region points on a fixture of a 2-domain node with every kind of roof.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "roofline/region_placement.h"
+
+namespace larm::roofline {
+namespace {
+
+results::Roof bandwidth(int domain, const std::string& level, double gbps,
+                        const std::string& placement = "", const std::string& memory = "") {
+  results::Roof r;
+  r.domain = domain;
+  r.level = level;
+  r.access = "load";
+  r.isa = "avx512";
+  r.threads = 8;
+  r.placement = placement;
+  r.memory = memory;
+  r.memory_kind = level == "memory" ? "DRAM" : "";
+  r.samples = {gbps};
+  r.stats = results::summarize(r.samples);
+  r.status = "ok";
+  return r;
+}
+
+results::Roof ceiling(int domain, const std::string& op, double gflops) {
+  results::Roof r = bandwidth(domain, "flops", gflops);
+  r.access = op;
+  r.precision = "dp";
+  r.memory_kind = "";
+  return r;
+}
+
+// Domain 0 of a node like the thesis's Broadwell (table 4.2): L1 760, L2 309, L3 154, local 36,
+// remote 17.5, contention 16.7 (local) / 8.3 (remote), congestion 18.1; FMA 300, ADD 150.
+results::Results two_domain_fixture() {
+  results::Results r;
+  r.topology = nlohmann::json::parse(R"({"domains": [
+      {"index": 0, "pus": [0, 1], "local_memories": [0]},
+      {"index": 1, "pus": [2, 3], "local_memories": [1]}]})");
+  r.roofs = {bandwidth(0, "L1", 760.1),
+             bandwidth(0, "L2", 309.2),
+             bandwidth(0, "L3", 154.0),
+             bandwidth(0, "memory", 36.1, "local", "0"),
+             bandwidth(0, "memory", 17.5, "remote", "1"),
+             bandwidth(0, "memory", 16.7, "contention", "0"),
+             bandwidth(0, "memory", 8.3, "contention", "1"),
+             bandwidth(0, "memory", 18.1, "congestion", ""),
+             ceiling(0, "fma", 300),
+             ceiling(0, "add", 150)};
+  return r;
+}
+
+RegionPoint point(double ai, double gflops, std::map<unsigned, double> data = {}) {
+  RegionPoint p;
+  p.region = "r";
+  p.label = "firsttouch";
+  p.domain = 0;
+  p.threads = 2;
+  p.ai = ai;
+  p.gflops = gflops;
+  p.gbps = gflops / ai;
+  p.data_memories = std::move(data);
+  return p;
+}
+
+TEST(RegionPlacement, TheLowestRoofAboveThePointBoundsIt) {
+  const auto results = two_domain_fixture();
+  // AI 0.1: roofs at 76, 30.9, 15.4, 3.61, 1.75, 1.67, 0.83, 1.81 GFLOP/s.
+  const Placement local = place(point(0.1, 3.0, {{0, 1.0}}), results, {});
+  ASSERT_TRUE(local.bound);
+  EXPECT_EQ(local.bound->kind, "local");
+  EXPECT_NEAR(local.roof_gflops, 3.61, 1e-9);
+  EXPECT_NEAR(local.distance_percent, (3.61 - 3.0) / 3.61 * 100, 1e-9);
+  EXPECT_NE(local.verdict.find("100 % on memory 0 (local)"), std::string::npos);
+
+  const Placement congestion = place(point(0.1, 1.78), results, {});
+  EXPECT_EQ(congestion.bound->kind, "congestion");
+
+  const Placement remote = place(point(0.1, 1.7, {{1, 1.0}}), results, {});
+  EXPECT_EQ(remote.bound->kind, "remote");
+  EXPECT_EQ(remote.bound->memory, "1");
+  EXPECT_NE(remote.verdict.find("100 % on memory 1 (remote)"), std::string::npos);
+
+  const Placement contention = place(point(0.1, 0.8, {{1, 1.0}}), results, {});
+  EXPECT_EQ(contention.bound->kind, "contention");
+  EXPECT_EQ(contention.bound->memory, "1");
+  EXPECT_NE(contention.verdict.find("concentrated on memory 1"), std::string::npos);
+
+  const Placement cache = place(point(0.1, 20), results, {});
+  EXPECT_EQ(cache.bound->kind, "cache");
+  EXPECT_EQ(cache.bound->name, "L2 load");
+}
+
+TEST(RegionPlacement, CeilingsBoundHighIntensityPoints) {
+  const auto results = two_domain_fixture();
+  const Placement add = place(point(10, 120), results, {});
+  EXPECT_EQ(add.bound->kind, "compute");
+  EXPECT_EQ(add.bound->name, "add dp avx512");
+  const Placement fma = place(point(10, 200), results, {});
+  EXPECT_EQ(fma.bound->name, "fma dp avx512");
+  EXPECT_NE(fma.verdict.find("compute-bound"), std::string::npos);
+}
+
+TEST(RegionPlacement, PointsWithoutIntensityOrAboveEveryRoofAreSaidSo) {
+  const auto results = two_domain_fixture();
+  RegionPoint unknown = point(0.1, 1);
+  unknown.ai.reset();
+  unknown.unavailable = "no FLOP count";
+  const Placement none = place(unknown, results, {});
+  EXPECT_FALSE(none.bound);
+  EXPECT_EQ(none.verdict, "not placed: no FLOP count");
+  const Placement above = place(point(0.1, 500), results, {});
+  EXPECT_FALSE(above.bound);
+  EXPECT_NE(above.verdict.find("above every roof"), std::string::npos);
+  RegionPoint elsewhere = point(0.1, 1);
+  elsewhere.domain = 1;  // the fixture has no roof for domain 1
+  EXPECT_NE(place(elsewhere, results, {}).verdict.find("no roof for domain 1"), std::string::npos);
+}
+
+TEST(RegionPlacement, FarBelowItsRoofSaysSomethingElseLimitsIt) {
+  const auto results = two_domain_fixture();
+  const Placement far = place(point(0.1, 1.0, {{0, 1.0}}), results, {});
+  // 1.0 is 40 % under the contention roof of memory 0 (1.67); 0.3 is 64 % under that of
+  // memory 1 (0.83).
+  EXPECT_EQ(far.verdict.find("far below"), std::string::npos);
+  const Placement farther = place(point(0.1, 0.3), results, {});
+  EXPECT_EQ(farther.bound->kind, "contention");
+  EXPECT_NE(farther.verdict.find("far below"), std::string::npos);
+}
+
+TEST(RegionPlacement, ReadsPerDomainPointsOfARegionsFile) {
+  const auto doc = nlohmann::json::parse(R"({
+    "format": "larm-regions", "schema_version": "1.0", "label": "interleave",
+    "regions": [{"name": "ddot",
+      "threads": [{"thread": 0, "domain": 0, "migrated": true}],
+      "domains": [{"domain": 0, "threads": 1, "seconds": 2.0, "ai": 0.125, "gflops": 1.5,
+                   "gbps": 12.0, "flops_source": "declared", "bytes_source": "declared"},
+                  {"domain": null, "threads": 1, "seconds": 1.0, "ai": null, "gflops": null,
+                   "gbps": null}],
+      "machine": {},
+      "data": {"memory_fractions": {"0": 0.5, "1": 0.5}}}]})");
+  const auto points = region_points(doc, "f.json");
+  ASSERT_EQ(points.size(), 1u);  // the entry of unknown domain is skipped
+  EXPECT_EQ(points[0].label, "interleave");
+  EXPECT_DOUBLE_EQ(*points[0].ai, 0.125);
+  EXPECT_TRUE(points[0].migrated);
+  EXPECT_DOUBLE_EQ(points[0].data_memories.at(1), 0.5);
+  EXPECT_THROW(region_points(nlohmann::json::parse(R"({"format": "x"})"), "x.json"),
+               std::runtime_error);
+  EXPECT_THROW(
+      region_points(nlohmann::json::parse(R"({"format": "larm-regions", "schema_version": "2.0"})"),
+                    "y.json"),
+      std::runtime_error);
+}
+
+TEST(RegionPlacement, AbsentRoofKindsCarryTheirReason) {
+  auto results = two_domain_fixture();
+  results.roofs.erase(std::remove_if(results.roofs.begin(), results.roofs.end(),
+                                     [](const auto& r) { return r.placement == "remote"; }),
+                      results.roofs.end());
+  auto absent = bandwidth(0, "memory", 0, "remote", "1");
+  absent.samples.clear();
+  absent.status = "single NUMA node";
+  results.roofs.push_back(absent);
+  const auto kinds = absent_roof_kinds(results, 0, {});
+  ASSERT_EQ(kinds.size(), 1u);
+  EXPECT_EQ(kinds[0], "remote: single NUMA node");
+}
+
+}  // namespace
+}  // namespace larm::roofline

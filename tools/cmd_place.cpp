@@ -1,0 +1,101 @@
+// larm place: application regions (regions.json from liblarm) on the roofs of a results directory.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <set>
+
+#include "results/atomic_file.h"
+#include "results/store.h"
+#include "roofline/region_placement.h"
+#include "tools/commands.h"
+
+namespace larm::cli {
+
+namespace {
+struct PlaceOptions {
+  std::string results_dir;
+  std::vector<std::string> region_files;
+  std::string access = "load";
+  std::string precision = "dp";
+  std::string json_file;
+};
+
+nlohmann::json read_regions_file(const std::string& given) {
+  std::filesystem::path file = given;
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) file /= "regions.json";
+  std::ifstream in(file);
+  if (!in) throw UsageError("regions file not found: " + file.string());
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw UsageError(file.string() + " is not JSON: " + e.what());
+  }
+}
+
+int run_place(const PlaceOptions& options) {
+  results::Results results;
+  try {
+    results = results::load_results(options.results_dir);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  roofline::PlaceOptions place_options{.access = options.access, .precision = options.precision};
+  std::vector<roofline::Placement> placements;
+  std::set<int> domains;
+  for (const auto& file : options.region_files) {
+    std::vector<roofline::RegionPoint> points;
+    try {
+      points = roofline::region_points(read_regions_file(file), file);
+    } catch (const nlohmann::json::exception& e) {
+      throw UsageError(file + " is not a valid regions file: " + e.what());
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
+    for (const auto& point : points) {
+      placements.push_back(roofline::place(point, results, place_options));
+      domains.insert(point.domain);
+    }
+  }
+  std::cout << "Regions on the " << options.access << " roofs and " << options.precision
+            << " ceilings of " << options.results_dir << "\n";
+  for (int domain : domains) {
+    for (const auto& absent : roofline::absent_roof_kinds(results, domain, place_options)) {
+      std::cout << "domain " << domain << ": no " << absent << "\n";
+    }
+  }
+  std::cout << "\n" << roofline::placement_table(placements);
+  if (placements.empty()) std::cout << "(no region with a known domain in the given files)\n";
+  if (!options.json_file.empty()) {
+    results::write_file_atomically(options.json_file,
+                                   roofline::placements_json(placements).dump(2) + "\n");
+  }
+  return 0;
+}
+}  // namespace
+
+void setup_place(CLI::App& app, GlobalOptions& global, Action& action) {
+  auto options = std::make_shared<PlaceOptions>();
+  CLI::App* command = app.add_subcommand(
+      "place",
+      "place application regions (regions.json of liblarm) on the roofs of a results "
+      "directory: the roof that bounds each one and a locality verdict");
+  add_global_options(*command, global);
+  command->add_option("results", options->results_dir, "results directory (or its results.json)")
+      ->required();
+  command
+      ->add_option("regions", options->region_files,
+                   "regions.json files, or directories holding one")
+      ->required();
+  command->add_option("--access", options->access, "access type of the bandwidth roofs")
+      ->check(CLI::IsMember({"load", "store", "store-nt", "copy", "2ld1st"}))
+      ->capture_default_str();
+  command->add_option("--precision", options->precision, "precision of the FLOP ceilings")
+      ->check(CLI::IsMember({"sp", "dp"}))
+      ->capture_default_str();
+  command->add_option("--json", options->json_file, "also write the placements to this JSON file");
+  command->callback([options, &action] { action = [options] { return run_place(*options); }; });
+}
+
+}  // namespace larm::cli
