@@ -8,7 +8,10 @@ import tempfile
 
 from cli_helpers import Checker, run
 
-larm, script, build = sys.argv[1], sys.argv[2], sys.argv[3]
+import jsonschema
+
+larm, script, build, schema_file = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+schema = json.load(open(schema_file))
 c = Checker()
 tmp = tempfile.mkdtemp(prefix="larm-examples-")
 results = os.path.join(tmp, "results")
@@ -30,6 +33,10 @@ for region in ("ddot", "dgemm", "triad", "stencil"):
         c.check((region, label) in seen, f"{region} placed for {label}")
         regions = json.load(open(os.path.join(out, f"{region}-{label}", "regions.json")))
         c.check(regions["label"] == label, f"{region}-{label}: label {regions['label']}")
+        try:
+            jsonschema.validate(regions, schema)
+        except jsonschema.ValidationError as error:
+            c.check(False, f"{region}-{label}: regions.json against the schema: {error.message}")
         names = [x["name"] for x in regions["regions"]]
         c.check(names == [region], f"{region}-{label}: regions {names}")
         data = regions["regions"][0]["data"]

@@ -22,6 +22,13 @@ def main() -> int:
         check.check_equal(run.stderr.strip(), "", "no larm message on a well-formed run")
         with open(os.path.join(out, "regions.json")) as f:
             doc = json.load(f)
+        schema_file = sys.argv[2]
+        try:
+            import jsonschema
+            jsonschema.validate(doc, json.load(open(schema_file)))
+            check.check(True, "regions.json follows its JSON Schema")
+        except jsonschema.ValidationError as error:
+            check.check(False, f"regions.json does not follow {schema_file}: {error.message}")
         check.check_equal(doc["label"], "likwid", "label from LARM_LABEL")
         triad = [r for r in doc["regions"] if r["name"] == "triad"]
         check.check_equal(len(triad), 1, "one region triad")
