@@ -4,14 +4,18 @@
 # with three NUMA nodes: two one-core domains and one memory-only node. The guest boots a Debian
 # kernel with an initramfs holding busybox, larm and the libraries ldd lists, runs
 # `larm characterize --quick`, prints results.json on the console, and powers off; the host
-# checks the results with check_results.py.
-#   guest_test.sh LARM CHECKER [WORK_DIR]
+# checks the results with check_results.py. Given the instrumented triad example and its checker,
+# the guest also runs it with first-touch, interleaved and single-memory (node 1) data and
+# `larm place`, and check_regions.py checks where the tagged data was found.
+#   guest_test.sh LARM CHECKER [WORK_DIR [TRIAD REGIONS_CHECKER]]
 # Exit 77 (ctest's skip code) with a message when qemu cannot be installed; any other failure
 # fails the test.
 set -euo pipefail
 larm=$(readlink -f "$1")
 checker=$(readlink -f "$2")
 work=${3:-$(mktemp -d /tmp/larm-multinuma.XXXXXX)}
+triad=${4:+$(readlink -f "$4")}
+regions_checker=${5:+$(readlink -f "$5")}
 mkdir -p "$work"
 cache=${LARM_VM_CACHE:-/var/cache/larm-vm}
 mkdir -p "$cache" 2>/dev/null || cache=$HOME/.cache/larm-vm && mkdir -p "$cache"
@@ -48,9 +52,11 @@ fi
 root="$work/root"
 rm -rf "$root" && mkdir -p "$root"/{bin,proc,sys,dev,tmp}
 cp /bin/busybox "$root/bin/"
-for applet in sh mount poweroff cat echo date; do ln -sf busybox "$root/bin/$applet"; done
+for applet in sh mount poweroff cat echo date mkdir; do ln -sf busybox "$root/bin/$applet"; done
+programs=("$larm")
 cp "$larm" "$root/bin/larm"
-ldd "$larm" | grep -o '/[^ ]*' | sort -u | while read -r library; do
+if [[ -n $triad ]]; then cp "$triad" "$root/bin/triad"; programs+=("$triad"); fi
+ldd "${programs[@]}" | grep -o '/[^ ]*' | grep -v ':$' | sort -u | while read -r library; do
   mkdir -p "$root$(dirname "$library")"
   cp -L "$library" "$root$library"
 done
@@ -69,6 +75,22 @@ echo "@@larm status=$status seconds=$((end - start))"
 echo "@@errors"; cat /tmp/errors.txt
 echo "@@results"; cat /tmp/results/results.json
 echo "@@end"
+if [ -x /bin/triad ]; then
+  for placement in firsttouch interleave single:1; do
+    label=$(echo "$placement" | sed 's/://')
+    mkdir -p /tmp/ex/$label
+    LARM_OUT=/tmp/ex/$label LARM_LABEL=$label OMP_NUM_THREADS=2 OMP_PROC_BIND=close \
+      OMP_PLACES=cores triad --placement $placement --size 200000 --repetitions 2 \
+      > /dev/null 2> /tmp/ex/$label/stderr.txt
+    echo "@@regions $label status=$?"; cat /tmp/ex/$label/stderr.txt; cat /tmp/ex/$label/regions.json
+    echo "@@end"
+  done
+  larm place /tmp/results /tmp/ex/firsttouch /tmp/ex/interleave /tmp/ex/single1 \
+    --json /tmp/place.json > /tmp/place.txt 2>&1
+  echo "@@place status=$?"; cat /tmp/place.txt
+  echo "@@placejson"; cat /tmp/place.json
+  echo "@@end"
+fi
 poweroff -f
 INIT
 chmod +x "$root/init"
@@ -91,4 +113,16 @@ echo "guest: $report"
 sed -n '/^@@errors$/,/^@@results$/p' "$work/console.txt" | sed '1d;$d' >&2
 sed -n '/^@@results$/,/^@@end$/p' "$work/console.txt" | sed '1d;$d' > "$work/results.json"
 [[ $report == *"status=0 "* ]] || { echo "larm failed in the guest: $report" >&2; exit 1; }
-exec "${PYTHON:-python3}" "$checker" "$work/results.json" "$(grep -o 'seconds=[0-9]*' <<<"$report" | cut -d= -f2)"
+status=0
+"${PYTHON:-python3}" "$checker" "$work/results.json" \
+  "$(grep -o 'seconds=[0-9]*' <<<"$report" | cut -d= -f2)" || status=1
+if [[ -n $triad ]]; then
+  for label in firsttouch interleave single1; do
+    sed -n "/^@@regions $label /,/^@@end\$/p" "$work/console.txt" | sed '1d;$d' > "$work/regions-$label.txt"
+    grep -o "@@regions $label status=[0-9]*" "$work/console.txt" || true
+  done
+  sed -n '/^@@place status=/,/^@@placejson$/p' "$work/console.txt" | sed '1d;$d'
+  sed -n '/^@@placejson$/,/^@@end$/p' "$work/console.txt" | sed '1d;$d' > "$work/place.json"
+  "${PYTHON:-python3}" "$regions_checker" "$work" || status=1
+fi
+exit $status

@@ -1,0 +1,49 @@
+"""Checks the instrumented triad run in the three-node guest: regions.json of each placement
+says where its tagged data is (first touch: nodes 0 and 1; interleave: all three nodes, CPU-less
+one included; single:1: node 1), and `larm place` names that memory, local or remote, for each
+domain. Timings under TCG mean nothing: only placement is checked."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cli_helpers import Checker  # noqa: E402
+
+work = sys.argv[1]
+c = Checker()
+
+
+def regions(label):
+    text = open(os.path.join(work, f"regions-{label}.txt")).read()
+    start = text.find("{")  # a larm message (stderr) may come first; there should be none
+    c.check(start == 0, f"{label}: no larm message before regions.json: {text[:start]!r}")
+    return json.loads(text[start:])
+
+
+expected = {"firsttouch": {"0": 0.5, "1": 0.5},
+            "interleave": {"0": 1 / 3, "1": 1 / 3, "2": 1 / 3},
+            "single1": {"1": 1.0}}
+for label, shares in expected.items():
+    doc = regions(label)
+    triad = [r for r in doc["regions"] if r["name"] == "triad"]
+    c.check(len(triad) == 1, f"{label}: one triad region")
+    if not triad:
+        continue
+    fractions = triad[0]["data"]["memory_fractions"]
+    print(f"{label}: data on memories {fractions}")
+    c.check(set(fractions) == set(shares), f"{label}: memories {sorted(fractions)}, expected {sorted(shares)}")
+    for memory, share in shares.items():
+        c.check(abs(fractions.get(memory, 0) - share) < 0.1, f"{label}: memory {memory} holds "
+                f"{fractions.get(memory, 0):.2f}, expected {share:.2f}")
+    domains = sorted(d["domain"] for d in triad[0]["domains"])
+    c.check(domains == [0, 1], f"{label}: threads on domains {domains}")
+
+place = json.load(open(os.path.join(work, "place.json")))
+for p in place:
+    if p["label"] != "single1":
+        continue
+    where = "local" if p["domain"] == 1 else "remote"
+    c.check(f"100 % on memory 1 ({where})" in p["verdict"],
+            f"single1 domain {p['domain']}: verdict names memory 1 as {where}: {p['verdict']}")
+c.check(len([p for p in place if p["label"] == "single1"]) == 2, "single1 placed for both domains")
+c.finish()
