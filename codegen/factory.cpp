@@ -9,7 +9,8 @@
 namespace larm::codegen {
 
 std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
-  if (spec.family == Family::flops && spec.op == FlopOp::fma && !traits(spec.isa).has_fma) {
+  const bool computes = spec.family == Family::flops || spec.family == Family::mixed;
+  if (computes && spec.op == FlopOp::fma && !traits(spec.isa).has_fma) {
     throw std::invalid_argument(std::string("fma needs FMA3, which ISA ") + name(spec.isa) +
                                 " does not have (use avx2 or avx512)");
   }
@@ -27,6 +28,10 @@ std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
       break;
     case Family::clock:
       kernel = std::make_unique<ClockKernel>(spec);
+      break;
+    case Family::mixed:
+      if (spec.fp_ops < 1) throw std::invalid_argument("a mixed kernel needs fp_ops >= 1");
+      kernel = std::make_unique<MixedKernel>(spec);
       break;
   }
   kernel->build();

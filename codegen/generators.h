@@ -6,9 +6,25 @@
 namespace larm::codegen {
 
 // load, store, store-nt, copy, 2ld1st over 1–3 streams (METHOD §2, §4).
-class StreamKernel final : public Kernel {
+class StreamKernel : public Kernel {
  public:
   using Kernel::Kernel;
+
+ protected:
+  // The sweeps over the streams, the spec's access mix `unroll` times per iteration using the
+  // first data_registers vector registers; after_group(k) emits what follows the k-th access.
+  void generate_streams(int data_registers, const std::function<void(int)>& after_group);
+
+ private:
+  void generate() override;
+};
+
+// A stream kernel with fp_ops independent FP instructions spread among its accesses: their
+// operands are constant registers and each writes its own accumulator, so nothing waits on
+// memory and the arithmetic intensity is exact (METHOD §7).
+class MixedKernel final : public StreamKernel {
+ public:
+  using StreamKernel::StreamKernel;
 
  private:
   void generate() override;

@@ -16,7 +16,7 @@ constexpr int kClockUnroll = 128;
 }  // namespace
 
 const char* name(Family family) {
-  const char* const names[] = {"stream", "flops", "chase", "clock"};
+  const char* const names[] = {"stream", "flops", "chase", "clock", "mixed"};
   return names[static_cast<int>(family)];
 }
 const char* name(Access access) {
@@ -77,8 +77,7 @@ int KernelSpec::effective_unroll() const {
   switch (family) {
     case Family::stream: {
       // A power of two, so that chunks divide the power-of-two cache sizes.
-      const int wanted =
-          kStreamInstructionsPerIteration / stream_count(access);
+      const int wanted = kStreamInstructionsPerIteration / stream_count(access);
       int unroll_pow2 = 1;
       while (unroll_pow2 * 2 <= wanted) unroll_pow2 *= 2;
       return unroll_pow2;
@@ -93,6 +92,8 @@ int KernelSpec::effective_unroll() const {
       return kChaseUnroll;
     case Family::clock:
       return kClockUnroll;
+    case Family::mixed:
+      return 1;
   }
   return 1;
 }
@@ -108,6 +109,10 @@ std::string KernelSpec::name() const {
       text += std::string("-") + codegen::name(op) + "-" + codegen::name(precision) + "-" +
               codegen::name(isa);
       break;
+    case Family::mixed:
+      text += std::string("-") + codegen::name(access) + "-" + codegen::name(op) + "-" +
+              codegen::name(precision) + "-" + codegen::name(isa) + "-f" + std::to_string(fp_ops);
+      break;
     case Family::chase:
     case Family::clock:
       break;
@@ -118,6 +123,33 @@ std::string KernelSpec::name() const {
 std::size_t stream_chunk_bytes(const KernelSpec& spec) {
   return static_cast<std::size_t>(spec.effective_unroll()) *
          static_cast<std::size_t>(traits(spec.isa).vector_bytes);
+}
+
+int flops_per_instruction(const KernelSpec& spec) {
+  const int lanes = traits(spec.isa).vector_bytes / (spec.precision == Precision::dp ? 8 : 4);
+  return spec.op == FlopOp::fma ? 2 * lanes : lanes;
+}
+
+std::optional<KernelSpec> mixed_spec(KernelSpec base, Intensity ai) {
+  if (ai.numerator <= 0 || ai.denominator <= 0) return std::nullopt;
+  base.family = Family::mixed;
+  base.checksum = false;
+  const long group_bytes =
+      static_cast<long>(stream_count(base.access)) * traits(base.isa).vector_bytes;
+  const long flops = flops_per_instruction(base);
+  // AI = fp_ops * flops / (unroll * group_bytes): the largest unroll (least loop overhead) that
+  // makes fp_ops whole and not too many.
+  for (long unroll = kMaxMixedUnroll; unroll >= 1; unroll /= 2) {
+    const long numerator = ai.numerator * unroll * group_bytes;
+    const long denominator = ai.denominator * flops;
+    if (numerator % denominator != 0) continue;
+    const long fp_ops = numerator / denominator;
+    if (fp_ops < 1 || fp_ops > kMaxMixedFpOps) continue;
+    base.unroll = static_cast<int>(unroll);
+    base.fp_ops = static_cast<int>(fp_ops);
+    return base;
+  }
+  return std::nullopt;
 }
 
 }  // namespace larm::codegen

@@ -10,7 +10,9 @@
 
 namespace larm::codegen {
 
-enum class Family { stream, flops, chase, clock };
+// mixed: a stream kernel with independent FP instructions interleaved, of known arithmetic
+// intensity (METHOD §7), to validate the roofs.
+enum class Family { stream, flops, chase, clock, mixed };
 // Memory access mixes of the bandwidth roofs (METHOD §2).
 enum class Access { load, store, store_nt, copy, ld2st1 };
 enum class FlopOp { add, mul, fma };
@@ -39,6 +41,7 @@ struct KernelSpec {
   FlopOp op = FlopOp::fma;       // flops kernels
   Precision precision = Precision::dp;
   int unroll = 0;         // vector (or chase) operations per stream per iteration; 0 = default
+  int fp_ops = 0;         // mixed: FP instructions (op, precision) per iteration
   bool checksum = false;  // stream load: accumulate what is loaded so a test can check it
 
   // The unroll the kernel is generated with (the default when unroll is 0).
@@ -48,5 +51,23 @@ struct KernelSpec {
 
 // Bytes each stream covers in one loop iteration: buffers are a whole number of these.
 std::size_t stream_chunk_bytes(const KernelSpec& spec);
+
+// An arithmetic intensity as an exact fraction (FLOP/byte).
+struct Intensity {
+  long numerator = 0;
+  long denominator = 1;
+  double value() const { return static_cast<double>(numerator) / static_cast<double>(denominator); }
+};
+
+// FLOPs of one FP instruction of the spec's op, precision and ISA (an FMA counts 2 per lane).
+int flops_per_instruction(const KernelSpec& spec);
+
+// The mixed kernel of the base spec's access, op, precision and ISA whose FLOPs per byte equal
+// `ai` exactly: unroll (vector accesses per stream per iteration, a power of two up to
+// kMaxMixedUnroll) and FP instructions per iteration (up to kMaxMixedFpOps). nullopt when no
+// such pair exists.
+inline constexpr int kMaxMixedUnroll = 64;
+inline constexpr int kMaxMixedFpOps = 512;
+std::optional<KernelSpec> mixed_spec(KernelSpec base, Intensity ai);
 
 }  // namespace larm::codegen

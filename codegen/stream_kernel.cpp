@@ -8,14 +8,20 @@
 namespace larm::codegen {
 
 void StreamKernel::generate() {
+  if (spec().checksum && spec().access != Access::load) {
+    throw std::invalid_argument("only the load kernel has a checksum variant");
+  }
+  generate_streams(register_count(), nullptr);
+  epilogue();
+}
+
+void StreamKernel::generate_streams(int data_registers,
+                                    const std::function<void(int)>& after_group) {
   using namespace Xbyak;
   const Access access = spec().access;
   const int unroll = spec().effective_unroll();
   const int width = vector_bytes();
-  const int registers = register_count();
-  if (spec().checksum && access != Access::load) {
-    throw std::invalid_argument("only the load kernel has a checksum variant");
-  }
+  const int registers = data_registers;
   const Reg64 src0 = r8, src1 = r9, dst = r10, neg_bytes = r11, sweeps = rsi, index = rax;
 
   // Streams are addressed from their end with a negative index that counts up to zero.
@@ -74,6 +80,7 @@ void StreamKernel::generate() {
         break;
       }
     }
+    if (after_group) after_group(k);
   }
   emit_loop_add(index, static_cast<std::uint32_t>(unroll * width), inner);
   end_body();
@@ -86,6 +93,48 @@ void StreamKernel::generate() {
     mov(rdx, arg(offsetof(KernelArgs, out)));
     for (int r = 0; r < registers; ++r) store_setup(ptr[rdx + r * width], vreg(r));
   }
+}
+
+void MixedKernel::generate() {
+  using namespace Xbyak;
+  // Registers: 4 for the data of the accesses (2ld1st uses 2 per access), two constant operands
+  // (ones, from fill), the rest accumulators: at least 10, enough to cover the FMA latency.
+  constexpr int kDataRegisters = 4;
+  const Xmm a = vreg(kDataRegisters);
+  const Xmm b = vreg(kDataRegisters + 1);
+  const int first_accumulator = kDataRegisters + 2;
+  const int accumulators = register_count() - first_accumulator;
+  const FlopOp op = spec().op;
+  mov(rdx, arg(offsetof(KernelArgs, fill)));
+  load_unaligned_setup(a, ptr[rdx]);
+  load_unaligned_setup(b, ptr[rdx]);
+  for (int r = 0; r < accumulators; ++r) {
+    const Xmm acc = vreg(first_accumulator + r);
+    if (op == FlopOp::mul) {
+      load_unaligned_setup(acc, ptr[rdx]);
+    } else {
+      zero(acc);
+    }
+  }
+  // fp_ops instructions spread evenly over the unroll accesses of an iteration.
+  const int unroll = spec().effective_unroll();
+  const int fp_ops = spec().fp_ops;
+  int emitted = 0;
+  generate_streams(kDataRegisters, [&](int k) {
+    const int due = (k + 1) * fp_ops / unroll;
+    for (; emitted < due; ++emitted) {
+      emit_flop(op, vreg(first_accumulator + emitted % accumulators), a, b);
+    }
+  });
+  // The accumulators, for a test to check the FLOPs that ran (out may be null).
+  Label no_output;
+  mov(rdx, arg(offsetof(KernelArgs, out)));
+  test(rdx, rdx);
+  jz(no_output, T_NEAR);
+  for (int r = 0; r < accumulators; ++r) {
+    store_setup(ptr[rdx + r * vector_bytes()], vreg(first_accumulator + r));
+  }
+  L(no_output);
   epilogue();
 }
 

@@ -86,4 +86,20 @@ std::string latency_csv(const Results& results) {
   return out.str();
 }
 
+std::string validation_csv(const Results& results) {
+  std::ostringstream out;
+  out << "domain,roof,ai,gflops,roof_gflops,relative_error,level,memory,placement,access,op,"
+         "precision,isa,threads,working_set_bytes,roof_gbps,ceiling_gflops,samples,status\n";
+  for (const ValidationPoint& p : results.validation) {
+    out << p.domain << ',' << csv_field(p.roof) << ',' << number(p.ai) << ','
+        << stats_or_empty(p.stats, &SampleStats::median) << ',' << number(p.predicted_gflops) << ','
+        << (p.stats.count ? number(p.relative_error) : "") << ',' << p.level << ','
+        << csv_field(p.memory) << ',' << p.placement << ',' << p.access << ',' << p.op << ','
+        << p.precision << ',' << p.isa << ',' << p.threads << ',' << p.working_set_bytes << ','
+        << number(p.roof_gbps) << ',' << number(p.ceiling_gflops) << ',' << p.stats.count << ','
+        << csv_field(p.status) << '\n';
+  }
+  return out.str();
+}
+
 }  // namespace larm::results

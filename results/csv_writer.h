@@ -1,4 +1,5 @@
-// CSV exports of the result records: roofs.csv, sweep.csv, latency.csv (columns in SCHEMA.md).
+// CSV exports of the result records: roofs.csv, sweep.csv, latency.csv, validation.csv (columns
+// in SCHEMA.md).
 #pragma once
 
 #include <string>
@@ -10,6 +11,7 @@ namespace larm::results {
 std::string roofs_csv(const Results& results);
 std::string sweep_csv(const Results& results);
 std::string latency_csv(const Results& results);
+std::string validation_csv(const Results& results);
 
 // Quotes a CSV field when it holds a comma, a quote or a newline.
 std::string csv_field(const std::string& value);

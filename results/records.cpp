@@ -177,6 +177,54 @@ std::vector<T> vector_of(const json& array, F convert) {
   return items;
 }
 
+json validation_json(const ValidationPoint& p) {
+  return {{"domain", p.domain},
+          {"roof", p.roof},
+          {"level", p.level},
+          {"memory", p.memory},
+          {"placement", p.placement},
+          {"access", p.access},
+          {"op", p.op},
+          {"precision", p.precision},
+          {"isa", p.isa},
+          {"kernel", p.kernel},
+          {"threads", p.threads},
+          {"working_set_bytes", p.working_set_bytes},
+          {"ai", p.ai},
+          {"samples", p.samples},
+          {"stats", stats_json(p.stats)},
+          {"roof_gbps", p.roof_gbps},
+          {"ceiling_gflops", p.ceiling_gflops},
+          {"predicted_gflops", p.predicted_gflops},
+          {"relative_error", p.relative_error},
+          {"status", p.status}};
+}
+
+ValidationPoint validation_from(const json& j) {
+  ValidationPoint p;
+  p.domain = j.at("domain").get<int>();
+  p.roof = j.at("roof").get<std::string>();
+  p.level = j.at("level").get<std::string>();
+  p.memory = j.at("memory").get<std::string>();
+  p.placement = j.at("placement").get<std::string>();
+  p.access = j.at("access").get<std::string>();
+  p.op = j.at("op").get<std::string>();
+  p.precision = j.at("precision").get<std::string>();
+  p.isa = j.at("isa").get<std::string>();
+  p.kernel = j.at("kernel").get<std::string>();
+  p.threads = j.at("threads").get<int>();
+  p.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
+  p.ai = j.at("ai").get<double>();
+  p.samples = j.at("samples").get<std::vector<double>>();
+  p.stats = summarize(p.samples);
+  p.roof_gbps = j.at("roof_gbps").get<double>();
+  p.ceiling_gflops = j.at("ceiling_gflops").get<double>();
+  p.predicted_gflops = j.at("predicted_gflops").get<double>();
+  p.relative_error = j.at("relative_error").get<double>();
+  p.status = j.at("status").get<std::string>();
+  return p;
+}
+
 }  // namespace
 
 json to_json(const Results& results) {
@@ -191,7 +239,8 @@ json to_json(const Results& results) {
           {"sweep", array_of(results.sweep, sweep_json)},
           {"latency", array_of(results.latency, latency_json)},
           {"shared", array_of(results.shared, shared_json)},
-          {"contention_curve", array_of(results.contention_curve, curve_json)}};
+          {"contention_curve", array_of(results.contention_curve, curve_json)},
+          {"validation", array_of(results.validation, validation_json)}};
 }
 
 Results results_from_json(const json& document) {
@@ -220,6 +269,10 @@ Results results_from_json(const json& document) {
     }
     if (document.contains("contention_curve")) {
       r.contention_curve = vector_of<CurvePoint>(document.at("contention_curve"), curve_from);
+    }
+    // Added in schema 1.2.
+    if (document.contains("validation")) {
+      r.validation = vector_of<ValidationPoint>(document.at("validation"), validation_from);
     }
     return r;
   } catch (const json::exception& e) {

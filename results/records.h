@@ -14,7 +14,7 @@
 namespace larm::results {
 
 // Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
-inline constexpr const char* kSchemaVersion = "1.1";
+inline constexpr const char* kSchemaVersion = "1.2";
 
 // One roof: a bandwidth slope (GB/s) or a FLOP ceiling (GFLOP/s) of one domain.
 struct Roof {
@@ -91,6 +91,32 @@ struct FrequencyRecord {
   SampleStats stats;
 };
 
+// One point of a model validation (METHOD §7): a mixed kernel of exact arithmetic intensity run
+// with the threads, placement and working set of the roof it tests, against that roof's
+// prediction min(AI × B, F).
+struct ValidationPoint {
+  int domain = 0;
+  std::string roof;       // the roof tested, e.g. "L2 load" or "memory 1 remote load"
+  std::string level;      // L1, L2, L3, memory
+  std::string memory;     // OS index, for memory roofs
+  std::string placement;  // local, remote; empty for caches
+  std::string access;     // the roof's access mix
+  std::string op;         // fma, add: the FP instructions interleaved
+  std::string precision;  // sp, dp
+  std::string isa;
+  std::string kernel;  // the mixed kernel's name
+  int threads = 0;
+  std::uint64_t working_set_bytes = 0;  // per thread, as run
+  double ai = 0;                        // FLOP/byte, exact
+  std::vector<double> samples;          // GFLOP/s, all threads together
+  SampleStats stats;
+  double roof_gbps = 0;         // B
+  double ceiling_gflops = 0;    // F
+  double predicted_gflops = 0;  // min(AI × B, F)
+  double relative_error = 0;    // (median − predicted) / predicted
+  std::string status;           // ok, unstable, misplaced, or why the point is absent
+};
+
 struct Results {
   nlohmann::json provenance = nlohmann::json::object();
   nlohmann::json topology = nlohmann::json::object();
@@ -100,6 +126,7 @@ struct Results {
   std::vector<FrequencyRecord> frequency;
   std::vector<SharedBandwidth> shared;
   std::vector<CurvePoint> contention_curve;
+  std::vector<ValidationPoint> validation;
   std::vector<std::string> warnings;
   bool complete = false;
   std::string incomplete_reason;  // why the run stopped early, when it did

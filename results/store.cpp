@@ -15,6 +15,8 @@ void save_results(const std::filesystem::path& dir, const Results& results) {
   write_file_atomically(dir / "roofs.csv", roofs_csv(results));
   write_file_atomically(dir / "sweep.csv", sweep_csv(results));
   write_file_atomically(dir / "latency.csv", latency_csv(results));
+  if (!results.validation.empty())
+    write_file_atomically(dir / "validation.csv", validation_csv(results));
   write_file_atomically(dir / kResultsFile, to_json(results).dump(1) + "\n");
 }
 

@@ -9,7 +9,8 @@ namespace larm::results {
 
 inline constexpr const char* kResultsFile = "results.json";
 
-// Writes results.json, roofs.csv, sweep.csv and latency.csv into dir (which must exist).
+// Writes results.json, roofs.csv, sweep.csv, latency.csv (and validation.csv when there are
+// validation points) into dir (which must exist).
 void save_results(const std::filesystem::path& dir, const Results& results);
 
 // Reads dir/results.json (or the file itself when given one); throws with the reason on failure.

@@ -152,6 +152,39 @@ TEST_P(UsableIsa, FlopKernelsComputeTheExpectedValues) {
   }
 }
 
+// A mixed kernel does its FP work (on ones: each add or fma adds one per lane) and its memory
+// work (copy: the destination equals the source) in the same run.
+TEST_P(UsableIsa, MixedKernelsDoBothTheirFlopsAndTheirAccesses) {
+  for (FlopOp op : {FlopOp::add, FlopOp::fma}) {
+    if (op == FlopOp::fma && !traits(GetParam()).has_fma) continue;
+    const auto spec =
+        mixed_spec({.isa = GetParam(), .access = Access::copy, .op = op}, Intensity{3, 8});
+    ASSERT_TRUE(spec);
+    const auto kernel = make_kernel(*spec);
+    const std::size_t bytes = 4 * stream_chunk_bytes(*spec);
+    GuardedBuffer src(bytes), dst(bytes);
+    for (std::size_t i = 0; i < bytes; ++i) src.data()[i] = static_cast<unsigned char>(i * 7);
+    alignas(64) const double ones[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    alignas(64) unsigned char out[32 * 64] = {};
+    KernelArgs args;
+    args.src0 = src.data();
+    args.dst = dst.data();
+    args.bytes_per_stream = bytes;
+    args.repetitions = 3;
+    args.fill = ones;
+    args.out = out;
+    kernel->run(args);
+    EXPECT_EQ(std::memcmp(src.data(), dst.data(), bytes), 0) << spec->name();
+    EXPECT_TRUE(dst.guards_intact()) << spec->name();
+    const int lanes = traits(spec->isa).vector_bytes / 8;
+    const int accumulators = traits(spec->isa).register_count - 6;
+    double sum = 0;
+    for (int i = 0; i < accumulators * lanes; ++i) sum += reinterpret_cast<const double*>(out)[i];
+    const double iterations = 3.0 * 4;  // sweeps x iterations per sweep
+    EXPECT_DOUBLE_EQ(sum, iterations * spec->fp_ops * lanes) << spec->name();
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Isas, UsableIsa, ::testing::ValuesIn(all_isas()),
                          [](const auto& param_info) {
                            return std::string(name(param_info.param));

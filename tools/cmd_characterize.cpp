@@ -17,6 +17,7 @@
 #include "roofline/contention.h"
 #include "roofline/roof_set.h"
 #include "tools/commands.h"
+#include "tools/validation_step.h"
 
 namespace larm::cli {
 
@@ -26,6 +27,8 @@ struct CharacterizeOptions {
   MeasurementOptions measurement;
   std::string out;
   bool require_placement = false;
+  bool validate = false;
+  std::optional<double> fail_above;
 };
 
 // Set by the first Ctrl-C: the run stops between samples and saves what it finished.
@@ -137,6 +140,18 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
                  results.incomplete_reason.c_str(), out.c_str());
     return outcome == kernels::RunOutcome::misplaced ? 1 : 130;
   }
+  if (options.validate) {
+    ValidationStepOptions step;
+    step.run.quick = plan_options.quick;
+    step.run.samples = plan_options.quick ? 3 : 5;
+    step.run.stop = &g_stop_requested;
+    step.fail_above_percent = options.fail_above;
+    step.quiet = global.quiet;
+    std::signal(SIGINT, on_interrupt);
+    const int status = run_validation_step(topology, clock, step, out, results);
+    std::signal(SIGINT, previous);
+    return status;
+  }
   return 0;
 }
 }  // namespace
@@ -149,6 +164,13 @@ void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action) {
   add_measurement_options(*command, options->measurement);
   command->add_flag("--require-placement", options->require_placement,
                     "stop with an error when a measurement's pages are not on the intended memory");
+  command->add_flag("--validate", options->validate,
+                    "validate the model right after: mixed kernels against every roof (as larm "
+                    "validate; quick with --quick)");
+  command
+      ->add_option("--fail-above", options->fail_above,
+                   "with --validate: exit 1 when a roof's error away from the ridge exceeds PCT")
+      ->check(CLI::PositiveNumber);
   command->add_option("--out", options->out,
                       "results directory (default results/<host>-<date>); must not hold results");
   command->callback([options, &global, &action] {

@@ -15,5 +15,6 @@ void setup_plan(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_show(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_place(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_validate(CLI::App& app, GlobalOptions& global, Action& action);
 
 }  // namespace larm::cli

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   setup_characterize(app, global, action);
   setup_show(app, global, action);
   setup_place(app, global, action);
+  setup_validate(app, global, action);
 
   try {
     app.parse(argc, argv);

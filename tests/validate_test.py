@@ -1,0 +1,76 @@
+"""`larm characterize --quick --validate` and `larm validate --quick` end to end: the error table
+parsed back, validation.csv and results.json (against the schema), --fail-above, bad input."""
+import csv
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+import jsonschema
+
+from cli_helpers import Checker, run
+
+larm, schema_file = sys.argv[1], sys.argv[2]
+c = Checker()
+tmp = tempfile.mkdtemp(prefix="larm-validate-")
+out = os.path.join(tmp, "results")
+
+
+def table_rows(stdout):
+    rows = {}
+    for line in stdout.splitlines():
+        m = re.match(r"^(\d+)\s+(.+?)\s+([\d.]+)\s+(\d+) \| (.+?)\s*\| (.+?)\s*$", line)
+        if m:
+            rows[(int(m.group(1)), m.group(2))] = (float(m.group(3)), int(m.group(4)), m.group(5),
+                                                   m.group(6))
+    return rows
+
+
+r = run(larm, "characterize", "--quick", "--only", "bandwidth,flops", "--validate", "--out", out)
+c.check(r.returncode == 0, f"characterize --validate exits 0: {r.stderr}")
+rows = table_rows(r.stdout)
+for level in ("L1 load", "L2 load", "L3 load", "memory 0 local load"):
+    c.check((0, level) in rows, f"error table has a row for {level}: {sorted(rows)}")
+doc = json.load(open(os.path.join(out, "results.json")))
+jsonschema.validate(doc, json.load(open(schema_file)))
+points = doc["validation"]
+c.check(len(points) >= 4 * 5, f"{len(points)} validation points")
+for p in points:
+    c.check(p["samples"] and p["stats"]["median"] > 0, f"{p['roof']} AI {p['ai']}: measured")
+    expected = min(p["ai"] * p["roof_gbps"], p["ceiling_gflops"])
+    c.check(abs(p["predicted_gflops"] - expected) < 1e-9 * expected, "prediction is min(AI x B, F)")
+    c.check(abs(p["relative_error"] - (p["stats"]["median"] - expected) / expected) < 1e-9,
+            "relative error is (y - prediction) / prediction")
+with open(os.path.join(out, "validation.csv")) as f:
+    lines = list(csv.DictReader(f))
+c.check(len(lines) == len(points), "validation.csv has every point")
+c.check({"roof", "ai", "gflops", "roof_gflops", "relative_error"} <= set(lines[0]), "csv columns")
+for (domain, roof), (ridge, count, near, away) in rows.items():
+    mine = [p for p in points if p["domain"] == domain and p["roof"] == roof]
+    c.check(count == len(mine), f"{roof}: {count} points in the table, {len(mine)} stored")
+    c.check(abs(ridge - mine[0]["ceiling_gflops"] / mine[0]["roof_gbps"]) < 1e-3, f"{roof}: ridge")
+
+# larm validate on the same directory: replaces the points; --fail-above 0.001 must fail.
+r = run(larm, "validate", out, "--quick")
+c.check(r.returncode == 0, f"validate --quick exits 0: {r.stderr}")
+c.check(len(table_rows(r.stdout)) == len(rows), "validate prints the same roofs")
+r = run(larm, "validate", out, "--quick", "--fail-above", "0.001")
+c.check(r.returncode == 1 and "error away from the ridge" in r.stderr,
+        f"--fail-above 0.001 exits 1 naming the roof: {r.returncode} {r.stderr!r}")
+
+# Bad input: one line, exit 2.
+other = os.path.join(tmp, "other-host")
+shutil.copytree(out, other)
+doc["provenance"]["host"] = "some-other-node"
+json.dump(doc, open(os.path.join(other, "results.json"), "w"))
+for args, expected in [(["validate", os.path.join(tmp, "missing")], "cannot read"),
+                       (["validate", out, "--fail-above", "-3"], "fail-above"),
+                       (["validate", out, "--op", "div"], "op"),
+                       (["validate", other], "measured on some-other-node")]:
+    r = run(larm, *args)
+    lines = r.stderr.strip().splitlines()
+    c.check(r.returncode == 2 and len(lines) == 1 and expected in r.stderr,
+            f"{' '.join(args[1:])}: exit {r.returncode}, {r.stderr!r}")
+c.finish()

@@ -1,0 +1,97 @@
+// larm validate: run mixed kernels of known arithmetic intensity against every roof of a
+// results directory and report how close the model is (METHOD §7).
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <memory>
+
+#include "results/store.h"
+#include "tools/commands.h"
+#include "tools/validation_step.h"
+
+namespace larm::cli {
+
+namespace {
+struct ValidateCommandOptions {
+  std::string dir;
+  bool quick = false;
+  std::string access = "load";
+  std::string op = "fma";
+  std::string precision = "dp";
+  std::optional<double> fail_above;
+};
+
+std::atomic<bool> g_validate_stop{false};
+extern "C" void on_validate_interrupt(int) {
+  g_validate_stop.store(true);
+}
+
+int run_validate(const ValidateCommandOptions& options, const GlobalOptions& global) {
+  if (!global.topology_file.empty()) {
+    throw UsageError("validate runs kernels on the live machine; --topology does not apply");
+  }
+  results::Results results;
+  try {
+    results = results::load_results(options.dir);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  const std::string measured_on = results.provenance.value("host", "");
+  if (!measured_on.empty() && measured_on != host) {
+    throw UsageError("the roofs in " + options.dir + " were measured on " + measured_on +
+                     "; validate them on that machine, not on " + host);
+  }
+  const std::filesystem::path dir = std::filesystem::is_directory(options.dir)
+                                        ? std::filesystem::path(options.dir)
+                                        : std::filesystem::path(options.dir).parent_path();
+  const topology::Topology topology = topology::Topology::load_live();
+  const kernels::Clock clock = kernels::Clock::calibrate();
+  ValidationStepOptions step;
+  step.run.quick = options.quick;
+  step.run.access = options.access;
+  step.run.op = options.op;
+  step.run.precision = options.precision;
+  step.run.samples = options.quick ? 3 : 5;
+  step.run.stop = &g_validate_stop;
+  step.fail_above_percent = options.fail_above;
+  step.quiet = global.quiet;
+  g_validate_stop.store(false);
+  const auto previous = std::signal(SIGINT, on_validate_interrupt);
+  const int status = run_validation_step(topology, clock, step, dir, results);
+  std::signal(SIGINT, previous);
+  return status;
+}
+}  // namespace
+
+void setup_validate(CLI::App& app, GlobalOptions& global, Action& action) {
+  auto options = std::make_shared<ValidateCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "validate",
+      "run mixed kernels of known arithmetic intensity against the roofs of a results "
+      "directory and report the model's error per roof");
+  add_global_options(*command, global);
+  command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
+  command->add_flag("--quick", options->quick, "a few points per roof (ends and ridge)");
+  command->add_option("--access", options->access, "access mix of the roofs to validate")
+      ->check(CLI::IsMember({"load", "store", "store-nt", "copy", "2ld1st"}))
+      ->capture_default_str();
+  command->add_option("--op", options->op, "FP instruction interleaved with the accesses")
+      ->check(CLI::IsMember({"fma", "add"}))
+      ->capture_default_str();
+  command->add_option("--precision", options->precision, "precision of the FP instructions")
+      ->check(CLI::IsMember({"sp", "dp"}))
+      ->capture_default_str();
+  command
+      ->add_option("--fail-above", options->fail_above,
+                   "exit 1 when a roof's mean absolute relative error away from the ridge "
+                   "exceeds PCT")
+      ->check(CLI::PositiveNumber);
+  command->callback([options, &global, &action] {
+    action = [options, &global] { return run_validate(*options, global); };
+  });
+}
+
+}  // namespace larm::cli

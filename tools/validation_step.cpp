@@ -1,0 +1,63 @@
+// Validation runs, saved and reported.
+#include "tools/validation_step.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "kernels/sampler.h"
+#include "results/store.h"
+#include "validate/model_error.h"
+
+namespace larm::cli {
+
+int run_validation_step(const topology::Topology& topology, const kernels::Clock& clock,
+                        const ValidationStepOptions& options, const std::filesystem::path& dir,
+                        results::Results& results) {
+  std::vector<std::string> skipped;
+  const auto targets = validate::validation_targets(topology, results, options.run, skipped);
+  validate::ValidationOptions run = options.run;
+  const bool show_progress = !options.quiet && ::isatty(STDERR_FILENO);
+  if (show_progress) {
+    run.on_progress = [](int index, int total, const std::string& what) {
+      std::fprintf(stderr, "\r\033[K[%d/%d] validating %s", index, total, what.c_str());
+      std::fflush(stderr);
+    };
+  }
+  int status = 0;
+  try {
+    validate::run_validation(topology, clock, targets, run, results);
+  } catch (const kernels::Interrupted&) {
+    status = 130;
+  }
+  if (show_progress) std::fprintf(stderr, "\r\033[K");
+  results::save_results(dir, results);
+  const auto errors = validate::roof_errors(results);
+  std::cout << "\nModel validation (" << options.run.op << " " << options.run.precision
+            << " interleaved with " << options.run.access
+            << "; E = thesis error, MARE = mean absolute relative error; near = within a factor 2 "
+               "of the ridge)\n"
+            << validate::error_table(errors);
+  for (const auto& reason : skipped) std::cout << "  " << reason << "\n";
+  if (targets.empty()) std::cout << "  no roof to validate in these results\n";
+  std::cout << "Validation points: " << (dir / "validation.csv").string() << "\n";
+  if (status == 130) {
+    std::fprintf(stderr,
+                 "larm: incomplete: interrupted; the validation points measured are saved\n");
+    return status;
+  }
+  if (options.fail_above_percent) {
+    for (const auto& e : errors) {
+      if (e.away.points > 0 && e.away.mean_abs_percent > *options.fail_above_percent) {
+        std::fprintf(stderr, "larm: domain %d %s: error away from the ridge %.1f %% > %.1f %%\n",
+                     e.domain, e.roof.c_str(), e.away.mean_abs_percent,
+                     *options.fail_above_percent);
+        status = 1;
+      }
+    }
+  }
+  return status;
+}
+
+}  // namespace larm::cli

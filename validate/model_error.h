@@ -1,0 +1,46 @@
+// How far measured points are from the model (METHOD §7): the thesis metric
+// E = (100 / n) · sqrt(Σ ((y − ŷ) / ŷ)²) and the mean absolute relative error, over all points,
+// the points near the ridge (within a factor 2 of it) and the others.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "results/records.h"
+
+namespace larm::validate {
+
+struct ModelPoint {
+  double ai = 0;
+  double achieved = 0;   // y, GFLOP/s
+  double predicted = 0;  // ŷ = min(AI × B, F)
+};
+
+struct ModelError {
+  int points = 0;
+  double thesis_percent = 0;  // E
+  double mean_abs_percent = 0;
+};
+
+ModelError model_error(std::span<const ModelPoint> points);
+
+// Near the ridge: ridge / 2 ≤ AI ≤ 2 · ridge, where instruction issue, not the roof, limits.
+inline bool near_ridge(double ai, double ridge) {
+  return ai >= ridge / 2 && ai <= ridge * 2;
+}
+
+struct RoofErrors {
+  int domain = 0;
+  std::string roof;
+  double ridge = 0;  // F / B
+  ModelError all, near, away;
+};
+
+// One row per validated roof of the results, from its present validation points.
+std::vector<RoofErrors> roof_errors(const results::Results& results);
+
+// The table `larm validate` prints.
+std::string error_table(const std::vector<RoofErrors>& errors);
+
+}  // namespace larm::validate

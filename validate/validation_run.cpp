@@ -1,0 +1,187 @@
+// Running the validation sweeps with the bandwidth driver and mixed kernels.
+#include "validate/validation_run.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "codegen/isa.h"
+#include "kernels/buffer.h"
+#include "kernels/drivers.h"
+#include "kernels/thread_team.h"
+#include "results/statistics.h"
+
+namespace larm::validate {
+namespace {
+
+std::string roof_name(const results::Roof& roof) {
+  if (roof.level != "memory") return roof.level + " " + roof.access;
+  return "memory " + roof.memory + " " + roof.placement + " " + roof.access;
+}
+
+const results::Roof* ceiling_for(const results::Results& results, const results::Roof& roof,
+                                 const ValidationOptions& options) {
+  for (const auto& r : results.roofs) {
+    if (r.level == "flops" && r.domain == roof.domain && r.isa == roof.isa &&
+        r.precision == options.precision && r.access == options.op && r.present()) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+double log_distance(const codegen::Intensity& a, double b) {
+  return std::abs(std::log(a.value() / b));
+}
+
+}  // namespace
+
+std::vector<codegen::Intensity> intensity_grid() {
+  std::vector<codegen::Intensity> grid;
+  for (long octave = -5; octave <= 3; ++octave) {
+    for (long quarter : {4L, 5L, 6L, 7L}) {
+      grid.push_back(octave >= 0 ? codegen::Intensity{quarter << octave, 4}
+                                 : codegen::Intensity{quarter, 4L << -octave});
+    }
+  }
+  grid.push_back({16, 1});
+  return grid;
+}
+
+std::vector<codegen::Intensity> quick_intensities(double ridge) {
+  std::vector<codegen::Intensity> window;  // grid points within a factor 2 of the ridge
+  for (const auto& ai : intensity_grid()) {
+    if (ai.value() >= ridge / 2 && ai.value() <= ridge * 2) window.push_back(ai);
+  }
+  std::vector<codegen::Intensity> chosen = {{1, 32}, {1, 4}, {2, 1}, {16, 1}};
+  for (double target : {ridge / 2, ridge, ridge * 2}) {
+    if (window.empty()) break;
+    chosen.push_back(
+        *std::min_element(window.begin(), window.end(), [&](const auto& a, const auto& b) {
+          return log_distance(a, target) < log_distance(b, target);
+        }));
+  }
+  std::sort(chosen.begin(), chosen.end(),
+            [](const auto& a, const auto& b) { return a.value() < b.value(); });
+  chosen.erase(std::unique(chosen.begin(), chosen.end(),
+                           [](const auto& a, const auto& b) { return a.value() == b.value(); }),
+               chosen.end());
+  return chosen;
+}
+
+std::vector<ValidationTarget> validation_targets(const topology::Topology& topology,
+                                                 const results::Results& results,
+                                                 const ValidationOptions& options,
+                                                 std::vector<std::string>& skipped) {
+  std::vector<ValidationTarget> targets;
+  const auto op = codegen::parse_flop_op(options.op);
+  const auto precision = codegen::parse_precision(options.precision);
+  const auto access = codegen::parse_access(options.access);
+  if (!op || !precision || !access) return targets;
+  for (const auto& roof : results.roofs) {
+    if (roof.level == "flops" || roof.access != options.access || !roof.present()) continue;
+    const std::string name = roof_name(roof);
+    if (roof.placement == "contention" || roof.placement == "congestion") {
+      skipped.push_back("domain " + std::to_string(roof.domain) + " " + name +
+                        ": not validated (runs on every core of the machine; not implemented)");
+      continue;
+    }
+    if (roof.domain < 0 || roof.domain >= static_cast<int>(topology.domains().size())) {
+      skipped.push_back(name + ": domain " + std::to_string(roof.domain) + " not on this machine");
+      continue;
+    }
+    const results::Roof* ceiling = ceiling_for(results, roof, options);
+    const auto isa = codegen::parse_isa(roof.isa);
+    if (ceiling == nullptr || !isa) {
+      skipped.push_back("domain " + std::to_string(roof.domain) + " " + name + ": no " +
+                        options.op + " " + options.precision + " " + roof.isa +
+                        " ceiling in the results");
+      continue;
+    }
+    const auto& domain = topology.domains()[static_cast<std::size_t>(roof.domain)];
+    ValidationTarget target;
+    target.roof = roof;
+    target.name = name;
+    target.ceiling_gflops = ceiling->stats.median;
+    target.pus = domain.core_pus;
+    if (static_cast<int>(target.pus.size()) > roof.threads && roof.threads > 0) {
+      target.pus.resize(static_cast<std::size_t>(roof.threads));
+    }
+    if (!roof.memory.empty()) {
+      target.nodes = {static_cast<unsigned>(std::stoul(roof.memory))};
+    } else if (!domain.local_memories.empty()) {
+      target.nodes = {
+          topology.memories()[static_cast<std::size_t>(domain.local_memories.front())].os_index};
+    }
+    target.base = {.isa = *isa, .access = *access, .op = *op, .precision = *precision};
+    const double ridge = target.ceiling_gflops / roof.stats.median;
+    target.intensities = options.quick ? quick_intensities(ridge) : intensity_grid();
+    targets.push_back(std::move(target));
+  }
+  return targets;
+}
+
+void run_validation(const topology::Topology& topology, const kernels::Clock& clock,
+                    const std::vector<ValidationTarget>& targets, const ValidationOptions& options,
+                    results::Results& results) {
+  results.validation.clear();
+  int total = 0;
+  for (const auto& t : targets) total += static_cast<int>(t.intensities.size());
+  const kernels::DriverContext context{
+      .topology = topology,
+      .clock = clock,
+      .sampling = {.samples = options.samples,
+                   .min_sample_seconds = options.min_sample_seconds,
+                   .stop = options.stop}};
+  int index = 0;
+  for (const auto& target : targets) {
+    kernels::ThreadTeam team(topology.handle(), target.pus);
+    for (const auto& ai : target.intensities) {
+      results::ValidationPoint point;
+      point.domain = target.roof.domain;
+      point.roof = target.name;
+      point.level = target.roof.level;
+      point.memory = target.roof.memory;
+      point.placement = target.roof.placement;
+      point.access = target.roof.access;
+      point.op = options.op;
+      point.precision = options.precision;
+      point.isa = target.roof.isa;
+      point.threads = static_cast<int>(target.pus.size());
+      point.ai = ai.value();
+      point.roof_gbps = target.roof.stats.median;
+      point.ceiling_gflops = target.ceiling_gflops;
+      point.predicted_gflops = std::min(point.ai * point.roof_gbps, point.ceiling_gflops);
+      if (options.on_progress) options.on_progress(++index, total, target.name);
+      const auto spec = codegen::mixed_spec(target.base, ai);
+      if (!spec) {
+        point.status = "no mixed kernel of this intensity";
+        results.validation.push_back(point);
+        continue;
+      }
+      point.kernel = spec->name();
+      try {
+        const auto measured =
+            kernels::measure_bandwidth(context, team,
+                                       {.spec = *spec,
+                                        .nodes = target.nodes,
+                                        .working_set_bytes = target.roof.working_set_bytes});
+        point.working_set_bytes = measured.working_set_bytes;
+        for (double gbps : measured.gbps) point.samples.push_back(gbps * point.ai);
+        point.stats = results::summarize(point.samples);
+        point.relative_error =
+            (point.stats.median - point.predicted_gflops) / point.predicted_gflops;
+        point.status = measured.placement_fraction < kernels::kMinPlacedFraction ? "misplaced"
+                       : results::is_unstable(point.stats)                       ? "unstable"
+                                                                                 : "ok";
+      } catch (const kernels::Interrupted&) {
+        throw;
+      } catch (const std::exception& error) {
+        point.status = error.what();
+      }
+      results.validation.push_back(point);
+    }
+  }
+}
+
+}  // namespace larm::validate

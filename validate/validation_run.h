@@ -1,0 +1,58 @@
+// Model validation (METHOD §7): for each cache and memory roof of each domain, mixed kernels of
+// exact arithmetic intensity from 1/32 to 16 FLOP/byte, run with the roof's threads, placement and
+// working set; each point against the roof's prediction min(AI × B, F).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "codegen/kernel_spec.h"
+#include "kernels/clock.h"
+#include "results/records.h"
+#include "topology/topology.h"
+
+namespace larm::validate {
+
+struct ValidationOptions {
+  bool quick = false;  // a few points per roof: the ends, and around the ridge
+  std::string access = "load";
+  std::string op = "fma";
+  std::string precision = "dp";
+  int samples = 5;
+  double min_sample_seconds = 0.02;
+  const std::atomic<bool>* stop = nullptr;
+  std::function<void(int index, int total, const std::string& what)> on_progress;
+};
+
+// The intensities of a full sweep: 2^k × {1, 5/4, 3/2, 7/4} from 1/32 up to 16.
+std::vector<codegen::Intensity> intensity_grid();
+// A quick sweep: 1/32, 1/4, 2, 16 and the grid points within a factor 2 of the ridge nearest
+// ridge/2, ridge and 2 × ridge.
+std::vector<codegen::Intensity> quick_intensities(double ridge);
+
+// One roof to validate and how to run its points.
+struct ValidationTarget {
+  results::Roof roof;
+  std::string name;  // "L2 load", "memory 1 remote load"
+  double ceiling_gflops = 0;
+  std::vector<unsigned> pus;    // the roof's threads
+  std::vector<unsigned> nodes;  // where its data lives
+  codegen::KernelSpec base;     // access, op, precision, ISA of the mixed kernels
+  std::vector<codegen::Intensity> intensities;
+};
+
+// The targets of a results set, and (in `skipped`) the roofs that cannot be validated, with why.
+std::vector<ValidationTarget> validation_targets(const topology::Topology& topology,
+                                                 const results::Results& results,
+                                                 const ValidationOptions& options,
+                                                 std::vector<std::string>& skipped);
+
+// Runs the targets and replaces results.validation with their points. Throws
+// kernels::Interrupted when options.stop is set (the points measured so far are kept).
+void run_validation(const topology::Topology& topology, const kernels::Clock& clock,
+                    const std::vector<ValidationTarget>& targets, const ValidationOptions& options,
+                    results::Results& results);
+
+}  // namespace larm::validate
