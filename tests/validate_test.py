@@ -68,6 +68,8 @@ json.dump(doc, open(os.path.join(other, "results.json"), "w"))
 for args, expected in [(["validate", os.path.join(tmp, "missing")], "cannot read"),
                        (["validate", out, "--fail-above", "-3"], "fail-above"),
                        (["validate", out, "--op", "div"], "op"),
+                       (["validate", out, "--domains", "7"], "does not exist"),
+                       (["validate", out, "--placements", "sideways"], "placements"),
                        (["validate", other], "measured on some-other-node")]:
     r = run(larm, *args)
     lines = r.stderr.strip().splitlines()

@@ -19,6 +19,8 @@ struct ValidateCommandOptions {
   std::string access = "load";
   std::string op = "fma";
   std::string precision = "dp";
+  std::string domains;
+  std::vector<std::string> placements;
   std::optional<double> fail_above;
 };
 
@@ -54,6 +56,13 @@ int run_validate(const ValidateCommandOptions& options, const GlobalOptions& glo
   step.run.access = options.access;
   step.run.op = options.op;
   step.run.precision = options.precision;
+  if (!options.domains.empty()) step.run.domains = parse_index_list(options.domains, "domain");
+  for (int d : step.run.domains) {
+    if (d >= static_cast<int>(topology.domains().size())) {
+      throw UsageError("domain " + std::to_string(d) + " does not exist on this machine");
+    }
+  }
+  step.run.placements = options.placements;
   step.run.samples = options.quick ? 3 : 5;
   step.run.stop = &g_validate_stop;
   step.fail_above_percent = options.fail_above;
@@ -84,6 +93,12 @@ void setup_validate(CLI::App& app, GlobalOptions& global, Action& action) {
   command->add_option("--precision", options->precision, "precision of the FP instructions")
       ->check(CLI::IsMember({"sp", "dp"}))
       ->capture_default_str();
+  command->add_option("--domains", options->domains, "only these domains, e.g. 0,2-3");
+  command
+      ->add_option("--placements", options->placements,
+                   "only these kinds of roofs: cache, local, remote, contention, congestion")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"cache", "local", "remote", "contention", "congestion"}));
   command
       ->add_option("--fail-above", options->fail_above,
                    "exit 1 when a roof's mean absolute relative error away from the ridge "

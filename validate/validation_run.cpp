@@ -81,9 +81,13 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
   for (const auto& roof : results.roofs) {
     if (roof.level == "flops" || roof.access != options.access || !roof.present()) continue;
     const std::string name = roof_name(roof);
-    if (roof.placement == "contention" || roof.placement == "congestion") {
-      skipped.push_back("domain " + std::to_string(roof.domain) + " " + name +
-                        ": not validated (runs on every core of the machine; not implemented)");
+    const std::string kind = roof.level == "memory" ? roof.placement : "cache";
+    const auto& only_domains = options.domains;
+    const auto& only_kinds = options.placements;
+    if ((!only_domains.empty() &&
+         std::find(only_domains.begin(), only_domains.end(), roof.domain) == only_domains.end()) ||
+        (!only_kinds.empty() &&
+         std::find(only_kinds.begin(), only_kinds.end(), kind) == only_kinds.end())) {
       continue;
     }
     if (roof.domain < 0 || roof.domain >= static_cast<int>(topology.domains().size())) {
@@ -103,11 +107,25 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
     target.roof = roof;
     target.name = name;
     target.ceiling_gflops = ceiling->stats.median;
-    target.pus = domain.core_pus;
-    if (static_cast<int>(target.pus.size()) > roof.threads && roof.threads > 0) {
-      target.pus.resize(static_cast<std::size_t>(roof.threads));
+    const bool machine_wide = roof.placement == "contention" || roof.placement == "congestion";
+    if (machine_wide) {
+      // Every core of the machine, as the roof was measured: the point is its domain's share.
+      for (const auto& d : topology.domains()) {
+        for (unsigned pu : d.core_pus) {
+          target.pus.push_back(pu);
+          target.thread_groups.push_back(d.index);
+        }
+      }
+    } else {
+      target.pus = domain.core_pus;
+      if (static_cast<int>(target.pus.size()) > roof.threads && roof.threads > 0) {
+        target.pus.resize(static_cast<std::size_t>(roof.threads));
+      }
     }
-    if (!roof.memory.empty()) {
+    if (roof.placement == "congestion") {
+      for (const auto& memory : topology.memories()) target.nodes.push_back(memory.os_index);
+      target.interleave = true;
+    } else if (!roof.memory.empty()) {
       target.nodes = {static_cast<unsigned>(std::stoul(roof.memory))};
     } else if (!domain.local_memories.empty()) {
       target.nodes = {
@@ -147,7 +165,11 @@ void run_validation(const topology::Topology& topology, const kernels::Clock& cl
       point.op = options.op;
       point.precision = options.precision;
       point.isa = target.roof.isa;
-      point.threads = static_cast<int>(target.pus.size());
+      point.threads =
+          target.thread_groups.empty()
+              ? static_cast<int>(target.pus.size())
+              : static_cast<int>(std::count(target.thread_groups.begin(),
+                                            target.thread_groups.end(), target.roof.domain));
       point.ai = ai.value();
       point.roof_gbps = target.roof.stats.median;
       point.ceiling_gflops = target.ceiling_gflops;
@@ -161,19 +183,29 @@ void run_validation(const topology::Topology& topology, const kernels::Clock& cl
       }
       point.kernel = spec->name();
       try {
-        const auto measured =
-            kernels::measure_bandwidth(context, team,
-                                       {.spec = *spec,
-                                        .nodes = target.nodes,
-                                        .working_set_bytes = target.roof.working_set_bytes});
+        const auto measured = kernels::measure_bandwidth(
+            context, team,
+            {.spec = *spec,
+             .nodes = target.nodes,
+             .policy =
+                 target.interleave ? kernels::BindPolicy::interleave : kernels::BindPolicy::bind,
+             .working_set_bytes = target.roof.working_set_bytes,
+             .thread_groups = target.thread_groups});
         point.working_set_bytes = measured.working_set_bytes;
-        for (double gbps : measured.gbps) point.samples.push_back(gbps * point.ai);
+        const auto& gbps_samples =
+            target.thread_groups.empty()
+                ? measured.gbps
+                : measured.group_gbps.at(static_cast<std::size_t>(target.roof.domain));
+        for (double gbps : gbps_samples) point.samples.push_back(gbps * point.ai);
         point.stats = results::summarize(point.samples);
         point.relative_error =
             (point.stats.median - point.predicted_gflops) / point.predicted_gflops;
-        point.status = measured.placement_fraction < kernels::kMinPlacedFraction ? "misplaced"
-                       : results::is_unstable(point.stats)                       ? "unstable"
-                                                                                 : "ok";
+        const bool uneven = measured.interleave_evenness &&
+                            *measured.interleave_evenness < kernels::kMinInterleaveEvenness;
+        point.status = measured.placement_fraction < kernels::kMinPlacedFraction || uneven
+                           ? "misplaced"
+                       : results::is_unstable(point.stats) ? "unstable"
+                                                           : "ok";
       } catch (const kernels::Interrupted&) {
         throw;
       } catch (const std::exception& error) {

@@ -20,6 +20,8 @@ struct ValidationOptions {
   std::string access = "load";
   std::string op = "fma";
   std::string precision = "dp";
+  std::vector<int> domains;             // empty: every domain
+  std::vector<std::string> placements;  // cache, local, remote, contention, congestion; empty: all
   int samples = 5;
   double min_sample_seconds = 0.02;
   const std::atomic<bool>* stop = nullptr;
@@ -37,9 +39,13 @@ struct ValidationTarget {
   results::Roof roof;
   std::string name;  // "L2 load", "memory 1 remote load"
   double ceiling_gflops = 0;
-  std::vector<unsigned> pus;    // the roof's threads
+  std::vector<unsigned> pus;    // the threads of the run: the roof's domain, or every core
   std::vector<unsigned> nodes;  // where its data lives
-  codegen::KernelSpec base;     // access, op, precision, ISA of the mixed kernels
+  bool interleave = false;      // congestion: each thread's data interleaved over `nodes`
+  // Machine-wide runs (contention, congestion): the domain of each thread; the point is what
+  // the roof's domain obtains.
+  std::vector<int> thread_groups;
+  codegen::KernelSpec base;  // access, op, precision, ISA of the mixed kernels
   std::vector<codegen::Intensity> intensities;
 };
 
