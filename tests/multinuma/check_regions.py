@@ -1,7 +1,7 @@
 """Checks the instrumented triad run in the three-node guest: regions.json of each placement
-says where its tagged data is (first touch: nodes 0 and 1; interleave: all three nodes, CPU-less
-one included; single:1: node 1), and `larm place` names that memory, local or remote, for each
-domain. Timings under TCG mean nothing: only placement is checked."""
+says where its tagged data is (first touch: split between nodes 0 and 1; interleave: a third on
+each node, CPU-less one included; single:1: all on node 1), and `larm place` names that memory,
+local or remote, for each domain. Timings under TCG mean nothing: only placement is checked."""
 import json
 import os
 import sys
@@ -20,9 +20,13 @@ def regions(label):
     return json.loads(text[start:])
 
 
+# First touch by two threads on nodes 0 and 1 splits the pages between them, though not exactly
+# in half: runs found 52/48 to 61/39 (the kernel falls back to the other node when the local one
+# is short of free pages); interleave and single:1 are exact.
 expected = {"firsttouch": {"0": 0.5, "1": 0.5},
             "interleave": {"0": 1 / 3, "1": 1 / 3, "2": 1 / 3},
             "single1": {"1": 1.0}}
+tolerance = {"firsttouch": 0.25, "interleave": 0.1, "single1": 0.01}
 for label, shares in expected.items():
     doc = regions(label)
     triad = [r for r in doc["regions"] if r["name"] == "triad"]
@@ -33,7 +37,7 @@ for label, shares in expected.items():
     print(f"{label}: data on memories {fractions}")
     c.check(set(fractions) == set(shares), f"{label}: memories {sorted(fractions)}, expected {sorted(shares)}")
     for memory, share in shares.items():
-        c.check(abs(fractions.get(memory, 0) - share) < 0.1, f"{label}: memory {memory} holds "
+        c.check(abs(fractions.get(memory, 0) - share) < tolerance[label], f"{label}: memory {memory} holds "
                 f"{fractions.get(memory, 0):.2f}, expected {share:.2f}")
     domains = sorted(d["domain"] for d in triad[0]["domains"])
     c.check(domains == [0, 1], f"{label}: threads on domains {domains}")
