@@ -414,6 +414,13 @@ void Recorder::requery_pending_data(std::string_view name) {
   }
 }
 
+double Recorder::ticks_per_second(std::uint64_t ticks_now, std::uint64_t ns_now) const {
+  // The TSC against CLOCK_MONOTONIC_RAW since init; clock_gettime ticks are nanoseconds.
+  if (!g_use_tsc || ns_now <= start_ns_) return 1e9;
+  return static_cast<double>(ticks_now - start_ticks_) * 1e9 /
+         static_cast<double>(ns_now - start_ns_);
+}
+
 int Recorder::get(const char* name, double* seconds, long* calls) {
   if (!ensure_active()) return -1;
   ThreadState& state = *thread_state();
@@ -424,11 +431,9 @@ int Recorder::get(const char* name, double* seconds, long* calls) {
   std::lock_guard lock(state.lock);
   const auto found = state.regions.find(*checked);
   if (found == state.regions.end()) return -1;
-  const double ticks_per_second = g_use_tsc && ns_now > start_ns_
-                                      ? static_cast<double>(ticks_now - start_ticks_) * 1e9 /
-                                            static_cast<double>(ns_now - start_ns_)
-                                      : 1e9;
-  if (seconds != nullptr) *seconds = static_cast<double>(found->second.ticks) / ticks_per_second;
+  if (seconds != nullptr) {
+    *seconds = static_cast<double>(found->second.ticks) / ticks_per_second(ticks_now, ns_now);
+  }
   if (calls != nullptr) *calls = static_cast<long>(found->second.calls);
   return 0;
 }
@@ -497,11 +502,8 @@ Snapshot Recorder::take_snapshot(std::uint64_t end_ticks) {
   }
   const std::uint64_t ns = kernels::monotonic_raw_ns();
   const std::uint64_t ticks = now_ticks();
-  snapshot.wall_seconds = static_cast<double>(end_ticks - start_ticks_);
-  snapshot.ticks_per_second = g_use_tsc ? static_cast<double>(ticks - start_ticks_) * 1e9 /
-                                              static_cast<double>(ns - start_ns_)
-                                        : 1e9;
-  snapshot.wall_seconds /= snapshot.ticks_per_second;
+  snapshot.ticks_per_second = ticks_per_second(ticks, ns);
+  snapshot.wall_seconds = static_cast<double>(end_ticks - start_ticks_) / snapshot.ticks_per_second;
   snapshot.clock_source = g_use_tsc ? "invariant TSC" : "clock_gettime(MONOTONIC_RAW)";
   return snapshot;
 }

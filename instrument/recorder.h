@@ -151,6 +151,7 @@ class Recorder {
   void close_frame(ThreadState::Frame& frame, std::uint64_t end_ticks, const CounterValues* counts);
   void requery_pending_data(std::string_view name);
   Snapshot take_snapshot(std::uint64_t end_ticks);
+  double ticks_per_second(std::uint64_t ticks_now, std::uint64_t ns_now) const;
 
   std::atomic<State> state_{State::idle};
   std::atomic<std::uint64_t> generation_{1};

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <csignal>
 #include <set>
 #include <sstream>
 
@@ -125,6 +126,46 @@ kernels::PlanOptions make_plan_options(const MeasurementOptions& options,
     plan.samples = *options.samples;
   }
   return plan;
+}
+
+namespace {
+// Set by the first Ctrl-C under an InterruptGuard.
+std::atomic<bool> g_stop_requested{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void on_interrupt(int) {
+  if (g_stop_requested.load()) {
+    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+    std::raise(SIGINT);
+    return;
+  }
+  g_stop_requested.store(true);
+}
+}  // namespace
+
+InterruptGuard::InterruptGuard() {
+  g_stop_requested.store(false);
+  previous_ = std::signal(SIGINT, on_interrupt);
+}
+
+InterruptGuard::~InterruptGuard() {
+  std::signal(SIGINT, previous_);
+}
+
+const std::atomic<bool>* InterruptGuard::stop_flag() const {
+  return &g_stop_requested;
+}
+
+void add_access_option(CLI::App& command, std::string& access, const std::string& help) {
+  command.add_option("--access", access, help)
+      ->check(CLI::IsMember({"load", "store", "store-nt", "copy", "2ld1st"}))
+      ->capture_default_str();
+}
+
+void add_precision_option(CLI::App& command, std::string& precision, const std::string& help) {
+  command.add_option("--precision", precision, help)
+      ->check(CLI::IsMember({"sp", "dp"}))
+      ->capture_default_str();
 }
 
 }  // namespace larm::cli

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <atomic>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -45,6 +46,26 @@ void add_measurement_options(CLI::App& command, MeasurementOptions& options);
 // saved topology (planning another machine) every ISA up to --isa is planned.
 kernels::PlanOptions make_plan_options(const MeasurementOptions& options,
                                        const topology::Topology& topology);
+
+// --access (an access mix of the bandwidth roofs) and --precision (sp, dp), shared by the
+// commands that read roofs.
+void add_access_option(CLI::App& command, std::string& access, const std::string& help);
+void add_precision_option(CLI::App& command, std::string& precision, const std::string& help);
+
+// While alive, the first Ctrl-C sets the stop flag (measurements stop between samples and save
+// what they finished) and a second one ends the process at once; the previous SIGINT handler is
+// restored on destruction. One at a time.
+class InterruptGuard {
+ public:
+  InterruptGuard();
+  ~InterruptGuard();
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  const std::atomic<bool>* stop_flag() const;
+
+ private:
+  void (*previous_)(int);
+};
 
 // "0,2-4" -> {0,2,3,4}; throws UsageError on anything else.
 std::vector<int> parse_index_list(const std::string& text, const std::string& what);

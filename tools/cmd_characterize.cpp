@@ -3,7 +3,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <iostream>
@@ -30,19 +29,6 @@ struct CharacterizeOptions {
   bool validate = false;
   std::optional<double> fail_above;
 };
-
-// Set by the first Ctrl-C: the run stops between samples and saves what it finished.
-std::atomic<bool> g_stop_requested{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
-
-extern "C" void on_interrupt(int) {
-  if (g_stop_requested.load()) {
-    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
-    std::raise(SIGINT);
-    return;
-  }
-  g_stop_requested.store(true);
-}
 
 std::string default_out_dir() {
   char host[128] = {};
@@ -101,7 +87,6 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   kernels::RunOptions run;
   run.sampling.samples = plan_options.samples;
   run.sampling.min_sample_seconds = plan_options.min_sample_seconds;
-  run.sampling.stop = &g_stop_requested;
   run.require_placement = options.require_placement;
   if (show_progress) {
     run.on_progress = [](const kernels::ProgressEvent& e) {
@@ -122,10 +107,12 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   };
   results.incomplete_reason.clear();
 
-  g_stop_requested.store(false);
-  const auto previous = std::signal(SIGINT, on_interrupt);
-  const kernels::RunOutcome outcome = kernels::run_plan(topology, plan, clock, cpu, run, results);
-  std::signal(SIGINT, previous);
+  kernels::RunOutcome outcome;
+  {
+    const InterruptGuard interrupt;
+    run.sampling.stop = interrupt.stop_flag();
+    outcome = kernels::run_plan(topology, plan, clock, cpu, run, results);
+  }
   results::save_results(out, results);
   if (show_progress) std::fprintf(stderr, "\r\033[K");
 
@@ -144,13 +131,11 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
     ValidationStepOptions step;
     step.run.quick = plan_options.quick;
     step.run.samples = plan_options.quick ? 3 : 5;
-    step.run.stop = &g_stop_requested;
     step.fail_above_percent = options.fail_above;
     step.quiet = global.quiet;
-    std::signal(SIGINT, on_interrupt);
-    const int status = run_validation_step(topology, clock, step, out, results);
-    std::signal(SIGINT, previous);
-    return status;
+    const InterruptGuard interrupt;
+    step.run.stop = interrupt.stop_flag();
+    return run_validation_step(topology, clock, step, out, results);
   }
   return 0;
 }

@@ -88,12 +88,8 @@ void setup_place(CLI::App& app, GlobalOptions& global, Action& action) {
       ->add_option("regions", options->region_files,
                    "regions.json files, or directories holding one")
       ->required();
-  command->add_option("--access", options->access, "access type of the bandwidth roofs")
-      ->check(CLI::IsMember({"load", "store", "store-nt", "copy", "2ld1st"}))
-      ->capture_default_str();
-  command->add_option("--precision", options->precision, "precision of the FLOP ceilings")
-      ->check(CLI::IsMember({"sp", "dp"}))
-      ->capture_default_str();
+  add_access_option(*command, options->access, "access type of the bandwidth roofs");
+  add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
   command->add_option("--json", options->json_file, "also write the placements to this JSON file");
   command->callback([options, &action] { action = [options] { return run_place(*options); }; });
 }

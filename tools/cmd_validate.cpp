@@ -2,8 +2,6 @@
 // results directory and report how close the model is (METHOD §7).
 #include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <memory>
 
 #include "results/store.h"
@@ -23,11 +21,6 @@ struct ValidateCommandOptions {
   std::vector<std::string> placements;
   std::optional<double> fail_above;
 };
-
-std::atomic<bool> g_validate_stop{false};
-extern "C" void on_validate_interrupt(int) {
-  g_validate_stop.store(true);
-}
 
 int run_validate(const ValidateCommandOptions& options, const GlobalOptions& global) {
   if (!global.topology_file.empty()) {
@@ -64,14 +57,11 @@ int run_validate(const ValidateCommandOptions& options, const GlobalOptions& glo
   }
   step.run.placements = options.placements;
   step.run.samples = options.quick ? 3 : 5;
-  step.run.stop = &g_validate_stop;
   step.fail_above_percent = options.fail_above;
   step.quiet = global.quiet;
-  g_validate_stop.store(false);
-  const auto previous = std::signal(SIGINT, on_validate_interrupt);
-  const int status = run_validation_step(topology, clock, step, dir, results);
-  std::signal(SIGINT, previous);
-  return status;
+  const InterruptGuard interrupt;
+  step.run.stop = interrupt.stop_flag();
+  return run_validation_step(topology, clock, step, dir, results);
 }
 }  // namespace
 
@@ -84,15 +74,11 @@ void setup_validate(CLI::App& app, GlobalOptions& global, Action& action) {
   add_global_options(*command, global);
   command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
   command->add_flag("--quick", options->quick, "a few points per roof (ends and ridge)");
-  command->add_option("--access", options->access, "access mix of the roofs to validate")
-      ->check(CLI::IsMember({"load", "store", "store-nt", "copy", "2ld1st"}))
-      ->capture_default_str();
+  add_access_option(*command, options->access, "access mix of the roofs to validate");
   command->add_option("--op", options->op, "FP instruction interleaved with the accesses")
       ->check(CLI::IsMember({"fma", "add"}))
       ->capture_default_str();
-  command->add_option("--precision", options->precision, "precision of the FP instructions")
-      ->check(CLI::IsMember({"sp", "dp"}))
-      ->capture_default_str();
+  add_precision_option(*command, options->precision, "precision of the FP instructions");
   command->add_option("--domains", options->domains, "only these domains, e.g. 0,2-3");
   command
       ->add_option("--placements", options->placements,
