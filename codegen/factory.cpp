@@ -33,6 +33,12 @@ std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
       if (spec.fp_ops < 1) throw std::invalid_argument("a mixed kernel needs fp_ops >= 1");
       kernel = std::make_unique<MixedKernel>(spec);
       break;
+    case Family::readwrite:
+      kernel = std::make_unique<ReadWriteKernel>(spec);
+      break;
+    case Family::stream_benchmark:
+      kernel = std::make_unique<StreamBenchmarkKernel>(spec);
+      break;
   }
   kernel->build();
   if (const char* dir = std::getenv("LARM_JIT_DUMP"); dir != nullptr && *dir != '\0') {
@@ -46,6 +52,13 @@ std::vector<KernelSpec> kernel_catalog(const std::vector<Isa>& isas) {
   for (Isa isa : isas) {
     for (Access access : all_accesses()) {
       specs.push_back({.family = Family::stream, .isa = isa, .access = access});
+    }
+    // The hybrid model's kernels: its sweep's read/write ratios, and the STREAM benchmarks.
+    for (double ratio_read : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+      specs.push_back(readwrite_spec(isa, ratio_read));
+    }
+    for (StreamBenchmark benchmark : all_stream_benchmarks()) {
+      specs.push_back({.family = Family::stream_benchmark, .isa = isa, .benchmark = benchmark});
     }
     for (Precision precision : {Precision::sp, Precision::dp}) {
       for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {

@@ -30,6 +30,26 @@ class MixedKernel final : public StreamKernel {
   void generate() override;
 };
 
+// Loads from src0 and stores to dst, unroll loads and `stores` stores per iteration, each stream
+// advancing by its own bytes: a chosen read/write byte ratio (METHOD §8).
+class ReadWriteKernel final : public Kernel {
+ public:
+  using Kernel::Kernel;
+
+ private:
+  void generate() override;
+};
+
+// STREAM's copy c=a, scale b=s·c, add c=a+b, triad a=b+s·c and ddot Σ a·b over src0, src1 and
+// dst (s: the first element of fill); ddot leaves its partial sums in out.
+class StreamBenchmarkKernel final : public Kernel {
+ public:
+  using Kernel::Kernel;
+
+ private:
+  void generate() override;
+};
+
 // add, mul or fma on registers only, with independent accumulators.
 class FlopsKernel final : public Kernel {
  public:

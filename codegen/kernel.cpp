@@ -164,6 +164,14 @@ void Kernel::emit_dependent_add(const Xbyak::Reg64& chain) {
   count_instruction();
 }
 
+void Kernel::emit_advance(const Xbyak::Reg64& pointer, std::uint32_t step) {
+  add(pointer, step);
+  if (counting_) {
+    ++metadata_.instructions;
+    ++metadata_.overhead_instructions;
+  }
+}
+
 void Kernel::emit_loop_add(const Xbyak::Reg64& counter, std::uint32_t step, Xbyak::Label& top) {
   add(counter, step);
   jnz(top, T_NEAR);

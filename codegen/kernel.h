@@ -24,7 +24,10 @@ struct KernelArgs {
   std::uint64_t bytes_per_stream = 0;  // a whole number of chunks
   std::uint64_t repetitions = 0;       // stream: sweeps; flops, chase, clock: loop iterations
   const void* fill = nullptr;          // 64 bytes: store kernels write them; flops kernels: ones
-  void* out = nullptr;  // checksum: accumulators (32 × 64 bytes); chase: final pointer
+  void* out = nullptr;  // checksum, mixed, ddot: accumulators (32 × 64 bytes); chase: final pointer
+  // readwrite: loop iterations per sweep; src0 then holds iterations × loads and dst iterations ×
+  // stores vectors.
+  std::uint64_t iterations = 0;
 };
 
 // What one loop iteration of the kernel does, counted while its body was emitted.
@@ -94,6 +97,8 @@ class Kernel : public Xbyak::CodeGenerator {
   void emit_flop(FlopOp op, const Xbyak::Xmm& acc, const Xbyak::Xmm& a, const Xbyak::Xmm& b);
   void emit_dependent_load(const Xbyak::Reg64& pointer);
   void emit_dependent_add(const Xbyak::Reg64& chain);
+  // pointer += step, counted as loop overhead.
+  void emit_advance(const Xbyak::Reg64& pointer, std::uint32_t step);
   // counter += step; loop while counter != 0 (two instructions, macro-fused).
   void emit_loop_add(const Xbyak::Reg64& counter, std::uint32_t step, Xbyak::Label& top);
   // Runs body() KernelArgs::repetitions times (none when zero), counting rsi down; the body

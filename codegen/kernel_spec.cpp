@@ -1,22 +1,32 @@
 // Names, parsing and derived sizes of kernel specifications.
 #include "codegen/kernel_spec.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace larm::codegen {
 namespace {
 
 const char* const kAccessNames[] = {"load", "store", "store-nt", "copy", "2ld1st"};
 const char* const kOpNames[] = {"add", "mul", "fma"};
 const char* const kPrecisionNames[] = {"sp", "dp"};
+const char* const kBenchmarkNames[] = {"copy", "scale", "add", "triad", "ddot"};
 
 // Memory instructions per iteration that keep the 2-instruction loop overhead under 5 %.
 constexpr int kStreamInstructionsPerIteration = 64;
 constexpr int kChaseUnroll = 64;
 constexpr int kClockUnroll = 128;
+// STREAM benchmarks: 32 vectors per stream keep the loop overhead under 5 % of the instructions.
+constexpr int kStreamBenchmarkUnroll = 32;
+// readwrite: accesses per iteration that keep its 4 overhead instructions under 5 %.
+constexpr int kReadWriteAccessesPerIteration = 96;
 
 }  // namespace
 
 const char* name(Family family) {
-  const char* const names[] = {"stream", "flops", "chase", "clock", "mixed"};
+  const char* const names[] = {"stream", "flops",     "chase",
+                               "clock",  "mixed",     "readwrite",
+                               "stream-benchmark"};
   return names[static_cast<int>(family)];
 }
 const char* name(Access access) {
@@ -27,6 +37,29 @@ const char* name(FlopOp op) {
 }
 const char* name(Precision precision) {
   return kPrecisionNames[static_cast<int>(precision)];
+}
+const char* name(StreamBenchmark benchmark) {
+  return kBenchmarkNames[static_cast<int>(benchmark)];
+}
+
+std::optional<StreamBenchmark> parse_stream_benchmark(std::string_view text) {
+  for (StreamBenchmark b : all_stream_benchmarks()) {
+    if (text == name(b)) return b;
+  }
+  return std::nullopt;
+}
+
+std::vector<StreamBenchmark> all_stream_benchmarks() {
+  return {StreamBenchmark::copy, StreamBenchmark::scale, StreamBenchmark::add,
+          StreamBenchmark::triad, StreamBenchmark::ddot};
+}
+
+int load_streams(StreamBenchmark benchmark) {
+  return benchmark == StreamBenchmark::copy || benchmark == StreamBenchmark::scale ? 1 : 2;
+}
+
+int store_streams(StreamBenchmark benchmark) {
+  return benchmark == StreamBenchmark::ddot ? 0 : 1;
 }
 
 std::optional<Access> parse_access(std::string_view text) {
@@ -94,6 +127,10 @@ int KernelSpec::effective_unroll() const {
       return kClockUnroll;
     case Family::mixed:
       return 1;
+    case Family::readwrite:
+      return 0;  // loads are chosen with the stores (readwrite_spec)
+    case Family::stream_benchmark:
+      return kStreamBenchmarkUnroll;
   }
   return 1;
 }
@@ -113,6 +150,13 @@ std::string KernelSpec::name() const {
       text += std::string("-") + codegen::name(access) + "-" + codegen::name(op) + "-" +
               codegen::name(precision) + "-" + codegen::name(isa) + "-f" + std::to_string(fp_ops);
       break;
+    case Family::readwrite:
+      return text + "-" + codegen::name(isa) + "-l" + std::to_string(unroll) + "s" +
+             std::to_string(stores);
+    case Family::stream_benchmark:
+      text += std::string("-") + codegen::name(benchmark) + "-" + codegen::name(precision) + "-" +
+              codegen::name(isa);
+      break;
     case Family::chase:
     case Family::clock:
       break;
@@ -121,6 +165,10 @@ std::string KernelSpec::name() const {
 }
 
 std::size_t stream_chunk_bytes(const KernelSpec& spec) {
+  if (spec.family == Family::readwrite) {
+    return static_cast<std::size_t>(spec.unroll + spec.stores) *
+           static_cast<std::size_t>(traits(spec.isa).vector_bytes);
+  }
   return static_cast<std::size_t>(spec.effective_unroll()) *
          static_cast<std::size_t>(traits(spec.isa).vector_bytes);
 }
@@ -150,6 +198,28 @@ std::optional<KernelSpec> mixed_spec(KernelSpec base, Intensity ai) {
     return base;
   }
   return std::nullopt;
+}
+
+KernelSpec readwrite_spec(Isa isa, double ratio_read) {
+  KernelSpec spec{.family = Family::readwrite, .isa = isa};
+  // Loads and stores move the same bytes each: the ratio is loads / (loads + stores). The
+  // closest fraction with the fewest accesses, then repeated until the 4-instruction loop
+  // overhead is under 5 %.
+  int best_loads = 0, best_total = 1;
+  double best_error = 2;
+  for (int total = 1; total <= kMaxReadWriteVectors; ++total) {
+    const int loads = static_cast<int>(ratio_read * total + 0.5);
+    const double error = std::abs(static_cast<double>(loads) / total - ratio_read);
+    if (error < best_error - 1e-12) {
+      best_error = error;
+      best_loads = loads;
+      best_total = total;
+    }
+  }
+  const int scale = (kReadWriteAccessesPerIteration + best_total - 1) / best_total;
+  spec.unroll = best_loads * scale;
+  spec.stores = (best_total - best_loads) * scale;
+  return spec;
 }
 
 }  // namespace larm::codegen

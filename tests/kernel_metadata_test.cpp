@@ -41,7 +41,8 @@ std::string run_objdump(const std::filesystem::path& bin) {
 }
 
 // Counts what the disassembly does per loop iteration: the loop bodies address memory with
-// the index register rax (stream) or load through rax (chase); set-up code does neither.
+// the index register rax (stream), through the stream pointers r8 and r10 (readwrite), or load
+// through rax (chase); set-up code does none of these.
 Counted count(const std::string& disassembly) {
   Counted c;
   const std::regex line_re(R"(^\s*[0-9a-f]+:\t[0-9a-f ]+\t(\S+)\s*(.*)$)");
@@ -59,7 +60,9 @@ Counted count(const std::string& disassembly) {
     const auto comma = operands.find(',');
     const std::string first = operands.substr(0, comma);
     const std::string second = comma == std::string::npos ? "" : operands.substr(comma + 1);
-    const bool indexed = operands.find("+rax*1") != std::string::npos;
+    static const std::regex stream_pointer_re(R"(PTR \[r(8|10)(\+0x[0-9a-f]+)?\])");
+    const bool indexed = operands.find("+rax*1") != std::string::npos ||
+                         std::regex_search(operands, stream_pointer_re);
     if (indexed && first.find("PTR") != std::string::npos) {
       ++c.stores;
       c.bytes_stored += static_cast<std::uint64_t>(width_of(first));

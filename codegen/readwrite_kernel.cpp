@@ -1,0 +1,64 @@
+// The hybrid sweep's kernel: a read stream and a write stream at a chosen byte ratio. The two
+// streams advance at their own pace, so each is a plain contiguous sweep whatever the ratio.
+#include <cstddef>
+#include <stdexcept>
+
+#include "codegen/generators.h"
+
+namespace larm::codegen {
+
+void ReadWriteKernel::generate() {
+  using namespace Xbyak;
+  const int loads = spec().unroll;
+  const int stores = spec().stores;
+  if (loads < 0 || stores < 0 || loads + stores == 0) {
+    throw std::invalid_argument("a readwrite kernel needs at least one load or store");
+  }
+  const int width = vector_bytes();
+  const Reg64 src = r8, dst = r10, iterations = rcx, sweeps = rsi;
+  // Stored registers hold the fill pattern; loads rotate over the others.
+  const int store_registers = stores > 0 ? 1 : 0;
+  const int load_registers = register_count() - store_registers;
+  if (stores > 0) {
+    mov(rdx, arg(offsetof(KernelArgs, fill)));
+    load_unaligned_setup(vreg(0), ptr[rdx]);
+  }
+  mov(sweeps, arg(offsetof(KernelArgs, repetitions)));
+  Label sweep, inner, done;
+  test(sweeps, sweeps);
+  jz(done, T_NEAR);
+  mov(rax, arg(offsetof(KernelArgs, iterations)));
+  test(rax, rax);
+  jz(done, T_NEAR);
+  L(sweep);
+  mov(src, arg(offsetof(KernelArgs, src0)));
+  mov(dst, arg(offsetof(KernelArgs, dst)));
+  mov(iterations, rax);
+  neg(iterations);
+  L(inner);
+  begin_body();
+  // Loads and stores alternate as evenly as the ratio allows, so that neither stream runs in
+  // bursts within an iteration.
+  int emitted_loads = 0, emitted_stores = 0;
+  for (int k = 0; k < loads + stores; ++k) {
+    const int loads_due = (k + 1) * loads / (loads + stores);
+    if (emitted_loads < loads_due) {
+      emit_load(vreg(store_registers + emitted_loads % load_registers),
+                ptr[src + emitted_loads * width]);
+      ++emitted_loads;
+    } else {
+      emit_store(ptr[dst + emitted_stores * width], vreg(0));
+      ++emitted_stores;
+    }
+  }
+  if (loads > 0) emit_advance(src, static_cast<std::uint32_t>(loads * width));
+  if (stores > 0) emit_advance(dst, static_cast<std::uint32_t>(stores * width));
+  emit_loop_add(iterations, 1, inner);
+  end_body();
+  dec(sweeps);
+  jnz(sweep, T_NEAR);
+  L(done);
+  epilogue();
+}
+
+}  // namespace larm::codegen

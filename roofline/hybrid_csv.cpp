@@ -1,0 +1,136 @@
+// Reading hybrid samples from CSV.
+#include "roofline/hybrid_csv.h"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+namespace larm::roofline::hybrid {
+namespace {
+
+// The total a ratios-only row stands for; any value gives the same fit.
+constexpr double kDefaultBytes = 1e9;
+
+std::string trim(const std::string& s) {
+  const auto begin = s.find_first_not_of(" \t\r");
+  if (begin == std::string::npos) return "";
+  const auto end = s.find_last_not_of(" \t\r");
+  return s.substr(begin, end - begin + 1);
+}
+
+}  // namespace
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  for (std::string& f : fields) f = trim(f);
+  return fields;
+}
+
+SampleTable parse_samples_csv(const std::string& text, const std::string& source) {
+  std::istringstream in(text);
+  std::string line;
+  int line_number = 0;
+  std::map<std::string, std::size_t> column;
+  std::size_t columns = 0;
+  SampleTable table;
+  const auto has = [&](const char* name) { return column.count(name) > 0; };
+  bool by_quantities = false;
+  while (std::getline(in, line)) {
+    ++line_number;
+    const std::string where = source + ":" + std::to_string(line_number) + ": ";
+    const std::string content = trim(line);
+    if (content.empty() || content[0] == '#') continue;
+    const std::vector<std::string> fields = split_csv_line(content);
+    if (column.empty()) {
+      for (std::size_t i = 0; i < fields.size(); ++i) column[fields[i]] = i;
+      columns = fields.size();
+      by_quantities = has("q_ll") && has("q_lr") && has("q_el") && has("q_er");
+      if (!by_quantities && !(has("ratio_fast") && has("ratio_read"))) {
+        throw FitError(where +
+                       "the header needs columns ratio_fast and ratio_read, or q_ll, q_lr, q_el "
+                       "and q_er");
+      }
+      if (!has("seconds") && !has("gbps")) {
+        throw FitError(where + "the header needs a column seconds or gbps");
+      }
+      continue;
+    }
+    if (fields.size() != columns) {
+      throw FitError(where + std::to_string(fields.size()) + " fields, the header has " +
+                     std::to_string(columns));
+    }
+    if (has("status")) {
+      const std::string& status = fields[column["status"]];
+      if (status != "ok" && status != "unstable") {
+        ++table.skipped_rows;
+        continue;
+      }
+    }
+    const auto value = [&](const std::string& name) {
+      const std::string& field = fields[column[name]];
+      char* end = nullptr;
+      const double v = std::strtod(field.c_str(), &end);
+      if (field.empty() || end != field.c_str() + field.size()) {
+        throw FitError(where + name + " '" + field + "' is not a number");
+      }
+      if (!std::isfinite(v)) throw FitError(where + name + " is " + field + "; it must be finite");
+      if (v < 0) throw FitError(where + name + " is " + field + "; it must not be negative");
+      return v;
+    };
+    Sample s;
+    if (by_quantities) {
+      for (Transfer t : kTransfers) s.bytes[t] = value(std::string("q_") + name(t));
+    } else {
+      const double ratio_fast = value("ratio_fast"), ratio_read = value("ratio_read");
+      if (ratio_fast > 1 || ratio_read > 1) {
+        throw FitError(where + "ratio_fast and ratio_read must lie in [0, 1]");
+      }
+      s.bytes = quantities(ratio_fast, ratio_read, has("bytes") ? value("bytes") : kDefaultBytes);
+    }
+    if (s.total_bytes() <= 0) throw FitError(where + "zero bytes moved");
+    if (has("seconds")) {
+      s.seconds = value("seconds");
+      if (s.seconds <= 0) throw FitError(where + "seconds must be positive");
+    } else {
+      const double gbps = value("gbps");
+      if (gbps <= 0) throw FitError(where + "gbps must be positive");
+      s.seconds = s.total_bytes() / (gbps * 1e9);
+    }
+    table.samples.push_back(s);
+  }
+  if (column.empty()) throw FitError(source + ": no header line");
+  if (table.samples.empty()) throw FitError(source + ": no samples");
+  return table;
+}
+
+SampleTable read_samples_csv(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw FitError("cannot read " + file.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_samples_csv(text.str(), file.string());
+}
+
+}  // namespace larm::roofline::hybrid

@@ -1,0 +1,31 @@
+// The samples format of the hybrid model (documented in results/SCHEMA.md, "Hybrid samples
+// CSV"), so that published measurements can be refitted: a header, then one sample per line.
+//   ratio_fast,ratio_read,gbps[,bytes]            or
+//   q_ll,q_lr,q_el,q_er,seconds (or gbps)
+// Other columns are ignored (hybrid.csv, as larm writes it, is read back as is); '#' starts a
+// comment line. With ratios, q comes from `bytes` (1e9 when absent: the model does not depend on
+// the total). Rows whose `status` column is neither ok nor unstable are left out.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "roofline/hybrid_model.h"
+
+namespace larm::roofline::hybrid {
+
+struct SampleTable {
+  std::vector<Sample> samples;
+  int skipped_rows = 0;  // rows left out by their status
+};
+
+// Throws FitError "FILE:LINE: ..." naming the first problem.
+SampleTable read_samples_csv(const std::filesystem::path& file);
+SampleTable parse_samples_csv(const std::string& text, const std::string& source);
+
+// Splits one CSV line into fields (double-quoted fields may hold commas and "" quotes).
+std::vector<std::string> split_csv_line(const std::string& line);
+
+}  // namespace larm::roofline::hybrid
