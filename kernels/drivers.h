@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "codegen/kernel_spec.h"
@@ -42,6 +43,34 @@ struct BandwidthResult {
 
 BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team,
                                   const BandwidthRequest& request);
+
+// All threads of the team on page-mixed data over a fast and a slow memory (METHOD §8): the
+// readwrite kernel closest to ratio_read, or one of the STREAM benchmarks.
+struct HybridRequest {
+  codegen::Isa isa = codegen::Isa::sse2;
+  unsigned fast_node = 0;
+  unsigned slow_node = 0;
+  double ratio_fast = 0;
+  double ratio_read = 0;  // readwrite only: a STREAM benchmark has its own
+  std::optional<codegen::StreamBenchmark> benchmark = std::nullopt;
+  std::uint64_t bytes_per_thread = 0;  // all of a thread's streams together
+};
+
+struct HybridResult {
+  std::string kernel;
+  std::vector<double> gbps;     // per sample, all threads together
+  std::vector<double> seconds;  // per sample
+  double bytes_read = 0;        // per sample, all threads
+  double bytes_written = 0;
+  // Pages on the fast memory, found after the first touch, in the read and the written streams.
+  double read_fast_fraction = 0;
+  double write_fast_fraction = 0;
+  double placed_fraction = 0;           // pages where the layout wants them
+  std::uint64_t bytes_per_thread = 0;   // as run
+};
+
+HybridResult measure_hybrid(const DriverContext& context, ThreadTeam& team,
+                            const HybridRequest& request);
 
 struct FlopsResult {
   std::vector<double> gflops;  // all threads together

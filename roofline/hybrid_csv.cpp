@@ -81,6 +81,8 @@ SampleTable parse_samples_csv(const std::string& text, const std::string& source
       throw FitError(where + std::to_string(fields.size()) + " fields, the header has " +
                      std::to_string(columns));
     }
+    // hybrid.csv also lists the STREAM validation runs: only the sweep's rows are samples.
+    if (has("set") && fields[column["set"]] != "sweep") continue;
     if (has("status")) {
       const std::string& status = fields[column["status"]];
       if (status != "ok" && status != "unstable") {

@@ -4,7 +4,8 @@
 //   q_ll,q_lr,q_el,q_er,seconds (or gbps)
 // Other columns are ignored (hybrid.csv, as larm writes it, is read back as is); '#' starts a
 // comment line. With ratios, q comes from `bytes` (1e9 when absent: the model does not depend on
-// the total). Rows whose `status` column is neither ok nor unstable are left out.
+// the total). Rows whose `status` column is neither ok nor unstable are left out, and so are rows
+// whose `set` column is not "sweep".
 #pragma once
 
 #include <filesystem>

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Quick start, main job: install what is missing (apt), build Release, characterize this node.
-# Results go to results/<host>-<date>/ (results.json, roofs.csv, sweep.csv, latency.csv) and a
-# summary table is printed. Extra arguments go to `larm characterize` (e.g. --quick).
+# Quick start, main job: install what is missing (apt), build Release, characterize this node,
+# then measure and fit the hybrid fast/slow memory model (not applicable on a one-memory node,
+# which it says). Results go to results/<host>-<date>/ (results.json, roofs.csv, sweep.csv,
+# latency.csv, hybrid.json, hybrid.csv) and summary tables are printed. Extra arguments go to
+# `larm characterize` (e.g. --quick, which also makes the hybrid sweep quick; --out DIR).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -9,4 +11,23 @@ cmake -S "$root" -B "$root/build/release" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DLARM_BUILD_TESTS=OFF >/dev/null
 cmake --build "$root/build/release"
 cd "$root"
-exec "$root/build/release/tools/larm" characterize "$@"
+larm="$root/build/release/tools/larm"
+
+out="results/$(hostname)-$(date -u +%Y%m%d-%H%M%S)"
+quick=()
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case ${args[i]} in
+    --out) out=${args[i + 1]:-$out} ;;
+    --out=*) out=${args[i]#--out=} ;;
+    --quick) quick=(--quick) ;;
+  esac
+done
+has_out=0
+for a in "$@"; do [[ $a == --out || $a == --out=* ]] && has_out=1; done
+if ((has_out)); then
+  "$larm" characterize "$@"
+else
+  "$larm" characterize --out "$out" "$@"
+fi
+"$larm" hybrid sweep --out "$out" "${quick[@]}"

@@ -185,6 +185,85 @@ TEST_P(UsableIsa, MixedKernelsDoBothTheirFlopsAndTheirAccesses) {
   }
 }
 
+// The read/write mix stores its fill over exactly its write stream (guards intact) and its
+// loads stay inside the read stream, for every ratio of the sweep's grid.
+TEST_P(UsableIsa, ReadWriteKernelsTouchExactlyTheirTwoStreams) {
+  for (double ratio_read : {0.0, 0.25, 0.5, 0.75, 1.0, 0.1}) {
+    const KernelSpec spec = readwrite_spec(GetParam(), ratio_read);
+    const auto kernel = make_kernel(spec);
+    const double measured = static_cast<double>(kernel->metadata().bytes_loaded) /
+                            static_cast<double>(kernel->metadata().bytes_loaded +
+                                                kernel->metadata().bytes_stored);
+    EXPECT_NEAR(measured, ratio_read, 1e-12) << spec.name();
+    const std::size_t width = static_cast<std::size_t>(traits(GetParam()).vector_bytes);
+    const std::uint64_t iterations = 3;
+    const std::size_t read_bytes = iterations * static_cast<std::size_t>(spec.unroll) * width;
+    const std::size_t write_bytes = iterations * static_cast<std::size_t>(spec.stores) * width;
+    GuardedBuffer src(read_bytes), dst(write_bytes);
+    std::memset(src.data(), 0, read_bytes);
+    KernelArgs args;
+    args.src0 = read_bytes ? src.data() : nullptr;
+    args.dst = write_bytes ? dst.data() : nullptr;
+    args.iterations = iterations;
+    args.repetitions = 2;
+    args.fill = kFill;
+    kernel->run(args);
+    const auto* written = reinterpret_cast<const double*>(dst.data());
+    for (std::size_t i = 0; i < write_bytes / 8; ++i) {
+      ASSERT_EQ(written[i], 2.5) << spec.name() << " element " << i;
+    }
+    EXPECT_TRUE(src.guards_intact()) << spec.name();
+    EXPECT_TRUE(dst.guards_intact()) << spec.name();
+  }
+}
+
+// STREAM's kernels compute their results: c = a, b = s·c, c = a + b, a = b + s·c, Σ a·b.
+TEST_P(UsableIsa, StreamBenchmarksComputeTheirResults) {
+  for (StreamBenchmark benchmark : all_stream_benchmarks()) {
+    const KernelSpec spec{
+        .family = Family::stream_benchmark, .isa = GetParam(), .benchmark = benchmark};
+    const auto kernel = make_kernel(spec);
+    const std::size_t bytes = 2 * stream_chunk_bytes(spec);
+    const std::size_t n = bytes / 8;
+    GuardedBuffer in0(bytes), in1(bytes), out(bytes);
+    auto* x = reinterpret_cast<double*>(in0.data());
+    auto* y = reinterpret_cast<double*>(in1.data());
+    auto* z = reinterpret_cast<double*>(out.data());
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = static_cast<double>(i % 5 + 1);
+      y[i] = static_cast<double>(i % 3 + 1);
+      z[i] = -1;
+    }
+    std::vector<double> sums(32 * 8, 0);
+    KernelArgs args;
+    args.src0 = x;
+    args.src1 = y;
+    args.dst = z;
+    args.bytes_per_stream = bytes;
+    args.repetitions = 1;
+    args.fill = kFill;  // the scalar s = 2.5
+    args.out = sums.data();
+    kernel->run(args);
+    double dot = 0, expected_dot = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      double expected = 0;
+      switch (benchmark) {
+        case StreamBenchmark::copy: expected = x[i]; break;
+        case StreamBenchmark::scale: expected = 2.5 * x[i]; break;
+        case StreamBenchmark::add: expected = x[i] + y[i]; break;
+        case StreamBenchmark::triad: expected = x[i] + 2.5 * y[i]; break;
+        case StreamBenchmark::ddot: expected = -1; expected_dot += x[i] * y[i]; break;
+      }
+      ASSERT_EQ(z[i], expected) << spec.name() << " element " << i;
+    }
+    if (benchmark == StreamBenchmark::ddot) {
+      for (double v : sums) dot += v;
+      EXPECT_EQ(dot, expected_dot) << spec.name();
+    }
+    EXPECT_TRUE(out.guards_intact()) << spec.name();
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Isas, UsableIsa, ::testing::ValuesIn(all_isas()),
                          [](const auto& param_info) {
                            return std::string(name(param_info.param));

@@ -16,5 +16,6 @@ void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_show(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_place(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_validate(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action);
 
 }  // namespace larm::cli

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   setup_show(app, global, action);
   setup_place(app, global, action);
   setup_validate(app, global, action);
+  setup_hybrid(app, global, action);
 
   try {
     app.parse(argc, argv);

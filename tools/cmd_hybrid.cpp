@@ -1,0 +1,400 @@
+// larm hybrid sweep|fit|predict: the hybrid bandwidth model of a fast and a slow memory
+// (METHOD §8).
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <iostream>
+#include <memory>
+
+#include "codegen/isa.h"
+#include "kernels/characterize.h"
+#include "kernels/cpu_info.h"
+#include "results/atomic_file.h"
+#include "roofline/hybrid_csv.h"
+#include "tools/commands.h"
+#include "tools/hybrid_sweep.h"
+#include "tools/hybrid_text.h"
+
+namespace larm::cli {
+namespace {
+
+namespace hybrid = roofline::hybrid;
+
+struct SweepCommandOptions {
+  std::string out;
+  int domain = 0;
+  std::optional<unsigned> fast, slow;
+  std::vector<double> ratio_fast, ratio_read, validation_ratio_fast;
+  bool quick = false;
+  std::optional<int> samples;
+  std::string isa;
+  bool no_validation = false;
+};
+
+struct ModelSourceOptions {
+  std::string source;
+  std::vector<double> bandwidths;  // b_ll, b_lr, b_el, b_er
+  bool json = false;
+};
+
+struct FitCommandOptions : ModelSourceOptions {
+  std::string out;
+};
+
+struct PredictCommandOptions : ModelSourceOptions {
+  std::vector<double> quantities;  // q_ll, q_lr, q_el, q_er
+  std::optional<double> ratio_fast, ratio_read;
+  double bytes = 1e9;
+};
+
+std::vector<double> checked_ratios(const std::vector<double>& ratios, const char* option,
+                                   bool read) {
+  for (double r : ratios) {
+    if (!(r >= 0 && r <= 1)) {
+      throw UsageError(std::string(option) + ": " + std::to_string(r) + " is not in [0, 1]");
+    }
+    if (read && r > 0 && r < 1 && (r < 0.05 || r > 0.95)) {
+      throw UsageError(std::string(option) + ": " + std::to_string(r) +
+                       " leaves a stream under 5 % of the bytes, which would stay in cache; use 0, "
+                       "1 or a value in [0.05, 0.95]");
+    }
+  }
+  return ratios;
+}
+
+int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
+  if (!global.topology_file.empty()) {
+    throw UsageError("hybrid sweep measures the live machine; --topology does not apply");
+  }
+  const topology::Topology topology = load_topology(global);
+  if (options.domain < 0 || options.domain >= static_cast<int>(topology.domains().size())) {
+    throw UsageError("domain " + std::to_string(options.domain) + " does not exist on this machine");
+  }
+  if (!options.isa.empty()) {
+    const auto isa = codegen::parse_isa(options.isa);
+    if (!isa) throw UsageError("unknown ISA '" + options.isa + "'");
+    if (!codegen::usable(*isa)) throw UsageError(codegen::unusable_reason(*isa));
+  }
+  HybridSweepOptions sweep;
+  sweep.domain = options.domain;
+  if (!options.ratio_fast.empty()) {
+    sweep.ratio_fast = checked_ratios(options.ratio_fast, "--ratio-fast", false);
+  }
+  if (!options.ratio_read.empty()) {
+    sweep.ratio_read = checked_ratios(options.ratio_read, "--ratio-read", true);
+  }
+  if (!options.validation_ratio_fast.empty()) {
+    sweep.validation_ratio_fast =
+        checked_ratios(options.validation_ratio_fast, "--validation-ratio-fast", false);
+  }
+  sweep.samples = options.samples.value_or(options.quick ? 3 : 11);
+  sweep.validation = !options.no_validation;
+  sweep.isa = options.isa;
+  sweep.quiet = global.quiet;
+
+  hybrid::HybridResults results;
+  // The pair of memories: given, or the default of the domain.
+  std::string why_not;
+  if (options.fast.has_value() != options.slow.has_value()) {
+    throw UsageError("give both --fast and --slow, or neither");
+  }
+  if (options.fast) {
+    const topology::Memory* fast = topology.memory_by_os_index(*options.fast);
+    const topology::Memory* slow = topology.memory_by_os_index(*options.slow);
+    if (fast == nullptr || slow == nullptr) {
+      throw UsageError("memory " + std::to_string(fast == nullptr ? *options.fast : *options.slow) +
+                       " does not exist on this machine");
+    }
+    if (fast == slow) throw UsageError("--fast and --slow name the same memory");
+    results.fast = hybrid::MemoryChoice{fast->os_index, fast->kind, "given with --fast"};
+    results.slow = hybrid::MemoryChoice{slow->os_index, slow->kind, "given with --slow"};
+  } else if (const auto pair = default_memory_pair(topology, options.domain, why_not)) {
+    results.fast = pair->fast;
+    results.slow = pair->slow;
+  } else {
+    results.status = "not_applicable";
+    results.reason = why_not;
+  }
+
+  const kernels::Clock clock = kernels::Clock::calibrate();
+  const kernels::CpuInfo cpu = kernels::read_cpu_info();
+  const codegen::Isa isa =
+      options.isa.empty() ? codegen::widest_usable_isa() : *codegen::parse_isa(options.isa);
+  results.provenance =
+      kernels::make_provenance(topology, clock, cpu, isa, options.quick, sweep.samples);
+  for (const auto& warning : results.provenance["environment_warnings"]) {
+    results.warnings.push_back(warning.get<std::string>());
+  }
+  const std::filesystem::path out = options.out;
+  if (!out.empty()) {
+    if (std::filesystem::exists(out / hybrid::kHybridFile)) {
+      throw UsageError("hybrid results already exist in " + out.string() +
+                       " (choose another --out)");
+    }
+    try {
+      results::ensure_writable_directory(out);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("output directory: ") + e.what());
+    }
+  }
+
+  if (results.status == "not_applicable") {
+    results.complete = true;
+    if (!out.empty()) hybrid::save_hybrid(out, results);
+    std::cout << "Hybrid sweep: not applicable: " << results.reason
+              << ". `larm hybrid fit` and `larm hybrid predict` still work on given samples.\n";
+    return 0;
+  }
+  if (!global.quiet) {
+    std::cout << "Hybrid sweep from domain " << options.domain << ": fast memory "
+              << results.fast->os_index << " (" << results.fast->kind << ", "
+              << results.fast->why << "), slow memory " << results.slow->os_index << " ("
+              << results.slow->kind << ", " << results.slow->why << ")\n";
+  }
+  auto last_save = std::chrono::steady_clock::now();
+  if (!out.empty()) {
+    results.incomplete_reason = "running";
+    hybrid::save_hybrid(out, results);
+    sweep.on_point = [&](const hybrid::HybridResults& r) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last_save > std::chrono::seconds(1)) {
+        hybrid::save_hybrid(out, r);
+        last_save = now;
+      }
+    };
+  }
+  results.incomplete_reason.clear();
+  bool finished = false;
+  {
+    const InterruptGuard interrupt;
+    sweep.stop = interrupt.stop_flag();
+    finished = run_hybrid_sweep(topology, clock, sweep, results);
+  }
+  if (!out.empty()) hybrid::save_hybrid(out, results);
+
+  if (!global.quiet) {
+    std::cout << hybrid_sweep_table(results);
+    if (results.fit) {
+      std::cout << hybrid_fit_text(*results.fit);
+    } else {
+      std::cout << "No fit: " << results.fit_error << "\n";
+    }
+    if (!results.validation.empty()) std::cout << hybrid_validation_table(results);
+  }
+  if (!out.empty()) std::cout << "Results: " << out.string() << "\n";
+  if (!finished) {
+    std::fprintf(stderr, "larm: incomplete: %s; what was measured is %s\n",
+                 results.incomplete_reason.c_str(),
+                 out.empty() ? "printed above" : ("saved in " + out.string()).c_str());
+    return 130;
+  }
+  return 0;
+}
+
+// The samples (and bandwidths) a fit or a prediction starts from: a samples CSV, or hybrid.json
+// (a directory holding one, or the file).
+hybrid::HybridResults load_model_source(const ModelSourceOptions& options) {
+  const std::filesystem::path source = options.source;
+  hybrid::HybridResults results;
+  try {
+    if (std::filesystem::is_directory(source) || source.extension() == ".json") {
+      results = hybrid::load_hybrid(source);
+      if (results.status != "ok") {
+        throw UsageError(source.string() + ": no hybrid measurement: " + results.reason);
+      }
+    } else {
+      const hybrid::SampleTable table = hybrid::read_samples_csv(source);
+      results.samples_source = source.string();
+      results.complete = true;
+      for (const hybrid::Sample& s : table.samples) {
+        hybrid::MeasuredPoint p;
+        p.kernel = "given";
+        p.ratio_fast = s.ratio_fast();
+        p.ratio_read = s.ratio_read();
+        p.sample = s;
+        p.gbps = {s.gbps()};
+        p.stats = results::summarize(p.gbps);
+        p.placed_fraction = 1;
+        p.status = "ok";
+        results.sweep.push_back(p);
+      }
+      if (table.skipped_rows > 0) {
+        results.warnings.push_back(std::to_string(table.skipped_rows) +
+                                   " row(s) left out by their status");
+      }
+    }
+  } catch (const UsageError&) {
+    throw;
+  } catch (const hybrid::FitError& e) {
+    throw UsageError(e.what());
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  return results;
+}
+
+// Fits the source's samples, with the bandwidths given or those of the corner samples.
+void refit(hybrid::HybridResults& results, const ModelSourceOptions& options) {
+  const auto samples = hybrid::usable_samples(results.sweep);
+  try {
+    if (!options.bandwidths.empty()) {
+      if (options.bandwidths.size() != 4) {
+        throw UsageError("--bandwidths takes four values: b_ll,b_lr,b_el,b_er in GB/s");
+      }
+      for (std::size_t i = 0; i < 4; ++i) results.bandwidth_gbps.values[i] = options.bandwidths[i];
+    } else {
+      results.bandwidth_gbps = hybrid::corner_bandwidths(samples);
+    }
+    results.fit = hybrid::fit(samples, results.bandwidth_gbps);
+    results.fit_error.clear();
+  } catch (const hybrid::FitError& e) {
+    throw UsageError(e.what());
+  }
+}
+
+int run_fit(const FitCommandOptions& options) {
+  hybrid::HybridResults results = load_model_source(options);
+  const auto started = std::chrono::steady_clock::now();
+  refit(results, options);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!options.out.empty()) {
+    if (results.provenance.empty()) {
+      char host[256] = {};
+      ::gethostname(host, sizeof host - 1);
+      results.provenance = {{"host", host}, {"fitted_from", results.samples_source}};
+    }
+    results::write_file_atomically(options.out, hybrid::to_json(results).dump(2) + "\n");
+  }
+  if (options.json) {
+    std::cout << hybrid::to_json(results)["fit"].dump(2) << "\n";
+    return 0;
+  }
+  for (const std::string& w : results.warnings) std::cout << "Note: " << w << "\n";
+  std::cout << hybrid_fit_text(*results.fit);
+  char timing[64];
+  std::snprintf(timing, sizeof timing, "Fitted in %.2f ms.\n", 1e3 * seconds);
+  std::cout << timing;
+  if (!options.out.empty()) std::cout << "Fit: " << options.out << "\n";
+  return 0;
+}
+
+int run_predict(const PredictCommandOptions& options) {
+  hybrid::HybridResults results = load_model_source(options);
+  if (!results.fit || !options.bandwidths.empty()) refit(results, options);
+  hybrid::PerTransfer bytes;
+  if (!options.quantities.empty()) {
+    if (options.ratio_fast || options.ratio_read) {
+      throw UsageError("give either --q or --ratio-fast and --ratio-read, not both");
+    }
+    if (options.quantities.size() != 4) {
+      throw UsageError("--q takes four values: q_ll,q_lr,q_el,q_er in bytes");
+    }
+    for (std::size_t i = 0; i < 4; ++i) bytes.values[i] = options.quantities[i];
+  } else if (options.ratio_fast && options.ratio_read) {
+    for (double r : {*options.ratio_fast, *options.ratio_read}) {
+      if (!(r >= 0 && r <= 1)) throw UsageError("ratios must lie in [0, 1]");
+    }
+    if (!(options.bytes > 0) || !std::isfinite(options.bytes)) {
+      throw UsageError("--bytes must be a positive number");
+    }
+    bytes = hybrid::quantities(*options.ratio_fast, *options.ratio_read, options.bytes);
+  } else {
+    throw UsageError("give the quantities (--q q_ll,q_lr,q_el,q_er) or --ratio-fast and "
+                     "--ratio-read (with --bytes)");
+  }
+  hybrid::Prediction p;
+  try {
+    p = hybrid::predict(*results.fit, bytes);
+  } catch (const hybrid::FitError& e) {
+    throw UsageError(e.what());
+  }
+  if (options.json) {
+    nlohmann::json out = {{"q", nlohmann::json::object()},
+                          {"bytes", p.total_bytes},
+                          {"dominant", hybrid::name(p.bounds.dominant)},
+                          {"piecewise", {{"gbps", p.gbps(p.piecewise_seconds)},
+                                         {"seconds", p.piecewise_seconds}}},
+                          {"monolithic", {{"gbps", p.gbps(p.monolithic_seconds)},
+                                          {"seconds", p.monolithic_seconds}}},
+                          {"upper_bound", {{"gbps", p.gbps(p.bounds.t_min)},
+                                           {"seconds", p.bounds.t_min}}},
+                          {"lower_bound", {{"gbps", p.gbps(p.bounds.t_max)},
+                                           {"seconds", p.bounds.t_max}}}};
+    for (hybrid::Transfer t : hybrid::kTransfers) out["q"][hybrid::name(t)] = bytes[t];
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "Quantities (bytes):";
+  for (hybrid::Transfer t : hybrid::kTransfers) std::cout << "  q_" << hybrid::name(t) << " " << bytes[t];
+  std::cout << "\n" << hybrid_prediction_text(p);
+  return 0;
+}
+
+void add_source_options(CLI::App& command, ModelSourceOptions& options) {
+  command
+      .add_option("source", options.source,
+                  "samples CSV (ratio_fast,ratio_read,gbps or q_ll..q_er,seconds; see "
+                  "results/SCHEMA.md), or a hybrid results directory or its hybrid.json")
+      ->required();
+  command.add_option("--bandwidths", options.bandwidths,
+                     "b_ll,b_lr,b_el,b_er in GB/s (default: from the samples at the corners, "
+                     "ratio_fast and ratio_read 0 or 1)")
+      ->delimiter(',');
+  command.add_flag("--json", options.json, "print JSON instead of text");
+}
+
+}  // namespace
+
+void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action) {
+  CLI::App* hybrid = app.add_subcommand(
+      "hybrid", "the hybrid bandwidth model of a fast and a slow memory: sweep, fit, predict");
+  hybrid->require_subcommand(1);
+
+  auto sweep = std::make_shared<SweepCommandOptions>();
+  CLI::App* s = hybrid->add_subcommand(
+      "sweep", "measure bandwidth over ratio_fast × ratio_read on page-mixed data, fit the model, "
+               "validate it with STREAM");
+  add_global_options(*s, global);
+  s->add_option("--out", sweep->out, "directory for hybrid.json and hybrid.csv");
+  s->add_option("--domain", sweep->domain, "domain whose cores run (default 0)");
+  s->add_option("--fast", sweep->fast, "OS index of the fast memory (with --slow)");
+  s->add_option("--slow", sweep->slow, "OS index of the slow memory (with --fast)");
+  s->add_option("--ratio-fast", sweep->ratio_fast, "ratio_fast values (default 0,0.1,...,1)")
+      ->delimiter(',');
+  s->add_option("--ratio-read", sweep->ratio_read, "ratio_read values (default 0,0.25,...,1)")
+      ->delimiter(',');
+  s->add_option("--validation-ratio-fast", sweep->validation_ratio_fast,
+                "ratio_fast values of the STREAM validation (default 0,0.25,0.5,0.75,1)")
+      ->delimiter(',');
+  s->add_flag("--quick", sweep->quick, "3 samples per point instead of 11");
+  s->add_option("--samples", sweep->samples, "samples per point")->check(CLI::Range(1, 1000));
+  s->add_option("--isa", sweep->isa, "instruction set of the kernels (default: the widest)");
+  s->add_flag("--no-validation", sweep->no_validation, "skip the STREAM validation");
+  s->callback([sweep, &global, &action] {
+    action = [sweep, &global] { return run_sweep(*sweep, global); };
+  });
+
+  auto fit = std::make_shared<FitCommandOptions>();
+  CLI::App* f = hybrid->add_subcommand(
+      "fit", "fit the monolithic (4 θ) and piecewise (12 θ) models on measured samples");
+  add_global_options(*f, global);
+  add_source_options(*f, *fit);
+  f->add_option("--out", fit->out, "write the samples and the fit to this JSON file");
+  f->callback([fit, &action] { action = [fit] { return run_fit(*fit); }; });
+
+  auto predict = std::make_shared<PredictCommandOptions>();
+  CLI::App* p = hybrid->add_subcommand(
+      "predict", "bandwidth and time the fitted model gives for given quantities, with its bounds");
+  add_global_options(*p, global);
+  add_source_options(*p, *predict);
+  p->add_option("--q", predict->quantities, "q_ll,q_lr,q_el,q_er in bytes")->delimiter(',');
+  p->add_option("--ratio-fast", predict->ratio_fast, "share of the bytes on the fast memory");
+  p->add_option("--ratio-read", predict->ratio_read, "share of the bytes read");
+  p->add_option("--bytes", predict->bytes, "total bytes with the ratios (default 1e9)");
+  p->callback([predict, &action] { action = [predict] { return run_predict(*predict); }; });
+}
+
+}  // namespace larm::cli

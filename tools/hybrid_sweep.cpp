@@ -1,0 +1,239 @@
+// The hybrid sweep: every core of one domain on page-mixed data.
+#include "tools/hybrid_sweep.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "codegen/isa.h"
+#include "kernels/cpu_info.h"
+#include "kernels/characterize.h"
+#include "kernels/drivers.h"
+#include "kernels/working_set.h"
+#include "results/statistics.h"
+
+namespace larm::cli {
+namespace {
+
+using roofline::hybrid::HybridResults;
+using roofline::hybrid::MeasuredPoint;
+using roofline::hybrid::MemoryChoice;
+using roofline::hybrid::Transfer;
+
+// A point whose pages on the fast memory differ from the asked share by more than this is
+// misplaced (the layout itself is exact to a page).
+constexpr double kMaxRatioFastError = 0.02;
+// Neither stream of a read/write mix may be smaller than the memory working set: below, the
+// smaller stream would stay in cache. Ratios nearer 0 or 1 than this are refused.
+constexpr double kMinStreamShare = 0.05;
+
+bool is_high_bandwidth(const std::string& kind) {
+  std::string upper = kind;
+  std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
+  return upper.find("HBM") != std::string::npos || upper.find("MCDRAM") != std::string::npos;
+}
+
+MemoryChoice choice(const topology::Memory& m, std::string why) {
+  return {m.os_index, m.kind, std::move(why)};
+}
+
+// A point of the sweep or of the validation.
+MeasuredPoint measure_point(const kernels::DriverContext& context, kernels::ThreadTeam& team,
+                            const kernels::HybridRequest& request, double ratio_read) {
+  MeasuredPoint p;
+  p.ratio_fast = request.ratio_fast;
+  p.ratio_read = ratio_read;
+  const kernels::HybridResult r = kernels::measure_hybrid(context, team, request);
+  p.kernel = request.benchmark ? codegen::name(*request.benchmark) : r.kernel;
+  p.gbps = r.gbps;
+  p.stats = results::summarize(p.gbps);
+  // The median time of the samples, with the bytes of each transfer from the pages as found.
+  std::vector<double> seconds = r.seconds;
+  p.sample.seconds = results::median(seconds);
+  p.sample.bytes[Transfer::lr] = r.bytes_read * r.read_fast_fraction;
+  p.sample.bytes[Transfer::ll] = r.bytes_read * (1 - r.read_fast_fraction);
+  p.sample.bytes[Transfer::er] = r.bytes_written * r.write_fast_fraction;
+  p.sample.bytes[Transfer::el] = r.bytes_written * (1 - r.write_fast_fraction);
+  p.placed_fraction = r.placed_fraction;
+  const double found = p.sample.ratio_fast();
+  if (p.placed_fraction < kernels::kMinPlacedFraction ||
+      std::abs(found - request.ratio_fast) > kMaxRatioFastError) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "misplaced: %.1f %% of pages where the layout wants them, %.3f on the fast "
+                  "memory (asked %.3f)",
+                  100 * p.placed_fraction, found, request.ratio_fast);
+    p.status = text;
+  } else {
+    p.status = results::is_unstable(p.stats) ? "unstable" : "ok";
+  }
+  return p;
+}
+
+std::vector<double> with_ends(std::vector<double> ratios) {
+  ratios.push_back(0);
+  ratios.push_back(1);
+  std::sort(ratios.begin(), ratios.end());
+  ratios.erase(std::unique(ratios.begin(), ratios.end(),
+                           [](double a, double b) { return std::abs(a - b) < 1e-9; }),
+               ratios.end());
+  return ratios;
+}
+
+}  // namespace
+
+std::optional<MemoryPair> default_memory_pair(const topology::Topology& topology, int domain,
+                                              std::string& why_not) {
+  const auto& memories = topology.memories();
+  if (memories.size() < 2) {
+    why_not = "this node has one memory (NUMA node " +
+              (memories.empty() ? std::string("?") : std::to_string(memories[0].os_index)) +
+              "); the hybrid model needs a fast and a slow memory";
+    return std::nullopt;
+  }
+  const topology::Domain& d = topology.domains().at(static_cast<std::size_t>(domain));
+  const topology::Memory* hbm = nullptr;
+  const topology::Memory* local_dram = nullptr;
+  for (int index : d.local_memories) {
+    const topology::Memory& m = memories[static_cast<std::size_t>(index)];
+    if (is_high_bandwidth(m.kind)) {
+      if (hbm == nullptr) hbm = &m;
+    } else if (local_dram == nullptr) {
+      local_dram = &m;
+    }
+  }
+  if (hbm != nullptr && local_dram != nullptr) {
+    return MemoryPair{choice(*hbm, "high-bandwidth memory local to domain " +
+                                       std::to_string(domain) + " (kind " + hbm->kind + ")"),
+                      choice(*local_dram, "DRAM local to domain " + std::to_string(domain))};
+  }
+  const topology::Memory* fast = local_dram != nullptr ? local_dram : hbm;
+  if (fast == nullptr) {
+    why_not = "domain " + std::to_string(domain) + " has no local memory";
+    return std::nullopt;
+  }
+  // The nearest memory not local to the domain that is not a high-bandwidth memory.
+  const topology::Memory* slow = nullptr;
+  std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
+  const auto& distances = topology.distances();
+  const auto fast_index = static_cast<std::size_t>(fast - memories.data());
+  for (std::size_t i = 0; i < memories.size(); ++i) {
+    const topology::Memory& m = memories[i];
+    const bool local = std::find(d.local_memories.begin(), d.local_memories.end(),
+                                 static_cast<int>(i)) != d.local_memories.end();
+    if (local || is_high_bandwidth(m.kind)) continue;
+    const std::uint64_t distance = distances ? distances->values[fast_index][i] : i;
+    if (distance < best) {
+      best = distance;
+      slow = &m;
+    }
+  }
+  if (slow == nullptr) {
+    why_not = "domain " + std::to_string(domain) +
+              " has no high-bandwidth memory and there is no remote DRAM";
+    return std::nullopt;
+  }
+  return MemoryPair{
+      choice(*fast, "memory local to domain " + std::to_string(domain)),
+      choice(*slow, std::string("nearest remote DRAM") +
+                        (distances ? " (distance " + std::to_string(best) + ")" : " (no distances: first)"))};
+}
+
+void fit_results(HybridResults& results) {
+  results.fit.reset();
+  results.fit_error.clear();
+  const auto samples = roofline::hybrid::usable_samples(results.sweep);
+  try {
+    results.bandwidth_gbps = roofline::hybrid::corner_bandwidths(samples);
+    results.fit = roofline::hybrid::fit(samples, results.bandwidth_gbps);
+  } catch (const roofline::hybrid::FitError& e) {
+    results.fit_error = e.what();
+  }
+}
+
+bool run_hybrid_sweep(const topology::Topology& topology, const kernels::Clock& clock,
+                      const HybridSweepOptions& options, HybridResults& results) {
+  const topology::Domain& domain = topology.domains().at(static_cast<std::size_t>(options.domain));
+  const codegen::Isa isa =
+      options.isa.empty() ? codegen::widest_usable_isa() : *codegen::parse_isa(options.isa);
+  results.domain = options.domain;
+  results.isa = codegen::name(isa);
+  results.threads = static_cast<int>(domain.core_pus.size());
+
+  // Per-thread bytes: every stream at least the memory working set (METHOD §3).
+  std::uint64_t llc = 0;
+  if (!domain.caches.empty()) llc = domain.caches.back().total_bytes;
+  const std::uint64_t memory_ws = kernels::memory_working_set(llc, results.threads);
+  double smallest_share = 0.5;  // at most 3 streams of the STREAM benchmarks: 1/3 each
+  if (options.validation) smallest_share = 1.0 / 3;
+  for (double r : options.ratio_read) {
+    if (r > 0 && r < 1) smallest_share = std::min({smallest_share, r, 1 - r});
+  }
+  results.bytes_per_thread =
+      static_cast<std::uint64_t>(static_cast<double>(memory_ws) / smallest_share);
+
+  kernels::ThreadTeam team(topology.handle(), domain.core_pus);
+  kernels::DriverContext context{topology, clock, {}};
+  context.sampling.samples = options.samples;
+  context.sampling.stop = options.stop;
+  const unsigned fast = results.fast->os_index, slow = results.slow->os_index;
+  const std::vector<double> ratio_fast = with_ends(options.ratio_fast);
+  const std::vector<double> ratio_read = with_ends(options.ratio_read);
+  const std::size_t total = ratio_fast.size() * ratio_read.size() +
+                            (options.validation ? 5 * options.validation_ratio_fast.size() : 0);
+  std::size_t done = 0;
+  const bool progress = !options.quiet && ::isatty(STDERR_FILENO);
+  const auto report = [&](const std::string& what) {
+    ++done;
+    if (progress) {
+      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, what.c_str());
+      std::fflush(stderr);
+    }
+    if (options.on_point) options.on_point(results);
+  };
+  try {
+    for (double r : ratio_read) {
+      for (double f : ratio_fast) {
+        kernels::HybridRequest request{.isa = isa,
+                                       .fast_node = fast,
+                                       .slow_node = slow,
+                                       .ratio_fast = f,
+                                       .ratio_read = r,
+                                       .bytes_per_thread = results.bytes_per_thread};
+        results.sweep.push_back(measure_point(context, team, request, r));
+        report(results.sweep.back().kernel + " ratio_fast " + std::to_string(f));
+      }
+    }
+    fit_results(results);
+    if (options.validation) {
+      for (codegen::StreamBenchmark b : codegen::all_stream_benchmarks()) {
+        const double reads = codegen::load_streams(b);
+        const double ratio = reads / (reads + codegen::store_streams(b));
+        for (double f : options.validation_ratio_fast) {
+          kernels::HybridRequest request{.isa = isa,
+                                         .fast_node = fast,
+                                         .slow_node = slow,
+                                         .ratio_fast = f,
+                                         .benchmark = b,
+                                         .bytes_per_thread = results.bytes_per_thread};
+          results.validation.push_back(measure_point(context, team, request, ratio));
+          report(std::string(codegen::name(b)) + " ratio_fast " + std::to_string(f));
+        }
+      }
+    }
+  } catch (const kernels::Interrupted&) {
+    if (progress) std::fprintf(stderr, "\r\033[K");
+    fit_results(results);
+    results.complete = false;
+    results.incomplete_reason = "interrupted";
+    return false;
+  }
+  if (progress) std::fprintf(stderr, "\r\033[K");
+  results.complete = true;
+  return true;
+}
+
+}  // namespace larm::cli

@@ -1,0 +1,50 @@
+// larm hybrid sweep: the choice of the fast and slow memories, the page-mixed sweep over
+// ratio_fast × ratio_read, the fit, and the STREAM validation (METHOD §8).
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/clock.h"
+#include "roofline/hybrid_results.h"
+#include "topology/topology.h"
+
+namespace larm::cli {
+
+// The default pair of a domain (issue 6): fast = a high-bandwidth memory local to the domain (by
+// kind) if there is one, else its local DRAM; slow = the local DRAM when fast is HBM/MCDRAM, else
+// the nearest remote DRAM. nullopt with the reason when the node has no such pair.
+struct MemoryPair {
+  roofline::hybrid::MemoryChoice fast, slow;
+};
+std::optional<MemoryPair> default_memory_pair(const topology::Topology& topology, int domain,
+                                              std::string& why_not);
+
+struct HybridSweepOptions {
+  int domain = 0;
+  std::optional<unsigned> fast, slow;  // OS indexes given by the user
+  std::vector<double> ratio_fast = {0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1};
+  std::vector<double> ratio_read = {0, 0.25, 0.5, 0.75, 1};
+  std::vector<double> validation_ratio_fast = {0, 0.25, 0.5, 0.75, 1};
+  bool validation = true;
+  int samples = 11;
+  std::string isa;  // empty: the widest usable
+  const std::atomic<bool>* stop = nullptr;
+  bool quiet = false;
+  // Called after each point, to save what is measured so far.
+  std::function<void(const roofline::hybrid::HybridResults&)> on_point;
+};
+
+// Fills results (choice, points, fit, validation); returns false when interrupted (results then
+// hold what was finished, incomplete). Throws std::runtime_error for what cannot run.
+bool run_hybrid_sweep(const topology::Topology& topology, const kernels::Clock& clock,
+                      const HybridSweepOptions& options, roofline::hybrid::HybridResults& results);
+
+// Fits the results' usable sweep samples with their corner bandwidths; sets fit or fit_error.
+void fit_results(roofline::hybrid::HybridResults& results);
+
+}  // namespace larm::cli

@@ -1,0 +1,127 @@
+// Text tables of the hybrid model.
+#include "tools/hybrid_text.h"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace larm::cli {
+namespace {
+
+using roofline::hybrid::kTransfers;
+using roofline::hybrid::Transfer;
+
+std::string format(const char* pattern, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, pattern, value);
+  return buffer;
+}
+
+}  // namespace
+
+std::string hybrid_sweep_table(const roofline::hybrid::HybridResults& results) {
+  // Rows: ratio_read; columns: ratio_fast; cells: median GB/s ("-" when not usable).
+  std::map<double, std::map<double, std::string>> cells;
+  std::map<double, bool> columns;
+  for (const auto& p : results.sweep) {
+    cells[p.ratio_read][p.ratio_fast] =
+        p.usable() ? format("%.1f", p.stats.median) + (p.status == "unstable" ? "~" : "") : "-";
+    columns[p.ratio_fast] = true;
+  }
+  std::ostringstream out;
+  out << "Measured bandwidth (GB/s, all " << results.threads << " cores of domain "
+      << results.domain << "; ~ unstable, - misplaced or absent)\n";
+  out << "read\\fast";
+  for (const auto& [f, unused] : columns) out << format("%8.2f", f);
+  out << "\n";
+  for (const auto& [r, row] : cells) {
+    out << format("%9.2f", r);
+    for (const auto& [f, unused] : columns) {
+      const auto it = row.find(f);
+      char cell[16];
+      std::snprintf(cell, sizeof cell, "%8s", it == row.end() ? "" : it->second.c_str());
+      out << cell;
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::string hybrid_fit_text(const roofline::hybrid::Fit& fit) {
+  std::ostringstream out;
+  out << "Bandwidths b (GB/s):";
+  for (Transfer t : kTransfers) out << "  " << name(t) << " " << format("%.1f", fit.bandwidth_gbps[t]);
+  out << "\nMonolithic model (4.4), θ:";
+  for (Transfer t : kTransfers) out << "  " << name(t) << " " << format("%.3f", fit.monolithic[t]);
+  out << "\n  mean relative error " << format("%.2f", 100 * fit.monolithic_error.mean)
+      << " %, max " << format("%.2f", 100 * fit.monolithic_error.max) << " %\n";
+  out << "Piecewise model (4.5), θ_k^j (row k: the dominant transfer; " << fit.samples
+      << " samples):\n";
+  out << "  k    samples      ll      lr      el      er\n";
+  for (Transfer k : kTransfers) {
+    const auto kk = static_cast<std::size_t>(k);
+    out << "  " << name(k) << format("%10.0f", fit.piece_samples[kk]);
+    for (Transfer j : kTransfers) {
+      char cell[16];
+      if (j == k) {
+        std::snprintf(cell, sizeof cell, "%8s", "-");
+      } else {
+        std::snprintf(cell, sizeof cell, "%8.3f", fit.piecewise[kk][j]);
+      }
+      out << cell;
+    }
+    out << "\n";
+  }
+  out << "  mean relative error " << format("%.2f", 100 * fit.piecewise_error.mean) << " %, max "
+      << format("%.2f", 100 * fit.piecewise_error.max) << " %\n";
+  return out.str();
+}
+
+std::string hybrid_validation_table(const roofline::hybrid::HybridResults& results) {
+  std::ostringstream out;
+  out << "STREAM validation (GB/s): measured, piecewise model, bounds, error\n";
+  out << "kernel  ratio_fast  measured     model  max(t_min)  min(t_max)    error\n";
+  double sum = 0;
+  int n = 0;
+  for (const auto& p : results.validation) {
+    char line[160];
+    if (!p.usable()) {
+      std::snprintf(line, sizeof line, "%-6s  %10.2f  %s\n", p.kernel.c_str(), p.ratio_fast,
+                    p.status.c_str());
+    } else if (!results.fit) {
+      std::snprintf(line, sizeof line, "%-6s  %10.2f  %8.1f  (no fit)\n", p.kernel.c_str(),
+                    p.ratio_fast, p.stats.median);
+    } else {
+      const auto m = roofline::hybrid::predict(*results.fit, p.sample.bytes);
+      const double measured = p.sample.gbps();
+      const double model = m.gbps(m.piecewise_seconds);
+      const double error = model / measured - 1;
+      sum += std::abs(error);
+      ++n;
+      std::snprintf(line, sizeof line, "%-6s  %10.2f  %8.1f  %8.1f  %10.1f  %10.1f  %+6.1f %%\n",
+                    p.kernel.c_str(), p.ratio_fast, measured, model, m.gbps(m.bounds.t_min),
+                    m.gbps(m.bounds.t_max), 100 * error);
+    }
+    out << line;
+  }
+  if (n > 0) out << "mean absolute relative error " << format("%.1f", 100 * sum / n) << " %\n";
+  return out.str();
+}
+
+std::string hybrid_prediction_text(const roofline::hybrid::Prediction& p) {
+  std::ostringstream out;
+  const auto& b = p.bounds;
+  out << "Dominant transfer: " << name(b.dominant) << " (" << description(b.dominant) << ")\n";
+  out << "Piecewise model:  " << format("%.2f", p.gbps(p.piecewise_seconds)) << " GB/s, "
+      << format("%.6g", p.piecewise_seconds) << " s\n";
+  out << "Monolithic model: " << format("%.2f", p.gbps(p.monolithic_seconds)) << " GB/s, "
+      << format("%.6g", p.monolithic_seconds) << " s\n";
+  out << "Upper bound (perfect overlap, t_min): " << format("%.2f", p.gbps(b.t_min)) << " GB/s, "
+      << format("%.6g", b.t_min) << " s\n";
+  out << "Lower bound (no overlap, t_max):      " << format("%.2f", p.gbps(b.t_max)) << " GB/s, "
+      << format("%.6g", b.t_max) << " s\n";
+  return out.str();
+}
+
+}  // namespace larm::cli

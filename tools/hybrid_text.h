@@ -1,0 +1,16 @@
+// What `larm hybrid` prints: the sweep as a ratio_read × ratio_fast table, the fitted θ with
+// their errors, the STREAM validation (thesis figure 4.12 as a table), a prediction.
+#pragma once
+
+#include <string>
+
+#include "roofline/hybrid_results.h"
+
+namespace larm::cli {
+
+std::string hybrid_sweep_table(const roofline::hybrid::HybridResults& results);
+std::string hybrid_fit_text(const roofline::hybrid::Fit& fit);
+std::string hybrid_validation_table(const roofline::hybrid::HybridResults& results);
+std::string hybrid_prediction_text(const roofline::hybrid::Prediction& prediction);
+
+}  // namespace larm::cli
