@@ -24,9 +24,8 @@ constexpr int kReadWriteAccessesPerIteration = 96;
 }  // namespace
 
 const char* name(Family family) {
-  const char* const names[] = {"stream", "flops",     "chase",
-                               "clock",  "mixed",     "readwrite",
-                               "stream-benchmark"};
+  const char* const names[] = {"stream", "flops",     "chase",           "clock",
+                               "mixed",  "readwrite", "stream-benchmark"};
   return names[static_cast<int>(family)];
 }
 const char* name(Access access) {

@@ -65,8 +65,8 @@ struct HybridResult {
   // Pages on the fast memory, found after the first touch, in the read and the written streams.
   double read_fast_fraction = 0;
   double write_fast_fraction = 0;
-  double placed_fraction = 0;           // pages where the layout wants them
-  std::uint64_t bytes_per_thread = 0;   // as run
+  double placed_fraction = 0;          // pages where the layout wants them
+  std::uint64_t bytes_per_thread = 0;  // as run
 };
 
 HybridResult measure_hybrid(const DriverContext& context, ThreadTeam& team,

@@ -18,8 +18,10 @@ StreamLayout layout_of(const codegen::KernelSpec& spec) {
   const auto width = static_cast<std::uint64_t>(codegen::traits(spec.isa).vector_bytes);
   StreamLayout layout;
   if (spec.family == codegen::Family::readwrite) {
-    if (spec.unroll > 0) layout.chunk_bytes.push_back(width * static_cast<std::uint64_t>(spec.unroll));
-    if (spec.stores > 0) layout.chunk_bytes.push_back(width * static_cast<std::uint64_t>(spec.stores));
+    if (spec.unroll > 0)
+      layout.chunk_bytes.push_back(width * static_cast<std::uint64_t>(spec.unroll));
+    if (spec.stores > 0)
+      layout.chunk_bytes.push_back(width * static_cast<std::uint64_t>(spec.stores));
     layout.loads = spec.unroll > 0 ? 1 : 0;
   } else {
     layout.loads = codegen::load_streams(spec.benchmark);
@@ -45,7 +47,8 @@ HybridResult measure_hybrid(const DriverContext& context, ThreadTeam& team,
   // Iterations per sweep: the thread's bytes over the bytes of one iteration, at least one.
   std::uint64_t iteration_bytes = 0;
   for (std::uint64_t chunk : layout.chunk_bytes) iteration_bytes += chunk;
-  const std::uint64_t iterations = std::max<std::uint64_t>(1, request.bytes_per_thread / iteration_bytes);
+  const std::uint64_t iterations =
+      std::max<std::uint64_t>(1, request.bytes_per_thread / iteration_bytes);
 
   alignas(64) static const double kFill[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   const auto threads = static_cast<std::size_t>(team.size());

@@ -80,7 +80,10 @@ PageMixBuffer::~PageMixBuffer() {
 }
 
 PageMixBuffer::PageMixBuffer(PageMixBuffer&& other) noexcept
-    : data_(other.data_), bytes_(other.bytes_), fast_(other.fast_), slow_(other.slow_),
+    : data_(other.data_),
+      bytes_(other.bytes_),
+      fast_(other.fast_),
+      slow_(other.slow_),
       mix_(other.mix_) {
   other.data_ = nullptr;
   other.bytes_ = 0;
@@ -116,7 +119,8 @@ PageMixCheck PageMixBuffer::check() const {
   };
   const auto head = topology::query_page_nodes(base, interleaved, mix_.interleaved_pages);
   const std::size_t rest_pages = mix_.pages - mix_.interleaved_pages;
-  const auto tail = topology::query_page_nodes(base + interleaved, bytes_ - interleaved, rest_pages);
+  const auto tail =
+      topology::query_page_nodes(base + interleaved, bytes_ - interleaved, rest_pages);
   const unsigned rest_node = mix_.rest_on_fast ? fast_ : slow_;
   const std::size_t placed = count(head, fast_) + count(head, slow_) + count(tail, rest_node);
   const std::size_t on_fast = count(head, fast_) + count(tail, fast_);

@@ -141,12 +141,14 @@ Fit fit(const std::vector<Sample>& samples, const PerTransfer& bandwidth_gbps) {
                        [&](const Sample& s) { return s.bytes[a] + s.bytes[b] > 0; });
   };
   if (!uses(Transfer::lr, Transfer::er)) {
-    throw FitError("every sample uses the slow memory only (q_lr = q_er = 0): the hybrid model "
-                   "needs samples that spread their bytes over both memories");
+    throw FitError(
+        "every sample uses the slow memory only (q_lr = q_er = 0): the hybrid model "
+        "needs samples that spread their bytes over both memories");
   }
   if (!uses(Transfer::ll, Transfer::el)) {
-    throw FitError("every sample uses the fast memory only (q_ll = q_el = 0): the hybrid model "
-                   "needs samples that spread their bytes over both memories");
+    throw FitError(
+        "every sample uses the fast memory only (q_ll = q_el = 0): the hybrid model "
+        "needs samples that spread their bytes over both memories");
   }
 
   Fit result;
@@ -178,7 +180,8 @@ Fit fit(const std::vector<Sample>& samples, const PerTransfer& bandwidth_gbps) {
     for (Eigen::Index i = 0; i < n; ++i) {
       const auto u = static_cast<std::size_t>(i);
       const double t = samples[u].seconds;
-      for (Transfer j : kTransfers) a(i, static_cast<Eigen::Index>(index(j))) = bound[u].seconds[j] / t;
+      for (Transfer j : kTransfers)
+        a(i, static_cast<Eigen::Index>(index(j))) = bound[u].seconds[j] / t;
       y(i) = (t - bound[u].t_min) / t;
     }
     long rank = 0;
@@ -188,7 +191,8 @@ Fit fit(const std::vector<Sample>& samples, const PerTransfer& bandwidth_gbps) {
                      std::to_string(rank) +
                      " of the monolithic model's 4 θ: each transfer must vary across samples");
     }
-    for (Transfer j : kTransfers) result.monolithic[j] = (*theta)(static_cast<Eigen::Index>(index(j)));
+    for (Transfer j : kTransfers)
+      result.monolithic[j] = (*theta)(static_cast<Eigen::Index>(index(j)));
   }
 
   // Piecewise (4.5): in piece k, t - t_k = Σ_{j≠k} θ_k^j t_j.

@@ -45,9 +45,9 @@ struct Sample {
 
 // Times of the transfers at the memories' own bandwidths, and the bounds they give.
 struct Bounds {
-  PerTransfer seconds;  // t_xy = q_xy / b_xy
-  double t_min = 0;     // perfect overlap: max t_xy (4.2)
-  double t_max = 0;     // no overlap: Σ t_xy (4.3)
+  PerTransfer seconds;               // t_xy = q_xy / b_xy
+  double t_min = 0;                  // perfect overlap: max t_xy (4.2)
+  double t_max = 0;                  // no overlap: Σ t_xy (4.3)
   Transfer dominant = Transfer::ll;  // the transfer of t_min: it chooses the piece (4.5)
 };
 // bandwidth_gbps: b_ll, b_lr, b_el, b_er in GB/s; a transfer of zero bytes takes no time.

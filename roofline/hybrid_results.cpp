@@ -243,8 +243,8 @@ std::string hybrid_csv(const HybridResults& r) {
                                                         : std::nullopt);
       for (Transfer t : kTransfers) out << ',' << p.sample.bytes[t];
       out << ',' << number_or_empty(measured ? std::optional(p.sample.seconds) : std::nullopt)
-          << ',' << number_or_empty(measured ? std::optional(p.stats.median) : std::nullopt)
-          << ',' << number_or_empty(measured ? std::optional(p.stats.min) : std::nullopt) << ','
+          << ',' << number_or_empty(measured ? std::optional(p.stats.median) : std::nullopt) << ','
+          << number_or_empty(measured ? std::optional(p.stats.min) : std::nullopt) << ','
           << number_or_empty(measured ? std::optional(p.stats.max) : std::nullopt) << ','
           << p.stats.count << ',' << p.placed_fraction << ',' << results::csv_field(p.status);
       if (const auto m = model_of(r, p)) {

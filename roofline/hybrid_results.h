@@ -21,10 +21,10 @@ inline constexpr const char* kHybridSchemaVersion = "1.0";
 
 // One measured point: a kernel on page-mixed data, all cores of the domain.
 struct MeasuredPoint {
-  std::string kernel;       // readwrite-... for the sweep; copy, scale, add, triad, ddot
-  double ratio_fast = 0;    // as asked
-  double ratio_read = 0;    // as asked (sweep) or the benchmark's own
-  Sample sample;            // bytes of each transfer (pages as found) and the median time
+  std::string kernel;        // readwrite-... for the sweep; copy, scale, add, triad, ddot
+  double ratio_fast = 0;     // as asked
+  double ratio_read = 0;     // as asked (sweep) or the benchmark's own
+  Sample sample;             // bytes of each transfer (pages as found) and the median time
   std::vector<double> gbps;  // every timed sample
   results::SampleStats stats;
   double placed_fraction = 0;  // pages where the layout wants them

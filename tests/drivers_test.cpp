@@ -141,3 +141,47 @@ TEST_F(Drivers, FlopsFrequencyAndLatencyGivePlausibleValues) {
 
 }  // namespace
 }  // namespace larm::kernels
+
+namespace larm::kernels {
+namespace {
+
+// The hybrid driver, on one memory: with ratio_fast 1 (or 0) every page goes to the fast (or
+// slow) memory alone and the other one is never used, so the driver's threads, page layout,
+// page check and byte counts run here; the mixed layouts run in the multi-NUMA guest.
+TEST_F(Drivers, HybridDriverCountsItsBytesAndFindsItsPagesOnOneMemory) {
+  const unsigned here = local()[0];
+  const unsigned absent = here + 1;  // never bound to: no page of the layout goes there
+  ThreadTeam team(topology_.handle(), {domain().core_pus.front()});
+  for (double ratio_fast : {1.0, 0.0}) {
+    for (double ratio_read : {0.25, 1.0}) {
+      HybridRequest request{.isa = codegen::Isa::sse2,
+                            .fast_node = ratio_fast == 1 ? here : absent,
+                            .slow_node = ratio_fast == 1 ? absent : here,
+                            .ratio_fast = ratio_fast,
+                            .ratio_read = ratio_read,
+                            .bytes_per_thread = 4 << 20};
+      const HybridResult r = measure_hybrid(context_, team, request);
+      EXPECT_EQ(r.gbps.size(), 3u);
+      for (double g : r.gbps) EXPECT_GT(g, 0);
+      EXPECT_DOUBLE_EQ(r.placed_fraction, 1.0) << r.kernel;
+      EXPECT_DOUBLE_EQ(r.read_fast_fraction, ratio_fast) << r.kernel;
+      if (ratio_read < 1) {
+        EXPECT_DOUBLE_EQ(r.write_fast_fraction, ratio_fast) << r.kernel;
+      }
+      EXPECT_NEAR(r.bytes_read / (r.bytes_read + r.bytes_written), ratio_read, 1e-12) << r.kernel;
+    }
+  }
+  HybridRequest triad{.isa = codegen::Isa::sse2,
+                      .fast_node = here,
+                      .slow_node = absent,
+                      .ratio_fast = 1,
+                      .benchmark = codegen::StreamBenchmark::triad,
+                      .bytes_per_thread = 3 << 20};
+  const HybridResult t = measure_hybrid(context_, team, triad);
+  EXPECT_EQ(t.kernel, "stream-benchmark-triad-dp-sse2-u32");
+  EXPECT_NEAR(t.bytes_read / (t.bytes_read + t.bytes_written), 2.0 / 3, 1e-12);
+  EXPECT_DOUBLE_EQ(t.placed_fraction, 1.0);
+}
+
+}  // namespace
+}  // namespace larm::kernels

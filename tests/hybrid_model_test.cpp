@@ -217,8 +217,7 @@ TEST(HybridSamplesCsv, MalformedFilesNameTheLineAndTheProblem) {
             std::string::npos);
   EXPECT_NE(error_of("ratio_fast,ratio_read\n1,2\n").find("a column seconds or gbps"),
             std::string::npos);
-  EXPECT_EQ(error_of("ratio_fast,ratio_read,gbps\n0.5,1\n"),
-            "s.csv:2: 2 fields, the header has 3");
+  EXPECT_EQ(error_of("ratio_fast,ratio_read,gbps\n0.5,1\n"), "s.csv:2: 2 fields, the header has 3");
   EXPECT_EQ(error_of("ratio_fast,ratio_read,gbps\n0.5,1,fast\n"),
             "s.csv:2: gbps 'fast' is not a number");
   EXPECT_EQ(error_of("ratio_fast,ratio_read,gbps\n0.5,nan,3\n"),
@@ -226,8 +225,7 @@ TEST(HybridSamplesCsv, MalformedFilesNameTheLineAndTheProblem) {
   EXPECT_EQ(error_of("ratio_fast,ratio_read,gbps\n1.5,1,3\n"),
             "s.csv:2: ratio_fast and ratio_read must lie in [0, 1]");
   EXPECT_EQ(error_of("ratio_fast,ratio_read,gbps\n0.5,1,0\n"), "s.csv:2: gbps must be positive");
-  EXPECT_EQ(error_of("ratio_fast,ratio_read,gbps,bytes\n0.5,1,3,0\n"),
-            "s.csv:2: zero bytes moved");
+  EXPECT_EQ(error_of("ratio_fast,ratio_read,gbps,bytes\n0.5,1,3,0\n"), "s.csv:2: zero bytes moved");
 }
 
 }  // namespace

@@ -191,9 +191,9 @@ TEST_P(UsableIsa, ReadWriteKernelsTouchExactlyTheirTwoStreams) {
   for (double ratio_read : {0.0, 0.25, 0.5, 0.75, 1.0, 0.1}) {
     const KernelSpec spec = readwrite_spec(GetParam(), ratio_read);
     const auto kernel = make_kernel(spec);
-    const double measured = static_cast<double>(kernel->metadata().bytes_loaded) /
-                            static_cast<double>(kernel->metadata().bytes_loaded +
-                                                kernel->metadata().bytes_stored);
+    const double measured =
+        static_cast<double>(kernel->metadata().bytes_loaded) /
+        static_cast<double>(kernel->metadata().bytes_loaded + kernel->metadata().bytes_stored);
     EXPECT_NEAR(measured, ratio_read, 1e-12) << spec.name();
     const std::size_t width = static_cast<std::size_t>(traits(GetParam()).vector_bytes);
     const std::uint64_t iterations = 3;
@@ -248,11 +248,22 @@ TEST_P(UsableIsa, StreamBenchmarksComputeTheirResults) {
     for (std::size_t i = 0; i < n; ++i) {
       double expected = 0;
       switch (benchmark) {
-        case StreamBenchmark::copy: expected = x[i]; break;
-        case StreamBenchmark::scale: expected = 2.5 * x[i]; break;
-        case StreamBenchmark::add: expected = x[i] + y[i]; break;
-        case StreamBenchmark::triad: expected = x[i] + 2.5 * y[i]; break;
-        case StreamBenchmark::ddot: expected = -1; expected_dot += x[i] * y[i]; break;
+        case StreamBenchmark::copy:
+          expected = x[i];
+          break;
+        case StreamBenchmark::scale:
+          expected = 2.5 * x[i];
+          break;
+        case StreamBenchmark::add:
+          expected = x[i] + y[i];
+          break;
+        case StreamBenchmark::triad:
+          expected = x[i] + 2.5 * y[i];
+          break;
+        case StreamBenchmark::ddot:
+          expected = -1;
+          expected_dot += x[i] * y[i];
+          break;
       }
       ASSERT_EQ(z[i], expected) << spec.name() << " element " << i;
     }

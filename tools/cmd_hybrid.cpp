@@ -70,7 +70,8 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
   }
   const topology::Topology topology = load_topology(global);
   if (options.domain < 0 || options.domain >= static_cast<int>(topology.domains().size())) {
-    throw UsageError("domain " + std::to_string(options.domain) + " does not exist on this machine");
+    throw UsageError("domain " + std::to_string(options.domain) +
+                     " does not exist on this machine");
   }
   if (!options.isa.empty()) {
     const auto isa = codegen::parse_isa(options.isa);
@@ -149,9 +150,9 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
   }
   if (!global.quiet) {
     std::cout << "Hybrid sweep from domain " << options.domain << ": fast memory "
-              << results.fast->os_index << " (" << results.fast->kind << ", "
-              << results.fast->why << "), slow memory " << results.slow->os_index << " ("
-              << results.slow->kind << ", " << results.slow->why << ")\n";
+              << results.fast->os_index << " (" << results.fast->kind << ", " << results.fast->why
+              << "), slow memory " << results.slow->os_index << " (" << results.slow->kind << ", "
+              << results.slow->why << ")\n";
   }
   auto last_save = std::chrono::steady_clock::now();
   if (!out.empty()) {
@@ -302,8 +303,9 @@ int run_predict(const PredictCommandOptions& options) {
     }
     bytes = hybrid::quantities(*options.ratio_fast, *options.ratio_read, options.bytes);
   } else {
-    throw UsageError("give the quantities (--q q_ll,q_lr,q_el,q_er) or --ratio-fast and "
-                     "--ratio-read (with --bytes)");
+    throw UsageError(
+        "give the quantities (--q q_ll,q_lr,q_el,q_er) or --ratio-fast and "
+        "--ratio-read (with --bytes)");
   }
   hybrid::Prediction p;
   try {
@@ -312,23 +314,21 @@ int run_predict(const PredictCommandOptions& options) {
     throw UsageError(e.what());
   }
   if (options.json) {
-    nlohmann::json out = {{"q", nlohmann::json::object()},
-                          {"bytes", p.total_bytes},
-                          {"dominant", hybrid::name(p.bounds.dominant)},
-                          {"piecewise", {{"gbps", p.gbps(p.piecewise_seconds)},
-                                         {"seconds", p.piecewise_seconds}}},
-                          {"monolithic", {{"gbps", p.gbps(p.monolithic_seconds)},
-                                          {"seconds", p.monolithic_seconds}}},
-                          {"upper_bound", {{"gbps", p.gbps(p.bounds.t_min)},
-                                           {"seconds", p.bounds.t_min}}},
-                          {"lower_bound", {{"gbps", p.gbps(p.bounds.t_max)},
-                                           {"seconds", p.bounds.t_max}}}};
+    nlohmann::json out = {
+        {"q", nlohmann::json::object()},
+        {"bytes", p.total_bytes},
+        {"dominant", hybrid::name(p.bounds.dominant)},
+        {"piecewise", {{"gbps", p.gbps(p.piecewise_seconds)}, {"seconds", p.piecewise_seconds}}},
+        {"monolithic", {{"gbps", p.gbps(p.monolithic_seconds)}, {"seconds", p.monolithic_seconds}}},
+        {"upper_bound", {{"gbps", p.gbps(p.bounds.t_min)}, {"seconds", p.bounds.t_min}}},
+        {"lower_bound", {{"gbps", p.gbps(p.bounds.t_max)}, {"seconds", p.bounds.t_max}}}};
     for (hybrid::Transfer t : hybrid::kTransfers) out["q"][hybrid::name(t)] = bytes[t];
     std::cout << out.dump(2) << "\n";
     return 0;
   }
   std::cout << "Quantities (bytes):";
-  for (hybrid::Transfer t : hybrid::kTransfers) std::cout << "  q_" << hybrid::name(t) << " " << bytes[t];
+  for (hybrid::Transfer t : hybrid::kTransfers)
+    std::cout << "  q_" << hybrid::name(t) << " " << bytes[t];
   std::cout << "\n" << hybrid_prediction_text(p);
   return 0;
 }
@@ -339,9 +339,10 @@ void add_source_options(CLI::App& command, ModelSourceOptions& options) {
                   "samples CSV (ratio_fast,ratio_read,gbps or q_ll..q_er,seconds; see "
                   "results/SCHEMA.md), or a hybrid results directory or its hybrid.json")
       ->required();
-  command.add_option("--bandwidths", options.bandwidths,
-                     "b_ll,b_lr,b_el,b_er in GB/s (default: from the samples at the corners, "
-                     "ratio_fast and ratio_read 0 or 1)")
+  command
+      .add_option("--bandwidths", options.bandwidths,
+                  "b_ll,b_lr,b_el,b_er in GB/s (default: from the samples at the corners, "
+                  "ratio_fast and ratio_read 0 or 1)")
       ->delimiter(',');
   command.add_flag("--json", options.json, "print JSON instead of text");
 }
@@ -355,8 +356,9 @@ void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action) {
 
   auto sweep = std::make_shared<SweepCommandOptions>();
   CLI::App* s = hybrid->add_subcommand(
-      "sweep", "measure bandwidth over ratio_fast × ratio_read on page-mixed data, fit the model, "
-               "validate it with STREAM");
+      "sweep",
+      "measure bandwidth over ratio_fast × ratio_read on page-mixed data, fit the model, "
+      "validate it with STREAM");
   add_global_options(*s, global);
   s->add_option("--out", sweep->out, "directory for hybrid.json and hybrid.csv");
   s->add_option("--domain", sweep->domain, "domain whose cores run (default 0)");

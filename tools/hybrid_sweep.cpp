@@ -7,10 +7,11 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 
 #include "codegen/isa.h"
-#include "kernels/cpu_info.h"
 #include "kernels/characterize.h"
+#include "kernels/cpu_info.h"
 #include "kernels/drivers.h"
 #include "kernels/working_set.h"
 #include "results/statistics.h"
@@ -136,10 +137,10 @@ std::optional<MemoryPair> default_memory_pair(const topology::Topology& topology
               " has no high-bandwidth memory and there is no remote DRAM";
     return std::nullopt;
   }
-  return MemoryPair{
-      choice(*fast, "memory local to domain " + std::to_string(domain)),
-      choice(*slow, std::string("nearest remote DRAM") +
-                        (distances ? " (distance " + std::to_string(best) + ")" : " (no distances: first)"))};
+  return MemoryPair{choice(*fast, "memory local to domain " + std::to_string(domain)),
+                    choice(*slow, std::string("nearest remote DRAM") +
+                                      (distances ? " (distance " + std::to_string(best) + ")"
+                                                 : " (no distances: first)"))};
 }
 
 void fit_results(HybridResults& results) {
@@ -175,6 +176,19 @@ bool run_hybrid_sweep(const topology::Topology& topology, const kernels::Clock& 
   results.bytes_per_thread =
       static_cast<std::uint64_t>(static_cast<double>(memory_ws) / smallest_share);
 
+  // Every page of a point may land on either memory (ratio_fast 0 and 1): each must hold it, with
+  // room to spare for the system.
+  const double footprint =
+      static_cast<double>(results.bytes_per_thread) * static_cast<double>(results.threads);
+  for (const auto& choice : {*results.fast, *results.slow}) {
+    const topology::Memory* m = topology.memory_by_os_index(choice.os_index);
+    if (m != nullptr && m->bytes > 0 && footprint > 0.5 * static_cast<double>(m->bytes)) {
+      throw std::runtime_error(
+          "a sweep point needs " + std::to_string(static_cast<long>(footprint / (1 << 20))) +
+          " MiB on memory " + std::to_string(choice.os_index) + ", more than half of its " +
+          std::to_string(m->bytes >> 20) + " MiB");
+    }
+  }
   kernels::ThreadTeam team(topology.handle(), domain.core_pus);
   kernels::DriverContext context{topology, clock, {}};
   context.sampling.samples = options.samples;

@@ -51,11 +51,12 @@ std::string hybrid_sweep_table(const roofline::hybrid::HybridResults& results) {
 std::string hybrid_fit_text(const roofline::hybrid::Fit& fit) {
   std::ostringstream out;
   out << "Bandwidths b (GB/s):";
-  for (Transfer t : kTransfers) out << "  " << name(t) << " " << format("%.1f", fit.bandwidth_gbps[t]);
+  for (Transfer t : kTransfers)
+    out << "  " << name(t) << " " << format("%.1f", fit.bandwidth_gbps[t]);
   out << "\nMonolithic model (4.4), θ:";
   for (Transfer t : kTransfers) out << "  " << name(t) << " " << format("%.3f", fit.monolithic[t]);
-  out << "\n  mean relative error " << format("%.2f", 100 * fit.monolithic_error.mean)
-      << " %, max " << format("%.2f", 100 * fit.monolithic_error.max) << " %\n";
+  out << "\n  mean relative error " << format("%.2f", 100 * fit.monolithic_error.mean) << " %, max "
+      << format("%.2f", 100 * fit.monolithic_error.max) << " %\n";
   out << "Piecewise model (4.5), θ_k^j (row k: the dominant transfer; " << fit.samples
       << " samples):\n";
   out << "  k    samples      ll      lr      el      er\n";
