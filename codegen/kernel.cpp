@@ -164,6 +164,22 @@ void Kernel::emit_dependent_add(const Xbyak::Reg64& chain) {
   count_instruction();
 }
 
+void Kernel::setup_streams_from_their_end() {
+  using Xbyak::util::r10;
+  using Xbyak::util::r11;
+  using Xbyak::util::r8;
+  using Xbyak::util::r9;
+  mov(r8, arg(offsetof(KernelArgs, src0)));
+  mov(r9, arg(offsetof(KernelArgs, src1)));
+  mov(r10, arg(offsetof(KernelArgs, dst)));
+  mov(r11, arg(offsetof(KernelArgs, bytes_per_stream)));
+  mov(rsi, arg(offsetof(KernelArgs, repetitions)));
+  add(r8, r11);
+  add(r9, r11);
+  add(r10, r11);
+  neg(r11);
+}
+
 void Kernel::emit_advance(const Xbyak::Reg64& pointer, std::uint32_t step) {
   add(pointer, step);
   if (counting_) {

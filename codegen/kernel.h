@@ -97,6 +97,10 @@ class Kernel : public Xbyak::CodeGenerator {
   void emit_flop(FlopOp op, const Xbyak::Xmm& acc, const Xbyak::Xmm& a, const Xbyak::Xmm& b);
   void emit_dependent_load(const Xbyak::Reg64& pointer);
   void emit_dependent_add(const Xbyak::Reg64& chain);
+  // Loads KernelArgs src0, src1, dst, bytes_per_stream and repetitions into the registers the
+  // stream kernels use (r8, r9, r10, r11, rsi), each stream pointer moved to its end and r11
+  // negated: the streams are then addressed with a negative index that counts up to zero.
+  void setup_streams_from_their_end();
   // pointer += step, counted as loop overhead.
   void emit_advance(const Xbyak::Reg64& pointer, std::uint32_t step);
   // counter += step; loop while counter != 0 (two instructions, macro-fused).

@@ -19,15 +19,7 @@ void StreamBenchmarkKernel::generate() {
   const int pairs = (register_count() - 1 - sums) / 2;
   const Reg64 src0 = r8, src1 = r9, dst = r10, neg_bytes = r11, sweeps = rsi, index = rax;
 
-  mov(src0, arg(offsetof(KernelArgs, src0)));
-  mov(src1, arg(offsetof(KernelArgs, src1)));
-  mov(dst, arg(offsetof(KernelArgs, dst)));
-  mov(neg_bytes, arg(offsetof(KernelArgs, bytes_per_stream)));
-  mov(sweeps, arg(offsetof(KernelArgs, repetitions)));
-  add(src0, neg_bytes);
-  add(src1, neg_bytes);
-  add(dst, neg_bytes);
-  neg(neg_bytes);
+  setup_streams_from_their_end();
   mov(rdx, arg(offsetof(KernelArgs, fill)));
   load_unaligned_setup(scalar, ptr[rdx]);
   for (int s = 0; s < sums; ++s) zero(vreg(s));

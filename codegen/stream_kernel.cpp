@@ -25,15 +25,7 @@ void StreamKernel::generate_streams(int data_registers,
   const Reg64 src0 = r8, src1 = r9, dst = r10, neg_bytes = r11, sweeps = rsi, index = rax;
 
   // Streams are addressed from their end with a negative index that counts up to zero.
-  mov(src0, arg(offsetof(KernelArgs, src0)));
-  mov(src1, arg(offsetof(KernelArgs, src1)));
-  mov(dst, arg(offsetof(KernelArgs, dst)));
-  mov(neg_bytes, arg(offsetof(KernelArgs, bytes_per_stream)));
-  mov(sweeps, arg(offsetof(KernelArgs, repetitions)));
-  add(src0, neg_bytes);
-  add(src1, neg_bytes);
-  add(dst, neg_bytes);
-  neg(neg_bytes);
+  setup_streams_from_their_end();
 
   if (access == Access::store || access == Access::store_nt) {
     mov(rdx, arg(offsetof(KernelArgs, fill)));

@@ -21,6 +21,25 @@ constexpr std::size_t kHugePageBytes = 2u << 20;
 
 }  // namespace
 
+void bind_area(hwloc_topology_t topology, void* start, std::size_t bytes,
+               const std::vector<unsigned>& nodes, BindPolicy policy) {
+  if (bytes == 0) return;
+  hwloc_bitmap_t nodeset = hwloc_bitmap_alloc();
+  for (unsigned node : nodes) hwloc_bitmap_set(nodeset, node);
+  const hwloc_membind_policy_t hwloc_policy =
+      policy == BindPolicy::interleave ? HWLOC_MEMBIND_INTERLEAVE : HWLOC_MEMBIND_BIND;
+  const int status = hwloc_set_area_membind(topology, start, bytes, nodeset, hwloc_policy,
+                                            HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT);
+  const int error = errno;
+  hwloc_bitmap_free(nodeset);
+  if (status != 0) {
+    std::string list;
+    for (unsigned node : nodes) list += (list.empty() ? "" : ",") + std::to_string(node);
+    throw std::runtime_error("cannot bind " + std::to_string(bytes) + " bytes to memory " + list +
+                             ": " + std::strerror(error));
+  }
+}
+
 NodeBuffer::NodeBuffer(hwloc_topology_t topology, std::size_t bytes,
                        const std::vector<unsigned>& nodes, BindPolicy policy)
     : bytes_(bytes) {
@@ -51,20 +70,11 @@ NodeBuffer::NodeBuffer(hwloc_topology_t topology, std::size_t bytes,
   }
 
   // Bound by nodeset before the first touch: the only binding that works for CPU-less nodes.
-  hwloc_bitmap_t nodeset = hwloc_bitmap_alloc();
-  for (unsigned node : nodes) hwloc_bitmap_set(nodeset, node);
-  const hwloc_membind_policy_t hwloc_policy =
-      policy == BindPolicy::interleave ? HWLOC_MEMBIND_INTERLEAVE : HWLOC_MEMBIND_BIND;
-  const int status = hwloc_set_area_membind(topology, data_, bytes_, nodeset, hwloc_policy,
-                                            HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT);
-  const int error = errno;
-  hwloc_bitmap_free(nodeset);
-  if (status != 0) {
+  try {
+    bind_area(topology, data_, bytes_, nodes, policy);
+  } catch (...) {
     release();
-    std::string list;
-    for (unsigned node : nodes) list += (list.empty() ? "" : ",") + std::to_string(node);
-    throw std::runtime_error("cannot bind " + std::to_string(bytes) + " bytes to memory " + list +
-                             ": " + std::strerror(error));
+    throw;
   }
 }
 

@@ -12,6 +12,11 @@ namespace larm::kernels {
 
 enum class BindPolicy { bind, interleave };
 
+// Binds [start, start + bytes) by nodeset, strict, before its first touch (nothing for 0 bytes).
+// Throws std::runtime_error naming the memories and the reason.
+void bind_area(hwloc_topology_t topology, void* start, std::size_t bytes,
+               const std::vector<unsigned>& nodes, BindPolicy policy);
+
 class NodeBuffer {
  public:
   NodeBuffer() = default;

@@ -10,29 +10,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/buffer.h"
 #include "topology/page_nodes.h"
 
 namespace larm::kernels {
 namespace {
 
 constexpr std::size_t kPageBytes = 4096;
-
-void bind(hwloc_topology_t topology, void* start, std::size_t bytes,
-          std::initializer_list<unsigned> nodes, hwloc_membind_policy_t policy) {
-  if (bytes == 0) return;
-  hwloc_bitmap_t nodeset = hwloc_bitmap_alloc();
-  for (unsigned node : nodes) hwloc_bitmap_set(nodeset, node);
-  const int status = hwloc_set_area_membind(topology, start, bytes, nodeset, policy,
-                                            HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT);
-  const int error = errno;
-  hwloc_bitmap_free(nodeset);
-  if (status != 0) {
-    std::string list;
-    for (unsigned node : nodes) list += (list.empty() ? "" : ",") + std::to_string(node);
-    throw std::runtime_error("cannot bind " + std::to_string(bytes) + " bytes to memory " + list +
-                             ": " + std::strerror(error));
-  }
-}
 
 }  // namespace
 
@@ -66,9 +50,9 @@ PageMixBuffer::PageMixBuffer(hwloc_topology_t topology, std::size_t bytes, unsig
   try {
     auto* base = static_cast<char*>(data_);
     const std::size_t interleaved = mix_.interleaved_pages * kPageBytes;
-    bind(topology, base, interleaved, {fast_node, slow_node}, HWLOC_MEMBIND_INTERLEAVE);
-    bind(topology, base + interleaved, bytes_ - interleaved,
-         {mix_.rest_on_fast ? fast_node : slow_node}, HWLOC_MEMBIND_BIND);
+    bind_area(topology, base, interleaved, {fast_node, slow_node}, BindPolicy::interleave);
+    bind_area(topology, base + interleaved, bytes_ - interleaved,
+              {mix_.rest_on_fast ? fast_node : slow_node}, BindPolicy::bind);
   } catch (...) {
     release();
     throw;

@@ -193,7 +193,10 @@ bool run_hybrid_sweep(const topology::Topology& topology, const kernels::Clock& 
   kernels::DriverContext context{topology, clock, {}};
   context.sampling.samples = options.samples;
   context.sampling.stop = options.stop;
-  const unsigned fast = results.fast->os_index, slow = results.slow->os_index;
+  const kernels::HybridRequest base{.isa = isa,
+                                    .fast_node = results.fast->os_index,
+                                    .slow_node = results.slow->os_index,
+                                    .bytes_per_thread = results.bytes_per_thread};
   const std::vector<double> ratio_fast = with_ends(options.ratio_fast);
   const std::vector<double> ratio_read = with_ends(options.ratio_read);
   const std::size_t total = ratio_fast.size() * ratio_read.size() +
@@ -211,12 +214,9 @@ bool run_hybrid_sweep(const topology::Topology& topology, const kernels::Clock& 
   try {
     for (double r : ratio_read) {
       for (double f : ratio_fast) {
-        kernels::HybridRequest request{.isa = isa,
-                                       .fast_node = fast,
-                                       .slow_node = slow,
-                                       .ratio_fast = f,
-                                       .ratio_read = r,
-                                       .bytes_per_thread = results.bytes_per_thread};
+        kernels::HybridRequest request = base;
+        request.ratio_fast = f;
+        request.ratio_read = r;
         results.sweep.push_back(measure_point(context, team, request, r));
         report(results.sweep.back().kernel + " ratio_fast " + std::to_string(f));
       }
@@ -227,12 +227,9 @@ bool run_hybrid_sweep(const topology::Topology& topology, const kernels::Clock& 
         const double reads = codegen::load_streams(b);
         const double ratio = reads / (reads + codegen::store_streams(b));
         for (double f : options.validation_ratio_fast) {
-          kernels::HybridRequest request{.isa = isa,
-                                         .fast_node = fast,
-                                         .slow_node = slow,
-                                         .ratio_fast = f,
-                                         .benchmark = b,
-                                         .bytes_per_thread = results.bytes_per_thread};
+          kernels::HybridRequest request = base;
+          request.ratio_fast = f;
+          request.benchmark = b;
           results.validation.push_back(measure_point(context, team, request, ratio));
           report(std::string(codegen::name(b)) + " ratio_fast " + std::to_string(f));
         }
