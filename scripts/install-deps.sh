@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, from Debian 12 packages only, everything larm needs to build, test and plot (clang-14
-# and libomp-14-dev: the OpenMP tests run under ThreadSanitizer with LLVM OpenMP and Archer).
+# and libomp-14-dev: the OpenMP tests run under ThreadSanitizer with LLVM OpenMP and Archer;
+# chromium: the report is checked in a headless browser).
 # Idempotent: packages already present are not reinstalled; apt is only called when one is missing.
 set -euo pipefail
 
@@ -8,7 +9,7 @@ packages=(
   build-essential cmake ninja-build pkg-config binutils
   libhwloc-dev hwloc libnuma-dev numactl libxbyak-dev nlohmann-json3-dev libcli11-dev libeigen3-dev
   libgtest-dev googletest libpapi-dev gnuplot-nox likwid python3 python3-jsonschema
-  clang-14 libomp-14-dev
+  clang-14 libomp-14-dev chromium
 )
 if [[ ${1:-} == --print ]]; then printf '%s\n' "${packages[@]}"; exit 0; fi
 

@@ -1,6 +1,9 @@
 // Shared option handling of the subcommands.
 #include "tools/cli_common.h"
 
+#include <filesystem>
+#include <fstream>
+
 #include <algorithm>
 #include <charconv>
 #include <csignal>
@@ -166,6 +169,19 @@ void add_precision_option(CLI::App& command, std::string& precision, const std::
   command.add_option("--precision", precision, help)
       ->check(CLI::IsMember({"sp", "dp"}))
       ->capture_default_str();
+}
+
+nlohmann::json read_regions_file(const std::string& given) {
+  std::filesystem::path file = given;
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) file /= "regions.json";
+  std::ifstream in(file);
+  if (!in) throw UsageError("regions file not found: " + file.string());
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw UsageError(file.string() + " is not JSON: " + e.what());
+  }
 }
 
 }  // namespace larm::cli

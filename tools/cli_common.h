@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "kernels/plan.h"
 #include "topology/topology.h"
 
@@ -66,6 +68,10 @@ class InterruptGuard {
  private:
   void (*previous_)(int);
 };
+
+// A regions.json of liblarm (or a directory holding one), parsed; throws UsageError when it is
+// missing or not JSON.
+nlohmann::json read_regions_file(const std::string& file_or_dir);
 
 // "0,2-4" -> {0,2,3,4}; throws UsageError on anything else.
 std::vector<int> parse_index_list(const std::string& text, const std::string& what);

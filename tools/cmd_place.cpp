@@ -21,19 +21,6 @@ struct PlaceOptions {
   std::string json_file;
 };
 
-nlohmann::json read_regions_file(const std::string& given) {
-  std::filesystem::path file = given;
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) file /= "regions.json";
-  std::ifstream in(file);
-  if (!in) throw UsageError("regions file not found: " + file.string());
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw UsageError(file.string() + " is not JSON: " + e.what());
-  }
-}
-
 int run_place(const PlaceOptions& options) {
   results::Results results;
   try {

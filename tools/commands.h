@@ -17,5 +17,7 @@ void setup_show(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_place(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_validate(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_plot(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_report(CLI::App& app, GlobalOptions& global, Action& action);
 
 }  // namespace larm::cli

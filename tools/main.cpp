@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
   setup_place(app, global, action);
   setup_validate(app, global, action);
   setup_hybrid(app, global, action);
+  setup_plot(app, global, action);
+  setup_report(app, global, action);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,66 @@
+// Figure scripts: one script draws every format.
+#include "report/figure.h"
+
+#include <sstream>
+#include <string_view>
+
+#include "results/atomic_file.h"
+
+namespace larm::report {
+
+const char* name(Format format) {
+  static const char* const names[] = {"png", "svg", "pdf"};
+  return names[static_cast<int>(format)];
+}
+
+const std::vector<std::string>& palette() {
+  static const std::vector<std::string> colours = {"#000000", "#0072B2", "#D55E00", "#009E73",
+                                                   "#E69F00", "#56B4E9", "#CC79A7", "#F0E442"};
+  return colours;
+}
+
+std::string gnuplot_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+    } else if (std::string_view("_^{}@&~").find(c) != std::string_view::npos) {
+      out += "\\\\";  // "\\_" in the script: a literal _ in enhanced text
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::filesystem::path write_figure(const std::filesystem::path& dir, const Figure& figure,
+                                   const std::vector<Format>& formats) {
+  for (const auto& [file, content] : figure.data) {
+    results::write_file_atomically(dir / file, content);
+  }
+  std::ostringstream gp;
+  gp << "# " << figure.title << "\n# Written by larm plot; rerun with: gnuplot " << figure.name
+     << ".gp (formats: edit the list below).\n";
+  gp << "formats = \"";
+  for (std::size_t i = 0; i < formats.size(); ++i) gp << (i ? " " : "") << name(formats[i]);
+  gp << "\"\n";
+  // Sizes for a paper column: the PDF and SVG at their size in inches, the PNG at 200 dpi.
+  const double w = figure.width_inches, h = figure.height_inches;
+  gp << "do for [fmt in formats] {\n"
+     << "  if (fmt eq \"png\") { set terminal pngcairo enhanced size " << static_cast<int>(w * 200)
+     << "," << static_cast<int>(h * 200) << " font \"Sans,24\" linewidth 2.5; base = 24 }\n"
+     << "  if (fmt eq \"svg\") { set terminal svg enhanced size " << static_cast<int>(w * 100)
+     << "," << static_cast<int>(h * 100)
+     << " font \"Sans,13\" linewidth 1.2 background \"white\"; base = 13 }\n"
+     << "  if (fmt eq \"pdf\") { set terminal pdfcairo enhanced size " << w << "in," << h
+     << "in font \"Sans,8\" linewidth 1.5; base = 8 }\n"
+     << "  set output \"" << figure.name << ".\".fmt\n"
+     << "  reset\n"
+     // Smaller text (keys, point labels) relative to each format's base font size.
+     << "  small = sprintf(\",%g\", base * 0.8)\n  tiny = sprintf(\",%g\", base * 0.65)\n"
+     << figure.body << "  unset multiplot\n  set output\n}\n";
+  const std::filesystem::path script = dir / (figure.name + ".gp");
+  results::write_file_atomically(script, gp.str());
+  return script;
+}
+
+}  // namespace larm::report

@@ -1,0 +1,37 @@
+// A figure as larm writes it: a gnuplot script and its data files, kept beside the images so
+// that a user can restyle and rerun them, and a caption that says what the figure omits and why.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace larm::report {
+
+enum class Format { png, svg, pdf };
+const char* name(Format format);
+
+struct Figure {
+  std::string name;  // file stem: NAME.gp, NAME.png...
+  std::string title;
+  std::string caption;  // what it shows; what is missing and why
+  std::string body;     // gnuplot commands after the terminal and output are set
+  std::vector<std::pair<std::string, std::string>> data;  // data file name -> content
+  double width_inches = 5.0;
+  double height_inches = 3.5;
+};
+
+// Writes NAME.gp (which sets each format's terminal and output, then runs the body) and the data
+// files into dir. Returns the script's path.
+std::filesystem::path write_figure(const std::filesystem::path& dir, const Figure& figure,
+                                   const std::vector<Format>& formats);
+
+// The colour-blind-safe palette of Okabe and Ito (2008), black first.
+const std::vector<std::string>& palette();
+
+// A label for gnuplot's double-quoted strings: quotes and backslashes escaped, and the characters
+// of enhanced text (_ ^ { } @ & ~) made literal.
+std::string gnuplot_string(const std::string& text);
+
+}  // namespace larm::report

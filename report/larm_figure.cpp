@@ -1,0 +1,315 @@
+// LARM figures.
+#include "report/larm_figure.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace larm::report {
+namespace {
+
+constexpr double kMinAi = 1.0 / 64, kMaxAi = 64;
+
+std::string fixed(double value, int digits = 3) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+  return buffer;
+}
+
+// Line style of a roof: colour by cache level or memory, dash by placement (local solid, remote
+// dashed, contention dash-dot, congestion dotted), so that print in grey still tells them apart.
+std::string roof_style(const roofline::RoofLine& roof, int cache_index) {
+  static const char* const cache_colours[] = {"#56B4E9", "#009E73", "#E69F00", "#F0E442"};
+  // Okabe-Ito, then Tol's muted colours (also colour-blind safe) for nodes with many memories.
+  static const char* const memory_colours[] = {"#000000", "#D55E00", "#0072B2", "#CC79A7",
+                                               "#882255", "#44AA99", "#999933", "#332288"};
+  std::string colour, dash = "1";
+  if (roof.kind == "cache") {
+    colour = cache_colours[cache_index % 4];
+  } else if (roof.kind == "congestion") {
+    colour = "#CC79A7";
+    dash = "3";
+  } else {
+    colour = memory_colours[(roof.memory.empty() ? 0 : std::stoi(roof.memory)) % 8];
+    if (roof.kind == "remote") dash = "2";
+    if (roof.kind == "contention") dash = "4";
+  }
+  return "lc rgb \"" + colour + "\" dt " + dash + " lw 1.5";
+}
+
+// "(DRAM)" in "local memory 0 (DRAM) load" -> "DRAM".
+std::string memory_kind(const std::string& roof_name) {
+  const auto open = roof_name.find('('), close = roof_name.find(')');
+  return open == std::string::npos || close == std::string::npos
+             ? ""
+             : roof_name.substr(open + 1, close - open - 1);
+}
+
+// The key's name of a roof: the access and precision are in the title already.
+std::string key_name(const roofline::RoofLine& roof, const std::string& kind_of_memory) {
+  if (roof.kind == "cache") return roof.name.substr(0, roof.name.find(' '));
+  if (roof.kind == "congestion") return "congestion (all memories)";
+  return "mem " + roof.memory + " " + kind_of_memory + " " + roof.kind;
+}
+
+struct DomainData {
+  int domain = 0;
+  std::vector<roofline::RoofLine> bandwidth;  // cache levels first, then memories
+  std::map<std::string, double> ceilings;     // "fma dp avx512" -> GFLOP/s, widest ISA
+  std::vector<std::string> absent;
+  std::vector<const roofline::RegionPoint*> regions;
+  std::vector<const results::ValidationPoint*> validation;
+};
+
+DomainData collect(const results::Results& results, int domain,
+                   const std::vector<roofline::RegionPoint>& regions,
+                   const LarmFigureOptions& options) {
+  DomainData d;
+  d.domain = domain;
+  const std::string isa = results.provenance.value("isa", "");
+  for (const roofline::RoofLine& roof : roofline::domain_roofs(results, domain, options.roofs)) {
+    if (roof.slope) {
+      d.bandwidth.push_back(roof);
+    } else if (isa.empty() || roof.name.ends_with(" " + isa)) {
+      d.ceilings[roof.name] = roof.value;
+    }
+  }
+  std::stable_sort(d.bandwidth.begin(), d.bandwidth.end(), [](const auto& a, const auto& b) {
+    return (a.kind == "cache") > (b.kind == "cache");
+  });
+  d.absent = roofline::absent_roof_kinds(results, domain, options.roofs);
+  // One memory: no remote roof was even attempted, so no record says it is absent.
+  const bool remote = std::any_of(d.bandwidth.begin(), d.bandwidth.end(),
+                                  [](const auto& r) { return r.kind == "remote"; });
+  if (!remote && results.topology.value("memories", nlohmann::json::array()).size() == 1) {
+    d.absent.insert(d.absent.begin(), "remote: single NUMA node");
+  }
+  for (const auto& r : regions) {
+    if (r.domain == domain && r.ai && r.gflops) d.regions.push_back(&r);
+  }
+  for (const auto& v : results.validation) {
+    if (v.domain == domain && v.stats.count > 0 && v.access == options.roofs.access) {
+      d.validation.push_back(&v);
+    }
+  }
+  return d;
+}
+
+// The y range every domain's figure shares.
+std::pair<double, double> y_range(const std::vector<DomainData>& domains) {
+  double low = 1e300, high = 0;
+  for (const auto& d : domains) {
+    for (const auto& r : d.bandwidth) low = std::min(low, r.value * kMinAi);
+    for (const auto& [name, value] : d.ceilings) high = std::max(high, value);
+    if (d.ceilings.empty()) {
+      for (const auto& r : d.bandwidth) high = std::max(high, r.value * kMaxAi);
+    }
+    for (const auto* p : d.regions) {
+      low = std::min(low, *p->gflops);
+      high = std::max(high, *p->gflops);
+    }
+  }
+  if (high <= 0) return {0.01, 100};
+  if (low >= high) low = high / 1e4;
+  return {std::pow(10, std::floor(std::log10(low * 0.8))), high * 2.5};
+}
+
+// The plot of one domain: variables, ceilings on the right axis, roofs, points.
+std::string domain_plot(const DomainData& d, std::pair<double, double> range,
+                        const std::string& stem, bool key, const std::vector<std::string>& labels,
+                        const std::string& title_suffix, bool ceiling_labels = true) {
+  std::ostringstream gp;
+  const double top =
+      d.ceilings.empty()
+          ? range.second
+          : std::max_element(d.ceilings.begin(), d.ceilings.end(), [](auto& a, auto& b) {
+              return a.second < b.second;
+            })->second;
+  gp << "  F = " << top << "\n";
+  gp << "  set y2tics (";
+  // Ceilings within 5 % of each other share one label, so labels never overlap.
+  std::vector<std::pair<double, std::string>> ticks;
+  for (const auto& [name, value] : d.ceilings) {
+    const std::string op = name.substr(0, name.find(' '));
+    auto it = std::find_if(ticks.begin(), ticks.end(),
+                           [&](const auto& t) { return std::abs(t.first / value - 1) < 0.05; });
+    if (it == ticks.end()) {
+      ticks.push_back({value, op});
+    } else {
+      it->second += "," + op;
+    }
+  }
+  for (std::size_t i = 0; i < ticks.size(); ++i) {
+    gp << (i ? ", " : "") << gnuplot_string(ticks[i].second + " " + fixed(ticks[i].first)) << " "
+       << ticks[i].first;
+  }
+  gp << ")\n  set y2range [" << range.first << ":" << range.second << "]\n  set logscale y2\n";
+  if (!ceiling_labels) gp << "  unset y2tics\n";
+  gp << "  set title " << gnuplot_string("Domain " + std::to_string(d.domain) + title_suffix)
+     << "\n";
+  if (!key) gp << "  unset key\n";
+  gp << "  plot \\\n";
+  std::vector<std::string> items;
+  int cache_index = 0;
+  for (std::size_t i = 0; i < d.bandwidth.size(); ++i) {
+    const auto& r = d.bandwidth[i];
+    items.push_back(
+        "    min(x*" + fixed(r.value, 6) + ", F) " + "with lines " +
+        roof_style(r, r.kind == "cache" ? cache_index++ : 0) + " title " +
+        gnuplot_string(key_name(r, memory_kind(r.name)) + ": " + fixed(r.value) + " GB/s"));
+  }
+  for (const auto& [name, value] : d.ceilings) {
+    const std::string op_isa = name.substr(0, name.find(' ')) + name.substr(name.rfind(' '));
+    items.push_back("    " + fixed(value, 6) + " with lines lc rgb \"#555555\" dt 3 lw 1 title " +
+                    gnuplot_string(op_isa + ": " + fixed(value) + " GFLOP/s"));
+  }
+  if (!d.validation.empty()) {
+    items.push_back("    \"" + stem +
+                    "-validation.dat\" using 1:2 with points pt 1 ps 0.6 lc rgb "
+                    "\"#777777\" title \"validation points\"");
+  }
+  for (std::size_t l = 0; l < labels.size(); ++l) {
+    const bool any = std::any_of(d.regions.begin(), d.regions.end(),
+                                 [&](const auto* p) { return p->label == labels[l]; });
+    if (!any) continue;
+    items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
+                    " using 1:2 with points pt " + std::to_string(5 + 2 * static_cast<int>(l)) +
+                    " ps 1.2 lc rgb \"" + palette()[(l + 1) % palette().size()] + "\" title " +
+                    gnuplot_string("regions: " + (labels[l].empty() ? "(no label)" : labels[l])));
+    items.push_back(
+        "    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
+        " using 1:2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle");
+  }
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    gp << items[i] << (i + 1 < items.size() ? ", \\\n" : "\n");
+  }
+  return gp.str();
+}
+
+std::string axes(std::pair<double, double> range) {
+  std::ostringstream gp;
+  gp << "  min(a, b) = a < b ? a : b\n"
+     << "  set logscale x 2\n  set logscale y 10\n  set samples 500\n"
+     // A little beyond 1/64 and 64, so that their tick labels are drawn.
+     << "  set xrange [" << kMinAi / 1.05 << ":" << kMaxAi * 1.05 << "]\n"
+     << "  set yrange [" << range.first << ":" << range.second << "]\n"
+     << "  set xtics (\"1/64\" 1./64, \"1/16\" 1./16, \"1/4\" 0.25, \"1\" 1, \"4\" 4, \"16\" 16, "
+        "\"64\" 64)\n"
+     << "  set mxtics 2\n  set format y \"%g\"\n  set ytics nomirror\n  set grid xtics ytics lc "
+        "rgb \"#dddddd\"\n"
+     << "  set xlabel \"Arithmetic intensity (FLOP/byte)\"\n"
+     << "  set ylabel \"Performance (GFLOP/s)\"\n";
+  return gp.str();
+}
+
+// A string column of a data file: gnuplot reads it as is between double quotes.
+std::string data_string(std::string text) {
+  std::replace(text.begin(), text.end(), '"', '\'');
+  return "\"" + text + "\"";
+}
+
+std::string regions_data(const DomainData& d, const std::vector<std::string>& labels) {
+  std::ostringstream out;
+  out << "# ai_flop_per_byte gflops region (one block per run label)\n";
+  for (std::size_t l = 0; l < labels.size(); ++l) {
+    out << "# label " << (labels[l].empty() ? "(none)" : labels[l]) << "\n";
+    for (const auto* p : d.regions) {
+      if (p->label == labels[l]) {
+        out << *p->ai << " " << *p->gflops << " " << data_string(p->region) << "\n";
+      }
+    }
+    out << "\n\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
+std::vector<Figure> larm_figures(const results::Results& results,
+                                 const std::vector<roofline::RegionPoint>& regions,
+                                 const LarmFigureOptions& options) {
+  std::set<int> domain_set;
+  for (const auto& roof : results.roofs) domain_set.insert(roof.domain);
+  std::vector<DomainData> domains;
+  for (int d : domain_set) domains.push_back(collect(results, d, regions, options));
+  std::vector<std::string> labels;
+  for (const auto& r : regions) {
+    if (std::find(labels.begin(), labels.end(), r.label) == labels.end()) labels.push_back(r.label);
+  }
+  const auto range = y_range(domains);
+  std::vector<Figure> figures;
+  for (const DomainData& d : domains) {
+    Figure f;
+    f.name = "larm-domain" + std::to_string(d.domain);
+    f.title = "LARM of domain " + std::to_string(d.domain) + " (" + options.roofs.access +
+              " roofs, " + options.roofs.precision + " ceilings)";
+    // Two paper columns wide (a figure*): the key beside the plot keeps the plot area square-ish.
+    f.width_inches = 7.0;
+    f.height_inches = 3.4;
+    std::ostringstream caption;
+    caption << f.title << ": " << d.bandwidth.size() << " bandwidth roofs, " << d.ceilings.size()
+            << " FLOP ceilings";
+    if (!d.absent.empty()) {
+      caption << "; absent:";
+      for (const auto& a : d.absent) caption << " " << a << ";";
+    }
+    caption << (d.regions.empty() ? " no application regions given"
+                                  : " " + std::to_string(d.regions.size()) + " region points");
+    caption << (d.validation.empty()
+                    ? "; no validation points."
+                    : "; " + std::to_string(d.validation.size()) + " validation points.");
+    f.caption = caption.str();
+    // The key beside the plot, in two columns (and a wider figure) when it is long.
+    const std::size_t entries =
+        d.bandwidth.size() + d.ceilings.size() + (d.validation.empty() ? 0 : 1) + labels.size();
+    const bool two_columns = entries > 13;
+    if (two_columns) f.width_inches = 10.0;
+    const double right = two_columns ? 0.36 : 0.5, key_x = two_columns ? 0.49 : 0.68;
+    f.body = axes(range) + "  set lmargin at screen " + std::to_string(two_columns ? 0.065 : 0.09) +
+             "\n  set rmargin at screen " + std::to_string(right) + "\n" + "  set key at screen " +
+             std::to_string(key_x) +
+             ", screen 0.92 left top Left reverse samplen 1.5 font tiny maxrows " +
+             std::to_string(two_columns ? (entries + 1) / 2 : entries) + "\n" +
+             domain_plot(
+                 d, range, f.name, true, labels,
+                 ": " + options.roofs.access + " roofs, " + options.roofs.precision + " ceilings");
+    if (!d.regions.empty()) f.data.push_back({f.name + "-regions.dat", regions_data(d, labels)});
+    if (!d.validation.empty()) {
+      std::ostringstream v;
+      v << "# ai_flop_per_byte median_gflops roof\n";
+      for (const auto* p : d.validation) {
+        v << p->ai << " " << p->stats.median << " " << data_string(p->roof) << "\n";
+      }
+      f.data.push_back({f.name + "-validation.dat", v.str()});
+    }
+    figures.push_back(std::move(f));
+  }
+  if (domains.size() >= 2) {
+    Figure all;
+    all.name = "larm-domains";
+    all.title = "LARM of every domain, shared axes";
+    all.caption = all.title + " (" + std::to_string(domains.size()) +
+                  " domains); each panel as in the per-domain figures, keys there.";
+    all.width_inches = 1.8 * static_cast<double>(domains.size()) + 2.0;
+    all.height_inches = 3.0;
+    std::ostringstream body;
+    // Shared axes: the y tick labels on the first panel, the ceilings' on the last one.
+    body << "  set multiplot layout 1," << domains.size()
+         << " margins 0.07,0.85,0.2,0.88 spacing 0.015\n";
+    for (std::size_t i = 0; i < domains.size(); ++i) {
+      body << axes(range) << "  set xlabel \"AI (FLOP/byte)\"\n"
+           << "  set xtics (\"1/16\" 1./16, \"1\" 1, \"16\" 16)\n";
+      if (i > 0) body << "  unset ylabel\n  set format y \"\"\n";
+      body << domain_plot(domains[i], range, figures[i].name, false, labels, "",
+                          i + 1 == domains.size());
+    }
+    all.body = body.str();
+    figures.push_back(std::move(all));
+  }
+  return figures;
+}
+
+}  // namespace larm::report

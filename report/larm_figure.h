@@ -1,0 +1,24 @@
+// The LARM figure of each domain (thesis figures 4.3, 4.6): log-log AI 1/64 … 64 FLOP/byte
+// against GFLOP/s, a roof per cache level and memory placement labelled with its GB/s, the FLOP
+// ceilings dotted with their values on the right axis, the regions placed on it (one marker per
+// run label) and the validation points; and all domains side by side on shared axes.
+#pragma once
+
+#include <vector>
+
+#include "report/figure.h"
+#include "results/records.h"
+#include "roofline/region_placement.h"
+
+namespace larm::report {
+
+struct LarmFigureOptions {
+  roofline::PlaceOptions roofs;  // access of the bandwidth roofs, precision of the ceilings
+};
+
+// One figure per domain, then (with two domains or more) the side-by-side one.
+std::vector<Figure> larm_figures(const results::Results& results,
+                                 const std::vector<roofline::RegionPoint>& regions,
+                                 const LarmFigureOptions& options);
+
+}  // namespace larm::report

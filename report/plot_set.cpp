@@ -1,0 +1,59 @@
+// Writing and drawing the figures.
+#include "report/plot_set.h"
+
+#include <nlohmann/json.hpp>
+
+#include "report/gnuplot_runner.h"
+#include "report/hybrid_figure.h"
+#include "report/larm_figure.h"
+#include "results/atomic_file.h"
+
+namespace larm::report {
+
+PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_dir,
+                     const std::vector<Format>& formats) {
+  PlotOutcome outcome;
+  std::vector<Figure> figures = larm_figures(inputs.results, inputs.regions, {inputs.roofs});
+  if (figures.empty()) outcome.omitted.push_back("LARM figures: the results hold no roof");
+  if (!inputs.hybrid) {
+    outcome.omitted.push_back("hybrid model figures: no hybrid.json (run larm hybrid sweep)");
+  } else if (inputs.hybrid->sweep.empty()) {
+    outcome.omitted.push_back("hybrid model figures: " + (inputs.hybrid->reason.empty()
+                                                              ? std::string("no sweep point")
+                                                              : inputs.hybrid->reason));
+  } else {
+    for (Figure& f : hybrid_figures(*inputs.hybrid)) figures.push_back(std::move(f));
+  }
+  const std::filesystem::path gnuplot = find_gnuplot();
+  outcome.gnuplot_found = !gnuplot.empty();
+  nlohmann::json index = nlohmann::json::array();
+  for (const Figure& f : figures) {
+    PlottedFigure plotted{f.name, f.title, f.caption, {}, ""};
+    const std::filesystem::path script = write_figure(out_dir, f, formats);
+    if (outcome.gnuplot_found) {
+      const GnuplotRun run = run_gnuplot(gnuplot, script);
+      if (run.ok) {
+        for (Format format : formats) {
+          plotted.files.push_back(out_dir / (f.name + "." + name(format)));
+        }
+      } else {
+        plotted.error = run.error;
+      }
+    }
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto& file : plotted.files) files.push_back(file.filename().string());
+    index.push_back({{"name", f.name},
+                     {"title", f.title},
+                     {"caption", f.caption},
+                     {"script", script.filename().string()},
+                     {"files", files},
+                     {"error", plotted.error}});
+    outcome.figures.push_back(std::move(plotted));
+  }
+  nlohmann::json doc = {
+      {"figures", index}, {"omitted", outcome.omitted}, {"gnuplot", outcome.gnuplot_found}};
+  results::write_file_atomically(out_dir / kFiguresIndex, doc.dump(2) + "\n");
+  return outcome;
+}
+
+}  // namespace larm::report

@@ -1,0 +1,40 @@
+// larm plot: every figure a results directory supports, written as scripts and data, then drawn
+// by gnuplot when it is installed; an index (figures.json) for larm report.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "report/figure.h"
+#include "results/records.h"
+#include "roofline/hybrid_results.h"
+#include "roofline/region_placement.h"
+
+namespace larm::report {
+
+inline constexpr const char* kFiguresIndex = "figures.json";
+
+struct PlotInputs {
+  results::Results results;
+  std::vector<roofline::RegionPoint> regions;
+  std::optional<roofline::hybrid::HybridResults> hybrid;  // hybrid.json beside results.json
+  roofline::PlaceOptions roofs;
+};
+
+struct PlottedFigure {
+  std::string name, title, caption;
+  std::vector<std::filesystem::path> files;  // images drawn (none without gnuplot)
+  std::string error;                         // why gnuplot failed on it
+};
+
+struct PlotOutcome {
+  bool gnuplot_found = false;
+  std::vector<PlottedFigure> figures;
+  std::vector<std::string> omitted;  // figures not drawn, with the reason (no hybrid sweep...)
+};
+
+PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_dir,
+                     const std::vector<Format>& formats);
+
+}  // namespace larm::report

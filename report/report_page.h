@@ -1,0 +1,24 @@
+// larm report: one self-contained HTML page (figures inlined as SVG, no network) and a Markdown
+// summary of a results directory: the machine and provenance with the warnings, the tables of
+// roofs and of the hybrid model, every figure with its caption.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "report/plot_set.h"
+
+namespace larm::report {
+
+struct ReportInputs {
+  const PlotInputs& plot;
+  const PlotOutcome& figures;
+  std::filesystem::path figures_dir;  // where the SVG and PNG files are
+  std::filesystem::path report_dir;   // where report.html and report.md go
+};
+
+std::string html_report(const ReportInputs& inputs);
+std::string markdown_report(const ReportInputs& inputs);
+
+}  // namespace larm::report

@@ -1,0 +1,120 @@
+"""End-to-end test of `larm plot`: from the reference results of this development machine and
+from a synthetic 4-domain node with two memory kinds (made here from the reference by giving
+each domain a local DRAM and an HBM, remote, contention and congestion roofs), with regions and a
+hybrid sweep: every figure drawn (PNG of the expected size, SVG holding its roof labels), the
+scripts and data kept, figures.json listing them; missing data (one node, no hybrid sweep) is
+omitted with its reason, never a failure; without gnuplot, the scripts and data are still written.
+    plot_test.py LARM REFERENCE_DIR REGIONS_JSON"""
+import copy
+import json
+import os
+import shutil
+import struct
+import sys
+import tempfile
+
+from cli_helpers import Checker, run
+
+larm, reference, regions = sys.argv[1], sys.argv[2], sys.argv[3]
+c = Checker()
+work = tempfile.mkdtemp(prefix="larm-plot-")
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    return struct.unpack(">II", head[16:24]) if head[:8] == b"\x89PNG\r\n\x1a\n" else None
+
+
+def check_figures(out, expected_names, svg_labels):
+    index = json.load(open(os.path.join(out, "figures.json")))
+    names = [f["name"] for f in index["figures"]]
+    c.check(sorted(names) == sorted(expected_names), f"figures {names}, expected {expected_names}")
+    for f in index["figures"]:
+        c.check(f["error"] == "", f"{f['name']}: {f['error']}")
+        c.check(os.path.getsize(os.path.join(out, f["script"])) > 0, f"{f['name']}: no script")
+        png = os.path.join(out, f["name"] + ".png")
+        svg = os.path.join(out, f["name"] + ".svg")
+        c.check(os.path.exists(png) and os.path.getsize(png) > 10000, f"{f['name']}: png missing or tiny")
+        size = png_size(png) if os.path.exists(png) else None
+        c.check(size is not None and size[0] >= 1000 and size[1] >= 500, f"{f['name']}: png size {size}")
+        c.check(os.path.exists(svg) and os.path.getsize(svg) > 1000, f"{f['name']}: svg missing")
+        text = open(svg).read() if os.path.exists(svg) else ""
+        for label in svg_labels.get(f["name"], []):
+            c.check(label in text, f"{f['name']}.svg lacks the label {label!r}")
+    return index
+
+
+# 1. This machine: one domain, one memory, regions, no hybrid sweep.
+one = os.path.join(work, "one")
+shutil.copytree(reference, one)
+r = run(larm, "plot", one, "--regions", regions)
+c.check(r.returncode == 0, f"plot exit {r.returncode}: {r.stderr}")
+index = check_figures(os.path.join(one, "plots"), ["larm-domain0"],
+                      {"larm-domain0": ["L1: ", "GB/s", "fma", "Arithmetic intensity", "load roofs"]})
+c.check(any("hybrid" in o for o in index["omitted"]), f"omitted {index['omitted']}")
+caption = index["figures"][0]["caption"]
+c.check("remote" in caption and "single NUMA node" in caption, f"caption {caption!r}")
+
+# 2. A synthetic 4-domain node with DRAM and HBM, and a hybrid sweep from a samples CSV fit.
+doc = json.load(open(os.path.join(reference, "results.json")))
+memories = []
+for d in range(4):
+    memories += [{"os_index": 2 * d, "kind": "DRAM"}, {"os_index": 2 * d + 1, "kind": "HBM"}]
+roofs = []
+base = [r for r in doc["roofs"] if r["domain"] == 0]
+for d in range(4):
+    for r0 in base:
+        if r0["level"] == "memory":
+            continue
+        r1 = copy.deepcopy(r0)
+        r1["domain"] = d
+        roofs.append(r1)
+    template = next(r for r in base if r["level"] == "memory" and r["access"] == "load")
+    for m in memories:
+        for placement in ("local", "contention") if m["os_index"] // 2 == d else ("remote", "contention"):
+            r1 = copy.deepcopy(template)
+            r1.update({"domain": d, "memory": str(m["os_index"]), "memory_kind": m["kind"],
+                       "placement": placement, "status": "ok"})
+            scale = (4 if m["kind"] == "HBM" else 1) * (1 if placement == "local" else 0.6 if placement == "remote" else 0.3)
+            r1["samples"] = [s * scale for s in template["samples"]]
+            r1["stats"] = {k: (v * scale if k in ("median", "min", "max", "mean") else v)
+                           for k, v in template["stats"].items()}
+            roofs.append(r1)
+    r1 = copy.deepcopy(template)
+    r1.update({"domain": d, "memory": "", "memory_kind": "", "placement": "congestion", "status": "ok"})
+    roofs.append(r1)
+doc["roofs"] = roofs
+four = os.path.join(work, "four")
+os.makedirs(four)
+json.dump(doc, open(os.path.join(four, "results.json"), "w"))
+# The hybrid model: a synthetic sweep fitted from a samples CSV, saved as hybrid.json.
+rows = ["ratio_fast,ratio_read,gbps"]
+for i in range(11):
+    for rr in (0, 0.25, 0.5, 0.75, 1):
+        f = i / 10
+        b = {"ll": 30, "lr": 95, "el": 20, "er": 60}
+        q = {"lr": rr * f, "ll": rr * (1 - f), "er": (1 - rr) * f, "el": (1 - rr) * (1 - f)}
+        t = {k: q[k] / b[k] for k in q}
+        rows.append(f"{f},{rr},{1 / (max(t.values()) + 0.4 * (sum(t.values()) - max(t.values()))):.6f}")
+open(os.path.join(work, "samples.csv"), "w").write("\n".join(rows) + "\n")
+r = run(larm, "hybrid", "fit", os.path.join(work, "samples.csv"), "--out", os.path.join(four, "hybrid.json"))
+c.check(r.returncode == 0, f"hybrid fit: {r.stderr}")
+r = run(larm, "plot", four, "--format", "png,svg,pdf")
+c.check(r.returncode == 0, f"plot 4 domains exit {r.returncode}: {r.stderr}")
+out4 = os.path.join(four, "plots")
+check_figures(out4, [f"larm-domain{d}" for d in range(4)] + ["larm-domains", "hybrid-sweep"],
+              {"larm-domain2": ["mem 1 HBM remote", "congestion (all memories)", "mem 4 DRAM contention",
+                                "mem 4 DRAM local"],
+               "hybrid-sweep": ["ratio_read 0.25", "model", "measured"]})
+c.check(os.path.getsize(os.path.join(out4, "larm-domain0.pdf")) > 1000, "no pdf")
+
+# 3. No gnuplot on PATH: scripts and data still written, a message, exit 0.
+nogp = os.path.join(work, "nogp")
+shutil.copytree(reference, nogp)
+r = run(larm, "plot", nogp, env={"PATH": "/nonexistent"})
+c.check(r.returncode == 0, f"no-gnuplot exit {r.returncode}: {r.stderr}")
+c.check("gnuplot not found" in r.stderr, f"no-gnuplot message: {r.stderr!r}")
+c.check(os.path.exists(os.path.join(nogp, "plots", "larm-domain0.gp")), "script not written")
+c.check(not os.path.exists(os.path.join(nogp, "plots", "larm-domain0.png")), "png without gnuplot?")
+c.finish()

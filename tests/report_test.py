@@ -1,0 +1,56 @@
+"""End-to-end test of `larm report`: from the reference results of this machine with its regions,
+report.html (self-contained: every figure inline as SVG, no network reference) and report.md are
+written; the page is loaded in headless Chromium, whose DOM must hold the provenance and roofs
+tables and one SVG per figure of figures.json; a screenshot is saved beside the test's output.
+    report_test.py LARM REFERENCE_DIR SCREENSHOT_PNG"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from cli_helpers import Checker, run
+
+larm, reference, screenshot = sys.argv[1], sys.argv[2], sys.argv[3]
+c = Checker()
+work = tempfile.mkdtemp(prefix="larm-report-")
+results = os.path.join(work, "results")
+shutil.copytree(reference, results)
+regions = ",".join(os.path.join(results, d) for d in sorted(os.listdir(results))
+                   if d.startswith("regions-"))
+r = run(larm, "report", results, "--regions", regions)
+c.check(r.returncode == 0, f"report exit {r.returncode}: {r.stderr}")
+html_file, md_file = os.path.join(results, "report.html"), os.path.join(results, "report.md")
+html = open(html_file).read()
+md = open(md_file).read()
+figures = json.load(open(os.path.join(results, "plots", "figures.json")))["figures"]
+c.check(len(figures) >= 1, "no figure")
+c.check(not re.search(r"""(src|href)=["']?(https?:)?//""", html), "the page references the network")
+c.check(html.count("<svg") == len(figures), f"{html.count('<svg')} inline SVGs for {len(figures)} figures")
+c.check("<table id=\"roofs\">" in html and "<table id=\"provenance\">" in html, "tables missing")
+c.check("single NUMA node" in html, "the one-node warning is missing")
+c.check("## Roofs" in md and all(f"plots/{f['name']}.png" in md for f in figures),
+        "report.md lacks its roofs table or figures")
+c.check("Omitted: hybrid model figures" in md, "report.md does not say the hybrid figures are omitted")
+
+chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+c.check(chromium is not None, "chromium is not installed (scripts/install-deps.sh installs it)")
+if chromium:
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
+    url = "file://" + os.path.abspath(html_file)
+    dom = subprocess.run([chromium, *flags, "--dump-dom", url], capture_output=True, text=True,
+                         timeout=120).stdout
+    c.check(dom.count("<svg") == len(figures), f"rendered DOM has {dom.count('<svg')} SVGs")
+    c.check(dom.count("<table") >= 2 and "L1" in dom, "rendered DOM lacks the tables")
+    for f in figures:
+        c.check(f'id="{f["name"]}"' in dom, f"figure {f['name']} not in the rendered page")
+    if os.path.exists(screenshot):
+        os.remove(screenshot)
+    subprocess.run([chromium, *flags, "--window-size=1200,2400", f"--screenshot={screenshot}", url],
+                   capture_output=True, timeout=120)
+    c.check(os.path.exists(screenshot) and os.path.getsize(screenshot) > 20000,
+            f"no screenshot at {screenshot}")
+    print(f"screenshot: {screenshot}")
+c.finish()

@@ -1,0 +1,86 @@
+// larm plot: the figures of a results directory (LARM per domain and side by side, the hybrid
+// model), as gnuplot scripts and data files kept beside the images.
+#include <iostream>
+#include <memory>
+
+#include "report/plot_set.h"
+#include "results/atomic_file.h"
+#include "results/store.h"
+#include "tools/commands.h"
+#include "tools/plot_inputs.h"
+
+namespace larm::cli {
+namespace {
+
+struct PlotCommandOptions {
+  std::string dir;
+  std::vector<std::string> regions;
+  std::vector<std::string> formats = {"png", "svg"};
+  std::string out;
+  std::string access = "load";
+  std::string precision = "dp";
+};
+
+int run_plot(const PlotCommandOptions& options, const GlobalOptions& global) {
+  const report::PlotInputs inputs =
+      load_plot_inputs(options.dir, options.regions, options.access, options.precision);
+  const std::filesystem::path dir = results_directory(options.dir);
+  std::vector<report::Format> formats;
+  for (const std::string& f : options.formats) {
+    if (f == "png") formats.push_back(report::Format::png);
+    if (f == "svg") formats.push_back(report::Format::svg);
+    if (f == "pdf") formats.push_back(report::Format::pdf);
+  }
+  const std::filesystem::path out =
+      options.out.empty() ? dir / "plots" : std::filesystem::path(options.out);
+  try {
+    results::ensure_writable_directory(out);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("output directory: ") + e.what());
+  }
+  const report::PlotOutcome outcome = report::plot_all(inputs, out, formats);
+  int failed = 0;
+  for (const auto& f : outcome.figures) {
+    if (!f.error.empty()) {
+      std::cerr << "larm: " << f.error << "\n";
+      ++failed;
+    } else if (!global.quiet) {
+      std::cout << f.name << ": " << f.caption << "\n";
+    }
+  }
+  if (!global.quiet) {
+    for (const auto& o : outcome.omitted) std::cout << "Omitted: " << o << "\n";
+  }
+  if (!outcome.gnuplot_found) {
+    std::cerr << "larm: gnuplot not found: the scripts and data are written in " << out.string()
+              << "; install gnuplot (scripts/install-deps.sh) and run `gnuplot NAME.gp` there\n";
+  }
+  std::cout << "Figures: " << out.string() << "\n";
+  return failed > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+void setup_plot(CLI::App& app, GlobalOptions& global, Action& action) {
+  auto options = std::make_shared<PlotCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "plot", "draw the figures of a results directory with gnuplot (scripts and data kept)");
+  add_global_options(*command, global);
+  command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
+  command
+      ->add_option("--regions", options->regions,
+                   "regions.json files (or directories holding one) to place on the LARM")
+      ->delimiter(',');
+  command->add_option("--format", options->formats, "image formats: png, svg, pdf")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"png", "svg", "pdf"}))
+      ->capture_default_str();
+  command->add_option("--out", options->out, "directory of the figures (default DIR/plots)");
+  add_access_option(*command, options->access, "access mix of the bandwidth roofs drawn");
+  add_precision_option(*command, options->precision, "precision of the FLOP ceilings drawn");
+  command->callback([options, &global, &action] {
+    action = [options, &global] { return run_plot(*options, global); };
+  });
+}
+
+}  // namespace larm::cli

@@ -1,0 +1,49 @@
+// Loading what the figures and the report show.
+#include "tools/plot_inputs.h"
+
+#include "results/store.h"
+#include "tools/cli_common.h"
+
+namespace larm::cli {
+
+report::PlotInputs load_plot_inputs(const std::string& results_dir,
+                                    const std::vector<std::string>& region_files,
+                                    const std::string& access, const std::string& precision) {
+  report::PlotInputs inputs;
+  try {
+    inputs.results = results::load_results(results_dir);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  inputs.roofs = {.access = access, .precision = precision};
+  const std::filesystem::path dir = results_directory(results_dir);
+  for (const std::string& file : region_files) {
+    try {
+      for (auto& p : roofline::region_points(read_regions_file(file), file)) {
+        inputs.regions.push_back(std::move(p));
+      }
+    } catch (const nlohmann::json::exception& e) {
+      throw UsageError(file + " is not a valid regions file: " + e.what());
+    } catch (const UsageError&) {
+      throw;
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
+  }
+  if (std::filesystem::exists(dir / roofline::hybrid::kHybridFile)) {
+    try {
+      inputs.hybrid = roofline::hybrid::load_hybrid(dir);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
+  }
+  return inputs;
+}
+
+std::filesystem::path results_directory(const std::string& dir_or_file) {
+  return std::filesystem::is_directory(dir_or_file)
+             ? std::filesystem::path(dir_or_file)
+             : std::filesystem::path(dir_or_file).parent_path();
+}
+
+}  // namespace larm::cli
