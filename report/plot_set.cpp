@@ -6,6 +6,7 @@
 #include "report/gnuplot_runner.h"
 #include "report/hybrid_figure.h"
 #include "report/larm_figure.h"
+#include "report/node_figures.h"
 #include "results/atomic_file.h"
 
 namespace larm::report {
@@ -15,6 +16,12 @@ PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_
   PlotOutcome outcome;
   std::vector<Figure> figures = larm_figures(inputs.results, inputs.regions, {inputs.roofs});
   if (figures.empty()) outcome.omitted.push_back("LARM figures: the results hold no roof");
+  for (auto* make : {&validation_figures, &sweep_figures, &contention_figures}) {
+    for (Figure& f : make(inputs.results, outcome.omitted)) figures.push_back(std::move(f));
+  }
+  for (Figure& f : matrix_figures(inputs.results, inputs.roofs.access, outcome.omitted)) {
+    figures.push_back(std::move(f));
+  }
   if (!inputs.hybrid) {
     outcome.omitted.push_back("hybrid model figures: no hybrid.json (run larm hybrid sweep)");
   } else if (inputs.hybrid->sweep.empty()) {

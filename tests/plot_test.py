@@ -8,6 +8,7 @@ omitted with its reason, never a failure; without gnuplot, the scripts and data 
 import copy
 import json
 import os
+import re
 import shutil
 import struct
 import sys
@@ -37,7 +38,11 @@ def check_figures(out, expected_names, svg_labels):
         svg = os.path.join(out, f["name"] + ".svg")
         c.check(os.path.exists(png) and os.path.getsize(png) > 10000, f"{f['name']}: png missing or tiny")
         size = png_size(png) if os.path.exists(png) else None
-        c.check(size is not None and size[0] >= 1000 and size[1] >= 500, f"{f['name']}: png size {size}")
+        script = open(os.path.join(out, f["script"])).read()
+        m = re.search(r"pngcairo enhanced size (\d+),(\d+)", script)
+        expected = (int(m.group(1)), int(m.group(2))) if m else None
+        c.check(size is not None and size == expected and size[0] >= 600,
+                f"{f['name']}: png size {size}, script asks {expected}")
         c.check(os.path.exists(svg) and os.path.getsize(svg) > 1000, f"{f['name']}: svg missing")
         text = open(svg).read() if os.path.exists(svg) else ""
         for label in svg_labels.get(f["name"], []):
@@ -50,9 +55,15 @@ one = os.path.join(work, "one")
 shutil.copytree(reference, one)
 r = run(larm, "plot", one, "--regions", regions)
 c.check(r.returncode == 0, f"plot exit {r.returncode}: {r.stderr}")
-index = check_figures(os.path.join(one, "plots"), ["larm-domain0"],
-                      {"larm-domain0": ["L1: ", "GB/s", "fma", "Arithmetic intensity", "load roofs"]})
+index = check_figures(os.path.join(one, "plots"),
+                      ["larm-domain0", "validation-domain0", "sweep-domain0", "matrix-bandwidth"],
+                      {"larm-domain0": ["L1: ", "GB/s", "fma", "Arithmetic intensity", "load roofs",
+                                        "triad"],
+                       "validation-domain0": ["L1 load (error", "memory 0 local load (error"],
+                       "sweep-domain0": ["L1 32 KiB", "Working set per thread"],
+                       "matrix-bandwidth": ["GB/s", "Memory (OS index)"]})
 c.check(any("hybrid" in o for o in index["omitted"]), f"omitted {index['omitted']}")
+c.check(any("contention curves" in o for o in index["omitted"]), f"omitted {index['omitted']}")
 caption = index["figures"][0]["caption"]
 c.check("remote" in caption and "single NUMA node" in caption, f"caption {caption!r}")
 
@@ -85,6 +96,15 @@ for d in range(4):
     r1.update({"domain": d, "memory": "", "memory_kind": "", "placement": "congestion", "status": "ok"})
     roofs.append(r1)
 doc["roofs"] = roofs
+# Contention curves of memories 0 and 1: 8 threads, saturating after 4 (the knee).
+doc["contention_curve"] = []
+for m, peak in (("0", 40.0), ("1", 160.0)):
+    for n in range(1, 9):
+        v = peak * min(n, 4) / 4 * (1 + 0.005 * n)
+        doc["contention_curve"].append({"access": "load", "isa": "avx512", "memory": m, "threads": n,
+                                        "working_set_bytes": 1 << 26, "samples": [v], "status": "ok",
+                                        "stats": {"count": 1, "max": v, "mean": v, "median": v, "min": v,
+                                                  "spread": 0}})
 four = os.path.join(work, "four")
 os.makedirs(four)
 json.dump(doc, open(os.path.join(four, "results.json"), "w"))
@@ -103,10 +123,14 @@ c.check(r.returncode == 0, f"hybrid fit: {r.stderr}")
 r = run(larm, "plot", four, "--format", "png,svg,pdf")
 c.check(r.returncode == 0, f"plot 4 domains exit {r.returncode}: {r.stderr}")
 out4 = os.path.join(four, "plots")
-check_figures(out4, [f"larm-domain{d}" for d in range(4)] + ["larm-domains", "hybrid-sweep"],
+check_figures(out4, [f"larm-domain{d}" for d in range(4)] +
+              ["larm-domains", "hybrid-sweep", "validation-domain0", "sweep-domain0",
+               "matrix-bandwidth", "contention-curves"],
               {"larm-domain2": ["mem 1 HBM remote", "congestion (all memories)", "mem 4 DRAM contention",
                                 "mem 4 DRAM local"],
-               "hybrid-sweep": ["ratio_read 0.25", "model", "measured"]})
+               "hybrid-sweep": ["ratio_read 0.25", "model", "measured"],
+               "contention-curves": ["knee 4", "memory 1", "Threads"],
+               "matrix-bandwidth": ["132", "19.8"]})
 c.check(os.path.getsize(os.path.join(out4, "larm-domain0.pdf")) > 1000, "no pdf")
 
 # 3. No gnuplot on PATH: scripts and data still written, a message, exit 0.

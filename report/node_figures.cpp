@@ -1,0 +1,301 @@
+// Size sweep, bandwidth matrix, contention curves and validation figures.
+#include "report/node_figures.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "roofline/contention.h"
+
+namespace larm::report {
+namespace {
+
+std::string fixed(double value, int digits = 3) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+  return buffer;
+}
+
+// "32 KiB", "1 MiB"... for tick labels.
+std::string bytes_label(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  return fixed(bytes, 3) + " " + units[u];
+}
+
+const char* colour(std::size_t i) {
+  static const char* const colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                        "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+  return colours[i % 8];
+}
+
+}  // namespace
+
+std::vector<Figure> sweep_figures(const results::Results& results,
+                                  std::vector<std::string>& omitted) {
+  std::vector<Figure> figures;
+  std::map<int, std::map<std::string, std::vector<const results::SweepPoint*>>> by_domain;
+  for (const auto& p : results.sweep) {
+    if (p.stats.count > 0) by_domain[p.domain][p.access].push_back(&p);
+  }
+  if (by_domain.empty()) omitted.push_back("size sweep figures: no size sweep in the results");
+  for (const auto& [domain, accesses] : by_domain) {
+    Figure f;
+    f.name = "sweep-domain" + std::to_string(domain);
+    f.title = "Bandwidth vs working-set size, domain " + std::to_string(domain);
+    f.width_inches = 5.5;
+    f.height_inches = 3.4;
+    std::ostringstream data, body;
+    data << "# working_set_bytes_per_thread median_gbps (one block per access)\n";
+    double low = 1e300, high = 0;
+    for (const auto& [access, points] : accesses) {
+      data << "# access " << access << "\n";
+      for (const auto* p : points) {
+        data << p->working_set_bytes << " " << p->stats.median << "\n";
+        low = std::min(low, static_cast<double>(p->working_set_bytes));
+        high = std::max(high, static_cast<double>(p->working_set_bytes));
+      }
+      data << "\n\n";
+    }
+    f.data.push_back({f.name + ".dat", data.str()});
+    body << "  set logscale x 2\n  set logscale y 10\n  set format y \"%g\"\n"
+         << "  set xrange [" << low / 1.2 << ":" << high * 1.2 << "]\n"
+         << "  set xlabel \"Working set per thread (bytes)\"\n"
+         << "  set ylabel \"Bandwidth (GB/s, all threads)\"\n"
+         << "  set grid lc rgb \"#dddddd\"\n  set key outside right font small\n  set xtics (";
+    bool first = true;
+    for (double b = std::pow(2, std::ceil(std::log2(low))); b <= high; b *= 8) {
+      body << (first ? "" : ", ") << gnuplot_string(bytes_label(b)) << " " << b;
+      first = false;
+    }
+    body << ") rotate by 30 right\n";
+    // The caches as one thread of the domain sees them (METHOD §3).
+    std::string caches;
+    for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
+      if (d.value("index", -1) != domain) continue;
+      for (const auto& cache : d.value("caches", nlohmann::json::array())) {
+        const double per_thread = cache.value("bytes_per_thread", 0.0);
+        if (per_thread <= 0) continue;
+        const std::string level = cache.value("level", "");
+        body << "  set arrow from " << per_thread << ", graph 0 to " << per_thread
+             << ", graph 1 nohead lc rgb \"#888888\" dt 2\n"
+             << "  set label " << gnuplot_string(level + " " + bytes_label(per_thread)) << " at "
+             << per_thread << ", graph 0.95 right rotate by 90 offset char -0.5,0 font small\n";
+        caches += (caches.empty() ? "" : ", ") + level + " " + bytes_label(per_thread);
+      }
+    }
+    body << "  plot \\\n";
+    std::size_t i = 0;
+    for (const auto& [access, points] : accesses) {
+      body << (i ? ", \\\n" : "") << "    \"" << f.name << ".dat\" index " << i
+           << " using 1:2 with linespoints pt 7 ps 0.5 lc rgb \"" << colour(i) << "\" title "
+           << gnuplot_string(access);
+      ++i;
+    }
+    body << "\n";
+    f.body = body.str();
+    f.caption = f.title +
+                ": median bandwidth of every thread of the domain, each on its own "
+                "data; dashed lines: the cache capacity per thread (" +
+                (caches.empty() ? std::string("no cache in the topology") : caches) + ").";
+    figures.push_back(std::move(f));
+  }
+  return figures;
+}
+
+std::vector<Figure> matrix_figures(const results::Results& results, const std::string& access,
+                                   std::vector<std::string>& omitted) {
+  std::set<int> domains;
+  std::set<int> memories;
+  std::map<std::pair<int, int>, double> gbps;
+  for (const auto& r : results.roofs) {
+    if (r.level != "memory" || r.access != access || !r.present()) continue;
+    if (r.placement != "local" && r.placement != "remote") continue;
+    const int m = std::stoi(r.memory);
+    domains.insert(r.domain);
+    memories.insert(m);
+    gbps[{r.domain, m}] = r.stats.median;
+  }
+  if (gbps.empty()) {
+    omitted.push_back("bandwidth matrix: no local or remote " + access + " memory roof");
+    return {};
+  }
+  Figure f;
+  f.name = "matrix-bandwidth";
+  f.title = "Memory bandwidth, domain x memory (" + access + ", GB/s)";
+  f.width_inches = std::max(3.6, 1.8 + 0.6 * static_cast<double>(memories.size()));
+  f.height_inches = std::max(2.6, 1.4 + 0.45 * static_cast<double>(domains.size()));
+  double top = 0;
+  for (const auto& [key, value] : gbps) top = std::max(top, value);
+  std::ostringstream data, body;
+  data << "# memory_column domain_row gbps (NaN: not measured)\n";
+  int row = 0;
+  for (int d : domains) {
+    int column = 0;
+    for (int m : memories) {
+      const auto it = gbps.find({d, m});
+      data << column << " " << row << " " << (it == gbps.end() ? NAN : it->second) << "\n";
+      ++column;
+    }
+    data << "\n";
+    ++row;
+  }
+  f.data.push_back({f.name + ".dat", data.str()});
+  body << "  set palette defined (0 \"#f7fbff\", 1 \"#6baed6\", 2 \"#08306b\")\n"
+       << "  set cblabel \"GB/s\"\n  set cbrange [0:" << top << "]\n  set cbtics font small\n"
+       << "  unset key\n  set view map\n"
+       << "  set xrange [-0.5:" << static_cast<double>(memories.size()) - 0.5 << "]\n"
+       << "  set yrange [" << static_cast<double>(domains.size()) - 0.5 << ":-0.5]\n"
+       << "  set xlabel \"Memory (OS index)\"\n  set ylabel \"Domain\"\n  set xtics (";
+  int column = 0;
+  for (int m : memories) {
+    body << (column ? ", " : "") << "\"" << m << "\" " << column;
+    ++column;
+  }
+  body << ")\n  set ytics (";
+  row = 0;
+  for (int d : domains) {
+    body << (row ? ", " : "") << "\"" << d << "\" " << row;
+    ++row;
+  }
+  body << ")\n  set title " << gnuplot_string("Memory bandwidth (" + access + ")")
+       << "\n"
+       // Boxes rather than `with image`, which needs at least two cells per axis.
+       << "  plot \"" << f.name
+       << ".dat\" using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette, \\\n"
+       // White numbers on the dark cells, black on the light ones.
+       << "    \"\" using 1:2:(sprintf(\"%.3g\", $3)):($3 > " << top / 2
+       << " ? 0xffffff : 0x000000) with labels font small tc rgb variable\n";
+  f.body = body.str();
+  f.caption = f.title + ": the median of each local and remote roof, all cores of the domain." +
+              (memories.size() == 1 ? " One memory: no remote bandwidth to show." : "");
+  return {f};
+}
+
+std::vector<Figure> contention_figures(const results::Results& results,
+                                       std::vector<std::string>& omitted) {
+  std::map<std::string, std::vector<results::CurvePoint>> curves;
+  for (const auto& p : results.contention_curve) {
+    if (p.stats.count > 0) curves[p.memory].push_back(p);
+  }
+  if (curves.empty()) {
+    omitted.push_back("contention curves: none in the results (one NUMA node, or not measured)");
+    return {};
+  }
+  Figure f;
+  f.name = "contention-curves";
+  f.title = "Bandwidth to one memory as threads are added";
+  f.width_inches = 5.0;
+  f.height_inches = 3.4;
+  std::ostringstream data, body;
+  data << "# threads median_gbps (one block per memory)\n";
+  std::string knees;
+  body << "  set xlabel \"Threads\"\n  set ylabel \"Bandwidth (GB/s)\"\n  set yrange [0:*]\n"
+       << "  set grid lc rgb \"#dddddd\"\n  set key outside right font small\n";
+  std::size_t i = 0;
+  for (auto& [memory, points] : curves) {
+    std::sort(points.begin(), points.end(),
+              [](const auto& a, const auto& b) { return a.threads < b.threads; });
+    data << "# memory " << memory << "\n";
+    for (const auto& p : points) data << p.threads << " " << p.stats.median << "\n";
+    data << "\n\n";
+    if (const auto knee = roofline::contention_knee(points)) {
+      const auto it = std::find_if(points.begin(), points.end(),
+                                   [&](const auto& p) { return p.threads == *knee; });
+      if (it != points.end()) {
+        body << "  set label " << gnuplot_string("knee " + std::to_string(*knee)) << " at " << *knee
+             << ", " << it->stats.median << " point pt 6 ps 2 lc rgb \"" << colour(i)
+             << "\" offset char 0.5,-1 font small\n";
+        knees += (knees.empty() ? "" : ", ") + std::string("memory ") + memory + ": " +
+                 std::to_string(*knee) + " threads";
+      }
+    }
+    ++i;
+  }
+  f.data.push_back({f.name + ".dat", data.str()});
+  body << "  plot \\\n";
+  i = 0;
+  for (const auto& [memory, points] : curves) {
+    body << (i ? ", \\\n" : "") << "    \"" << f.name << ".dat\" index " << i
+         << " using 1:2 with linespoints pt 7 lc rgb \"" << colour(i) << "\" title "
+         << gnuplot_string("memory " + memory);
+    ++i;
+  }
+  body << "\n";
+  f.body = body.str();
+  f.caption = f.title +
+              " (its own domain first, then by distance); circled: the knee, after "
+              "which a thread adds less than 5 % (" +
+              (knees.empty() ? "none found" : knees) + ").";
+  return {f};
+}
+
+std::vector<Figure> validation_figures(const results::Results& results,
+                                       std::vector<std::string>& omitted) {
+  std::map<int, std::map<std::string, std::vector<const results::ValidationPoint*>>> by_domain;
+  for (const auto& v : results.validation) {
+    if (v.stats.count > 0) by_domain[v.domain][v.roof].push_back(&v);
+  }
+  if (by_domain.empty()) {
+    omitted.push_back("validation figures: no validation points (run larm validate)");
+  }
+  std::vector<Figure> figures;
+  for (const auto& [domain, roofs] : by_domain) {
+    Figure f;
+    f.name = "validation-domain" + std::to_string(domain);
+    f.title = "Model validation, domain " + std::to_string(domain);
+    f.width_inches = 6.5;
+    f.height_inches = 3.4;
+    std::ostringstream data, body;
+    data << "# ai measured_gflops predicted_gflops (one block per roof)\n";
+    double low = 1e300, high = 0;
+    for (const auto& [roof, points] : roofs) {
+      data << "# roof " << roof << "\n";
+      for (const auto* p : points) {
+        data << p->ai << " " << p->stats.median << " " << p->predicted_gflops << "\n";
+        low = std::min({low, p->stats.median, p->predicted_gflops});
+        high = std::max({high, p->stats.median, p->predicted_gflops});
+      }
+      data << "\n\n";
+    }
+    f.data.push_back({f.name + ".dat", data.str()});
+    body << "  set logscale x 2\n  set logscale y 10\n  set format y \"%g\"\n"
+         << "  set xrange [1./64/1.05:64*1.05]\n  set yrange [" << low / 2 << ":" << high * 2
+         << "]\n"
+         << "  set xtics (\"1/64\" 1./64, \"1/16\" 1./16, \"1/4\" 0.25, \"1\" 1, \"4\" 4, "
+            "\"16\" 16, \"64\" 64)\n"
+         << "  set xlabel \"Arithmetic intensity (FLOP/byte)\"\n"
+         << "  set ylabel \"Performance (GFLOP/s)\"\n  set grid lc rgb \"#dddddd\"\n"
+         << "  set lmargin at screen 0.1\n  set rmargin at screen 0.55\n"
+         << "  set key at screen 0.58, screen 0.9 left top Left reverse samplen 1 font tiny\n"
+         << "  plot \\\n";
+    std::size_t i = 0;
+    for (const auto& [roof, points] : roofs) {
+      double error = 0;
+      for (const auto* p : points) error += std::abs(p->relative_error);
+      error /= static_cast<double>(points.size());
+      body << (i ? ", \\\n" : "") << "    \"" << f.name << ".dat\" index " << i
+           << " using 1:3 with lines lc rgb \"" << colour(i) << "\" notitle, \\\n"
+           << "    \"\" index " << i << " using 1:2 with points pt " << 5 + 2 * (i % 4)
+           << " lc rgb \"" << colour(i) << "\" title "
+           << gnuplot_string(roof + " (error " + fixed(100 * error, 2) + " %)");
+      ++i;
+    }
+    body << "\n";
+    f.body = body.str();
+    f.caption = f.title +
+                ": mixed kernels of exact AI (points) against the roof they test "
+                "(lines: min(AI x B, F)); the key gives each roof's mean absolute relative error.";
+    figures.push_back(std::move(f));
+  }
+  return figures;
+}
+
+}  // namespace larm::report
