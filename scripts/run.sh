@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Quick start, main job: install what is missing (apt), build Release, characterize this node,
 # then measure and fit the hybrid fast/slow memory model (not applicable on a one-memory node,
-# which it says). Results go to results/<host>-<date>/ (results.json, roofs.csv, sweep.csv,
-# latency.csv, hybrid.json, hybrid.csv) and summary tables are printed. Extra arguments go to
+# which it says), then draw the figures and write the report. Results go to
+# results/<host>-<date>/ (results.json, roofs.csv, sweep.csv, latency.csv, hybrid.json,
+# hybrid.csv, plots/, report.html, report.md) and summary tables are printed. Extra arguments go to
 # `larm characterize` (e.g. --quick, which also makes the hybrid sweep quick; --out DIR).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,3 +32,4 @@ else
   "$larm" characterize --out "$out" "$@"
 fi
 "$larm" hybrid sweep --out "$out" "${quick[@]}"
+"$larm" report "$out"
