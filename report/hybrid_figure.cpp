@@ -154,8 +154,8 @@ std::vector<Figure> hybrid_figures(const roofline::hybrid::HybridResults& result
         label += e;
       }
       vb << (k ? ", \\\n" : "") << "    \"hybrid-validation.dat\" index " << k
-         << " using 1:2 with points pt " << 5 + 2 * k << " ps 1.4 lc rgb \"" << colour << "\" title "
-         << gnuplot_string(label) << ", \\\n    \"\" index " << k
+         << " using 1:2 with points pt " << 5 + 2 * k << " ps 1.4 lc rgb \"" << colour
+         << "\" title " << gnuplot_string(label) << ", \\\n    \"\" index " << k
          << " using 1:3 with lines lc rgb \"" << colour << "\" notitle";
       ++k;
     }
