@@ -67,17 +67,12 @@ void setup_plot(CLI::App& app, GlobalOptions& global, Action& action) {
       "plot", "draw the figures of a results directory with gnuplot (scripts and data kept)");
   add_global_options(*command, global);
   command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
-  command
-      ->add_option("--regions", options->regions,
-                   "regions.json files (or directories holding one) to place on the LARM")
-      ->delimiter(',');
+  add_plot_input_options(*command, options->regions, options->access, options->precision);
   command->add_option("--format", options->formats, "image formats: png, svg, pdf")
       ->delimiter(',')
       ->check(CLI::IsMember({"png", "svg", "pdf"}))
       ->capture_default_str();
   command->add_option("--out", options->out, "directory of the figures (default DIR/plots)");
-  add_access_option(*command, options->access, "access mix of the bandwidth roofs drawn");
-  add_precision_option(*command, options->precision, "precision of the FLOP ceilings drawn");
   command->callback([options, &global, &action] {
     action = [options, &global] { return run_plot(*options, global); };
   });

@@ -61,13 +61,8 @@ void setup_report(CLI::App& app, GlobalOptions& global, Action& action) {
       "directory");
   add_global_options(*command, global);
   command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
-  command
-      ->add_option("--regions", options->regions,
-                   "regions.json files (or directories holding one) to place on the LARM")
-      ->delimiter(',');
+  add_plot_input_options(*command, options->regions, options->access, options->precision);
   command->add_option("--out", options->out, "directory of the report (default DIR)");
-  add_access_option(*command, options->access, "access mix of the bandwidth roofs drawn");
-  add_precision_option(*command, options->precision, "precision of the FLOP ceilings drawn");
   command->callback([options, &action] { action = [options] { return run_report(*options); }; });
 }
 

@@ -6,6 +6,16 @@
 
 namespace larm::cli {
 
+void add_plot_input_options(CLI::App& command, std::vector<std::string>& regions,
+                            std::string& access, std::string& precision) {
+  command
+      .add_option("--regions", regions,
+                  "regions.json files (or directories holding one) to place on the LARM")
+      ->delimiter(',');
+  add_access_option(command, access, "access mix of the bandwidth roofs drawn");
+  add_precision_option(command, precision, "precision of the FLOP ceilings drawn");
+}
+
 report::PlotInputs load_plot_inputs(const std::string& results_dir,
                                     const std::vector<std::string>& region_files,
                                     const std::string& access, const std::string& precision) {

@@ -5,9 +5,15 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "report/plot_set.h"
 
 namespace larm::cli {
+
+// --regions, --access and --precision, which plot and report share.
+void add_plot_input_options(CLI::App& command, std::vector<std::string>& regions,
+                            std::string& access, std::string& precision);
 
 // Throws UsageError naming a file that cannot be read.
 report::PlotInputs load_plot_inputs(const std::string& results_dir,
