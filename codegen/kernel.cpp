@@ -180,6 +180,25 @@ void Kernel::setup_streams_from_their_end() {
   neg(r11);
 }
 
+void Kernel::emit_stream_sweeps(std::uint32_t step, const std::function<void()>& body,
+                                const std::function<void()>& after_sweep) {
+  using Xbyak::util::r11;
+  Xbyak::Label sweep, inner, done;
+  test(rsi, rsi);
+  jz(done, T_NEAR);
+  L(sweep);
+  mov(rax, r11);
+  L(inner);
+  begin_body();
+  body();
+  emit_loop_add(rax, step, inner);
+  end_body();
+  if (after_sweep) after_sweep();
+  dec(rsi);
+  jnz(sweep, T_NEAR);
+  L(done);
+}
+
 void Kernel::emit_advance(const Xbyak::Reg64& pointer, std::uint32_t step) {
   add(pointer, step);
   if (counting_) {

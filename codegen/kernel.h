@@ -101,6 +101,11 @@ class Kernel : public Xbyak::CodeGenerator {
   // stream kernels use (r8, r9, r10, r11, rsi), each stream pointer moved to its end and r11
   // negated: the streams are then addressed with a negative index that counts up to zero.
   void setup_streams_from_their_end();
+  // After setup_streams_from_their_end: KernelArgs::repetitions sweeps (none when zero), each
+  // running body() with rax from r11 up to zero by step bytes; the body and its loop overhead are
+  // one iteration of the metadata. after_sweep (not counted) follows each sweep.
+  void emit_stream_sweeps(std::uint32_t step, const std::function<void()>& body,
+                          const std::function<void()>& after_sweep = nullptr);
   // pointer += step, counted as loop overhead.
   void emit_advance(const Xbyak::Reg64& pointer, std::uint32_t step);
   // counter += step; loop while counter != 0 (two instructions, macro-fused).

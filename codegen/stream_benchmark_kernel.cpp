@@ -17,63 +17,53 @@ void StreamBenchmarkKernel::generate() {
   const int sums = benchmark == StreamBenchmark::ddot ? 4 : 0;
   const Xmm scalar = vreg(register_count() - 1);
   const int pairs = (register_count() - 1 - sums) / 2;
-  const Reg64 src0 = r8, src1 = r9, dst = r10, neg_bytes = r11, sweeps = rsi, index = rax;
+  const Reg64 src0 = r8, src1 = r9, dst = r10, index = rax;
 
   setup_streams_from_their_end();
   mov(rdx, arg(offsetof(KernelArgs, fill)));
   load_unaligned_setup(scalar, ptr[rdx]);
   for (int s = 0; s < sums; ++s) zero(vreg(s));
 
-  Label sweep, inner, done;
-  test(sweeps, sweeps);
-  jz(done, T_NEAR);
-  L(sweep);
-  mov(index, neg_bytes);
-  L(inner);
-  begin_body();
-  for (int k = 0; k < unroll; ++k) {
-    const int offset = k * width;
-    const Xmm a = vreg(sums + 2 * (k % pairs));
-    // Only the two-input kernels use (and so record) the second register of the pair.
-    const bool two_inputs = load_streams(benchmark) > 1;
-    const Xmm b = two_inputs ? vreg(sums + 2 * (k % pairs) + 1) : a;
-    emit_load(a, ptr[src0 + index + offset]);
-    if (two_inputs) emit_load(b, ptr[src1 + index + offset]);
-    switch (benchmark) {
-      case StreamBenchmark::copy:
-        break;
-      case StreamBenchmark::scale:
-        emit_flop(FlopOp::mul, a, a, scalar);
-        break;
-      case StreamBenchmark::add:
-        emit_flop(FlopOp::add, a, a, b);
-        break;
-      case StreamBenchmark::triad:
-        if (fma) {
-          emit_flop(FlopOp::fma, a, b, scalar);
-        } else {
-          emit_flop(FlopOp::mul, b, b, scalar);
+  emit_stream_sweeps(static_cast<std::uint32_t>(unroll * width), [&] {
+    for (int k = 0; k < unroll; ++k) {
+      const int offset = k * width;
+      const Xmm a = vreg(sums + 2 * (k % pairs));
+      // Only the two-input kernels use (and so record) the second register of the pair.
+      const bool two_inputs = load_streams(benchmark) > 1;
+      const Xmm b = two_inputs ? vreg(sums + 2 * (k % pairs) + 1) : a;
+      emit_load(a, ptr[src0 + index + offset]);
+      if (two_inputs) emit_load(b, ptr[src1 + index + offset]);
+      switch (benchmark) {
+        case StreamBenchmark::copy:
+          break;
+        case StreamBenchmark::scale:
+          emit_flop(FlopOp::mul, a, a, scalar);
+          break;
+        case StreamBenchmark::add:
           emit_flop(FlopOp::add, a, a, b);
+          break;
+        case StreamBenchmark::triad:
+          if (fma) {
+            emit_flop(FlopOp::fma, a, b, scalar);
+          } else {
+            emit_flop(FlopOp::mul, b, b, scalar);
+            emit_flop(FlopOp::add, a, a, b);
+          }
+          break;
+        case StreamBenchmark::ddot: {
+          const Xmm sum = vreg(k % sums);
+          if (fma) {
+            emit_flop(FlopOp::fma, sum, a, b);
+          } else {
+            emit_flop(FlopOp::mul, a, a, b);
+            emit_flop(FlopOp::add, sum, sum, a);
+          }
+          break;
         }
-        break;
-      case StreamBenchmark::ddot: {
-        const Xmm sum = vreg(k % sums);
-        if (fma) {
-          emit_flop(FlopOp::fma, sum, a, b);
-        } else {
-          emit_flop(FlopOp::mul, a, a, b);
-          emit_flop(FlopOp::add, sum, sum, a);
-        }
-        break;
       }
+      if (store_streams(benchmark) > 0) emit_store(ptr[dst + index + offset], a);
     }
-    if (store_streams(benchmark) > 0) emit_store(ptr[dst + index + offset], a);
-  }
-  emit_loop_add(index, static_cast<std::uint32_t>(unroll * width), inner);
-  end_body();
-  dec(sweeps);
-  jnz(sweep, T_NEAR);
-  L(done);
+  });
 
   if (sums > 0) {
     Label no_output;

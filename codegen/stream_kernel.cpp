@@ -22,7 +22,7 @@ void StreamKernel::generate_streams(int data_registers,
   const int unroll = spec().effective_unroll();
   const int width = vector_bytes();
   const int registers = data_registers;
-  const Reg64 src0 = r8, src1 = r9, dst = r10, neg_bytes = r11, sweeps = rsi, index = rax;
+  const Reg64 src0 = r8, src1 = r9, dst = r10, index = rax;
 
   // Streams are addressed from their end with a negative index that counts up to zero.
   setup_streams_from_their_end();
@@ -35,51 +35,44 @@ void StreamKernel::generate_streams(int data_registers,
     for (int r = 0; r < registers; ++r) zero(vreg(r));
   }
 
-  Label sweep, inner, done;
-  test(sweeps, sweeps);
-  jz(done, T_NEAR);
-  L(sweep);
-  mov(index, neg_bytes);
-  L(inner);
-  begin_body();
-  for (int k = 0; k < unroll; ++k) {
-    const int offset = k * width;
-    const Xmm v = vreg(k % registers);
-    switch (access) {
-      case Access::load:
-        if (spec().checksum) {
-          emit_load_accumulate(v, ptr[src0 + index + offset]);
-        } else {
+  const auto body = [&] {
+    for (int k = 0; k < unroll; ++k) {
+      const int offset = k * width;
+      const Xmm v = vreg(k % registers);
+      switch (access) {
+        case Access::load:
+          if (spec().checksum) {
+            emit_load_accumulate(v, ptr[src0 + index + offset]);
+          } else {
+            emit_load(v, ptr[src0 + index + offset]);
+          }
+          break;
+        case Access::store:
+          emit_store(ptr[dst + index + offset], v);
+          break;
+        case Access::store_nt:
+          emit_store_nt(ptr[dst + index + offset], v);
+          break;
+        case Access::copy:
           emit_load(v, ptr[src0 + index + offset]);
+          emit_store(ptr[dst + index + offset], v);
+          break;
+        case Access::ld2st1: {
+          const Xmm a = vreg((2 * k) % registers);
+          const Xmm b = vreg((2 * k + 1) % registers);
+          emit_load(a, ptr[src0 + index + offset]);
+          emit_load(b, ptr[src1 + index + offset]);
+          emit_store(ptr[dst + index + offset], a);
+          break;
         }
-        break;
-      case Access::store:
-        emit_store(ptr[dst + index + offset], v);
-        break;
-      case Access::store_nt:
-        emit_store_nt(ptr[dst + index + offset], v);
-        break;
-      case Access::copy:
-        emit_load(v, ptr[src0 + index + offset]);
-        emit_store(ptr[dst + index + offset], v);
-        break;
-      case Access::ld2st1: {
-        const Xmm a = vreg((2 * k) % registers);
-        const Xmm b = vreg((2 * k + 1) % registers);
-        emit_load(a, ptr[src0 + index + offset]);
-        emit_load(b, ptr[src1 + index + offset]);
-        emit_store(ptr[dst + index + offset], a);
-        break;
       }
+      if (after_group) after_group(k);
     }
-    if (after_group) after_group(k);
-  }
-  emit_loop_add(index, static_cast<std::uint32_t>(unroll * width), inner);
-  end_body();
-  if (access == Access::store_nt) sfence();  // NT stores are weakly ordered: drain each sweep
-  dec(sweeps);
-  jnz(sweep, T_NEAR);
-  L(done);
+  };
+  // NT stores are weakly ordered: drain each sweep.
+  emit_stream_sweeps(
+      static_cast<std::uint32_t>(unroll * width), body,
+      access == Access::store_nt ? std::function<void()>([this] { sfence(); }) : nullptr);
 
   if (spec().checksum) {
     mov(rdx, arg(offsetof(KernelArgs, out)));

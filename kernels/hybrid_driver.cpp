@@ -54,7 +54,9 @@ HybridResult measure_hybrid(const DriverContext& context, ThreadTeam& team,
   const auto threads = static_cast<std::size_t>(team.size());
   std::vector<std::vector<PageMixBuffer>> buffers(threads);
   std::vector<codegen::KernelArgs> args(threads);
-  std::vector<std::vector<double>> sums(threads, std::vector<double>(32 * 8));
+  // ddot leaves its partial sums in out (32 registers × 64 bytes at most); the others write none.
+  const bool has_sums = request.benchmark == codegen::StreamBenchmark::ddot;
+  std::vector<std::vector<double>> sums(threads, std::vector<double>(has_sums ? 32 * 8 : 0));
   team.run([&](int t) {
     auto& own = buffers[static_cast<std::size_t>(t)];
     for (std::uint64_t chunk : layout.chunk_bytes) {
@@ -67,7 +69,7 @@ HybridResult measure_hybrid(const DriverContext& context, ThreadTeam& team,
     }
     codegen::KernelArgs& a = args[static_cast<std::size_t>(t)];
     a.fill = kFill;
-    a.out = sums[static_cast<std::size_t>(t)].data();
+    a.out = has_sums ? sums[static_cast<std::size_t>(t)].data() : nullptr;
     if (spec.family == codegen::Family::readwrite) {
       a.iterations = iterations;
       a.src0 = layout.loads > 0 ? own.front().data() : nullptr;

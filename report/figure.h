@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,24 @@ struct Figure {
 // files into dir. Returns the script's path.
 std::filesystem::path write_figure(const std::filesystem::path& dir, const Figure& figure,
                                    const std::vector<Format>& formats);
+
+// A data file of gnuplot blocks (two blank lines apart, chosen with `index i`), one per group of
+// a map, each opened by a comment naming its key; row(out, element) writes one line's columns.
+template <typename Groups, typename Row>
+std::string data_blocks(const std::string& columns, const std::string& group, const Groups& groups,
+                        Row row) {
+  std::ostringstream out;
+  out << "# " << columns << " (one block per " << group << ")\n";
+  for (const auto& [key, elements] : groups) {
+    out << "# " << group << " " << key << "\n";
+    for (const auto& element : elements) {
+      row(out, element);
+      out << "\n";
+    }
+    out << "\n\n";
+  }
+  return out.str();
+}
 
 // The colour-blind-safe palette of Okabe and Ito (2008), black first.
 const std::vector<std::string>& palette();

@@ -16,50 +16,32 @@ struct Row {
   std::optional<roofline::hybrid::Prediction> model;
 };
 
-std::string value_or_nan(const std::optional<roofline::hybrid::Prediction>& m, int which) {
+std::string value_or_nan(const std::optional<roofline::hybrid::Prediction>& m,
+                         double (roofline::hybrid::Prediction::*gbps)() const) {
   if (!m) return "NaN";
   std::ostringstream out;
-  switch (which) {
-    case 0:
-      out << m->gbps(m->piecewise_seconds);
-      break;
-    case 1:
-      out << m->gbps(m->bounds.t_min);
-      break;
-    case 2:
-      out << m->gbps(m->bounds.t_max);
-      break;
-    default:
-      out << m->gbps(m->monolithic_seconds);
-      break;
-  }
+  out << ((*m).*gbps)();
   return out.str();
 }
 
-// Blocks of rows (ratio_fast measured piecewise bound_max bound_min monolithic), one per key.
-template <typename Key>
-std::string blocks(const std::map<Key, std::vector<Row>>& groups, const std::string& what) {
-  std::ostringstream out;
-  out << "# ratio_fast measured_gbps piecewise_gbps bound_max_gbps bound_min_gbps "
-         "monolithic_gbps (one block per "
-      << what << ")\n";
-  for (const auto& [key, rows] : groups) {
-    out << "# " << what << " " << key << "\n";
-    for (const Row& r : rows) {
-      out << r.ratio_fast << " " << r.measured << " " << value_or_nan(r.model, 0) << " "
-          << value_or_nan(r.model, 1) << " " << value_or_nan(r.model, 2) << " "
-          << value_or_nan(r.model, 3) << "\n";
-    }
-    out << "\n\n";
-  }
-  return out.str();
+// One row of a hybrid data block: ratio_fast measured piecewise bound_max bound_min monolithic.
+void write_row(std::ostream& out, const Row& r) {
+  using roofline::hybrid::Prediction;
+  out << r.ratio_fast << " " << r.measured << " "
+      << value_or_nan(r.model, &Prediction::piecewise_gbps) << " "
+      << value_or_nan(r.model, &Prediction::bound_max_gbps) << " "
+      << value_or_nan(r.model, &Prediction::bound_min_gbps) << " "
+      << value_or_nan(r.model, &Prediction::monolithic_gbps);
 }
+
+constexpr const char* kRowColumns =
+    "ratio_fast measured_gbps piecewise_gbps bound_max_gbps bound_min_gbps monolithic_gbps";
 
 Row row_of(const roofline::hybrid::HybridResults& results, const MeasuredPoint& p) {
   Row r;
   r.ratio_fast = p.ratio_fast;
   r.measured = p.usable() ? p.sample.gbps() : NAN;
-  if (results.fit && p.usable()) r.model = roofline::hybrid::predict(*results.fit, p.sample.bytes);
+  r.model = roofline::hybrid::point_prediction(results, p);
   return r;
 }
 
@@ -79,7 +61,7 @@ std::vector<Figure> hybrid_figures(const roofline::hybrid::HybridResults& result
   for (const MeasuredPoint& p : results.sweep) {
     panels[p.ratio_read].push_back(row_of(results, p));
     if (p.usable()) top = std::max(top, p.sample.gbps());
-    if (auto& m = panels[p.ratio_read].back().model) top = std::max(top, m->gbps(m->bounds.t_min));
+    if (auto& m = panels[p.ratio_read].back().model) top = std::max(top, m->bound_max_gbps());
   }
   for (auto& [r, rows] : panels) {
     std::sort(rows.begin(), rows.end(),
@@ -94,7 +76,8 @@ std::vector<Figure> hybrid_figures(const roofline::hybrid::HybridResults& result
                   (results.fit ? "." : "; no model: " + results.fit_error);
   sweep.width_inches = 2.0 * static_cast<double>(std::min<std::size_t>(panels.size(), 5)) + 0.6;
   sweep.height_inches = 2.8;
-  sweep.data.push_back({"hybrid-sweep.dat", blocks(panels, "ratio_read")});
+  sweep.data.push_back(
+      {"hybrid-sweep.dat", data_blocks(kRowColumns, "ratio_read", panels, write_row)});
   std::ostringstream body;
   body << "  set multiplot layout 1," << panels.size() << "\n"
        << "  set xrange [0:1]\n  set yrange [0:" << top * 1.1 << "]\n  set xtics 0.5\n"
@@ -125,8 +108,7 @@ std::vector<Figure> hybrid_figures(const roofline::hybrid::HybridResults& result
       kernels[p.kernel].push_back(row_of(results, p));
       const Row& r = kernels[p.kernel].back();
       if (r.model) {
-        errors[p.kernel].first +=
-            std::abs(r.model->gbps(r.model->piecewise_seconds) / r.measured - 1);
+        errors[p.kernel].first += std::abs(r.model->piecewise_gbps() / r.measured - 1);
         ++errors[p.kernel].second;
       }
     }
@@ -139,7 +121,8 @@ std::vector<Figure> hybrid_figures(const roofline::hybrid::HybridResults& result
                 (results.fit ? "." : "; no model: " + results.fit_error);
     v.width_inches = 4.5;
     v.height_inches = 3.2;
-    v.data.push_back({"hybrid-validation.dat", blocks(kernels, "kernel")});
+    v.data.push_back(
+        {"hybrid-validation.dat", data_blocks(kRowColumns, "kernel", kernels, write_row)});
     std::ostringstream vb;
     vb << "  set xrange [0:1]\n  set yrange [0:*]\n  set grid lc rgb \"#dddddd\"\n"
        << "  set xlabel 'ratio\\_fast'\n  set ylabel \"Bandwidth (GB/s)\"\n"

@@ -40,25 +40,17 @@ std::string roof_style(const roofline::RoofLine& roof, int cache_index) {
   return "lc rgb \"" + colour + "\" dt " + dash + " lw 1.5";
 }
 
-// "(DRAM)" in "local memory 0 (DRAM) load" -> "DRAM".
-std::string memory_kind(const std::string& roof_name) {
-  const auto open = roof_name.find('('), close = roof_name.find(')');
-  return open == std::string::npos || close == std::string::npos
-             ? ""
-             : roof_name.substr(open + 1, close - open - 1);
-}
-
 // The key's name of a roof: the access and precision are in the title already.
-std::string key_name(const roofline::RoofLine& roof, const std::string& kind_of_memory) {
-  if (roof.kind == "cache") return roof.name.substr(0, roof.name.find(' '));
+std::string key_name(const roofline::RoofLine& roof) {
+  if (roof.kind == "cache") return roof.level;
   if (roof.kind == "congestion") return "congestion (all memories)";
-  return "mem " + roof.memory + " " + kind_of_memory + " " + roof.kind;
+  return "mem " + roof.memory + " " + roof.memory_kind + " " + roof.kind;
 }
 
 struct DomainData {
   int domain = 0;
   std::vector<roofline::RoofLine> bandwidth;  // cache levels first, then memories
-  std::map<std::string, double> ceilings;     // "fma dp avx512" -> GFLOP/s, widest ISA
+  std::vector<roofline::RoofLine> ceilings;   // of the widest ISA, by op name
   std::vector<std::string> absent;
   std::vector<const roofline::RegionPoint*> regions;
   std::vector<const results::ValidationPoint*> validation;
@@ -73,10 +65,12 @@ DomainData collect(const results::Results& results, int domain,
   for (const roofline::RoofLine& roof : roofline::domain_roofs(results, domain, options.roofs)) {
     if (roof.slope) {
       d.bandwidth.push_back(roof);
-    } else if (isa.empty() || roof.name.ends_with(" " + isa)) {
-      d.ceilings[roof.name] = roof.value;
+    } else if (isa.empty() || roof.isa == isa) {
+      d.ceilings.push_back(roof);
     }
   }
+  std::sort(d.ceilings.begin(), d.ceilings.end(),
+            [](const auto& a, const auto& b) { return a.access < b.access; });
   std::stable_sort(d.bandwidth.begin(), d.bandwidth.end(), [](const auto& a, const auto& b) {
     return (a.kind == "cache") > (b.kind == "cache");
   });
@@ -103,7 +97,7 @@ std::pair<double, double> y_range(const std::vector<DomainData>& domains) {
   double low = 1e300, high = 0;
   for (const auto& d : domains) {
     for (const auto& r : d.bandwidth) low = std::min(low, r.value * kMinAi);
-    for (const auto& [name, value] : d.ceilings) high = std::max(high, value);
+    for (const auto& c : d.ceilings) high = std::max(high, c.value);
     if (d.ceilings.empty()) {
       for (const auto& r : d.bandwidth) high = std::max(high, r.value * kMaxAi);
     }
@@ -126,20 +120,19 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
       d.ceilings.empty()
           ? range.second
           : std::max_element(d.ceilings.begin(), d.ceilings.end(), [](auto& a, auto& b) {
-              return a.second < b.second;
-            })->second;
+              return a.value < b.value;
+            })->value;
   gp << "  F = " << top << "\n";
   gp << "  set y2tics (";
   // Ceilings within 5 % of each other share one label, so labels never overlap.
   std::vector<std::pair<double, std::string>> ticks;
-  for (const auto& [name, value] : d.ceilings) {
-    const std::string op = name.substr(0, name.find(' '));
+  for (const auto& c : d.ceilings) {
     auto it = std::find_if(ticks.begin(), ticks.end(),
-                           [&](const auto& t) { return std::abs(t.first / value - 1) < 0.05; });
+                           [&](const auto& t) { return std::abs(t.first / c.value - 1) < 0.05; });
     if (it == ticks.end()) {
-      ticks.push_back({value, op});
+      ticks.push_back({c.value, c.access});
     } else {
-      it->second += "," + op;
+      it->second += "," + c.access;
     }
   }
   for (std::size_t i = 0; i < ticks.size(); ++i) {
@@ -156,15 +149,13 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
   int cache_index = 0;
   for (std::size_t i = 0; i < d.bandwidth.size(); ++i) {
     const auto& r = d.bandwidth[i];
-    items.push_back(
-        "    min(x*" + fixed(r.value, 6) + ", F) " + "with lines " +
-        roof_style(r, r.kind == "cache" ? cache_index++ : 0) + " title " +
-        gnuplot_string(key_name(r, memory_kind(r.name)) + ": " + fixed(r.value) + " GB/s"));
+    items.push_back("    min(x*" + fixed(r.value, 6) + ", F) " + "with lines " +
+                    roof_style(r, r.kind == "cache" ? cache_index++ : 0) + " title " +
+                    gnuplot_string(key_name(r) + ": " + fixed(r.value) + " GB/s"));
   }
-  for (const auto& [name, value] : d.ceilings) {
-    const std::string op_isa = name.substr(0, name.find(' ')) + name.substr(name.rfind(' '));
-    items.push_back("    " + fixed(value, 6) + " with lines lc rgb \"#555555\" dt 3 lw 1 title " +
-                    gnuplot_string(op_isa + ": " + fixed(value) + " GFLOP/s"));
+  for (const auto& c : d.ceilings) {
+    items.push_back("    " + fixed(c.value, 6) + " with lines lc rgb \"#555555\" dt 3 lw 1 title " +
+                    gnuplot_string(c.access + " " + c.isa + ": " + fixed(c.value) + " GFLOP/s"));
   }
   if (!d.validation.empty()) {
     items.push_back("    \"" + stem +

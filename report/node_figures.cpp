@@ -52,19 +52,16 @@ std::vector<Figure> sweep_figures(const results::Results& results,
     f.title = "Bandwidth vs working-set size, domain " + std::to_string(domain);
     f.width_inches = 5.5;
     f.height_inches = 3.4;
-    std::ostringstream data, body;
-    data << "# working_set_bytes_per_thread median_gbps (one block per access)\n";
+    std::ostringstream body;
     double low = 1e300, high = 0;
-    for (const auto& [access, points] : accesses) {
-      data << "# access " << access << "\n";
-      for (const auto* p : points) {
-        data << p->working_set_bytes << " " << p->stats.median << "\n";
-        low = std::min(low, static_cast<double>(p->working_set_bytes));
-        high = std::max(high, static_cast<double>(p->working_set_bytes));
-      }
-      data << "\n\n";
-    }
-    f.data.push_back({f.name + ".dat", data.str()});
+    f.data.push_back({f.name + ".dat",
+                      data_blocks("working_set_bytes_per_thread median_gbps", "access", accesses,
+                                  [&](std::ostream& out, const results::SweepPoint* p) {
+                                    out << p->working_set_bytes << " " << p->stats.median;
+                                    const auto bytes = static_cast<double>(p->working_set_bytes);
+                                    low = std::min(low, bytes);
+                                    high = std::max(high, bytes);
+                                  })});
     body << "  set logscale x 2\n  set logscale y 10\n  set format y \"%g\"\n"
          << "  set xrange [" << low / 1.2 << ":" << high * 1.2 << "]\n"
          << "  set xlabel \"Working set per thread (bytes)\"\n"
@@ -194,8 +191,7 @@ std::vector<Figure> contention_figures(const results::Results& results,
   f.title = "Bandwidth to one memory as threads are added";
   f.width_inches = 5.0;
   f.height_inches = 3.4;
-  std::ostringstream data, body;
-  data << "# threads median_gbps (one block per memory)\n";
+  std::ostringstream body;
   std::string knees;
   body << "  set xlabel \"Threads\"\n  set ylabel \"Bandwidth (GB/s)\"\n  set yrange [0:*]\n"
        << "  set grid lc rgb \"#dddddd\"\n  set key outside right font small\n";
@@ -203,9 +199,6 @@ std::vector<Figure> contention_figures(const results::Results& results,
   for (auto& [memory, points] : curves) {
     std::sort(points.begin(), points.end(),
               [](const auto& a, const auto& b) { return a.threads < b.threads; });
-    data << "# memory " << memory << "\n";
-    for (const auto& p : points) data << p.threads << " " << p.stats.median << "\n";
-    data << "\n\n";
     if (const auto knee = roofline::contention_knee(points)) {
       const auto it = std::find_if(points.begin(), points.end(),
                                    [&](const auto& p) { return p.threads == *knee; });
@@ -219,7 +212,10 @@ std::vector<Figure> contention_figures(const results::Results& results,
     }
     ++i;
   }
-  f.data.push_back({f.name + ".dat", data.str()});
+  f.data.push_back({f.name + ".dat", data_blocks("threads median_gbps", "memory", curves,
+                                                 [](std::ostream& out, const auto& p) {
+                                                   out << p.threads << " " << p.stats.median;
+                                                 })});
   body << "  plot \\\n";
   i = 0;
   for (const auto& [memory, points] : curves) {
@@ -253,19 +249,16 @@ std::vector<Figure> validation_figures(const results::Results& results,
     f.title = "Model validation, domain " + std::to_string(domain);
     f.width_inches = 6.5;
     f.height_inches = 3.4;
-    std::ostringstream data, body;
-    data << "# ai measured_gflops predicted_gflops (one block per roof)\n";
+    std::ostringstream body;
     double low = 1e300, high = 0;
-    for (const auto& [roof, points] : roofs) {
-      data << "# roof " << roof << "\n";
-      for (const auto* p : points) {
-        data << p->ai << " " << p->stats.median << " " << p->predicted_gflops << "\n";
-        low = std::min({low, p->stats.median, p->predicted_gflops});
-        high = std::max({high, p->stats.median, p->predicted_gflops});
-      }
-      data << "\n\n";
-    }
-    f.data.push_back({f.name + ".dat", data.str()});
+    f.data.push_back({f.name + ".dat",
+                      data_blocks("ai measured_gflops predicted_gflops", "roof", roofs,
+                                  [&](std::ostream& out, const results::ValidationPoint* p) {
+                                    out << p->ai << " " << p->stats.median << " "
+                                        << p->predicted_gflops;
+                                    low = std::min({low, p->stats.median, p->predicted_gflops});
+                                    high = std::max({high, p->stats.median, p->predicted_gflops});
+                                  })});
     body << "  set logscale x 2\n  set logscale y 10\n  set format y \"%g\"\n"
          << "  set xrange [1./64/1.05:64*1.05]\n  set yrange [" << low / 2 << ":" << high * 2
          << "]\n"

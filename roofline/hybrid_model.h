@@ -93,6 +93,10 @@ struct Prediction {
   double piecewise_seconds = 0;
   double total_bytes = 0;
   double gbps(double seconds) const { return total_bytes / seconds / 1e9; }
+  double piecewise_gbps() const { return gbps(piecewise_seconds); }
+  double monolithic_gbps() const { return gbps(monolithic_seconds); }
+  double bound_max_gbps() const { return gbps(bounds.t_min); }  // perfect overlap
+  double bound_min_gbps() const { return gbps(bounds.t_max); }  // no overlap
 };
 
 // Throws FitError for bytes that are negative, not finite, or all zero.

@@ -30,23 +30,6 @@ json stats_json(const results::SampleStats& s) {
           {"max", s.max},     {"mean", s.mean},     {"spread", s.spread}};
 }
 
-// What the fitted model says of one point, next to what was measured.
-struct PointModel {
-  Prediction prediction;
-  double measured_gbps = 0;
-  double monolithic_gbps() const { return prediction.gbps(prediction.monolithic_seconds); }
-  double piecewise_gbps() const { return prediction.gbps(prediction.piecewise_seconds); }
-  double bound_max_gbps() const { return prediction.gbps(prediction.bounds.t_min); }
-  double bound_min_gbps() const { return prediction.gbps(prediction.bounds.t_max); }
-};
-
-std::optional<PointModel> model_of(const HybridResults& results, const MeasuredPoint& p) {
-  if (!results.fit || !p.usable() || p.sample.total_bytes() <= 0 || p.sample.seconds <= 0) {
-    return std::nullopt;
-  }
-  return PointModel{predict(*results.fit, p.sample.bytes), p.sample.gbps()};
-}
-
 json point_json(const HybridResults& results, const MeasuredPoint& p) {
   json out = {{"kernel", p.kernel},
               {"ratio_fast", p.ratio_fast},
@@ -59,16 +42,17 @@ json point_json(const HybridResults& results, const MeasuredPoint& p) {
               {"status", p.status}};
   out["ratio_fast_found"] =
       p.sample.total_bytes() > 0 ? json(p.sample.ratio_fast()) : json(nullptr);
-  if (const auto m = model_of(results, p)) {
-    out["model"] = {{"piece", name(m->prediction.bounds.dominant)},
-                    {"t_min_s", m->prediction.bounds.t_min},
-                    {"t_max_s", m->prediction.bounds.t_max},
+  if (const auto m = point_prediction(results, p)) {
+    const double measured = p.sample.gbps();
+    out["model"] = {{"piece", name(m->bounds.dominant)},
+                    {"t_min_s", m->bounds.t_min},
+                    {"t_max_s", m->bounds.t_max},
                     {"bound_max_gbps", m->bound_max_gbps()},
                     {"bound_min_gbps", m->bound_min_gbps()},
                     {"monolithic_gbps", m->monolithic_gbps()},
                     {"piecewise_gbps", m->piecewise_gbps()},
-                    {"monolithic_residual", m->monolithic_gbps() / m->measured_gbps - 1},
-                    {"piecewise_residual", m->piecewise_gbps() / m->measured_gbps - 1}};
+                    {"monolithic_residual", m->monolithic_gbps() / measured - 1},
+                    {"piecewise_residual", m->piecewise_gbps() / measured - 1}};
   } else {
     out["model"] = nullptr;
   }
@@ -157,6 +141,13 @@ std::string number_or_empty(std::optional<double> v) {
 }
 
 }  // namespace
+
+std::optional<Prediction> point_prediction(const HybridResults& results, const MeasuredPoint& p) {
+  if (!results.fit || !p.usable() || p.sample.total_bytes() <= 0 || p.sample.seconds <= 0) {
+    return std::nullopt;
+  }
+  return predict(*results.fit, p.sample.bytes);
+}
 
 std::vector<Sample> usable_samples(const std::vector<MeasuredPoint>& points) {
   std::vector<Sample> samples;
@@ -247,12 +238,12 @@ std::string hybrid_csv(const HybridResults& r) {
           << number_or_empty(measured ? std::optional(p.stats.min) : std::nullopt) << ','
           << number_or_empty(measured ? std::optional(p.stats.max) : std::nullopt) << ','
           << p.stats.count << ',' << p.placed_fraction << ',' << results::csv_field(p.status);
-      if (const auto m = model_of(r, p)) {
-        out << ',' << name(m->prediction.bounds.dominant) << ',' << m->prediction.bounds.t_min
-            << ',' << m->prediction.bounds.t_max << ',' << m->bound_max_gbps() << ','
-            << m->bound_min_gbps() << ',' << m->monolithic_gbps() << ',' << m->piecewise_gbps()
-            << ',' << m->monolithic_gbps() / m->measured_gbps - 1 << ','
-            << m->piecewise_gbps() / m->measured_gbps - 1;
+      if (const auto m = point_prediction(r, p)) {
+        const double gbps = p.sample.gbps();
+        out << ',' << name(m->bounds.dominant) << ',' << m->bounds.t_min << ',' << m->bounds.t_max
+            << ',' << m->bound_max_gbps() << ',' << m->bound_min_gbps() << ','
+            << m->monolithic_gbps() << ',' << m->piecewise_gbps() << ','
+            << m->monolithic_gbps() / gbps - 1 << ',' << m->piecewise_gbps() / gbps - 1;
       } else {
         out << ",,,,,,,,,";
       }

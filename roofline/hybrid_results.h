@@ -58,6 +58,9 @@ struct HybridResults {
   std::vector<std::string> warnings;
 };
 
+// What the fitted model says of a point: nullopt without a fit or for a point that is not usable.
+std::optional<Prediction> point_prediction(const HybridResults& results, const MeasuredPoint& p);
+
 // The usable sweep samples, for a fit.
 std::vector<Sample> usable_samples(const std::vector<MeasuredPoint>& points);
 

@@ -141,6 +141,10 @@ std::vector<RoofLine> domain_roofs(const results::Results& results, int domain,
     if (roof.domain != domain || !roof.present()) continue;
     RoofLine line;
     line.value = roof.stats.median;
+    line.level = roof.level;
+    line.access = roof.access;
+    line.isa = roof.isa;
+    line.memory_kind = roof.memory_kind;
     if (roof.level == "flops") {
       if (roof.precision != options.precision) continue;
       line.slope = false;

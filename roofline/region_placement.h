@@ -43,10 +43,14 @@ struct PlaceOptions {
 
 // A roof of one domain as a line in the roofline plane.
 struct RoofLine {
-  std::string name;    // "L2 load", "memory 1 (DRAM) remote load", "fma dp avx512"...
-  std::string kind;    // cache, local, remote, contention, congestion, compute
-  std::string memory;  // OS index, for memory roofs
-  bool slope = true;   // bandwidth (GB/s): AI x value; otherwise a ceiling (GFLOP/s)
+  std::string name;         // "L2 load", "memory 1 (DRAM) remote load", "fma dp avx512"...
+  std::string kind;         // cache, local, remote, contention, congestion, compute
+  std::string memory;       // OS index, for memory roofs
+  std::string memory_kind;  // DRAM, HBM..., for memory roofs
+  std::string level;        // L1, L2, L3, memory, flops
+  std::string access;       // load... for bandwidth roofs; add, mul, fma for ceilings
+  std::string isa;
+  bool slope = true;  // bandwidth (GB/s): AI x value; otherwise a ceiling (GFLOP/s)
   double value = 0;
   double at(double ai) const { return slope ? ai * value : value; }
 };

@@ -133,8 +133,6 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
     step.run.samples = plan_options.quick ? 3 : 5;
     step.fail_above_percent = options.fail_above;
     step.quiet = global.quiet;
-    const InterruptGuard interrupt;
-    step.run.stop = interrupt.stop_flag();
     return run_validation_step(topology, clock, step, out, results);
   }
   return 0;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <iostream>
 #include <memory>
@@ -55,10 +56,13 @@ std::vector<double> checked_ratios(const std::vector<double>& ratios, const char
     if (!(r >= 0 && r <= 1)) {
       throw UsageError(std::string(option) + ": " + std::to_string(r) + " is not in [0, 1]");
     }
-    if (read && r > 0 && r < 1 && (r < 0.05 || r > 0.95)) {
-      throw UsageError(std::string(option) + ": " + std::to_string(r) +
-                       " leaves a stream under 5 % of the bytes, which would stay in cache; use 0, "
-                       "1 or a value in [0.05, 0.95]");
+    if (read && r > 0 && r < 1 && (r < kMinStreamShare || r > 1 - kMinStreamShare)) {
+      char why[160];
+      std::snprintf(why, sizeof why,
+                    " leaves a stream under %g %% of the bytes, which would stay in cache; use 0, "
+                    "1 or a value in [%g, %g]",
+                    100 * kMinStreamShare, kMinStreamShare, 1 - kMinStreamShare);
+      throw UsageError(std::string(option) + ": " + std::to_string(r) + why);
     }
   }
   return ratios;
@@ -73,10 +77,12 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
     throw UsageError("domain " + std::to_string(options.domain) +
                      " does not exist on this machine");
   }
+  codegen::Isa isa = codegen::widest_usable_isa();
   if (!options.isa.empty()) {
-    const auto isa = codegen::parse_isa(options.isa);
-    if (!isa) throw UsageError("unknown ISA '" + options.isa + "'");
-    if (!codegen::usable(*isa)) throw UsageError(codegen::unusable_reason(*isa));
+    const auto given = codegen::parse_isa(options.isa);
+    if (!given) throw UsageError("unknown ISA '" + options.isa + "'");
+    if (!codegen::usable(*given)) throw UsageError(codegen::unusable_reason(*given));
+    isa = *given;
   }
   HybridSweepOptions sweep;
   sweep.domain = options.domain;
@@ -92,7 +98,7 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
   }
   sweep.samples = options.samples.value_or(options.quick ? 3 : 11);
   sweep.validation = !options.no_validation;
-  sweep.isa = options.isa;
+  sweep.isa = isa;
   sweep.quiet = global.quiet;
 
   hybrid::HybridResults results;
@@ -121,8 +127,6 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
 
   const kernels::Clock clock = kernels::Clock::calibrate();
   const kernels::CpuInfo cpu = kernels::read_cpu_info();
-  const codegen::Isa isa =
-      options.isa.empty() ? codegen::widest_usable_isa() : *codegen::parse_isa(options.isa);
   results.provenance =
       kernels::make_provenance(topology, clock, cpu, isa, options.quick, sweep.samples);
   for (const auto& warning : results.provenance["environment_warnings"]) {
@@ -318,10 +322,10 @@ int run_predict(const PredictCommandOptions& options) {
         {"q", nlohmann::json::object()},
         {"bytes", p.total_bytes},
         {"dominant", hybrid::name(p.bounds.dominant)},
-        {"piecewise", {{"gbps", p.gbps(p.piecewise_seconds)}, {"seconds", p.piecewise_seconds}}},
-        {"monolithic", {{"gbps", p.gbps(p.monolithic_seconds)}, {"seconds", p.monolithic_seconds}}},
-        {"upper_bound", {{"gbps", p.gbps(p.bounds.t_min)}, {"seconds", p.bounds.t_min}}},
-        {"lower_bound", {{"gbps", p.gbps(p.bounds.t_max)}, {"seconds", p.bounds.t_max}}}};
+        {"piecewise", {{"gbps", p.piecewise_gbps()}, {"seconds", p.piecewise_seconds}}},
+        {"monolithic", {{"gbps", p.monolithic_gbps()}, {"seconds", p.monolithic_seconds}}},
+        {"upper_bound", {{"gbps", p.bound_max_gbps()}, {"seconds", p.bounds.t_min}}},
+        {"lower_bound", {{"gbps", p.bound_min_gbps()}, {"seconds", p.bounds.t_max}}}};
     for (hybrid::Transfer t : hybrid::kTransfers) out["q"][hybrid::name(t)] = bytes[t];
     std::cout << out.dump(2) << "\n";
     return 0;

@@ -59,8 +59,6 @@ int run_validate(const ValidateCommandOptions& options, const GlobalOptions& glo
   step.run.samples = options.quick ? 3 : 5;
   step.fail_above_percent = options.fail_above;
   step.quiet = global.quiet;
-  const InterruptGuard interrupt;
-  step.run.stop = interrupt.stop_flag();
   return run_validation_step(topology, clock, step, dir, results);
 }
 }  // namespace

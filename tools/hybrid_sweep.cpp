@@ -27,10 +27,6 @@ using roofline::hybrid::Transfer;
 // A point whose pages on the fast memory differ from the asked share by more than this is
 // misplaced (the layout itself is exact to a page).
 constexpr double kMaxRatioFastError = 0.02;
-// Neither stream of a read/write mix may be smaller than the memory working set: below, the
-// smaller stream would stay in cache. Ratios nearer 0 or 1 than this are refused.
-constexpr double kMinStreamShare = 0.05;
-
 bool is_high_bandwidth(const std::string& kind) {
   std::string upper = kind;
   std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
@@ -52,8 +48,7 @@ MeasuredPoint measure_point(const kernels::DriverContext& context, kernels::Thre
   p.gbps = r.gbps;
   p.stats = results::summarize(p.gbps);
   // The median time of the samples, with the bytes of each transfer from the pages as found.
-  std::vector<double> seconds = r.seconds;
-  p.sample.seconds = results::median(seconds);
+  p.sample.seconds = results::median(r.seconds);
   p.sample.bytes[Transfer::lr] = r.bytes_read * r.read_fast_fraction;
   p.sample.bytes[Transfer::ll] = r.bytes_read * (1 - r.read_fast_fraction);
   p.sample.bytes[Transfer::er] = r.bytes_written * r.write_fast_fraction;
@@ -158,10 +153,8 @@ void fit_results(HybridResults& results) {
 bool run_hybrid_sweep(const topology::Topology& topology, const kernels::Clock& clock,
                       const HybridSweepOptions& options, HybridResults& results) {
   const topology::Domain& domain = topology.domains().at(static_cast<std::size_t>(options.domain));
-  const codegen::Isa isa =
-      options.isa.empty() ? codegen::widest_usable_isa() : *codegen::parse_isa(options.isa);
   results.domain = options.domain;
-  results.isa = codegen::name(isa);
+  results.isa = codegen::name(options.isa);
   results.threads = static_cast<int>(domain.core_pus.size());
 
   // Per-thread bytes: every stream at least the memory working set (METHOD §3).
@@ -193,7 +186,7 @@ bool run_hybrid_sweep(const topology::Topology& topology, const kernels::Clock& 
   kernels::DriverContext context{topology, clock, {}};
   context.sampling.samples = options.samples;
   context.sampling.stop = options.stop;
-  const kernels::HybridRequest base{.isa = isa,
+  const kernels::HybridRequest base{.isa = options.isa,
                                     .fast_node = results.fast->os_index,
                                     .slow_node = results.slow->os_index,
                                     .bytes_per_thread = results.bytes_per_thread};

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/isa.h"
 #include "kernels/clock.h"
 #include "roofline/hybrid_results.h"
 #include "topology/topology.h"
@@ -24,6 +25,10 @@ struct MemoryPair {
 std::optional<MemoryPair> default_memory_pair(const topology::Topology& topology, int domain,
                                               std::string& why_not);
 
+// A ratio_read strictly between 0 and this (or 1 - this and 1) is refused: the smaller stream
+// of the mix would be under the memory working set and stay in cache.
+inline constexpr double kMinStreamShare = 0.05;
+
 struct HybridSweepOptions {
   int domain = 0;
   std::optional<unsigned> fast, slow;  // OS indexes given by the user
@@ -32,7 +37,7 @@ struct HybridSweepOptions {
   std::vector<double> validation_ratio_fast = {0, 0.25, 0.5, 0.75, 1};
   bool validation = true;
   int samples = 11;
-  std::string isa;  // empty: the widest usable
+  codegen::Isa isa = codegen::Isa::sse2;  // the kernels' instruction set
   const std::atomic<bool>* stop = nullptr;
   bool quiet = false;
   // Called after each point, to save what is measured so far.

@@ -90,19 +90,18 @@ std::string hybrid_validation_table(const roofline::hybrid::HybridResults& resul
     if (!p.usable()) {
       std::snprintf(line, sizeof line, "%-6s  %10.2f  %s\n", p.kernel.c_str(), p.ratio_fast,
                     p.status.c_str());
-    } else if (!results.fit) {
+    } else if (const auto m = roofline::hybrid::point_prediction(results, p); !m) {
       std::snprintf(line, sizeof line, "%-6s  %10.2f  %8.1f  (no fit)\n", p.kernel.c_str(),
                     p.ratio_fast, p.stats.median);
     } else {
-      const auto m = roofline::hybrid::predict(*results.fit, p.sample.bytes);
       const double measured = p.sample.gbps();
-      const double model = m.gbps(m.piecewise_seconds);
+      const double model = m->piecewise_gbps();
       const double error = model / measured - 1;
       sum += std::abs(error);
       ++n;
       std::snprintf(line, sizeof line, "%-6s  %10.2f  %8.1f  %8.1f  %10.1f  %10.1f  %+6.1f %%\n",
-                    p.kernel.c_str(), p.ratio_fast, measured, model, m.gbps(m.bounds.t_min),
-                    m.gbps(m.bounds.t_max), 100 * error);
+                    p.kernel.c_str(), p.ratio_fast, measured, model, m->bound_max_gbps(),
+                    m->bound_min_gbps(), 100 * error);
     }
     out << line;
   }
@@ -114,13 +113,13 @@ std::string hybrid_prediction_text(const roofline::hybrid::Prediction& p) {
   std::ostringstream out;
   const auto& b = p.bounds;
   out << "Dominant transfer: " << name(b.dominant) << " (" << description(b.dominant) << ")\n";
-  out << "Piecewise model:  " << format("%.2f", p.gbps(p.piecewise_seconds)) << " GB/s, "
+  out << "Piecewise model:  " << format("%.2f", p.piecewise_gbps()) << " GB/s, "
       << format("%.6g", p.piecewise_seconds) << " s\n";
-  out << "Monolithic model: " << format("%.2f", p.gbps(p.monolithic_seconds)) << " GB/s, "
+  out << "Monolithic model: " << format("%.2f", p.monolithic_gbps()) << " GB/s, "
       << format("%.6g", p.monolithic_seconds) << " s\n";
-  out << "Upper bound (perfect overlap, t_min): " << format("%.2f", p.gbps(b.t_min)) << " GB/s, "
+  out << "Upper bound (perfect overlap, t_min): " << format("%.2f", p.bound_max_gbps()) << " GB/s, "
       << format("%.6g", b.t_min) << " s\n";
-  out << "Lower bound (no overlap, t_max):      " << format("%.2f", p.gbps(b.t_max)) << " GB/s, "
+  out << "Lower bound (no overlap, t_max):      " << format("%.2f", p.bound_min_gbps()) << " GB/s, "
       << format("%.6g", b.t_max) << " s\n";
   return out.str();
 }

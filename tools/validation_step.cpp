@@ -8,6 +8,7 @@
 
 #include "kernels/sampler.h"
 #include "results/store.h"
+#include "tools/cli_common.h"
 #include "validate/model_error.h"
 
 namespace larm::cli {
@@ -27,6 +28,9 @@ int run_validation_step(const topology::Topology& topology, const kernels::Clock
   }
   int status = 0;
   try {
+    // Ctrl-C stops between samples; the points measured are saved below.
+    const InterruptGuard interrupt;
+    run.stop = interrupt.stop_flag();
     validate::run_validation(topology, clock, targets, run, results);
   } catch (const kernels::Interrupted&) {
     status = 130;

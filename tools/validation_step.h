@@ -20,7 +20,7 @@ struct ValidationStepOptions {
 };
 
 // Returns the exit status: 0, 1 when a roof's error away from the ridge exceeds the limit,
-// 130 when interrupted (the points measured are saved).
+// 130 when interrupted by Ctrl-C, which the step handles (the points measured are saved).
 int run_validation_step(const topology::Topology& topology, const kernels::Clock& clock,
                         const ValidationStepOptions& options, const std::filesystem::path& dir,
                         results::Results& results);
