@@ -1,4 +1,4 @@
-// Loading the hwloc XML files of real machines shipped in ../shared/topologies.
+// Loading the hwloc XML files of real machines kept in tests/fixtures/topologies.
 #pragma once
 
 #include <gtest/gtest.h>
