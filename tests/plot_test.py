@@ -1,11 +1,10 @@
 """End-to-end test of `larm plot`: from the reference results of this development machine and
-from a synthetic 4-domain node with two memory kinds (made here from the reference by giving
+from a synthetic 4-domain node with two memory kinds (tests/fixtures/four-domain-hbm: the reference with
 each domain a local DRAM and an HBM, remote, contention and congestion roofs), with regions and a
 hybrid sweep: every figure drawn (PNG of the expected size, SVG holding its roof labels), the
 scripts and data kept, figures.json listing them; missing data (one node, no hybrid sweep) is
 omitted with its reason, never a failure; without gnuplot, the scripts and data are still written.
-    plot_test.py LARM REFERENCE_DIR REGIONS_JSON"""
-import copy
+    plot_test.py LARM REFERENCE_DIR REGIONS_JSON FOUR_DOMAIN_DIR"""
 import json
 import os
 import re
@@ -16,7 +15,7 @@ import tempfile
 
 from cli_helpers import Checker, run
 
-larm, reference, regions = sys.argv[1], sys.argv[2], sys.argv[3]
+larm, reference, regions, four_domains = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 c = Checker()
 work = tempfile.mkdtemp(prefix="larm-plot-")
 
@@ -67,59 +66,10 @@ c.check(any("contention curves" in o for o in index["omitted"]), f"omitted {inde
 caption = index["figures"][0]["caption"]
 c.check("remote" in caption and "single NUMA node" in caption, f"caption {caption!r}")
 
-# 2. A synthetic 4-domain node with DRAM and HBM, and a hybrid sweep from a samples CSV fit.
-doc = json.load(open(os.path.join(reference, "results.json")))
-memories = []
-for d in range(4):
-    memories += [{"os_index": 2 * d, "kind": "DRAM"}, {"os_index": 2 * d + 1, "kind": "HBM"}]
-roofs = []
-base = [r for r in doc["roofs"] if r["domain"] == 0]
-for d in range(4):
-    for r0 in base:
-        if r0["level"] == "memory":
-            continue
-        r1 = copy.deepcopy(r0)
-        r1["domain"] = d
-        roofs.append(r1)
-    template = next(r for r in base if r["level"] == "memory" and r["access"] == "load")
-    for m in memories:
-        for placement in ("local", "contention") if m["os_index"] // 2 == d else ("remote", "contention"):
-            r1 = copy.deepcopy(template)
-            r1.update({"domain": d, "memory": str(m["os_index"]), "memory_kind": m["kind"],
-                       "placement": placement, "status": "ok"})
-            scale = (4 if m["kind"] == "HBM" else 1) * (1 if placement == "local" else 0.6 if placement == "remote" else 0.3)
-            r1["samples"] = [s * scale for s in template["samples"]]
-            r1["stats"] = {k: (v * scale if k in ("median", "min", "max", "mean") else v)
-                           for k, v in template["stats"].items()}
-            roofs.append(r1)
-    r1 = copy.deepcopy(template)
-    r1.update({"domain": d, "memory": "", "memory_kind": "", "placement": "congestion", "status": "ok"})
-    roofs.append(r1)
-doc["roofs"] = roofs
-# Contention curves of memories 0 and 1: 8 threads, saturating after 4 (the knee).
-doc["contention_curve"] = []
-for m, peak in (("0", 40.0), ("1", 160.0)):
-    for n in range(1, 9):
-        v = peak * min(n, 4) / 4 * (1 + 0.005 * n)
-        doc["contention_curve"].append({"access": "load", "isa": "avx512", "memory": m, "threads": n,
-                                        "working_set_bytes": 1 << 26, "samples": [v], "status": "ok",
-                                        "stats": {"count": 1, "max": v, "mean": v, "median": v, "min": v,
-                                                  "spread": 0}})
+# 2. The synthetic 4-domain node with DRAM and HBM and its fitted hybrid model
+# (tests/fixtures/four-domain-hbm, made by tests/fixtures/make_four_domain_hbm.py).
 four = os.path.join(work, "four")
-os.makedirs(four)
-json.dump(doc, open(os.path.join(four, "results.json"), "w"))
-# The hybrid model: a synthetic sweep fitted from a samples CSV, saved as hybrid.json.
-rows = ["ratio_fast,ratio_read,gbps"]
-for i in range(11):
-    for rr in (0, 0.25, 0.5, 0.75, 1):
-        f = i / 10
-        b = {"ll": 30, "lr": 95, "el": 20, "er": 60}
-        q = {"lr": rr * f, "ll": rr * (1 - f), "er": (1 - rr) * f, "el": (1 - rr) * (1 - f)}
-        t = {k: q[k] / b[k] for k in q}
-        rows.append(f"{f},{rr},{1 / (max(t.values()) + 0.4 * (sum(t.values()) - max(t.values()))):.6f}")
-open(os.path.join(work, "samples.csv"), "w").write("\n".join(rows) + "\n")
-r = run(larm, "hybrid", "fit", os.path.join(work, "samples.csv"), "--out", os.path.join(four, "hybrid.json"))
-c.check(r.returncode == 0, f"hybrid fit: {r.stderr}")
+shutil.copytree(four_domains, four)
 r = run(larm, "plot", four, "--format", "png,svg,pdf")
 c.check(r.returncode == 0, f"plot 4 domains exit {r.returncode}: {r.stderr}")
 out4 = os.path.join(four, "plots")
