@@ -50,7 +50,7 @@ std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
 std::vector<KernelSpec> kernel_catalog(const std::vector<Isa>& isas) {
   std::vector<KernelSpec> specs;
   for (Isa isa : isas) {
-    for (Access access : all_accesses()) {
+    for (Access access : larm::all<larm::Access>()) {
       specs.push_back({.family = Family::stream, .isa = isa, .access = access});
     }
     // The hybrid model's kernels: its sweep's read/write ratios, and the STREAM benchmarks.

@@ -10,10 +10,10 @@ namespace larm::codegen {
 namespace {
 
 const IsaTraits kTraits[] = {
-    {"sse2", 16, 16, false},
-    {"avx", 32, 16, false},
-    {"avx2", 32, 16, true},
-    {"avx512", 64, 32, true},
+    {16, 16, false},  // sse2
+    {32, 16, false},  // avx
+    {32, 16, true},   // avx2
+    {64, 32, true},   // avx512
 };
 
 const Xbyak::util::Cpu& cpu() {
@@ -25,17 +25,6 @@ const Xbyak::util::Cpu& cpu() {
 
 const IsaTraits& traits(Isa isa) {
   return kTraits[static_cast<int>(isa)];
-}
-
-std::optional<Isa> parse_isa(std::string_view text) {
-  for (Isa isa : all_isas()) {
-    if (text == name(isa)) return isa;
-  }
-  return std::nullopt;
-}
-
-std::vector<Isa> all_isas() {
-  return {Isa::sse2, Isa::avx, Isa::avx2, Isa::avx512};
 }
 
 bool cpu_supports(Isa isa) {
@@ -57,7 +46,7 @@ bool cpu_supports(Isa isa) {
 std::optional<Isa> isa_cap() {
   const char* value = std::getenv("LARM_MAX_ISA");
   if (value == nullptr || *value == '\0') return std::nullopt;
-  const std::optional<Isa> cap = parse_isa(value);
+  const std::optional<Isa> cap = larm::parse<larm::Isa>(value);
   if (!cap) {
     throw std::invalid_argument(std::string("LARM_MAX_ISA=") + value +
                                 " is not one of sse2, avx, avx2, avx512");
@@ -72,7 +61,7 @@ bool usable(Isa isa) {
 
 std::vector<Isa> usable_isas() {
   std::vector<Isa> isas;
-  for (Isa isa : all_isas()) {
+  for (Isa isa : larm::all<larm::Isa>()) {
     if (usable(isa)) isas.push_back(isa);
   }
   return isas;

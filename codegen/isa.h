@@ -7,23 +7,17 @@
 #include <string_view>
 #include <vector>
 
+#include "results/vocabulary.h"
+
 namespace larm::codegen {
 
-enum class Isa { sse2, avx, avx2, avx512 };
-
 struct IsaTraits {
-  const char* name;
   int vector_bytes;    // width of one vector register
   int register_count;  // architectural vector registers
   bool has_fma;        // FMA3 is part of what larm calls this ISA
 };
 
 const IsaTraits& traits(Isa isa);
-inline const char* name(Isa isa) {
-  return traits(isa).name;
-}
-std::optional<Isa> parse_isa(std::string_view text);
-std::vector<Isa> all_isas();
 
 // What the CPU and OS support, before the cap.
 bool cpu_supports(Isa isa);

@@ -7,9 +7,6 @@
 namespace larm::codegen {
 namespace {
 
-const char* const kAccessNames[] = {"load", "store", "store-nt", "copy", "2ld1st"};
-const char* const kOpNames[] = {"add", "mul", "fma"};
-const char* const kPrecisionNames[] = {"sp", "dp"};
 const char* const kBenchmarkNames[] = {"copy", "scale", "add", "triad", "ddot"};
 
 // Memory instructions per iteration that keep the 2-instruction loop overhead under 5 %.
@@ -27,15 +24,6 @@ const char* name(Family family) {
   const char* const names[] = {"stream", "flops",     "chase",           "clock",
                                "mixed",  "readwrite", "stream-benchmark"};
   return names[static_cast<int>(family)];
-}
-const char* name(Access access) {
-  return kAccessNames[static_cast<int>(access)];
-}
-const char* name(FlopOp op) {
-  return kOpNames[static_cast<int>(op)];
-}
-const char* name(Precision precision) {
-  return kPrecisionNames[static_cast<int>(precision)];
 }
 const char* name(StreamBenchmark benchmark) {
   return kBenchmarkNames[static_cast<int>(benchmark)];
@@ -59,31 +47,6 @@ int load_streams(StreamBenchmark benchmark) {
 
 int store_streams(StreamBenchmark benchmark) {
   return benchmark == StreamBenchmark::ddot ? 0 : 1;
-}
-
-std::optional<Access> parse_access(std::string_view text) {
-  for (Access a : all_accesses()) {
-    if (text == name(a)) return a;
-  }
-  return std::nullopt;
-}
-
-std::optional<FlopOp> parse_flop_op(std::string_view text) {
-  for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
-    if (text == name(op)) return op;
-  }
-  return std::nullopt;
-}
-
-std::optional<Precision> parse_precision(std::string_view text) {
-  for (Precision p : {Precision::sp, Precision::dp}) {
-    if (text == name(p)) return p;
-  }
-  return std::nullopt;
-}
-
-std::vector<Access> all_accesses() {
-  return {Access::load, Access::store, Access::store_nt, Access::copy, Access::ld2st1};
 }
 
 int load_streams(Access access) {
@@ -218,6 +181,22 @@ KernelSpec readwrite_spec(Isa isa, double ratio_read) {
   const int scale = (kReadWriteAccessesPerIteration + best_total - 1) / best_total;
   spec.unroll = best_loads * scale;
   spec.stores = (best_total - best_loads) * scale;
+  return spec;
+}
+
+std::uint64_t bytes_per_stream(const KernelSpec& spec, std::uint64_t working_set_bytes) {
+  const int streams = stream_count(spec.access);
+  const std::uint64_t chunk = stream_chunk_bytes(spec);
+  const std::uint64_t per_stream = working_set_bytes / static_cast<std::uint64_t>(streams);
+  return std::max<std::uint64_t>(1, per_stream / chunk) * chunk;
+}
+
+KernelSpec fit_unroll(KernelSpec spec, std::uint64_t working_set_bytes) {
+  const auto streams = static_cast<std::uint64_t>(stream_count(spec.access));
+  const auto width = static_cast<std::uint64_t>(traits(spec.isa).vector_bytes);
+  std::uint64_t unroll = static_cast<std::uint64_t>(spec.effective_unroll());
+  while (unroll > 1 && unroll * width * streams > working_set_bytes) unroll /= 2;
+  spec.unroll = static_cast<int>(unroll);
   return spec;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "codegen/isa.h"
+#include "results/vocabulary.h"
 
 namespace larm::codegen {
 
@@ -15,21 +16,13 @@ namespace larm::codegen {
 // another in a chosen byte ratio (the hybrid model's sweep, METHOD §8). stream-benchmark: the
 // STREAM copy, scale, add, triad and ddot loops, computing their real results (§8 validation).
 enum class Family { stream, flops, chase, clock, mixed, readwrite, stream_benchmark };
-// Memory access mixes of the bandwidth roofs (METHOD §2).
-enum class Access { load, store, store_nt, copy, ld2st1 };
-enum class FlopOp { add, mul, fma };
-enum class Precision { sp, dp };
 enum class StreamBenchmark { copy, scale, add, triad, ddot };
 
+// The vocabulary's names (Access, FlopOp, Precision, Isa) in one overload set with the names of
+// the generator's own enums.
+using larm::name;
 const char* name(Family family);
-const char* name(Access access);
-const char* name(FlopOp op);
-const char* name(Precision precision);
 const char* name(StreamBenchmark benchmark);
-std::optional<Access> parse_access(std::string_view text);
-std::optional<FlopOp> parse_flop_op(std::string_view text);
-std::optional<Precision> parse_precision(std::string_view text);
-std::vector<Access> all_accesses();
 std::optional<StreamBenchmark> parse_stream_benchmark(std::string_view text);
 std::vector<StreamBenchmark> all_stream_benchmarks();
 // Streams a STREAM benchmark reads (1 or 2) and writes (0 or 1).
@@ -89,5 +82,13 @@ int flops_per_instruction(const KernelSpec& spec);
 inline constexpr int kMaxMixedUnroll = 64;
 inline constexpr int kMaxMixedFpOps = 512;
 std::optional<KernelSpec> mixed_spec(KernelSpec base, Intensity ai);
+
+// Bytes per stream for a kernel given a thread's working set: a whole number of the kernel's
+// chunks (at least one), so that every byte counted is a byte touched.
+std::uint64_t bytes_per_stream(const KernelSpec& spec, std::uint64_t working_set_bytes);
+
+// The spec with its unroll reduced (to a power of two) when the default chunk would not fit in
+// the working set: the size sweep starts at 1 KiB, below one AVX-512 chunk.
+KernelSpec fit_unroll(KernelSpec spec, std::uint64_t working_set_bytes);
 
 }  // namespace larm::codegen

@@ -9,39 +9,18 @@
 //  - anything else, or when those are refused: the presets PAPI_DP_OPS and PAPI_SP_OPS.
 // Memory instructions have no width in any of these events: bytes are only derived from them
 // when the user states the width (LARM_ACCESS_BYTES), never guessed (METHOD §9).
-#include <cpuid.h>
 #include <papi.h>
 #include <pthread.h>
 
 #include <string>
 
 #include "instrument/counters.h"
+#include "platform/cpu_info.h"
 
 namespace larm::instrument {
 namespace {
 
-struct CpuVendor {
-  std::string vendor;
-  unsigned family = 0;
-};
-
-CpuVendor cpu_vendor() {
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  CpuVendor cpu;
-  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return cpu;
-  char name[13] = {};
-  __builtin_memcpy(name, &ebx, 4);
-  __builtin_memcpy(name + 4, &edx, 4);
-  __builtin_memcpy(name + 8, &ecx, 4);
-  cpu.vendor = name;
-  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0) {
-    cpu.family = (eax >> 8) & 0xf;
-    if (cpu.family == 0xf) cpu.family += (eax >> 20) & 0xff;
-  }
-  return cpu;
-}
-
-std::vector<CounterEvent> preferred_events(const CpuVendor& cpu) {
+std::vector<CounterEvent> preferred_events(const platform::CpuInfo& cpu) {
   using Kind = CounterEvent::Kind;
   std::vector<CounterEvent> events;
   if (cpu.vendor == "GenuineIntel") {
@@ -99,7 +78,7 @@ std::string Counters::start() {
       refused_.push_back(event.name);
     }
   };
-  for (const auto& event : preferred_events(cpu_vendor())) try_add(event);
+  for (const auto& event : preferred_events(platform::read_cpu_info())) try_add(event);
   if (!measures_flops()) {
     try_add({"PAPI_DP_OPS", CounterEvent::Kind::flops, 1});
     try_add({"PAPI_SP_OPS", CounterEvent::Kind::flops, 1});

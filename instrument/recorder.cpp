@@ -18,9 +18,9 @@
 
 #include "instrument/messages.h"
 #include "instrument/region_report.h"
-#include "kernels/clock.h"
+#include "platform/clock.h"
+#include "platform/page_nodes.h"
 #include "results/atomic_file.h"
-#include "topology/page_nodes.h"
 
 namespace larm::instrument {
 namespace {
@@ -29,7 +29,7 @@ namespace {
 bool g_use_tsc = false;
 
 std::uint64_t now_ticks() {
-  return g_use_tsc ? __rdtsc() : kernels::monotonic_raw_ns();
+  return g_use_tsc ? __rdtsc() : platform::monotonic_raw_ns();
 }
 
 thread_local ThreadState* t_state = nullptr;
@@ -89,7 +89,7 @@ bool has_untouched_pages(const DataTag& tag) {
 
 void query_tag(DataTag& tag) {
   try {
-    tag.pages_by_node = topology::query_page_nodes(reinterpret_cast<const void*>(tag.address),
+    tag.pages_by_node = platform::query_page_nodes(reinterpret_cast<const void*>(tag.address),
                                                    tag.bytes, kMaxPagesQueried);
   } catch (const std::exception& error) {
     report(MessageKind::placement, error.what());
@@ -173,8 +173,8 @@ bool Recorder::initialize(const char* out_dir, bool explicit_call) {
     counters_unavailable_ = counters != nullptr && std::strcmp(counters, "off") == 0
                                 ? "LARM_COUNTERS=off"
                                 : counters_.start();
-    g_use_tsc = kernels::has_invariant_tsc();
-    start_ns_ = kernels::monotonic_raw_ns();
+    g_use_tsc = platform::has_invariant_tsc();
+    start_ns_ = platform::monotonic_raw_ns();
     start_ticks_ = now_ticks();
     started_at_ = utc_now();
     owner_pid_ = ::getpid();
@@ -427,7 +427,7 @@ int Recorder::get(const char* name, double* seconds, long* calls) {
   const auto checked = checked_name(name, "larm_region_get", false);
   if (!checked) return -1;
   const std::uint64_t ticks_now = now_ticks();
-  const std::uint64_t ns_now = kernels::monotonic_raw_ns();
+  const std::uint64_t ns_now = platform::monotonic_raw_ns();
   std::lock_guard lock(state.lock);
   const auto found = state.regions.find(*checked);
   if (found == state.regions.end()) return -1;
@@ -497,10 +497,10 @@ Snapshot Recorder::take_snapshot(std::uint64_t end_ticks) {
     }
   }
   // The TSC rate over the whole run, against CLOCK_MONOTONIC_RAW: long enough to be exact.
-  while (kernels::monotonic_raw_ns() - start_ns_ < kMinCalibrationNs) {
+  while (platform::monotonic_raw_ns() - start_ns_ < kMinCalibrationNs) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  const std::uint64_t ns = kernels::monotonic_raw_ns();
+  const std::uint64_t ns = platform::monotonic_raw_ns();
   const std::uint64_t ticks = now_ticks();
   snapshot.ticks_per_second = ticks_per_second(ticks, ns);
   snapshot.wall_seconds = static_cast<double>(end_ticks - start_ticks_) / snapshot.ticks_per_second;

@@ -4,16 +4,15 @@
 
 #include "codegen/factory.h"
 #include "kernels/drivers.h"
-#include "kernels/working_set.h"
 
 namespace larm::kernels {
 
-BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team,
+BandwidthResult measure_bandwidth(const DriverContext& context, platform::ThreadTeam& team,
                                   const BandwidthRequest& request) {
-  const codegen::KernelSpec spec = fit_unroll(request.spec, request.working_set_bytes);
+  const codegen::KernelSpec spec = codegen::fit_unroll(request.spec, request.working_set_bytes);
   const auto kernel = codegen::make_kernel(spec);
   const codegen::KernelMetadata& meta = kernel->metadata();
-  const std::uint64_t per_stream = bytes_per_stream(spec, request.working_set_bytes);
+  const std::uint64_t per_stream = codegen::bytes_per_stream(spec, request.working_set_bytes);
   const std::uint64_t iterations = per_stream / codegen::stream_chunk_bytes(spec);
   const std::uint64_t bytes_per_sweep = (meta.bytes_loaded + meta.bytes_stored) * iterations;
   const int loads = codegen::load_streams(spec.access);
@@ -22,7 +21,7 @@ BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team
 
   alignas(64) static const double kFill[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   const auto threads = static_cast<std::size_t>(team.size());
-  std::vector<std::vector<NodeBuffer>> buffers(threads);
+  std::vector<std::vector<platform::NodeBuffer>> buffers(threads);
   std::vector<codegen::KernelArgs> args(threads);
 
   // Each thread allocates and first-touches its own streams.
@@ -42,9 +41,10 @@ BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team
     a.dst = stores ? own.back().data() : nullptr;
   });
 
-  PlacementCount placement;
+  platform::PlacementCount placement;
   for (const auto& own : buffers) {
-    for (const NodeBuffer& b : own) placement += count_placement(b.data(), b.size(), request.nodes);
+    for (const platform::NodeBuffer& b : own)
+      placement += platform::count_placement(b.data(), b.size(), request.nodes);
   }
 
   const TimedSamples timed =
@@ -58,7 +58,7 @@ BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team
   result.working_set_bytes = per_stream * static_cast<std::uint64_t>(streams);
   result.placement_fraction = placement.fraction();
   // Interleaved data must also be spread evenly over its memories, not just lie on them.
-  if (request.policy == BindPolicy::interleave) {
+  if (request.policy == platform::BindPolicy::interleave) {
     result.interleave_evenness = placement.evenness(request.nodes);
   }
   const double bytes = static_cast<double>(threads) * static_cast<double>(timed.repetitions) *

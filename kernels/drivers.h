@@ -8,24 +8,24 @@
 #include <vector>
 
 #include "codegen/kernel_spec.h"
-#include "kernels/buffer.h"
-#include "kernels/clock.h"
 #include "kernels/sampler.h"
-#include "kernels/thread_team.h"
+#include "platform/buffer.h"
+#include "platform/clock.h"
+#include "platform/thread_team.h"
 #include "topology/topology.h"
 
 namespace larm::kernels {
 
 struct DriverContext {
   const topology::Topology& topology;
-  const Clock& clock;
+  const platform::Clock& clock;
   SamplingOptions sampling;
 };
 
 struct BandwidthRequest {
   codegen::KernelSpec spec = {};     // a stream kernel
   std::vector<unsigned> nodes = {};  // memories (OS indexes) the data is bound to
-  BindPolicy policy = BindPolicy::bind;
+  platform::BindPolicy policy = platform::BindPolicy::bind;
   std::uint64_t working_set_bytes = 0;  // per thread, all streams together
   // Optional group of each thread of the team (e.g. its domain when every core of the machine
   // runs): each group's bandwidth is its bytes over the time from the common start to its last
@@ -41,13 +41,13 @@ struct BandwidthResult {
   std::optional<double> interleave_evenness;    // interleaved data: how evenly spread (1 = even)
 };
 
-BandwidthResult measure_bandwidth(const DriverContext& context, ThreadTeam& team,
+BandwidthResult measure_bandwidth(const DriverContext& context, platform::ThreadTeam& team,
                                   const BandwidthRequest& request);
 
 // All threads of the team on page-mixed data over a fast and a slow memory (METHOD §8): the
 // readwrite kernel closest to ratio_read, or one of the STREAM benchmarks.
 struct HybridRequest {
-  codegen::Isa isa = codegen::Isa::sse2;
+  larm::Isa isa = larm::Isa::sse2;
   unsigned fast_node = 0;
   unsigned slow_node = 0;
   double ratio_fast = 0;
@@ -69,7 +69,7 @@ struct HybridResult {
   std::uint64_t bytes_per_thread = 0;  // as run
 };
 
-HybridResult measure_hybrid(const DriverContext& context, ThreadTeam& team,
+HybridResult measure_hybrid(const DriverContext& context, platform::ThreadTeam& team,
                             const HybridRequest& request);
 
 struct FlopsResult {
@@ -78,11 +78,11 @@ struct FlopsResult {
   std::vector<double> instructions_per_second;
 };
 
-FlopsResult measure_flops(const DriverContext& context, ThreadTeam& team,
+FlopsResult measure_flops(const DriverContext& context, platform::ThreadTeam& team,
                           const codegen::KernelSpec& spec);
 
 // Core frequency in Hz, one value per sample (mean of the team's threads).
-std::vector<double> measure_frequency(const DriverContext& context, ThreadTeam& team);
+std::vector<double> measure_frequency(const DriverContext& context, platform::ThreadTeam& team);
 
 struct LatencyRequest {
   std::vector<unsigned> nodes;
@@ -97,7 +97,7 @@ struct LatencyResult {
 };
 
 // Pointer chase on the first thread of the team (which should hold one thread).
-LatencyResult measure_latency(const DriverContext& context, ThreadTeam& team,
+LatencyResult measure_latency(const DriverContext& context, platform::ThreadTeam& team,
                               const LatencyRequest& request);
 
 // next[i] for a random permutation of n elements that is a single cycle (Sattolo).

@@ -6,7 +6,7 @@
 
 namespace larm::kernels {
 
-FlopsResult measure_flops(const DriverContext& context, ThreadTeam& team,
+FlopsResult measure_flops(const DriverContext& context, platform::ThreadTeam& team,
                           const codegen::KernelSpec& spec) {
   const auto kernel = codegen::make_kernel(spec);
   const codegen::KernelMetadata& meta = kernel->metadata();
@@ -19,8 +19,8 @@ FlopsResult measure_flops(const DriverContext& context, ThreadTeam& team,
   const TimedSamples timed =
       sample(team, context.clock, context.sampling, [&](int t, std::uint64_t repetitions) {
         codegen::KernelArgs a;
-        a.fill = spec.precision == codegen::Precision::dp ? static_cast<const void*>(kOnesDp)
-                                                          : static_cast<const void*>(kOnesSp);
+        a.fill = spec.precision == larm::Precision::dp ? static_cast<const void*>(kOnesDp)
+                                                       : static_cast<const void*>(kOnesSp);
         a.out = out[static_cast<std::size_t>(t)].data();
         a.repetitions = repetitions;
         kernel->run(a);

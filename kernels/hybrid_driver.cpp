@@ -3,7 +3,7 @@
 
 #include "codegen/factory.h"
 #include "kernels/drivers.h"
-#include "kernels/page_mix.h"
+#include "platform/page_mix.h"
 
 namespace larm::kernels {
 namespace {
@@ -34,7 +34,7 @@ StreamLayout layout_of(const codegen::KernelSpec& spec) {
 
 }  // namespace
 
-HybridResult measure_hybrid(const DriverContext& context, ThreadTeam& team,
+HybridResult measure_hybrid(const DriverContext& context, platform::ThreadTeam& team,
                             const HybridRequest& request) {
   codegen::KernelSpec spec = codegen::readwrite_spec(request.isa, request.ratio_read);
   if (request.benchmark) {
@@ -52,7 +52,7 @@ HybridResult measure_hybrid(const DriverContext& context, ThreadTeam& team,
 
   alignas(64) static const double kFill[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   const auto threads = static_cast<std::size_t>(team.size());
-  std::vector<std::vector<PageMixBuffer>> buffers(threads);
+  std::vector<std::vector<platform::PageMixBuffer>> buffers(threads);
   std::vector<codegen::KernelArgs> args(threads);
   // ddot leaves its partial sums in out (32 registers × 64 bytes at most); the others write none.
   const bool has_sums = request.benchmark == codegen::StreamBenchmark::ddot;
@@ -87,7 +87,7 @@ HybridResult measure_hybrid(const DriverContext& context, ThreadTeam& team,
   double read_pages = 0, read_fast = 0, write_pages = 0, write_fast = 0, placed = 0;
   for (const auto& own : buffers) {
     for (std::size_t s = 0; s < own.size(); ++s) {
-      const PageMixCheck check = own[s].check();
+      const platform::PageMixCheck check = own[s].check();
       const auto pages = static_cast<double>(own[s].mix().pages);
       placed += check.placed_fraction * pages;
       if (static_cast<int>(s) < layout.loads) {

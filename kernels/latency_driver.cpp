@@ -19,17 +19,18 @@ std::vector<std::uint64_t> single_cycle_permutation(std::uint64_t n, std::uint64
   return next;
 }
 
-LatencyResult measure_latency(const DriverContext& context, ThreadTeam& team,
+LatencyResult measure_latency(const DriverContext& context, platform::ThreadTeam& team,
                               const LatencyRequest& request) {
   const auto kernel = codegen::make_kernel({.family = codegen::Family::chase});
   const std::uint64_t loads_per_iteration = kernel->metadata().dependent_loads;
   const std::uint64_t lines =
       std::max<std::uint64_t>(2, request.working_set_bytes / request.line_bytes);
-  NodeBuffer buffer;
+  platform::NodeBuffer buffer;
   const void* cursor = nullptr;  // where the chase goes on from: each sample walks new lines
   team.run([&](int t) {
     if (t != 0) return;
-    buffer = NodeBuffer(context.topology.handle(), lines * request.line_bytes, request.nodes);
+    buffer =
+        platform::NodeBuffer(context.topology.handle(), lines * request.line_bytes, request.nodes);
     char* base = static_cast<char*>(buffer.data());
     const std::vector<std::uint64_t> next = single_cycle_permutation(lines, 0x1a2b3c4d);
     for (std::uint64_t i = 0; i < lines; ++i) {
@@ -48,7 +49,7 @@ LatencyResult measure_latency(const DriverContext& context, ThreadTeam& team,
   LatencyResult result;
   result.working_set_bytes = lines * request.line_bytes;
   result.placement_fraction =
-      count_placement(buffer.data(), buffer.size(), request.nodes).fraction();
+      platform::count_placement(buffer.data(), buffer.size(), request.nodes).fraction();
   const TimedSamples timed =
       sample(team, context.clock, context.sampling, [&](int t, std::uint64_t repetitions) {
         if (t != 0) return;

@@ -10,7 +10,8 @@ void throw_if_stopped(const SamplingOptions& options) {
   if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) throw Interrupted();
 }
 
-TimedSamples sample(ThreadTeam& team, const Clock& clock, const SamplingOptions& options,
+TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
+                    const SamplingOptions& options,
                     const std::function<void(int, std::uint64_t)>& work) {
   const auto threads = static_cast<std::size_t>(team.size());
   std::vector<std::uint64_t> starts(threads), ends(threads);

@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "kernels/clock.h"
-#include "kernels/thread_team.h"
+#include "platform/clock.h"
+#include "platform/thread_team.h"
 
 namespace larm::kernels {
 
@@ -35,7 +35,8 @@ struct TimedSamples {
 
 // work(thread, repetitions) runs on each thread of the team. The sampler runs it once untimed,
 // grows the repetitions until a sample lasts min_sample_seconds, then takes the samples.
-TimedSamples sample(ThreadTeam& team, const Clock& clock, const SamplingOptions& options,
+TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
+                    const SamplingOptions& options,
                     const std::function<void(int, std::uint64_t)>& work);
 
 void throw_if_stopped(const SamplingOptions& options);

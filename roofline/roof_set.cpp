@@ -59,7 +59,7 @@ double attainable(double ai, double bandwidth_gbps, double ceiling_gflops) {
 
 std::optional<double> documented_peak_gflops(const results::Roof& ceiling, double core_hz) {
   if (!ceiling.documented_ipc || core_hz <= 0) return std::nullopt;
-  const auto isa = codegen::parse_isa(ceiling.isa);
+  const auto isa = larm::parse<larm::Isa>(ceiling.isa);
   if (!isa) return std::nullopt;
   const int lanes = codegen::traits(*isa).vector_bytes / (ceiling.precision == "dp" ? 8 : 4);
   const int flops_per_lane = ceiling.access == "fma" ? 2 : 1;

@@ -3,9 +3,9 @@
 
 #include <cstring>
 
+#include "characterize/working_set.h"
 #include "codegen/isa.h"
 #include "kernels/drivers.h"
-#include "kernels/working_set.h"
 #include "results/statistics.h"
 
 namespace larm::kernels {
@@ -15,7 +15,7 @@ class Drivers : public ::testing::Test {
  protected:
   Drivers()
       : topology_(topology::Topology::load_live()),
-        clock_(Clock::calibrate(0.01)),
+        clock_(platform::Clock::calibrate(0.01)),
         context_{topology_, clock_, {.samples = 3, .min_sample_seconds = 0.002}} {}
 
   const topology::Domain& domain() const { return topology_.domains()[0]; }
@@ -24,7 +24,7 @@ class Drivers : public ::testing::Test {
   }
 
   topology::Topology topology_;
-  Clock clock_;
+  platform::Clock clock_;
   DriverContext context_;
 };
 
@@ -34,18 +34,20 @@ TEST_F(Drivers, ClockTicksAtAPlausibleRate) {
 }
 
 TEST_F(Drivers, PlacementIsCheckedPageByPage) {
-  NodeBuffer buffer(topology_.handle(), 64 * 4096, local());
-  EXPECT_LT(count_placement(buffer.data(), buffer.size(), local()).fraction(), 1.0)
+  platform::NodeBuffer buffer(topology_.handle(), 64 * 4096, local());
+  EXPECT_LT(platform::count_placement(buffer.data(), buffer.size(), local()).fraction(), 1.0)
       << "untouched pages must not count as placed";
   std::memset(buffer.data(), 1, buffer.size());
-  const PlacementCount placed = count_placement(buffer.data(), buffer.size(), local());
+  const platform::PlacementCount placed =
+      platform::count_placement(buffer.data(), buffer.size(), local());
   EXPECT_EQ(placed.queried, 64u);
   EXPECT_DOUBLE_EQ(placed.fraction(), 1.0);
-  EXPECT_DOUBLE_EQ(count_placement(buffer.data(), buffer.size(), {local()[0] + 1}).fraction(), 0.0);
+  EXPECT_DOUBLE_EQ(
+      platform::count_placement(buffer.data(), buffer.size(), {local()[0] + 1}).fraction(), 0.0);
 }
 
 TEST(Placement, EvennessIsOneMinusTheDistanceToAnEvenSpread) {
-  PlacementCount count;
+  platform::PlacementCount count;
   count.queried = 100;
   count.on_intended = 100;
   count.per_node = {{0, 50}, {1, 50}};
@@ -60,7 +62,7 @@ TEST(Placement, EvennessIsOneMinusTheDistanceToAnEvenSpread) {
 }
 
 TEST_F(Drivers, SamplerCalibratesSamplesToTheirMinimumLength) {
-  ThreadTeam team(topology_.handle(), domain().core_pus);
+  platform::ThreadTeam team(topology_.handle(), domain().core_pus);
   const TimedSamples timed = sample(team, clock_, context_.sampling, [](int, std::uint64_t reps) {
     volatile std::uint64_t sink = 0;
     for (std::uint64_t i = 0; i < reps * 1000; ++i) sink = sink + i;
@@ -71,7 +73,7 @@ TEST_F(Drivers, SamplerCalibratesSamplesToTheirMinimumLength) {
 }
 
 TEST_F(Drivers, StopFlagInterruptsBetweenSamples) {
-  ThreadTeam team(topology_.handle(), domain().core_pus);
+  platform::ThreadTeam team(topology_.handle(), domain().core_pus);
   std::atomic<bool> stop{true};
   SamplingOptions options = context_.sampling;
   options.stop = &stop;
@@ -79,11 +81,11 @@ TEST_F(Drivers, StopFlagInterruptsBetweenSamples) {
 }
 
 TEST_F(Drivers, L1BandwidthIsAboveMemoryBandwidthAndPagesAreLocal) {
-  ThreadTeam team(topology_.handle(), domain().core_pus);
-  const auto sets = level_working_sets(domain());
+  platform::ThreadTeam team(topology_.handle(), domain().core_pus);
+  const auto sets = characterize::level_working_sets(domain());
   const codegen::KernelSpec load{.family = codegen::Family::stream,
                                  .isa = codegen::widest_usable_isa(),
-                                 .access = codegen::Access::load};
+                                 .access = larm::Access::load};
   const BandwidthResult l1 = measure_bandwidth(
       context_, team,
       {.spec = load, .nodes = local(), .working_set_bytes = sets.front().bytes_per_thread});
@@ -98,13 +100,12 @@ TEST_F(Drivers, L1BandwidthIsAboveMemoryBandwidthAndPagesAreLocal) {
 }
 
 TEST_F(Drivers, GroupBandwidthsAddUpToAtLeastTheTotal) {
-  ThreadTeam team(topology_.handle(), domain().core_pus);
+  platform::ThreadTeam team(topology_.handle(), domain().core_pus);
   if (team.size() < 2) GTEST_SKIP() << "needs two cores";
   std::vector<int> groups(static_cast<std::size_t>(team.size()), 0);
   groups.back() = 1;
-  const codegen::KernelSpec load{.family = codegen::Family::stream,
-                                 .isa = codegen::Isa::sse2,
-                                 .access = codegen::Access::load};
+  const codegen::KernelSpec load{
+      .family = codegen::Family::stream, .isa = larm::Isa::sse2, .access = larm::Access::load};
   const BandwidthResult r = measure_bandwidth(
       context_, team,
       {.spec = load, .nodes = local(), .working_set_bytes = 64 << 10, .thread_groups = groups});
@@ -118,7 +119,7 @@ TEST_F(Drivers, GroupBandwidthsAddUpToAtLeastTheTotal) {
 }
 
 TEST_F(Drivers, FlopsFrequencyAndLatencyGivePlausibleValues) {
-  ThreadTeam team(topology_.handle(), domain().core_pus);
+  platform::ThreadTeam team(topology_.handle(), domain().core_pus);
   const std::vector<double> hz = measure_frequency(context_, team);
   ASSERT_EQ(hz.size(), 3u);
   const double core_hz = larm::results::median(hz);
@@ -126,12 +127,12 @@ TEST_F(Drivers, FlopsFrequencyAndLatencyGivePlausibleValues) {
   EXPECT_LT(core_hz, 7e9);
   const FlopsResult flops = measure_flops(
       context_, team,
-      {.family = codegen::Family::flops, .isa = codegen::Isa::sse2, .op = codegen::FlopOp::add});
+      {.family = codegen::Family::flops, .isa = larm::Isa::sse2, .op = larm::FlopOp::add});
   // SSE2 DP add: 2 FLOPs per instruction, a few instructions per cycle at most.
   const double ipc = larm::results::median(flops.instructions_per_second) / core_hz;
   EXPECT_GT(ipc, 0.3);
   EXPECT_LT(ipc, 8);
-  ThreadTeam lone(topology_.handle(), {domain().core_pus[0]});
+  platform::ThreadTeam lone(topology_.handle(), {domain().core_pus[0]});
   const LatencyResult l1 = measure_latency(context_, lone, {local(), 8 << 10, 64});
   // Medians: one sample of a few milliseconds can be hit by a neighbour on a shared host.
   EXPECT_GT(larm::results::median(l1.ns), 0.1);
@@ -151,10 +152,10 @@ namespace {
 TEST_F(Drivers, HybridDriverCountsItsBytesAndFindsItsPagesOnOneMemory) {
   const unsigned here = local()[0];
   const unsigned absent = here + 1;  // never bound to: no page of the layout goes there
-  ThreadTeam team(topology_.handle(), {domain().core_pus.front()});
+  platform::ThreadTeam team(topology_.handle(), {domain().core_pus.front()});
   for (double ratio_fast : {1.0, 0.0}) {
     for (double ratio_read : {0.25, 1.0}) {
-      HybridRequest request{.isa = codegen::Isa::sse2,
+      HybridRequest request{.isa = larm::Isa::sse2,
                             .fast_node = ratio_fast == 1 ? here : absent,
                             .slow_node = ratio_fast == 1 ? absent : here,
                             .ratio_fast = ratio_fast,
@@ -171,7 +172,7 @@ TEST_F(Drivers, HybridDriverCountsItsBytesAndFindsItsPagesOnOneMemory) {
       EXPECT_NEAR(r.bytes_read / (r.bytes_read + r.bytes_written), ratio_read, 1e-12) << r.kernel;
     }
   }
-  HybridRequest triad{.isa = codegen::Isa::sse2,
+  HybridRequest triad{.isa = larm::Isa::sse2,
                       .fast_node = here,
                       .slow_node = absent,
                       .ratio_fast = 1,

@@ -24,9 +24,9 @@ class ScopedEnv {
 };
 
 TEST(Isa, ParsesEveryNameBack) {
-  for (Isa isa : all_isas()) EXPECT_EQ(parse_isa(name(isa)), isa);
-  EXPECT_FALSE(parse_isa("avx512f").has_value());
-  EXPECT_FALSE(parse_isa("").has_value());
+  for (Isa isa : larm::all<larm::Isa>()) EXPECT_EQ(larm::parse<larm::Isa>(name(isa)), isa);
+  EXPECT_FALSE(larm::parse<larm::Isa>("avx512f").has_value());
+  EXPECT_FALSE(larm::parse<larm::Isa>("").has_value());
 }
 
 TEST(Isa, TraitsMatchTheArchitecture) {
@@ -47,7 +47,7 @@ TEST(Isa, Sse2IsAlwaysUsableOnX86_64) {
 TEST(Isa, WiderIsaImpliesNarrowerOnes) {
   const std::vector<Isa> isas = usable_isas();
   ASSERT_FALSE(isas.empty());
-  for (std::size_t i = 0; i < isas.size(); ++i) EXPECT_EQ(isas[i], all_isas()[i]);
+  for (std::size_t i = 0; i < isas.size(); ++i) EXPECT_EQ(isas[i], larm::all<larm::Isa>()[i]);
   EXPECT_EQ(widest_usable_isa(), isas.back());
 }
 

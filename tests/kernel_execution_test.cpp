@@ -275,7 +275,7 @@ TEST_P(UsableIsa, StreamBenchmarksComputeTheirResults) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Isas, UsableIsa, ::testing::ValuesIn(all_isas()),
+INSTANTIATE_TEST_SUITE_P(Isas, UsableIsa, ::testing::ValuesIn(larm::all<larm::Isa>()),
                          [](const auto& param_info) {
                            return std::string(name(param_info.param));
                          });

@@ -87,12 +87,12 @@ Counted count(const std::string& disassembly) {
 }
 
 std::vector<KernelSpec> specs_under_test() {
-  std::vector<KernelSpec> specs = kernel_catalog(all_isas());
-  for (Isa isa : all_isas()) {
+  std::vector<KernelSpec> specs = kernel_catalog(larm::all<larm::Isa>());
+  for (Isa isa : larm::all<larm::Isa>()) {
     specs.push_back(
         {.family = Family::stream, .isa = isa, .access = Access::load, .checksum = true});
     for (int unroll : {1, 3, 8}) {
-      for (Access access : all_accesses()) {
+      for (Access access : larm::all<larm::Access>()) {
         specs.push_back({.family = Family::stream, .isa = isa, .access = access, .unroll = unroll});
       }
     }
@@ -158,8 +158,8 @@ TEST(MixedKernel, ArithmeticIntensityIsExactlyTheRequestedOne) {
       std::filesystem::temp_directory_path() / ("larm-mixed-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   int checked = 0;
-  for (Isa isa : all_isas()) {
-    for (Access access : all_accesses()) {
+  for (Isa isa : larm::all<larm::Isa>()) {
+    for (Access access : larm::all<larm::Access>()) {
       for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
         if (op == FlopOp::fma && !traits(isa).has_fma) continue;
         for (Precision precision : {Precision::sp, Precision::dp}) {
@@ -211,7 +211,7 @@ TEST(MixedKernel, UnrepresentableIntensityIsRefused) {
 }
 
 TEST(KernelSpec, DefaultUnrollKeepsLoopOverheadUnderFivePercent) {
-  for (const KernelSpec& spec : kernel_catalog(all_isas())) {
+  for (const KernelSpec& spec : kernel_catalog(larm::all<larm::Isa>())) {
     EXPECT_LT(make_kernel(spec)->metadata().loop_overhead_fraction(), 0.05) << spec.name();
   }
 }
@@ -228,9 +228,9 @@ INSTANTIATE_TEST_SUITE_P(AllKernels, KernelMetadata, ::testing::ValuesIn(specs_u
                          spec_name);
 
 TEST(KernelSpec, StreamBytesPerIterationFollowTheAccessMix) {
-  for (Isa isa : all_isas()) {
+  for (Isa isa : larm::all<larm::Isa>()) {
     const int width = traits(isa).vector_bytes;
-    for (Access access : all_accesses()) {
+    for (Access access : larm::all<larm::Access>()) {
       const KernelSpec spec{.family = Family::stream, .isa = isa, .access = access};
       const auto kernel = make_kernel(spec);
       const auto unroll = static_cast<std::uint64_t>(spec.effective_unroll());

@@ -2,9 +2,9 @@
 // the memory that holds more, the share on the fast memory exact to a page.
 #include <gtest/gtest.h>
 
-#include "kernels/page_mix.h"
+#include "platform/page_mix.h"
 
-namespace larm::kernels {
+namespace larm::platform {
 namespace {
 
 TEST(PageMix, InterleavesTheCommonShareAndPutsTheRestOnTheLargerMemory) {
@@ -35,4 +35,4 @@ TEST(PageMix, InterleavesTheCommonShareAndPutsTheRestOnTheLargerMemory) {
 }
 
 }  // namespace
-}  // namespace larm::kernels
+}  // namespace larm::platform

@@ -3,18 +3,18 @@
 
 #include <map>
 
-#include "kernels/plan.h"
+#include "characterize/plan.h"
 #include "tests/topology_fixture.h"
 
-namespace larm::kernels {
+namespace larm::characterize {
 namespace {
 
 using larm::testing::load_fixture;
 
 PlanOptions all_isas_options(bool quick = false) {
   PlanOptions o = default_plan_options(quick);
-  o.isa = codegen::Isa::avx512;
-  o.flop_isas = codegen::all_isas();
+  o.isa = larm::Isa::avx512;
+  o.flop_isas = larm::all<larm::Isa>();
   return o;
 }
 
@@ -168,4 +168,4 @@ TEST(Plan, DescriptionGivesCountsAndEstimate) {
 }
 
 }  // namespace
-}  // namespace larm::kernels
+}  // namespace larm::characterize

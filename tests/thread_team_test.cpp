@@ -4,10 +4,10 @@
 #include <sched.h>
 #include <atomic>
 
-#include "kernels/thread_team.h"
+#include "platform/thread_team.h"
 #include "topology/topology.h"
 
-namespace larm::kernels {
+namespace larm::platform {
 namespace {
 
 TEST(ThreadTeam, ThreadsRunOnTheirPus) {
@@ -60,4 +60,4 @@ TEST(ThreadTeam, BindingToAMissingPuFails) {
 }
 
 }  // namespace
-}  // namespace larm::kernels
+}  // namespace larm::platform

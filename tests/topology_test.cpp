@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "tests/topology_fixture.h"
+#include "topology/memory_pair.h"
 
 namespace larm::topology {
 namespace {
@@ -112,6 +113,38 @@ TEST(Topology, EveryFixtureLoadsAndDescribesItself) {
     EXPECT_NE(t.describe().find("Domain 0"), std::string::npos);
     EXPECT_EQ(t.to_json()["domains"].size(), t.domains().size());
   }
+}
+
+TEST(MemoryPair, KnlDomainPairsItsMcdramWithItsDram) {
+  const Topology t = load_fixture("64intel64-fakeKNL-SNC4-hybrid.xml");
+  std::string why_not;
+  const auto pair = default_memory_pair(t, 2, why_not);
+  ASSERT_TRUE(pair) << why_not;
+  EXPECT_EQ(pair->fast->kind, "MCDRAM");
+  EXPECT_EQ(pair->slow->kind, "DRAM");
+  EXPECT_TRUE(is_high_bandwidth(*pair->fast));
+  EXPECT_FALSE(is_high_bandwidth(*pair->slow));
+  const auto& local = t.domains()[2].local_memories;
+  for (const Memory* m : {pair->fast, pair->slow}) {
+    EXPECT_NE(std::find(local.begin(), local.end(), m->logical_index), local.end());
+  }
+}
+
+TEST(MemoryPair, DramOnlyNodePairsTheLocalDramWithTheNearestRemoteOne) {
+  const Topology t = load_fixture("24em64t-2n6c2t-pci.xml");
+  std::string why_not;
+  const auto pair = default_memory_pair(t, 1, why_not);
+  ASSERT_TRUE(pair) << why_not;
+  EXPECT_EQ(pair->fast->os_index, 1u);
+  EXPECT_EQ(pair->slow->os_index, 0u);
+  EXPECT_NE(pair->slow_why.find("distance 20"), std::string::npos) << pair->slow_why;
+}
+
+TEST(MemoryPair, OneMemoryHasNoPairAndSaysWhy) {
+  const Topology t = load_fixture("cxlmem+dax.v2.xml");
+  std::string why_not;
+  EXPECT_FALSE(default_memory_pair(t, 0, why_not));
+  EXPECT_NE(why_not.find("one memory"), std::string::npos) << why_not;
 }
 
 TEST(Topology, LiveMachineIsThisSystem) {

@@ -3,10 +3,10 @@
 
 #include <cmath>
 
-#include "kernels/working_set.h"
+#include "characterize/working_set.h"
 #include "tests/topology_fixture.h"
 
-namespace larm::kernels {
+namespace larm::characterize {
 namespace {
 
 using larm::testing::load_fixture;
@@ -57,25 +57,23 @@ TEST(WorkingSet, SweepCoversOneKibToBeyondTheLastLevel) {
 }
 
 TEST(WorkingSet, StreamsAreWholeChunks) {
-  const codegen::KernelSpec copy{.family = codegen::Family::stream,
-                                 .isa = codegen::Isa::avx512,
-                                 .access = codegen::Access::copy};
+  const codegen::KernelSpec copy{
+      .family = codegen::Family::stream, .isa = larm::Isa::avx512, .access = larm::Access::copy};
   const std::uint64_t chunk = codegen::stream_chunk_bytes(copy);
-  const std::uint64_t per_stream = bytes_per_stream(copy, 100000);
+  const std::uint64_t per_stream = codegen::bytes_per_stream(copy, 100000);
   EXPECT_EQ(per_stream % chunk, 0u);
   EXPECT_LE(2 * per_stream, 100000u);
-  EXPECT_EQ(bytes_per_stream(copy, 10), chunk);  // at least one chunk
+  EXPECT_EQ(codegen::bytes_per_stream(copy, 10), chunk);  // at least one chunk
 }
 
 TEST(WorkingSet, UnrollShrinksToFitSmallWorkingSets) {
-  const codegen::KernelSpec load{.family = codegen::Family::stream,
-                                 .isa = codegen::Isa::avx512,
-                                 .access = codegen::Access::load};
-  const codegen::KernelSpec fitted = fit_unroll(load, 1024);
+  const codegen::KernelSpec load{
+      .family = codegen::Family::stream, .isa = larm::Isa::avx512, .access = larm::Access::load};
+  const codegen::KernelSpec fitted = codegen::fit_unroll(load, 1024);
   EXPECT_EQ(fitted.unroll, 16);  // 16 × 64 B = 1 KiB
-  EXPECT_EQ(bytes_per_stream(fitted, 1024), 1024u);
-  EXPECT_EQ(fit_unroll(load, 1 << 20).unroll, load.effective_unroll());
+  EXPECT_EQ(codegen::bytes_per_stream(fitted, 1024), 1024u);
+  EXPECT_EQ(codegen::fit_unroll(load, 1 << 20).unroll, load.effective_unroll());
 }
 
 }  // namespace
-}  // namespace larm::kernels
+}  // namespace larm::characterize

@@ -81,14 +81,14 @@ void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
   command.add_option("--samples", options.samples, "samples per measurement (default 11, quick 5)");
 }
 
-kernels::PlanOptions make_plan_options(const MeasurementOptions& options,
-                                       const topology::Topology& topology) {
-  kernels::PlanOptions plan = kernels::default_plan_options(options.quick);
+characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
+                                            const topology::Topology& topology) {
+  characterize::PlanOptions plan = characterize::default_plan_options(options.quick);
   const bool live = topology.is_this_system();
 
-  codegen::Isa isa = codegen::Isa::avx512;
+  larm::Isa isa = larm::Isa::avx512;
   if (!options.isa.empty()) {
-    const auto parsed = codegen::parse_isa(options.isa);
+    const auto parsed = larm::parse<larm::Isa>(options.isa);
     if (!parsed) throw UsageError("unknown ISA '" + options.isa + "' (sse2, avx, avx2, avx512)");
     isa = *parsed;
     if (live && !codegen::usable(isa)) throw UsageError(codegen::unusable_reason(isa));
@@ -96,7 +96,7 @@ kernels::PlanOptions make_plan_options(const MeasurementOptions& options,
     isa = codegen::widest_usable_isa();
   }
   plan.isa = isa;
-  for (codegen::Isa candidate : codegen::all_isas()) {
+  for (larm::Isa candidate : larm::all<larm::Isa>()) {
     if (candidate <= isa && (!live || codegen::usable(candidate)))
       plan.flop_isas.push_back(candidate);
   }
@@ -113,8 +113,8 @@ kernels::PlanOptions make_plan_options(const MeasurementOptions& options,
   }
   if (!options.only.empty()) {
     for (const std::string& part : split(options.only, ',')) {
-      const auto kind = kernels::parse_measurement_kind(part);
-      if (!kind || *kind == kernels::MeasurementKind::frequency) {
+      const auto kind = characterize::parse_measurement_kind(part);
+      if (!kind || *kind == characterize::MeasurementKind::frequency) {
         throw UsageError("unknown measurement kind '" + part +
                          "' in --only (bandwidth, flops, sweep, latency)");
       }

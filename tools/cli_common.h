@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernels/plan.h"
+#include "characterize/plan.h"
 #include "topology/topology.h"
 
 namespace larm::cli {
@@ -46,8 +46,8 @@ void add_measurement_options(CLI::App& command, MeasurementOptions& options);
 
 // Validates the options against the topology; throws UsageError naming the bad value. For a
 // saved topology (planning another machine) every ISA up to --isa is planned.
-kernels::PlanOptions make_plan_options(const MeasurementOptions& options,
-                                       const topology::Topology& topology);
+characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
+                                            const topology::Topology& topology);
 
 // --access (an access mix of the bandwidth roofs) and --precision (sp, dp), shared by the
 // commands that read roofs.

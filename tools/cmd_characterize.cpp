@@ -8,8 +8,8 @@
 #include <iostream>
 #include <memory>
 
-#include "kernels/characterize.h"
-#include "kernels/environment.h"
+#include "characterize/characterize.h"
+#include "platform/environment.h"
 #include "results/atomic_file.h"
 #include "results/store.h"
 #include "results/summary_table.h"
@@ -53,7 +53,7 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
         "and kernels");
   }
   const topology::Topology topology = load_topology(global);
-  const kernels::PlanOptions plan_options = make_plan_options(options.measurement, topology);
+  const characterize::PlanOptions plan_options = make_plan_options(options.measurement, topology);
   const std::filesystem::path out = options.out.empty() ? default_out_dir() : options.out;
   if (std::filesystem::exists(out / results::kResultsFile)) {
     throw UsageError("results already exist in " + out.string() + " (choose another --out)");
@@ -64,13 +64,13 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
     throw UsageError(std::string("output directory: ") + e.what());
   }
 
-  const kernels::Clock clock = kernels::Clock::calibrate();
-  const kernels::CpuInfo cpu = kernels::read_cpu_info();
-  const kernels::Plan plan = kernels::make_plan(topology, plan_options);
+  const platform::Clock clock = platform::Clock::calibrate();
+  const platform::CpuInfo cpu = platform::read_cpu_info();
+  const characterize::Plan plan = characterize::make_plan(topology, plan_options);
 
   results::Results results;
-  results.provenance = kernels::make_provenance(topology, clock, cpu, plan_options.isa,
-                                                plan_options.quick, plan_options.samples);
+  results.provenance = characterize::make_provenance(topology, clock, cpu, plan_options.isa,
+                                                     plan_options.quick, plan_options.samples);
   results.topology = topology.to_json();
   for (const auto& warning : results.provenance["environment_warnings"]) {
     results.warnings.push_back(warning.get<std::string>());
@@ -84,12 +84,12 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   results::save_results(out, results);
 
   const bool show_progress = !global.quiet && ::isatty(STDERR_FILENO);
-  kernels::RunOptions run;
+  characterize::RunOptions run;
   run.sampling.samples = plan_options.samples;
   run.sampling.min_sample_seconds = plan_options.min_sample_seconds;
   run.require_placement = options.require_placement;
   if (show_progress) {
-    run.on_progress = [](const kernels::ProgressEvent& e) {
+    run.on_progress = [](const characterize::ProgressEvent& e) {
       std::fprintf(stderr, "\r\033[K[%d/%d] %s  (%s elapsed, ~%s left)", e.index, e.total,
                    e.measurement->label().c_str(), seconds_text(e.elapsed_seconds).c_str(),
                    seconds_text(e.remaining_seconds).c_str());
@@ -107,11 +107,11 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   };
   results.incomplete_reason.clear();
 
-  kernels::RunOutcome outcome;
+  characterize::RunOutcome outcome;
   {
     const InterruptGuard interrupt;
     run.sampling.stop = interrupt.stop_flag();
-    outcome = kernels::run_plan(topology, plan, clock, cpu, run, results);
+    outcome = characterize::run_plan(topology, plan, clock, cpu, run, results);
   }
   results::save_results(out, results);
   if (show_progress) std::fprintf(stderr, "\r\033[K");
@@ -123,9 +123,9 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   std::cout << "Results: " << out.string() << "\n";
   if (!results.complete) {
     std::fprintf(stderr, "larm: %s: %s; what was measured is saved in %s\n",
-                 outcome == kernels::RunOutcome::misplaced ? "error" : "incomplete",
+                 outcome == characterize::RunOutcome::misplaced ? "error" : "incomplete",
                  results.incomplete_reason.c_str(), out.c_str());
-    return outcome == kernels::RunOutcome::misplaced ? 1 : 130;
+    return outcome == characterize::RunOutcome::misplaced ? 1 : 130;
   }
   if (options.validate) {
     ValidationStepOptions step;

@@ -9,14 +9,15 @@
 #include <iostream>
 #include <memory>
 
+#include "characterize/characterize.h"
 #include "codegen/isa.h"
-#include "kernels/characterize.h"
-#include "kernels/cpu_info.h"
+#include "platform/cpu_info.h"
 #include "results/atomic_file.h"
 #include "roofline/hybrid_csv.h"
 #include "tools/commands.h"
 #include "tools/hybrid_sweep.h"
 #include "tools/hybrid_text.h"
+#include "topology/memory_pair.h"
 
 namespace larm::cli {
 namespace {
@@ -77,9 +78,9 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
     throw UsageError("domain " + std::to_string(options.domain) +
                      " does not exist on this machine");
   }
-  codegen::Isa isa = codegen::widest_usable_isa();
+  larm::Isa isa = codegen::widest_usable_isa();
   if (!options.isa.empty()) {
-    const auto given = codegen::parse_isa(options.isa);
+    const auto given = larm::parse<larm::Isa>(options.isa);
     if (!given) throw UsageError("unknown ISA '" + options.isa + "'");
     if (!codegen::usable(*given)) throw UsageError(codegen::unusable_reason(*given));
     isa = *given;
@@ -117,18 +118,18 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
     if (fast == slow) throw UsageError("--fast and --slow name the same memory");
     results.fast = hybrid::MemoryChoice{fast->os_index, fast->kind, "given with --fast"};
     results.slow = hybrid::MemoryChoice{slow->os_index, slow->kind, "given with --slow"};
-  } else if (const auto pair = default_memory_pair(topology, options.domain, why_not)) {
-    results.fast = pair->fast;
-    results.slow = pair->slow;
+  } else if (const auto pair = topology::default_memory_pair(topology, options.domain, why_not)) {
+    results.fast = hybrid::MemoryChoice{pair->fast->os_index, pair->fast->kind, pair->fast_why};
+    results.slow = hybrid::MemoryChoice{pair->slow->os_index, pair->slow->kind, pair->slow_why};
   } else {
     results.status = "not_applicable";
     results.reason = why_not;
   }
 
-  const kernels::Clock clock = kernels::Clock::calibrate();
-  const kernels::CpuInfo cpu = kernels::read_cpu_info();
+  const platform::Clock clock = platform::Clock::calibrate();
+  const platform::CpuInfo cpu = platform::read_cpu_info();
   results.provenance =
-      kernels::make_provenance(topology, clock, cpu, isa, options.quick, sweep.samples);
+      characterize::make_provenance(topology, clock, cpu, isa, options.quick, sweep.samples);
   for (const auto& warning : results.provenance["environment_warnings"]) {
     results.warnings.push_back(warning.get<std::string>());
   }

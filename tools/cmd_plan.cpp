@@ -14,9 +14,9 @@ struct PlanCommandOptions {
 
 int run_plan_command(const PlanCommandOptions& options, const GlobalOptions& global) {
   const topology::Topology topology = load_topology(global);
-  const kernels::PlanOptions plan_options = make_plan_options(options.measurement, topology);
-  const kernels::Plan plan = kernels::make_plan(topology, plan_options);
-  std::cout << kernels::describe_plan(plan, topology, options.verbose);
+  const characterize::PlanOptions plan_options = make_plan_options(options.measurement, topology);
+  const characterize::Plan plan = characterize::make_plan(topology, plan_options);
+  std::cout << characterize::describe_plan(plan, topology, options.verbose);
   return 0;
 }
 }  // namespace

@@ -43,7 +43,7 @@ int run_validate(const ValidateCommandOptions& options, const GlobalOptions& glo
                                         ? std::filesystem::path(options.dir)
                                         : std::filesystem::path(options.dir).parent_path();
   const topology::Topology topology = topology::Topology::load_live();
-  const kernels::Clock clock = kernels::Clock::calibrate();
+  const platform::Clock clock = platform::Clock::calibrate();
   ValidationStepOptions step;
   step.run.quick = options.quick;
   step.run.access = options.access;

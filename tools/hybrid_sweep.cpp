@@ -9,11 +9,11 @@
 #include <limits>
 #include <stdexcept>
 
+#include "characterize/characterize.h"
+#include "characterize/working_set.h"
 #include "codegen/isa.h"
-#include "kernels/characterize.h"
-#include "kernels/cpu_info.h"
 #include "kernels/drivers.h"
-#include "kernels/working_set.h"
+#include "platform/cpu_info.h"
 #include "results/statistics.h"
 
 namespace larm::cli {
@@ -27,18 +27,8 @@ using roofline::hybrid::Transfer;
 // A point whose pages on the fast memory differ from the asked share by more than this is
 // misplaced (the layout itself is exact to a page).
 constexpr double kMaxRatioFastError = 0.02;
-bool is_high_bandwidth(const std::string& kind) {
-  std::string upper = kind;
-  std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
-  return upper.find("HBM") != std::string::npos || upper.find("MCDRAM") != std::string::npos;
-}
-
-MemoryChoice choice(const topology::Memory& m, std::string why) {
-  return {m.os_index, m.kind, std::move(why)};
-}
-
 // A point of the sweep or of the validation.
-MeasuredPoint measure_point(const kernels::DriverContext& context, kernels::ThreadTeam& team,
+MeasuredPoint measure_point(const kernels::DriverContext& context, platform::ThreadTeam& team,
                             const kernels::HybridRequest& request, double ratio_read) {
   MeasuredPoint p;
   p.ratio_fast = request.ratio_fast;
@@ -55,7 +45,7 @@ MeasuredPoint measure_point(const kernels::DriverContext& context, kernels::Thre
   p.sample.bytes[Transfer::el] = r.bytes_written * (1 - r.write_fast_fraction);
   p.placed_fraction = r.placed_fraction;
   const double found = p.sample.ratio_fast();
-  if (p.placed_fraction < kernels::kMinPlacedFraction ||
+  if (p.placed_fraction < platform::kMinPlacedFraction ||
       std::abs(found - request.ratio_fast) > kMaxRatioFastError) {
     char text[160];
     std::snprintf(text, sizeof text,
@@ -81,63 +71,6 @@ std::vector<double> with_ends(std::vector<double> ratios) {
 
 }  // namespace
 
-std::optional<MemoryPair> default_memory_pair(const topology::Topology& topology, int domain,
-                                              std::string& why_not) {
-  const auto& memories = topology.memories();
-  if (memories.size() < 2) {
-    why_not = "this node has one memory (NUMA node " +
-              (memories.empty() ? std::string("?") : std::to_string(memories[0].os_index)) +
-              "); the hybrid model needs a fast and a slow memory";
-    return std::nullopt;
-  }
-  const topology::Domain& d = topology.domains().at(static_cast<std::size_t>(domain));
-  const topology::Memory* hbm = nullptr;
-  const topology::Memory* local_dram = nullptr;
-  for (int index : d.local_memories) {
-    const topology::Memory& m = memories[static_cast<std::size_t>(index)];
-    if (is_high_bandwidth(m.kind)) {
-      if (hbm == nullptr) hbm = &m;
-    } else if (local_dram == nullptr) {
-      local_dram = &m;
-    }
-  }
-  if (hbm != nullptr && local_dram != nullptr) {
-    return MemoryPair{choice(*hbm, "high-bandwidth memory local to domain " +
-                                       std::to_string(domain) + " (kind " + hbm->kind + ")"),
-                      choice(*local_dram, "DRAM local to domain " + std::to_string(domain))};
-  }
-  const topology::Memory* fast = local_dram != nullptr ? local_dram : hbm;
-  if (fast == nullptr) {
-    why_not = "domain " + std::to_string(domain) + " has no local memory";
-    return std::nullopt;
-  }
-  // The nearest memory not local to the domain that is not a high-bandwidth memory.
-  const topology::Memory* slow = nullptr;
-  std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
-  const auto& distances = topology.distances();
-  const auto fast_index = static_cast<std::size_t>(fast - memories.data());
-  for (std::size_t i = 0; i < memories.size(); ++i) {
-    const topology::Memory& m = memories[i];
-    const bool local = std::find(d.local_memories.begin(), d.local_memories.end(),
-                                 static_cast<int>(i)) != d.local_memories.end();
-    if (local || is_high_bandwidth(m.kind)) continue;
-    const std::uint64_t distance = distances ? distances->values[fast_index][i] : i;
-    if (distance < best) {
-      best = distance;
-      slow = &m;
-    }
-  }
-  if (slow == nullptr) {
-    why_not = "domain " + std::to_string(domain) +
-              " has no high-bandwidth memory and there is no remote DRAM";
-    return std::nullopt;
-  }
-  return MemoryPair{choice(*fast, "memory local to domain " + std::to_string(domain)),
-                    choice(*slow, std::string("nearest remote DRAM") +
-                                      (distances ? " (distance " + std::to_string(best) + ")"
-                                                 : " (no distances: first)"))};
-}
-
 void fit_results(HybridResults& results) {
   results.fit.reset();
   results.fit_error.clear();
@@ -150,7 +83,7 @@ void fit_results(HybridResults& results) {
   }
 }
 
-bool run_hybrid_sweep(const topology::Topology& topology, const kernels::Clock& clock,
+bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock& clock,
                       const HybridSweepOptions& options, HybridResults& results) {
   const topology::Domain& domain = topology.domains().at(static_cast<std::size_t>(options.domain));
   results.domain = options.domain;
@@ -160,7 +93,7 @@ bool run_hybrid_sweep(const topology::Topology& topology, const kernels::Clock& 
   // Per-thread bytes: every stream at least the memory working set (METHOD §3).
   std::uint64_t llc = 0;
   if (!domain.caches.empty()) llc = domain.caches.back().total_bytes;
-  const std::uint64_t memory_ws = kernels::memory_working_set(llc, results.threads);
+  const std::uint64_t memory_ws = characterize::memory_working_set(llc, results.threads);
   double smallest_share = 0.5;  // at most 3 streams of the STREAM benchmarks: 1/3 each
   if (options.validation) smallest_share = 1.0 / 3;
   for (double r : options.ratio_read) {
@@ -182,7 +115,7 @@ bool run_hybrid_sweep(const topology::Topology& topology, const kernels::Clock& 
           std::to_string(m->bytes >> 20) + " MiB");
     }
   }
-  kernels::ThreadTeam team(topology.handle(), domain.core_pus);
+  platform::ThreadTeam team(topology.handle(), domain.core_pus);
   kernels::DriverContext context{topology, clock, {}};
   context.sampling.samples = options.samples;
   context.sampling.stop = options.stop;

@@ -10,20 +10,11 @@
 #include <vector>
 
 #include "codegen/isa.h"
-#include "kernels/clock.h"
+#include "platform/clock.h"
 #include "roofline/hybrid_results.h"
 #include "topology/topology.h"
 
 namespace larm::cli {
-
-// The default pair of a domain (issue 6): fast = a high-bandwidth memory local to the domain (by
-// kind) if there is one, else its local DRAM; slow = the local DRAM when fast is HBM/MCDRAM, else
-// the nearest remote DRAM. nullopt with the reason when the node has no such pair.
-struct MemoryPair {
-  roofline::hybrid::MemoryChoice fast, slow;
-};
-std::optional<MemoryPair> default_memory_pair(const topology::Topology& topology, int domain,
-                                              std::string& why_not);
 
 // A ratio_read strictly between 0 and this (or 1 - this and 1) is refused: the smaller stream
 // of the mix would be under the memory working set and stay in cache.
@@ -37,7 +28,7 @@ struct HybridSweepOptions {
   std::vector<double> validation_ratio_fast = {0, 0.25, 0.5, 0.75, 1};
   bool validation = true;
   int samples = 11;
-  codegen::Isa isa = codegen::Isa::sse2;  // the kernels' instruction set
+  larm::Isa isa = larm::Isa::sse2;  // the kernels' instruction set
   const std::atomic<bool>* stop = nullptr;
   bool quiet = false;
   // Called after each point, to save what is measured so far.
@@ -46,7 +37,7 @@ struct HybridSweepOptions {
 
 // Fills results (choice, points, fit, validation); returns false when interrupted (results then
 // hold what was finished, incomplete). Throws std::runtime_error for what cannot run.
-bool run_hybrid_sweep(const topology::Topology& topology, const kernels::Clock& clock,
+bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock& clock,
                       const HybridSweepOptions& options, roofline::hybrid::HybridResults& results);
 
 // Fits the results' usable sweep samples with their corner bandwidths; sets fit or fit_error.

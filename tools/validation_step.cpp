@@ -13,7 +13,7 @@
 
 namespace larm::cli {
 
-int run_validation_step(const topology::Topology& topology, const kernels::Clock& clock,
+int run_validation_step(const topology::Topology& topology, const platform::Clock& clock,
                         const ValidationStepOptions& options, const std::filesystem::path& dir,
                         results::Results& results) {
   std::vector<std::string> skipped;

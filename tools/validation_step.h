@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "kernels/clock.h"
+#include "platform/clock.h"
 #include "results/records.h"
 #include "topology/topology.h"
 #include "validate/validation_run.h"
@@ -21,7 +21,7 @@ struct ValidationStepOptions {
 
 // Returns the exit status: 0, 1 when a roof's error away from the ridge exceeds the limit,
 // 130 when interrupted by Ctrl-C, which the step handles (the points measured are saved).
-int run_validation_step(const topology::Topology& topology, const kernels::Clock& clock,
+int run_validation_step(const topology::Topology& topology, const platform::Clock& clock,
                         const ValidationStepOptions& options, const std::filesystem::path& dir,
                         results::Results& results);
 

@@ -6,9 +6,9 @@
 #include <set>
 
 #include "codegen/isa.h"
-#include "kernels/buffer.h"
 #include "kernels/drivers.h"
-#include "kernels/thread_team.h"
+#include "platform/buffer.h"
+#include "platform/thread_team.h"
 #include "results/statistics.h"
 
 namespace larm::validate {
@@ -74,9 +74,9 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
                                                  const ValidationOptions& options,
                                                  std::vector<std::string>& skipped) {
   std::vector<ValidationTarget> targets;
-  const auto op = codegen::parse_flop_op(options.op);
-  const auto precision = codegen::parse_precision(options.precision);
-  const auto access = codegen::parse_access(options.access);
+  const auto op = larm::parse<larm::FlopOp>(options.op);
+  const auto precision = larm::parse<larm::Precision>(options.precision);
+  const auto access = larm::parse<larm::Access>(options.access);
   if (!op || !precision || !access) return targets;
   for (const auto& roof : results.roofs) {
     if (roof.level == "flops" || roof.access != options.access || !roof.present()) continue;
@@ -95,7 +95,7 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
       continue;
     }
     const results::Roof* ceiling = ceiling_for(results, roof, options);
-    const auto isa = codegen::parse_isa(roof.isa);
+    const auto isa = larm::parse<larm::Isa>(roof.isa);
     if (ceiling == nullptr || !isa) {
       skipped.push_back("domain " + std::to_string(roof.domain) + " " + name + ": no " +
                         options.op + " " + options.precision + " " + roof.isa +
@@ -139,7 +139,7 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
   return targets;
 }
 
-void run_validation(const topology::Topology& topology, const kernels::Clock& clock,
+void run_validation(const topology::Topology& topology, const platform::Clock& clock,
                     const std::vector<ValidationTarget>& targets, const ValidationOptions& options,
                     results::Results& results) {
   results.validation.clear();
@@ -153,7 +153,7 @@ void run_validation(const topology::Topology& topology, const kernels::Clock& cl
                    .stop = options.stop}};
   int index = 0;
   for (const auto& target : targets) {
-    kernels::ThreadTeam team(topology.handle(), target.pus);
+    platform::ThreadTeam team(topology.handle(), target.pus);
     for (const auto& ai : target.intensities) {
       results::ValidationPoint point;
       point.domain = target.roof.domain;
@@ -188,7 +188,7 @@ void run_validation(const topology::Topology& topology, const kernels::Clock& cl
             {.spec = *spec,
              .nodes = target.nodes,
              .policy =
-                 target.interleave ? kernels::BindPolicy::interleave : kernels::BindPolicy::bind,
+                 target.interleave ? platform::BindPolicy::interleave : platform::BindPolicy::bind,
              .working_set_bytes = target.roof.working_set_bytes,
              .thread_groups = target.thread_groups});
         point.working_set_bytes = measured.working_set_bytes;
@@ -201,8 +201,8 @@ void run_validation(const topology::Topology& topology, const kernels::Clock& cl
         point.relative_error =
             (point.stats.median - point.predicted_gflops) / point.predicted_gflops;
         const bool uneven = measured.interleave_evenness &&
-                            *measured.interleave_evenness < kernels::kMinInterleaveEvenness;
-        point.status = measured.placement_fraction < kernels::kMinPlacedFraction || uneven
+                            *measured.interleave_evenness < platform::kMinInterleaveEvenness;
+        point.status = measured.placement_fraction < platform::kMinPlacedFraction || uneven
                            ? "misplaced"
                        : results::is_unstable(point.stats) ? "unstable"
                                                            : "ok";

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "codegen/kernel_spec.h"
-#include "kernels/clock.h"
+#include "platform/clock.h"
 #include "results/records.h"
 #include "topology/topology.h"
 
@@ -57,7 +57,7 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
 
 // Runs the targets and replaces results.validation with their points. Throws
 // kernels::Interrupted when options.stop is set (the points measured so far are kept).
-void run_validation(const topology::Topology& topology, const kernels::Clock& clock,
+void run_validation(const topology::Topology& topology, const platform::Clock& clock,
                     const std::vector<ValidationTarget>& targets, const ValidationOptions& options,
                     results::Results& results);
 

@@ -1,10 +1,10 @@
 // Working-set sizes per level (METHOD §3).
-#include "kernels/working_set.h"
+#include "characterize/working_set.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace larm::kernels {
+namespace larm::characterize {
 namespace {
 
 constexpr std::uint64_t kMinimumMemoryTotal = 64ull << 20;
@@ -58,20 +58,4 @@ std::vector<std::uint64_t> sweep_sizes(const topology::Domain& domain, int point
   return sizes;
 }
 
-std::uint64_t bytes_per_stream(const codegen::KernelSpec& spec, std::uint64_t working_set_bytes) {
-  const int streams = codegen::stream_count(spec.access);
-  const std::uint64_t chunk = codegen::stream_chunk_bytes(spec);
-  const std::uint64_t per_stream = working_set_bytes / static_cast<std::uint64_t>(streams);
-  return std::max<std::uint64_t>(1, per_stream / chunk) * chunk;
-}
-
-codegen::KernelSpec fit_unroll(codegen::KernelSpec spec, std::uint64_t working_set_bytes) {
-  const auto streams = static_cast<std::uint64_t>(codegen::stream_count(spec.access));
-  const auto width = static_cast<std::uint64_t>(codegen::traits(spec.isa).vector_bytes);
-  std::uint64_t unroll = static_cast<std::uint64_t>(spec.effective_unroll());
-  while (unroll > 1 && unroll * width * streams > working_set_bytes) unroll /= 2;
-  spec.unroll = static_cast<int>(unroll);
-  return spec;
-}
-
-}  // namespace larm::kernels
+}  // namespace larm::characterize

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-namespace larm::kernels {
+namespace larm::platform {
 
 // Sense-reversing barrier: threads spin (with pause) so they leave it within nanoseconds.
 class SpinBarrier {
@@ -62,4 +62,4 @@ class ThreadTeam {
   std::exception_ptr error_;
 };
 
-}  // namespace larm::kernels
+}  // namespace larm::platform

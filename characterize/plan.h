@@ -10,7 +10,7 @@
 #include "codegen/kernel_spec.h"
 #include "topology/topology.h"
 
-namespace larm::kernels {
+namespace larm::characterize {
 
 enum class MeasurementKind { frequency, bandwidth, flops, sweep, latency, curve };
 const char* name(MeasurementKind kind);
@@ -36,10 +36,10 @@ struct PlanOptions {
   bool quick = false;
   int samples = 11;
   double min_sample_seconds = 0.02;
-  codegen::Isa isa = codegen::Isa::avx512;  // bandwidth kernels; caps the FLOP ISAs
-  std::vector<codegen::Isa> flop_isas;      // the ceilings' ISAs
-  std::vector<int> domains;                 // empty: every domain
-  std::set<MeasurementKind> only;           // empty: every kind
+  larm::Isa isa = larm::Isa::avx512;  // bandwidth kernels; caps the FLOP ISAs
+  std::vector<larm::Isa> flop_isas;   // the ceilings' ISAs
+  std::vector<int> domains;           // empty: every domain
+  std::set<MeasurementKind> only;     // empty: every kind
   int sweep_points_per_octave = 4;
 };
 
@@ -68,4 +68,4 @@ extern const char* const kEstimateMethod;
 
 std::string describe_plan(const Plan& plan, const topology::Topology& topology, bool verbose);
 
-}  // namespace larm::kernels
+}  // namespace larm::characterize

@@ -1,12 +1,12 @@
 // Environment guards: NUMA balancing, THP, governor, SMT, hypervisor, cpuset restrictions.
-#include "kernels/environment.h"
+#include "platform/environment.h"
 
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <fstream>
 
-namespace larm::kernels {
+namespace larm::platform {
 namespace {
 
 // "always [madvise] never" -> "madvise"
@@ -47,7 +47,7 @@ EnvironmentReport read_environment(const CpuInfo& cpu) {
       bracketed(read_first_line("/sys/kernel/mm/transparent_hugepage/enabled"));
   v["transparent_hugepages_defrag"] =
       bracketed(read_first_line("/sys/kernel/mm/transparent_hugepage/defrag"));
-  v["larm_buffers_madvise_hugepage_from_bytes"] = 2u << 20;  // see kernels/buffer.cpp
+  v["larm_buffers_madvise_hugepage_from_bytes"] = 2u << 20;  // see platform/buffer.cpp
   v["cpufreq_governor"] = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
   v["smt_active"] = read_first_line("/sys/devices/system/cpu/smt/active");
   v["hypervisor"] =
@@ -78,4 +78,4 @@ EnvironmentReport read_environment(const CpuInfo& cpu) {
   return report;
 }
 
-}  // namespace larm::kernels
+}  // namespace larm::platform

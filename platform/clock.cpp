@@ -1,5 +1,5 @@
 // TSC detection, calibration and fenced reads.
-#include "kernels/clock.h"
+#include "platform/clock.h"
 
 #include <cpuid.h>
 #include <time.h>
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace larm::kernels {
+namespace larm::platform {
 
 bool has_invariant_tsc() {
   unsigned eax, ebx, ecx, edx;
@@ -61,4 +61,4 @@ std::uint64_t Clock::end() const {
   return t;
 }
 
-}  // namespace larm::kernels
+}  // namespace larm::platform

@@ -1,5 +1,5 @@
 // Enumeration of the measurements of a characterization and their time estimates.
-#include "kernels/plan.h"
+#include "characterize/plan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,16 +7,16 @@
 #include <map>
 #include <sstream>
 
-#include "kernels/working_set.h"
+#include "characterize/working_set.h"
 
-namespace larm::kernels {
+namespace larm::characterize {
 namespace {
 
-using codegen::Access;
 using codegen::Family;
-using codegen::FlopOp;
 using codegen::KernelSpec;
-using codegen::Precision;
+using larm::Access;
+using larm::FlopOp;
+using larm::Precision;
 
 // Rates the estimate assumes for work whose duration does not scale with the sample length.
 constexpr double kFirstTouchBytesPerSecond = 2e9;    // page faults and zeroing, per thread
@@ -198,7 +198,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
 
     if (wanted(MeasurementKind::bandwidth)) {
       for (const LevelWorkingSet& level : level_working_sets(domain)) {
-        for (Access access : codegen::all_accesses()) {
+        for (Access access : larm::all<larm::Access>()) {
           PlannedMeasurement m = base;
           m.kind = MeasurementKind::bandwidth;
           m.level = level.level;
@@ -225,7 +225,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     }
 
     if (wanted(MeasurementKind::flops)) {
-      for (codegen::Isa isa : options.flop_isas) {
+      for (larm::Isa isa : options.flop_isas) {
         for (Precision precision : {Precision::sp, Precision::dp}) {
           for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
             PlannedMeasurement m = base;
@@ -288,7 +288,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
       machine.pus.push_back(pu);
       machine.pu_domains.push_back(domain);
     }
-    for (Access access : codegen::all_accesses()) {
+    for (Access access : larm::all<larm::Access>()) {
       machine.spec = {.family = Family::stream, .isa = options.isa, .access = access};
       for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
         PlannedMeasurement m = machine;
@@ -360,4 +360,4 @@ std::string describe_plan(const Plan& plan, const topology::Topology& topology, 
   return out.str();
 }
 
-}  // namespace larm::kernels
+}  // namespace larm::characterize

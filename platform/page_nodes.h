@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <map>
 
-namespace larm::topology {
+namespace larm::platform {
 
 // Queries the NUMA node (OS index) of up to max_pages pages spread evenly over [data, data +
 // bytes). Returns node -> pages; a page the kernel cannot place counts under -errno (-ENOENT: not
@@ -12,4 +12,4 @@ namespace larm::topology {
 std::map<int, std::size_t> query_page_nodes(const void* data, std::size_t bytes,
                                             std::size_t max_pages);
 
-}  // namespace larm::topology
+}  // namespace larm::platform

@@ -4,14 +4,14 @@
 
 #include <functional>
 
-#include "kernels/clock.h"
-#include "kernels/cpu_info.h"
-#include "kernels/plan.h"
+#include "characterize/plan.h"
 #include "kernels/sampler.h"
+#include "platform/clock.h"
+#include "platform/cpu_info.h"
 #include "results/records.h"
 #include "topology/topology.h"
 
-namespace larm::kernels {
+namespace larm::characterize {
 
 struct ProgressEvent {
   int index = 0;  // 1-based
@@ -22,7 +22,7 @@ struct ProgressEvent {
 };
 
 struct RunOptions {
-  SamplingOptions sampling;
+  kernels::SamplingOptions sampling;
   double unstable_threshold = 0.10;
   bool require_placement = false;  // a misplaced measurement stops the run as an error
   std::function<void(const ProgressEvent&)> on_progress;        // before each measurement
@@ -35,12 +35,14 @@ struct RunOptions {
 // refused, a binding that does not hold) are recorded as absent with the error as their status; the
 // run goes on.
 enum class RunOutcome { complete, interrupted, misplaced };
-RunOutcome run_plan(const topology::Topology& topology, const Plan& plan, const Clock& clock,
-                    const CpuInfo& cpu, const RunOptions& options, results::Results& results);
+RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
+                    const platform::Clock& clock, const platform::CpuInfo& cpu,
+                    const RunOptions& options, results::Results& results);
 
 // The provenance block of results.json (host, CPU, kernel, compiler, versions, clock, ISA,
 // environment guards); the core frequency is added once measured.
-nlohmann::json make_provenance(const topology::Topology& topology, const Clock& clock,
-                               const CpuInfo& cpu, codegen::Isa isa, bool quick, int samples);
+nlohmann::json make_provenance(const topology::Topology& topology, const platform::Clock& clock,
+                               const platform::CpuInfo& cpu, larm::Isa isa, bool quick,
+                               int samples);
 
-}  // namespace larm::kernels
+}  // namespace larm::characterize

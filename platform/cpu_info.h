@@ -4,9 +4,9 @@
 #include <optional>
 #include <string>
 
-#include "codegen/kernel_spec.h"
+#include "results/vocabulary.h"
 
-namespace larm::kernels {
+namespace larm::platform {
 
 struct CpuInfo {
   std::string vendor;  // GenuineIntel, AuthenticAMD...
@@ -27,7 +27,7 @@ struct DocumentedThroughput {
   std::string microarchitecture;
   std::string source;
 };
-std::optional<DocumentedThroughput> documented_throughput(const CpuInfo& cpu, codegen::Isa isa,
-                                                          codegen::FlopOp op);
+std::optional<DocumentedThroughput> documented_throughput(const CpuInfo& cpu, larm::Isa isa,
+                                                          larm::FlopOp op);
 
-}  // namespace larm::kernels
+}  // namespace larm::platform

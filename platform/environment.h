@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernels/cpu_info.h"
+#include "platform/cpu_info.h"
 
-namespace larm::kernels {
+namespace larm::platform {
 
 struct EnvironmentReport {
   nlohmann::json values = nlohmann::json::object();
@@ -21,4 +21,4 @@ EnvironmentReport read_environment(const CpuInfo& cpu);
 // The first line of a file, or "unavailable".
 std::string read_first_line(const std::string& path);
 
-}  // namespace larm::kernels
+}  // namespace larm::platform

@@ -1,5 +1,5 @@
 // Page-mixed buffers over a fast and a slow memory.
-#include "kernels/page_mix.h"
+#include "platform/page_mix.h"
 
 #include <sys/mman.h>
 
@@ -10,10 +10,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "kernels/buffer.h"
-#include "topology/page_nodes.h"
+#include "platform/buffer.h"
+#include "platform/page_nodes.h"
 
-namespace larm::kernels {
+namespace larm::platform {
 namespace {
 
 constexpr std::size_t kPageBytes = 4096;
@@ -101,10 +101,10 @@ PageMixCheck PageMixBuffer::check() const {
     const auto it = per_node.find(static_cast<int>(node));
     return it == per_node.end() ? std::size_t{0} : it->second;
   };
-  const auto head = topology::query_page_nodes(base, interleaved, mix_.interleaved_pages);
+  const auto head = platform::query_page_nodes(base, interleaved, mix_.interleaved_pages);
   const std::size_t rest_pages = mix_.pages - mix_.interleaved_pages;
   const auto tail =
-      topology::query_page_nodes(base + interleaved, bytes_ - interleaved, rest_pages);
+      platform::query_page_nodes(base + interleaved, bytes_ - interleaved, rest_pages);
   const unsigned rest_node = mix_.rest_on_fast ? fast_ : slow_;
   const std::size_t placed = count(head, fast_) + count(head, slow_) + count(tail, rest_node);
   const std::size_t on_fast = count(head, fast_) + count(tail, fast_);
@@ -114,4 +114,4 @@ PageMixCheck PageMixBuffer::check() const {
   return result;
 }
 
-}  // namespace larm::kernels
+}  // namespace larm::platform

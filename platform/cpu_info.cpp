@@ -1,11 +1,11 @@
 // cpuid decoding and the table of documented FP throughput.
-#include "kernels/cpu_info.h"
+#include "platform/cpu_info.h"
 
 #include <cpuid.h>
 
 #include <cstring>
 
-namespace larm::kernels {
+namespace larm::platform {
 namespace {
 
 std::string trim(std::string text) {
@@ -56,10 +56,10 @@ CpuInfo read_cpu_info() {
   return info;
 }
 
-std::optional<DocumentedThroughput> documented_throughput(const CpuInfo& cpu, codegen::Isa isa,
-                                                          codegen::FlopOp op) {
-  using codegen::FlopOp;
-  using codegen::Isa;
+std::optional<DocumentedThroughput> documented_throughput(const CpuInfo& cpu, larm::Isa isa,
+                                                          larm::FlopOp op) {
+  using larm::FlopOp;
+  using larm::Isa;
   // Vector instructions per cycle per core. AMD: Software Optimization Guides for family 17h
   // (pub. 55723), 19h (pub. 56665, 57647) and 1Ah (pub. 58455); Intel: the thesis' table 4.1
   // for Broadwell and the Intel 64 and IA-32 Optimization Reference Manual.
@@ -106,4 +106,4 @@ std::optional<DocumentedThroughput> documented_throughput(const CpuInfo& cpu, co
   return std::nullopt;
 }
 
-}  // namespace larm::kernels
+}  // namespace larm::platform

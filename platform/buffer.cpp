@@ -1,7 +1,7 @@
 // Nodeset-bound buffers and page placement queries.
-#include "kernels/buffer.h"
+#include "platform/buffer.h"
 
-#include "topology/page_nodes.h"
+#include "platform/page_nodes.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace larm::kernels {
+namespace larm::platform {
 namespace {
 
 constexpr std::size_t kHugePageBytes = 2u << 20;
@@ -120,7 +120,7 @@ double PlacementCount::evenness(const std::vector<unsigned>& intended_nodes) con
 PlacementCount count_placement(const void* data, std::size_t bytes,
                                const std::vector<unsigned>& intended_nodes, std::size_t max_pages) {
   PlacementCount count;
-  count.per_node = topology::query_page_nodes(data, bytes, max_pages);
+  count.per_node = platform::query_page_nodes(data, bytes, max_pages);
   for (const auto& [node, pages] : count.per_node) {
     count.queried += pages;
     if (node >= 0 && std::find(intended_nodes.begin(), intended_nodes.end(),
@@ -131,4 +131,4 @@ PlacementCount count_placement(const void* data, std::size_t bytes,
   return count;
 }
 
-}  // namespace larm::kernels
+}  // namespace larm::platform

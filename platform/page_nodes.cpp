@@ -1,5 +1,5 @@
 // Page placement queries through move_pages (libnuma's numaif.h).
-#include "topology/page_nodes.h"
+#include "platform/page_nodes.h"
 
 #include <numaif.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace larm::topology {
+namespace larm::platform {
 
 std::map<int, std::size_t> query_page_nodes(const void* data, std::size_t bytes,
                                             std::size_t max_pages) {
@@ -36,4 +36,4 @@ std::map<int, std::size_t> query_page_nodes(const void* data, std::size_t bytes,
   return per_node;
 }
 
-}  // namespace larm::topology
+}  // namespace larm::platform

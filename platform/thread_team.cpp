@@ -1,12 +1,12 @@
 // Bound thread team and spin barrier.
-#include "kernels/thread_team.h"
+#include "platform/thread_team.h"
 
 #include <immintrin.h>
 
 #include <stdexcept>
 #include <string>
 
-namespace larm::kernels {
+namespace larm::platform {
 
 void SpinBarrier::wait() {
   const unsigned generation = generation_.load(std::memory_order_acquire);
@@ -99,4 +99,4 @@ void ThreadTeam::worker(int index) {
   }
 }
 
-}  // namespace larm::kernels
+}  // namespace larm::platform

@@ -8,7 +8,7 @@
 #include <map>
 #include <vector>
 
-namespace larm::kernels {
+namespace larm::platform {
 
 enum class BindPolicy { bind, interleave };
 
@@ -70,4 +70,4 @@ inline constexpr double kMinPlacedFraction = 0.99;
 // samples at most 1024 pages, and a buffer's size need not be a multiple of the memories.
 inline constexpr double kMinInterleaveEvenness = 0.90;
 
-}  // namespace larm::kernels
+}  // namespace larm::platform

@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-namespace larm::kernels {
+namespace larm::platform {
 
 struct PageMix {
   std::size_t pages = 0;
@@ -59,4 +59,4 @@ class PageMixBuffer {
   PageMix mix_;
 };
 
-}  // namespace larm::kernels
+}  // namespace larm::platform

@@ -8,7 +8,7 @@
 #include "codegen/kernel_spec.h"
 #include "topology/topology.h"
 
-namespace larm::kernels {
+namespace larm::characterize {
 
 struct LevelWorkingSet {
   std::string level;                   // L1, L2, L3... or memory
@@ -30,12 +30,4 @@ std::uint64_t memory_working_set(std::uint64_t llc_bytes, int threads);
 // thread (at least the memory working set), points_per_octave points per doubling.
 std::vector<std::uint64_t> sweep_sizes(const topology::Domain& domain, int points_per_octave);
 
-// Bytes per stream for a kernel given a thread's working set: a whole number of the kernel's
-// chunks (at least one), so that every byte counted is a byte touched.
-std::uint64_t bytes_per_stream(const codegen::KernelSpec& spec, std::uint64_t working_set_bytes);
-
-// The spec with its unroll reduced (to a power of two) when the default chunk would not fit in
-// the working set: the size sweep starts at 1 KiB, below one AVX-512 chunk.
-codegen::KernelSpec fit_unroll(codegen::KernelSpec spec, std::uint64_t working_set_bytes);
-
-}  // namespace larm::kernels
+}  // namespace larm::characterize

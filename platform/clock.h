@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-namespace larm::kernels {
+namespace larm::platform {
 
 class Clock {
  public:
@@ -33,4 +33,4 @@ class Clock {
 bool has_invariant_tsc();
 std::uint64_t monotonic_raw_ns();
 
-}  // namespace larm::kernels
+}  // namespace larm::platform

@@ -1,5 +1,5 @@
 // Execution of a plan into result records.
-#include "kernels/characterize.h"
+#include "characterize/characterize.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,7 +10,7 @@
 #include "kernels/drivers.h"
 #include "results/statistics.h"
 
-namespace larm::kernels {
+namespace larm::characterize {
 namespace {
 
 using results::Roof;
@@ -52,7 +52,7 @@ Roof roof_base(const topology::Topology& topology, const PlannedMeasurement& m) 
 
 std::string status_of(const results::SampleStats& stats, std::optional<double> placed,
                       double threshold) {
-  if (placed && *placed < kMinPlacedFraction) return "misplaced";
+  if (placed && *placed < platform::kMinPlacedFraction) return "misplaced";
   return results::is_unstable(stats, threshold) ? "unstable" : "ok";
 }
 
@@ -65,7 +65,7 @@ void describe_stream(const PlannedMeasurement& m, results::StreamMeasurement& po
 }
 
 // ... and from its measurement.
-void fill_stream(const PlannedMeasurement& m, const BandwidthResult& r, double threshold,
+void fill_stream(const PlannedMeasurement& m, const kernels::BandwidthResult& r, double threshold,
                  results::StreamMeasurement& point) {
   describe_stream(m, point);
   point.working_set_bytes = r.working_set_bytes;
@@ -131,8 +131,8 @@ void record_absent(const topology::Topology& topology, const PlannedMeasurement&
 
 class Runner {
  public:
-  Runner(const topology::Topology& topology, const Clock& clock, const CpuInfo& cpu,
-         const RunOptions& options, results::Results& results)
+  Runner(const topology::Topology& topology, const platform::Clock& clock,
+         const platform::CpuInfo& cpu, const RunOptions& options, results::Results& results)
       : topology_(topology),
         cpu_(cpu),
         options_(options),
@@ -157,20 +157,20 @@ class Runner {
   }
 
  private:
-  ThreadTeam& team(const std::vector<unsigned>& pus) {
+  platform::ThreadTeam& team(const std::vector<unsigned>& pus) {
     if (!team_ || team_->pus() != pus) {
       team_.reset();
-      team_ = std::make_unique<ThreadTeam>(topology_.handle(), pus);
+      team_ = std::make_unique<platform::ThreadTeam>(topology_.handle(), pus);
     }
     return *team_;
   }
 
   // A stream kernel on the domain's threads, every buffer on the entry's memory.
-  BandwidthResult on_memory(const PlannedMeasurement& m) {
-    return measure_bandwidth(context_, team(m.pus),
-                             {.spec = m.spec,
-                              .nodes = memory_nodes(topology_, m.memory),
-                              .working_set_bytes = m.working_set_bytes});
+  kernels::BandwidthResult on_memory(const PlannedMeasurement& m) {
+    return kernels::measure_bandwidth(context_, team(m.pus),
+                                      {.spec = m.spec,
+                                       .nodes = memory_nodes(topology_, m.memory),
+                                       .working_set_bytes = m.working_set_bytes});
   }
 
   double core_hz(int domain) const {
@@ -182,7 +182,7 @@ class Runner {
     results::FrequencyRecord record;
     record.domain = m.domain;
     record.threads = static_cast<int>(m.pus.size());
-    record.samples_hz = measure_frequency(context_, team(m.pus));
+    record.samples_hz = kernels::measure_frequency(context_, team(m.pus));
     record.stats = results::summarize(record.samples_hz);
     core_hz_[m.domain] = record.stats.median;
     if (!results_.provenance.contains("core_frequency_hz")) {
@@ -193,7 +193,7 @@ class Runner {
 
   void bandwidth(const PlannedMeasurement& m) {
     if (m.domain < 0) return machine_wide(m);
-    const BandwidthResult r = on_memory(m);
+    const kernels::BandwidthResult r = on_memory(m);
     Roof roof = roof_base(topology_, m);
     roof.working_set_bytes = r.working_set_bytes;
     roof.samples = r.gbps;
@@ -213,13 +213,13 @@ class Runner {
     } else {
       nodes = memory_nodes(topology_, m.memory);
     }
-    const BandwidthResult r =
-        measure_bandwidth(context_, team(m.pus),
-                          {.spec = m.spec,
-                           .nodes = nodes,
-                           .policy = congestion ? BindPolicy::interleave : BindPolicy::bind,
-                           .working_set_bytes = m.working_set_bytes,
-                           .thread_groups = m.pu_domains});
+    const kernels::BandwidthResult r = kernels::measure_bandwidth(
+        context_, team(m.pus),
+        {.spec = m.spec,
+         .nodes = nodes,
+         .policy = congestion ? platform::BindPolicy::interleave : platform::BindPolicy::bind,
+         .working_set_bytes = m.working_set_bytes,
+         .thread_groups = m.pu_domains});
     results::SharedBandwidth total;
     fill_stream(m, r, options_.unstable_threshold, total);
     total.placement = m.placement;
@@ -228,7 +228,8 @@ class Runner {
       total.memory_kind = topology_.memories()[static_cast<std::size_t>(m.memory)].kind;
     total.placement_fraction = r.placement_fraction;
     total.interleave_evenness = r.interleave_evenness;
-    const bool uneven = r.interleave_evenness && *r.interleave_evenness < kMinInterleaveEvenness;
+    const bool uneven =
+        r.interleave_evenness && *r.interleave_evenness < platform::kMinInterleaveEvenness;
     if (uneven) total.status = "misplaced";
     results_.shared.push_back(total);
     for (std::size_t d = 0; d < r.group_gbps.size(); ++d) {
@@ -248,7 +249,7 @@ class Runner {
   }
 
   void curve(const PlannedMeasurement& m) {
-    const BandwidthResult r = on_memory(m);
+    const kernels::BandwidthResult r = on_memory(m);
     results::CurvePoint p;
     fill_stream(m, r, options_.unstable_threshold, p);
     p.memory = memory_name(topology_, m.memory);
@@ -256,14 +257,14 @@ class Runner {
   }
 
   void flops(const PlannedMeasurement& m) {
-    const FlopsResult r = measure_flops(context_, team(m.pus), m.spec);
+    const kernels::FlopsResult r = kernels::measure_flops(context_, team(m.pus), m.spec);
     Roof roof = roof_base(topology_, m);
     roof.samples = r.gflops;
     roof.stats = results::summarize(roof.samples);
     if (const double hz = core_hz(m.domain); hz > 0) {
       roof.instructions_per_cycle = results::median(r.instructions_per_second) / hz;
     }
-    if (auto documented = documented_throughput(cpu_, m.spec.isa, m.spec.op)) {
+    if (auto documented = platform::documented_throughput(cpu_, m.spec.isa, m.spec.op)) {
       roof.documented_ipc = documented->instructions_per_cycle;
     }
     roof.status = status_of(roof.stats, std::nullopt, options_.unstable_threshold);
@@ -271,7 +272,7 @@ class Runner {
   }
 
   void sweep(const PlannedMeasurement& m) {
-    const BandwidthResult r = on_memory(m);
+    const kernels::BandwidthResult r = on_memory(m);
     results::SweepPoint p;
     fill_stream(m, r, options_.unstable_threshold, p);
     p.domain = m.domain;
@@ -281,9 +282,9 @@ class Runner {
   void latency(const PlannedMeasurement& m) {
     const topology::Domain& domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
     const unsigned line = domain.caches.empty() ? 64 : domain.caches.front().line_bytes;
-    const LatencyResult r =
-        measure_latency(context_, team(m.pus),
-                        {memory_nodes(topology_, m.memory), m.working_set_bytes, line ? line : 64});
+    const kernels::LatencyResult r = kernels::measure_latency(
+        context_, team(m.pus),
+        {memory_nodes(topology_, m.memory), m.working_set_bytes, line ? line : 64});
     results::LatencyPoint p;
     p.domain = m.domain;
     p.level = m.level;
@@ -297,11 +298,11 @@ class Runner {
   }
 
   const topology::Topology& topology_;
-  const CpuInfo& cpu_;
+  const platform::CpuInfo& cpu_;
   const RunOptions& options_;
   results::Results& results_;
-  DriverContext context_;
-  std::unique_ptr<ThreadTeam> team_;
+  kernels::DriverContext context_;
+  std::unique_ptr<platform::ThreadTeam> team_;
   std::map<int, double> core_hz_;
 };
 
@@ -317,8 +318,9 @@ int count_misplaced(const results::Results& r) {
 
 }  // namespace
 
-RunOutcome run_plan(const topology::Topology& topology, const Plan& plan, const Clock& clock,
-                    const CpuInfo& cpu, const RunOptions& options, results::Results& results) {
+RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
+                    const platform::Clock& clock, const platform::CpuInfo& cpu,
+                    const RunOptions& options, results::Results& results) {
   Runner runner(topology, clock, cpu, options, results);
   const auto start = std::chrono::steady_clock::now();
   double estimated_done = 0;
@@ -343,7 +345,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan, const 
     try {
       throw_if_stopped(options.sampling);
       runner.run(m);
-    } catch (const Interrupted&) {
+    } catch (const kernels::Interrupted&) {
       results.incomplete_reason = "interrupted after " + std::to_string(index - 1) + " of " +
                                   std::to_string(total) + " measurements";
       return RunOutcome::interrupted;
@@ -363,4 +365,4 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan, const 
   return RunOutcome::complete;
 }
 
-}  // namespace larm::kernels
+}  // namespace larm::characterize

@@ -4,24 +4,25 @@
 #include <chrono>
 #include <ctime>
 
+#include "characterize/characterize.h"
 #include "codegen/isa.h"
-#include "kernels/characterize.h"
-#include "kernels/environment.h"
 #include "larm/build_info.h"
+#include "platform/environment.h"
 
-namespace larm::kernels {
+namespace larm::characterize {
 
-nlohmann::json make_provenance(const topology::Topology& topology, const Clock& clock,
-                               const CpuInfo& cpu, codegen::Isa isa, bool quick, int samples) {
+nlohmann::json make_provenance(const topology::Topology& topology, const platform::Clock& clock,
+                               const platform::CpuInfo& cpu, larm::Isa isa, bool quick,
+                               int samples) {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
 
-  const EnvironmentReport environment = read_environment(cpu);
+  const platform::EnvironmentReport environment = platform::read_environment(cpu);
   nlohmann::json usable = nlohmann::json::array();
-  for (codegen::Isa i : codegen::usable_isas()) usable.push_back(codegen::name(i));
+  for (larm::Isa i : codegen::usable_isas()) usable.push_back(codegen::name(i));
 
   return {
       {"host", host},
@@ -50,4 +51,4 @@ nlohmann::json make_provenance(const topology::Topology& topology, const Clock& 
   };
 }
 
-}  // namespace larm::kernels
+}  // namespace larm::characterize

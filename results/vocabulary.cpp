@@ -1,0 +1,32 @@
+// Status texts of the result files.
+#include "results/vocabulary.h"
+
+namespace larm {
+namespace {
+constexpr std::string_view kMisplacedPrefix = "misplaced: ";
+}  // namespace
+
+std::string status_text(Status status, const std::string& reason) {
+  switch (status) {
+    case Status::absent:
+      return reason;
+    case Status::misplaced:
+      return reason.empty() ? name(status) : std::string(kMisplacedPrefix) + reason;
+    case Status::ok:
+    case Status::unstable:
+    case Status::not_applicable:
+      break;
+  }
+  return name(status);
+}
+
+std::pair<Status, std::string> parse_status_text(const std::string& text) {
+  if (text.starts_with(kMisplacedPrefix)) {
+    return {Status::misplaced, text.substr(kMisplacedPrefix.size())};
+  }
+  const std::optional<Status> status = parse<Status>(text);
+  if (status && *status != Status::absent) return {*status, ""};
+  return {Status::absent, text};
+}
+
+}  // namespace larm

@@ -1,0 +1,159 @@
+// The words of larm's domain, typed once: access mixes, FP operations, precisions, instruction
+// sets, memory levels, placements, statuses and memory references. Each enum has one table that
+// gives its text in files, tables and options; records carry the enums and only the writers,
+// readers and CLI parsers see the text. Adding an access pattern is one enum value and one table
+// row (plus its kernel). No dependencies, so that every layer can use it.
+#pragma once
+
+#include <array>
+#include <compare>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace larm {
+
+// Memory access mixes of the bandwidth roofs (METHOD §2).
+enum class Access { load, store, store_nt, copy, ld2st1 };
+// FP instructions of the FLOP ceilings and mixed kernels.
+enum class FlopOp { add, mul, fma };
+enum class Precision { sp, dp };
+// Instruction sets larm generates kernels for, in increasing width.
+enum class Isa { sse2, avx, avx2, avx512 };
+// Where a roof's data lives: a cache level, a memory, or no data at all (FLOP ceilings).
+enum class Level { L1, L2, L3, L4, memory, flops };
+// Who accesses which memory (memory level only, METHOD §2): the domain's own memory, another
+// domain's, every core on one memory, every core on all memories interleaved.
+enum class Placement { local, remote, contention, congestion };
+// The state of a measurement. absent and not_applicable come with a reason (a separate string);
+// misplaced may have one (how far the pages were from where they were wanted).
+enum class Status { ok, unstable, misplaced, absent, not_applicable };
+
+template <typename E>
+struct VocabularyEntry {
+  E value;
+  std::string_view text;
+};
+
+// The table of each enum, in the enum's order; `what` names the word in error messages.
+template <typename E>
+struct Vocabulary;
+
+template <>
+struct Vocabulary<Access> {
+  static constexpr std::string_view what = "access";
+  static constexpr std::array<VocabularyEntry<Access>, 5> entries{{{Access::load, "load"},
+                                                                   {Access::store, "store"},
+                                                                   {Access::store_nt, "store-nt"},
+                                                                   {Access::copy, "copy"},
+                                                                   {Access::ld2st1, "2ld1st"}}};
+};
+template <>
+struct Vocabulary<FlopOp> {
+  static constexpr std::string_view what = "operation";
+  static constexpr std::array<VocabularyEntry<FlopOp>, 3> entries{
+      {{FlopOp::add, "add"}, {FlopOp::mul, "mul"}, {FlopOp::fma, "fma"}}};
+};
+template <>
+struct Vocabulary<Precision> {
+  static constexpr std::string_view what = "precision";
+  static constexpr std::array<VocabularyEntry<Precision>, 2> entries{
+      {{Precision::sp, "sp"}, {Precision::dp, "dp"}}};
+};
+template <>
+struct Vocabulary<Isa> {
+  static constexpr std::string_view what = "ISA";
+  static constexpr std::array<VocabularyEntry<Isa>, 4> entries{
+      {{Isa::sse2, "sse2"}, {Isa::avx, "avx"}, {Isa::avx2, "avx2"}, {Isa::avx512, "avx512"}}};
+};
+template <>
+struct Vocabulary<Level> {
+  static constexpr std::string_view what = "level";
+  static constexpr std::array<VocabularyEntry<Level>, 6> entries{{{Level::L1, "L1"},
+                                                                  {Level::L2, "L2"},
+                                                                  {Level::L3, "L3"},
+                                                                  {Level::L4, "L4"},
+                                                                  {Level::memory, "memory"},
+                                                                  {Level::flops, "flops"}}};
+};
+template <>
+struct Vocabulary<Placement> {
+  static constexpr std::string_view what = "placement";
+  static constexpr std::array<VocabularyEntry<Placement>, 4> entries{
+      {{Placement::local, "local"},
+       {Placement::remote, "remote"},
+       {Placement::contention, "contention"},
+       {Placement::congestion, "congestion"}}};
+};
+template <>
+struct Vocabulary<Status> {
+  static constexpr std::string_view what = "status";
+  static constexpr std::array<VocabularyEntry<Status>, 5> entries{
+      {{Status::ok, "ok"},
+       {Status::unstable, "unstable"},
+       {Status::misplaced, "misplaced"},
+       {Status::absent, "absent"},
+       {Status::not_applicable, "not_applicable"}}};
+};
+
+template <typename E>
+concept VocabularyWord = requires {
+  Vocabulary<E>::entries;
+};
+
+template <VocabularyWord E>
+constexpr const char* name(E value) {
+  return Vocabulary<E>::entries[static_cast<std::size_t>(value)].text.data();
+}
+
+template <VocabularyWord E>
+constexpr std::optional<E> parse(std::string_view text) {
+  for (const auto& entry : Vocabulary<E>::entries) {
+    if (entry.text == text) return entry.value;
+  }
+  return std::nullopt;
+}
+
+// Every value, in the enum's order.
+template <VocabularyWord E>
+std::vector<E> all() {
+  std::vector<E> values;
+  for (const auto& entry : Vocabulary<E>::entries) values.push_back(entry.value);
+  return values;
+}
+
+// "load, store, store-nt, copy, 2ld1st": the accepted words, for messages and --help.
+template <VocabularyWord E>
+std::string word_list(std::string_view separator = ", ") {
+  std::string text;
+  for (const auto& entry : Vocabulary<E>::entries) {
+    if (!text.empty()) text += separator;
+    text += entry.text;
+  }
+  return text;
+}
+
+// A memory (NUMA node) of the machine: its position in Topology::memories() and its OS index.
+// Two references are the same memory when their OS indexes are: a reader of a results file
+// without its topology knows the OS index only (index -1).
+struct MemoryRef {
+  int index = -1;
+  unsigned os_index = 0;
+
+  friend bool operator==(const MemoryRef& a, const MemoryRef& b) {
+    return a.os_index == b.os_index;
+  }
+  std::string text() const { return std::to_string(os_index); }
+};
+
+// A status and its reason, as one text in the files: "ok", "unstable", "misplaced" or
+// "misplaced: REASON", "not_applicable", and the bare reason for an absent measurement (the
+// format of results.json since schema 1.0).
+std::string status_text(Status status, const std::string& reason);
+// The inverse: a text that is none of the words is the reason of an absent measurement.
+std::pair<Status, std::string> parse_status_text(const std::string& text);
+
+}  // namespace larm
