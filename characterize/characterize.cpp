@@ -15,51 +15,47 @@ namespace {
 
 using results::Roof;
 
-std::string memory_name(const topology::Topology& topology, int memory) {
-  return memory < 0
-             ? ""
-             : std::to_string(topology.memories()[static_cast<std::size_t>(memory)].os_index);
+std::vector<unsigned> memory_nodes(const std::optional<MemoryRef>& memory) {
+  if (memory) return {memory->os_index};
+  return {};
 }
 
-std::vector<unsigned> memory_nodes(const topology::Topology& topology, int memory) {
-  if (memory >= 0) return {topology.memories()[static_cast<std::size_t>(memory)].os_index};
-  return {};
+std::string memory_kind(const topology::Topology& topology,
+                        const std::optional<MemoryRef>& memory) {
+  return memory ? topology.memories().at(static_cast<std::size_t>(memory->index)).kind : "";
 }
 
 Roof roof_base(const topology::Topology& topology, const PlannedMeasurement& m) {
   Roof roof;
   roof.domain = m.domain;
-  roof.level = m.level;
+  roof.level = m.level.value_or(Level::flops);
   roof.threads = static_cast<int>(m.pus.size());
-  roof.isa = codegen::name(m.spec.isa);
+  roof.isa = m.spec.isa;
   if (m.kind == MeasurementKind::flops) {
-    roof.access = codegen::name(m.spec.op);
-    roof.precision = codegen::name(m.spec.precision);
-    roof.unit = "GFLOP/s";
+    roof.op = m.spec.op;
+    roof.precision = m.spec.precision;
   } else {
-    roof.access = codegen::name(m.spec.access);
-    roof.unit = "GB/s";
+    roof.access = m.spec.access;
     roof.working_set_bytes = m.working_set_bytes;
   }
-  if (m.level == "memory") {
-    roof.memory = memory_name(topology, m.memory);
+  if (m.level == Level::memory) {
+    roof.memory = m.memory;
     roof.placement = m.placement;
-    if (m.memory >= 0)
-      roof.memory_kind = topology.memories()[static_cast<std::size_t>(m.memory)].kind;
+    roof.memory_kind = memory_kind(topology, m.memory);
   }
   return roof;
 }
 
-std::string status_of(const results::SampleStats& stats, std::optional<double> placed,
-                      double threshold) {
-  if (placed && *placed < platform::kMinPlacedFraction) return "misplaced";
-  return results::is_unstable(stats, threshold) ? "unstable" : "ok";
+Status status_of(const results::SampleStats& stats, std::optional<double> placed,
+                 double threshold) {
+  if (placed && *placed < platform::kMinPlacedFraction) return Status::misplaced;
+  return results::is_unstable(stats, threshold) ? Status::unstable : Status::ok;
 }
 
 // The fields a bandwidth series point takes from its plan entry, before or without a result.
 void describe_stream(const PlannedMeasurement& m, results::StreamMeasurement& point) {
-  point.access = codegen::name(m.spec.access);
-  point.isa = codegen::name(m.spec.isa);
+  point.access = m.spec.access;
+  point.isa = m.spec.isa;
   point.threads = static_cast<int>(m.pus.size());
   point.working_set_bytes = m.working_set_bytes;
 }
@@ -81,15 +77,17 @@ void record_absent(const topology::Topology& topology, const PlannedMeasurement&
     if (m.kind == MeasurementKind::curve) {
       results::CurvePoint p;
       describe_stream(m, p);
-      p.memory = memory_name(topology, m.memory);
-      p.status = reason;
+      p.memory = m.memory;
+      p.status = Status::absent;
+      p.status_reason = reason;
       results.contention_curve.push_back(p);
     } else {
       results::SharedBandwidth b;
       describe_stream(m, b);
-      b.placement = m.placement;
-      b.memory = memory_name(topology, m.memory);
-      b.status = reason;
+      b.placement = m.placement.value_or(Placement::contention);
+      b.memory = m.memory;
+      b.status = Status::absent;
+      b.status_reason = reason;
       results.shared.push_back(b);
     }
     return;
@@ -100,7 +98,8 @@ void record_absent(const topology::Topology& topology, const PlannedMeasurement&
     case MeasurementKind::bandwidth:
     case MeasurementKind::flops: {
       Roof roof = roof_base(topology, m);
-      roof.status = reason;
+      roof.status = Status::absent;
+      roof.status_reason = reason;
       results.roofs.push_back(roof);
       break;
     }
@@ -108,17 +107,19 @@ void record_absent(const topology::Topology& topology, const PlannedMeasurement&
       results::SweepPoint p;
       describe_stream(m, p);
       p.domain = m.domain;
-      p.status = reason;
+      p.status = Status::absent;
+      p.status_reason = reason;
       results.sweep.push_back(p);
       break;
     }
     case MeasurementKind::latency: {
       results::LatencyPoint p;
       p.domain = m.domain;
-      p.level = m.level;
-      p.memory = m.level == "memory" ? memory_name(topology, m.memory) : "";
+      p.level = m.level.value_or(Level::memory);
+      if (m.level == Level::memory) p.memory = m.memory;
       p.working_set_bytes = m.working_set_bytes;
-      p.status = reason;
+      p.status = Status::absent;
+      p.status_reason = reason;
       results.latency.push_back(p);
       break;
     }
@@ -169,7 +170,7 @@ class Runner {
   kernels::BandwidthResult on_memory(const PlannedMeasurement& m) {
     return kernels::measure_bandwidth(context_, team(m.pus),
                                       {.spec = m.spec,
-                                       .nodes = memory_nodes(topology_, m.memory),
+                                       .nodes = memory_nodes(m.memory),
                                        .working_set_bytes = m.working_set_bytes});
   }
 
@@ -206,12 +207,12 @@ class Runner {
   // Every core of the machine on one memory (contention) or on all, interleaved (congestion):
   // what each domain obtained, from the common start to its last thread's end, and the total.
   void machine_wide(const PlannedMeasurement& m) {
-    const bool congestion = m.placement == "congestion";
+    const bool congestion = m.placement == Placement::congestion;
     std::vector<unsigned> nodes;
     if (congestion) {
       for (const topology::Memory& memory : topology_.memories()) nodes.push_back(memory.os_index);
     } else {
-      nodes = memory_nodes(topology_, m.memory);
+      nodes = memory_nodes(m.memory);
     }
     const kernels::BandwidthResult r = kernels::measure_bandwidth(
         context_, team(m.pus),
@@ -222,15 +223,14 @@ class Runner {
          .thread_groups = m.pu_domains});
     results::SharedBandwidth total;
     fill_stream(m, r, options_.unstable_threshold, total);
-    total.placement = m.placement;
-    total.memory = memory_name(topology_, m.memory);
-    if (m.memory >= 0)
-      total.memory_kind = topology_.memories()[static_cast<std::size_t>(m.memory)].kind;
+    total.placement = m.placement.value_or(Placement::contention);
+    total.memory = m.memory;
+    total.memory_kind = memory_kind(topology_, m.memory);
     total.placement_fraction = r.placement_fraction;
     total.interleave_evenness = r.interleave_evenness;
     const bool uneven =
         r.interleave_evenness && *r.interleave_evenness < platform::kMinInterleaveEvenness;
-    if (uneven) total.status = "misplaced";
+    if (uneven) total.status = Status::misplaced;
     results_.shared.push_back(total);
     for (std::size_t d = 0; d < r.group_gbps.size(); ++d) {
       if (r.group_gbps[d].empty()) continue;
@@ -242,7 +242,7 @@ class Runner {
       roof.stats = results::summarize(roof.samples);
       roof.placement_fraction = r.placement_fraction;
       roof.status =
-          uneven ? "misplaced"
+          uneven ? Status::misplaced
                  : status_of(roof.stats, roof.placement_fraction, options_.unstable_threshold);
       results_.roofs.push_back(roof);
     }
@@ -252,7 +252,7 @@ class Runner {
     const kernels::BandwidthResult r = on_memory(m);
     results::CurvePoint p;
     fill_stream(m, r, options_.unstable_threshold, p);
-    p.memory = memory_name(topology_, m.memory);
+    p.memory = m.memory;
     results_.contention_curve.push_back(p);
   }
 
@@ -283,12 +283,11 @@ class Runner {
     const topology::Domain& domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
     const unsigned line = domain.caches.empty() ? 64 : domain.caches.front().line_bytes;
     const kernels::LatencyResult r = kernels::measure_latency(
-        context_, team(m.pus),
-        {memory_nodes(topology_, m.memory), m.working_set_bytes, line ? line : 64});
+        context_, team(m.pus), {memory_nodes(m.memory), m.working_set_bytes, line ? line : 64});
     results::LatencyPoint p;
     p.domain = m.domain;
-    p.level = m.level;
-    p.memory = m.level == "memory" ? memory_name(topology_, m.memory) : "";
+    p.level = m.level.value_or(Level::memory);
+    if (m.level == Level::memory) p.memory = m.memory;
     p.working_set_bytes = r.working_set_bytes;
     p.samples_ns = r.ns;
     p.stats = results::summarize(p.samples_ns);
@@ -307,7 +306,7 @@ class Runner {
 };
 
 int count_misplaced(const results::Results& r) {
-  auto misplaced = [](const auto& record) { return record.status == "misplaced"; };
+  auto misplaced = [](const auto& record) { return record.status == Status::misplaced; };
   return static_cast<int>(
       std::count_if(r.roofs.begin(), r.roofs.end(), misplaced) +
       std::count_if(r.sweep.begin(), r.sweep.end(), misplaced) +

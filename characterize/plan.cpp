@@ -123,9 +123,9 @@ std::optional<MeasurementKind> parse_measurement_kind(std::string_view text) {
 std::string PlannedMeasurement::label() const {
   std::string text = std::string(name(kind)) +
                      (domain < 0 ? std::string(" machine") : " domain " + std::to_string(domain));
-  if (!level.empty() && level != "flops") text += " " + level;
-  if (level == "memory" && memory >= 0) text += " " + std::to_string(memory);
-  if (!placement.empty()) text += " " + placement;
+  if (level && *level != Level::flops) text += std::string(" ") + name(*level);
+  if (level == Level::memory && memory) text += " " + std::to_string(memory->index);
+  if (placement) text += std::string(" ") + name(*placement);
   if (kind == MeasurementKind::curve) text += " " + std::to_string(pus.size()) + " threads";
   if (kind == MeasurementKind::bandwidth || kind == MeasurementKind::sweep ||
       kind == MeasurementKind::curve) {
@@ -169,10 +169,10 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
   auto add_on_each_memory = [&](const topology::Domain& domain, const PlannedMeasurement& m) {
     for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
       PlannedMeasurement on_memory = m;
-      on_memory.memory = static_cast<int>(mem);
+      on_memory.memory = topology.memory_ref(static_cast<int>(mem));
       const bool local = std::find(domain.local_memories.begin(), domain.local_memories.end(),
                                    static_cast<int>(mem)) != domain.local_memories.end();
-      on_memory.placement = local ? "local" : "remote";
+      on_memory.placement = local ? Placement::local : Placement::remote;
       add(on_memory);
     }
   };
@@ -186,7 +186,9 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     base.domain = domain.index;
     base.pus = domain.core_pus;
     // Cache-level runs, the sweep and cache latencies keep their data on the first local memory.
-    base.memory = domain.local_memories.empty() ? -1 : domain.local_memories.front();
+    if (!domain.local_memories.empty()) {
+      base.memory = topology.memory_ref(domain.local_memories.front());
+    }
 
     // The frequency comes first: FLOP IPC and latency cycles are computed with it, and every
     // result states the clock it was measured at.
@@ -205,16 +207,16 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
           m.spec = {.family = Family::stream, .isa = options.isa, .access = access};
           m.working_set_bytes = level.bytes_per_thread;
           m.absent_reason = level.absent_reason;
-          if (level.level != "memory") {
+          if (level.level != Level::memory) {
             add(m);
             continue;
           }
           add_on_each_memory(domain, m);
           // With one memory, contention and congestion are the local roof: absent, said so.
           if (single_memory) {
-            for (const char* placement : {"contention", "congestion"}) {
+            for (Placement placement : {Placement::contention, Placement::congestion}) {
               PlannedMeasurement shared = m;
-              shared.memory = -1;
+              shared.memory.reset();
               shared.placement = placement;
               shared.absent_reason = "single NUMA node";
               add(shared);
@@ -230,7 +232,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
           for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
             PlannedMeasurement m = base;
             m.kind = MeasurementKind::flops;
-            m.level = "flops";
+            m.level = Level::flops;
             m.spec = {.family = Family::flops, .isa = isa, .op = op, .precision = precision};
             if (op == FlopOp::fma && !codegen::traits(isa).has_fma) {
               m.absent_reason = std::string("no FMA in ") + codegen::name(isa);
@@ -262,7 +264,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         m.level = level.level;
         m.working_set_bytes = level.bytes_per_thread;
         m.absent_reason = level.absent_reason;
-        if (level.level != "memory") {
+        if (level.level != Level::memory) {
           add(m);
           continue;
         }
@@ -282,7 +284,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     PlannedMeasurement machine;
     machine.domain = -1;
     machine.kind = MeasurementKind::bandwidth;
-    machine.level = "memory";
+    machine.level = Level::memory;
     machine.working_set_bytes = memory_working_set(llc, cores);
     for (const auto& [pu, domain] : cores_by_distance(topology, 0)) {
       machine.pus.push_back(pu);
@@ -292,13 +294,12 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
       machine.spec = {.family = Family::stream, .isa = options.isa, .access = access};
       for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
         PlannedMeasurement m = machine;
-        m.memory = static_cast<int>(mem);
-        m.placement = "contention";
+        m.memory = topology.memory_ref(static_cast<int>(mem));
+        m.placement = Placement::contention;
         add(m);
       }
       PlannedMeasurement m = machine;
-      m.memory = -1;
-      m.placement = "congestion";
+      m.placement = Placement::congestion;
       add(m);
     }
     for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
@@ -306,8 +307,8 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
       for (int threads : curve_thread_counts(cores)) {
         PlannedMeasurement m = machine;
         m.kind = MeasurementKind::curve;
-        m.memory = static_cast<int>(mem);
-        m.placement = "contention";
+        m.memory = topology.memory_ref(static_cast<int>(mem));
+        m.placement = Placement::contention;
         m.spec = {.family = Family::stream, .isa = options.isa, .access = Access::load};
         m.pus.clear();
         m.pu_domains.clear();

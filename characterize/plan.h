@@ -18,13 +18,13 @@ std::optional<MeasurementKind> parse_measurement_kind(std::string_view text);
 
 struct PlannedMeasurement {
   MeasurementKind kind = MeasurementKind::bandwidth;
-  int domain = 0;               // -1: every core of the machine (contention, congestion, curve)
-  std::string level;            // L1, L2, L3, memory, flops; empty for frequency
-  int memory = -1;              // index in Topology::memories() holding the data
-  std::string placement;        // local, remote, contention, congestion (memory level only)
-  codegen::KernelSpec spec;     // the stream or flops kernel
-  std::vector<unsigned> pus;    // one thread per PU
-  std::vector<int> pu_domains;  // domain of each PU, for machine-wide runs
+  int domain = 0;                   // -1: every core of the machine (contention, congestion, curve)
+  std::optional<Level> level;       // none for frequency
+  std::optional<MemoryRef> memory;  // the memory holding the data; none for congestion
+  std::optional<Placement> placement;   // memory level only
+  codegen::KernelSpec spec;             // the stream or flops kernel
+  std::vector<unsigned> pus;            // one thread per PU
+  std::vector<int> pu_domains;          // domain of each PU, for machine-wide runs
   std::uint64_t working_set_bytes = 0;  // per thread, before rounding to kernel chunks
   std::string absent_reason;            // not run: recorded as absent with this reason
   double estimated_seconds = 0;

@@ -21,12 +21,12 @@ std::vector<LevelWorkingSet> level_working_sets(const topology::Domain& domain) 
   std::uint64_t below = 0;  // what the levels already listed hold per thread
   for (const topology::CacheLevel& cache : domain.caches) {
     LevelWorkingSet set;
-    set.level = cache.name();
+    set.level = cache.level();
     const std::uint64_t own = cache.bytes_per_thread();
     if (sets.empty()) {
       set.bytes_per_thread = own / 2;
     } else if (own <= below) {
-      set.absent_reason = set.level + " holds " + std::to_string(own) +
+      set.absent_reason = cache.name() + " holds " + std::to_string(own) +
                           " bytes per thread, no more than the levels below it (" +
                           std::to_string(below) + ")";
     } else {
@@ -37,7 +37,8 @@ std::vector<LevelWorkingSet> level_working_sets(const topology::Domain& domain) 
     sets.push_back(set);
   }
   const std::uint64_t llc = domain.caches.empty() ? 0 : domain.caches.back().total_bytes;
-  sets.push_back({"memory", memory_working_set(llc, static_cast<int>(domain.core_pus.size())), ""});
+  sets.push_back(
+      {Level::memory, memory_working_set(llc, static_cast<int>(domain.core_pus.size())), ""});
   return sets;
 }
 

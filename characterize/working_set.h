@@ -11,7 +11,7 @@
 namespace larm::characterize {
 
 struct LevelWorkingSet {
-  std::string level;                   // L1, L2, L3... or memory
+  Level level = Level::memory;         // a cache level, or memory
   std::uint64_t bytes_per_thread = 0;  // all of a thread's streams together
   std::string absent_reason;           // set when the level cannot be isolated
 };

@@ -27,24 +27,25 @@ std::string roof_style(const roofline::RoofLine& roof, int cache_index) {
   static const char* const memory_colours[] = {"#000000", "#D55E00", "#0072B2", "#CC79A7",
                                                "#882255", "#44AA99", "#999933", "#332288"};
   std::string colour, dash = "1";
-  if (roof.kind == "cache") {
+  const RoofKind kind = roof.kind();
+  if (kind == RoofKind::cache) {
     colour = cache_colours[cache_index % 4];
-  } else if (roof.kind == "congestion") {
+  } else if (kind == RoofKind::congestion) {
     colour = "#CC79A7";
     dash = "3";
   } else {
-    colour = memory_colours[(roof.memory.empty() ? 0 : std::stoi(roof.memory)) % 8];
-    if (roof.kind == "remote") dash = "2";
-    if (roof.kind == "contention") dash = "4";
+    colour = memory_colours[(roof.memory ? roof.memory->os_index : 0) % 8];
+    if (kind == RoofKind::remote) dash = "2";
+    if (kind == RoofKind::contention) dash = "4";
   }
   return "lc rgb \"" + colour + "\" dt " + dash + " lw 1.5";
 }
 
 // The key's name of a roof: the access and precision are in the title already.
 std::string key_name(const roofline::RoofLine& roof) {
-  if (roof.kind == "cache") return roof.level;
-  if (roof.kind == "congestion") return "congestion (all memories)";
-  return "mem " + roof.memory + " " + roof.memory_kind + " " + roof.kind;
+  if (roof.is_cache()) return name(roof.level);
+  if (roof.kind() == RoofKind::congestion) return "congestion (all memories)";
+  return "mem " + memory_text(roof.memory) + " " + roof.memory_kind + " " + name(roof.kind());
 }
 
 struct DomainData {
@@ -61,23 +62,24 @@ DomainData collect(const results::Results& results, int domain,
                    const LarmFigureOptions& options) {
   DomainData d;
   d.domain = domain;
-  const std::string isa = results.provenance.value("isa", "");
+  // The ceilings of the run's kernel ISA (all of them when the provenance does not say).
+  const std::optional<Isa> isa = parse<Isa>(results.provenance.value("isa", ""));
   for (const roofline::RoofLine& roof : roofline::domain_roofs(results, domain, options.roofs)) {
-    if (roof.slope) {
+    if (roof.slope()) {
       d.bandwidth.push_back(roof);
-    } else if (isa.empty() || roof.isa == isa) {
+    } else if (!isa || roof.isa == *isa) {
       d.ceilings.push_back(roof);
     }
   }
-  std::sort(d.ceilings.begin(), d.ceilings.end(),
-            [](const auto& a, const auto& b) { return a.access < b.access; });
-  std::stable_sort(d.bandwidth.begin(), d.bandwidth.end(), [](const auto& a, const auto& b) {
-    return (a.kind == "cache") > (b.kind == "cache");
+  std::sort(d.ceilings.begin(), d.ceilings.end(), [](const auto& a, const auto& b) {
+    return std::string_view(name(a.op)) < std::string_view(name(b.op));
   });
+  std::stable_sort(d.bandwidth.begin(), d.bandwidth.end(),
+                   [](const auto& a, const auto& b) { return a.is_cache() > b.is_cache(); });
   d.absent = roofline::absent_roof_kinds(results, domain, options.roofs);
   // One memory: no remote roof was even attempted, so no record says it is absent.
   const bool remote = std::any_of(d.bandwidth.begin(), d.bandwidth.end(),
-                                  [](const auto& r) { return r.kind == "remote"; });
+                                  [](const auto& r) { return r.kind() == RoofKind::remote; });
   if (!remote && results.topology.value("memories", nlohmann::json::array()).size() == 1) {
     d.absent.insert(d.absent.begin(), "remote: single NUMA node");
   }
@@ -130,9 +132,9 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
     auto it = std::find_if(ticks.begin(), ticks.end(),
                            [&](const auto& t) { return std::abs(t.first / c.value - 1) < 0.05; });
     if (it == ticks.end()) {
-      ticks.push_back({c.value, c.access});
+      ticks.push_back({c.value, name(c.op)});
     } else {
-      it->second += "," + c.access;
+      it->second += std::string(",") + name(c.op);
     }
   }
   for (std::size_t i = 0; i < ticks.size(); ++i) {
@@ -150,12 +152,13 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
   for (std::size_t i = 0; i < d.bandwidth.size(); ++i) {
     const auto& r = d.bandwidth[i];
     items.push_back("    min(x*" + fixed(r.value, 6) + ", F) " + "with lines " +
-                    roof_style(r, r.kind == "cache" ? cache_index++ : 0) + " title " +
+                    roof_style(r, r.is_cache() ? cache_index++ : 0) + " title " +
                     gnuplot_string(key_name(r) + ": " + fixed(r.value) + " GB/s"));
   }
   for (const auto& c : d.ceilings) {
     items.push_back("    " + fixed(c.value, 6) + " with lines lc rgb \"#555555\" dt 3 lw 1 title " +
-                    gnuplot_string(c.access + " " + c.isa + ": " + fixed(c.value) + " GFLOP/s"));
+                    gnuplot_string(std::string(name(c.op)) + " " + name(c.isa) + ": " +
+                                   fixed(c.value) + " GFLOP/s"));
   }
   if (!d.validation.empty()) {
     items.push_back("    \"" + stem +
@@ -235,8 +238,9 @@ std::vector<Figure> larm_figures(const results::Results& results,
   for (const DomainData& d : domains) {
     Figure f;
     f.name = "larm-domain" + std::to_string(d.domain);
-    f.title = "LARM of domain " + std::to_string(d.domain) + " (" + options.roofs.access +
-              " roofs, " + options.roofs.precision + " ceilings)";
+    const std::string roofs_text = std::string(name(options.roofs.access)) + " roofs, " +
+                                   name(options.roofs.precision) + " ceilings";
+    f.title = "LARM of domain " + std::to_string(d.domain) + " (" + roofs_text + ")";
     // Two paper columns wide (a figure*): the key beside the plot keeps the plot area square-ish.
     f.width_inches = 7.0;
     f.height_inches = 3.4;
@@ -264,9 +268,7 @@ std::vector<Figure> larm_figures(const results::Results& results,
              std::to_string(key_x) +
              ", screen 0.92 left top Left reverse samplen 1.5 font tiny maxrows " +
              std::to_string(two_columns ? (entries + 1) / 2 : entries) + "\n" +
-             domain_plot(
-                 d, range, f.name, true, labels,
-                 ": " + options.roofs.access + " roofs, " + options.roofs.precision + " ceilings");
+             domain_plot(d, range, f.name, true, labels, ": " + roofs_text);
     if (!d.regions.empty()) f.data.push_back({f.name + "-regions.dat", regions_data(d, labels)});
     if (!d.validation.empty()) {
       std::ostringstream v;

@@ -43,7 +43,7 @@ std::vector<Figure> sweep_figures(const results::Results& results,
   std::vector<Figure> figures;
   std::map<int, std::map<std::string, std::vector<const results::SweepPoint*>>> by_domain;
   for (const auto& p : results.sweep) {
-    if (p.stats.count > 0) by_domain[p.domain][p.access].push_back(&p);
+    if (p.stats.count > 0) by_domain[p.domain][name(p.access)].push_back(&p);
   }
   if (by_domain.empty()) omitted.push_back("size sweep figures: no size sweep in the results");
   for (const auto& [domain, accesses] : by_domain) {
@@ -107,15 +107,16 @@ std::vector<Figure> sweep_figures(const results::Results& results,
   return figures;
 }
 
-std::vector<Figure> matrix_figures(const results::Results& results, const std::string& access,
+std::vector<Figure> matrix_figures(const results::Results& results, Access roof_access,
                                    std::vector<std::string>& omitted) {
+  const std::string access = name(roof_access);
   std::set<int> domains;
-  std::set<int> memories;
-  std::map<std::pair<int, int>, double> gbps;
+  std::set<unsigned> memories;
+  std::map<std::pair<int, unsigned>, double> gbps;
   for (const auto& r : results.roofs) {
-    if (r.level != "memory" || r.access != access || !r.present()) continue;
-    if (r.placement != "local" && r.placement != "remote") continue;
-    const int m = std::stoi(r.memory);
+    if (r.level != Level::memory || r.access != roof_access || !r.present() || !r.memory) continue;
+    if (r.placement != Placement::local && r.placement != Placement::remote) continue;
+    const unsigned m = r.memory->os_index;
     domains.insert(r.domain);
     memories.insert(m);
     gbps[{r.domain, m}] = r.stats.median;
@@ -136,7 +137,7 @@ std::vector<Figure> matrix_figures(const results::Results& results, const std::s
   int row = 0;
   for (int d : domains) {
     int column = 0;
-    for (int m : memories) {
+    for (unsigned m : memories) {
       const auto it = gbps.find({d, m});
       data << column << " " << row << " " << (it == gbps.end() ? NAN : it->second) << "\n";
       ++column;
@@ -152,7 +153,7 @@ std::vector<Figure> matrix_figures(const results::Results& results, const std::s
        << "  set yrange [" << static_cast<double>(domains.size()) - 0.5 << ":-0.5]\n"
        << "  set xlabel \"Memory (OS index)\"\n  set ylabel \"Domain\"\n  set xtics (";
   int column = 0;
-  for (int m : memories) {
+  for (unsigned m : memories) {
     body << (column ? ", " : "") << "\"" << m << "\" " << column;
     ++column;
   }
@@ -180,7 +181,7 @@ std::vector<Figure> contention_figures(const results::Results& results,
                                        std::vector<std::string>& omitted) {
   std::map<std::string, std::vector<results::CurvePoint>> curves;
   for (const auto& p : results.contention_curve) {
-    if (p.stats.count > 0) curves[p.memory].push_back(p);
+    if (p.stats.count > 0) curves[memory_text(p.memory)].push_back(p);
   }
   if (curves.empty()) {
     omitted.push_back("contention curves: none in the results (one NUMA node, or not measured)");

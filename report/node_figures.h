@@ -14,7 +14,7 @@ namespace larm::report {
 
 std::vector<Figure> sweep_figures(const results::Results& results,
                                   std::vector<std::string>& omitted);
-std::vector<Figure> matrix_figures(const results::Results& results, const std::string& access,
+std::vector<Figure> matrix_figures(const results::Results& results, Access access,
                                    std::vector<std::string>& omitted);
 std::vector<Figure> contention_figures(const results::Results& results,
                                        std::vector<std::string>& omitted);

@@ -70,15 +70,15 @@ std::vector<RoofRow> roof_rows(const results::Results& results) {
   std::vector<RoofRow> rows;
   for (const auto& r : results.roofs) {
     RoofRow row{std::to_string(r.domain),
-                r.level,
-                r.memory.empty() ? "" : r.memory + " (" + r.memory_kind + ")",
-                r.placement,
-                r.access + (r.precision.empty() ? "" : " " + r.precision),
-                r.isa,
+                name(r.level),
+                r.memory ? r.memory->text() + " (" + r.memory_kind + ")" : "",
+                name_or_empty(r.placement),
+                r.operation() + (r.precision ? std::string(" ") + name(*r.precision) : ""),
+                name(r.isa),
                 r.present() ? number(r.stats.median) : "absent",
-                r.unit,
+                r.unit(),
                 r.present() ? number(100 * r.stats.spread, 2) + " %" : "",
-                r.status};
+                status_text(r.status, r.status_reason)};
     rows.push_back(row);
   }
   return rows;

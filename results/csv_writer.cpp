@@ -45,15 +45,15 @@ std::string roofs_csv(const Results& results) {
          "placement,memory_kind,working_set_bytes,spread,placement_fraction,"
          "instructions_per_cycle,documented_ipc\n";
   for (const Roof& r : results.roofs) {
-    out << r.domain << ',' << csv_field(r.memory) << ',' << r.level << ',' << r.access << ','
-        << r.precision << ',' << r.isa << ',' << r.threads << ',' << r.unit << ','
-        << stats_or_empty(r.stats, &SampleStats::median) << ','
+    out << r.domain << ',' << memory_text(r.memory) << ',' << name(r.level) << ',' << r.operation()
+        << ',' << name_or_empty(r.precision) << ',' << name(r.isa) << ',' << r.threads << ','
+        << r.unit() << ',' << stats_or_empty(r.stats, &SampleStats::median) << ','
         << stats_or_empty(r.stats, &SampleStats::min) << ','
         << stats_or_empty(r.stats, &SampleStats::max) << ',' << r.stats.count << ','
-        << csv_field(r.status) << ',' << r.placement << ',' << csv_field(r.memory_kind) << ','
-        << r.working_set_bytes << ',' << stats_or_empty(r.stats, &SampleStats::spread) << ','
-        << optional(r.placement_fraction) << ',' << optional(r.instructions_per_cycle) << ','
-        << optional(r.documented_ipc) << '\n';
+        << csv_field(status_text(r.status, r.status_reason)) << ',' << name_or_empty(r.placement)
+        << ',' << csv_field(r.memory_kind) << ',' << r.working_set_bytes << ','
+        << stats_or_empty(r.stats, &SampleStats::spread) << ',' << optional(r.placement_fraction)
+        << ',' << optional(r.instructions_per_cycle) << ',' << optional(r.documented_ipc) << '\n';
   }
   return out.str();
 }
@@ -62,11 +62,11 @@ std::string sweep_csv(const Results& results) {
   std::ostringstream out;
   out << "domain,access,isa,threads,working_set_bytes,unit,median,min,max,samples,status\n";
   for (const SweepPoint& p : results.sweep) {
-    out << p.domain << ',' << p.access << ',' << p.isa << ',' << p.threads << ','
+    out << p.domain << ',' << name(p.access) << ',' << name(p.isa) << ',' << p.threads << ','
         << p.working_set_bytes << ",GB/s," << stats_or_empty(p.stats, &SampleStats::median) << ','
         << stats_or_empty(p.stats, &SampleStats::min) << ','
         << stats_or_empty(p.stats, &SampleStats::max) << ',' << p.stats.count << ','
-        << csv_field(p.status) << '\n';
+        << csv_field(status_text(p.status, p.status_reason)) << '\n';
   }
   return out.str();
 }
@@ -76,12 +76,12 @@ std::string latency_csv(const Results& results) {
   out << "domain,memory,level,working_set_bytes,median_ns,min_ns,max_ns,median_cycles,samples,"
          "status\n";
   for (const LatencyPoint& p : results.latency) {
-    out << p.domain << ',' << csv_field(p.memory) << ',' << p.level << ',' << p.working_set_bytes
-        << ',' << stats_or_empty(p.stats, &SampleStats::median) << ','
+    out << p.domain << ',' << memory_text(p.memory) << ',' << name(p.level) << ','
+        << p.working_set_bytes << ',' << stats_or_empty(p.stats, &SampleStats::median) << ','
         << stats_or_empty(p.stats, &SampleStats::min) << ','
         << stats_or_empty(p.stats, &SampleStats::max) << ','
         << (p.stats.count ? number(p.cycles) : "") << ',' << p.stats.count << ','
-        << csv_field(p.status) << '\n';
+        << csv_field(status_text(p.status, p.status_reason)) << '\n';
   }
   return out.str();
 }
@@ -93,11 +93,12 @@ std::string validation_csv(const Results& results) {
   for (const ValidationPoint& p : results.validation) {
     out << p.domain << ',' << csv_field(p.roof) << ',' << number(p.ai) << ','
         << stats_or_empty(p.stats, &SampleStats::median) << ',' << number(p.predicted_gflops) << ','
-        << (p.stats.count ? number(p.relative_error) : "") << ',' << p.level << ','
-        << csv_field(p.memory) << ',' << p.placement << ',' << p.access << ',' << p.op << ','
-        << p.precision << ',' << p.isa << ',' << p.threads << ',' << p.working_set_bytes << ','
-        << number(p.roof_gbps) << ',' << number(p.ceiling_gflops) << ',' << p.stats.count << ','
-        << csv_field(p.status) << '\n';
+        << (p.stats.count ? number(p.relative_error) : "") << ',' << name(p.level) << ','
+        << memory_text(p.memory) << ',' << name_or_empty(p.placement) << ',' << name(p.access)
+        << ',' << name(p.op) << ',' << name(p.precision) << ',' << name(p.isa) << ',' << p.threads
+        << ',' << p.working_set_bytes << ',' << number(p.roof_gbps) << ','
+        << number(p.ceiling_gflops) << ',' << p.stats.count << ','
+        << csv_field(status_text(p.status, p.status_reason)) << '\n';
   }
   return out.str();
 }

@@ -1,7 +1,9 @@
 // The domain × memory view of a results set.
 #include "results/matrix_table.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <sstream>
@@ -54,32 +56,36 @@ std::string matrix_table(const Results& results) {
     }
   };
 
-  for (const char* access : {"load", "store", "store-nt", "copy", "2ld1st"}) {
-    table(std::string("Bandwidth, ") + access + " (GB/s, median; all cores of the domain)",
+  // A memory roof of domain d on memory m with this access and one of these placements.
+  const auto memory_roof = [&](int d, const std::string& m, Access access,
+                               std::initializer_list<Placement> placements) -> const Roof* {
+    for (const Roof& r : results.roofs) {
+      if (r.domain == d && r.level == Level::memory && memory_text(r.memory) == m &&
+          r.access == access && r.placement &&
+          std::find(placements.begin(), placements.end(), *r.placement) != placements.end()) {
+        return &r;
+      }
+    }
+    return nullptr;
+  };
+  for (Access access : all<Access>()) {
+    table(std::string("Bandwidth, ") + name(access) + " (GB/s, median; all cores of the domain)",
           [&](int d, const std::string& m) {
-            for (const Roof& r : results.roofs) {
-              if (r.domain == d && r.level == "memory" && r.memory == m && r.access == access &&
-                  (r.placement == "local" || r.placement == "remote")) {
-                return cell(r.stats.median, r.present()) + (r.placement == "local" ? "*" : "");
-              }
-            }
-            return std::string("");
+            const Roof* r = memory_roof(d, m, access, {Placement::local, Placement::remote});
+            if (r == nullptr) return std::string("");
+            return cell(r->stats.median, r->present()) +
+                   (r->placement == Placement::local ? "*" : "");
           });
-    table(std::string("Contention, ") + access +
+    table(std::string("Contention, ") + name(access) +
               " (GB/s each domain obtains with every core of the machine on the memory)",
           [&](int d, const std::string& m) {
-            for (const Roof& r : results.roofs) {
-              if (r.domain == d && r.level == "memory" && r.memory == m && r.access == access &&
-                  r.placement == "contention") {
-                return cell(r.stats.median, r.present());
-              }
-            }
-            return std::string("");
+            const Roof* r = memory_roof(d, m, access, {Placement::contention});
+            return r == nullptr ? std::string("") : cell(r->stats.median, r->present());
           });
   }
   table("Latency (ns, median; one core)", [&](int d, const std::string& m) {
     for (const LatencyPoint& p : results.latency) {
-      if (p.domain == d && p.level == "memory" && p.memory == m) {
+      if (p.domain == d && p.level == Level::memory && memory_text(p.memory) == m) {
         return cell(p.stats.median, p.stats.count > 0);
       }
     }

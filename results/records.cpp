@@ -1,12 +1,68 @@
 // JSON form of the result records (schema in results/SCHEMA.md).
 #include "results/records.h"
 
+#include <charconv>
+#include <map>
 #include <stdexcept>
 
 namespace larm::results {
 namespace {
 
 using nlohmann::json;
+
+template <VocabularyWord E>
+E read_word(const json& object, const char* key) {
+  const std::string text = object.at(key).get<std::string>();
+  const std::optional<E> value = parse<E>(text);
+  if (!value) {
+    throw std::runtime_error(std::string("bad ") + std::string(Vocabulary<E>::what) + " '" + text +
+                             "' in " + key + " (" + word_list<E>() + ")");
+  }
+  return *value;
+}
+
+template <VocabularyWord E>
+std::optional<E> read_optional_word(const json& object, const char* key) {
+  if (object.at(key).get<std::string>().empty()) return std::nullopt;
+  return read_word<E>(object, key);
+}
+
+void write_status(json& object, Status status, const std::string& reason) {
+  object["status"] = status_text(status, reason);
+}
+
+template <typename Record>
+void read_status(const json& object, Record& record) {
+  std::tie(record.status, record.status_reason) =
+      parse_status_text(object.at("status").get<std::string>());
+}
+
+// Memories are written by OS index ("" for none); their position comes from the file's topology.
+class MemoryReader {
+ public:
+  explicit MemoryReader(const json& topology) {
+    if (!topology.is_object() || !topology.contains("memories")) return;
+    int index = 0;
+    for (const json& memory : topology.at("memories")) {
+      positions_[memory.at("os_index").get<unsigned>()] = index++;
+    }
+  }
+
+  std::optional<MemoryRef> read(const json& object, const char* key = "memory") const {
+    const std::string text = object.at(key).get<std::string>();
+    if (text.empty()) return std::nullopt;
+    unsigned os_index = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), os_index);
+    if (error != std::errc() || end != text.data() + text.size()) {
+      throw std::runtime_error("bad memory '" + text + "' (an OS index)");
+    }
+    const auto found = positions_.find(os_index);
+    return MemoryRef{found == positions_.end() ? -1 : found->second, os_index};
+  }
+
+ private:
+  std::map<unsigned, int> positions_;
+};
 
 json optional_number(const std::optional<double>& value) {
   return value ? json(*value) : json(nullptr);
@@ -24,66 +80,73 @@ json stats_json(const SampleStats& s) {
 
 json roof_json(const Roof& r) {
   return {{"domain", r.domain},
-          {"memory", r.memory},
+          {"memory", memory_text(r.memory)},
           {"memory_kind", r.memory_kind},
-          {"placement", r.placement},
-          {"level", r.level},
-          {"access", r.access},
-          {"precision", r.precision},
-          {"isa", r.isa},
+          {"placement", name_or_empty(r.placement)},
+          {"level", name(r.level)},
+          {"access", r.operation()},
+          {"precision", name_or_empty(r.precision)},
+          {"isa", name(r.isa)},
           {"threads", r.threads},
-          {"unit", r.unit},
+          {"unit", r.unit()},
           {"working_set_bytes", r.working_set_bytes},
           {"samples", r.samples},
           {"stats", stats_json(r.stats)},
           {"placement_fraction", optional_number(r.placement_fraction)},
           {"instructions_per_cycle", optional_number(r.instructions_per_cycle)},
           {"documented_ipc", optional_number(r.documented_ipc)},
-          {"status", r.status}};
+          {"status", status_text(r.status, r.status_reason)}};
 }
 
-Roof roof_from(const json& j) {
+Roof roof_from(const json& j, const MemoryReader& memories) {
   Roof r;
   r.domain = j.at("domain").get<int>();
-  r.memory = j.at("memory").get<std::string>();
+  r.memory = memories.read(j);
   r.memory_kind = j.at("memory_kind").get<std::string>();
-  r.placement = j.at("placement").get<std::string>();
-  r.level = j.at("level").get<std::string>();
-  r.access = j.at("access").get<std::string>();
-  r.precision = j.at("precision").get<std::string>();
-  r.isa = j.at("isa").get<std::string>();
+  r.placement = read_optional_word<Placement>(j, "placement");
+  r.level = read_word<Level>(j, "level");
+  if (r.is_ceiling()) {
+    r.op = read_word<FlopOp>(j, "access");
+  } else {
+    r.access = read_word<Access>(j, "access");
+  }
+  r.precision = read_optional_word<Precision>(j, "precision");
+  r.isa = read_word<Isa>(j, "isa");
   r.threads = j.at("threads").get<int>();
-  r.unit = j.at("unit").get<std::string>();
+  if (j.at("unit").get<std::string>() != r.unit()) {
+    throw std::runtime_error("roof of level " + std::string(name(r.level)) + " in " +
+                             j.at("unit").get<std::string>() + ", expected " + r.unit());
+  }
   r.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
   r.samples = j.at("samples").get<std::vector<double>>();
   r.stats = summarize(r.samples);
   r.placement_fraction = read_optional(j, "placement_fraction");
   r.instructions_per_cycle = read_optional(j, "instructions_per_cycle");
   r.documented_ipc = read_optional(j, "documented_ipc");
-  r.status = j.at("status").get<std::string>();
+  read_status(j, r);
   return r;
 }
 
 // The fields every bandwidth series point has, with the record's own fields added.
 json stream_json(const StreamMeasurement& s, json own) {
-  own["access"] = s.access;
-  own["isa"] = s.isa;
+  own["access"] = name(s.access);
+  own["isa"] = name(s.isa);
   own["threads"] = s.threads;
   own["working_set_bytes"] = s.working_set_bytes;
   own["samples"] = s.samples;
   own["stats"] = stats_json(s.stats);
-  own["status"] = s.status;
+  write_status(own, s.status, s.status_reason);
   return own;
 }
 
 void read_stream(const json& j, StreamMeasurement& s) {
-  s.access = j.at("access").get<std::string>();
-  s.isa = j.at("isa").get<std::string>();
+  s.access = read_word<Access>(j, "access");
+  s.isa = read_word<Isa>(j, "isa");
   s.threads = j.at("threads").get<int>();
   s.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
   s.samples = j.at("samples").get<std::vector<double>>();
   s.stats = summarize(s.samples);
-  s.status = j.at("status").get<std::string>();
+  read_status(j, s);
 }
 
 json sweep_json(const SweepPoint& p) {
@@ -98,38 +161,38 @@ SweepPoint sweep_from(const json& j) {
 }
 
 json latency_json(const LatencyPoint& p) {
-  return {{"domain", p.domain},         {"memory", p.memory},
-          {"level", p.level},           {"working_set_bytes", p.working_set_bytes},
+  return {{"domain", p.domain},         {"memory", memory_text(p.memory)},
+          {"level", name(p.level)},     {"working_set_bytes", p.working_set_bytes},
           {"samples_ns", p.samples_ns}, {"stats", stats_json(p.stats)},
-          {"cycles", p.cycles},         {"status", p.status}};
+          {"cycles", p.cycles},         {"status", status_text(p.status, p.status_reason)}};
 }
 
-LatencyPoint latency_from(const json& j) {
+LatencyPoint latency_from(const json& j, const MemoryReader& memories) {
   LatencyPoint p;
   p.domain = j.at("domain").get<int>();
-  p.memory = j.at("memory").get<std::string>();
-  p.level = j.at("level").get<std::string>();
+  p.memory = memories.read(j);
+  p.level = read_word<Level>(j, "level");
   p.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
   p.samples_ns = j.at("samples_ns").get<std::vector<double>>();
   p.stats = summarize(p.samples_ns);
   p.cycles = j.at("cycles").get<double>();
-  p.status = j.at("status").get<std::string>();
+  read_status(j, p);
   return p;
 }
 
 json shared_json(const SharedBandwidth& b) {
-  return stream_json(b, {{"placement", b.placement},
-                         {"memory", b.memory},
+  return stream_json(b, {{"placement", name(b.placement)},
+                         {"memory", memory_text(b.memory)},
                          {"memory_kind", b.memory_kind},
                          {"placement_fraction", optional_number(b.placement_fraction)},
                          {"interleave_evenness", optional_number(b.interleave_evenness)}});
 }
 
-SharedBandwidth shared_from(const json& j) {
+SharedBandwidth shared_from(const json& j, const MemoryReader& memories) {
   SharedBandwidth b;
   read_stream(j, b);
-  b.placement = j.at("placement").get<std::string>();
-  b.memory = j.at("memory").get<std::string>();
+  b.placement = read_word<Placement>(j, "placement");
+  b.memory = memories.read(j);
   b.memory_kind = j.at("memory_kind").get<std::string>();
   b.placement_fraction = read_optional(j, "placement_fraction");
   b.interleave_evenness = read_optional(j, "interleave_evenness");
@@ -137,13 +200,13 @@ SharedBandwidth shared_from(const json& j) {
 }
 
 json curve_json(const CurvePoint& p) {
-  return stream_json(p, {{"memory", p.memory}});
+  return stream_json(p, {{"memory", memory_text(p.memory)}});
 }
 
-CurvePoint curve_from(const json& j) {
+CurvePoint curve_from(const json& j, const MemoryReader& memories) {
   CurvePoint p;
   read_stream(j, p);
-  p.memory = j.at("memory").get<std::string>();
+  p.memory = memories.read(j);
   return p;
 }
 
@@ -177,16 +240,21 @@ std::vector<T> vector_of(const json& array, F convert) {
   return items;
 }
 
+template <typename T, typename F>
+std::vector<T> vector_of(const json& array, F convert, const MemoryReader& memories) {
+  return vector_of<T>(array, [&](const json& item) { return convert(item, memories); });
+}
+
 json validation_json(const ValidationPoint& p) {
   return {{"domain", p.domain},
           {"roof", p.roof},
-          {"level", p.level},
-          {"memory", p.memory},
-          {"placement", p.placement},
-          {"access", p.access},
-          {"op", p.op},
-          {"precision", p.precision},
-          {"isa", p.isa},
+          {"level", name(p.level)},
+          {"memory", memory_text(p.memory)},
+          {"placement", name_or_empty(p.placement)},
+          {"access", name(p.access)},
+          {"op", name(p.op)},
+          {"precision", name(p.precision)},
+          {"isa", name(p.isa)},
           {"kernel", p.kernel},
           {"threads", p.threads},
           {"working_set_bytes", p.working_set_bytes},
@@ -197,20 +265,20 @@ json validation_json(const ValidationPoint& p) {
           {"ceiling_gflops", p.ceiling_gflops},
           {"predicted_gflops", p.predicted_gflops},
           {"relative_error", p.relative_error},
-          {"status", p.status}};
+          {"status", status_text(p.status, p.status_reason)}};
 }
 
-ValidationPoint validation_from(const json& j) {
+ValidationPoint validation_from(const json& j, const MemoryReader& memories) {
   ValidationPoint p;
   p.domain = j.at("domain").get<int>();
   p.roof = j.at("roof").get<std::string>();
-  p.level = j.at("level").get<std::string>();
-  p.memory = j.at("memory").get<std::string>();
-  p.placement = j.at("placement").get<std::string>();
-  p.access = j.at("access").get<std::string>();
-  p.op = j.at("op").get<std::string>();
-  p.precision = j.at("precision").get<std::string>();
-  p.isa = j.at("isa").get<std::string>();
+  p.level = read_word<Level>(j, "level");
+  p.memory = memories.read(j);
+  p.placement = read_optional_word<Placement>(j, "placement");
+  p.access = read_word<Access>(j, "access");
+  p.op = read_word<FlopOp>(j, "op");
+  p.precision = read_word<Precision>(j, "precision");
+  p.isa = read_word<Isa>(j, "isa");
   p.kernel = j.at("kernel").get<std::string>();
   p.threads = j.at("threads").get<int>();
   p.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
@@ -221,7 +289,7 @@ ValidationPoint validation_from(const json& j) {
   p.ceiling_gflops = j.at("ceiling_gflops").get<double>();
   p.predicted_gflops = j.at("predicted_gflops").get<double>();
   p.relative_error = j.at("relative_error").get<double>();
-  p.status = j.at("status").get<std::string>();
+  read_status(j, p);
   return p;
 }
 
@@ -259,20 +327,23 @@ Results results_from_json(const json& document) {
     r.provenance = document.at("provenance");
     r.warnings = document.at("warnings").get<std::vector<std::string>>();
     r.topology = document.at("topology");
+    const MemoryReader memories(r.topology);
     r.frequency = vector_of<FrequencyRecord>(document.at("frequency"), frequency_from);
-    r.roofs = vector_of<Roof>(document.at("roofs"), roof_from);
+    r.roofs = vector_of<Roof>(document.at("roofs"), roof_from, memories);
     r.sweep = vector_of<SweepPoint>(document.at("sweep"), sweep_from);
-    r.latency = vector_of<LatencyPoint>(document.at("latency"), latency_from);
+    r.latency = vector_of<LatencyPoint>(document.at("latency"), latency_from, memories);
     // Added in schema 1.1: absent from 1.0 files.
     if (document.contains("shared")) {
-      r.shared = vector_of<SharedBandwidth>(document.at("shared"), shared_from);
+      r.shared = vector_of<SharedBandwidth>(document.at("shared"), shared_from, memories);
     }
     if (document.contains("contention_curve")) {
-      r.contention_curve = vector_of<CurvePoint>(document.at("contention_curve"), curve_from);
+      r.contention_curve =
+          vector_of<CurvePoint>(document.at("contention_curve"), curve_from, memories);
     }
     // Added in schema 1.2.
     if (document.contains("validation")) {
-      r.validation = vector_of<ValidationPoint>(document.at("validation"), validation_from);
+      r.validation =
+          vector_of<ValidationPoint>(document.at("validation"), validation_from, memories);
     }
     return r;
   } catch (const json::exception& e) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "results/statistics.h"
+#include "results/vocabulary.h"
 
 namespace larm::results {
 
@@ -19,35 +20,41 @@ inline constexpr const char* kSchemaVersion = "1.2";
 // One roof: a bandwidth slope (GB/s) or a FLOP ceiling (GFLOP/s) of one domain.
 struct Roof {
   int domain = 0;
-  std::string memory;       // memory OS index for level "memory"; empty for caches and flops
-  std::string memory_kind;  // DRAM, MCDRAM, HBM, NVM... from hwloc; empty when not a memory
-  std::string placement;    // local, remote, contention, congestion; empty for caches and flops
-  std::string level;        // L1, L2, L3, L4, memory, flops
-  std::string access;       // load, store, store-nt, copy, 2ld1st | add, mul, fma
-  std::string precision;    // sp, dp for flops; empty for bandwidth
-  std::string isa;          // sse2, avx, avx2, avx512
+  Level level = Level::L1;
+  std::optional<MemoryRef> memory;     // level memory, except congestion (every memory)
+  std::string memory_kind;             // DRAM, MCDRAM, HBM, NVM... from hwloc, for memories
+  std::optional<Placement> placement;  // level memory only
+  Access access = Access::load;        // bandwidth roofs
+  FlopOp op = FlopOp::fma;             // FLOP ceilings
+  std::optional<Precision> precision;  // FLOP ceilings only
+  Isa isa = Isa::sse2;
   int threads = 0;
-  std::string unit;                     // GB/s or GFLOP/s
   std::uint64_t working_set_bytes = 0;  // per thread, as run (a whole number of kernel chunks)
-  std::vector<double> samples;          // in unit
+  std::vector<double> samples;          // in unit()
   SampleStats stats;
   std::optional<double> placement_fraction;      // pages found on the intended memories
   std::optional<double> instructions_per_cycle;  // per core, FLOP ceilings only
   std::optional<double> documented_ipc;          // vendor figure, when larm knows it
-  std::string status;  // ok, unstable, misplaced, or the reason the roof is absent
+  Status status = Status::ok;
+  std::string status_reason;  // why the roof is absent
 
   bool present() const { return !samples.empty(); }
+  bool is_ceiling() const { return level == Level::flops; }
+  const char* unit() const { return is_ceiling() ? "GFLOP/s" : "GB/s"; }
+  // The operation of a ceiling or the access mix of a bandwidth roof, as the files write it.
+  const char* operation() const { return is_ceiling() ? name(op) : name(access); }
 };
 
 // What every point of a bandwidth series has: the kernel, the threads and the samples.
 struct StreamMeasurement {
-  std::string access;
-  std::string isa;
+  Access access = Access::load;
+  Isa isa = Isa::sse2;
   int threads = 0;
   std::uint64_t working_set_bytes = 0;  // per thread
   std::vector<double> samples;          // GB/s, all threads together
   SampleStats stats;
-  std::string status;
+  Status status = Status::ok;
+  std::string status_reason;
 };
 
 // One point of bandwidth vs working-set size.
@@ -58,20 +65,21 @@ struct SweepPoint : StreamMeasurement {
 // Load-to-use latency of one level or memory, by pointer chase from one core.
 struct LatencyPoint {
   int domain = 0;
-  std::string memory;  // for level "memory"
-  std::string level;
+  std::optional<MemoryRef> memory;  // level memory
+  Level level = Level::L1;
   std::uint64_t working_set_bytes = 0;
   std::vector<double> samples_ns;  // ns per dependent load
   SampleStats stats;
   double cycles = 0;  // median ns × measured core frequency
-  std::string status;
+  Status status = Status::ok;
+  std::string status_reason;
 };
 
 // A run of every core of the machine on one memory (contention) or on all memories interleaved
 // (congestion): the total; what each domain obtained is in its roofs of the same placement.
 struct SharedBandwidth : StreamMeasurement {
-  std::string placement;  // contention or congestion
-  std::string memory;     // OS index (contention); empty for congestion (all memories)
+  Placement placement = Placement::contention;  // contention or congestion
+  std::optional<MemoryRef> memory;              // contention; none for congestion (all memories)
   std::string memory_kind;
   std::optional<double> placement_fraction;
   std::optional<double> interleave_evenness;  // congestion: 1 - distance to an even spread
@@ -80,7 +88,7 @@ struct SharedBandwidth : StreamMeasurement {
 // One point of a contention curve: bandwidth to one memory as threads are added, filling the
 // memory's own domain first, then the domains by distance.
 struct CurvePoint : StreamMeasurement {
-  std::string memory;
+  std::optional<MemoryRef> memory;
 };
 
 // Core frequency measured with a dependent chain of integer adds, all cores of a domain busy.
@@ -96,14 +104,14 @@ struct FrequencyRecord {
 // prediction min(AI × B, F).
 struct ValidationPoint {
   int domain = 0;
-  std::string roof;       // the roof tested, e.g. "L2 load" or "memory 1 remote load"
-  std::string level;      // L1, L2, L3, memory
-  std::string memory;     // OS index, for memory roofs
-  std::string placement;  // local, remote; empty for caches
-  std::string access;     // the roof's access mix
-  std::string op;         // fma, add: the FP instructions interleaved
-  std::string precision;  // sp, dp
-  std::string isa;
+  std::string roof;                    // the roof tested, e.g. "L2 load" or "memory 1 remote load"
+  Level level = Level::L1;             // L1, L2, L3, memory
+  std::optional<MemoryRef> memory;     // memory roofs (not congestion)
+  std::optional<Placement> placement;  // memory roofs
+  Access access = Access::load;        // the roof's access mix
+  FlopOp op = FlopOp::fma;             // the FP instructions interleaved
+  Precision precision = Precision::dp;
+  Isa isa = Isa::sse2;
   std::string kernel;  // the mixed kernel's name
   int threads = 0;
   std::uint64_t working_set_bytes = 0;  // per thread, as run
@@ -114,7 +122,8 @@ struct ValidationPoint {
   double ceiling_gflops = 0;    // F
   double predicted_gflops = 0;  // min(AI × B, F)
   double relative_error = 0;    // (median − predicted) / predicted
-  std::string status;           // ok, unstable, misplaced, or why the point is absent
+  Status status = Status::ok;
+  std::string status_reason;  // why the point is absent
 };
 
 struct Results {

@@ -10,9 +10,6 @@
 namespace larm::results {
 namespace {
 
-const char* const kAccesses[] = {"load", "store", "store-nt", "copy", "2ld1st"};
-const char* const kOps[] = {"add", "mul", "fma"};
-
 std::string format_value(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, value >= 100 ? "%.1f" : "%.2f", value);
@@ -24,8 +21,8 @@ std::string cell(const Roof* roof) {
   if (roof == nullptr) return "";
   if (!roof->present()) return "-";
   std::string text = format_value(roof->stats.median);
-  if (roof->status == "unstable") text += "*";
-  if (roof->status == "misplaced") text += "!";
+  if (roof->status == Status::unstable) text += "*";
+  if (roof->status == Status::misplaced) text += "!";
   return text;
 }
 
@@ -34,10 +31,11 @@ std::string pad(const std::string& text, std::size_t width) {
 }
 
 std::string row_label(const Roof& r) {
-  if (r.level != "memory") return r.level;
-  std::string label = "mem " + (r.memory.empty() ? std::string("all") : r.memory);
+  if (r.level != Level::memory) return name(r.level);
+  std::string label = "mem " + (r.memory ? r.memory->text() : std::string("all"));
   if (!r.memory_kind.empty()) label += " " + r.memory_kind;
-  if (!r.placement.empty() && r.placement != "local") label += " " + r.placement;
+  if (r.placement && *r.placement != Placement::local)
+    label += std::string(" ") + name(*r.placement);
   return label;
 }
 
@@ -55,35 +53,36 @@ std::string summary_table(const Results& results) {
       if (f.domain == domain) core_hz = f.stats.median;
     }
     int threads = 0;
-    std::string isa;
+    std::optional<Isa> isa;
     for (const Roof& r : results.roofs) {
-      if (r.domain == domain && r.level != "flops") {
+      if (r.domain == domain && !r.is_ceiling()) {
         threads = std::max(threads, r.threads);
-        if (isa.empty()) isa = r.isa;
+        if (!isa) isa = r.isa;
       }
     }
     out << "Domain " << domain << ": " << threads << " threads";
-    if (!isa.empty()) out << ", " << isa << " kernels";
+    if (isa) out << ", " << name(*isa) << " kernels";
     if (core_hz > 0) out << ", core " << format_value(core_hz / 1e9) << " GHz (measured)";
     out << "\n";
 
     // Bandwidth table: one row per level or memory, one column per access.
     std::vector<std::string> row_order;
-    std::map<std::string, std::map<std::string, const Roof*>> rows;
+    std::map<std::string, std::map<Access, const Roof*>> rows;
     for (const Roof& r : results.roofs) {
-      if (r.domain != domain || r.level == "flops") continue;
+      if (r.domain != domain || r.is_ceiling()) continue;
       const std::string label = row_label(r);
       if (!rows.count(label)) row_order.push_back(label);
       rows[label][r.access] = &r;
-      if (!r.present()) absent_reasons.insert(label + ": " + r.status);
+      if (!r.present())
+        absent_reasons.insert(label + ": " + status_text(r.status, r.status_reason));
     }
     if (!row_order.empty()) {
       out << "  " << pad("GB/s (median)", 26);
-      for (const char* access : kAccesses) out << pad(access, 10);
+      for (Access access : all<Access>()) out << pad(name(access), 10);
       out << "\n";
       for (const std::string& label : row_order) {
         out << "  " << pad(label, 26);
-        for (const char* access : kAccesses) {
+        for (Access access : all<Access>()) {
           auto it = rows[label].find(access);
           out << pad(cell(it == rows[label].end() ? nullptr : it->second), 10);
         }
@@ -93,20 +92,20 @@ std::string summary_table(const Results& results) {
 
     // FLOP ceilings: one row per ISA and precision.
     std::vector<std::string> flop_order;
-    std::map<std::string, std::map<std::string, const Roof*>> flops;
+    std::map<std::string, std::map<FlopOp, const Roof*>> flops;
     for (const Roof& r : results.roofs) {
-      if (r.domain != domain || r.level != "flops") continue;
-      const std::string label = r.isa + " " + r.precision;
+      if (r.domain != domain || !r.is_ceiling()) continue;
+      const std::string label = std::string(name(r.isa)) + " " + name_or_empty(r.precision);
       if (!flops.count(label)) flop_order.push_back(label);
-      flops[label][r.access] = &r;
+      flops[label][r.op] = &r;
     }
     if (!flop_order.empty()) {
       out << "  " << pad("GFLOP/s (median) [IPC]", 26);
-      for (const char* op : kOps) out << pad(op, 16);
+      for (FlopOp op : all<FlopOp>()) out << pad(name(op), 16);
       out << "\n";
       for (const std::string& label : flop_order) {
         out << "  " << pad(label, 26);
-        for (const char* op : kOps) {
+        for (FlopOp op : all<FlopOp>()) {
           auto it = flops[label].find(op);
           std::string text = it == flops[label].end() ? "" : cell(it->second);
           if (it != flops[label].end() && it->second->instructions_per_cycle) {
@@ -123,12 +122,13 @@ std::string summary_table(const Results& results) {
       if (p.domain != domain) continue;
       out << (first ? "  latency  " : ", ");
       first = false;
-      const std::string name = p.level == "memory" ? "mem " + p.memory : p.level;
+      const std::string label =
+          p.level == Level::memory ? "mem " + memory_text(p.memory) : name(p.level);
       if (p.stats.count) {
-        out << name << " " << format_value(p.stats.median) << " ns";
+        out << label << " " << format_value(p.stats.median) << " ns";
         if (p.cycles > 0) out << " (" << format_value(p.cycles) << " cyc)";
       } else {
-        out << name << " -";
+        out << label << " -";
       }
     }
     if (!first) out << "\n";

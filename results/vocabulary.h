@@ -23,11 +23,15 @@ enum class FlopOp { add, mul, fma };
 enum class Precision { sp, dp };
 // Instruction sets larm generates kernels for, in increasing width.
 enum class Isa { sse2, avx, avx2, avx512 };
-// Where a roof's data lives: a cache level, a memory, or no data at all (FLOP ceilings).
-enum class Level { L1, L2, L3, L4, memory, flops };
+// Where a roof's data lives: a CPU cache level (hwloc knows L1 to L5), a memory, or no data at
+// all (FLOP ceilings).
+enum class Level { L1, L2, L3, L4, L5, memory, flops };
 // Who accesses which memory (memory level only, METHOD §2): the domain's own memory, another
 // domain's, every core on one memory, every core on all memories interleaved.
 enum class Placement { local, remote, contention, congestion };
+// What a roof is, as the figures, `larm place` and `larm validate --placements` name it: a FLOP
+// ceiling, a cache roof, or a memory roof by its placement.
+enum class RoofKind { compute, cache, local, remote, contention, congestion };
 // The state of a measurement. absent and not_applicable come with a reason (a separate string);
 // misplaced may have one (how far the pages were from where they were wanted).
 enum class Status { ok, unstable, misplaced, absent, not_applicable };
@@ -72,10 +76,11 @@ struct Vocabulary<Isa> {
 template <>
 struct Vocabulary<Level> {
   static constexpr std::string_view what = "level";
-  static constexpr std::array<VocabularyEntry<Level>, 6> entries{{{Level::L1, "L1"},
+  static constexpr std::array<VocabularyEntry<Level>, 7> entries{{{Level::L1, "L1"},
                                                                   {Level::L2, "L2"},
                                                                   {Level::L3, "L3"},
                                                                   {Level::L4, "L4"},
+                                                                  {Level::L5, "L5"},
                                                                   {Level::memory, "memory"},
                                                                   {Level::flops, "flops"}}};
 };
@@ -87,6 +92,17 @@ struct Vocabulary<Placement> {
        {Placement::remote, "remote"},
        {Placement::contention, "contention"},
        {Placement::congestion, "congestion"}}};
+};
+template <>
+struct Vocabulary<RoofKind> {
+  static constexpr std::string_view what = "roof kind";
+  static constexpr std::array<VocabularyEntry<RoofKind>, 6> entries{
+      {{RoofKind::compute, "compute"},
+       {RoofKind::cache, "cache"},
+       {RoofKind::local, "local"},
+       {RoofKind::remote, "remote"},
+       {RoofKind::contention, "contention"},
+       {RoofKind::congestion, "congestion"}}};
 };
 template <>
 struct Vocabulary<Status> {
@@ -125,6 +141,20 @@ std::vector<E> all() {
   return values;
 }
 
+// Every word of the table, in order.
+template <VocabularyWord E>
+std::vector<std::string> words() {
+  std::vector<std::string> texts;
+  for (const auto& entry : Vocabulary<E>::entries) texts.emplace_back(entry.text);
+  return texts;
+}
+
+// An optional word as the files write it: "" when absent.
+template <VocabularyWord E>
+constexpr const char* name_or_empty(const std::optional<E>& value) {
+  return value ? name(*value) : "";
+}
+
 // "load, store, store-nt, copy, 2ld1st": the accepted words, for messages and --help.
 template <VocabularyWord E>
 std::string word_list(std::string_view separator = ", ") {
@@ -148,6 +178,36 @@ struct MemoryRef {
   }
   std::string text() const { return std::to_string(os_index); }
 };
+
+// The CPU cache level of an hwloc cache depth (1 to 5).
+constexpr Level cache_level(int depth) {
+  return static_cast<Level>(static_cast<int>(Level::L1) + depth - 1);
+}
+constexpr bool is_cache(Level level) {
+  return level != Level::memory && level != Level::flops;
+}
+
+// The kind of a roof of this level (and placement, for memory roofs; local when none is given).
+constexpr RoofKind roof_kind(Level level, std::optional<Placement> placement) {
+  if (level == Level::flops) return RoofKind::compute;
+  if (is_cache(level)) return RoofKind::cache;
+  switch (placement.value_or(Placement::local)) {
+    case Placement::local:
+      return RoofKind::local;
+    case Placement::remote:
+      return RoofKind::remote;
+    case Placement::contention:
+      return RoofKind::contention;
+    case Placement::congestion:
+      break;
+  }
+  return RoofKind::congestion;
+}
+
+// A memory as the files write it: its OS index, "" for none.
+inline std::string memory_text(const std::optional<MemoryRef>& memory) {
+  return memory ? memory->text() : "";
+}
 
 // A status and its reason, as one text in the files: "ok", "unstable", "misplaced" or
 // "misplaced: REASON", "not_applicable", and the bare reason for an absent measurement (the

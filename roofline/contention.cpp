@@ -29,7 +29,7 @@ std::string describe_contention(const results::Results& results) {
   std::ostringstream out;
   std::map<std::string, std::vector<results::CurvePoint>> curves;  // "memory access"
   for (const results::CurvePoint& p : results.contention_curve) {
-    curves[p.memory + " " + p.access].push_back(p);
+    curves[memory_text(p.memory) + " " + name(p.access)].push_back(p);
   }
   for (const auto& [key, curve] : curves) {
     out << "Contention curve, memory " << key << " (threads: GB/s):";
@@ -51,15 +51,15 @@ std::string describe_contention(const results::Results& results) {
   }
   for (const results::SharedBandwidth& b : results.shared) {
     char line[160];
+    const std::string memory = b.memory ? "memory " + b.memory->text() : "all memories";
+    const std::string status = status_text(b.status, b.status_reason);
     if (b.samples.empty()) {
-      std::snprintf(line, sizeof line, "%s %s %s: absent (%s)\n", b.placement.c_str(),
-                    b.memory.empty() ? "all memories" : ("memory " + b.memory).c_str(),
-                    b.access.c_str(), b.status.c_str());
+      std::snprintf(line, sizeof line, "%s %s %s: absent (%s)\n", name(b.placement), memory.c_str(),
+                    name(b.access), status.c_str());
     } else {
-      std::snprintf(
-          line, sizeof line, "%s %s %s: %.1f GB/s in total, %d threads%s\n", b.placement.c_str(),
-          b.memory.empty() ? "all memories" : ("memory " + b.memory).c_str(), b.access.c_str(),
-          b.stats.median, b.threads, b.status == "ok" ? "" : (" (" + b.status + ")").c_str());
+      std::snprintf(line, sizeof line, "%s %s %s: %.1f GB/s in total, %d threads%s\n",
+                    name(b.placement), memory.c_str(), name(b.access), b.stats.median, b.threads,
+                    b.status == Status::ok ? "" : (" (" + status + ")").c_str());
     }
     out << line;
   }

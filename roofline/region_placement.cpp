@@ -54,36 +54,33 @@ std::string data_note(const RegionPoint& point, const std::set<unsigned>& local)
   return note;
 }
 
-std::string verdict_for(const RoofLine& roof, const RegionPoint& point) {
-  const std::string& kind = roof.kind;
-  if (kind == "compute") {
+std::string verdict_for(const RoofLine& roof) {
+  if (!roof.slope()) {
     return "compute-bound by the " + roof.name + " ceiling: memory locality is not what limits it";
   }
-  if (kind == "cache") {
+  if (roof.is_cache()) {
     return "bounded by the " + roof.name +
            " roof: its data is served from cache, so where its "
            "pages sit in memory matters little";
   }
-  if (kind == "local") {
-    return "bounded by the local memory roof of memory " + roof.memory +
-           ": its accesses are already local; only more reuse in cache lifts it";
+  const std::string memory = memory_text(roof.memory);
+  switch (roof.placement.value_or(Placement::local)) {
+    case Placement::local:
+      return "bounded by the local memory roof of memory " + memory +
+             ": its accesses are already local; only more reuse in cache lifts it";
+    case Placement::remote:
+      return "bounded by the remote roof of memory " + memory +
+             ": its data sits on another domain's memory; first-touch it from the threads that "
+             "use it or bind it locally";
+    case Placement::contention:
+      return "bounded by the contention roof of memory " + memory +
+             ": the data of this region is concentrated on memory " + memory +
+             ", which all domains access; interleave it or first-touch it in parallel";
+    case Placement::congestion:
+      break;
   }
-  if (kind == "remote") {
-    return "bounded by the remote roof of memory " + roof.memory +
-           ": its data sits on another domain's memory; first-touch it from the threads that use "
-           "it or bind it locally";
-  }
-  if (kind == "contention") {
-    return "bounded by the contention roof of memory " + roof.memory +
-           ": the data of this region is concentrated on memory " + roof.memory +
-           ", which all domains access; interleave it or first-touch it in parallel";
-  }
-  if (kind == "congestion") {
-    return "bounded by the congestion roof: its data is spread over all memories and crosses the "
-           "interconnect; first-touch each domain's part locally";
-  }
-  (void)point;
-  return "bounded by " + roof.name;
+  return "bounded by the congestion roof: its data is spread over all memories and crosses the "
+         "interconnect; first-touch each domain's part locally";
 }
 
 }  // namespace
@@ -143,26 +140,26 @@ std::vector<RoofLine> domain_roofs(const results::Results& results, int domain,
     line.value = roof.stats.median;
     line.level = roof.level;
     line.access = roof.access;
+    line.op = roof.op;
     line.isa = roof.isa;
     line.memory_kind = roof.memory_kind;
-    if (roof.level == "flops") {
+    if (roof.is_ceiling()) {
       if (roof.precision != options.precision) continue;
-      line.slope = false;
-      line.kind = "compute";
-      line.name = roof.access + " " + roof.precision + " " + roof.isa;
+      line.name = std::string(name(roof.op)) + " " + name(options.precision) + " " + name(roof.isa);
     } else {
       if (roof.access != options.access) continue;
-      if (roof.level == "memory") {
-        line.kind = roof.placement.empty() ? "local" : roof.placement;
+      const std::string access = name(roof.access);
+      if (roof.level == Level::memory) {
+        line.placement = roof.placement.value_or(Placement::local);
         line.memory = roof.memory;
-        line.name = line.kind == "congestion" ? "congestion " + roof.access
-                                              : line.kind + " memory " + roof.memory + " (" +
-                                                    roof.memory_kind + ") " + roof.access;
+        line.name = line.placement == Placement::congestion
+                        ? "congestion " + access
+                        : std::string(name(line.kind())) + " memory " + memory_text(roof.memory) +
+                              " (" + roof.memory_kind + ") " + access;
       } else {
-        line.kind = "cache";
-        line.name = roof.level + " " + roof.access;
+        line.name = std::string(name(roof.level)) + " " + access;
       }
-      if (roof.status == "misplaced") line.name += " [misplaced]";
+      if (roof.status == Status::misplaced) line.name += " [misplaced]";
     }
     roofs.push_back(std::move(line));
   }
@@ -174,12 +171,14 @@ std::vector<std::string> absent_roof_kinds(const results::Results& results, int 
   std::map<std::string, std::string> absent;  // kind -> reason
   std::set<std::string> present;
   for (const auto& roof : results.roofs) {
-    if (roof.domain != domain || roof.level != "memory" || roof.access != options.access) continue;
-    const std::string kind = roof.placement.empty() ? "local" : roof.placement;
+    if (roof.domain != domain || roof.level != Level::memory || roof.access != options.access) {
+      continue;
+    }
+    const std::string kind = name(roof_kind(roof.level, roof.placement));
     if (roof.present()) {
       present.insert(kind);
     } else {
-      absent.emplace(kind, roof.status);
+      absent.emplace(kind, status_text(roof.status, roof.status_reason));
     }
   }
   std::vector<std::string> out;
@@ -189,9 +188,9 @@ std::vector<std::string> absent_roof_kinds(const results::Results& results, int 
   return out;
 }
 
-Placement place(const RegionPoint& point, const results::Results& results,
-                const PlaceOptions& options) {
-  Placement placement;
+PlacedRegion place(const RegionPoint& point, const results::Results& results,
+                   const PlaceOptions& options) {
+  PlacedRegion placement;
   placement.point = point;
   const std::set<unsigned> local = local_memories(results, point.domain);
   const std::string data = data_note(point, local);
@@ -222,7 +221,7 @@ Placement place(const RegionPoint& point, const results::Results& results,
   placement.bound = *lowest;
   placement.roof_gflops = lowest->at(ai);
   placement.distance_percent = (placement.roof_gflops - y) / placement.roof_gflops * 100;
-  placement.verdict = verdict_for(*lowest, point) + "; " + data;
+  placement.verdict = verdict_for(*lowest) + "; " + data;
   if (placement.distance_percent > kFarBelowPercent) {
     placement.verdict +=
         "; far below that roof: vectorization, dependencies or load imbalance "
@@ -249,7 +248,7 @@ std::string pad(std::string text, std::size_t width) {
 
 }  // namespace
 
-std::string placement_table(const std::vector<Placement>& placements) {
+std::string placement_table(const std::vector<PlacedRegion>& placements) {
   const std::vector<std::pair<std::string, std::size_t>> columns = {
       {"label", 12},  {"region", 16}, {"domain", 7},    {"threads", 8}, {"AI", 9},
       {"GFLOP/s", 9}, {"GB/s", 9},    {"bound by", 34}, {"below", 7}};
@@ -278,7 +277,7 @@ std::string placement_table(const std::vector<Placement>& placements) {
   return out.str();
 }
 
-nlohmann::json placements_json(const std::vector<Placement>& placements) {
+nlohmann::json placements_json(const std::vector<PlacedRegion>& placements) {
   json out = json::array();
   for (const auto& p : placements) {
     const auto& point = p.point;
@@ -295,7 +294,7 @@ nlohmann::json placements_json(const std::vector<Placement>& placements) {
                    {"flops_source", point.flops_source},
                    {"bytes_source", point.bytes_source},
                    {"bound_by", p.bound ? json(p.bound->name) : json()},
-                   {"bound_kind", p.bound ? json(p.bound->kind) : json()},
+                   {"bound_kind", p.bound ? json(name(p.bound->kind())) : json()},
                    {"roof_gflops", p.bound ? json(p.roof_gflops) : json()},
                    {"distance_percent", p.bound ? json(p.distance_percent) : json()},
                    {"verdict", p.verdict}});

@@ -37,22 +37,26 @@ struct RegionPoint {
 std::vector<RegionPoint> region_points(const nlohmann::json& document, const std::string& file);
 
 struct PlaceOptions {
-  std::string access = "load";   // bandwidth roofs of this access type
-  std::string precision = "dp";  // FLOP ceilings of this precision
+  Access access = Access::load;         // bandwidth roofs of this access type
+  Precision precision = Precision::dp;  // FLOP ceilings of this precision
 };
 
 // A roof of one domain as a line in the roofline plane.
 struct RoofLine {
-  std::string name;         // "L2 load", "memory 1 (DRAM) remote load", "fma dp avx512"...
-  std::string kind;         // cache, local, remote, contention, congestion, compute
-  std::string memory;       // OS index, for memory roofs
-  std::string memory_kind;  // DRAM, HBM..., for memory roofs
-  std::string level;        // L1, L2, L3, memory, flops
-  std::string access;       // load... for bandwidth roofs; add, mul, fma for ceilings
-  std::string isa;
-  bool slope = true;  // bandwidth (GB/s): AI x value; otherwise a ceiling (GFLOP/s)
-  double value = 0;
-  double at(double ai) const { return slope ? ai * value : value; }
+  std::string name;  // "L2 load", "memory 1 (DRAM) remote load", "fma dp avx512"...
+  Level level = Level::L1;
+  std::optional<Placement> placement;  // memory roofs
+  std::optional<MemoryRef> memory;     // memory roofs but congestion
+  std::string memory_kind;             // DRAM, HBM..., for memory roofs
+  Access access = Access::load;        // bandwidth roofs
+  FlopOp op = FlopOp::fma;             // ceilings
+  Isa isa = Isa::sse2;
+  double value = 0;  // GB/s for a slope, GFLOP/s for a ceiling
+
+  bool slope() const { return level != Level::flops; }
+  bool is_cache() const { return larm::is_cache(level); }
+  double at(double ai) const { return slope() ? ai * value : value; }
+  RoofKind kind() const { return roof_kind(level, placement); }
 };
 
 // The present roofs of a domain for the options' access and precision, and the kinds of
@@ -62,7 +66,7 @@ std::vector<RoofLine> domain_roofs(const results::Results& results, int domain,
 std::vector<std::string> absent_roof_kinds(const results::Results& results, int domain,
                                            const PlaceOptions& options);
 
-struct Placement {
+struct PlacedRegion {
   RegionPoint point;
   std::optional<RoofLine> bound;  // nullopt: no AI, or the point is above every roof
   double roof_gflops = 0;         // the bound's value at the point's AI
@@ -70,11 +74,11 @@ struct Placement {
   std::string verdict;
 };
 
-Placement place(const RegionPoint& point, const results::Results& results,
-                const PlaceOptions& options);
+PlacedRegion place(const RegionPoint& point, const results::Results& results,
+                   const PlaceOptions& options);
 
 // The table `larm place` prints, and its JSON form.
-std::string placement_table(const std::vector<Placement>& placements);
-nlohmann::json placements_json(const std::vector<Placement>& placements);
+std::string placement_table(const std::vector<PlacedRegion>& placements);
+nlohmann::json placements_json(const std::vector<PlacedRegion>& placements);
 
 }  // namespace larm::roofline

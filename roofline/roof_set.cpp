@@ -18,12 +18,14 @@ std::vector<int> RoofSet::domains() const {
   return {domains.begin(), domains.end()};
 }
 
-std::optional<double> RoofSet::bandwidth(int domain, const std::string& level,
-                                         const std::string& access,
-                                         const std::string& memory) const {
+std::optional<double> RoofSet::bandwidth(int domain, Level level, Access access,
+                                         const std::optional<MemoryRef>& memory) const {
   for (const results::Roof& r : results_.roofs) {
-    if (r.domain != domain || r.level != level || r.access != access || !r.present()) continue;
-    if (level == "memory" && (memory.empty() ? r.placement != "local" : r.memory != memory)) {
+    if (r.domain != domain || r.level != level || r.is_ceiling() || r.access != access ||
+        !r.present()) {
+      continue;
+    }
+    if (level == Level::memory && (memory ? r.memory != memory : r.placement != Placement::local)) {
       continue;
     }
     return r.stats.median;
@@ -31,21 +33,20 @@ std::optional<double> RoofSet::bandwidth(int domain, const std::string& level,
   return std::nullopt;
 }
 
-std::optional<double> RoofSet::ceiling(int domain, const std::string& isa,
-                                       const std::string& precision, const std::string& op) const {
+std::optional<double> RoofSet::ceiling(int domain, Isa isa, Precision precision, FlopOp op) const {
   for (const results::Roof& r : results_.roofs) {
-    if (r.domain == domain && r.level == "flops" && r.isa == isa && r.precision == precision &&
-        r.access == op && r.present()) {
+    if (r.domain == domain && r.is_ceiling() && r.isa == isa && r.precision == precision &&
+        r.op == op && r.present()) {
       return r.stats.median;
     }
   }
   return std::nullopt;
 }
 
-const results::Roof* RoofSet::peak(int domain, const std::string& precision) const {
+const results::Roof* RoofSet::peak(int domain, Precision precision) const {
   const results::Roof* best = nullptr;
   for (const results::Roof& r : results_.roofs) {
-    if (r.domain == domain && r.level == "flops" && r.precision == precision && r.present() &&
+    if (r.domain == domain && r.is_ceiling() && r.precision == precision && r.present() &&
         (best == nullptr || r.stats.median > best->stats.median)) {
       best = &r;
     }
@@ -58,11 +59,10 @@ double attainable(double ai, double bandwidth_gbps, double ceiling_gflops) {
 }
 
 std::optional<double> documented_peak_gflops(const results::Roof& ceiling, double core_hz) {
-  if (!ceiling.documented_ipc || core_hz <= 0) return std::nullopt;
-  const auto isa = larm::parse<larm::Isa>(ceiling.isa);
-  if (!isa) return std::nullopt;
-  const int lanes = codegen::traits(*isa).vector_bytes / (ceiling.precision == "dp" ? 8 : 4);
-  const int flops_per_lane = ceiling.access == "fma" ? 2 : 1;
+  if (!ceiling.documented_ipc || core_hz <= 0 || !ceiling.precision) return std::nullopt;
+  const int lanes =
+      codegen::traits(ceiling.isa).vector_bytes / (ceiling.precision == Precision::dp ? 8 : 4);
+  const int flops_per_lane = ceiling.op == FlopOp::fma ? 2 : 1;
   return ceiling.threads * core_hz * *ceiling.documented_ipc * lanes * flops_per_lane / 1e9;
 }
 
@@ -74,17 +74,17 @@ std::string describe_ridges(const results::Results& results) {
     for (const auto& f : results.frequency) {
       if (f.domain == domain) core_hz = f.stats.median;
     }
-    for (const char* precision : {"dp", "sp"}) {
+    for (Precision precision : {Precision::dp, Precision::sp}) {
       const results::Roof* peak = roofs.peak(domain, precision);
       if (peak == nullptr) continue;
       char line[256];
-      std::snprintf(line, sizeof line, "Domain %d %s peak: %.1f GFLOP/s (%s %s)", domain, precision,
-                    peak->stats.median, peak->isa.c_str(), peak->access.c_str());
+      std::snprintf(line, sizeof line, "Domain %d %s peak: %.1f GFLOP/s (%s %s)", domain,
+                    name(precision), peak->stats.median, name(peak->isa), name(peak->op));
       out << line;
       // The FMA ceiling of the same ISA against its documented peak.
       for (const results::Roof& r : results.roofs) {
-        if (r.domain != domain || r.level != "flops" || r.precision != precision ||
-            r.access != "fma" || r.isa != peak->isa || !r.present()) {
+        if (r.domain != domain || !r.is_ceiling() || r.precision != precision ||
+            r.op != FlopOp::fma || r.isa != peak->isa || !r.present()) {
           continue;
         }
         if (const auto documented = documented_peak_gflops(r, core_hz)) {
@@ -97,11 +97,12 @@ std::string describe_ridges(const results::Results& results) {
         }
       }
       out << "\n";
-      if (std::string(precision) != "dp") continue;
+      if (precision != Precision::dp) continue;
       out << "  ridge points (FLOP/byte) of the load roofs:";
-      for (const char* level : {"L1", "L2", "L3", "memory"}) {
-        if (const auto b = roofs.bandwidth(domain, level, "load")) {
-          std::snprintf(line, sizeof line, " %s %.2f", level, ridge_point(*b, peak->stats.median));
+      for (Level level : {Level::L1, Level::L2, Level::L3, Level::memory}) {
+        if (const auto b = roofs.bandwidth(domain, level, Access::load)) {
+          std::snprintf(line, sizeof line, " %s %.2f", name(level),
+                        ridge_point(*b, peak->stats.median));
           out << line;
         }
       }

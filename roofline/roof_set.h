@@ -16,15 +16,14 @@ class RoofSet {
   explicit RoofSet(const results::Results& results);
 
   std::vector<int> domains() const;
-  // GB/s of a level (L1, L2, L3, memory) and access; memory by OS index for level "memory"
-  // (empty: the first local memory). nullopt when absent.
-  std::optional<double> bandwidth(int domain, const std::string& level, const std::string& access,
-                                  const std::string& memory = "") const;
+  // GB/s of a level and access; for level memory, on the given memory (none: the first local
+  // roof). nullopt when absent.
+  std::optional<double> bandwidth(int domain, Level level, Access access,
+                                  const std::optional<MemoryRef>& memory = std::nullopt) const;
   // GFLOP/s of an ISA, precision and operation.
-  std::optional<double> ceiling(int domain, const std::string& isa, const std::string& precision,
-                                const std::string& op) const;
+  std::optional<double> ceiling(int domain, Isa isa, Precision precision, FlopOp op) const;
   // The highest present ceiling of a precision, over ISAs and operations.
-  const results::Roof* peak(int domain, const std::string& precision) const;
+  const results::Roof* peak(int domain, Precision precision) const;
 
  private:
   const results::Results& results_;

@@ -18,12 +18,14 @@ PlanOptions all_isas_options(bool quick = false) {
   return o;
 }
 
+// Measurements of a kind, on a domain, with a placement by its word ("" for none, "*" for any).
 int count(const Plan& plan, MeasurementKind kind, int domain = -1,
           const std::string& placement = "*", bool absent = false) {
   int n = 0;
   for (const PlannedMeasurement& m : plan.measurements) {
     if (m.kind == kind && (domain < 0 || m.domain == domain) &&
-        (placement == "*" || m.placement == placement) && m.absent_reason.empty() != absent) {
+        (placement == "*" || name_or_empty(m.placement) == placement) &&
+        m.absent_reason.empty() != absent) {
       ++n;
     }
   }
@@ -59,7 +61,7 @@ TEST(Plan, TwoSocketNodeHasLocalAndRemoteMemoryRoofsPerDomain) {
     EXPECT_EQ(m.pu_domains.size(), m.pus.size());
     if (m.kind == MeasurementKind::bandwidth) {
       EXPECT_EQ(m.pus.size(), 12u) << m.label();
-      m.placement == "contention" ? ++machine_contention : ++machine_congestion;
+      m.placement == Placement::contention ? ++machine_contention : ++machine_congestion;
     }
   }
   EXPECT_EQ(machine_contention, 10);
@@ -91,17 +93,16 @@ TEST(Plan, ContentionCurveFillsTheMemorysDomainFirstThenByDistance) {
 TEST(Plan, KnlDomainsSeeTwoLocalMemoriesAndSixRemoteOnes) {
   const topology::Topology t = load_fixture("64intel64-fakeKNL-SNC4-hybrid.xml");
   const Plan plan = make_plan(t, all_isas_options());
-  std::map<int, std::map<std::string, std::set<std::string>>>
-      kinds;  // domain -> placement -> kinds
+  std::map<int, std::map<Placement, std::set<std::string>>> kinds;  // domain -> placement -> kinds
   for (const PlannedMeasurement& m : plan.measurements) {
-    if (m.kind != MeasurementKind::bandwidth || m.memory < 0 || m.domain < 0) continue;
-    kinds[m.domain][m.placement].insert(t.memories()[static_cast<std::size_t>(m.memory)].kind +
-                                        std::to_string(m.memory));
+    if (m.kind != MeasurementKind::bandwidth || !m.memory || !m.placement || m.domain < 0) continue;
+    kinds[m.domain][*m.placement].insert(
+        t.memories()[static_cast<std::size_t>(m.memory->index)].kind + m.memory->text());
   }
   ASSERT_EQ(kinds.size(), 4u);
   for (auto& [domain, by_placement] : kinds) {
-    EXPECT_EQ(by_placement["local"].size(), 2u) << domain;
-    EXPECT_EQ(by_placement["remote"].size(), 6u) << domain;
+    EXPECT_EQ(by_placement[Placement::local].size(), 2u) << domain;
+    EXPECT_EQ(by_placement[Placement::remote].size(), 6u) << domain;
   }
   EXPECT_EQ(count(plan, MeasurementKind::bandwidth, 0, "local"), 10);
   EXPECT_EQ(count(plan, MeasurementKind::bandwidth, 0, "remote"), 30);
@@ -112,11 +113,11 @@ TEST(Plan, SingleNodeMarksSharedMemoryRoofsAbsent) {
   const Plan plan = make_plan(t, all_isas_options());
   int absent_shared = 0;
   for (const PlannedMeasurement& m : plan.measurements) {
-    if (m.placement == "contention" || m.placement == "congestion") {
+    if (m.placement == Placement::contention || m.placement == Placement::congestion) {
       EXPECT_EQ(m.absent_reason, "single NUMA node");
       ++absent_shared;
     }
-    EXPECT_NE(m.placement, "remote");
+    EXPECT_NE(m.placement, Placement::remote);
   }
   EXPECT_EQ(absent_shared, 10);
 }
@@ -127,9 +128,9 @@ TEST(Plan, CpulessMemoryIsARemoteTargetOfEveryDomain) {
   for (int d = 0; d < 2; ++d) {
     bool found = false;
     for (const PlannedMeasurement& m : plan.measurements) {
-      if (m.domain == d && m.kind == MeasurementKind::bandwidth && m.memory == 2 &&
-          m.level == "memory") {
-        EXPECT_EQ(m.placement, "remote");
+      if (m.domain == d && m.kind == MeasurementKind::bandwidth && m.memory &&
+          m.memory->index == 2 && m.level == Level::memory) {
+        EXPECT_EQ(m.placement, Placement::remote);
         found = true;
       }
     }

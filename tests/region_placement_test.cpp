@@ -8,27 +8,27 @@
 namespace larm::roofline {
 namespace {
 
+// A load roof of an AVX-512 run on 8 threads, by the words of the results files.
 results::Roof bandwidth(int domain, const std::string& level, double gbps,
                         const std::string& placement = "", const std::string& memory = "") {
   results::Roof r;
   r.domain = domain;
-  r.level = level;
-  r.access = "load";
-  r.isa = "avx512";
+  r.level = parse<Level>(level).value();
+  r.access = Access::load;
+  r.isa = Isa::avx512;
   r.threads = 8;
-  r.placement = placement;
-  r.memory = memory;
+  r.placement = parse<Placement>(placement);
+  if (!memory.empty()) r.memory = MemoryRef{-1, static_cast<unsigned>(std::stoul(memory))};
   r.memory_kind = level == "memory" ? "DRAM" : "";
   r.samples = {gbps};
   r.stats = results::summarize(r.samples);
-  r.status = "ok";
   return r;
 }
 
 results::Roof ceiling(int domain, const std::string& op, double gflops) {
   results::Roof r = bandwidth(domain, "flops", gflops);
-  r.access = op;
-  r.precision = "dp";
+  r.op = parse<FlopOp>(op).value();
+  r.precision = Precision::dp;
   r.memory_kind = "";
   return r;
 }
@@ -69,37 +69,37 @@ RegionPoint point(double ai, double gflops, std::map<unsigned, double> data = {}
 TEST(RegionPlacement, TheLowestRoofAboveThePointBoundsIt) {
   const auto results = two_domain_fixture();
   // AI 0.1: roofs at 76, 30.9, 15.4, 3.61, 1.75, 1.67, 0.83, 1.81 GFLOP/s.
-  const Placement local = place(point(0.1, 3.0, {{0, 1.0}}), results, {});
+  const PlacedRegion local = place(point(0.1, 3.0, {{0, 1.0}}), results, {});
   ASSERT_TRUE(local.bound);
-  EXPECT_EQ(local.bound->kind, "local");
+  EXPECT_EQ(local.bound->kind(), RoofKind::local);
   EXPECT_NEAR(local.roof_gflops, 3.61, 1e-9);
   EXPECT_NEAR(local.distance_percent, (3.61 - 3.0) / 3.61 * 100, 1e-9);
   EXPECT_NE(local.verdict.find("100 % on memory 0 (local)"), std::string::npos);
 
-  const Placement congestion = place(point(0.1, 1.78), results, {});
-  EXPECT_EQ(congestion.bound->kind, "congestion");
+  const PlacedRegion congestion = place(point(0.1, 1.78), results, {});
+  EXPECT_EQ(congestion.bound->kind(), RoofKind::congestion);
 
-  const Placement remote = place(point(0.1, 1.7, {{1, 1.0}}), results, {});
-  EXPECT_EQ(remote.bound->kind, "remote");
-  EXPECT_EQ(remote.bound->memory, "1");
+  const PlacedRegion remote = place(point(0.1, 1.7, {{1, 1.0}}), results, {});
+  EXPECT_EQ(remote.bound->kind(), RoofKind::remote);
+  EXPECT_EQ(memory_text(remote.bound->memory), "1");
   EXPECT_NE(remote.verdict.find("100 % on memory 1 (remote)"), std::string::npos);
 
-  const Placement contention = place(point(0.1, 0.8, {{1, 1.0}}), results, {});
-  EXPECT_EQ(contention.bound->kind, "contention");
-  EXPECT_EQ(contention.bound->memory, "1");
+  const PlacedRegion contention = place(point(0.1, 0.8, {{1, 1.0}}), results, {});
+  EXPECT_EQ(contention.bound->kind(), RoofKind::contention);
+  EXPECT_EQ(memory_text(contention.bound->memory), "1");
   EXPECT_NE(contention.verdict.find("concentrated on memory 1"), std::string::npos);
 
-  const Placement cache = place(point(0.1, 20), results, {});
-  EXPECT_EQ(cache.bound->kind, "cache");
+  const PlacedRegion cache = place(point(0.1, 20), results, {});
+  EXPECT_EQ(cache.bound->kind(), RoofKind::cache);
   EXPECT_EQ(cache.bound->name, "L2 load");
 }
 
 TEST(RegionPlacement, CeilingsBoundHighIntensityPoints) {
   const auto results = two_domain_fixture();
-  const Placement add = place(point(10, 120), results, {});
-  EXPECT_EQ(add.bound->kind, "compute");
+  const PlacedRegion add = place(point(10, 120), results, {});
+  EXPECT_EQ(add.bound->kind(), RoofKind::compute);
   EXPECT_EQ(add.bound->name, "add dp avx512");
-  const Placement fma = place(point(10, 200), results, {});
+  const PlacedRegion fma = place(point(10, 200), results, {});
   EXPECT_EQ(fma.bound->name, "fma dp avx512");
   EXPECT_NE(fma.verdict.find("compute-bound"), std::string::npos);
 }
@@ -109,10 +109,10 @@ TEST(RegionPlacement, PointsWithoutIntensityOrAboveEveryRoofAreSaidSo) {
   RegionPoint unknown = point(0.1, 1);
   unknown.ai.reset();
   unknown.unavailable = "no FLOP count";
-  const Placement none = place(unknown, results, {});
+  const PlacedRegion none = place(unknown, results, {});
   EXPECT_FALSE(none.bound);
   EXPECT_EQ(none.verdict, "not placed: no FLOP count");
-  const Placement above = place(point(0.1, 500), results, {});
+  const PlacedRegion above = place(point(0.1, 500), results, {});
   EXPECT_FALSE(above.bound);
   EXPECT_NE(above.verdict.find("above every roof"), std::string::npos);
   RegionPoint elsewhere = point(0.1, 1);
@@ -122,12 +122,12 @@ TEST(RegionPlacement, PointsWithoutIntensityOrAboveEveryRoofAreSaidSo) {
 
 TEST(RegionPlacement, FarBelowItsRoofSaysSomethingElseLimitsIt) {
   const auto results = two_domain_fixture();
-  const Placement far = place(point(0.1, 1.0, {{0, 1.0}}), results, {});
+  const PlacedRegion far = place(point(0.1, 1.0, {{0, 1.0}}), results, {});
   // 1.0 is 40 % under the contention roof of memory 0 (1.67); 0.3 is 64 % under that of
   // memory 1 (0.83).
   EXPECT_EQ(far.verdict.find("far below"), std::string::npos);
-  const Placement farther = place(point(0.1, 0.3), results, {});
-  EXPECT_EQ(farther.bound->kind, "contention");
+  const PlacedRegion farther = place(point(0.1, 0.3), results, {});
+  EXPECT_EQ(farther.bound->kind(), RoofKind::contention);
   EXPECT_NE(farther.verdict.find("far below"), std::string::npos);
 }
 
@@ -158,12 +158,14 @@ TEST(RegionPlacement, ReadsPerDomainPointsOfARegionsFile) {
 
 TEST(RegionPlacement, AbsentRoofKindsCarryTheirReason) {
   auto results = two_domain_fixture();
-  results.roofs.erase(std::remove_if(results.roofs.begin(), results.roofs.end(),
-                                     [](const auto& r) { return r.placement == "remote"; }),
-                      results.roofs.end());
+  results.roofs.erase(
+      std::remove_if(results.roofs.begin(), results.roofs.end(),
+                     [](const auto& r) { return r.placement == Placement::remote; }),
+      results.roofs.end());
   auto absent = bandwidth(0, "memory", 0, "remote", "1");
   absent.samples.clear();
-  absent.status = "single NUMA node";
+  absent.status = Status::absent;
+  absent.status_reason = "single NUMA node";
   results.roofs.push_back(absent);
   const auto kinds = absent_roof_kinds(results, 0, {});
   ASSERT_EQ(kinds.size(), 1u);

@@ -18,45 +18,41 @@ Results sample_results() {
   r.provenance = {{"host", "test"}};
   Roof l1;
   l1.domain = 0;
-  l1.level = "L1";
-  l1.access = "load";
-  l1.isa = "avx2";
+  l1.level = Level::L1;
+  l1.access = Access::load;
+  l1.isa = Isa::avx2;
   l1.threads = 2;
-  l1.unit = "GB/s";
   l1.working_set_bytes = 16384;
   l1.samples = {100, 102, 98};
   l1.stats = summarize(l1.samples);
   l1.placement_fraction = 1.0;
-  l1.status = "ok";
   Roof remote = l1;
-  remote.level = "memory";
-  remote.memory = "1";
-  remote.placement = "remote";
+  remote.level = Level::memory;
+  remote.memory = MemoryRef{-1, 1};
+  remote.placement = Placement::remote;
   remote.samples.clear();
   remote.stats = summarize(remote.samples);
   remote.placement_fraction.reset();
-  remote.status = "single NUMA node";
+  remote.status = Status::absent;
+  remote.status_reason = "single NUMA node";
   Roof fma = l1;
-  fma.level = "flops";
-  fma.access = "fma";
-  fma.precision = "dp";
-  fma.unit = "GFLOP/s";
+  fma.level = Level::flops;
+  fma.op = FlopOp::fma;
+  fma.precision = Precision::dp;
   fma.instructions_per_cycle = 1.98;
   fma.documented_ipc = 2;
   r.roofs = {l1, remote, fma};
   SweepPoint p;
-  p.access = "load";
+  p.access = Access::load;
   p.working_set_bytes = 1024;
   p.samples = {50, 51};
   p.stats = summarize(p.samples);
-  p.status = "ok";
   r.sweep = {p};
   LatencyPoint lat;
-  lat.level = "L1";
+  lat.level = Level::L1;
   lat.samples_ns = {1.0, 1.1, 0.9};
   lat.stats = summarize(lat.samples_ns);
   lat.cycles = 4;
-  lat.status = "ok";
   r.latency = {lat};
   r.complete = true;
   return r;
@@ -77,8 +73,34 @@ TEST(Results, JsonRoundTripKeepsEverything) {
   EXPECT_EQ(to_json(back), doc);
   ASSERT_EQ(back.roofs.size(), 3u);
   EXPECT_FALSE(back.roofs[1].present());
-  EXPECT_EQ(back.roofs[1].status, "single NUMA node");
+  EXPECT_EQ(back.roofs[1].status, Status::absent);
+  EXPECT_EQ(back.roofs[1].status_reason, "single NUMA node");
+  EXPECT_EQ(back.roofs[1].memory, (MemoryRef{-1, 1}));
+  EXPECT_EQ(back.roofs[2].op, FlopOp::fma);
   EXPECT_DOUBLE_EQ(back.roofs[0].stats.median, 100);
+}
+
+TEST(Results, UnknownWordsAreRefusedWithTheField) {
+  nlohmann::json doc = to_json(sample_results());
+  doc["roofs"][0]["level"] = "L9";
+  try {
+    results_from_json(doc);
+    FAIL() << "read a level L9";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad level 'L9' in level"), std::string::npos) << e.what();
+  }
+  doc = to_json(sample_results());
+  doc["roofs"][2]["unit"] = "GB/s";  // a ceiling in GB/s
+  EXPECT_THROW(results_from_json(doc), std::runtime_error);
+}
+
+TEST(Results, MemoriesTakeTheirPositionFromTheFilesTopology) {
+  Results r = sample_results();
+  r.topology = {{"memories", {{{"os_index", 4}}, {{"os_index", 1}}}}};
+  const Results back = results_from_json(to_json(r));
+  ASSERT_TRUE(back.roofs[1].memory);
+  EXPECT_EQ(back.roofs[1].memory->index, 1);
+  EXPECT_EQ(back.roofs[1].memory->os_index, 1u);
 }
 
 TEST(Results, OtherMajorVersionIsRefused) {

@@ -8,20 +8,24 @@
 namespace larm::roofline {
 namespace {
 
-results::Roof roof(const std::string& level, const std::string& access, double median,
+// A roof on 2 threads by the words of the results files; a ceiling is DP, a memory roof local.
+results::Roof roof(const std::string& level, const std::string& operation, double median,
                    const std::string& isa = "avx2") {
   results::Roof r;
-  r.level = level;
-  r.access = access;
-  r.isa = isa;
+  r.level = parse<Level>(level).value();
+  if (r.is_ceiling()) {
+    r.op = parse<FlopOp>(operation).value();
+    r.precision = Precision::dp;
+  } else {
+    r.access = parse<Access>(operation).value();
+  }
+  r.isa = parse<Isa>(isa).value();
   r.threads = 2;
   r.samples = {median};
   r.stats = results::summarize(r.samples);
-  r.status = "ok";
-  if (level == "flops") r.precision = "dp";
-  if (level == "memory") {
-    r.memory = "0";
-    r.placement = "local";
+  if (r.level == Level::memory) {
+    r.memory = MemoryRef{0, 0};
+    r.placement = Placement::local;
   }
   return r;
 }
@@ -40,13 +44,15 @@ TEST(RoofSet, FindsPresentRoofsAndPeak) {
   absent.samples.clear();
   r.roofs.push_back(absent);
   const RoofSet set(r);
-  EXPECT_EQ(set.bandwidth(0, "L1", "load"), 400);
-  EXPECT_EQ(set.bandwidth(0, "memory", "load"), 30);
-  EXPECT_FALSE(set.bandwidth(0, "L2", "load").has_value());
-  EXPECT_EQ(set.ceiling(0, "avx2", "dp", "fma"), 100);
-  ASSERT_NE(set.peak(0, "dp"), nullptr);
-  EXPECT_EQ(set.peak(0, "dp")->access, "fma");
-  EXPECT_EQ(set.peak(0, "sp"), nullptr);
+  EXPECT_EQ(set.bandwidth(0, Level::L1, Access::load), 400);
+  EXPECT_EQ(set.bandwidth(0, Level::memory, Access::load), 30);
+  EXPECT_EQ(set.bandwidth(0, Level::memory, Access::load, MemoryRef{-1, 0}), 30);
+  EXPECT_FALSE(set.bandwidth(0, Level::memory, Access::load, MemoryRef{-1, 1}).has_value());
+  EXPECT_FALSE(set.bandwidth(0, Level::L2, Access::load).has_value());
+  EXPECT_EQ(set.ceiling(0, Isa::avx2, Precision::dp, FlopOp::fma), 100);
+  ASSERT_NE(set.peak(0, Precision::dp), nullptr);
+  EXPECT_EQ(set.peak(0, Precision::dp)->op, FlopOp::fma);
+  EXPECT_EQ(set.peak(0, Precision::sp), nullptr);
 }
 
 TEST(RoofSet, DocumentedPeakIsThreadsFrequencyIpcLanesAndFma) {
@@ -60,8 +66,8 @@ TEST(RoofSet, DocumentedPeakIsThreadsFrequencyIpcLanesAndFma) {
 
 results::CurvePoint point(int threads, double gbps) {
   results::CurvePoint p;
-  p.memory = "0";
-  p.access = "load";
+  p.memory = MemoryRef{0, 0};
+  p.access = Access::load;
   p.threads = threads;
   p.samples = {gbps};
   p.stats = results::summarize(p.samples);
@@ -83,12 +89,11 @@ TEST(Contention, DescriptionListsCurvesAndTotals) {
   results::Results r;
   r.contention_curve = {point(1, 10), point(2, 20)};
   results::SharedBandwidth total;
-  total.placement = "congestion";
-  total.access = "load";
+  total.placement = Placement::congestion;
+  total.access = Access::load;
   total.threads = 2;
   total.samples = {18};
   total.stats = results::summarize(total.samples);
-  total.status = "ok";
   r.shared = {total};
   const std::string text = describe_contention(r);
   EXPECT_NE(text.find("knee at 2 threads"), std::string::npos) << text;
@@ -105,8 +110,8 @@ TEST(Matrix, ShowsLocalAndRemoteBandwidthPerDomainAndMemory) {
     for (int m = 0; m < 2; ++m) {
       results::Roof memory_roof = roof("memory", "load", d == m ? 36.1 : 17.5);
       memory_roof.domain = d;
-      memory_roof.memory = std::to_string(m);
-      memory_roof.placement = d == m ? "local" : "remote";
+      memory_roof.memory = MemoryRef{m, static_cast<unsigned>(m)};
+      memory_roof.placement = d == m ? Placement::local : Placement::remote;
       r.roofs.push_back(memory_roof);
     }
   }

@@ -15,16 +15,16 @@ TEST(WorkingSet, EachLevelLiesBetweenTheLevelsBelowAndItsOwnShare) {
   const topology::Topology t = load_fixture("24em64t-2n6c2t-pci.xml");
   const auto sets = level_working_sets(t.domains()[0]);
   ASSERT_EQ(sets.size(), 4u);
-  EXPECT_EQ(sets[0].level, "L1");
+  EXPECT_EQ(sets[0].level, Level::L1);
   EXPECT_EQ(sets[0].bytes_per_thread, 16u << 10);  // half of a 32 KiB L1
-  EXPECT_EQ(sets[1].level, "L2");
+  EXPECT_EQ(sets[1].level, Level::L2);
   EXPECT_EQ(sets[1].bytes_per_thread,
             static_cast<std::uint64_t>(std::sqrt(32.0 * 1024 * 256 * 1024)));
-  EXPECT_EQ(sets[2].level, "L3");
+  EXPECT_EQ(sets[2].level, Level::L3);
   const double l3_share = 12.0 * (1 << 20) / 6;  // 12 MiB shared by 6 cores
   EXPECT_GT(static_cast<double>(sets[2].bytes_per_thread), (32 + 256) * 1024.0);
   EXPECT_LT(static_cast<double>(sets[2].bytes_per_thread), l3_share);
-  EXPECT_EQ(sets[3].level, "memory");
+  EXPECT_EQ(sets[3].level, Level::memory);
   // 4 × 12 MiB / 6 threads = 8 MiB, but never less than 64 MiB in total.
   EXPECT_EQ(sets[3].bytes_per_thread, ((64u << 20) + 5) / 6);
 }

@@ -161,13 +161,13 @@ const std::atomic<bool>* InterruptGuard::stop_flag() const {
 
 void add_access_option(CLI::App& command, std::string& access, const std::string& help) {
   command.add_option("--access", access, help)
-      ->check(CLI::IsMember({"load", "store", "store-nt", "copy", "2ld1st"}))
+      ->check(CLI::IsMember(words<Access>()))
       ->capture_default_str();
 }
 
 void add_precision_option(CLI::App& command, std::string& precision, const std::string& help) {
   command.add_option("--precision", precision, help)
-      ->check(CLI::IsMember({"sp", "dp"}))
+      ->check(CLI::IsMember(words<Precision>()))
       ->capture_default_str();
 }
 

@@ -49,6 +49,17 @@ void add_measurement_options(CLI::App& command, MeasurementOptions& options);
 characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
                                             const topology::Topology& topology);
 
+// The value of a word option that CLI11 has already checked against the vocabulary's words.
+template <VocabularyWord E>
+E parse_word(const std::string& text) {
+  const std::optional<E> value = parse<E>(text);
+  if (!value) {
+    throw UsageError("unknown " + std::string(Vocabulary<E>::what) + " '" + text + "' (" +
+                     word_list<E>() + ")");
+  }
+  return *value;
+}
+
 // --access (an access mix of the bandwidth roofs) and --precision (sp, dp), shared by the
 // commands that read roofs.
 void add_access_option(CLI::App& command, std::string& access, const std::string& help);

@@ -28,8 +28,9 @@ int run_place(const PlaceOptions& options) {
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
-  roofline::PlaceOptions place_options{.access = options.access, .precision = options.precision};
-  std::vector<roofline::Placement> placements;
+  const roofline::PlaceOptions place_options{.access = parse_word<Access>(options.access),
+                                             .precision = parse_word<Precision>(options.precision)};
+  std::vector<roofline::PlacedRegion> placements;
   std::set<int> domains;
   for (const auto& file : options.region_files) {
     std::vector<roofline::RegionPoint> points;

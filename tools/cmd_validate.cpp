@@ -46,16 +46,18 @@ int run_validate(const ValidateCommandOptions& options, const GlobalOptions& glo
   const platform::Clock clock = platform::Clock::calibrate();
   ValidationStepOptions step;
   step.run.quick = options.quick;
-  step.run.access = options.access;
-  step.run.op = options.op;
-  step.run.precision = options.precision;
+  step.run.access = parse_word<Access>(options.access);
+  step.run.op = parse_word<FlopOp>(options.op);
+  step.run.precision = parse_word<Precision>(options.precision);
   if (!options.domains.empty()) step.run.domains = parse_index_list(options.domains, "domain");
   for (int d : step.run.domains) {
     if (d >= static_cast<int>(topology.domains().size())) {
       throw UsageError("domain " + std::to_string(d) + " does not exist on this machine");
     }
   }
-  step.run.placements = options.placements;
+  for (const std::string& kind : options.placements) {
+    step.run.kinds.push_back(parse_word<RoofKind>(kind));
+  }
   step.run.samples = options.quick ? 3 : 5;
   step.fail_above_percent = options.fail_above;
   step.quiet = global.quiet;

@@ -25,7 +25,8 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
-  inputs.roofs = {.access = access, .precision = precision};
+  inputs.roofs = {.access = parse_word<Access>(access),
+                  .precision = parse_word<Precision>(precision)};
   const std::filesystem::path dir = results_directory(results_dir);
   for (const std::string& file : region_files) {
     try {

@@ -38,8 +38,8 @@ int run_validation_step(const topology::Topology& topology, const platform::Cloc
   if (show_progress) std::fprintf(stderr, "\r\033[K");
   results::save_results(dir, results);
   const auto errors = validate::roof_errors(results);
-  std::cout << "\nModel validation (" << options.run.op << " " << options.run.precision
-            << " interleaved with " << options.run.access
+  std::cout << "\nModel validation (" << name(options.run.op) << " " << name(options.run.precision)
+            << " interleaved with " << name(options.run.access)
             << "; E = thesis error, MARE = mean absolute relative error; near = within a factor 2 "
                "of the ridge)\n"
             << validate::error_table(errors);

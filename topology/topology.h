@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/vocabulary.h"
+
 namespace larm::topology {
 
 // A level of CPU cache as seen by the cores of one domain.
@@ -23,7 +25,8 @@ struct CacheLevel {
   int instances = 0;              // instances used by the domain's cores
   int max_sharing_cores = 0;      // most domain cores sharing one instance
   std::uint64_t total_bytes = 0;  // all instances used by the domain
-  std::string name() const { return "L" + std::to_string(depth); }
+  Level level() const { return cache_level(depth); }
+  std::string name() const { return larm::name(level()); }
   // Capacity one thread can count on when every core of the domain runs one thread.
   std::uint64_t bytes_per_thread() const {
     return max_sharing_cores > 0 ? instance_bytes / static_cast<std::uint64_t>(max_sharing_cores)
@@ -81,6 +84,10 @@ class Topology {
   const std::optional<Distances>& distances() const { return distances_; }
   int core_count() const;
   const Memory* memory_by_os_index(unsigned os_index) const;
+  // The memory at this index of memories(), by position and OS index.
+  MemoryRef memory_ref(int index) const {
+    return {index, memories_.at(static_cast<std::size_t>(index)).os_index};
+  }
 
   nlohmann::json to_json() const;
   std::string describe() const;  // the text `larm topology` prints

@@ -15,15 +15,16 @@ namespace larm::validate {
 namespace {
 
 std::string roof_name(const results::Roof& roof) {
-  if (roof.level != "memory") return roof.level + " " + roof.access;
-  return "memory " + roof.memory + " " + roof.placement + " " + roof.access;
+  if (roof.level != Level::memory) return std::string(name(roof.level)) + " " + name(roof.access);
+  return "memory " + memory_text(roof.memory) + " " + name_or_empty(roof.placement) + " " +
+         name(roof.access);
 }
 
 const results::Roof* ceiling_for(const results::Results& results, const results::Roof& roof,
                                  const ValidationOptions& options) {
   for (const auto& r : results.roofs) {
-    if (r.level == "flops" && r.domain == roof.domain && r.isa == roof.isa &&
-        r.precision == options.precision && r.access == options.op && r.present()) {
+    if (r.is_ceiling() && r.domain == roof.domain && r.isa == roof.isa &&
+        r.precision == options.precision && r.op == options.op && r.present()) {
       return &r;
     }
   }
@@ -74,16 +75,12 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
                                                  const ValidationOptions& options,
                                                  std::vector<std::string>& skipped) {
   std::vector<ValidationTarget> targets;
-  const auto op = larm::parse<larm::FlopOp>(options.op);
-  const auto precision = larm::parse<larm::Precision>(options.precision);
-  const auto access = larm::parse<larm::Access>(options.access);
-  if (!op || !precision || !access) return targets;
   for (const auto& roof : results.roofs) {
-    if (roof.level == "flops" || roof.access != options.access || !roof.present()) continue;
-    const std::string name = roof_name(roof);
-    const std::string kind = roof.level == "memory" ? roof.placement : "cache";
+    if (roof.is_ceiling() || roof.access != options.access || !roof.present()) continue;
+    const std::string label = roof_name(roof);
+    const RoofKind kind = roof_kind(roof.level, roof.placement);
     const auto& only_domains = options.domains;
-    const auto& only_kinds = options.placements;
+    const auto& only_kinds = options.kinds;
     if ((!only_domains.empty() &&
          std::find(only_domains.begin(), only_domains.end(), roof.domain) == only_domains.end()) ||
         (!only_kinds.empty() &&
@@ -91,23 +88,23 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
       continue;
     }
     if (roof.domain < 0 || roof.domain >= static_cast<int>(topology.domains().size())) {
-      skipped.push_back(name + ": domain " + std::to_string(roof.domain) + " not on this machine");
+      skipped.push_back(label + ": domain " + std::to_string(roof.domain) + " not on this machine");
       continue;
     }
     const results::Roof* ceiling = ceiling_for(results, roof, options);
-    const auto isa = larm::parse<larm::Isa>(roof.isa);
-    if (ceiling == nullptr || !isa) {
-      skipped.push_back("domain " + std::to_string(roof.domain) + " " + name + ": no " +
-                        options.op + " " + options.precision + " " + roof.isa +
+    if (ceiling == nullptr) {
+      skipped.push_back("domain " + std::to_string(roof.domain) + " " + label + ": no " +
+                        name(options.op) + " " + name(options.precision) + " " + name(roof.isa) +
                         " ceiling in the results");
       continue;
     }
     const auto& domain = topology.domains()[static_cast<std::size_t>(roof.domain)];
     ValidationTarget target;
     target.roof = roof;
-    target.name = name;
+    target.name = label;
     target.ceiling_gflops = ceiling->stats.median;
-    const bool machine_wide = roof.placement == "contention" || roof.placement == "congestion";
+    const bool machine_wide =
+        roof.placement == Placement::contention || roof.placement == Placement::congestion;
     if (machine_wide) {
       // Every core of the machine, as the roof was measured: the point is its domain's share.
       for (const auto& d : topology.domains()) {
@@ -122,16 +119,19 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
         target.pus.resize(static_cast<std::size_t>(roof.threads));
       }
     }
-    if (roof.placement == "congestion") {
+    if (roof.placement == Placement::congestion) {
       for (const auto& memory : topology.memories()) target.nodes.push_back(memory.os_index);
       target.interleave = true;
-    } else if (!roof.memory.empty()) {
-      target.nodes = {static_cast<unsigned>(std::stoul(roof.memory))};
+    } else if (roof.memory) {
+      target.nodes = {roof.memory->os_index};
     } else if (!domain.local_memories.empty()) {
       target.nodes = {
           topology.memories()[static_cast<std::size_t>(domain.local_memories.front())].os_index};
     }
-    target.base = {.isa = *isa, .access = *access, .op = *op, .precision = *precision};
+    target.base = {.isa = roof.isa,
+                   .access = options.access,
+                   .op = options.op,
+                   .precision = options.precision};
     const double ridge = target.ceiling_gflops / roof.stats.median;
     target.intensities = options.quick ? quick_intensities(ridge) : intensity_grid();
     targets.push_back(std::move(target));
@@ -177,7 +177,8 @@ void run_validation(const topology::Topology& topology, const platform::Clock& c
       if (options.on_progress) options.on_progress(++index, total, target.name);
       const auto spec = codegen::mixed_spec(target.base, ai);
       if (!spec) {
-        point.status = "no mixed kernel of this intensity";
+        point.status = Status::absent;
+        point.status_reason = "no mixed kernel of this intensity";
         results.validation.push_back(point);
         continue;
       }
@@ -203,13 +204,14 @@ void run_validation(const topology::Topology& topology, const platform::Clock& c
         const bool uneven = measured.interleave_evenness &&
                             *measured.interleave_evenness < platform::kMinInterleaveEvenness;
         point.status = measured.placement_fraction < platform::kMinPlacedFraction || uneven
-                           ? "misplaced"
-                       : results::is_unstable(point.stats) ? "unstable"
-                                                           : "ok";
+                           ? Status::misplaced
+                       : results::is_unstable(point.stats) ? Status::unstable
+                                                           : Status::ok;
       } catch (const kernels::Interrupted&) {
         throw;
       } catch (const std::exception& error) {
-        point.status = error.what();
+        point.status = Status::absent;
+        point.status_reason = error.what();
       }
       results.validation.push_back(point);
     }

@@ -17,11 +17,11 @@ namespace larm::validate {
 
 struct ValidationOptions {
   bool quick = false;  // a few points per roof: the ends, and around the ridge
-  std::string access = "load";
-  std::string op = "fma";
-  std::string precision = "dp";
-  std::vector<int> domains;             // empty: every domain
-  std::vector<std::string> placements;  // cache, local, remote, contention, congestion; empty: all
+  Access access = Access::load;
+  FlopOp op = FlopOp::fma;
+  Precision precision = Precision::dp;
+  std::vector<int> domains;     // empty: every domain
+  std::vector<RoofKind> kinds;  // cache, local, remote, contention, congestion; empty: all
   int samples = 5;
   double min_sample_seconds = 0.02;
   const std::atomic<bool>* stop = nullptr;
