@@ -9,45 +9,45 @@
 namespace larm::report {
 namespace {
 
-using roofline::hybrid::MeasuredPoint;
+using hybrid::MeasuredPoint;
 
 struct Row {
   double ratio_fast = 0, measured = 0;
-  std::optional<roofline::hybrid::Prediction> model;
+  std::optional<hybrid::PointModel> model;
 };
 
-std::string value_or_nan(const std::optional<roofline::hybrid::Prediction>& m,
-                         double (roofline::hybrid::Prediction::*gbps)() const) {
+std::string value_or_nan(const std::optional<hybrid::PointModel>& m,
+                         double hybrid::PointModel::*gbps) {
   if (!m) return "NaN";
   std::ostringstream out;
-  out << ((*m).*gbps)();
+  out << (*m).*gbps;
   return out.str();
 }
 
 // One row of a hybrid data block: ratio_fast measured piecewise bound_max bound_min monolithic.
 void write_row(std::ostream& out, const Row& r) {
-  using roofline::hybrid::Prediction;
+  using hybrid::PointModel;
   out << r.ratio_fast << " " << r.measured << " "
-      << value_or_nan(r.model, &Prediction::piecewise_gbps) << " "
-      << value_or_nan(r.model, &Prediction::bound_max_gbps) << " "
-      << value_or_nan(r.model, &Prediction::bound_min_gbps) << " "
-      << value_or_nan(r.model, &Prediction::monolithic_gbps);
+      << value_or_nan(r.model, &PointModel::piecewise_gbps) << " "
+      << value_or_nan(r.model, &PointModel::bound_max_gbps) << " "
+      << value_or_nan(r.model, &PointModel::bound_min_gbps) << " "
+      << value_or_nan(r.model, &PointModel::monolithic_gbps);
 }
 
 constexpr const char* kRowColumns =
     "ratio_fast measured_gbps piecewise_gbps bound_max_gbps bound_min_gbps monolithic_gbps";
 
-Row row_of(const roofline::hybrid::HybridResults& results, const MeasuredPoint& p) {
+Row row_of(const MeasuredPoint& p) {
   Row r;
   r.ratio_fast = p.ratio_fast;
   r.measured = p.usable() ? p.sample.gbps() : NAN;
-  r.model = roofline::hybrid::point_prediction(results, p);
+  r.model = p.model;
   return r;
 }
 
 }  // namespace
 
-std::vector<Figure> hybrid_figures(const roofline::hybrid::HybridResults& results) {
+std::vector<Figure> hybrid_figures(const hybrid::HybridResults& results) {
   std::vector<Figure> figures;
   if (results.sweep.empty()) return figures;
   const std::string memories = results.fast && results.slow
@@ -59,9 +59,9 @@ std::vector<Figure> hybrid_figures(const roofline::hybrid::HybridResults& result
   std::map<double, std::vector<Row>> panels;
   double top = 0;
   for (const MeasuredPoint& p : results.sweep) {
-    panels[p.ratio_read].push_back(row_of(results, p));
+    panels[p.ratio_read].push_back(row_of(p));
     if (p.usable()) top = std::max(top, p.sample.gbps());
-    if (auto& m = panels[p.ratio_read].back().model) top = std::max(top, m->bound_max_gbps());
+    if (auto& m = panels[p.ratio_read].back().model) top = std::max(top, m->bound_max_gbps);
   }
   for (auto& [r, rows] : panels) {
     std::sort(rows.begin(), rows.end(),
@@ -105,10 +105,10 @@ std::vector<Figure> hybrid_figures(const roofline::hybrid::HybridResults& result
     std::map<std::string, std::vector<Row>> kernels;
     std::map<std::string, std::pair<double, int>> errors;
     for (const MeasuredPoint& p : results.validation) {
-      kernels[p.kernel].push_back(row_of(results, p));
+      kernels[p.kernel].push_back(row_of(p));
       const Row& r = kernels[p.kernel].back();
       if (r.model) {
-        errors[p.kernel].first += std::abs(r.model->piecewise_gbps() / r.measured - 1);
+        errors[p.kernel].first += std::abs(r.model->piecewise_gbps / r.measured - 1);
         ++errors[p.kernel].second;
       }
     }

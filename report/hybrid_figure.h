@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "report/figure.h"
-#include "roofline/hybrid_results.h"
+#include "results/hybrid_codec.h"
 
 namespace larm::report {
 
 // Empty when there is no sweep (not applicable: the caller says so).
-std::vector<Figure> hybrid_figures(const roofline::hybrid::HybridResults& results);
+std::vector<Figure> hybrid_figures(const hybrid::HybridResults& results);
 
 }  // namespace larm::report

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "report/figure.h"
+#include "results/hybrid_codec.h"
 #include "results/records.h"
-#include "roofline/hybrid_results.h"
 #include "roofline/region_placement.h"
 
 namespace larm::report {
@@ -18,7 +18,7 @@ inline constexpr const char* kFiguresIndex = "figures.json";
 struct PlotInputs {
   results::Results results;
   std::vector<roofline::RegionPoint> regions;
-  std::optional<roofline::hybrid::HybridResults> hybrid;  // hybrid.json beside results.json
+  std::optional<hybrid::HybridResults> hybrid;  // hybrid.json beside results.json
   roofline::PlaceOptions roofs;
 };
 

@@ -134,11 +134,10 @@ std::string html_report(const ReportInputs& inputs) {
     const auto& fit = *inputs.plot.hybrid->fit;
     h << "<h2>Hybrid bandwidth model</h2>\n<table id=\"hybrid\">\n<tr><th>dominant k</th>"
          "<th>samples</th><th>θ ll</th><th>θ lr</th><th>θ el</th><th>θ er</th></tr>\n";
-    for (roofline::hybrid::Transfer k : roofline::hybrid::kTransfers) {
+    for (hybrid::Transfer k : hybrid::kTransfers) {
       const auto kk = static_cast<std::size_t>(k);
-      h << "<tr><td>" << roofline::hybrid::name(k) << "</td><td>" << fit.piece_samples[kk]
-        << "</td>";
-      for (roofline::hybrid::Transfer j : roofline::hybrid::kTransfers) {
+      h << "<tr><td>" << larm::name(k) << "</td><td>" << fit.piece_samples[kk] << "</td>";
+      for (hybrid::Transfer j : hybrid::kTransfers) {
         h << "<td>" << (j == k ? "–" : number(fit.piecewise[kk][j], 3)) << "</td>";
       }
       h << "</tr>\n";

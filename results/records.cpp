@@ -73,11 +73,6 @@ std::optional<double> read_optional(const json& object, const char* key) {
   return object.at(key).get<double>();
 }
 
-json stats_json(const SampleStats& s) {
-  return {{"count", s.count}, {"median", s.median}, {"min", s.min},
-          {"max", s.max},     {"mean", s.mean},     {"spread", s.spread}};
-}
-
 json roof_json(const Roof& r) {
   return {{"domain", r.domain},
           {"memory", memory_text(r.memory)},
@@ -294,6 +289,11 @@ ValidationPoint validation_from(const json& j, const MemoryReader& memories) {
 }
 
 }  // namespace
+
+json stats_json(const SampleStats& s) {
+  return {{"count", s.count}, {"median", s.median}, {"min", s.min},
+          {"max", s.max},     {"mean", s.mean},     {"spread", s.spread}};
+}
 
 json to_json(const Results& results) {
   return {{"schema_version", kSchemaVersion},

@@ -141,6 +141,9 @@ struct Results {
   std::string incomplete_reason;  // why the run stopped early, when it did
 };
 
+// The JSON form of sample statistics, the same in every results file.
+nlohmann::json stats_json(const SampleStats& stats);
+
 nlohmann::json to_json(const Results& results);
 // Throws std::runtime_error when the document is not a larm results file of a readable version.
 Results results_from_json(const nlohmann::json& document);

@@ -6,8 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <string>
 
-namespace larm::roofline::hybrid {
+namespace larm::hybrid {
 namespace {
 
 // A pivot below this (relative to the largest) means a θ the samples do not determine.
@@ -61,41 +62,6 @@ ErrorSummary bandwidth_errors(const std::vector<Sample>& samples,
 }
 
 }  // namespace
-
-const char* name(Transfer transfer) {
-  static const char* const names[] = {"ll", "lr", "el", "er"};
-  return names[index(transfer)];
-}
-
-const char* description(Transfer transfer) {
-  static const char* const names[] = {"reads from the slow memory", "reads from the fast memory",
-                                      "writes to the slow memory", "writes to the fast memory"};
-  return names[index(transfer)];
-}
-
-std::optional<Transfer> parse_transfer(std::string_view text) {
-  for (Transfer t : kTransfers) {
-    if (text == name(t)) return t;
-  }
-  return std::nullopt;
-}
-
-PerTransfer quantities(double ratio_fast, double ratio_read, double total_bytes) {
-  PerTransfer q;
-  q[Transfer::lr] = total_bytes * ratio_read * ratio_fast;
-  q[Transfer::ll] = total_bytes * ratio_read * (1 - ratio_fast);
-  q[Transfer::er] = total_bytes * (1 - ratio_read) * ratio_fast;
-  q[Transfer::el] = total_bytes * (1 - ratio_read) * (1 - ratio_fast);
-  return q;
-}
-
-double Sample::ratio_fast() const {
-  return (bytes[Transfer::lr] + bytes[Transfer::er]) / total_bytes();
-}
-
-double Sample::ratio_read() const {
-  return (bytes[Transfer::ll] + bytes[Transfer::lr]) / total_bytes();
-}
 
 Bounds bounds(const PerTransfer& bytes, const PerTransfer& bandwidth_gbps) {
   Bounds b;
@@ -273,4 +239,40 @@ Prediction predict(const Fit& fit, const PerTransfer& bytes) {
   return p;
 }
 
-}  // namespace larm::roofline::hybrid
+std::vector<Sample> usable_samples(const std::vector<MeasuredPoint>& points) {
+  std::vector<Sample> samples;
+  for (const MeasuredPoint& p : points) {
+    if (p.usable()) samples.push_back(p.sample);
+  }
+  return samples;
+}
+
+namespace {
+
+std::optional<PointModel> point_model(const Fit& fit, const MeasuredPoint& p) {
+  if (!p.usable() || p.sample.total_bytes() <= 0 || p.sample.seconds <= 0) return std::nullopt;
+  const Prediction m = predict(fit, p.sample.bytes);
+  return PointModel{m.bounds.dominant,  m.bounds.t_min,      m.bounds.t_max,    m.bound_max_gbps(),
+                    m.bound_min_gbps(), m.monolithic_gbps(), m.piecewise_gbps()};
+}
+
+}  // namespace
+
+void fit_results(HybridResults& results, const std::optional<PerTransfer>& bandwidth_gbps) {
+  results.fit.reset();
+  results.fit_error.clear();
+  const auto samples = usable_samples(results.sweep);
+  try {
+    results.bandwidth_gbps = bandwidth_gbps ? *bandwidth_gbps : corner_bandwidths(samples);
+    results.fit = fit(samples, results.bandwidth_gbps);
+  } catch (const FitError& e) {
+    results.fit_error = e.what();
+  }
+  for (auto* points : {&results.sweep, &results.validation}) {
+    for (MeasuredPoint& p : *points) {
+      p.model = results.fit ? point_model(*results.fit, p) : std::nullopt;
+    }
+  }
+}
+
+}  // namespace larm::hybrid

@@ -5,43 +5,11 @@
 
 #include <array>
 #include <optional>
-#include <stdexcept>
-#include <string>
-#include <string_view>
 #include <vector>
 
-namespace larm::roofline::hybrid {
+#include "results/hybrid_records.h"
 
-// The four transfers, in the thesis' notation: first letter l = lecture (read), e = écriture
-// (write); second letter l = lente (slow), r = rapide (fast).
-enum class Transfer { ll, lr, el, er };
-inline constexpr std::array<Transfer, 4> kTransfers = {Transfer::ll, Transfer::lr, Transfer::el,
-                                                       Transfer::er};
-const char* name(Transfer transfer);         // "ll"...
-const char* description(Transfer transfer);  // "read from the slow memory"...
-std::optional<Transfer> parse_transfer(std::string_view text);
-
-// One value per transfer, indexed by Transfer.
-struct PerTransfer {
-  std::array<double, 4> values{};
-  double& operator[](Transfer t) { return values[static_cast<std::size_t>(t)]; }
-  double operator[](Transfer t) const { return values[static_cast<std::size_t>(t)]; }
-  double sum() const { return values[0] + values[1] + values[2] + values[3]; }
-};
-
-// Bytes of each transfer when total_bytes are spread with ratio_fast = fast / (fast + slow) and
-// ratio_read = read / (read + written).
-PerTransfer quantities(double ratio_fast, double ratio_read, double total_bytes);
-
-// One measurement: the bytes of each transfer and the time they took (all threads together).
-struct Sample {
-  PerTransfer bytes;  // q_ll, q_lr, q_el, q_er
-  double seconds = 0;
-  double total_bytes() const { return bytes.sum(); }
-  double gbps() const { return total_bytes() / seconds / 1e9; }
-  double ratio_fast() const;
-  double ratio_read() const;
-};
+namespace larm::hybrid {
 
 // Times of the transfers at the memories' own bandwidths, and the bounds they give.
 struct Bounds {
@@ -52,30 +20,6 @@ struct Bounds {
 };
 // bandwidth_gbps: b_ll, b_lr, b_el, b_er in GB/s; a transfer of zero bytes takes no time.
 Bounds bounds(const PerTransfer& bytes, const PerTransfer& bandwidth_gbps);
-
-// Mean and largest absolute relative error of a model's bandwidth against the measured one.
-struct ErrorSummary {
-  double mean = 0;
-  double max = 0;
-};
-
-struct Fit {
-  PerTransfer bandwidth_gbps;  // b_xy the fit was made with
-  PerTransfer monolithic;      // θ_xy of (4.4)
-  // piecewise[k][j] = θ_k^j of (4.5): the share of transfer j serialized when k dominates;
-  // piecewise[k][k] is 0 and unused.
-  std::array<PerTransfer, 4> piecewise{};
-  std::array<int, 4> piece_samples{};  // samples in each piece
-  ErrorSummary monolithic_error;
-  ErrorSummary piecewise_error;
-  int samples = 0;
-};
-
-// Inputs a fit cannot use: what is wrong, in one line.
-class FitError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
 
 // Fits both models on the samples by linear least squares on the relative time error (each
 // equation divided by the measured time, so every sample weighs the same whatever its size).
@@ -106,4 +50,12 @@ Prediction predict(const Fit& fit, const PerTransfer& bytes);
 double monolithic_seconds(const Bounds& bounds, const PerTransfer& theta);
 double piecewise_seconds(const Bounds& bounds, const std::array<PerTransfer, 4>& theta);
 
-}  // namespace larm::roofline::hybrid
+// The usable points' samples, for a fit.
+std::vector<Sample> usable_samples(const std::vector<MeasuredPoint>& points);
+
+// Fits the results' usable sweep samples with the given bandwidths (none: those of the corner
+// samples), and gives every usable point what the model says of it; on samples that cannot be
+// fitted, no fit and fit_error says why (no exception).
+void fit_results(HybridResults& results, const std::optional<PerTransfer>& bandwidth_gbps = {});
+
+}  // namespace larm::hybrid

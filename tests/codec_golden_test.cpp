@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/hybrid_codec.h"
 #include "results/records.h"
 #include "results/store.h"
-#include "roofline/hybrid_results.h"
 
 namespace {
 
@@ -35,14 +35,13 @@ std::string read_text(const std::filesystem::path& file) {
 void expect_same_fields(const nlohmann::json& original, const nlohmann::json& rewritten) {
   const nlohmann::json patch = nlohmann::json::diff(original, rewritten);
   for (const auto& operation : patch) {
-    ADD_FAILURE() << operation["op"].get<std::string>() << " " << operation["path"].get<std::string>()
-                  << (operation.contains("value") ? " -> " + operation["value"].dump() : "")
-                  << (operation["op"] != "add" ? " (was " +
-                                                     original.at(nlohmann::json::json_pointer(
-                                                                     operation["path"]))
-                                                         .dump() +
-                                                     ")"
-                                               : "");
+    ADD_FAILURE()
+        << operation["op"].get<std::string>() << " " << operation["path"].get<std::string>()
+        << (operation.contains("value") ? " -> " + operation["value"].dump() : "")
+        << (operation["op"] != "add"
+                ? " (was " + original.at(nlohmann::json::json_pointer(operation["path"])).dump() +
+                      ")"
+                : "");
   }
 }
 
@@ -65,7 +64,8 @@ TEST(CodecGolden, ReferenceResultsComeBackFieldByField) {
   for (const auto& dir : {kReference, kFourDomains}) {
     SCOPED_TRACE(dir.string());
     const nlohmann::json original = read_json(dir / "results.json");
-    expect_same_fields(original, larm::results::to_json(larm::results::results_from_json(original)));
+    expect_same_fields(original,
+                       larm::results::to_json(larm::results::results_from_json(original)));
   }
 }
 
@@ -76,11 +76,11 @@ TEST(CodecGolden, ReferenceCsvFilesAreRewrittenByteForByte) {
     SCOPED_TRACE(name);
     EXPECT_EQ(read_text(out.path() / name), read_text(kReference / name));
   }
-  expect_same_fields(read_json(kReference / "results.json"), read_json(out.path() / "results.json"));
+  expect_same_fields(read_json(kReference / "results.json"),
+                     read_json(out.path() / "results.json"));
 }
 
 TEST(CodecGolden, StoredHybridModelComesBackFieldByField) {
   const nlohmann::json original = read_json(kFourDomains / "hybrid.json");
-  namespace hybrid = larm::roofline::hybrid;
-  expect_same_fields(original, hybrid::to_json(hybrid::hybrid_from_json(original)));
+  expect_same_fields(original, larm::hybrid::to_json(larm::hybrid::hybrid_from_json(original)));
 }

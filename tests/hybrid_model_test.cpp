@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "roofline/hybrid_csv.h"
+#include "results/hybrid_samples_csv.h"
 #include "roofline/hybrid_model.h"
 
-namespace larm::roofline::hybrid {
+namespace larm::hybrid {
 namespace {
 
 // The thesis' table 4.3 (METHOD §8), as piecewise[dominant][other].
@@ -229,4 +229,4 @@ TEST(HybridSamplesCsv, MalformedFilesNameTheLineAndTheProblem) {
 }
 
 }  // namespace
-}  // namespace larm::roofline::hybrid
+}  // namespace larm::hybrid

@@ -9,20 +9,18 @@
 #include <iostream>
 #include <memory>
 
-#include "characterize/characterize.h"
+#include "characterize/hybrid_run.h"
 #include "codegen/isa.h"
 #include "platform/cpu_info.h"
 #include "results/atomic_file.h"
-#include "roofline/hybrid_csv.h"
+#include "results/hybrid_codec.h"
+#include "results/hybrid_samples_csv.h"
+#include "roofline/hybrid_model.h"
 #include "tools/commands.h"
-#include "tools/hybrid_sweep.h"
 #include "tools/hybrid_text.h"
-#include "topology/memory_pair.h"
 
 namespace larm::cli {
 namespace {
-
-namespace hybrid = roofline::hybrid;
 
 struct SweepCommandOptions {
   std::string out;
@@ -57,12 +55,14 @@ std::vector<double> checked_ratios(const std::vector<double>& ratios, const char
     if (!(r >= 0 && r <= 1)) {
       throw UsageError(std::string(option) + ": " + std::to_string(r) + " is not in [0, 1]");
     }
-    if (read && r > 0 && r < 1 && (r < kMinStreamShare || r > 1 - kMinStreamShare)) {
+    if (read && r > 0 && r < 1 &&
+        (r < kernels::kMinStreamShare || r > 1 - kernels::kMinStreamShare)) {
       char why[160];
       std::snprintf(why, sizeof why,
                     " leaves a stream under %g %% of the bytes, which would stay in cache; use 0, "
                     "1 or a value in [%g, %g]",
-                    100 * kMinStreamShare, kMinStreamShare, 1 - kMinStreamShare);
+                    100 * kernels::kMinStreamShare, kernels::kMinStreamShare,
+                    1 - kernels::kMinStreamShare);
       throw UsageError(std::string(option) + ": " + std::to_string(r) + why);
     }
   }
@@ -85,7 +85,8 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
     if (!codegen::usable(*given)) throw UsageError(codegen::unusable_reason(*given));
     isa = *given;
   }
-  HybridSweepOptions sweep;
+  characterize::HybridRunOptions run;
+  kernels::HybridSweepOptions& sweep = run.sweep;
   sweep.domain = options.domain;
   if (!options.ratio_fast.empty()) {
     sweep.ratio_fast = checked_ratios(options.ratio_fast, "--ratio-fast", false);
@@ -101,10 +102,8 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
   sweep.validation = !options.no_validation;
   sweep.isa = isa;
   sweep.quiet = global.quiet;
+  run.quick = options.quick;
 
-  hybrid::HybridResults results;
-  // The pair of memories: given, or the default of the domain.
-  std::string why_not;
   if (options.fast.has_value() != options.slow.has_value()) {
     throw UsageError("give both --fast and --slow, or neither");
   }
@@ -116,39 +115,30 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
                        " does not exist on this machine");
     }
     if (fast == slow) throw UsageError("--fast and --slow name the same memory");
-    results.fast = hybrid::MemoryChoice{fast->os_index, fast->kind, "given with --fast"};
-    results.slow = hybrid::MemoryChoice{slow->os_index, slow->kind, "given with --slow"};
-  } else if (const auto pair = topology::default_memory_pair(topology, options.domain, why_not)) {
-    results.fast = hybrid::MemoryChoice{pair->fast->os_index, pair->fast->kind, pair->fast_why};
-    results.slow = hybrid::MemoryChoice{pair->slow->os_index, pair->slow->kind, pair->slow_why};
-  } else {
-    results.status = "not_applicable";
-    results.reason = why_not;
+    run.fast = options.fast;
+    run.slow = options.slow;
   }
-
-  const platform::Clock clock = platform::Clock::calibrate();
-  const platform::CpuInfo cpu = platform::read_cpu_info();
-  results.provenance =
-      characterize::make_provenance(topology, clock, cpu, isa, options.quick, sweep.samples);
-  for (const auto& warning : results.provenance["environment_warnings"]) {
-    results.warnings.push_back(warning.get<std::string>());
-  }
-  const std::filesystem::path out = options.out;
-  if (!out.empty()) {
-    if (std::filesystem::exists(out / hybrid::kHybridFile)) {
-      throw UsageError("hybrid results already exist in " + out.string() +
+  run.out = options.out;
+  if (!run.out.empty()) {
+    if (std::filesystem::exists(run.out / hybrid::kHybridFile)) {
+      throw UsageError("hybrid results already exist in " + run.out.string() +
                        " (choose another --out)");
     }
     try {
-      results::ensure_writable_directory(out);
+      results::ensure_writable_directory(run.out);
     } catch (const std::runtime_error& e) {
       throw UsageError(std::string("output directory: ") + e.what());
     }
   }
 
-  if (results.status == "not_applicable") {
-    results.complete = true;
-    if (!out.empty()) hybrid::save_hybrid(out, results);
+  hybrid::HybridResults results;
+  bool finished = false;
+  {
+    const InterruptGuard interrupt;
+    sweep.stop = interrupt.stop_flag();
+    finished = characterize::run_hybrid(topology, run, results);
+  }
+  if (results.status == Status::not_applicable) {
     std::cout << "Hybrid sweep: not applicable: " << results.reason
               << ". `larm hybrid fit` and `larm hybrid predict` still work on given samples.\n";
     return 0;
@@ -158,29 +148,6 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
               << results.fast->os_index << " (" << results.fast->kind << ", " << results.fast->why
               << "), slow memory " << results.slow->os_index << " (" << results.slow->kind << ", "
               << results.slow->why << ")\n";
-  }
-  auto last_save = std::chrono::steady_clock::now();
-  if (!out.empty()) {
-    results.incomplete_reason = "running";
-    hybrid::save_hybrid(out, results);
-    sweep.on_point = [&](const hybrid::HybridResults& r) {
-      const auto now = std::chrono::steady_clock::now();
-      if (now - last_save > std::chrono::seconds(1)) {
-        hybrid::save_hybrid(out, r);
-        last_save = now;
-      }
-    };
-  }
-  results.incomplete_reason.clear();
-  bool finished = false;
-  {
-    const InterruptGuard interrupt;
-    sweep.stop = interrupt.stop_flag();
-    finished = run_hybrid_sweep(topology, clock, sweep, results);
-  }
-  if (!out.empty()) hybrid::save_hybrid(out, results);
-
-  if (!global.quiet) {
     std::cout << hybrid_sweep_table(results);
     if (results.fit) {
       std::cout << hybrid_fit_text(*results.fit);
@@ -189,11 +156,11 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
     }
     if (!results.validation.empty()) std::cout << hybrid_validation_table(results);
   }
-  if (!out.empty()) std::cout << "Results: " << out.string() << "\n";
+  if (!run.out.empty()) std::cout << "Results: " << run.out.string() << "\n";
   if (!finished) {
     std::fprintf(stderr, "larm: incomplete: %s; what was measured is %s\n",
                  results.incomplete_reason.c_str(),
-                 out.empty() ? "printed above" : ("saved in " + out.string()).c_str());
+                 run.out.empty() ? "printed above" : ("saved in " + run.out.string()).c_str());
     return 130;
   }
   return 0;
@@ -207,7 +174,7 @@ hybrid::HybridResults load_model_source(const ModelSourceOptions& options) {
   try {
     if (std::filesystem::is_directory(source) || source.extension() == ".json") {
       results = hybrid::load_hybrid(source);
-      if (results.status != "ok") {
+      if (results.status != Status::ok) {
         throw UsageError(source.string() + ": no hybrid measurement: " + results.reason);
       }
     } else {
@@ -223,7 +190,6 @@ hybrid::HybridResults load_model_source(const ModelSourceOptions& options) {
         p.gbps = {s.gbps()};
         p.stats = results::summarize(p.gbps);
         p.placed_fraction = 1;
-        p.status = "ok";
         results.sweep.push_back(p);
       }
       if (table.skipped_rows > 0) {
@@ -243,21 +209,16 @@ hybrid::HybridResults load_model_source(const ModelSourceOptions& options) {
 
 // Fits the source's samples, with the bandwidths given or those of the corner samples.
 void refit(hybrid::HybridResults& results, const ModelSourceOptions& options) {
-  const auto samples = hybrid::usable_samples(results.sweep);
-  try {
-    if (!options.bandwidths.empty()) {
-      if (options.bandwidths.size() != 4) {
-        throw UsageError("--bandwidths takes four values: b_ll,b_lr,b_el,b_er in GB/s");
-      }
-      for (std::size_t i = 0; i < 4; ++i) results.bandwidth_gbps.values[i] = options.bandwidths[i];
-    } else {
-      results.bandwidth_gbps = hybrid::corner_bandwidths(samples);
+  std::optional<hybrid::PerTransfer> bandwidths;
+  if (!options.bandwidths.empty()) {
+    if (options.bandwidths.size() != 4) {
+      throw UsageError("--bandwidths takes four values: b_ll,b_lr,b_el,b_er in GB/s");
     }
-    results.fit = hybrid::fit(samples, results.bandwidth_gbps);
-    results.fit_error.clear();
-  } catch (const hybrid::FitError& e) {
-    throw UsageError(e.what());
+    bandwidths.emplace();
+    for (std::size_t i = 0; i < 4; ++i) bandwidths->values[i] = options.bandwidths[i];
   }
+  hybrid::fit_results(results, bandwidths);
+  if (!results.fit) throw UsageError(results.fit_error);
 }
 
 int run_fit(const FitCommandOptions& options) {
@@ -322,18 +283,17 @@ int run_predict(const PredictCommandOptions& options) {
     nlohmann::json out = {
         {"q", nlohmann::json::object()},
         {"bytes", p.total_bytes},
-        {"dominant", hybrid::name(p.bounds.dominant)},
+        {"dominant", name(p.bounds.dominant)},
         {"piecewise", {{"gbps", p.piecewise_gbps()}, {"seconds", p.piecewise_seconds}}},
         {"monolithic", {{"gbps", p.monolithic_gbps()}, {"seconds", p.monolithic_seconds}}},
         {"upper_bound", {{"gbps", p.bound_max_gbps()}, {"seconds", p.bounds.t_min}}},
         {"lower_bound", {{"gbps", p.bound_min_gbps()}, {"seconds", p.bounds.t_max}}}};
-    for (hybrid::Transfer t : hybrid::kTransfers) out["q"][hybrid::name(t)] = bytes[t];
+    for (hybrid::Transfer t : hybrid::kTransfers) out["q"][name(t)] = bytes[t];
     std::cout << out.dump(2) << "\n";
     return 0;
   }
   std::cout << "Quantities (bytes):";
-  for (hybrid::Transfer t : hybrid::kTransfers)
-    std::cout << "  q_" << hybrid::name(t) << " " << bytes[t];
+  for (hybrid::Transfer t : hybrid::kTransfers) std::cout << "  q_" << name(t) << " " << bytes[t];
   std::cout << "\n" << hybrid_prediction_text(p);
   return 0;
 }

@@ -9,8 +9,8 @@
 namespace larm::cli {
 namespace {
 
-using roofline::hybrid::kTransfers;
-using roofline::hybrid::Transfer;
+using hybrid::kTransfers;
+using hybrid::Transfer;
 
 std::string format(const char* pattern, double value) {
   char buffer[64];
@@ -20,13 +20,14 @@ std::string format(const char* pattern, double value) {
 
 }  // namespace
 
-std::string hybrid_sweep_table(const roofline::hybrid::HybridResults& results) {
+std::string hybrid_sweep_table(const hybrid::HybridResults& results) {
   // Rows: ratio_read; columns: ratio_fast; cells: median GB/s ("-" when not usable).
   std::map<double, std::map<double, std::string>> cells;
   std::map<double, bool> columns;
   for (const auto& p : results.sweep) {
     cells[p.ratio_read][p.ratio_fast] =
-        p.usable() ? format("%.1f", p.stats.median) + (p.status == "unstable" ? "~" : "") : "-";
+        p.usable() ? format("%.1f", p.stats.median) + (p.status == Status::unstable ? "~" : "")
+                   : "-";
     columns[p.ratio_fast] = true;
   }
   std::ostringstream out;
@@ -48,7 +49,7 @@ std::string hybrid_sweep_table(const roofline::hybrid::HybridResults& results) {
   return out.str();
 }
 
-std::string hybrid_fit_text(const roofline::hybrid::Fit& fit) {
+std::string hybrid_fit_text(const hybrid::Fit& fit) {
   std::ostringstream out;
   out << "Bandwidths b (GB/s):";
   for (Transfer t : kTransfers)
@@ -79,7 +80,7 @@ std::string hybrid_fit_text(const roofline::hybrid::Fit& fit) {
   return out.str();
 }
 
-std::string hybrid_validation_table(const roofline::hybrid::HybridResults& results) {
+std::string hybrid_validation_table(const hybrid::HybridResults& results) {
   std::ostringstream out;
   out << "STREAM validation (GB/s): measured, piecewise model, bounds, error\n";
   out << "kernel  ratio_fast  measured     model  max(t_min)  min(t_max)    error\n";
@@ -89,19 +90,19 @@ std::string hybrid_validation_table(const roofline::hybrid::HybridResults& resul
     char line[160];
     if (!p.usable()) {
       std::snprintf(line, sizeof line, "%-6s  %10.2f  %s\n", p.kernel.c_str(), p.ratio_fast,
-                    p.status.c_str());
-    } else if (const auto m = roofline::hybrid::point_prediction(results, p); !m) {
+                    status_text(p.status, p.status_reason).c_str());
+    } else if (const auto& m = p.model; !m) {
       std::snprintf(line, sizeof line, "%-6s  %10.2f  %8.1f  (no fit)\n", p.kernel.c_str(),
                     p.ratio_fast, p.stats.median);
     } else {
       const double measured = p.sample.gbps();
-      const double model = m->piecewise_gbps();
+      const double model = m->piecewise_gbps;
       const double error = model / measured - 1;
       sum += std::abs(error);
       ++n;
       std::snprintf(line, sizeof line, "%-6s  %10.2f  %8.1f  %8.1f  %10.1f  %10.1f  %+6.1f %%\n",
-                    p.kernel.c_str(), p.ratio_fast, measured, model, m->bound_max_gbps(),
-                    m->bound_min_gbps(), 100 * error);
+                    p.kernel.c_str(), p.ratio_fast, measured, model, m->bound_max_gbps,
+                    m->bound_min_gbps, 100 * error);
     }
     out << line;
   }
@@ -109,10 +110,11 @@ std::string hybrid_validation_table(const roofline::hybrid::HybridResults& resul
   return out.str();
 }
 
-std::string hybrid_prediction_text(const roofline::hybrid::Prediction& p) {
+std::string hybrid_prediction_text(const hybrid::Prediction& p) {
   std::ostringstream out;
   const auto& b = p.bounds;
-  out << "Dominant transfer: " << name(b.dominant) << " (" << description(b.dominant) << ")\n";
+  out << "Dominant transfer: " << name(b.dominant) << " (" << hybrid::description(b.dominant)
+      << ")\n";
   out << "Piecewise model:  " << format("%.2f", p.piecewise_gbps()) << " GB/s, "
       << format("%.6g", p.piecewise_seconds) << " s\n";
   out << "Monolithic model: " << format("%.2f", p.monolithic_gbps()) << " GB/s, "

@@ -4,13 +4,14 @@
 
 #include <string>
 
-#include "roofline/hybrid_results.h"
+#include "results/hybrid_records.h"
+#include "roofline/hybrid_model.h"
 
 namespace larm::cli {
 
-std::string hybrid_sweep_table(const roofline::hybrid::HybridResults& results);
-std::string hybrid_fit_text(const roofline::hybrid::Fit& fit);
-std::string hybrid_validation_table(const roofline::hybrid::HybridResults& results);
-std::string hybrid_prediction_text(const roofline::hybrid::Prediction& prediction);
+std::string hybrid_sweep_table(const hybrid::HybridResults& results);
+std::string hybrid_fit_text(const hybrid::Fit& fit);
+std::string hybrid_validation_table(const hybrid::HybridResults& results);
+std::string hybrid_prediction_text(const hybrid::Prediction& prediction);
 
 }  // namespace larm::cli

@@ -41,9 +41,9 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
       throw UsageError(e.what());
     }
   }
-  if (std::filesystem::exists(dir / roofline::hybrid::kHybridFile)) {
+  if (std::filesystem::exists(dir / hybrid::kHybridFile)) {
     try {
-      inputs.hybrid = roofline::hybrid::load_hybrid(dir);
+      inputs.hybrid = hybrid::load_hybrid(dir);
     } catch (const std::runtime_error& e) {
       throw UsageError(e.what());
     }

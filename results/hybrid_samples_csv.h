@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "roofline/hybrid_model.h"
+#include "results/hybrid_records.h"
 
-namespace larm::roofline::hybrid {
+namespace larm::hybrid {
 
 struct SampleTable {
   std::vector<Sample> samples;
@@ -29,4 +29,4 @@ SampleTable parse_samples_csv(const std::string& text, const std::string& source
 // Splits one CSV line into fields (double-quoted fields may hold commas and "" quotes).
 std::vector<std::string> split_csv_line(const std::string& line);
 
-}  // namespace larm::roofline::hybrid
+}  // namespace larm::hybrid

@@ -1,5 +1,5 @@
 // The hybrid sweep: every core of one domain on page-mixed data.
-#include "tools/hybrid_sweep.h"
+#include "kernels/hybrid_sweep.h"
 
 #include <unistd.h>
 
@@ -9,31 +9,26 @@
 #include <limits>
 #include <stdexcept>
 
-#include "characterize/characterize.h"
-#include "characterize/working_set.h"
-#include "codegen/isa.h"
 #include "kernels/drivers.h"
-#include "platform/cpu_info.h"
 #include "results/statistics.h"
 
-namespace larm::cli {
+namespace larm::kernels {
 namespace {
 
-using roofline::hybrid::HybridResults;
-using roofline::hybrid::MeasuredPoint;
-using roofline::hybrid::MemoryChoice;
-using roofline::hybrid::Transfer;
+using hybrid::HybridResults;
+using hybrid::MeasuredPoint;
+using hybrid::Transfer;
 
 // A point whose pages on the fast memory differ from the asked share by more than this is
 // misplaced (the layout itself is exact to a page).
 constexpr double kMaxRatioFastError = 0.02;
 // A point of the sweep or of the validation.
-MeasuredPoint measure_point(const kernels::DriverContext& context, platform::ThreadTeam& team,
-                            const kernels::HybridRequest& request, double ratio_read) {
+MeasuredPoint measure_point(const DriverContext& context, platform::ThreadTeam& team,
+                            const HybridRequest& request, double ratio_read) {
   MeasuredPoint p;
   p.ratio_fast = request.ratio_fast;
   p.ratio_read = ratio_read;
-  const kernels::HybridResult r = kernels::measure_hybrid(context, team, request);
+  const HybridResult r = measure_hybrid(context, team, request);
   p.kernel = request.benchmark ? codegen::name(*request.benchmark) : r.kernel;
   p.gbps = r.gbps;
   p.stats = results::summarize(p.gbps);
@@ -49,12 +44,13 @@ MeasuredPoint measure_point(const kernels::DriverContext& context, platform::Thr
       std::abs(found - request.ratio_fast) > kMaxRatioFastError) {
     char text[160];
     std::snprintf(text, sizeof text,
-                  "misplaced: %.1f %% of pages where the layout wants them, %.3f on the fast "
-                  "memory (asked %.3f)",
+                  "%.1f %% of pages where the layout wants them, %.3f on the fast memory (asked "
+                  "%.3f)",
                   100 * p.placed_fraction, found, request.ratio_fast);
-    p.status = text;
+    p.status = Status::misplaced;
+    p.status_reason = text;
   } else {
-    p.status = results::is_unstable(p.stats) ? "unstable" : "ok";
+    p.status = results::is_unstable(p.stats) ? Status::unstable : Status::ok;
   }
   return p;
 }
@@ -71,58 +67,20 @@ std::vector<double> with_ends(std::vector<double> ratios) {
 
 }  // namespace
 
-void fit_results(HybridResults& results) {
-  results.fit.reset();
-  results.fit_error.clear();
-  const auto samples = roofline::hybrid::usable_samples(results.sweep);
-  try {
-    results.bandwidth_gbps = roofline::hybrid::corner_bandwidths(samples);
-    results.fit = roofline::hybrid::fit(samples, results.bandwidth_gbps);
-  } catch (const roofline::hybrid::FitError& e) {
-    results.fit_error = e.what();
-  }
-}
-
 bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock& clock,
                       const HybridSweepOptions& options, HybridResults& results) {
   const topology::Domain& domain = topology.domains().at(static_cast<std::size_t>(options.domain));
   results.domain = options.domain;
-  results.isa = codegen::name(options.isa);
+  results.isa = options.isa;
   results.threads = static_cast<int>(domain.core_pus.size());
-
-  // Per-thread bytes: every stream at least the memory working set (METHOD §3).
-  std::uint64_t llc = 0;
-  if (!domain.caches.empty()) llc = domain.caches.back().total_bytes;
-  const std::uint64_t memory_ws = characterize::memory_working_set(llc, results.threads);
-  double smallest_share = 0.5;  // at most 3 streams of the STREAM benchmarks: 1/3 each
-  if (options.validation) smallest_share = 1.0 / 3;
-  for (double r : options.ratio_read) {
-    if (r > 0 && r < 1) smallest_share = std::min({smallest_share, r, 1 - r});
-  }
-  results.bytes_per_thread =
-      static_cast<std::uint64_t>(static_cast<double>(memory_ws) / smallest_share);
-
-  // Every page of a point may land on either memory (ratio_fast 0 and 1): each must hold it, with
-  // room to spare for the system.
-  const double footprint =
-      static_cast<double>(results.bytes_per_thread) * static_cast<double>(results.threads);
-  for (const auto& choice : {*results.fast, *results.slow}) {
-    const topology::Memory* m = topology.memory_by_os_index(choice.os_index);
-    if (m != nullptr && m->bytes > 0 && footprint > 0.5 * static_cast<double>(m->bytes)) {
-      throw std::runtime_error(
-          "a sweep point needs " + std::to_string(static_cast<long>(footprint / (1 << 20))) +
-          " MiB on memory " + std::to_string(choice.os_index) + ", more than half of its " +
-          std::to_string(m->bytes >> 20) + " MiB");
-    }
-  }
   platform::ThreadTeam team(topology.handle(), domain.core_pus);
-  kernels::DriverContext context{topology, clock, {}};
+  DriverContext context{topology, clock, {}};
   context.sampling.samples = options.samples;
   context.sampling.stop = options.stop;
-  const kernels::HybridRequest base{.isa = options.isa,
-                                    .fast_node = results.fast->os_index,
-                                    .slow_node = results.slow->os_index,
-                                    .bytes_per_thread = results.bytes_per_thread};
+  const HybridRequest base{.isa = options.isa,
+                           .fast_node = results.fast->os_index,
+                           .slow_node = results.slow->os_index,
+                           .bytes_per_thread = results.bytes_per_thread};
   const std::vector<double> ratio_fast = with_ends(options.ratio_fast);
   const std::vector<double> ratio_read = with_ends(options.ratio_read);
   const std::size_t total = ratio_fast.size() * ratio_read.size() +
@@ -140,20 +98,19 @@ bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock&
   try {
     for (double r : ratio_read) {
       for (double f : ratio_fast) {
-        kernels::HybridRequest request = base;
+        HybridRequest request = base;
         request.ratio_fast = f;
         request.ratio_read = r;
         results.sweep.push_back(measure_point(context, team, request, r));
         report(results.sweep.back().kernel + " ratio_fast " + std::to_string(f));
       }
     }
-    fit_results(results);
     if (options.validation) {
       for (codegen::StreamBenchmark b : codegen::all_stream_benchmarks()) {
         const double reads = codegen::load_streams(b);
         const double ratio = reads / (reads + codegen::store_streams(b));
         for (double f : options.validation_ratio_fast) {
-          kernels::HybridRequest request = base;
+          HybridRequest request = base;
           request.ratio_fast = f;
           request.benchmark = b;
           results.validation.push_back(measure_point(context, team, request, ratio));
@@ -161,9 +118,8 @@ bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock&
         }
       }
     }
-  } catch (const kernels::Interrupted&) {
+  } catch (const Interrupted&) {
     if (progress) std::fprintf(stderr, "\r\033[K");
-    fit_results(results);
     results.complete = false;
     results.incomplete_reason = "interrupted";
     return false;
@@ -173,4 +129,4 @@ bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock&
   return true;
 }
 
-}  // namespace larm::cli
+}  // namespace larm::kernels

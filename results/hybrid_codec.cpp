@@ -1,13 +1,14 @@
 // hybrid.json and hybrid.csv.
-#include "roofline/hybrid_results.h"
+#include "results/hybrid_codec.h"
 
 #include <fstream>
 #include <sstream>
 
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
+#include "results/records.h"
 
-namespace larm::roofline::hybrid {
+namespace larm::hybrid {
 namespace {
 
 using nlohmann::json;
@@ -24,35 +25,29 @@ PerTransfer per_transfer_from(const json& j) {
   return values;
 }
 
-json stats_json(const results::SampleStats& s) {
-  if (s.count == 0) return nullptr;
-  return {{"count", s.count}, {"median", s.median}, {"min", s.min},
-          {"max", s.max},     {"mean", s.mean},     {"spread", s.spread}};
-}
-
-json point_json(const HybridResults& results, const MeasuredPoint& p) {
+json point_json(const MeasuredPoint& p) {
   json out = {{"kernel", p.kernel},
               {"ratio_fast", p.ratio_fast},
               {"ratio_read", p.ratio_read},
               {"q", per_transfer_json(p.sample.bytes)},
               {"seconds", p.sample.seconds > 0 ? json(p.sample.seconds) : json(nullptr)},
               {"gbps", p.gbps},
-              {"stats", stats_json(p.stats)},
+              {"stats", p.stats.count ? results::stats_json(p.stats) : json(nullptr)},
               {"placed_fraction", p.placed_fraction},
-              {"status", p.status}};
+              {"status", status_text(p.status, p.status_reason)}};
   out["ratio_fast_found"] =
       p.sample.total_bytes() > 0 ? json(p.sample.ratio_fast()) : json(nullptr);
-  if (const auto m = point_prediction(results, p)) {
+  if (const auto& m = p.model) {
     const double measured = p.sample.gbps();
-    out["model"] = {{"piece", name(m->bounds.dominant)},
-                    {"t_min_s", m->bounds.t_min},
-                    {"t_max_s", m->bounds.t_max},
-                    {"bound_max_gbps", m->bound_max_gbps()},
-                    {"bound_min_gbps", m->bound_min_gbps()},
-                    {"monolithic_gbps", m->monolithic_gbps()},
-                    {"piecewise_gbps", m->piecewise_gbps()},
-                    {"monolithic_residual", m->monolithic_gbps() / measured - 1},
-                    {"piecewise_residual", m->piecewise_gbps() / measured - 1}};
+    out["model"] = {{"piece", name(m->piece)},
+                    {"t_min_s", m->t_min_s},
+                    {"t_max_s", m->t_max_s},
+                    {"bound_max_gbps", m->bound_max_gbps},
+                    {"bound_min_gbps", m->bound_min_gbps},
+                    {"monolithic_gbps", m->monolithic_gbps},
+                    {"piecewise_gbps", m->piecewise_gbps},
+                    {"monolithic_residual", m->monolithic_gbps / measured - 1},
+                    {"piecewise_residual", m->piecewise_gbps / measured - 1}};
   } else {
     out["model"] = nullptr;
   }
@@ -70,7 +65,18 @@ MeasuredPoint point_from(const json& j) {
   p.gbps = j.at("gbps").get<std::vector<double>>();
   p.stats = results::summarize(p.gbps);
   p.placed_fraction = j.at("placed_fraction").get<double>();
-  p.status = j.at("status").get<std::string>();
+  std::tie(p.status, p.status_reason) = parse_status_text(j.at("status").get<std::string>());
+  if (const json& m = j.at("model"); !m.is_null()) {
+    const auto piece = parse<Transfer>(m.at("piece").get<std::string>());
+    if (!piece) throw std::runtime_error("bad piece " + m.at("piece").dump());
+    p.model = PointModel{*piece,
+                         m.at("t_min_s").get<double>(),
+                         m.at("t_max_s").get<double>(),
+                         m.at("bound_max_gbps").get<double>(),
+                         m.at("bound_min_gbps").get<double>(),
+                         m.at("monolithic_gbps").get<double>(),
+                         m.at("piecewise_gbps").get<double>()};
+  }
   return p;
 }
 
@@ -142,33 +148,18 @@ std::string number_or_empty(std::optional<double> v) {
 
 }  // namespace
 
-std::optional<Prediction> point_prediction(const HybridResults& results, const MeasuredPoint& p) {
-  if (!results.fit || !p.usable() || p.sample.total_bytes() <= 0 || p.sample.seconds <= 0) {
-    return std::nullopt;
-  }
-  return predict(*results.fit, p.sample.bytes);
-}
-
-std::vector<Sample> usable_samples(const std::vector<MeasuredPoint>& points) {
-  std::vector<Sample> samples;
-  for (const MeasuredPoint& p : points) {
-    if (p.usable()) samples.push_back(p.sample);
-  }
-  return samples;
-}
-
 json to_json(const HybridResults& r) {
   json out = {{"schema_version", kHybridSchemaVersion},
               {"kind", "larm-hybrid"},
               {"provenance", r.provenance},
-              {"status", r.status},
+              {"status", name(r.status)},
               {"reason", r.reason},
               {"complete", r.complete},
               {"incomplete_reason", r.incomplete_reason},
               {"domain", r.domain},
               {"fast", memory_json(r.fast)},
               {"slow", memory_json(r.slow)},
-              {"isa", r.isa},
+              {"isa", name_or_empty(r.isa)},
               {"threads", r.threads},
               {"bytes_per_thread", r.bytes_per_thread},
               {"warnings", r.warnings},
@@ -176,11 +167,11 @@ json to_json(const HybridResults& r) {
   out["bandwidths_gbps"] =
       r.bandwidth_gbps.sum() > 0 ? per_transfer_json(r.bandwidth_gbps) : json(nullptr);
   out["sweep"] = json::array();
-  for (const MeasuredPoint& p : r.sweep) out["sweep"].push_back(point_json(r, p));
+  for (const MeasuredPoint& p : r.sweep) out["sweep"].push_back(point_json(p));
   out["fit"] = r.fit ? fit_json(*r.fit) : json(nullptr);
   out["fit_error"] = r.fit_error;
   out["validation"] = json::array();
-  for (const MeasuredPoint& p : r.validation) out["validation"].push_back(point_json(r, p));
+  for (const MeasuredPoint& p : r.validation) out["validation"].push_back(point_json(p));
   return out;
 }
 
@@ -195,14 +186,22 @@ HybridResults hybrid_from_json(const json& document) {
   try {
     HybridResults r;
     r.provenance = document.at("provenance");
-    r.status = document.at("status").get<std::string>();
+    const std::string status = document.at("status").get<std::string>();
+    const auto known = parse<Status>(status);
+    if (known != Status::ok && known != Status::not_applicable) {
+      throw std::runtime_error("bad status '" + status + "' (ok, not_applicable)");
+    }
+    r.status = *known;
     r.reason = document.at("reason").get<std::string>();
     r.complete = document.at("complete").get<bool>();
     r.incomplete_reason = document.at("incomplete_reason").get<std::string>();
     r.domain = document.at("domain").get<int>();
     r.fast = memory_from(document.at("fast"));
     r.slow = memory_from(document.at("slow"));
-    r.isa = document.at("isa").get<std::string>();
+    if (const std::string isa = document.at("isa").get<std::string>(); !isa.empty()) {
+      r.isa = parse<Isa>(isa);
+      if (!r.isa) throw std::runtime_error("bad isa '" + isa + "' (" + word_list<Isa>() + ")");
+    }
     r.threads = document.at("threads").get<int>();
     r.bytes_per_thread = document.at("bytes_per_thread").get<std::uint64_t>();
     r.warnings = document.at("warnings").get<std::vector<std::string>>();
@@ -237,13 +236,14 @@ std::string hybrid_csv(const HybridResults& r) {
           << ',' << number_or_empty(measured ? std::optional(p.stats.median) : std::nullopt) << ','
           << number_or_empty(measured ? std::optional(p.stats.min) : std::nullopt) << ','
           << number_or_empty(measured ? std::optional(p.stats.max) : std::nullopt) << ','
-          << p.stats.count << ',' << p.placed_fraction << ',' << results::csv_field(p.status);
-      if (const auto m = point_prediction(r, p)) {
+          << p.stats.count << ',' << p.placed_fraction << ','
+          << results::csv_field(status_text(p.status, p.status_reason));
+      if (const auto& m = p.model) {
         const double gbps = p.sample.gbps();
-        out << ',' << name(m->bounds.dominant) << ',' << m->bounds.t_min << ',' << m->bounds.t_max
-            << ',' << m->bound_max_gbps() << ',' << m->bound_min_gbps() << ','
-            << m->monolithic_gbps() << ',' << m->piecewise_gbps() << ','
-            << m->monolithic_gbps() / gbps - 1 << ',' << m->piecewise_gbps() / gbps - 1;
+        out << ',' << name(m->piece) << ',' << m->t_min_s << ',' << m->t_max_s << ','
+            << m->bound_max_gbps << ',' << m->bound_min_gbps << ',' << m->monolithic_gbps << ','
+            << m->piecewise_gbps << ',' << m->monolithic_gbps / gbps - 1 << ','
+            << m->piecewise_gbps / gbps - 1;
       } else {
         out << ",,,,,,,,,";
       }
@@ -274,4 +274,4 @@ HybridResults load_hybrid(const std::filesystem::path& dir_or_file) {
   }
 }
 
-}  // namespace larm::roofline::hybrid
+}  // namespace larm::hybrid

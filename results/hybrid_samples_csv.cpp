@@ -1,5 +1,5 @@
 // Reading hybrid samples from CSV.
-#include "roofline/hybrid_csv.h"
+#include "results/hybrid_samples_csv.h"
 
 #include <cmath>
 #include <fstream>
@@ -7,7 +7,7 @@
 #include <optional>
 #include <sstream>
 
-namespace larm::roofline::hybrid {
+namespace larm::hybrid {
 namespace {
 
 // The total a ratios-only row stands for; any value gives the same fit.
@@ -135,4 +135,4 @@ SampleTable read_samples_csv(const std::filesystem::path& file) {
   return parse_samples_csv(text.str(), file.string());
 }
 
-}  // namespace larm::roofline::hybrid
+}  // namespace larm::hybrid

@@ -1,20 +1,20 @@
-// larm hybrid sweep: the choice of the fast and slow memories, the page-mixed sweep over
-// ratio_fast × ratio_read, the fit, and the STREAM validation (METHOD §8).
+// The hybrid model's measurement (METHOD §8): every core of one domain on page-mixed data over a
+// fast and a slow memory, the readwrite sweep over ratio_fast × ratio_read and the STREAM
+// validation points. Which memories, how many bytes and the fit are the caller's
+// (characterize/hybrid_run.h).
 #pragma once
 
 #include <atomic>
-#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "codegen/isa.h"
 #include "platform/clock.h"
-#include "roofline/hybrid_results.h"
+#include "results/hybrid_records.h"
 #include "topology/topology.h"
 
-namespace larm::cli {
+namespace larm::kernels {
 
 // A ratio_read strictly between 0 and this (or 1 - this and 1) is refused: the smaller stream
 // of the mix would be under the memory working set and stay in cache.
@@ -22,7 +22,6 @@ inline constexpr double kMinStreamShare = 0.05;
 
 struct HybridSweepOptions {
   int domain = 0;
-  std::optional<unsigned> fast, slow;  // OS indexes given by the user
   std::vector<double> ratio_fast = {0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1};
   std::vector<double> ratio_read = {0, 0.25, 0.5, 0.75, 1};
   std::vector<double> validation_ratio_fast = {0, 0.25, 0.5, 0.75, 1};
@@ -32,15 +31,15 @@ struct HybridSweepOptions {
   const std::atomic<bool>* stop = nullptr;
   bool quiet = false;
   // Called after each point, to save what is measured so far.
-  std::function<void(const roofline::hybrid::HybridResults&)> on_point;
+  std::function<void(const hybrid::HybridResults&)> on_point;
 };
 
 // Fills results (choice, points, fit, validation); returns false when interrupted (results then
 // hold what was finished, incomplete). Throws std::runtime_error for what cannot run.
 bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock& clock,
-                      const HybridSweepOptions& options, roofline::hybrid::HybridResults& results);
+                      const HybridSweepOptions& options, hybrid::HybridResults& results);
 
 // Fits the results' usable sweep samples with their corner bandwidths; sets fit or fit_error.
-void fit_results(roofline::hybrid::HybridResults& results);
+void fit_results(hybrid::HybridResults& results);
 
-}  // namespace larm::cli
+}  // namespace larm::kernels
