@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "codegen/generators.h"
+#include "codegen/x64/generators.h"
 
 namespace larm::codegen {
 
@@ -15,7 +15,9 @@ std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
                                 " does not have (use avx2 or avx512)");
   }
   if (spec.unroll < 0) throw std::invalid_argument("unroll must be positive");
-  std::unique_ptr<Kernel> kernel;
+  // x86-64 is the one backend; another architecture's generators would be chosen here.
+  using namespace x64;
+  std::unique_ptr<Generator> kernel;
   switch (spec.family) {
     case Family::stream:
       kernel = std::make_unique<StreamKernel>(spec);

@@ -1,16 +1,15 @@
-// The base of every generated kernel: owns the ABI (one pointer to KernelArgs in rdi, only
-// caller-saved registers, vzeroupper on exit), the vector registers, and the metadata that the
-// emit helpers update as they emit, so metadata cannot drift from code.
+// What a generated kernel is, whatever the architecture it is generated for: a function of one
+// KernelArgs pointer, the metadata of one loop iteration (counted while its code was emitted), a
+// name, and its machine code for inspection. The x86-64 generators are in codegen/x64/; another
+// architecture adds its own folder behind the same interface and factory.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <set>
 #include <string>
-
-#include <xbyak/xbyak.h>
+#include <vector>
 
 #include "codegen/kernel_spec.h"
 
@@ -51,86 +50,19 @@ struct KernelMetadata {
   }
 };
 
-class Kernel : public Xbyak::CodeGenerator {
+class Kernel {
  public:
-  using Function = void (*)(const KernelArgs*);
+  virtual ~Kernel() = default;
 
-  explicit Kernel(const KernelSpec& spec);
-  ~Kernel() override = default;
-  Kernel(const Kernel&) = delete;
-  Kernel& operator=(const Kernel&) = delete;
+  virtual const KernelSpec& spec() const = 0;
+  virtual const KernelMetadata& metadata() const = 0;
+  virtual void run(const KernelArgs& args) const = 0;
+  std::string name() const { return spec().name(); }
+  virtual std::size_t code_bytes() const = 0;  // size of the machine code
 
-  // Emits the code (once), then makes it read+execute only.
-  void build();
-
-  const KernelSpec& spec() const { return spec_; }
-  const KernelMetadata& metadata() const { return metadata_; }
-  Function function() const { return getCode<Function>(); }
-  void run(const KernelArgs& args) const { function()(&args); }
-  std::string name() const { return spec_.name(); }
-
-  // Writes NAME.bin and, when objdump is on PATH, NAME.asm (its disassembly) into dir.
-  // Returns the files written.
-  std::vector<std::filesystem::path> dump(const std::filesystem::path& dir) const;
-
- protected:
-  virtual void generate() = 0;
-
-  // Argument fields, read from the pointer in rdi.
-  Xbyak::Address arg(std::size_t offset) { return qword[reg_args + offset]; }
-
-  // The i-th vector register of the spec's ISA (xmm, ymm or zmm), recorded as used.
-  Xbyak::Xmm vreg(int index);
-  int vector_bytes() const { return traits(spec_.isa).vector_bytes; }
-  int register_count() const { return traits(spec_.isa).register_count; }
-  int lanes() const { return vector_bytes() / (spec_.precision == Precision::dp ? 8 : 4); }
-
-  // Metadata counts only what is emitted between begin_body() and end_body().
-  void begin_body() { counting_ = true; }
-  void end_body() { counting_ = false; }
-
-  void emit_load(const Xbyak::Xmm& dst, const Xbyak::Address& src);
-  void emit_store(const Xbyak::Address& dst, const Xbyak::Xmm& src);
-  void emit_store_nt(const Xbyak::Address& dst, const Xbyak::Xmm& src);
-  void emit_load_accumulate(const Xbyak::Xmm& acc, const Xbyak::Address& src);
-  // acc = acc op b (add, mul) or acc = acc + a * b (fma), in the spec's precision.
-  void emit_flop(FlopOp op, const Xbyak::Xmm& acc, const Xbyak::Xmm& a, const Xbyak::Xmm& b);
-  void emit_dependent_load(const Xbyak::Reg64& pointer);
-  void emit_dependent_add(const Xbyak::Reg64& chain);
-  // Loads KernelArgs src0, src1, dst, bytes_per_stream and repetitions into the registers the
-  // stream kernels use (r8, r9, r10, r11, rsi), each stream pointer moved to its end and r11
-  // negated: the streams are then addressed with a negative index that counts up to zero.
-  void setup_streams_from_their_end();
-  // After setup_streams_from_their_end: KernelArgs::repetitions sweeps (none when zero), each
-  // running body() with rax from r11 up to zero by step bytes; the body and its loop overhead are
-  // one iteration of the metadata. after_sweep (not counted) follows each sweep.
-  void emit_stream_sweeps(std::uint32_t step, const std::function<void()>& body,
-                          const std::function<void()>& after_sweep = nullptr);
-  // pointer += step, counted as loop overhead.
-  void emit_advance(const Xbyak::Reg64& pointer, std::uint32_t step);
-  // counter += step; loop while counter != 0 (two instructions, macro-fused).
-  void emit_loop_add(const Xbyak::Reg64& counter, std::uint32_t step, Xbyak::Label& top);
-  // Runs body() KernelArgs::repetitions times (none when zero), counting rsi down; the body
-  // and its loop overhead are counted as one iteration of the kernel's metadata.
-  void emit_repetitions_loop(const std::function<void()>& body);
-
-  // Not counted: set-up outside the body.
-  void zero(const Xbyak::Xmm& reg);
-  void load_unaligned_setup(const Xbyak::Xmm& dst, const Xbyak::Address& src);
-  void store_setup(const Xbyak::Address& dst, const Xbyak::Xmm& src);
-  void epilogue();
-
-  const Xbyak::Reg64 reg_args = rdi;
-
- private:
-  void count_instruction() {
-    if (counting_) ++metadata_.instructions;
-  }
-
-  KernelSpec spec_;
-  KernelMetadata metadata_;
-  bool counting_ = false;
-  bool built_ = false;
+  // Writes NAME.bin (the machine code) and, when a disassembler for it is on PATH, NAME.asm into
+  // dir. Returns the files written.
+  virtual std::vector<std::filesystem::path> dump(const std::filesystem::path& dir) const = 0;
 };
 
 }  // namespace larm::codegen

@@ -261,7 +261,7 @@ TEST(KernelSpec, DumpWritesCodeAndDisassembly) {
   const auto kernel = make_kernel({.family = Family::flops, .isa = Isa::avx2, .op = FlopOp::fma});
   const auto files = kernel->dump(dir);
   ASSERT_FALSE(files.empty());
-  EXPECT_EQ(std::filesystem::file_size(files[0]), kernel->getSize());
+  EXPECT_EQ(std::filesystem::file_size(files[0]), kernel->code_bytes());
   std::filesystem::remove_all(dir);
 }
 

@@ -1,14 +1,15 @@
-// The kernel families; each only implements generate(). Built through make_kernel().
+// The x86-64 generators of the kernel families; each only implements generate(). Built through
+// make_kernel().
 #pragma once
 
-#include "codegen/kernel.h"
+#include "codegen/x64/generator.h"
 
-namespace larm::codegen {
+namespace larm::codegen::x64 {
 
 // load, store, store-nt, copy, 2ld1st over 1–3 streams (METHOD §2, §4).
-class StreamKernel : public Kernel {
+class StreamKernel : public Generator {
  public:
-  using Kernel::Kernel;
+  using Generator::Generator;
 
  protected:
   // The sweeps over the streams, the spec's access mix `unroll` times per iteration using the
@@ -32,9 +33,9 @@ class MixedKernel final : public StreamKernel {
 
 // Loads from src0 and stores to dst, unroll loads and `stores` stores per iteration, each stream
 // advancing by its own bytes: a chosen read/write byte ratio (METHOD §8).
-class ReadWriteKernel final : public Kernel {
+class ReadWriteKernel final : public Generator {
  public:
-  using Kernel::Kernel;
+  using Generator::Generator;
 
  private:
   void generate() override;
@@ -42,39 +43,39 @@ class ReadWriteKernel final : public Kernel {
 
 // STREAM's copy c=a, scale b=s·c, add c=a+b, triad a=b+s·c and ddot Σ a·b over src0, src1 and
 // dst (s: the first element of fill); ddot leaves its partial sums in out.
-class StreamBenchmarkKernel final : public Kernel {
+class StreamBenchmarkKernel final : public Generator {
  public:
-  using Kernel::Kernel;
+  using Generator::Generator;
 
  private:
   void generate() override;
 };
 
 // add, mul or fma on registers only, with independent accumulators.
-class FlopsKernel final : public Kernel {
+class FlopsKernel final : public Generator {
  public:
-  using Kernel::Kernel;
+  using Generator::Generator;
 
  private:
   void generate() override;
 };
 
 // Pointer chase: each load's address is the value of the previous one.
-class ChaseKernel final : public Kernel {
+class ChaseKernel final : public Generator {
  public:
-  using Kernel::Kernel;
+  using Generator::Generator;
 
  private:
   void generate() override;
 };
 
 // One chain of dependent integer adds: one add per core cycle, to measure the frequency.
-class ClockKernel final : public Kernel {
+class ClockKernel final : public Generator {
  public:
-  using Kernel::Kernel;
+  using Generator::Generator;
 
  private:
   void generate() override;
 };
 
-}  // namespace larm::codegen
+}  // namespace larm::codegen::x64

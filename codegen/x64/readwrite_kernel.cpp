@@ -3,9 +3,9 @@
 #include <cstddef>
 #include <stdexcept>
 
-#include "codegen/generators.h"
+#include "codegen/x64/generators.h"
 
-namespace larm::codegen {
+namespace larm::codegen::x64 {
 
 void ReadWriteKernel::generate() {
   using namespace Xbyak;
@@ -15,25 +15,26 @@ void ReadWriteKernel::generate() {
     throw std::invalid_argument("a readwrite kernel needs at least one load or store");
   }
   const int width = vector_bytes();
-  const Reg64 src = r8, dst = r10, iterations = rcx, sweeps = rsi;
+  const Reg64 src = reg_src0, dst = reg_dst, iterations = reg_counter, sweeps = reg_repetitions;
   // Stored registers hold the fill pattern; loads rotate over the others.
   const int store_registers = stores > 0 ? 1 : 0;
   const int load_registers = register_count() - store_registers;
   if (stores > 0) {
-    mov(rdx, arg(offsetof(KernelArgs, fill)));
-    load_unaligned_setup(vreg(0), ptr[rdx]);
+    mov(reg_scratch, arg(offsetof(KernelArgs, fill)));
+    load_unaligned_setup(vreg(0), ptr[reg_scratch]);
   }
   mov(sweeps, arg(offsetof(KernelArgs, repetitions)));
   Label sweep, inner, done;
   test(sweeps, sweeps);
   jz(done, T_NEAR);
-  mov(rax, arg(offsetof(KernelArgs, iterations)));
-  test(rax, rax);
+  const Reg64 iterations_per_sweep = reg_index;
+  mov(iterations_per_sweep, arg(offsetof(KernelArgs, iterations)));
+  test(iterations_per_sweep, iterations_per_sweep);
   jz(done, T_NEAR);
   L(sweep);
   mov(src, arg(offsetof(KernelArgs, src0)));
   mov(dst, arg(offsetof(KernelArgs, dst)));
-  mov(iterations, rax);
+  mov(iterations, iterations_per_sweep);
   neg(iterations);
   L(inner);
   begin_body();
@@ -61,4 +62,4 @@ void ReadWriteKernel::generate() {
   epilogue();
 }
 
-}  // namespace larm::codegen
+}  // namespace larm::codegen::x64

@@ -1,20 +1,20 @@
 // Frequency kernel: a single chain of dependent integer adds retires one add per core cycle.
 #include <cstddef>
 
-#include "codegen/generators.h"
+#include "codegen/x64/generators.h"
 
-namespace larm::codegen {
+namespace larm::codegen::x64 {
 
 void ClockKernel::generate() {
   using namespace Xbyak;
-  const Reg64 chain = rax;
+  const Reg64 chain = reg_index;
   xor_(chain, chain);
   emit_repetitions_loop([&] {
     for (int k = 0; k < spec().effective_unroll(); ++k) emit_dependent_add(chain);
   });
-  mov(rdx, arg(offsetof(KernelArgs, out)));
-  mov(qword[rdx], chain);  // the count of adds: a test checks it
+  mov(reg_scratch, arg(offsetof(KernelArgs, out)));
+  mov(qword[reg_scratch], chain);  // the count of adds: a test checks it
   epilogue();
 }
 
-}  // namespace larm::codegen
+}  // namespace larm::codegen::x64

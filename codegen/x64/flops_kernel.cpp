@@ -1,9 +1,9 @@
 // FLOP ceiling kernels: add, mul or fma on independent accumulators, no memory traffic.
 #include <cstddef>
 
-#include "codegen/generators.h"
+#include "codegen/x64/generators.h"
 
-namespace larm::codegen {
+namespace larm::codegen::x64 {
 
 void FlopsKernel::generate() {
   using namespace Xbyak;
@@ -15,12 +15,12 @@ void FlopsKernel::generate() {
   const Xmm b = vreg(accumulators + 1);
 
   // Operands are ones: add and fma then count exactly, mul keeps its accumulators at one.
-  mov(rdx, arg(offsetof(KernelArgs, fill)));
-  load_unaligned_setup(a, ptr[rdx]);
-  load_unaligned_setup(b, ptr[rdx]);
+  mov(reg_scratch, arg(offsetof(KernelArgs, fill)));
+  load_unaligned_setup(a, ptr[reg_scratch]);
+  load_unaligned_setup(b, ptr[reg_scratch]);
   for (int r = 0; r < accumulators; ++r) {
     if (op == FlopOp::mul) {
-      load_unaligned_setup(vreg(r), ptr[rdx]);
+      load_unaligned_setup(vreg(r), ptr[reg_scratch]);
     } else {
       zero(vreg(r));
     }
@@ -30,9 +30,10 @@ void FlopsKernel::generate() {
     for (int k = 0; k < unroll; ++k) emit_flop(op, vreg(k % accumulators), a, b);
   });
 
-  mov(rdx, arg(offsetof(KernelArgs, out)));
-  for (int r = 0; r < accumulators; ++r) store_setup(ptr[rdx + r * vector_bytes()], vreg(r));
+  mov(reg_scratch, arg(offsetof(KernelArgs, out)));
+  for (int r = 0; r < accumulators; ++r)
+    store_setup(ptr[reg_scratch + r * vector_bytes()], vreg(r));
   epilogue();
 }
 
-}  // namespace larm::codegen
+}  // namespace larm::codegen::x64

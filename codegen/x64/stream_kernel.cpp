@@ -3,9 +3,9 @@
 #include <cstddef>
 #include <stdexcept>
 
-#include "codegen/generators.h"
+#include "codegen/x64/generators.h"
 
-namespace larm::codegen {
+namespace larm::codegen::x64 {
 
 void StreamKernel::generate() {
   if (spec().checksum && spec().access != Access::load) {
@@ -22,14 +22,14 @@ void StreamKernel::generate_streams(int data_registers,
   const int unroll = spec().effective_unroll();
   const int width = vector_bytes();
   const int registers = data_registers;
-  const Reg64 src0 = r8, src1 = r9, dst = r10, index = rax;
+  const Reg64 src0 = reg_src0, src1 = reg_src1, dst = reg_dst, index = reg_index;
 
   // Streams are addressed from their end with a negative index that counts up to zero.
   setup_streams_from_their_end();
 
   if (access == Access::store || access == Access::store_nt) {
-    mov(rdx, arg(offsetof(KernelArgs, fill)));
-    for (int r = 0; r < registers; ++r) load_unaligned_setup(vreg(r), ptr[rdx]);
+    mov(reg_scratch, arg(offsetof(KernelArgs, fill)));
+    for (int r = 0; r < registers; ++r) load_unaligned_setup(vreg(r), ptr[reg_scratch]);
   }
   if (spec().checksum) {
     for (int r = 0; r < registers; ++r) zero(vreg(r));
@@ -75,8 +75,8 @@ void StreamKernel::generate_streams(int data_registers,
       access == Access::store_nt ? std::function<void()>([this] { sfence(); }) : nullptr);
 
   if (spec().checksum) {
-    mov(rdx, arg(offsetof(KernelArgs, out)));
-    for (int r = 0; r < registers; ++r) store_setup(ptr[rdx + r * width], vreg(r));
+    mov(reg_scratch, arg(offsetof(KernelArgs, out)));
+    for (int r = 0; r < registers; ++r) store_setup(ptr[reg_scratch + r * width], vreg(r));
   }
 }
 
@@ -90,13 +90,13 @@ void MixedKernel::generate() {
   const int first_accumulator = kDataRegisters + 2;
   const int accumulators = register_count() - first_accumulator;
   const FlopOp op = spec().op;
-  mov(rdx, arg(offsetof(KernelArgs, fill)));
-  load_unaligned_setup(a, ptr[rdx]);
-  load_unaligned_setup(b, ptr[rdx]);
+  mov(reg_scratch, arg(offsetof(KernelArgs, fill)));
+  load_unaligned_setup(a, ptr[reg_scratch]);
+  load_unaligned_setup(b, ptr[reg_scratch]);
   for (int r = 0; r < accumulators; ++r) {
     const Xmm acc = vreg(first_accumulator + r);
     if (op == FlopOp::mul) {
-      load_unaligned_setup(acc, ptr[rdx]);
+      load_unaligned_setup(acc, ptr[reg_scratch]);
     } else {
       zero(acc);
     }
@@ -113,14 +113,14 @@ void MixedKernel::generate() {
   });
   // The accumulators, for a test to check the FLOPs that ran (out may be null).
   Label no_output;
-  mov(rdx, arg(offsetof(KernelArgs, out)));
-  test(rdx, rdx);
+  mov(reg_scratch, arg(offsetof(KernelArgs, out)));
+  test(reg_scratch, reg_scratch);
   jz(no_output, T_NEAR);
   for (int r = 0; r < accumulators; ++r) {
-    store_setup(ptr[rdx + r * vector_bytes()], vreg(first_accumulator + r));
+    store_setup(ptr[reg_scratch + r * vector_bytes()], vreg(first_accumulator + r));
   }
   L(no_output);
   epilogue();
 }
 
-}  // namespace larm::codegen
+}  // namespace larm::codegen::x64

@@ -3,9 +3,9 @@
 // results, so they are the applications the hybrid model is validated against (METHOD §8).
 #include <cstddef>
 
-#include "codegen/generators.h"
+#include "codegen/x64/generators.h"
 
-namespace larm::codegen {
+namespace larm::codegen::x64 {
 
 void StreamBenchmarkKernel::generate() {
   using namespace Xbyak;
@@ -17,11 +17,11 @@ void StreamBenchmarkKernel::generate() {
   const int sums = benchmark == StreamBenchmark::ddot ? 4 : 0;
   const Xmm scalar = vreg(register_count() - 1);
   const int pairs = (register_count() - 1 - sums) / 2;
-  const Reg64 src0 = r8, src1 = r9, dst = r10, index = rax;
+  const Reg64 src0 = reg_src0, src1 = reg_src1, dst = reg_dst, index = reg_index;
 
   setup_streams_from_their_end();
-  mov(rdx, arg(offsetof(KernelArgs, fill)));
-  load_unaligned_setup(scalar, ptr[rdx]);
+  mov(reg_scratch, arg(offsetof(KernelArgs, fill)));
+  load_unaligned_setup(scalar, ptr[reg_scratch]);
   for (int s = 0; s < sums; ++s) zero(vreg(s));
 
   emit_stream_sweeps(static_cast<std::uint32_t>(unroll * width), [&] {
@@ -67,13 +67,13 @@ void StreamBenchmarkKernel::generate() {
 
   if (sums > 0) {
     Label no_output;
-    mov(rdx, arg(offsetof(KernelArgs, out)));
-    test(rdx, rdx);
+    mov(reg_scratch, arg(offsetof(KernelArgs, out)));
+    test(reg_scratch, reg_scratch);
     jz(no_output, T_NEAR);
-    for (int s = 0; s < sums; ++s) store_setup(ptr[rdx + s * width], vreg(s));
+    for (int s = 0; s < sums; ++s) store_setup(ptr[reg_scratch + s * width], vreg(s));
     L(no_output);
   }
   epilogue();
 }
 
-}  // namespace larm::codegen
+}  // namespace larm::codegen::x64
