@@ -30,12 +30,12 @@ Roof roof_base(const topology::Topology& topology, const PlannedMeasurement& m) 
   roof.domain = m.domain;
   roof.level = m.level.value_or(Level::flops);
   roof.threads = static_cast<int>(m.pus.size());
-  roof.isa = m.spec.isa;
-  if (m.kind == MeasurementKind::flops) {
-    roof.op = m.spec.op;
-    roof.precision = m.spec.precision;
+  roof.isa = codegen::isa_of(m.spec);
+  if (const auto* flops = std::get_if<codegen::FlopsSpec>(&m.spec)) {
+    roof.op = flops->op;
+    roof.precision = flops->precision;
   } else {
-    roof.access = m.spec.access;
+    roof.access = codegen::access_of(m.spec).value();
     roof.working_set_bytes = m.working_set_bytes;
   }
   if (m.level == Level::memory) {
@@ -54,8 +54,8 @@ Status status_of(const results::SampleStats& stats, std::optional<double> placed
 
 // The fields a bandwidth series point takes from its plan entry, before or without a result.
 void describe_stream(const PlannedMeasurement& m, results::StreamMeasurement& point) {
-  point.access = m.spec.access;
-  point.isa = m.spec.isa;
+  point.access = codegen::access_of(m.spec).value();
+  point.isa = codegen::isa_of(m.spec);
   point.threads = static_cast<int>(m.pus.size());
   point.working_set_bytes = m.working_set_bytes;
 }
@@ -257,14 +257,15 @@ class Runner {
   }
 
   void flops(const PlannedMeasurement& m) {
-    const kernels::FlopsResult r = kernels::measure_flops(context_, team(m.pus), m.spec);
+    const auto& spec = std::get<codegen::FlopsSpec>(m.spec);
+    const kernels::FlopsResult r = kernels::measure_flops(context_, team(m.pus), spec);
     Roof roof = roof_base(topology_, m);
     roof.samples = r.gflops;
     roof.stats = results::summarize(roof.samples);
     if (const double hz = core_hz(m.domain); hz > 0) {
       roof.instructions_per_cycle = results::median(r.instructions_per_second) / hz;
     }
-    if (auto documented = platform::documented_throughput(cpu_, m.spec.isa, m.spec.op)) {
+    if (auto documented = platform::documented_throughput(cpu_, spec.isa, spec.op)) {
       roof.documented_ipc = documented->instructions_per_cycle;
     }
     roof.status = status_of(roof.stats, std::nullopt, options_.unstable_threshold);

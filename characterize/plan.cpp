@@ -12,7 +12,6 @@
 namespace larm::characterize {
 namespace {
 
-using codegen::Family;
 using codegen::KernelSpec;
 using larm::Access;
 using larm::FlopOp;
@@ -129,12 +128,13 @@ std::string PlannedMeasurement::label() const {
   if (kind == MeasurementKind::curve) text += " " + std::to_string(pus.size()) + " threads";
   if (kind == MeasurementKind::bandwidth || kind == MeasurementKind::sweep ||
       kind == MeasurementKind::curve) {
-    text += std::string(" ") + codegen::name(spec.access) + " " + codegen::name(spec.isa);
+    const auto& stream = std::get<codegen::StreamSpec>(spec);
+    text += std::string(" ") + name(stream.access) + " " + name(stream.isa);
   }
   if (kind == MeasurementKind::sweep) text += " " + bytes_text(working_set_bytes);
   if (kind == MeasurementKind::flops) {
-    text += std::string(" ") + codegen::name(spec.op) + " " + codegen::name(spec.precision) + " " +
-            codegen::name(spec.isa);
+    const auto& flops = std::get<codegen::FlopsSpec>(spec);
+    text += std::string(" ") + name(flops.op) + " " + name(flops.precision) + " " + name(flops.isa);
   }
   return text;
 }
@@ -204,7 +204,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
           PlannedMeasurement m = base;
           m.kind = MeasurementKind::bandwidth;
           m.level = level.level;
-          m.spec = {.family = Family::stream, .isa = options.isa, .access = access};
+          m.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
           m.working_set_bytes = level.bytes_per_thread;
           m.absent_reason = level.absent_reason;
           if (level.level != Level::memory) {
@@ -233,7 +233,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
             PlannedMeasurement m = base;
             m.kind = MeasurementKind::flops;
             m.level = Level::flops;
-            m.spec = {.family = Family::flops, .isa = isa, .op = op, .precision = precision};
+            m.spec = codegen::FlopsSpec{.isa = isa, .op = op, .precision = precision};
             if (op == FlopOp::fma && !codegen::traits(isa).has_fma) {
               m.absent_reason = std::string("no FMA in ") + codegen::name(isa);
             }
@@ -248,7 +248,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         for (std::uint64_t size : sweep_sizes(domain, options.sweep_points_per_octave)) {
           PlannedMeasurement m = base;
           m.kind = MeasurementKind::sweep;
-          m.spec = {.family = Family::stream, .isa = options.isa, .access = access};
+          m.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
           m.working_set_bytes = size;
           add(m);
         }
@@ -291,7 +291,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
       machine.pu_domains.push_back(domain);
     }
     for (Access access : larm::all<larm::Access>()) {
-      machine.spec = {.family = Family::stream, .isa = options.isa, .access = access};
+      machine.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
       for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
         PlannedMeasurement m = machine;
         m.memory = topology.memory_ref(static_cast<int>(mem));
@@ -309,7 +309,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         m.kind = MeasurementKind::curve;
         m.memory = topology.memory_ref(static_cast<int>(mem));
         m.placement = Placement::contention;
-        m.spec = {.family = Family::stream, .isa = options.isa, .access = Access::load};
+        m.spec = codegen::StreamSpec{.isa = options.isa, .access = Access::load};
         m.pus.clear();
         m.pu_domains.clear();
         for (int t = 0; t < threads; ++t) {

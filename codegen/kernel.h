@@ -57,7 +57,7 @@ class Kernel {
   virtual const KernelSpec& spec() const = 0;
   virtual const KernelMetadata& metadata() const = 0;
   virtual void run(const KernelArgs& args) const = 0;
-  std::string name() const { return spec().name(); }
+  std::string name() const { return kernel_name(spec()); }
   virtual std::size_t code_bytes() const = 0;  // size of the machine code
 
   // Writes NAME.bin (the machine code) and, when a disassembler for it is on PATH, NAME.asm into

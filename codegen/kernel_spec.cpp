@@ -67,86 +67,158 @@ int store_streams(Access access) {
   return access == Access::load ? 0 : 1;
 }
 
-int KernelSpec::effective_unroll() const {
-  if (unroll > 0) return unroll;
-  switch (family) {
-    case Family::stream: {
-      // A power of two, so that chunks divide the power-of-two cache sizes.
-      const int wanted = kStreamInstructionsPerIteration / stream_count(access);
-      int unroll_pow2 = 1;
-      while (unroll_pow2 * 2 <= wanted) unroll_pow2 *= 2;
-      return unroll_pow2;
-    }
-    case Family::flops: {
-      // Every accumulator but the two operand registers, repeated until the body has >= 40
-      // instructions (loop overhead < 5 %).
-      const int accumulators = traits(isa).register_count - 2;
-      return accumulators * ((40 + accumulators - 1) / accumulators);
-    }
-    case Family::chase:
-      return kChaseUnroll;
-    case Family::clock:
-      return kClockUnroll;
-    case Family::mixed:
-      return 1;
-    case Family::readwrite:
-      return 0;  // loads are chosen with the stores (readwrite_spec)
-    case Family::stream_benchmark:
-      return kStreamBenchmarkUnroll;
-  }
-  return 1;
+namespace {
+
+// A stream kernel's default: a power of two (so that chunks divide the power-of-two cache
+// sizes) keeping its memory instructions at kStreamInstructionsPerIteration.
+int default_stream_unroll(Access access) {
+  const int wanted = kStreamInstructionsPerIteration / stream_count(access);
+  int unroll = 1;
+  while (unroll * 2 <= wanted) unroll *= 2;
+  return unroll;
 }
 
-std::string KernelSpec::name() const {
-  std::string text = codegen::name(family);
-  switch (family) {
-    case Family::stream:
-      text += std::string("-") + codegen::name(access) + "-" + codegen::name(isa);
-      if (checksum) text += "-checksum";
-      break;
-    case Family::flops:
-      text += std::string("-") + codegen::name(op) + "-" + codegen::name(precision) + "-" +
-              codegen::name(isa);
-      break;
-    case Family::mixed:
-      text += std::string("-") + codegen::name(access) + "-" + codegen::name(op) + "-" +
-              codegen::name(precision) + "-" + codegen::name(isa) + "-f" + std::to_string(fp_ops);
-      break;
-    case Family::readwrite:
-      return text + "-" + codegen::name(isa) + "-l" + std::to_string(unroll) + "s" +
-             std::to_string(stores);
-    case Family::stream_benchmark:
-      text += std::string("-") + codegen::name(benchmark) + "-" + codegen::name(precision) + "-" +
-              codegen::name(isa);
-      break;
-    case Family::chase:
-    case Family::clock:
-      break;
-  }
-  return text + "-u" + std::to_string(effective_unroll());
+std::string unroll_suffix(int unroll) {
+  return "-u" + std::to_string(unroll);
+}
+
+// Overloaded lambdas for std::visit.
+template <typename... Visitors>
+struct Overloaded : Visitors... {
+  using Visitors::operator()...;
+};
+template <typename... Visitors>
+Overloaded(Visitors...) -> Overloaded<Visitors...>;
+
+std::size_t vector_bytes(Isa isa) {
+  return static_cast<std::size_t>(traits(isa).vector_bytes);
+}
+
+}  // namespace
+
+int StreamSpec::effective_unroll() const {
+  return unroll > 0 ? unroll : default_stream_unroll(access);
+}
+
+int FlopsSpec::effective_unroll() const {
+  if (unroll > 0) return unroll;
+  // Every accumulator but the two operand registers, repeated until the body has >= 40
+  // instructions (loop overhead < 5 %).
+  const int accumulators = traits(isa).register_count - 2;
+  return accumulators * ((40 + accumulators - 1) / accumulators);
+}
+
+int ChaseSpec::effective_unroll() const {
+  return unroll > 0 ? unroll : kChaseUnroll;
+}
+
+int ClockSpec::effective_unroll() const {
+  return unroll > 0 ? unroll : kClockUnroll;
+}
+
+int StreamBenchSpec::effective_unroll() const {
+  return unroll > 0 ? unroll : kStreamBenchmarkUnroll;
+}
+
+std::string StreamSpec::name() const {
+  return std::string("stream-") + larm::name(access) + "-" + larm::name(isa) +
+         (checksum ? "-checksum" : "") + unroll_suffix(effective_unroll());
+}
+
+std::string FlopsSpec::name() const {
+  return std::string("flops-") + larm::name(op) + "-" + larm::name(precision) + "-" +
+         larm::name(isa) + unroll_suffix(effective_unroll());
+}
+
+std::string ChaseSpec::name() const {
+  return "chase" + unroll_suffix(effective_unroll());
+}
+
+std::string ClockSpec::name() const {
+  return "clock" + unroll_suffix(effective_unroll());
+}
+
+std::string MixedSpec::name() const {
+  return std::string("mixed-") + larm::name(access) + "-" + larm::name(op) + "-" +
+         larm::name(precision) + "-" + larm::name(isa) + "-f" + std::to_string(fp_ops) +
+         unroll_suffix(effective_unroll());
+}
+
+std::string ReadWriteSpec::name() const {
+  return std::string("readwrite-") + larm::name(isa) + "-l" + std::to_string(loads) + "s" +
+         std::to_string(stores);
+}
+
+std::string StreamBenchSpec::name() const {
+  return std::string("stream-benchmark-") + codegen::name(benchmark) + "-" + larm::name(precision) +
+         "-" + larm::name(isa) + unroll_suffix(effective_unroll());
+}
+
+Family family(const KernelSpec& spec) {
+  return std::visit(Overloaded{[](const StreamSpec&) { return Family::stream; },
+                               [](const FlopsSpec&) { return Family::flops; },
+                               [](const ChaseSpec&) { return Family::chase; },
+                               [](const ClockSpec&) { return Family::clock; },
+                               [](const MixedSpec&) { return Family::mixed; },
+                               [](const ReadWriteSpec&) { return Family::readwrite; },
+                               [](const StreamBenchSpec&) { return Family::stream_benchmark; }},
+                    spec);
+}
+
+std::string kernel_name(const KernelSpec& spec) {
+  return std::visit([](const auto& s) { return s.name(); }, spec);
+}
+
+Isa isa_of(const KernelSpec& spec) {
+  return std::visit(
+      Overloaded{[](const ChaseSpec&) { return Isa::sse2; },
+                 [](const ClockSpec&) { return Isa::sse2; }, [](const auto& s) { return s.isa; }},
+      spec);
+}
+
+Precision precision_of(const KernelSpec& spec) {
+  return std::visit(Overloaded{[](const FlopsSpec& s) { return s.precision; },
+                               [](const MixedSpec& s) { return s.precision; },
+                               [](const StreamBenchSpec& s) { return s.precision; },
+                               [](const auto&) { return Precision::dp; }},
+                    spec);
+}
+
+std::optional<Access> access_of(const KernelSpec& spec) {
+  return std::visit(Overloaded{[](const StreamSpec& s) { return std::optional(s.access); },
+                               [](const MixedSpec& s) { return std::optional(s.access); },
+                               [](const auto&) { return std::optional<Access>(); }},
+                    spec);
 }
 
 std::size_t stream_chunk_bytes(const KernelSpec& spec) {
-  if (spec.family == Family::readwrite) {
-    return static_cast<std::size_t>(spec.unroll + spec.stores) *
-           static_cast<std::size_t>(traits(spec.isa).vector_bytes);
-  }
-  return static_cast<std::size_t>(spec.effective_unroll()) *
-         static_cast<std::size_t>(traits(spec.isa).vector_bytes);
+  return std::visit(
+      Overloaded{[](const StreamSpec& s) {
+                   return static_cast<std::size_t>(s.effective_unroll()) * vector_bytes(s.isa);
+                 },
+                 [](const MixedSpec& s) {
+                   return static_cast<std::size_t>(s.effective_unroll()) * vector_bytes(s.isa);
+                 },
+                 [](const StreamBenchSpec& s) {
+                   return static_cast<std::size_t>(s.effective_unroll()) * vector_bytes(s.isa);
+                 },
+                 [](const ReadWriteSpec& s) {
+                   return static_cast<std::size_t>(s.loads + s.stores) * vector_bytes(s.isa);
+                 },
+                 [](const auto&) { return std::size_t{0}; }},
+      spec);
 }
 
-int flops_per_instruction(const KernelSpec& spec) {
-  const int lanes = traits(spec.isa).vector_bytes / (spec.precision == Precision::dp ? 8 : 4);
-  return spec.op == FlopOp::fma ? 2 * lanes : lanes;
+int flops_per_instruction(Isa isa, FlopOp op, Precision precision) {
+  const int lanes = traits(isa).vector_bytes / (precision == Precision::dp ? 8 : 4);
+  return op == FlopOp::fma ? 2 * lanes : lanes;
 }
 
-std::optional<KernelSpec> mixed_spec(KernelSpec base, Intensity ai) {
+std::optional<MixedSpec> mixed_spec(MixedSpec base, Intensity ai) {
   if (ai.numerator <= 0 || ai.denominator <= 0) return std::nullopt;
-  base.family = Family::mixed;
-  base.checksum = false;
   const long group_bytes =
       static_cast<long>(stream_count(base.access)) * traits(base.isa).vector_bytes;
-  const long flops = flops_per_instruction(base);
+  const long flops = flops_per_instruction(base.isa, base.op, base.precision);
   // AI = fp_ops * flops / (unroll * group_bytes): the largest unroll (least loop overhead) that
   // makes fp_ops whole and not too many.
   for (long unroll = kMaxMixedUnroll; unroll >= 1; unroll /= 2) {
@@ -162,8 +234,8 @@ std::optional<KernelSpec> mixed_spec(KernelSpec base, Intensity ai) {
   return std::nullopt;
 }
 
-KernelSpec readwrite_spec(Isa isa, double ratio_read) {
-  KernelSpec spec{.family = Family::readwrite, .isa = isa};
+ReadWriteSpec readwrite_spec(Isa isa, double ratio_read) {
+  ReadWriteSpec spec{.isa = isa};
   // Loads and stores move the same bytes each: the ratio is loads / (loads + stores). The
   // closest fraction with the fewest accesses, then repeated until the 4-instruction loop
   // overhead is under 5 %.
@@ -179,24 +251,29 @@ KernelSpec readwrite_spec(Isa isa, double ratio_read) {
     }
   }
   const int scale = (kReadWriteAccessesPerIteration + best_total - 1) / best_total;
-  spec.unroll = best_loads * scale;
+  spec.loads = best_loads * scale;
   spec.stores = (best_total - best_loads) * scale;
   return spec;
 }
 
 std::uint64_t bytes_per_stream(const KernelSpec& spec, std::uint64_t working_set_bytes) {
-  const int streams = stream_count(spec.access);
+  const int streams = stream_count(access_of(spec).value_or(Access::load));
   const std::uint64_t chunk = stream_chunk_bytes(spec);
   const std::uint64_t per_stream = working_set_bytes / static_cast<std::uint64_t>(streams);
   return std::max<std::uint64_t>(1, per_stream / chunk) * chunk;
 }
 
 KernelSpec fit_unroll(KernelSpec spec, std::uint64_t working_set_bytes) {
-  const auto streams = static_cast<std::uint64_t>(stream_count(spec.access));
-  const auto width = static_cast<std::uint64_t>(traits(spec.isa).vector_bytes);
-  std::uint64_t unroll = static_cast<std::uint64_t>(spec.effective_unroll());
-  while (unroll > 1 && unroll * width * streams > working_set_bytes) unroll /= 2;
-  spec.unroll = static_cast<int>(unroll);
+  const auto fit = [&](auto& s) {
+    const auto streams = static_cast<std::uint64_t>(stream_count(s.access));
+    const auto width = static_cast<std::uint64_t>(traits(s.isa).vector_bytes);
+    auto unroll = static_cast<std::uint64_t>(s.effective_unroll());
+    while (unroll > 1 && unroll * width * streams > working_set_bytes) unroll /= 2;
+    s.unroll = static_cast<int>(unroll);
+  };
+  std::visit(
+      Overloaded{[&](StreamSpec& s) { fit(s); }, [&](MixedSpec& s) { fit(s); }, [](auto&) {}},
+      spec);
   return spec;
 }
 

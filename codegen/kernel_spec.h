@@ -1,9 +1,11 @@
 // One specification per kernel: from it come the machine code and all of its metadata.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "codegen/isa.h"
@@ -36,34 +38,88 @@ inline int stream_count(Access access) {
   return load_streams(access) + store_streams(access);
 }
 
-struct KernelSpec {
-  Family family = Family::stream;
+// One spec type per family: each holds what means something for its family only.
+struct StreamSpec {
   Isa isa = Isa::sse2;
-  Access access = Access::load;  // stream kernels
-  FlopOp op = FlopOp::fma;       // flops kernels
-  Precision precision = Precision::dp;
-  StreamBenchmark benchmark = StreamBenchmark::copy;  // stream-benchmark kernels
-  // Vector (or chase) operations per stream per iteration; 0 = default. readwrite: vector loads
-  // per iteration.
-  int unroll = 0;
-  int fp_ops = 0;         // mixed: FP instructions (op, precision) per iteration
-  int stores = 0;         // readwrite: vector stores per iteration
-  bool checksum = false;  // stream load: accumulate what is loaded so a test can check it
-
-  // The unroll the kernel is generated with (the default when unroll is 0).
+  Access access = Access::load;
+  int unroll = 0;         // vector accesses per stream per iteration; 0: the default
+  bool checksum = false;  // load only: accumulate what is loaded so a test can check it
   int effective_unroll() const;
   std::string name() const;
 };
 
-// Bytes each stream covers in one loop iteration: buffers are a whole number of these.
-// readwrite: the bytes of one iteration's loads and stores together.
+// add, mul or fma on registers only.
+struct FlopsSpec {
+  Isa isa = Isa::sse2;
+  FlopOp op = FlopOp::fma;
+  Precision precision = Precision::dp;
+  int unroll = 0;  // FP instructions per iteration; 0: the default
+  int effective_unroll() const;
+  std::string name() const;
+};
+
+struct ChaseSpec {
+  int unroll = 0;  // dependent loads per iteration; 0: the default
+  int effective_unroll() const;
+  std::string name() const;
+};
+
+struct ClockSpec {
+  int unroll = 0;  // dependent adds per iteration; 0: the default
+  int effective_unroll() const;
+  std::string name() const;
+};
+
+// A stream kernel with fp_ops independent FP instructions of (op, precision) per iteration.
+struct MixedSpec {
+  Isa isa = Isa::sse2;
+  Access access = Access::load;
+  FlopOp op = FlopOp::fma;
+  Precision precision = Precision::dp;
+  int unroll = 1;  // vector accesses per stream per iteration
+  int fp_ops = 0;
+  int effective_unroll() const { return unroll > 0 ? unroll : 1; }
+  std::string name() const;
+};
+
+struct ReadWriteSpec {
+  Isa isa = Isa::sse2;
+  int loads = 0;   // vector loads per iteration
+  int stores = 0;  // vector stores per iteration
+  std::string name() const;
+};
+
+struct StreamBenchSpec {
+  Isa isa = Isa::sse2;
+  StreamBenchmark benchmark = StreamBenchmark::copy;
+  Precision precision = Precision::dp;
+  int unroll = 0;  // vectors per stream per iteration; 0: the default
+  int effective_unroll() const;
+  std::string name() const;
+};
+
+using KernelSpec = std::variant<StreamSpec, FlopsSpec, ChaseSpec, ClockSpec, MixedSpec,
+                                ReadWriteSpec, StreamBenchSpec>;
+
+Family family(const KernelSpec& spec);
+// The kernel's name (family, parameters, unroll): what `larm kernels` lists and --dump takes.
+std::string kernel_name(const KernelSpec& spec);
+// The vector ISA of the kernel (chase and clock use general registers only: sse2).
+Isa isa_of(const KernelSpec& spec);
+// The precision of its FP instructions (dp for kernels without any).
+Precision precision_of(const KernelSpec& spec);
+
+// Bytes each stream covers in one loop iteration: buffers are a whole number of these (0 for
+// kernels without streams). readwrite: the bytes of one iteration's loads and stores together.
 std::size_t stream_chunk_bytes(const KernelSpec& spec);
+// The access mix of a stream or mixed kernel.
+std::optional<Access> access_of(const KernelSpec& spec);
 
 // The readwrite kernel whose bytes read / (read + written) is the closest to ratio_read, with at
 // most kMaxReadWriteVectors in its reduced form, repeated to keep the loop overhead under 5 %
 // (ratio 0: stores only; 1: loads only).
 inline constexpr int kMaxReadWriteVectors = 16;
-KernelSpec readwrite_spec(Isa isa, double ratio_read);
+ReadWriteSpec readwrite_spec(Isa isa, double ratio_read);
 
 // An arithmetic intensity as an exact fraction (FLOP/byte).
 struct Intensity {
@@ -72,8 +128,8 @@ struct Intensity {
   double value() const { return static_cast<double>(numerator) / static_cast<double>(denominator); }
 };
 
-// FLOPs of one FP instruction of the spec's op, precision and ISA (an FMA counts 2 per lane).
-int flops_per_instruction(const KernelSpec& spec);
+// FLOPs of one FP instruction of an op, precision and ISA (an FMA counts 2 per lane).
+int flops_per_instruction(Isa isa, FlopOp op, Precision precision);
 
 // The mixed kernel of the base spec's access, op, precision and ISA whose FLOPs per byte equal
 // `ai` exactly: unroll (vector accesses per stream per iteration, a power of two up to
@@ -81,14 +137,15 @@ int flops_per_instruction(const KernelSpec& spec);
 // such pair exists.
 inline constexpr int kMaxMixedUnroll = 64;
 inline constexpr int kMaxMixedFpOps = 512;
-std::optional<KernelSpec> mixed_spec(KernelSpec base, Intensity ai);
+std::optional<MixedSpec> mixed_spec(MixedSpec base, Intensity ai);
 
 // Bytes per stream for a kernel given a thread's working set: a whole number of the kernel's
 // chunks (at least one), so that every byte counted is a byte touched.
 std::uint64_t bytes_per_stream(const KernelSpec& spec, std::uint64_t working_set_bytes);
 
-// The spec with its unroll reduced (to a power of two) when the default chunk would not fit in
-// the working set: the size sweep starts at 1 KiB, below one AVX-512 chunk.
+// A stream or mixed spec with its unroll reduced (to a power of two) when the default chunk
+// would not fit in the working set: the size sweep starts at 1 KiB, below one AVX-512 chunk.
+// Other specs are returned as they are.
 KernelSpec fit_unroll(KernelSpec spec, std::uint64_t working_set_bytes);
 
 }  // namespace larm::codegen

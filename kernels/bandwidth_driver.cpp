@@ -15,9 +15,10 @@ BandwidthResult measure_bandwidth(const DriverContext& context, platform::Thread
   const std::uint64_t per_stream = codegen::bytes_per_stream(spec, request.working_set_bytes);
   const std::uint64_t iterations = per_stream / codegen::stream_chunk_bytes(spec);
   const std::uint64_t bytes_per_sweep = (meta.bytes_loaded + meta.bytes_stored) * iterations;
-  const int loads = codegen::load_streams(spec.access);
-  const bool stores = codegen::store_streams(spec.access) > 0;
-  const int streams = codegen::stream_count(spec.access);
+  const Access access = codegen::access_of(spec).value();  // a stream or mixed kernel
+  const int loads = codegen::load_streams(access);
+  const bool stores = codegen::store_streams(access) > 0;
+  const int streams = codegen::stream_count(access);
 
   alignas(64) static const double kFill[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   const auto threads = static_cast<std::size_t>(team.size());

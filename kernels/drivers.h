@@ -23,7 +23,7 @@ struct DriverContext {
 };
 
 struct BandwidthRequest {
-  codegen::KernelSpec spec = {};     // a stream kernel
+  codegen::KernelSpec spec = {};     // a stream or mixed kernel
   std::vector<unsigned> nodes = {};  // memories (OS indexes) the data is bound to
   platform::BindPolicy policy = platform::BindPolicy::bind;
   std::uint64_t working_set_bytes = 0;  // per thread, all streams together
@@ -79,7 +79,7 @@ struct FlopsResult {
 };
 
 FlopsResult measure_flops(const DriverContext& context, platform::ThreadTeam& team,
-                          const codegen::KernelSpec& spec);
+                          const codegen::FlopsSpec& spec);
 
 // Core frequency in Hz, one value per sample (mean of the team's threads).
 std::vector<double> measure_frequency(const DriverContext& context, platform::ThreadTeam& team);

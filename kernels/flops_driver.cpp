@@ -7,7 +7,7 @@
 namespace larm::kernels {
 
 FlopsResult measure_flops(const DriverContext& context, platform::ThreadTeam& team,
-                          const codegen::KernelSpec& spec) {
+                          const codegen::FlopsSpec& spec) {
   const auto kernel = codegen::make_kernel(spec);
   const codegen::KernelMetadata& meta = kernel->metadata();
   alignas(64) static const double kOnesDp[8] = {1, 1, 1, 1, 1, 1, 1, 1};

@@ -5,7 +5,7 @@
 namespace larm::kernels {
 
 std::vector<double> measure_frequency(const DriverContext& context, platform::ThreadTeam& team) {
-  const auto kernel = codegen::make_kernel({.family = codegen::Family::clock});
+  const auto kernel = codegen::make_kernel(codegen::ClockSpec{});
   const std::uint64_t adds_per_iteration = kernel->metadata().dependent_adds;
   const auto threads = static_cast<std::size_t>(team.size());
   std::vector<std::uint64_t> out(threads);

@@ -14,21 +14,29 @@ struct StreamLayout {
   int loads = 0;
 };
 
-StreamLayout layout_of(const codegen::KernelSpec& spec) {
-  const auto width = static_cast<std::uint64_t>(codegen::traits(spec.isa).vector_bytes);
+std::uint64_t vector_bytes(Isa isa) {
+  return static_cast<std::uint64_t>(codegen::traits(isa).vector_bytes);
+}
+
+StreamLayout layout_of(const codegen::ReadWriteSpec& spec) {
   StreamLayout layout;
-  if (spec.family == codegen::Family::readwrite) {
-    if (spec.unroll > 0)
-      layout.chunk_bytes.push_back(width * static_cast<std::uint64_t>(spec.unroll));
-    if (spec.stores > 0)
-      layout.chunk_bytes.push_back(width * static_cast<std::uint64_t>(spec.stores));
-    layout.loads = spec.unroll > 0 ? 1 : 0;
-  } else {
-    layout.loads = codegen::load_streams(spec.benchmark);
-    const int streams = layout.loads + codegen::store_streams(spec.benchmark);
-    layout.chunk_bytes.assign(static_cast<std::size_t>(streams),
-                              width * static_cast<std::uint64_t>(spec.effective_unroll()));
+  if (spec.loads > 0) {
+    layout.chunk_bytes.push_back(vector_bytes(spec.isa) * static_cast<std::uint64_t>(spec.loads));
   }
+  if (spec.stores > 0) {
+    layout.chunk_bytes.push_back(vector_bytes(spec.isa) * static_cast<std::uint64_t>(spec.stores));
+  }
+  layout.loads = spec.loads > 0 ? 1 : 0;
+  return layout;
+}
+
+StreamLayout layout_of(const codegen::StreamBenchSpec& spec) {
+  StreamLayout layout;
+  layout.loads = codegen::load_streams(spec.benchmark);
+  const int streams = layout.loads + codegen::store_streams(spec.benchmark);
+  layout.chunk_bytes.assign(
+      static_cast<std::size_t>(streams),
+      vector_bytes(spec.isa) * static_cast<std::uint64_t>(spec.effective_unroll()));
   return layout;
 }
 
@@ -36,14 +44,14 @@ StreamLayout layout_of(const codegen::KernelSpec& spec) {
 
 HybridResult measure_hybrid(const DriverContext& context, platform::ThreadTeam& team,
                             const HybridRequest& request) {
-  codegen::KernelSpec spec = codegen::readwrite_spec(request.isa, request.ratio_read);
-  if (request.benchmark) {
-    spec = {.family = codegen::Family::stream_benchmark,
-            .isa = request.isa,
-            .benchmark = *request.benchmark};
-  }
-  const auto kernel = codegen::make_kernel(spec);
-  const StreamLayout layout = layout_of(spec);
+  const codegen::ReadWriteSpec readwrite = codegen::readwrite_spec(request.isa, request.ratio_read);
+  const std::optional<codegen::StreamBenchSpec> benchmark =
+      request.benchmark ? std::optional(codegen::StreamBenchSpec{.isa = request.isa,
+                                                                 .benchmark = *request.benchmark})
+                        : std::nullopt;
+  const auto kernel =
+      benchmark ? codegen::make_kernel(*benchmark) : codegen::make_kernel(readwrite);
+  const StreamLayout layout = benchmark ? layout_of(*benchmark) : layout_of(readwrite);
   // Iterations per sweep: the thread's bytes over the bytes of one iteration, at least one.
   std::uint64_t iteration_bytes = 0;
   for (std::uint64_t chunk : layout.chunk_bytes) iteration_bytes += chunk;
@@ -70,15 +78,15 @@ HybridResult measure_hybrid(const DriverContext& context, platform::ThreadTeam& 
     codegen::KernelArgs& a = args[static_cast<std::size_t>(t)];
     a.fill = kFill;
     a.out = has_sums ? sums[static_cast<std::size_t>(t)].data() : nullptr;
-    if (spec.family == codegen::Family::readwrite) {
+    if (!benchmark) {
       a.iterations = iterations;
       a.src0 = layout.loads > 0 ? own.front().data() : nullptr;
-      a.dst = spec.stores > 0 ? own.back().data() : nullptr;
+      a.dst = readwrite.stores > 0 ? own.back().data() : nullptr;
     } else {
       a.bytes_per_stream = layout.chunk_bytes.front() * iterations;
       a.src0 = own[0].data();
       a.src1 = layout.loads > 1 ? own[1].data() : nullptr;
-      a.dst = codegen::store_streams(spec.benchmark) > 0 ? own.back().data() : nullptr;
+      a.dst = codegen::store_streams(benchmark->benchmark) > 0 ? own.back().data() : nullptr;
     }
   });
 

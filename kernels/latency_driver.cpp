@@ -21,7 +21,7 @@ std::vector<std::uint64_t> single_cycle_permutation(std::uint64_t n, std::uint64
 
 LatencyResult measure_latency(const DriverContext& context, platform::ThreadTeam& team,
                               const LatencyRequest& request) {
-  const auto kernel = codegen::make_kernel({.family = codegen::Family::chase});
+  const auto kernel = codegen::make_kernel(codegen::ChaseSpec{});
   const std::uint64_t loads_per_iteration = kernel->metadata().dependent_loads;
   const std::uint64_t lines =
       std::max<std::uint64_t>(2, request.working_set_bytes / request.line_bytes);

@@ -83,9 +83,7 @@ TEST_F(Drivers, StopFlagInterruptsBetweenSamples) {
 TEST_F(Drivers, L1BandwidthIsAboveMemoryBandwidthAndPagesAreLocal) {
   platform::ThreadTeam team(topology_.handle(), domain().core_pus);
   const auto sets = characterize::level_working_sets(domain());
-  const codegen::KernelSpec load{.family = codegen::Family::stream,
-                                 .isa = codegen::widest_usable_isa(),
-                                 .access = larm::Access::load};
+  const codegen::StreamSpec load{.isa = codegen::widest_usable_isa(), .access = larm::Access::load};
   const BandwidthResult l1 = measure_bandwidth(
       context_, team,
       {.spec = load, .nodes = local(), .working_set_bytes = sets.front().bytes_per_thread});
@@ -104,8 +102,7 @@ TEST_F(Drivers, GroupBandwidthsAddUpToAtLeastTheTotal) {
   if (team.size() < 2) GTEST_SKIP() << "needs two cores";
   std::vector<int> groups(static_cast<std::size_t>(team.size()), 0);
   groups.back() = 1;
-  const codegen::KernelSpec load{
-      .family = codegen::Family::stream, .isa = larm::Isa::sse2, .access = larm::Access::load};
+  const codegen::StreamSpec load{.isa = larm::Isa::sse2, .access = larm::Access::load};
   const BandwidthResult r = measure_bandwidth(
       context_, team,
       {.spec = load, .nodes = local(), .working_set_bytes = 64 << 10, .thread_groups = groups});
@@ -126,8 +123,7 @@ TEST_F(Drivers, FlopsFrequencyAndLatencyGivePlausibleValues) {
   EXPECT_GT(core_hz, 3e8);
   EXPECT_LT(core_hz, 7e9);
   const FlopsResult flops = measure_flops(
-      context_, team,
-      {.family = codegen::Family::flops, .isa = larm::Isa::sse2, .op = larm::FlopOp::add});
+      context_, team, codegen::FlopsSpec{.isa = larm::Isa::sse2, .op = larm::FlopOp::add});
   // SSE2 DP add: 2 FLOPs per instruction, a few instructions per cycle at most.
   const double ipc = larm::results::median(flops.instructions_per_second) / core_hz;
   EXPECT_GT(ipc, 0.3);

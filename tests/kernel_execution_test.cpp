@@ -48,8 +48,7 @@ class UsableIsa : public ::testing::TestWithParam<Isa> {
 alignas(64) const double kFill[8] = {2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5};
 
 TEST_P(UsableIsa, LoadChecksumSeesEveryElementOncePerSweep) {
-  const KernelSpec spec{
-      .family = Family::stream, .isa = GetParam(), .access = Access::load, .checksum = true};
+  const StreamSpec spec{.isa = GetParam(), .access = Access::load, .checksum = true};
   const auto kernel = make_kernel(spec);
   const std::size_t bytes = 3 * stream_chunk_bytes(spec);
   GuardedBuffer src(bytes);
@@ -76,7 +75,7 @@ TEST_P(UsableIsa, LoadChecksumSeesEveryElementOncePerSweep) {
 
 TEST_P(UsableIsa, StoreKernelsWriteExactlyTheirBytes) {
   for (Access access : {Access::store, Access::store_nt}) {
-    const KernelSpec spec{.family = Family::stream, .isa = GetParam(), .access = access};
+    const StreamSpec spec{.isa = GetParam(), .access = access};
     const auto kernel = make_kernel(spec);
     const std::size_t bytes = 2 * stream_chunk_bytes(spec);
     GuardedBuffer dst(bytes);
@@ -97,7 +96,7 @@ TEST_P(UsableIsa, StoreKernelsWriteExactlyTheirBytes) {
 
 TEST_P(UsableIsa, CopyAndTwoLoadsOneStoreCopyTheirFirstStream) {
   for (Access access : {Access::copy, Access::ld2st1}) {
-    const KernelSpec spec{.family = Family::stream, .isa = GetParam(), .access = access};
+    const StreamSpec spec{.isa = GetParam(), .access = access};
     const auto kernel = make_kernel(spec);
     const std::size_t bytes = 2 * stream_chunk_bytes(spec);
     GuardedBuffer a(bytes), b(bytes), dst(bytes);
@@ -123,8 +122,7 @@ TEST_P(UsableIsa, FlopKernelsComputeTheExpectedValues) {
   for (Precision precision : {Precision::sp, Precision::dp}) {
     for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
       if (op == FlopOp::fma && !traits(GetParam()).has_fma) continue;
-      const KernelSpec spec{
-          .family = Family::flops, .isa = GetParam(), .op = op, .precision = precision};
+      const FlopsSpec spec{.isa = GetParam(), .op = op, .precision = precision};
       const auto kernel = make_kernel(spec);
       alignas(64) const double ones_dp[8] = {1, 1, 1, 1, 1, 1, 1, 1};
       alignas(64) const float ones_sp[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -189,7 +187,7 @@ TEST_P(UsableIsa, MixedKernelsDoBothTheirFlopsAndTheirAccesses) {
 // loads stay inside the read stream, for every ratio of the sweep's grid.
 TEST_P(UsableIsa, ReadWriteKernelsTouchExactlyTheirTwoStreams) {
   for (double ratio_read : {0.0, 0.25, 0.5, 0.75, 1.0, 0.1}) {
-    const KernelSpec spec = readwrite_spec(GetParam(), ratio_read);
+    const ReadWriteSpec spec = readwrite_spec(GetParam(), ratio_read);
     const auto kernel = make_kernel(spec);
     const double measured =
         static_cast<double>(kernel->metadata().bytes_loaded) /
@@ -197,7 +195,7 @@ TEST_P(UsableIsa, ReadWriteKernelsTouchExactlyTheirTwoStreams) {
     EXPECT_NEAR(measured, ratio_read, 1e-12) << spec.name();
     const std::size_t width = static_cast<std::size_t>(traits(GetParam()).vector_bytes);
     const std::uint64_t iterations = 3;
-    const std::size_t read_bytes = iterations * static_cast<std::size_t>(spec.unroll) * width;
+    const std::size_t read_bytes = iterations * static_cast<std::size_t>(spec.loads) * width;
     const std::size_t write_bytes = iterations * static_cast<std::size_t>(spec.stores) * width;
     GuardedBuffer src(read_bytes), dst(write_bytes);
     std::memset(src.data(), 0, read_bytes);
@@ -220,8 +218,7 @@ TEST_P(UsableIsa, ReadWriteKernelsTouchExactlyTheirTwoStreams) {
 // STREAM's kernels compute their results: c = a, b = s·c, c = a + b, a = b + s·c, Σ a·b.
 TEST_P(UsableIsa, StreamBenchmarksComputeTheirResults) {
   for (StreamBenchmark benchmark : all_stream_benchmarks()) {
-    const KernelSpec spec{
-        .family = Family::stream_benchmark, .isa = GetParam(), .benchmark = benchmark};
+    const StreamBenchSpec spec{.isa = GetParam(), .benchmark = benchmark};
     const auto kernel = make_kernel(spec);
     const std::size_t bytes = 2 * stream_chunk_bytes(spec);
     const std::size_t n = bytes / 8;
@@ -281,7 +278,7 @@ INSTANTIATE_TEST_SUITE_P(Isas, UsableIsa, ::testing::ValuesIn(larm::all<larm::Is
                          });
 
 TEST(ClockKernel, CountsItsAdds) {
-  const auto kernel = make_kernel({.family = Family::clock});
+  const auto kernel = make_kernel(ClockSpec{});
   std::uint64_t out = 0;
   KernelArgs args;
   args.repetitions = 1000;
@@ -295,7 +292,7 @@ TEST(ChaseKernel, FollowsThePermutation) {
   const std::vector<std::uint64_t> next = kernels::single_cycle_permutation(lines, 7);
   std::vector<void*> slots(lines * 8);  // one 64-byte line per element
   for (std::uint64_t i = 0; i < lines; ++i) slots[i * 8] = &slots[next[i] * 8];
-  const auto kernel = make_kernel({.family = Family::chase});
+  const auto kernel = make_kernel(ChaseSpec{});
   void* end = nullptr;
   KernelArgs args;
   args.src0 = &slots[0];

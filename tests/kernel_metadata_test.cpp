@@ -89,11 +89,10 @@ Counted count(const std::string& disassembly) {
 std::vector<KernelSpec> specs_under_test() {
   std::vector<KernelSpec> specs = kernel_catalog(larm::all<larm::Isa>());
   for (Isa isa : larm::all<larm::Isa>()) {
-    specs.push_back(
-        {.family = Family::stream, .isa = isa, .access = Access::load, .checksum = true});
+    specs.push_back(StreamSpec{.isa = isa, .access = Access::load, .checksum = true});
     for (int unroll : {1, 3, 8}) {
       for (Access access : larm::all<larm::Access>()) {
-        specs.push_back({.family = Family::stream, .isa = isa, .access = access, .unroll = unroll});
+        specs.push_back(StreamSpec{.isa = isa, .access = access, .unroll = unroll});
       }
     }
     // Mixed kernels at the ends of the validation range and at an odd ratio.
@@ -117,7 +116,7 @@ class KernelMetadata : public ::testing::TestWithParam<KernelSpec> {};
 
 // Test names and failure messages show the kernel's name, not its bytes.
 void PrintTo(const KernelSpec& spec, std::ostream* out) {
-  *out << spec.name();
+  *out << kernel_name(spec);
 }
 
 namespace {
@@ -146,7 +145,7 @@ TEST_P(KernelMetadata, MatchesTheDisassembledInstructions) {
   EXPECT_EQ(meta.vector_registers, c.vector_registers) << kernel->name();
   // A generated kernel never uses a register its ISA does not have (METHOD §9).
   if (!c.vector_registers.empty()) {
-    EXPECT_LT(*c.vector_registers.rbegin(), traits(spec.isa).register_count);
+    EXPECT_LT(*c.vector_registers.rbegin(), traits(isa_of(spec)).register_count);
   }
 }
 
@@ -206,18 +205,17 @@ TEST(MixedKernel, UnrepresentableIntensityIsRefused) {
   // 1/3 FLOP/byte is no whole number of FP instructions per power-of-two group of loads.
   EXPECT_FALSE(mixed_spec({.isa = Isa::avx2, .access = Access::load, .op = FlopOp::fma}, {1, 3}));
   EXPECT_FALSE(mixed_spec({.isa = Isa::avx2, .access = Access::load, .op = FlopOp::fma}, {0, 1}));
-  EXPECT_THROW(make_kernel({.family = Family::mixed, .isa = Isa::avx2, .fp_ops = 0}),
-               std::invalid_argument);
+  EXPECT_THROW(make_kernel(MixedSpec{.isa = Isa::avx2, .fp_ops = 0}), std::invalid_argument);
 }
 
 TEST(KernelSpec, DefaultUnrollKeepsLoopOverheadUnderFivePercent) {
   for (const KernelSpec& spec : kernel_catalog(larm::all<larm::Isa>())) {
-    EXPECT_LT(make_kernel(spec)->metadata().loop_overhead_fraction(), 0.05) << spec.name();
+    EXPECT_LT(make_kernel(spec)->metadata().loop_overhead_fraction(), 0.05) << kernel_name(spec);
   }
 }
 
 std::string spec_name(const ::testing::TestParamInfo<KernelSpec>& info) {
-  std::string name = info.param.name();
+  std::string name = kernel_name(info.param);
   for (char& ch : name) {
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   }
@@ -231,7 +229,7 @@ TEST(KernelSpec, StreamBytesPerIterationFollowTheAccessMix) {
   for (Isa isa : larm::all<larm::Isa>()) {
     const int width = traits(isa).vector_bytes;
     for (Access access : larm::all<larm::Access>()) {
-      const KernelSpec spec{.family = Family::stream, .isa = isa, .access = access};
+      const StreamSpec spec{.isa = isa, .access = access};
       const auto kernel = make_kernel(spec);
       const auto unroll = static_cast<std::uint64_t>(spec.effective_unroll());
       EXPECT_EQ(kernel->metadata().bytes_loaded,
@@ -243,14 +241,12 @@ TEST(KernelSpec, StreamBytesPerIterationFollowTheAccessMix) {
 }
 
 TEST(KernelSpec, FmaWithoutFma3IsRefused) {
-  EXPECT_THROW(make_kernel({.family = Family::flops, .isa = Isa::sse2, .op = FlopOp::fma}),
-               std::invalid_argument);
-  EXPECT_THROW(make_kernel({.family = Family::flops, .isa = Isa::avx, .op = FlopOp::fma}),
-               std::invalid_argument);
+  EXPECT_THROW(make_kernel(FlopsSpec{.isa = Isa::sse2, .op = FlopOp::fma}), std::invalid_argument);
+  EXPECT_THROW(make_kernel(FlopsSpec{.isa = Isa::avx, .op = FlopOp::fma}), std::invalid_argument);
 }
 
 TEST(KernelSpec, ChecksumOnlyForLoads) {
-  EXPECT_THROW(make_kernel({.family = Family::stream, .access = Access::copy, .checksum = true}),
+  EXPECT_THROW(make_kernel(StreamSpec{.access = Access::copy, .checksum = true}),
                std::invalid_argument);
 }
 
@@ -258,7 +254,7 @@ TEST(KernelSpec, DumpWritesCodeAndDisassembly) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("larm-dump-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  const auto kernel = make_kernel({.family = Family::flops, .isa = Isa::avx2, .op = FlopOp::fma});
+  const auto kernel = make_kernel(FlopsSpec{.isa = Isa::avx2, .op = FlopOp::fma});
   const auto files = kernel->dump(dir);
   ASSERT_FALSE(files.empty());
   EXPECT_EQ(std::filesystem::file_size(files[0]), kernel->code_bytes());

@@ -57,8 +57,7 @@ TEST(WorkingSet, SweepCoversOneKibToBeyondTheLastLevel) {
 }
 
 TEST(WorkingSet, StreamsAreWholeChunks) {
-  const codegen::KernelSpec copy{
-      .family = codegen::Family::stream, .isa = larm::Isa::avx512, .access = larm::Access::copy};
+  const codegen::StreamSpec copy{.isa = larm::Isa::avx512, .access = larm::Access::copy};
   const std::uint64_t chunk = codegen::stream_chunk_bytes(copy);
   const std::uint64_t per_stream = codegen::bytes_per_stream(copy, 100000);
   EXPECT_EQ(per_stream % chunk, 0u);
@@ -67,12 +66,12 @@ TEST(WorkingSet, StreamsAreWholeChunks) {
 }
 
 TEST(WorkingSet, UnrollShrinksToFitSmallWorkingSets) {
-  const codegen::KernelSpec load{
-      .family = codegen::Family::stream, .isa = larm::Isa::avx512, .access = larm::Access::load};
-  const codegen::KernelSpec fitted = codegen::fit_unroll(load, 1024);
+  const codegen::StreamSpec load{.isa = larm::Isa::avx512, .access = larm::Access::load};
+  const auto fitted = std::get<codegen::StreamSpec>(codegen::fit_unroll(load, 1024));
   EXPECT_EQ(fitted.unroll, 16);  // 16 × 64 B = 1 KiB
   EXPECT_EQ(codegen::bytes_per_stream(fitted, 1024), 1024u);
-  EXPECT_EQ(codegen::fit_unroll(load, 1 << 20).unroll, load.effective_unroll());
+  EXPECT_EQ(std::get<codegen::StreamSpec>(codegen::fit_unroll(load, 1 << 20)).unroll,
+            load.effective_unroll());
 }
 
 }  // namespace

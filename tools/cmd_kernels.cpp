@@ -30,7 +30,7 @@ int run_kernels(const KernelsOptions& options, const GlobalOptions& global) {
     const std::string& wanted = options.dump[0];
     const std::filesystem::path dir = options.dump[1];
     for (const codegen::KernelSpec& spec : codegen::kernel_catalog(larm::all<larm::Isa>())) {
-      if (spec.name() != wanted) continue;
+      if (codegen::kernel_name(spec) != wanted) continue;
       try {
         results::ensure_writable_directory(dir);
       } catch (const std::runtime_error& e) {
@@ -48,7 +48,7 @@ int run_kernels(const KernelsOptions& options, const GlobalOptions& global) {
   for (const codegen::KernelSpec& spec : specs) {
     const auto kernel = codegen::make_kernel(spec);
     const codegen::KernelMetadata& m = kernel->metadata();
-    std::printf("%-34s %9llu %9llu %7llu %7llu %8.1f%% %s\n", spec.name().c_str(),
+    std::printf("%-34s %9llu %9llu %7llu %7llu %8.1f%% %s\n", codegen::kernel_name(spec).c_str(),
                 static_cast<unsigned long long>(m.bytes_loaded),
                 static_cast<unsigned long long>(m.bytes_stored),
                 static_cast<unsigned long long>(m.flops),

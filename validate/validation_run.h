@@ -45,7 +45,7 @@ struct ValidationTarget {
   // Machine-wide runs (contention, congestion): the domain of each thread; the point is what
   // the roof's domain obtains.
   std::vector<int> thread_groups;
-  codegen::KernelSpec base;  // access, op, precision, ISA of the mixed kernels
+  codegen::MixedSpec base;  // access, op, precision, ISA of the mixed kernels
   std::vector<codegen::Intensity> intensities;
 };
 

@@ -10,7 +10,7 @@ void ChaseKernel::generate() {
   const Reg64 pointer = reg_index;
   mov(pointer, arg(offsetof(KernelArgs, src0)));
   emit_repetitions_loop([&] {
-    for (int k = 0; k < spec().effective_unroll(); ++k) emit_dependent_load(pointer);
+    for (int k = 0; k < chase_.effective_unroll(); ++k) emit_dependent_load(pointer);
   });
   // Where the chase ended: keeps it observable and lets a test follow it.
   mov(reg_scratch, arg(offsetof(KernelArgs, out)));

@@ -10,7 +10,7 @@ void ClockKernel::generate() {
   const Reg64 chain = reg_index;
   xor_(chain, chain);
   emit_repetitions_loop([&] {
-    for (int k = 0; k < spec().effective_unroll(); ++k) emit_dependent_add(chain);
+    for (int k = 0; k < clock_.effective_unroll(); ++k) emit_dependent_add(chain);
   });
   mov(reg_scratch, arg(offsetof(KernelArgs, out)));
   mov(qword[reg_scratch], chain);  // the count of adds: a test checks it

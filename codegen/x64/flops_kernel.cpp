@@ -7,8 +7,8 @@ namespace larm::codegen::x64 {
 
 void FlopsKernel::generate() {
   using namespace Xbyak;
-  const FlopOp op = spec().op;
-  const int unroll = spec().effective_unroll();
+  const FlopOp op = flops_.op;
+  const int unroll = flops_.effective_unroll();
   // Every register but the two operands accumulates, to cover the FP pipes' latency.
   const int accumulators = register_count() - 2;
   const Xmm a = vreg(accumulators);

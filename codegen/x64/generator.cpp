@@ -36,7 +36,9 @@ std::filesystem::path find_on_path(const char* program) {
 Generator::Generator(const KernelSpec& spec)
     : Xbyak::CodeGenerator(kMaxCodeBytes, Xbyak::DontSetProtectRWE),
       spec_(spec),
-      forms_(instruction_forms(spec.isa)) {}
+      isa_(isa_of(spec)),
+      precision_(precision_of(spec)),
+      forms_(instruction_forms(isa_)) {}
 
 void Generator::build() {
   if (built_) return;
@@ -52,7 +54,7 @@ Xbyak::Xmm Generator::vreg(int index) {
                            std::to_string(index));
   }
   metadata_.vector_registers.insert(index);
-  switch (spec_.isa) {
+  switch (isa_) {
     case Isa::avx512:
       return Xbyak::Zmm(index);
     case Isa::avx:
@@ -103,10 +105,10 @@ void Generator::emit_load_accumulate(const Xbyak::Xmm& acc, const Xbyak::Address
 
 void Generator::emit_flop(FlopOp op, const Xbyak::Xmm& acc, const Xbyak::Xmm& a,
                           const Xbyak::Xmm& b) {
-  const auto form = forms_.arithmetic[static_cast<int>(op)][static_cast<int>(spec_.precision)];
+  const auto form = forms_.arithmetic[static_cast<int>(op)][static_cast<int>(precision_)];
   if (form == nullptr) {
     throw std::invalid_argument(std::string(larm::name(op)) + " is not part of ISA " +
-                                larm::name(spec_.isa));
+                                larm::name(isa_));
   }
   form(*this, acc, a, b);
   if (counting_) {

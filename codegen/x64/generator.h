@@ -57,9 +57,10 @@ class Generator : public Kernel, protected Xbyak::CodeGenerator {
 
   // The i-th vector register of the spec's ISA (xmm, ymm or zmm), recorded as used.
   Xbyak::Xmm vreg(int index);
-  int vector_bytes() const { return traits(spec_.isa).vector_bytes; }
-  int register_count() const { return traits(spec_.isa).register_count; }
-  int lanes() const { return vector_bytes() / (spec_.precision == Precision::dp ? 8 : 4); }
+  Isa isa() const { return isa_; }
+  int vector_bytes() const { return traits(isa_).vector_bytes; }
+  int register_count() const { return traits(isa_).register_count; }
+  int lanes() const { return vector_bytes() / (precision_ == Precision::dp ? 8 : 4); }
 
   // Metadata counts only what is emitted between begin_body() and end_body().
   void begin_body() { counting_ = true; }
@@ -108,6 +109,8 @@ class Generator : public Kernel, protected Xbyak::CodeGenerator {
   }
 
   KernelSpec spec_;
+  Isa isa_;
+  Precision precision_;  // of the FP instructions
   const InstructionForms& forms_;
   KernelMetadata metadata_;
   bool counting_ = false;

@@ -9,8 +9,8 @@ namespace larm::codegen::x64 {
 
 void ReadWriteKernel::generate() {
   using namespace Xbyak;
-  const int loads = spec().unroll;
-  const int stores = spec().stores;
+  const int loads = readwrite_.loads;
+  const int stores = readwrite_.stores;
   if (loads < 0 || stores < 0 || loads + stores == 0) {
     throw std::invalid_argument("a readwrite kernel needs at least one load or store");
   }

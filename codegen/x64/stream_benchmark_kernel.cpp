@@ -9,9 +9,9 @@ namespace larm::codegen::x64 {
 
 void StreamBenchmarkKernel::generate() {
   using namespace Xbyak;
-  const StreamBenchmark benchmark = spec().benchmark;
-  const bool fma = traits(spec().isa).has_fma;
-  const int unroll = spec().effective_unroll();
+  const StreamBenchmark benchmark = benchmark_.benchmark;
+  const bool fma = traits(isa()).has_fma;
+  const int unroll = benchmark_.effective_unroll();
   const int width = vector_bytes();
   // Registers: ddot's partial sums first, then pairs of data registers, the scalar last.
   const int sums = benchmark == StreamBenchmark::ddot ? 4 : 0;

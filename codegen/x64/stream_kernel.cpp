@@ -8,18 +8,17 @@
 namespace larm::codegen::x64 {
 
 void StreamKernel::generate() {
-  if (spec().checksum && spec().access != Access::load) {
+  if (stream_.checksum && stream_.access != Access::load) {
     throw std::invalid_argument("only the load kernel has a checksum variant");
   }
-  generate_streams(register_count(), nullptr);
+  generate_streams(stream_.access, stream_.effective_unroll(), stream_.checksum, register_count(),
+                   nullptr);
   epilogue();
 }
 
-void StreamKernel::generate_streams(int data_registers,
-                                    const std::function<void(int)>& after_group) {
+void StreamGenerator::generate_streams(Access access, int unroll, bool checksum, int data_registers,
+                                       const std::function<void(int)>& after_group) {
   using namespace Xbyak;
-  const Access access = spec().access;
-  const int unroll = spec().effective_unroll();
   const int width = vector_bytes();
   const int registers = data_registers;
   const Reg64 src0 = reg_src0, src1 = reg_src1, dst = reg_dst, index = reg_index;
@@ -31,7 +30,7 @@ void StreamKernel::generate_streams(int data_registers,
     mov(reg_scratch, arg(offsetof(KernelArgs, fill)));
     for (int r = 0; r < registers; ++r) load_unaligned_setup(vreg(r), ptr[reg_scratch]);
   }
-  if (spec().checksum) {
+  if (checksum) {
     for (int r = 0; r < registers; ++r) zero(vreg(r));
   }
 
@@ -41,7 +40,7 @@ void StreamKernel::generate_streams(int data_registers,
       const Xmm v = vreg(k % registers);
       switch (access) {
         case Access::load:
-          if (spec().checksum) {
+          if (checksum) {
             emit_load_accumulate(v, ptr[src0 + index + offset]);
           } else {
             emit_load(v, ptr[src0 + index + offset]);
@@ -74,7 +73,7 @@ void StreamKernel::generate_streams(int data_registers,
       static_cast<std::uint32_t>(unroll * width), body,
       access == Access::store_nt ? std::function<void()>([this] { sfence(); }) : nullptr);
 
-  if (spec().checksum) {
+  if (checksum) {
     mov(reg_scratch, arg(offsetof(KernelArgs, out)));
     for (int r = 0; r < registers; ++r) store_setup(ptr[reg_scratch + r * width], vreg(r));
   }
@@ -89,7 +88,7 @@ void MixedKernel::generate() {
   const Xmm b = vreg(kDataRegisters + 1);
   const int first_accumulator = kDataRegisters + 2;
   const int accumulators = register_count() - first_accumulator;
-  const FlopOp op = spec().op;
+  const FlopOp op = mixed_.op;
   mov(reg_scratch, arg(offsetof(KernelArgs, fill)));
   load_unaligned_setup(a, ptr[reg_scratch]);
   load_unaligned_setup(b, ptr[reg_scratch]);
@@ -102,10 +101,10 @@ void MixedKernel::generate() {
     }
   }
   // fp_ops instructions spread evenly over the unroll accesses of an iteration.
-  const int unroll = spec().effective_unroll();
-  const int fp_ops = spec().fp_ops;
+  const int unroll = mixed_.effective_unroll();
+  const int fp_ops = mixed_.fp_ops;
   int emitted = 0;
-  generate_streams(kDataRegisters, [&](int k) {
+  generate_streams(mixed_.access, unroll, false, kDataRegisters, [&](int k) {
     const int due = (k + 1) * fp_ops / unroll;
     for (; emitted < due; ++emitted) {
       emit_flop(op, vreg(first_accumulator + emitted % accumulators), a, b);
