@@ -11,7 +11,7 @@
 
 #include "instrument/messages.h"
 #include "results/atomic_file.h"
-#include "results/csv_writer.h"
+#include "results/region_records.h"
 #include "topology/topology.h"
 
 namespace larm::instrument {
@@ -19,16 +19,10 @@ namespace {
 
 using nlohmann::json;
 
-// A count (FLOPs or bytes) and where it comes from: papi, declared, or unavailable.
-struct Count {
-  double value = 0;
-  std::string source = "unavailable";
-  bool known() const { return source != "unavailable"; }
-};
-
+// A thread's FLOPs and bytes (from the counters, else as declared) and the raw counter values.
 struct ThreadWork {
-  Count flops;
-  Count bytes;
+  regions::Count flops;
+  regions::Count bytes;
   std::optional<double> papi_flops;
   std::optional<double> load_instructions;
   std::optional<double> store_instructions;
@@ -53,15 +47,22 @@ ThreadWork thread_work(const RegionRecord& record, const Snapshot& snapshot) {
           (counted.load_instructions + counted.store_instructions) * snapshot.access_bytes, "papi"};
     }
   }
-  if (!work.flops.known() && record.flops_declared)
-    work.flops = {record.declared_flops, "declared"};
-  if (!work.bytes.known() && record.bytes_declared)
-    work.bytes = {record.declared_bytes, "declared"};
+  if (!work.flops.value && record.flops_declared) work.flops = {record.declared_flops, "declared"};
+  if (!work.bytes.value && record.bytes_declared) work.bytes = {record.declared_bytes, "declared"};
   return work;
 }
 
-json optional_number(const std::optional<double>& value) {
-  return value && std::isfinite(*value) ? json(*value) : json();
+std::optional<double> finite(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? value : std::nullopt;
+}
+
+regions::Rates rates(const std::optional<double>& flops, const std::optional<double>& bytes,
+                     double seconds) {
+  regions::Rates r;
+  if (flops && bytes && *bytes > 0) r.ai = *flops / *bytes;
+  if (flops && seconds > 0) r.gflops = *flops / seconds * 1e-9;
+  if (bytes && seconds > 0) r.gbps = *bytes / seconds * 1e-9;
+  return r;
 }
 
 // Sum of the threads that have a count; the source names every source that contributed.
@@ -69,23 +70,23 @@ struct CountSum {
   double value = 0;
   std::set<std::string> sources;
   int threads_without = 0;
-  void add(const Count& count) {
-    if (!count.known()) {
+  void add(const regions::Count& count) {
+    if (!count.value) {
       ++threads_without;
       return;
     }
-    value += count.value;
+    value += *count.value;
     sources.insert(count.source);
   }
-  std::string source() const {
-    if (sources.empty()) return "unavailable";
+  regions::Count count() const {
+    if (sources.empty()) return {};
     std::string joined;
     for (const auto& s : sources) joined += (joined.empty() ? "" : "+") + s;
-    return joined;
+    return {value, joined};
   }
 };
 
-struct Aggregate {
+struct Merge {
   int threads = 0;
   std::uint64_t calls = 0;
   double seconds = 0;  // the longest thread: threads of one region run side by side
@@ -98,94 +99,63 @@ struct Aggregate {
     flops.add(work.flops);
     bytes.add(work.bytes);
   }
+  regions::Aggregate aggregate() const {
+    regions::Aggregate a;
+    a.threads = threads;
+    a.calls = calls;
+    a.seconds = seconds;
+    a.flops = flops.count();
+    a.bytes = bytes.count();
+    a.threads_without_flops = flops.threads_without;
+    a.threads_without_bytes = bytes.threads_without;
+    a.rates = rates(a.flops.value, a.bytes.value, seconds);
+    if (!a.rates.ai) {
+      a.ai_unavailable = !a.flops.value && !a.bytes.value
+                             ? "no FLOP or byte count: no counters and nothing declared"
+                         : !a.flops.value
+                             ? "no FLOP count: no FLOP counter and no larm_region_add flops"
+                         : !a.bytes.value ? "no byte count: declare bytes with larm_region_add"
+                                          : "zero bytes";
+    }
+    return a;
+  }
 };
 
-json rates(double flops, bool has_flops, double bytes, bool has_bytes, double seconds) {
-  json out;
-  out["ai"] = has_flops && has_bytes && bytes > 0 ? json(flops / bytes) : json();
-  out["gflops"] = has_flops && seconds > 0 ? json(flops / seconds * 1e-9) : json();
-  out["gbps"] = has_bytes && seconds > 0 ? json(bytes / seconds * 1e-9) : json();
-  return out;
-}
-
-json aggregate_json(const Aggregate& aggregate) {
-  json out = {{"threads", aggregate.threads},
-              {"calls", aggregate.calls},
-              {"seconds", aggregate.seconds},
-              {"flops", aggregate.flops.sources.empty() ? json() : json(aggregate.flops.value)},
-              {"flops_source", aggregate.flops.source()},
-              {"bytes", aggregate.bytes.sources.empty() ? json() : json(aggregate.bytes.value)},
-              {"bytes_source", aggregate.bytes.source()},
-              {"threads_without_flops", aggregate.flops.threads_without},
-              {"threads_without_bytes", aggregate.bytes.threads_without}};
-  out.update(rates(aggregate.flops.value, !aggregate.flops.sources.empty(), aggregate.bytes.value,
-                   !aggregate.bytes.sources.empty(), aggregate.seconds));
-  if (out["ai"].is_null()) {
-    out["ai_unavailable"] = aggregate.flops.sources.empty() && aggregate.bytes.sources.empty()
-                                ? "no FLOP or byte count: no counters and nothing declared"
-                            : aggregate.flops.sources.empty()
-                                ? "no FLOP count: no FLOP counter and no larm_region_add flops"
-                            : aggregate.bytes.sources.empty()
-                                ? "no byte count: declare bytes with larm_region_add"
-                                : "zero bytes";
-  }
-  return out;
-}
-
-json data_json(const std::vector<DataTag>& tags) {
-  json ranges = json::array();
-  std::map<int, std::size_t> placed;
-  std::size_t not_present = 0, other = 0;
+regions::DataPlacement data_placement(const std::vector<DataTag>& tags) {
+  regions::DataPlacement d;
+  std::map<unsigned, std::uint64_t> placed;
   for (const auto& tag : tags) {
-    json by_memory = json::object();
-    std::size_t sampled = 0, tag_not_present = 0, tag_other = 0;
+    regions::DataRange range;
     for (const auto& [node, pages] : tag.pages_by_node) {
-      sampled += pages;
+      range.pages_sampled += pages;
       if (node >= 0) {
-        by_memory[std::to_string(node)] = pages;
-        placed[node] += pages;
+        range.pages_by_memory[static_cast<unsigned>(node)] += pages;
+        placed[static_cast<unsigned>(node)] += pages;
       } else if (node == -ENOENT) {
-        tag_not_present += pages;
+        range.pages_not_present += pages;
       } else {
-        tag_other += pages;
+        range.pages_unplaced += pages;
       }
     }
-    not_present += tag_not_present;
-    other += tag_other;
+    d.pages_not_present += range.pages_not_present;
+    d.pages_unplaced += range.pages_unplaced;
     std::ostringstream address;
     address << "0x" << std::hex << tag.address;
-    ranges.push_back({{"address", address.str()},
-                      {"bytes", tag.bytes},
-                      {"pages_sampled", sampled},
-                      {"pages_by_memory", by_memory},
-                      {"pages_not_present", tag_not_present},
-                      {"pages_unplaced", tag_other}});
+    range.address = address.str();
+    range.bytes = tag.bytes;
+    d.ranges.push_back(range);
   }
-  std::size_t total = 0;
-  for (const auto& [node, pages] : placed) total += pages;
-  json fractions = json::object();
+  for (const auto& [node, pages] : placed) d.pages_placed += pages;
   for (const auto& [node, pages] : placed) {
-    fractions[std::to_string(node)] = static_cast<double>(pages) / static_cast<double>(total);
+    d.memory_fractions[node] = static_cast<double>(pages) / static_cast<double>(d.pages_placed);
   }
-  return {{"ranges", ranges},
-          {"memory_fractions", fractions},
-          {"pages_placed", total},
-          {"pages_not_present", not_present},
-          {"pages_unplaced", other}};
+  return d;
 }
 
 std::string host_name() {
   char name[256] = {};
   if (::gethostname(name, sizeof name - 1) != 0) return "unknown";
   return name;
-}
-
-std::string csv_number(const json& value) {
-  if (!value.is_number()) return "";
-  std::ostringstream out;
-  out.precision(9);
-  out << value.get<double>();
-  return out.str();
 }
 
 }  // namespace
@@ -221,118 +191,84 @@ NodeMap live_node_map() {
   return map;
 }
 
-nlohmann::json regions_json(const Snapshot& snapshot, const NodeMap& nodes) {
-  json doc;
-  doc["format"] = "larm-regions";
-  doc["schema_version"] = kRegionsSchemaVersion;
-  doc["label"] = snapshot.label;
-  doc["host"] = host_name();
-  doc["pid"] = ::getpid();
-  doc["started_at"] = snapshot.started_at;
-  doc["wall_seconds"] = snapshot.wall_seconds;
-  doc["clock"] = {{"source", snapshot.clock_source},
-                  {"ticks_per_second", snapshot.ticks_per_second}};
-  json counters = {{"available", snapshot.counters_unavailable.empty()},
-                   {"reason", snapshot.counters_unavailable},
-                   {"events", json::array()},
-                   {"events_refused", json::array()},
-                   {"bytes_per_memory_instruction",
-                    snapshot.access_bytes > 0 ? json(snapshot.access_bytes) : json()}};
+regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes) {
+  regions::RegionsFile file;
+  file.label = snapshot.label;
+  file.host = host_name();
+  file.pid = ::getpid();
+  file.started_at = snapshot.started_at;
+  file.wall_seconds = snapshot.wall_seconds;
+  file.clock_source = snapshot.clock_source;
+  file.ticks_per_second = snapshot.ticks_per_second;
+  file.counters.available = snapshot.counters_unavailable.empty();
+  file.counters.reason = snapshot.counters_unavailable;
+  if (snapshot.access_bytes > 0) file.counters.bytes_per_memory_instruction = snapshot.access_bytes;
   if (snapshot.counters != nullptr && snapshot.counters_unavailable.empty()) {
-    for (const auto& event : snapshot.counters->events()) counters["events"].push_back(event.name);
-    counters["events_refused"] = snapshot.counters->events_refused();
+    for (const auto& event : snapshot.counters->events()) {
+      file.counters.events.push_back(event.name);
+    }
+    file.counters.events_refused = snapshot.counters->events_refused();
   }
-  doc["counters"] = counters;
-  doc["topology"] = nodes.topology;
-  if (!nodes.unavailable.empty()) doc["topology"]["unavailable"] = nodes.unavailable;
-  doc["open_at_finalize"] = snapshot.open_at_finalize;
+  file.topology = nodes.topology;
+  if (!nodes.unavailable.empty()) file.topology["unavailable"] = nodes.unavailable;
+  file.open_at_finalize = snapshot.open_at_finalize;
 
-  // Region name -> (thread, record), in the order regions were first seen.
+  // Region name -> (thread, record), in the order of their names.
   std::map<std::string, std::vector<std::pair<const ThreadSnapshot*, const RegionRecord*>>> by_name;
   for (const auto& thread : snapshot.threads) {
     for (const auto& record : thread.regions) by_name[record.name].emplace_back(&thread, &record);
   }
   for (const auto& [name, tags] : snapshot.data) by_name[name];  // tagged, maybe never run
-  doc["regions"] = json::array();
   for (const auto& [name, records] : by_name) {
-    json threads = json::array();
-    std::map<int, Aggregate> per_domain;
-    Aggregate machine;
+    regions::Region region;
+    region.name = name;
+    std::map<int, Merge> per_domain;
+    Merge machine;
     for (const auto& [thread, record] : records) {
       const double seconds = static_cast<double>(record->ticks) / snapshot.ticks_per_second;
       const ThreadWork work = thread_work(*record, snapshot);
       const auto found = nodes.domain_of_cpu.find(record->cpu);
       const int domain = found != nodes.domain_of_cpu.end() ? found->second : -1;
-      json entry = {
-          {"thread", thread->index},
-          {"tid", thread->tid},
-          {"cpu", record->cpu},
-          {"domain", domain >= 0 ? json(domain) : json()},
-          {"migrated", record->migrated},
-          {"calls", record->calls},
-          {"seconds", seconds},
-          {"flops", work.flops.known() ? json(work.flops.value) : json()},
-          {"flops_source", work.flops.source},
-          {"bytes", work.bytes.known() ? json(work.bytes.value) : json()},
-          {"bytes_source", work.bytes.source},
-          {"flops_declared", record->flops_declared ? json(record->declared_flops) : json()},
-          {"bytes_declared", record->bytes_declared ? json(record->declared_bytes) : json()},
-          {"flops_papi", optional_number(work.papi_flops)},
-          {"load_instructions", optional_number(work.load_instructions)},
-          {"store_instructions", optional_number(work.store_instructions)}};
-      entry.update(rates(work.flops.value, work.flops.known(), work.bytes.value, work.bytes.known(),
-                         seconds));
-      threads.push_back(entry);
+      regions::ThreadRecord entry;
+      entry.thread = thread->index;
+      entry.tid = thread->tid;
+      entry.cpu = record->cpu;
+      if (domain >= 0) entry.domain = domain;
+      entry.migrated = record->migrated;
+      entry.calls = record->calls;
+      entry.seconds = seconds;
+      entry.flops = work.flops;
+      entry.bytes = work.bytes;
+      if (record->flops_declared) entry.flops_declared = record->declared_flops;
+      if (record->bytes_declared) entry.bytes_declared = record->declared_bytes;
+      entry.flops_papi = finite(work.papi_flops);
+      entry.load_instructions = finite(work.load_instructions);
+      entry.store_instructions = finite(work.store_instructions);
+      entry.rates = rates(work.flops.value, work.bytes.value, seconds);
+      region.threads.push_back(entry);
       if (record->calls == 0) continue;  // registered only: no work to merge
       per_domain[domain].add(*record, seconds, work);
       machine.add(*record, seconds, work);
     }
-    json domains = json::array();
-    for (const auto& [domain, aggregate] : per_domain) {
-      json entry = aggregate_json(aggregate);
-      entry["domain"] = domain >= 0 ? json(domain) : json();
-      domains.push_back(entry);
+    for (const auto& [domain, merge] : per_domain) {
+      regions::Aggregate aggregate = merge.aggregate();
+      if (domain >= 0) aggregate.domain = domain;
+      region.domains.push_back(aggregate);
     }
-    json region = {{"name", name},
-                   {"threads", threads},
-                   {"domains", domains},
-                   {"machine", aggregate_json(machine)}};
+    region.machine = machine.aggregate();
     const auto tags = snapshot.data.find(name);
-    region["data"] = tags != snapshot.data.end() ? data_json(tags->second) : json();
-    doc["regions"].push_back(region);
+    if (tags != snapshot.data.end()) region.data = data_placement(tags->second);
+    file.regions.push_back(std::move(region));
   }
-  return doc;
-}
-
-std::string regions_csv(const nlohmann::json& document) {
-  std::ostringstream out;
-  out << "label,region,scope,domain,thread,cpu,calls,seconds,flops,flops_source,bytes,"
-         "bytes_source,ai,gflops,gbps\n";
-  const std::string label = results::csv_field(document.value("label", ""));
-  for (const auto& region : document.at("regions")) {
-    const std::string name = results::csv_field(region.at("name").get<std::string>());
-    auto row = [&](const std::string& scope, const json& entry) {
-      out << label << ',' << name << ',' << scope << ','
-          << csv_number(entry.value("domain", json())) << ','
-          << csv_number(entry.value("thread", json())) << ','
-          << csv_number(entry.value("cpu", json())) << ',' << entry.at("calls").get<std::uint64_t>()
-          << ',' << csv_number(entry.at("seconds")) << ',' << csv_number(entry.at("flops")) << ','
-          << entry.at("flops_source").get<std::string>() << ',' << csv_number(entry.at("bytes"))
-          << ',' << entry.at("bytes_source").get<std::string>() << ',' << csv_number(entry.at("ai"))
-          << ',' << csv_number(entry.at("gflops")) << ',' << csv_number(entry.at("gbps")) << '\n';
-    };
-    for (const auto& thread : region.at("threads")) row("thread", thread);
-    for (const auto& domain : region.at("domains")) row("domain", domain);
-    row("machine", region.at("machine"));
-  }
-  return out.str();
+  return file;
 }
 
 bool write_regions(const Snapshot& snapshot) {
-  const json document = regions_json(snapshot, live_node_map());
+  const regions::RegionsFile file = regions_file(snapshot, live_node_map());
   // Region names are the application's bytes: invalid UTF-8 is replaced, never a failure.
-  const std::string text = document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-  const std::string csv = regions_csv(document);
+  const std::string text =
+      regions::to_json(file).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  const std::string csv = regions::regions_csv(file);
   const std::string stem = "regions" + snapshot.file_suffix;
   auto write_into = [&](const std::filesystem::path& dir) {
     results::ensure_writable_directory(dir);

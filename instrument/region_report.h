@@ -1,5 +1,5 @@
-// regions.json and regions.csv: the records of every thread, merged per domain and for the
-// whole machine (format in results/SCHEMA.md, "Regions").
+// From a snapshot of the recorder to the regions records (results/region_records.h), and their
+// files regions.json and regions.csv, written where the run asked or in a temporary directory.
 #pragma once
 
 #include <map>
@@ -9,10 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "instrument/recorder.h"
+#include "results/region_records.h"
 
 namespace larm::instrument {
-
-inline constexpr const char* kRegionsSchemaVersion = "1.0";
 
 // Where CPUs and memories sit: domains by CPU OS index, memories by OS index.
 struct NodeMap {
@@ -22,8 +21,8 @@ struct NodeMap {
 };
 NodeMap live_node_map();
 
-nlohmann::json regions_json(const Snapshot& snapshot, const NodeMap& nodes);
-std::string regions_csv(const nlohmann::json& document);
+// The run's records: every region's threads, merged per domain and for the machine.
+regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes);
 
 // Writes regions<suffix>.json and .csv atomically into the snapshot's directory, or into a
 // directory under the system's temporary directory when that fails (saying so). False when

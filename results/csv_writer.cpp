@@ -39,6 +39,14 @@ std::string csv_field(const std::string& value) {
   return quoted + "\"";
 }
 
+std::string csv_number(const std::optional<double>& value, int significant_digits) {
+  if (!value) return "";
+  std::ostringstream out;
+  out.precision(significant_digits);
+  out << *value;
+  return out.str();
+}
+
 std::string roofs_csv(const Results& results) {
   std::ostringstream out;
   out << "domain,memory,level,access,precision,isa,threads,unit,median,min,max,samples,status,"

@@ -2,6 +2,7 @@
 // in SCHEMA.md).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "results/records.h"
@@ -15,5 +16,8 @@ std::string validation_csv(const Results& results);
 
 // Quotes a CSV field when it holds a comma, a quote or a newline.
 std::string csv_field(const std::string& value);
+
+// A number with this many significant digits ("%g"-like, as an ostream writes it); "" for none.
+std::string csv_number(const std::optional<double>& value, int significant_digits);
 
 }  // namespace larm::results

@@ -139,11 +139,7 @@ Fit fit_from(const json& j) {
 }
 
 std::string number_or_empty(std::optional<double> v) {
-  if (!v) return "";
-  std::ostringstream out;
-  out.precision(10);
-  out << *v;
-  return out.str();
+  return results::csv_number(v, 10);
 }
 
 }  // namespace

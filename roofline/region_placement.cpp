@@ -16,12 +16,6 @@ using nlohmann::json;
 // Beyond this distance under its roof, a region is limited by something else first.
 constexpr double kFarBelowPercent = 50;
 
-std::optional<double> number(const json& entry, const char* key) {
-  const auto found = entry.find(key);
-  if (found == entry.end() || !found->is_number()) return std::nullopt;
-  return found->get<double>();
-}
-
 // OS indexes of the memories local to a domain, from the results' topology.
 std::set<unsigned> local_memories(const results::Results& results, int domain) {
   std::set<unsigned> local;
@@ -86,44 +80,37 @@ std::string verdict_for(const RoofLine& roof) {
 }  // namespace
 
 std::vector<RegionPoint> region_points(const json& document, const std::string& file) {
-  if (!document.is_object() || document.value("format", "") != "larm-regions") {
-    throw std::runtime_error(file +
-                             " is not a larm regions file (no \"format\": \"larm-regions\")");
+  regions::RegionsFile records;
+  try {
+    records = regions::regions_from_json(document);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(file + ": " + e.what());
   }
-  const std::string version = document.value("schema_version", "");
-  if (version.rfind("1.", 0) != 0) {
-    throw std::runtime_error(file + " has regions schema version \"" + version +
-                             "\"; this larm reads 1.x");
-  }
+  return region_points(records, file);
+}
+
+std::vector<RegionPoint> region_points(const regions::RegionsFile& records,
+                                       const std::string& file) {
   std::vector<RegionPoint> points;
-  for (const auto& region : document.at("regions")) {
-    std::map<unsigned, double> data;
-    if (region.contains("data") && region["data"].is_object()) {
-      const json fractions = region["data"].value("memory_fractions", json::object());
-      for (const auto& [memory, fraction] : fractions.items()) {
-        data[static_cast<unsigned>(std::stoul(memory))] = fraction.get<double>();
-      }
-    }
-    for (const auto& entry : region.at("domains")) {
-      if (!entry.at("domain").is_number_integer()) continue;  // CPU of unknown domain
+  for (const regions::Region& region : records.regions) {
+    for (const regions::Aggregate& entry : region.domains) {
+      if (!entry.domain) continue;  // CPU of unknown domain
       RegionPoint point;
       point.file = file;
-      point.label = document.value("label", "");
-      point.region = region.at("name").get<std::string>();
-      point.domain = entry.at("domain").get<int>();
-      point.threads = entry.value("threads", 0);
-      point.seconds = entry.value("seconds", 0.0);
-      point.ai = number(entry, "ai");
-      point.gflops = number(entry, "gflops");
-      point.gbps = number(entry, "gbps");
-      point.flops_source = entry.value("flops_source", "unavailable");
-      point.bytes_source = entry.value("bytes_source", "unavailable");
-      point.unavailable = entry.value("ai_unavailable", "");
-      point.data_memories = data;
-      for (const auto& thread : region.at("threads")) {
-        if (thread.value("domain", json()) == point.domain && thread.value("migrated", false)) {
-          point.migrated = true;
-        }
+      point.label = records.label;
+      point.region = region.name;
+      point.domain = *entry.domain;
+      point.threads = entry.threads;
+      point.seconds = entry.seconds;
+      point.ai = entry.rates.ai;
+      point.gflops = entry.rates.gflops;
+      point.gbps = entry.rates.gbps;
+      point.flops_source = entry.flops.source;
+      point.bytes_source = entry.bytes.source;
+      point.unavailable = entry.ai_unavailable;
+      if (region.data) point.data_memories = region.data->memory_fractions;
+      for (const regions::ThreadRecord& thread : region.threads) {
+        if (thread.domain == point.domain && thread.migrated) point.migrated = true;
       }
       points.push_back(std::move(point));
     }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "results/records.h"
+#include "results/region_records.h"
 
 namespace larm::roofline {
 
@@ -32,8 +33,11 @@ struct RegionPoint {
   bool migrated = false;                     // a thread changed CPU between calls
 };
 
-// Reads the per-domain points of a regions.json document; throws std::runtime_error when it
-// is not one (format, version).
+// The per-domain points of a regions file (entries of an unknown domain are left out).
+std::vector<RegionPoint> region_points(const regions::RegionsFile& records,
+                                       const std::string& file);
+// The same from a regions.json document; throws std::runtime_error naming the file when it is
+// not one (format, version).
 std::vector<RegionPoint> region_points(const nlohmann::json& document, const std::string& file);
 
 struct PlaceOptions {

@@ -11,6 +11,7 @@
 
 #include "results/hybrid_codec.h"
 #include "results/records.h"
+#include "results/region_records.h"
 #include "results/store.h"
 
 namespace {
@@ -83,4 +84,13 @@ TEST(CodecGolden, ReferenceCsvFilesAreRewrittenByteForByte) {
 TEST(CodecGolden, StoredHybridModelComesBackFieldByField) {
   const nlohmann::json original = read_json(kFourDomains / "hybrid.json");
   expect_same_fields(original, larm::hybrid::to_json(larm::hybrid::hybrid_from_json(original)));
+}
+
+TEST(CodecGolden, ReferenceRegionsComeBackFieldByField) {
+  for (const char* run : {"regions-triad-firsttouch", "regions-triad-interleave"}) {
+    SCOPED_TRACE(run);
+    const nlohmann::json original = read_json(kReference / run / "regions.json");
+    expect_same_fields(original,
+                       larm::regions::to_json(larm::regions::regions_from_json(original)));
+  }
 }

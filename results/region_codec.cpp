@@ -1,0 +1,302 @@
+// regions.json and regions.csv.
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "results/csv_writer.h"
+#include "results/region_records.h"
+
+namespace larm::regions {
+namespace {
+
+using nlohmann::json;
+
+// A field's value, or the fallback when it is missing or null (older writers left some out).
+template <typename T>
+T field(const json& object, const char* key, T fallback) {
+  const auto found = object.find(key);
+  return found == object.end() || found->is_null() ? fallback : found->get<T>();
+}
+
+json optional_number(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? json(*value) : json();
+}
+
+std::optional<double> read_number(const json& object, const char* key) {
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_number()) return std::nullopt;
+  return found->get<double>();
+}
+
+std::optional<int> read_int(const json& object, const char* key) {
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_number_integer()) return std::nullopt;
+  return found->get<int>();
+}
+
+void write_rates(json& out, const Rates& rates) {
+  out["ai"] = optional_number(rates.ai);
+  out["gflops"] = optional_number(rates.gflops);
+  out["gbps"] = optional_number(rates.gbps);
+}
+
+Rates read_rates(const json& in) {
+  return {read_number(in, "ai"), read_number(in, "gflops"), read_number(in, "gbps")};
+}
+
+void write_count(json& out, const char* key, const Count& count) {
+  out[key] = optional_number(count.value);
+  out[std::string(key) + "_source"] = count.source;
+}
+
+Count read_count(const json& in, const char* key) {
+  const std::string source = std::string(key) + "_source";
+  return {read_number(in, key), field(in, source.c_str(), std::string("unavailable"))};
+}
+
+json thread_json(const ThreadRecord& t) {
+  json out = {{"thread", t.thread},
+              {"tid", t.tid},
+              {"cpu", t.cpu},
+              {"domain", t.domain ? json(*t.domain) : json()},
+              {"migrated", t.migrated},
+              {"calls", t.calls},
+              {"seconds", t.seconds},
+              {"flops_declared", optional_number(t.flops_declared)},
+              {"bytes_declared", optional_number(t.bytes_declared)},
+              {"flops_papi", optional_number(t.flops_papi)},
+              {"load_instructions", optional_number(t.load_instructions)},
+              {"store_instructions", optional_number(t.store_instructions)}};
+  write_count(out, "flops", t.flops);
+  write_count(out, "bytes", t.bytes);
+  write_rates(out, t.rates);
+  return out;
+}
+
+ThreadRecord thread_from(const json& in) {
+  ThreadRecord t;
+  t.thread = field(in, "thread", 0);
+  t.tid = field(in, "tid", 0L);
+  t.cpu = field(in, "cpu", -1);
+  t.domain = read_int(in, "domain");
+  t.migrated = field(in, "migrated", false);
+  t.calls = field(in, "calls", std::uint64_t{0});
+  t.seconds = field(in, "seconds", 0.0);
+  t.flops = read_count(in, "flops");
+  t.bytes = read_count(in, "bytes");
+  t.flops_declared = read_number(in, "flops_declared");
+  t.bytes_declared = read_number(in, "bytes_declared");
+  t.flops_papi = read_number(in, "flops_papi");
+  t.load_instructions = read_number(in, "load_instructions");
+  t.store_instructions = read_number(in, "store_instructions");
+  t.rates = read_rates(in);
+  return t;
+}
+
+json aggregate_json(const Aggregate& a, bool with_domain) {
+  json out = {{"threads", a.threads},
+              {"calls", a.calls},
+              {"seconds", a.seconds},
+              {"threads_without_flops", a.threads_without_flops},
+              {"threads_without_bytes", a.threads_without_bytes}};
+  if (with_domain) out["domain"] = a.domain ? json(*a.domain) : json();
+  write_count(out, "flops", a.flops);
+  write_count(out, "bytes", a.bytes);
+  write_rates(out, a.rates);
+  if (!a.ai_unavailable.empty()) out["ai_unavailable"] = a.ai_unavailable;
+  return out;
+}
+
+Aggregate aggregate_from(const json& in) {
+  Aggregate a;
+  a.domain = read_int(in, "domain");
+  a.threads = field(in, "threads", 0);
+  a.calls = field(in, "calls", std::uint64_t{0});
+  a.seconds = field(in, "seconds", 0.0);
+  a.flops = read_count(in, "flops");
+  a.bytes = read_count(in, "bytes");
+  a.threads_without_flops = field(in, "threads_without_flops", 0);
+  a.threads_without_bytes = field(in, "threads_without_bytes", 0);
+  a.rates = read_rates(in);
+  a.ai_unavailable = field(in, "ai_unavailable", std::string());
+  return a;
+}
+
+unsigned memory_key(const std::string& key) {
+  std::size_t end = 0;
+  const unsigned long value = std::stoul(key, &end);
+  if (end != key.size()) throw std::runtime_error("bad memory key '" + key + "'");
+  return static_cast<unsigned>(value);
+}
+
+json data_json(const DataPlacement& d) {
+  json ranges = json::array();
+  for (const DataRange& r : d.ranges) {
+    json by_memory = json::object();
+    for (const auto& [memory, pages] : r.pages_by_memory) by_memory[std::to_string(memory)] = pages;
+    ranges.push_back({{"address", r.address},
+                      {"bytes", r.bytes},
+                      {"pages_sampled", r.pages_sampled},
+                      {"pages_by_memory", by_memory},
+                      {"pages_not_present", r.pages_not_present},
+                      {"pages_unplaced", r.pages_unplaced}});
+  }
+  json fractions = json::object();
+  for (const auto& [memory, fraction] : d.memory_fractions) {
+    fractions[std::to_string(memory)] = fraction;
+  }
+  return {{"ranges", ranges},
+          {"memory_fractions", fractions},
+          {"pages_placed", d.pages_placed},
+          {"pages_not_present", d.pages_not_present},
+          {"pages_unplaced", d.pages_unplaced}};
+}
+
+DataPlacement data_from(const json& in) {
+  DataPlacement d;
+  const json ranges = field(in, "ranges", json::array());
+  for (const json& r : ranges) {
+    DataRange range;
+    range.address = field(r, "address", std::string());
+    range.bytes = field(r, "bytes", std::uint64_t{0});
+    range.pages_sampled = field(r, "pages_sampled", std::uint64_t{0});
+    const json by_memory = field(r, "pages_by_memory", json::object());
+    for (const auto& [memory, pages] : by_memory.items()) {
+      range.pages_by_memory[memory_key(memory)] = pages.get<std::uint64_t>();
+    }
+    range.pages_not_present = field(r, "pages_not_present", std::uint64_t{0});
+    range.pages_unplaced = field(r, "pages_unplaced", std::uint64_t{0});
+    d.ranges.push_back(range);
+  }
+  const json fractions = field(in, "memory_fractions", json::object());
+  for (const auto& [memory, fraction] : fractions.items()) {
+    d.memory_fractions[memory_key(memory)] = fraction.get<double>();
+  }
+  d.pages_placed = field(in, "pages_placed", std::uint64_t{0});
+  d.pages_not_present = field(in, "pages_not_present", std::uint64_t{0});
+  d.pages_unplaced = field(in, "pages_unplaced", std::uint64_t{0});
+  return d;
+}
+
+std::string csv_number(const std::optional<double>& value) {
+  return results::csv_number(value, 9);
+}
+
+}  // namespace
+
+json to_json(const RegionsFile& file) {
+  json doc;
+  doc["format"] = "larm-regions";
+  doc["schema_version"] = kRegionsSchemaVersion;
+  doc["label"] = file.label;
+  doc["host"] = file.host;
+  doc["pid"] = file.pid;
+  doc["started_at"] = file.started_at;
+  doc["wall_seconds"] = file.wall_seconds;
+  doc["clock"] = {{"source", file.clock_source}, {"ticks_per_second", file.ticks_per_second}};
+  doc["counters"] = {{"available", file.counters.available},
+                     {"reason", file.counters.reason},
+                     {"events", file.counters.events},
+                     {"events_refused", file.counters.events_refused},
+                     {"bytes_per_memory_instruction",
+                      optional_number(file.counters.bytes_per_memory_instruction)}};
+  doc["topology"] = file.topology;
+  doc["open_at_finalize"] = file.open_at_finalize;
+  doc["regions"] = json::array();
+  for (const Region& region : file.regions) {
+    json threads = json::array();
+    for (const ThreadRecord& t : region.threads) threads.push_back(thread_json(t));
+    json domains = json::array();
+    for (const Aggregate& a : region.domains) domains.push_back(aggregate_json(a, true));
+    doc["regions"].push_back({{"name", region.name},
+                              {"threads", threads},
+                              {"domains", domains},
+                              {"machine", aggregate_json(region.machine, false)},
+                              {"data", region.data ? data_json(*region.data) : json()}});
+  }
+  return doc;
+}
+
+RegionsFile regions_from_json(const json& document) {
+  if (!document.is_object() || field(document, "format", std::string()) != "larm-regions") {
+    throw std::runtime_error("not a larm regions file (no \"format\": \"larm-regions\")");
+  }
+  const std::string version = field(document, "schema_version", std::string());
+  if (version.rfind("1.", 0) != 0) {
+    throw std::runtime_error("regions schema version \"" + version + "\"; this larm reads 1.x");
+  }
+  try {
+    RegionsFile file;
+    file.label = field(document, "label", std::string());
+    file.host = field(document, "host", std::string());
+    file.pid = field(document, "pid", 0L);
+    file.started_at = field(document, "started_at", std::string());
+    file.wall_seconds = field(document, "wall_seconds", 0.0);
+    const json clock = field(document, "clock", json::object());
+    file.clock_source = field(clock, "source", std::string());
+    file.ticks_per_second = field(clock, "ticks_per_second", 0.0);
+    const json counters = field(document, "counters", json::object());
+    file.counters.available = field(counters, "available", false);
+    file.counters.reason = field(counters, "reason", std::string());
+    file.counters.events = field(counters, "events", std::vector<std::string>{});
+    file.counters.events_refused = field(counters, "events_refused", std::vector<std::string>{});
+    file.counters.bytes_per_memory_instruction =
+        read_number(counters, "bytes_per_memory_instruction");
+    file.topology = field(document, "topology", json::object());
+    file.open_at_finalize = field(document, "open_at_finalize", std::vector<std::string>{});
+    for (const json& in : document.at("regions")) {
+      Region region;
+      region.name = in.at("name").get<std::string>();
+      const json threads = field(in, "threads", json::array());
+      for (const json& t : threads) region.threads.push_back(thread_from(t));
+      const json domains = field(in, "domains", json::array());
+      for (const json& a : domains) region.domains.push_back(aggregate_from(a));
+      region.machine = aggregate_from(field(in, "machine", json::object()));
+      if (const auto data = in.find("data"); data != in.end() && data->is_object()) {
+        region.data = data_from(*data);
+      }
+      file.regions.push_back(std::move(region));
+    }
+    return file;
+  } catch (const json::exception& e) {
+    throw std::runtime_error(std::string("malformed regions file: ") + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("malformed regions file: ") + e.what());
+  } catch (const std::out_of_range& e) {
+    throw std::runtime_error(std::string("malformed regions file: ") + e.what());
+  }
+}
+
+std::string regions_csv(const RegionsFile& file) {
+  std::ostringstream out;
+  out << "label,region,scope,domain,thread,cpu,calls,seconds,flops,flops_source,bytes,"
+         "bytes_source,ai,gflops,gbps\n";
+  const std::string label = results::csv_field(file.label);
+  const auto integer = [](std::optional<int> value) {
+    return value ? std::to_string(*value) : std::string();
+  };
+  const auto row = [&](const std::string& name, const char* scope, const std::string& domain,
+                       const std::string& thread, const std::string& cpu, std::uint64_t calls,
+                       double seconds, const Count& flops, const Count& bytes, const Rates& rates) {
+    out << label << ',' << name << ',' << scope << ',' << domain << ',' << thread << ',' << cpu
+        << ',' << calls << ',' << csv_number(seconds) << ',' << csv_number(flops.value) << ','
+        << flops.source << ',' << csv_number(bytes.value) << ',' << bytes.source << ','
+        << csv_number(rates.ai) << ',' << csv_number(rates.gflops) << ',' << csv_number(rates.gbps)
+        << '\n';
+  };
+  for (const Region& region : file.regions) {
+    const std::string name = results::csv_field(region.name);
+    for (const ThreadRecord& t : region.threads) {
+      row(name, "thread", integer(t.domain), std::to_string(t.thread), std::to_string(t.cpu),
+          t.calls, t.seconds, t.flops, t.bytes, t.rates);
+    }
+    for (const Aggregate& a : region.domains) {
+      row(name, "domain", integer(a.domain), "", "", a.calls, a.seconds, a.flops, a.bytes, a.rates);
+    }
+    const Aggregate& m = region.machine;
+    row(name, "machine", "", "", "", m.calls, m.seconds, m.flops, m.bytes, m.rates);
+  }
+  return out.str();
+}
+
+}  // namespace larm::regions

@@ -1,0 +1,115 @@
+// The records of an instrumented run (regions.json, written by liblarm, read by `larm place`,
+// `plot` and `report`): every region's threads, their merge per domain and for the whole
+// machine, and where its tagged data sits. Format in results/SCHEMA.md, "Regions".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace larm::regions {
+
+inline constexpr const char* kRegionsSchemaVersion = "1.0";
+
+// A FLOP or byte count and where it comes from: "papi", "declared", several joined with "+", or
+// "unavailable" (then no value).
+struct Count {
+  std::optional<double> value;
+  std::string source = "unavailable";
+};
+
+// GFLOP/s, GB/s and arithmetic intensity, where both counts and the time allow them.
+struct Rates {
+  std::optional<double> ai;
+  std::optional<double> gflops;
+  std::optional<double> gbps;
+};
+
+struct ThreadRecord {
+  int thread = 0;
+  long tid = 0;
+  int cpu = -1;
+  std::optional<int> domain;  // none when the CPU is in no known domain
+  bool migrated = false;      // the thread changed CPU between calls
+  std::uint64_t calls = 0;
+  double seconds = 0;
+  Count flops, bytes;
+  std::optional<double> flops_declared, bytes_declared;
+  std::optional<double> flops_papi, load_instructions, store_instructions;
+  Rates rates;
+};
+
+// The threads of one domain (or of the whole machine) merged: counts summed, the time of the
+// longest thread.
+struct Aggregate {
+  std::optional<int> domain;  // domain entries only; none for an unknown domain
+  int threads = 0;
+  std::uint64_t calls = 0;
+  double seconds = 0;
+  Count flops, bytes;
+  int threads_without_flops = 0;
+  int threads_without_bytes = 0;
+  Rates rates;
+  std::string ai_unavailable;  // why there is no AI, when there is none
+};
+
+struct DataRange {
+  std::string address;  // "0x..."
+  std::uint64_t bytes = 0;
+  std::uint64_t pages_sampled = 0;
+  std::map<unsigned, std::uint64_t> pages_by_memory;  // memory OS index -> pages
+  std::uint64_t pages_not_present = 0;
+  std::uint64_t pages_unplaced = 0;
+};
+
+// Where the pages of the data tagged with larm_region_data sit.
+struct DataPlacement {
+  std::vector<DataRange> ranges;
+  std::map<unsigned, double> memory_fractions;  // memory OS index -> share of the placed pages
+  std::uint64_t pages_placed = 0;
+  std::uint64_t pages_not_present = 0;
+  std::uint64_t pages_unplaced = 0;
+};
+
+struct Region {
+  std::string name;
+  std::vector<ThreadRecord> threads;
+  std::vector<Aggregate> domains;
+  Aggregate machine;
+  std::optional<DataPlacement> data;
+};
+
+struct CounterState {
+  bool available = false;
+  std::string reason;  // why not, when not
+  std::vector<std::string> events;
+  std::vector<std::string> events_refused;
+  std::optional<double> bytes_per_memory_instruction;
+};
+
+struct RegionsFile {
+  std::string label;
+  std::string host;
+  long pid = 0;
+  std::string started_at;
+  double wall_seconds = 0;
+  std::string clock_source;
+  double ticks_per_second = 0;
+  CounterState counters;
+  nlohmann::json topology = nlohmann::json::object();  // domains and memories, as the run saw them
+  std::vector<std::string> open_at_finalize;           // regions still open at the end
+  std::vector<Region> regions;
+};
+
+nlohmann::json to_json(const RegionsFile& file);
+// Throws std::runtime_error naming the problem when the document is not a regions file of a
+// readable version (1.x).
+RegionsFile regions_from_json(const nlohmann::json& document);
+// One row per thread, domain and machine entry of every region.
+std::string regions_csv(const RegionsFile& file);
+
+}  // namespace larm::regions
