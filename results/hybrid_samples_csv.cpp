@@ -135,4 +135,26 @@ SampleTable read_samples_csv(const std::filesystem::path& file) {
   return parse_samples_csv(text.str(), file.string());
 }
 
+HybridResults results_from_samples(const SampleTable& table, const std::string& source) {
+  HybridResults results;
+  results.samples_source = source;
+  results.complete = true;
+  for (const Sample& s : table.samples) {
+    MeasuredPoint p;
+    p.kernel = "given";
+    p.ratio_fast = s.ratio_fast();
+    p.ratio_read = s.ratio_read();
+    p.sample = s;
+    p.gbps = {s.gbps()};
+    p.stats = results::summarize(p.gbps);
+    p.placed_fraction = 1;
+    results.sweep.push_back(p);
+  }
+  if (table.skipped_rows > 0) {
+    results.warnings.push_back(std::to_string(table.skipped_rows) +
+                               " row(s) left out by their status");
+  }
+  return results;
+}
+
 }  // namespace larm::hybrid

@@ -26,6 +26,10 @@ struct SampleTable {
 SampleTable read_samples_csv(const std::filesystem::path& file);
 SampleTable parse_samples_csv(const std::string& text, const std::string& source);
 
+// The samples of a file as the sweep of a hybrid results set (kernel "given", each sample its
+// own point), for a fit or a prediction; rows left out by their status are said in a warning.
+HybridResults results_from_samples(const SampleTable& table, const std::string& source);
+
 // Splits one CSV line into fields (double-quoted fields may hold commas and "" quotes).
 std::vector<std::string> split_csv_line(const std::string& line);
 

@@ -8,7 +8,7 @@
 #include <iostream>
 #include <memory>
 
-#include "characterize/characterize.h"
+#include "characterize/characterize_node.h"
 #include "platform/environment.h"
 #include "results/atomic_file.h"
 #include "results/store.h"
@@ -65,29 +65,10 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   }
 
   const platform::Clock clock = platform::Clock::calibrate();
-  const platform::CpuInfo cpu = platform::read_cpu_info();
-  const characterize::Plan plan = characterize::make_plan(topology, plan_options);
-
-  results::Results results;
-  results.provenance = characterize::make_provenance(topology, clock, cpu, plan_options.isa,
-                                                     plan_options.quick, plan_options.samples);
-  results.topology = topology.to_json();
-  for (const auto& warning : results.provenance["environment_warnings"]) {
-    results.warnings.push_back(warning.get<std::string>());
-  }
-  if (topology.memories().size() < 2) {
-    results.warnings.push_back(
-        "single NUMA node: remote, contention and congestion roofs cannot be measured here and "
-        "are absent");
-  }
-  results.incomplete_reason = "running";
-  results::save_results(out, results);
-
-  const bool show_progress = !global.quiet && ::isatty(STDERR_FILENO);
-  characterize::RunOptions run;
-  run.sampling.samples = plan_options.samples;
-  run.sampling.min_sample_seconds = plan_options.min_sample_seconds;
+  characterize::CharacterizeOptions run;
+  run.plan = plan_options;
   run.require_placement = options.require_placement;
+  const bool show_progress = !global.quiet && ::isatty(STDERR_FILENO);
   if (show_progress) {
     run.on_progress = [](const characterize::ProgressEvent& e) {
       std::fprintf(stderr, "\r\033[K[%d/%d] %s  (%s elapsed, ~%s left)", e.index, e.total,
@@ -96,24 +77,13 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
       std::fflush(stderr);
     };
   }
-  // Saves at most once a second (each save fsyncs four files); the final save follows the run.
-  auto last_save = std::chrono::steady_clock::now();
-  run.on_measurement = [&](const results::Results& r) {
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_save > std::chrono::seconds(1)) {
-      results::save_results(out, r);
-      last_save = now;
-    }
-  };
-  results.incomplete_reason.clear();
-
+  results::Results results;
   characterize::RunOutcome outcome;
   {
     const InterruptGuard interrupt;
-    run.sampling.stop = interrupt.stop_flag();
-    outcome = characterize::run_plan(topology, plan, clock, cpu, run, results);
+    run.stop = interrupt.stop_flag();
+    outcome = characterize::characterize_node(topology, clock, run, out, results);
   }
-  results::save_results(out, results);
   if (show_progress) std::fprintf(stderr, "\r\033[K");
 
   if (!global.quiet) {

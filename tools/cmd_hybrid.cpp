@@ -178,24 +178,7 @@ hybrid::HybridResults load_model_source(const ModelSourceOptions& options) {
         throw UsageError(source.string() + ": no hybrid measurement: " + results.reason);
       }
     } else {
-      const hybrid::SampleTable table = hybrid::read_samples_csv(source);
-      results.samples_source = source.string();
-      results.complete = true;
-      for (const hybrid::Sample& s : table.samples) {
-        hybrid::MeasuredPoint p;
-        p.kernel = "given";
-        p.ratio_fast = s.ratio_fast();
-        p.ratio_read = s.ratio_read();
-        p.sample = s;
-        p.gbps = {s.gbps()};
-        p.stats = results::summarize(p.gbps);
-        p.placed_fraction = 1;
-        results.sweep.push_back(p);
-      }
-      if (table.skipped_rows > 0) {
-        results.warnings.push_back(std::to_string(table.skipped_rows) +
-                                   " row(s) left out by their status");
-      }
+      results = hybrid::results_from_samples(hybrid::read_samples_csv(source), source.string());
     }
   } catch (const UsageError&) {
     throw;

@@ -6,8 +6,6 @@
 #include <cstdio>
 #include <iostream>
 
-#include "kernels/sampler.h"
-#include "results/store.h"
 #include "tools/cli_common.h"
 #include "validate/model_error.h"
 
@@ -16,8 +14,6 @@ namespace larm::cli {
 int run_validation_step(const topology::Topology& topology, const platform::Clock& clock,
                         const ValidationStepOptions& options, const std::filesystem::path& dir,
                         results::Results& results) {
-  std::vector<std::string> skipped;
-  const auto targets = validate::validation_targets(topology, results, options.run, skipped);
   validate::ValidationOptions run = options.run;
   const bool show_progress = !options.quiet && ::isatty(STDERR_FILENO);
   if (show_progress) {
@@ -26,25 +22,23 @@ int run_validation_step(const topology::Topology& topology, const platform::Cloc
       std::fflush(stderr);
     };
   }
-  int status = 0;
-  try {
-    // Ctrl-C stops between samples; the points measured are saved below.
+  validate::ValidationOutcome outcome;
+  {
+    // Ctrl-C stops between samples; the points measured are saved.
     const InterruptGuard interrupt;
     run.stop = interrupt.stop_flag();
-    validate::run_validation(topology, clock, targets, run, results);
-  } catch (const kernels::Interrupted&) {
-    status = 130;
+    outcome = validate::validate_roofs(topology, clock, run, dir, results);
   }
   if (show_progress) std::fprintf(stderr, "\r\033[K");
-  results::save_results(dir, results);
-  const auto errors = validate::roof_errors(results);
+  const auto& errors = outcome.errors;
+  int status = outcome.interrupted ? 130 : 0;
   std::cout << "\nModel validation (" << name(options.run.op) << " " << name(options.run.precision)
             << " interleaved with " << name(options.run.access)
             << "; E = thesis error, MARE = mean absolute relative error; near = within a factor 2 "
                "of the ridge)\n"
             << validate::error_table(errors);
-  for (const auto& reason : skipped) std::cout << "  " << reason << "\n";
-  if (targets.empty()) std::cout << "  no roof to validate in these results\n";
+  for (const auto& reason : outcome.skipped) std::cout << "  " << reason << "\n";
+  if (outcome.roofs == 0) std::cout << "  no roof to validate in these results\n";
   std::cout << "Validation points: " << (dir / "validation.csv").string() << "\n";
   if (status == 130) {
     std::fprintf(stderr,

@@ -10,6 +10,7 @@
 #include "platform/buffer.h"
 #include "platform/thread_team.h"
 #include "results/statistics.h"
+#include "results/store.h"
 
 namespace larm::validate {
 namespace {
@@ -216,6 +217,22 @@ void run_validation(const topology::Topology& topology, const platform::Clock& c
       results.validation.push_back(point);
     }
   }
+}
+
+ValidationOutcome validate_roofs(const topology::Topology& topology, const platform::Clock& clock,
+                                 const ValidationOptions& options, const std::filesystem::path& dir,
+                                 results::Results& results) {
+  ValidationOutcome outcome;
+  const auto targets = validation_targets(topology, results, options, outcome.skipped);
+  outcome.roofs = targets.size();
+  try {
+    run_validation(topology, clock, targets, options, results);
+  } catch (const kernels::Interrupted&) {
+    outcome.interrupted = true;
+  }
+  results::save_results(dir, results);
+  outcome.errors = roof_errors(results);
+  return outcome;
 }
 
 }  // namespace larm::validate

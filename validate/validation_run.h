@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "platform/clock.h"
 #include "results/records.h"
 #include "topology/topology.h"
+#include "validate/model_error.h"
 
 namespace larm::validate {
 
@@ -54,6 +56,19 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
                                                  const results::Results& results,
                                                  const ValidationOptions& options,
                                                  std::vector<std::string>& skipped);
+
+// `larm validate` as one library step: the targets of the results, their points measured into
+// results.validation (what was measured is kept when options.stop interrupts it), results saved
+// into dir, and each roof's error.
+struct ValidationOutcome {
+  std::size_t roofs = 0;             // roofs validated
+  std::vector<std::string> skipped;  // roofs that could not be, with why
+  bool interrupted = false;
+  std::vector<RoofErrors> errors;
+};
+ValidationOutcome validate_roofs(const topology::Topology& topology, const platform::Clock& clock,
+                                 const ValidationOptions& options, const std::filesystem::path& dir,
+                                 results::Results& results);
 
 // Runs the targets and replaces results.validation with their points. Throws
 // kernels::Interrupted when options.stop is set (the points measured so far are kept).

@@ -1,0 +1,51 @@
+// A characterization from the plan to the saved results.
+#include "characterize/characterize_node.h"
+
+#include <chrono>
+
+#include "platform/cpu_info.h"
+#include "results/store.h"
+
+namespace larm::characterize {
+
+RunOutcome characterize_node(const topology::Topology& topology, const platform::Clock& clock,
+                             const CharacterizeOptions& options, const std::filesystem::path& out,
+                             results::Results& results) {
+  const platform::CpuInfo cpu = platform::read_cpu_info();
+  const Plan plan = make_plan(topology, options.plan);
+  results.provenance = make_provenance(topology, clock, cpu, options.plan.isa, options.plan.quick,
+                                       options.plan.samples);
+  results.topology = topology.to_json();
+  for (const auto& warning : results.provenance["environment_warnings"]) {
+    results.warnings.push_back(warning.get<std::string>());
+  }
+  if (topology.memories().size() < 2) {
+    results.warnings.push_back(
+        "single NUMA node: remote, contention and congestion roofs cannot be measured here and "
+        "are absent");
+  }
+  results.incomplete_reason = "running";
+  results::save_results(out, results);
+
+  RunOptions run;
+  run.sampling.samples = options.plan.samples;
+  run.sampling.min_sample_seconds = options.plan.min_sample_seconds;
+  run.sampling.stop = options.stop;
+  run.require_placement = options.require_placement;
+  run.on_progress = options.on_progress;
+  // Saves at most once a second (each save fsyncs four files); the final save follows the run.
+  auto last_save = std::chrono::steady_clock::now();
+  run.on_measurement = [&](const results::Results& so_far) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_save > std::chrono::seconds(1)) {
+      results::save_results(out, so_far);
+      last_save = now;
+    }
+  };
+  results.incomplete_reason.clear();
+  const RunOutcome outcome = run_plan(topology, plan, clock, cpu, run, results);
+  results::save_results(out, results);
+  return outcome;
+}
+
+}  // namespace larm::characterize

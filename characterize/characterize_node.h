@@ -1,0 +1,29 @@
+// `larm characterize` as one library step: the plan of this node, the provenance and warnings,
+// the run with results.json and its CSVs saved as measurements come in (at most once a second)
+// and at the end, so that an interrupted run keeps what it finished.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+
+#include "characterize/characterize.h"
+#include "characterize/plan.h"
+#include "platform/clock.h"
+#include "results/records.h"
+#include "topology/topology.h"
+
+namespace larm::characterize {
+
+struct CharacterizeOptions {
+  PlanOptions plan;
+  bool require_placement = false;
+  const std::atomic<bool>* stop = nullptr;  // set by Ctrl-C: stop between samples
+  std::function<void(const ProgressEvent&)> on_progress;
+};
+
+// Measures the live node into results and saves them in out (a writable directory).
+RunOutcome characterize_node(const topology::Topology& topology, const platform::Clock& clock,
+                             const CharacterizeOptions& options, const std::filesystem::path& out,
+                             results::Results& results);
+
+}  // namespace larm::characterize
