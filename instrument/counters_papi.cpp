@@ -23,7 +23,7 @@ namespace {
 std::vector<CounterEvent> preferred_events(const platform::CpuInfo& cpu) {
   using Kind = CounterEvent::Kind;
   std::vector<CounterEvent> events;
-  if (cpu.vendor == "GenuineIntel") {
+  if (cpu.vendor_id == platform::CpuVendor::intel) {
     const char* prefix = "FP_ARITH_INST_RETIRED:";
     const std::pair<const char*, double> fp[] = {
         {"SCALAR_DOUBLE", 1},      {"128B_PACKED_DOUBLE", 2}, {"256B_PACKED_DOUBLE", 4},
@@ -34,7 +34,7 @@ std::vector<CounterEvent> preferred_events(const platform::CpuInfo& cpu) {
     }
     events.push_back({"MEM_INST_RETIRED:ALL_LOADS", Kind::load_instructions, 0});
     events.push_back({"MEM_INST_RETIRED:ALL_STORES", Kind::store_instructions, 0});
-  } else if (cpu.vendor == "AuthenticAMD" && cpu.family >= 0x17) {
+  } else if (cpu.vendor_id == platform::CpuVendor::amd && cpu.family >= 0x17) {
     events.push_back({"RETIRED_SSE_AVX_FLOPS:ANY", Kind::flops, 1});
     events.push_back({"LS_DISPATCH:LD_DISPATCH", Kind::load_instructions, 0});
     events.push_back({"LS_DISPATCH:STORE_DISPATCH", Kind::store_instructions, 0});

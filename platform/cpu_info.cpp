@@ -25,6 +25,8 @@ CpuInfo read_cpu_info() {
   std::memcpy(vendor + 4, &edx, 4);
   std::memcpy(vendor + 8, &ecx, 4);
   info.vendor = vendor;
+  if (info.vendor == "GenuineIntel") info.vendor_id = CpuVendor::intel;
+  if (info.vendor == "AuthenticAMD") info.vendor_id = CpuVendor::amd;
 
   __cpuid(1, eax, ebx, ecx, edx);
   const unsigned base_family = (eax >> 8) & 0xf, base_model = (eax >> 4) & 0xf;
@@ -63,7 +65,7 @@ std::optional<DocumentedThroughput> documented_throughput(const CpuInfo& cpu, la
   // Vector instructions per cycle per core. AMD: Software Optimization Guides for family 17h
   // (pub. 55723), 19h (pub. 56665, 57647) and 1Ah (pub. 58455); Intel: the thesis' table 4.1
   // for Broadwell and the Intel 64 and IA-32 Optimization Reference Manual.
-  if (cpu.vendor == "AuthenticAMD") {
+  if (cpu.vendor_id == CpuVendor::amd) {
     if (cpu.family == 0x17 && cpu.model < 0x30) {
       // Zen 1: four 128-bit pipes, two of them FMA/MUL, two ADD; 256-bit ops take two slots.
       const double ipc = isa == Isa::sse2 ? 2 : 1;
@@ -85,7 +87,7 @@ std::optional<DocumentedThroughput> documented_throughput(const CpuInfo& cpu, la
                                   "AMD Software Optimization Guide for family 1Ah (pub. 58455)"};
     }
   }
-  if (cpu.vendor == "GenuineIntel" && cpu.family == 6) {
+  if (cpu.vendor_id == CpuVendor::intel && cpu.family == 6) {
     switch (cpu.model) {
       case 0x3c:
       case 0x3f:

@@ -8,8 +8,11 @@
 
 namespace larm::platform {
 
+enum class CpuVendor { intel, amd, other };
+
 struct CpuInfo {
-  std::string vendor;  // GenuineIntel, AuthenticAMD...
+  std::string vendor;  // as cpuid spells it: GenuineIntel, AuthenticAMD...
+  CpuVendor vendor_id = CpuVendor::other;
   std::string model_name;
   unsigned family = 0;  // display family
   unsigned model = 0;   // display model

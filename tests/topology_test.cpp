@@ -35,7 +35,7 @@ TEST(Topology, KnlSnc4HybridHasFourDomainsWithDdrAndMcdram) {
     EXPECT_EQ(d.caches[1].bytes_per_thread(), 2u << 20);
   }
   for (const Memory& m : t.memories()) {
-    EXPECT_EQ(m.kind_source, "subtype");
+    EXPECT_EQ(m.kind_source, KindSource::subtype);
     EXPECT_FALSE(m.cpuless);
     ASSERT_TRUE(m.tier.has_value());
     EXPECT_EQ(*m.tier, m.kind == "MCDRAM" ? 0 : 1);
@@ -50,7 +50,7 @@ TEST(Topology, QemuGuestHasACpulessMemoryLocalToNoDomain) {
   ASSERT_NE(cpuless, nullptr);
   EXPECT_TRUE(cpuless->cpuless);
   EXPECT_TRUE(cpuless->local_domains.empty());
-  EXPECT_EQ(cpuless->kind_source, "assumed");
+  EXPECT_EQ(cpuless->kind_source, KindSource::assumed);
   for (const Domain& d : t.domains()) EXPECT_EQ(d.local_memories.size(), 1u);
   ASSERT_TRUE(t.distances().has_value());
   EXPECT_EQ(t.distances()->values.size(), 3u);
@@ -65,10 +65,10 @@ TEST(Topology, HmatGuestAttachesTheFastMemoryToDomainZero) {
   const Memory* fast = t.memory_by_os_index(2);
   ASSERT_NE(fast, nullptr);
   EXPECT_EQ(fast->kind, "HBM");
-  EXPECT_EQ(fast->kind_source, "memattr (declared bandwidth)");
+  EXPECT_EQ(fast->kind_source, KindSource::declared_bandwidth);
   EXPECT_EQ(fast->declared_bandwidth_mbps, 409600u);
   EXPECT_EQ(t.memory_by_os_index(0)->kind, "DRAM");
-  EXPECT_EQ(t.memory_by_os_index(0)->kind_source, "assumed");
+  EXPECT_EQ(t.memory_by_os_index(0)->kind_source, KindSource::assumed);
 }
 
 TEST(Topology, OsIndexesOfMemoriesAreKeptApartFromLogicalOrder) {

@@ -4,6 +4,14 @@
 #include "topology/topology.h"
 
 namespace larm::topology {
+
+const char* name(KindSource source) {
+  // As topology --json and results.json write them.
+  static const char* const names[] = {"subtype", "memory-tier", "memattr (declared bandwidth)",
+                                      "assumed"};
+  return names[static_cast<int>(source)];
+}
+
 namespace {
 
 std::string bytes_text(std::uint64_t bytes) {
@@ -54,8 +62,8 @@ std::string Topology::describe() const {
   }
   for (const Memory& m : memories_) {
     out << "Memory " << m.os_index << ": " << m.kind;
-    if (m.kind_source == "assumed") out << " (assumed: hwloc gives no kind)";
-    if (m.kind_source.rfind("memattr", 0) == 0) out << " (from the declared bandwidth)";
+    if (m.kind_source == KindSource::assumed) out << " (assumed: hwloc gives no kind)";
+    if (m.kind_source == KindSource::declared_bandwidth) out << " (from the declared bandwidth)";
     out << ", " << bytes_text(m.bytes);
     if (m.tier) out << ", tier " << *m.tier;
     if (m.declared_bandwidth_mbps) out << ", declared " << *m.declared_bandwidth_mbps << " MB/s";
@@ -119,7 +127,7 @@ nlohmann::json Topology::to_json() const {
     doc["memories"].push_back(
         {{"os_index", m.os_index},
          {"kind", m.kind},
-         {"kind_source", m.kind_source},
+         {"kind_source", name(m.kind_source)},
          {"bytes", m.bytes},
          {"tier", m.tier ? nlohmann::json(*m.tier) : nlohmann::json()},
          {"cpuless", m.cpuless},

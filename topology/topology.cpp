@@ -129,14 +129,14 @@ void Topology::discover() {
     if (!tier.empty()) memory.tier = std::stoi(tier);
     if (node->subtype != nullptr) {
       memory.kind = node->subtype;
-      memory.kind_source = "subtype";
+      memory.kind_source = KindSource::subtype;
     } else if (const std::string tier_type = info(node, "MemoryTierType"); !tier_type.empty()) {
       memory.kind = tier_type;
-      memory.kind_source = "memory-tier";
+      memory.kind_source = KindSource::memory_tier;
     } else {
       // hwloc labels nothing: ordinary memory. Said as assumed, so nobody reads it as measured.
       memory.kind = "DRAM";
-      memory.kind_source = "assumed";
+      memory.kind_source = KindSource::assumed;
     }
     hwloc_obj_t parent = node->parent;
     memory.cpuless = parent == nullptr || hwloc_bitmap_iszero(parent->cpuset);
@@ -219,14 +219,14 @@ void Topology::read_memory_attributes(const std::vector<hwloc_obj_t>& nodes) {
   // twice as fast as another memory of the same cores, is their high-bandwidth memory.
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     Memory& fast = memories_[i];
-    if (fast.kind_source != "assumed" || !fast.declared_bandwidth_mbps) continue;
+    if (fast.kind_source != KindSource::assumed || !fast.declared_bandwidth_mbps) continue;
     for (std::size_t j = 0; j < nodes.size(); ++j) {
       const Memory& other = memories_[j];
       if (j != i && other.declared_bandwidth_mbps &&
           hwloc_bitmap_isequal(nodes[i]->cpuset, nodes[j]->cpuset) &&
           *fast.declared_bandwidth_mbps >= 2 * *other.declared_bandwidth_mbps) {
         fast.kind = "HBM";
-        fast.kind_source = "memattr (declared bandwidth)";
+        fast.kind_source = KindSource::declared_bandwidth;
       }
     }
   }

@@ -17,6 +17,11 @@
 
 namespace larm::topology {
 
+// Where a memory's kind comes from: hwloc's subtype, its MemoryTier info, the bandwidth the
+// firmware declares (HMAT memattrs), or nothing (DRAM assumed).
+enum class KindSource { subtype, memory_tier, declared_bandwidth, assumed };
+const char* name(KindSource source);
+
 // A level of CPU cache as seen by the cores of one domain.
 struct CacheLevel {
   int depth = 0;                     // 1 for L1d, 2 for L2...
@@ -36,9 +41,9 @@ struct CacheLevel {
 
 struct Memory {
   int logical_index = 0;
-  unsigned os_index = 0;    // what the kernel, numactl and move_pages call the node
-  std::string kind;         // DRAM, MCDRAM, HBM, NVM, CXL-DRAM... as hwloc tells it
-  std::string kind_source;  // subtype, memory-tier, memattr (declared bandwidth), or assumed
+  unsigned os_index = 0;  // what the kernel, numactl and move_pages call the node
+  std::string kind;       // DRAM, MCDRAM, HBM, NVM, CXL-DRAM... as hwloc tells it
+  KindSource kind_source = KindSource::assumed;
   std::uint64_t bytes = 0;
   std::optional<int> tier;  // hwloc MemoryTier info, when present
   // Performance the firmware declares (ACPI HMAT) through hwloc memattrs, from the memory's own
