@@ -2,6 +2,12 @@
 // status texts keep the results files' format.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
 #include "results/vocabulary.h"
 
 namespace larm {
@@ -56,6 +62,64 @@ TEST(Vocabulary, MemoriesAreTheSameByOsIndex) {
   EXPECT_EQ((MemoryRef{0, 4}), (MemoryRef{-1, 4}));
   EXPECT_NE((MemoryRef{0, 4}), (MemoryRef{0, 5}));
   EXPECT_EQ((MemoryRef{2, 17}).text(), "17");
+}
+
+// Every "enum" of a property named `key` anywhere in the schema, its "" (none) left out.
+void collect_enums(const nlohmann::json& node, const std::string& key,
+                   std::vector<std::set<std::string>>& found) {
+  if (node.is_object()) {
+    for (const auto& [name, value] : node.items()) {
+      const nlohmann::json* words = nullptr;
+      if (name == key && value.is_object() && value.contains("enum")) words = &value["enum"];
+      if (name == key && value.is_object() && value.contains("items") &&
+          value["items"].contains("enum")) {
+        words = &value["items"]["enum"];
+      }
+      if (words != nullptr) {
+        std::set<std::string> set;
+        for (const auto& w : *words) {
+          if (w != "") set.insert(w.get<std::string>());
+        }
+        found.push_back(set);
+      }
+      collect_enums(value, key, found);
+    }
+  } else if (node.is_array()) {
+    for (const auto& item : node) collect_enums(item, key, found);
+  }
+}
+
+template <typename E>
+std::set<std::string> word_set() {
+  const auto list = words<E>();
+  return {list.begin(), list.end()};
+}
+
+// The JSON Schema of results.json spells the vocabulary out for validators: it must say the same
+// words as the tables (the roofs' "access" holds both the access mixes and the FP operations).
+TEST(Vocabulary, TheResultsSchemaListsTheSameWords) {
+  std::ifstream in(std::filesystem::path(LARM_SOURCE_DIR) /
+                   "results/schema/results-v1.schema.json");
+  const nlohmann::json schema = nlohmann::json::parse(in);
+  std::set<std::string> access_or_op = word_set<Access>();
+  for (const auto& w : words<FlopOp>()) access_or_op.insert(w);
+  const std::pair<const char*, std::vector<std::set<std::string>>> expected[] = {
+      {"access", {word_set<Access>(), access_or_op}},
+      {"isa", {word_set<Isa>()}},
+      {"usable_isas", {word_set<Isa>()}},
+      {"op", {word_set<FlopOp>()}},
+      {"precision", {word_set<Precision>()}},
+      {"placement", {word_set<Placement>(), {"contention", "congestion"}}},
+  };
+  for (const auto& [key, allowed] : expected) {
+    std::vector<std::set<std::string>> found;
+    collect_enums(schema, key, found);
+    EXPECT_FALSE(found.empty()) << key;
+    for (const auto& set : found) {
+      EXPECT_NE(std::find(allowed.begin(), allowed.end(), set), allowed.end())
+          << key << " lists words the vocabulary does not have, or misses some";
+    }
+  }
 }
 
 }  // namespace
