@@ -177,6 +177,16 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     }
   };
 
+  // A cache-level entry once (its data on the domain's first memory); a memory-level one once
+  // per memory.
+  auto add_at_its_level = [&](const topology::Domain& domain, const PlannedMeasurement& m) {
+    if (m.level == Level::memory) {
+      add_on_each_memory(domain, m);
+    } else {
+      add(m);
+    }
+  };
+
   for (const topology::Domain& domain : topology.domains()) {
     if (!options.domains.empty() && std::find(options.domains.begin(), options.domains.end(),
                                               domain.index) == options.domains.end()) {
@@ -207,13 +217,9 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
           m.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
           m.working_set_bytes = level.bytes_per_thread;
           m.absent_reason = level.absent_reason;
-          if (level.level != Level::memory) {
-            add(m);
-            continue;
-          }
-          add_on_each_memory(domain, m);
+          add_at_its_level(domain, m);
           // With one memory, contention and congestion are the local roof: absent, said so.
-          if (single_memory) {
+          if (level.level == Level::memory && single_memory) {
             for (Placement placement : {Placement::contention, Placement::congestion}) {
               PlannedMeasurement shared = m;
               shared.memory.reset();
@@ -264,11 +270,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         m.level = level.level;
         m.working_set_bytes = level.bytes_per_thread;
         m.absent_reason = level.absent_reason;
-        if (level.level != Level::memory) {
-          add(m);
-          continue;
-        }
-        add_on_each_memory(domain, m);
+        add_at_its_level(domain, m);
       }
     }
   }
