@@ -63,7 +63,7 @@ DomainData collect(const results::Results& results, int domain,
   DomainData d;
   d.domain = domain;
   // The ceilings of the run's kernel ISA (all of them when the provenance does not say).
-  const std::optional<Isa> isa = parse<Isa>(results.provenance.value("isa", ""));
+  const std::optional<Isa> isa = results::kernel_isa(results);
   for (const roofline::RoofLine& roof : roofline::domain_roofs(results, domain, options.roofs)) {
     if (roof.slope()) {
       d.bandwidth.push_back(roof);

@@ -295,6 +295,12 @@ json stats_json(const SampleStats& s) {
           {"max", s.max},     {"mean", s.mean},     {"spread", s.spread}};
 }
 
+std::optional<Isa> kernel_isa(const Results& results) {
+  const auto found = results.provenance.find("isa");
+  if (found == results.provenance.end() || !found->is_string()) return std::nullopt;
+  return parse<Isa>(found->get<std::string>());
+}
+
 json to_json(const Results& results) {
   return {{"schema_version", kSchemaVersion},
           {"complete", results.complete},

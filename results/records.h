@@ -141,6 +141,9 @@ struct Results {
   std::string incomplete_reason;  // why the run stopped early, when it did
 };
 
+// The ISA of the run's bandwidth kernels, as its provenance records it (none when it does not).
+std::optional<Isa> kernel_isa(const Results& results);
+
 // The JSON form of sample statistics, the same in every results file.
 nlohmann::json stats_json(const SampleStats& stats);
 
