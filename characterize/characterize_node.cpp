@@ -1,8 +1,6 @@
 // A characterization from the plan to the saved results.
 #include "characterize/characterize_node.h"
 
-#include <chrono>
-
 #include "platform/cpu_info.h"
 #include "results/store.h"
 
@@ -33,14 +31,10 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   run.sampling.stop = options.stop;
   run.require_placement = options.require_placement;
   run.on_progress = options.on_progress;
-  // Saves at most once a second (each save fsyncs four files); the final save follows the run.
-  auto last_save = std::chrono::steady_clock::now();
+  // Saves while running at most once a second; the final save follows the run.
+  results::SaveThrottle throttle;
   run.on_measurement = [&](const results::Results& so_far) {
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_save > std::chrono::seconds(1)) {
-      results::save_results(out, so_far);
-      last_save = now;
-    }
+    if (throttle.due()) results::save_results(out, so_far);
   };
   results.incomplete_reason.clear();
   const RunOutcome outcome = run_plan(topology, plan, clock, cpu, run, results);

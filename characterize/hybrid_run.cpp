@@ -2,7 +2,6 @@
 #include "characterize/hybrid_run.h"
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -10,6 +9,7 @@
 #include "characterize/working_set.h"
 #include "platform/cpu_info.h"
 #include "results/hybrid_codec.h"
+#include "results/store.h"
 #include "roofline/hybrid_model.h"
 #include "topology/memory_pair.h"
 
@@ -82,21 +82,18 @@ bool run_hybrid(const topology::Topology& topology, const HybridRunOptions& opti
   }
 
   results.domain = domain_index;
+  results.isa = options.sweep.isa;
   results.threads = static_cast<int>(domain.core_pus.size());
   results.bytes_per_thread = bytes_per_thread(domain, options.sweep);
   check_capacity(topology, results);
 
   kernels::HybridSweepOptions sweep = options.sweep;
-  auto last_save = std::chrono::steady_clock::now();
+  results::SaveThrottle throttle;
   if (!options.out.empty()) {
     results.incomplete_reason = "running";
     hybrid::save_hybrid(options.out, results);
     sweep.on_point = [&](const hybrid::HybridResults& so_far) {
-      const auto now = std::chrono::steady_clock::now();
-      if (now - last_save > std::chrono::seconds(1)) {
-        hybrid::save_hybrid(options.out, so_far);
-        last_save = now;
-      }
+      if (throttle.due()) hybrid::save_hybrid(options.out, so_far);
       if (options.sweep.on_point) options.sweep.on_point(so_far);
     };
   }

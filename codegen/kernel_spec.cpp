@@ -20,11 +20,6 @@ constexpr int kReadWriteAccessesPerIteration = 96;
 
 }  // namespace
 
-const char* name(Family family) {
-  const char* const names[] = {"stream", "flops",     "chase",           "clock",
-                               "mixed",  "readwrite", "stream-benchmark"};
-  return names[static_cast<int>(family)];
-}
 const char* name(StreamBenchmark benchmark) {
   return kBenchmarkNames[static_cast<int>(benchmark)];
 }
@@ -152,17 +147,6 @@ std::string ReadWriteSpec::name() const {
 std::string StreamBenchSpec::name() const {
   return std::string("stream-benchmark-") + codegen::name(benchmark) + "-" + larm::name(precision) +
          "-" + larm::name(isa) + unroll_suffix(effective_unroll());
-}
-
-Family family(const KernelSpec& spec) {
-  return std::visit(Overloaded{[](const StreamSpec&) { return Family::stream; },
-                               [](const FlopsSpec&) { return Family::flops; },
-                               [](const ChaseSpec&) { return Family::chase; },
-                               [](const ClockSpec&) { return Family::clock; },
-                               [](const MixedSpec&) { return Family::mixed; },
-                               [](const ReadWriteSpec&) { return Family::readwrite; },
-                               [](const StreamBenchSpec&) { return Family::stream_benchmark; }},
-                    spec);
 }
 
 std::string kernel_name(const KernelSpec& spec) {

@@ -13,17 +13,11 @@
 
 namespace larm::codegen {
 
-// mixed: a stream kernel with independent FP instructions interleaved, of known arithmetic
-// intensity (METHOD §7), to validate the roofs. readwrite: loads from one stream and stores to
-// another in a chosen byte ratio (the hybrid model's sweep, METHOD §8). stream-benchmark: the
-// STREAM copy, scale, add, triad and ddot loops, computing their real results (§8 validation).
-enum class Family { stream, flops, chase, clock, mixed, readwrite, stream_benchmark };
 enum class StreamBenchmark { copy, scale, add, triad, ddot };
 
 // The vocabulary's names (Access, FlopOp, Precision, Isa) in one overload set with the names of
 // the generator's own enums.
 using larm::name;
-const char* name(Family family);
 const char* name(StreamBenchmark benchmark);
 std::optional<StreamBenchmark> parse_stream_benchmark(std::string_view text);
 std::vector<StreamBenchmark> all_stream_benchmarks();
@@ -70,7 +64,8 @@ struct ClockSpec {
   std::string name() const;
 };
 
-// A stream kernel with fp_ops independent FP instructions of (op, precision) per iteration.
+// A stream kernel with fp_ops independent FP instructions of (op, precision) per iteration, of
+// known arithmetic intensity, to validate the roofs (METHOD §7).
 struct MixedSpec {
   Isa isa = Isa::sse2;
   Access access = Access::load;
@@ -82,6 +77,8 @@ struct MixedSpec {
   std::string name() const;
 };
 
+// Loads from one stream and stores to another in a chosen byte ratio (the hybrid model's sweep,
+// METHOD §8); each stream advances at its own pace.
 struct ReadWriteSpec {
   Isa isa = Isa::sse2;
   int loads = 0;   // vector loads per iteration
@@ -89,6 +86,8 @@ struct ReadWriteSpec {
   std::string name() const;
 };
 
+// STREAM's copy, scale, add, triad and ddot loops, computing their real results (the hybrid
+// model's validation, METHOD §8).
 struct StreamBenchSpec {
   Isa isa = Isa::sse2;
   StreamBenchmark benchmark = StreamBenchmark::copy;
@@ -101,7 +100,6 @@ struct StreamBenchSpec {
 using KernelSpec = std::variant<StreamSpec, FlopsSpec, ChaseSpec, ClockSpec, MixedSpec,
                                 ReadWriteSpec, StreamBenchSpec>;
 
-Family family(const KernelSpec& spec);
 // The kernel's name (family, parameters, unroll): what `larm kernels` lists and --dump takes.
 std::string kernel_name(const KernelSpec& spec);
 // The vector ISA of the kernel (chase and clock use general registers only: sse2).

@@ -52,10 +52,6 @@ ThreadWork thread_work(const RegionRecord& record, const Snapshot& snapshot) {
   return work;
 }
 
-std::optional<double> finite(const std::optional<double>& value) {
-  return value && std::isfinite(*value) ? value : std::nullopt;
-}
-
 regions::Rates rates(const std::optional<double>& flops, const std::optional<double>& bytes,
                      double seconds) {
   regions::Rates r;
@@ -241,9 +237,10 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
       entry.bytes = work.bytes;
       if (record->flops_declared) entry.flops_declared = record->declared_flops;
       if (record->bytes_declared) entry.bytes_declared = record->declared_bytes;
-      entry.flops_papi = finite(work.papi_flops);
-      entry.load_instructions = finite(work.load_instructions);
-      entry.store_instructions = finite(work.store_instructions);
+      // Counts that are not finite are written as null (results::number_or_null).
+      entry.flops_papi = work.papi_flops;
+      entry.load_instructions = work.load_instructions;
+      entry.store_instructions = work.store_instructions;
       entry.rates = rates(work.flops.value, work.bytes.value, seconds);
       region.threads.push_back(entry);
       if (record->calls == 0) continue;  // registered only: no work to merge

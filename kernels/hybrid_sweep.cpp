@@ -70,9 +70,6 @@ std::vector<double> with_ends(std::vector<double> ratios) {
 bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock& clock,
                       const HybridSweepOptions& options, HybridResults& results) {
   const topology::Domain& domain = topology.domains().at(static_cast<std::size_t>(options.domain));
-  results.domain = options.domain;
-  results.isa = options.isa;
-  results.threads = static_cast<int>(domain.core_pus.size());
   platform::ThreadTeam team(topology.handle(), domain.core_pus);
   DriverContext context{topology, clock, {}};
   context.sampling.samples = options.samples;

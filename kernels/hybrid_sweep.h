@@ -6,8 +6,6 @@
 
 #include <atomic>
 #include <functional>
-#include <optional>
-#include <string>
 #include <vector>
 
 #include "platform/clock.h"
@@ -34,12 +32,10 @@ struct HybridSweepOptions {
   std::function<void(const hybrid::HybridResults&)> on_point;
 };
 
-// Fills results (choice, points, fit, validation); returns false when interrupted (results then
-// hold what was finished, incomplete). Throws std::runtime_error for what cannot run.
+// Measures the sweep and validation points into results, whose fast and slow memories and
+// bytes_per_thread the caller has set; returns false when interrupted (results then hold what was
+// finished, marked incomplete).
 bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock& clock,
                       const HybridSweepOptions& options, hybrid::HybridResults& results);
-
-// Fits the results' usable sweep samples with their corner bandwidths; sets fit or fit_error.
-void fit_results(hybrid::HybridResults& results);
 
 }  // namespace larm::kernels

@@ -96,7 +96,7 @@ struct MeasuredPoint {
   Status status = Status::ok;
   std::string status_reason;        // why it is absent or misplaced
   std::optional<PointModel> model;  // with a fit, for a usable point
-  bool usable() const { return status == Status::ok || status == Status::unstable; }
+  bool usable() const { return larm::usable(status); }
 };
 
 struct MemoryChoice {

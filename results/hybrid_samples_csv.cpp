@@ -84,8 +84,7 @@ SampleTable parse_samples_csv(const std::string& text, const std::string& source
     // hybrid.csv also lists the STREAM validation runs: only the sweep's rows are samples.
     if (has("set") && fields[column["set"]] != "sweep") continue;
     if (has("status")) {
-      const std::string& status = fields[column["status"]];
-      if (status != "ok" && status != "unstable") {
+      if (!usable(parse_status_text(fields[column["status"]]).first)) {
         ++table.skipped_rows;
         continue;
       }

@@ -2,6 +2,7 @@
 #include "results/records.h"
 
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -25,10 +26,6 @@ template <VocabularyWord E>
 std::optional<E> read_optional_word(const json& object, const char* key) {
   if (object.at(key).get<std::string>().empty()) return std::nullopt;
   return read_word<E>(object, key);
-}
-
-void write_status(json& object, Status status, const std::string& reason) {
-  object["status"] = status_text(status, reason);
 }
 
 template <typename Record>
@@ -64,10 +61,6 @@ class MemoryReader {
   std::map<unsigned, int> positions_;
 };
 
-json optional_number(const std::optional<double>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
 std::optional<double> read_optional(const json& object, const char* key) {
   if (!object.contains(key) || object.at(key).is_null()) return std::nullopt;
   return object.at(key).get<double>();
@@ -87,9 +80,9 @@ json roof_json(const Roof& r) {
           {"working_set_bytes", r.working_set_bytes},
           {"samples", r.samples},
           {"stats", stats_json(r.stats)},
-          {"placement_fraction", optional_number(r.placement_fraction)},
-          {"instructions_per_cycle", optional_number(r.instructions_per_cycle)},
-          {"documented_ipc", optional_number(r.documented_ipc)},
+          {"placement_fraction", number_or_null(r.placement_fraction)},
+          {"instructions_per_cycle", number_or_null(r.instructions_per_cycle)},
+          {"documented_ipc", number_or_null(r.documented_ipc)},
           {"status", status_text(r.status, r.status_reason)}};
 }
 
@@ -130,7 +123,7 @@ json stream_json(const StreamMeasurement& s, json own) {
   own["working_set_bytes"] = s.working_set_bytes;
   own["samples"] = s.samples;
   own["stats"] = stats_json(s.stats);
-  write_status(own, s.status, s.status_reason);
+  own["status"] = status_text(s.status, s.status_reason);
   return own;
 }
 
@@ -179,8 +172,8 @@ json shared_json(const SharedBandwidth& b) {
   return stream_json(b, {{"placement", name(b.placement)},
                          {"memory", memory_text(b.memory)},
                          {"memory_kind", b.memory_kind},
-                         {"placement_fraction", optional_number(b.placement_fraction)},
-                         {"interleave_evenness", optional_number(b.interleave_evenness)}});
+                         {"placement_fraction", number_or_null(b.placement_fraction)},
+                         {"interleave_evenness", number_or_null(b.interleave_evenness)}});
 }
 
 SharedBandwidth shared_from(const json& j, const MemoryReader& memories) {
@@ -289,6 +282,10 @@ ValidationPoint validation_from(const json& j, const MemoryReader& memories) {
 }
 
 }  // namespace
+
+json number_or_null(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? json(*value) : json();
+}
 
 json stats_json(const SampleStats& s) {
   return {{"count", s.count}, {"median", s.median}, {"min", s.min},

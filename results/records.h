@@ -144,6 +144,9 @@ struct Results {
 // The ISA of the run's bandwidth kernels, as its provenance records it (none when it does not).
 std::optional<Isa> kernel_isa(const Results& results);
 
+// A measured number, or null when there is none (or it is not finite), in every results file.
+nlohmann::json number_or_null(const std::optional<double>& value);
+
 // The JSON form of sample statistics, the same in every results file.
 nlohmann::json stats_json(const SampleStats& stats);
 

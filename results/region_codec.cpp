@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "results/csv_writer.h"
+#include "results/records.h"
 #include "results/region_records.h"
 
 namespace larm::regions {
@@ -16,10 +17,6 @@ template <typename T>
 T field(const json& object, const char* key, T fallback) {
   const auto found = object.find(key);
   return found == object.end() || found->is_null() ? fallback : found->get<T>();
-}
-
-json optional_number(const std::optional<double>& value) {
-  return value && std::isfinite(*value) ? json(*value) : json();
 }
 
 std::optional<double> read_number(const json& object, const char* key) {
@@ -35,9 +32,9 @@ std::optional<int> read_int(const json& object, const char* key) {
 }
 
 void write_rates(json& out, const Rates& rates) {
-  out["ai"] = optional_number(rates.ai);
-  out["gflops"] = optional_number(rates.gflops);
-  out["gbps"] = optional_number(rates.gbps);
+  out["ai"] = results::number_or_null(rates.ai);
+  out["gflops"] = results::number_or_null(rates.gflops);
+  out["gbps"] = results::number_or_null(rates.gbps);
 }
 
 Rates read_rates(const json& in) {
@@ -45,7 +42,7 @@ Rates read_rates(const json& in) {
 }
 
 void write_count(json& out, const char* key, const Count& count) {
-  out[key] = optional_number(count.value);
+  out[key] = results::number_or_null(count.value);
   out[std::string(key) + "_source"] = count.source;
 }
 
@@ -62,11 +59,11 @@ json thread_json(const ThreadRecord& t) {
               {"migrated", t.migrated},
               {"calls", t.calls},
               {"seconds", t.seconds},
-              {"flops_declared", optional_number(t.flops_declared)},
-              {"bytes_declared", optional_number(t.bytes_declared)},
-              {"flops_papi", optional_number(t.flops_papi)},
-              {"load_instructions", optional_number(t.load_instructions)},
-              {"store_instructions", optional_number(t.store_instructions)}};
+              {"flops_declared", results::number_or_null(t.flops_declared)},
+              {"bytes_declared", results::number_or_null(t.bytes_declared)},
+              {"flops_papi", results::number_or_null(t.flops_papi)},
+              {"load_instructions", results::number_or_null(t.load_instructions)},
+              {"store_instructions", results::number_or_null(t.store_instructions)}};
   write_count(out, "flops", t.flops);
   write_count(out, "bytes", t.bytes);
   write_rates(out, t.rates);
@@ -199,7 +196,7 @@ json to_json(const RegionsFile& file) {
                      {"events", file.counters.events},
                      {"events_refused", file.counters.events_refused},
                      {"bytes_per_memory_instruction",
-                      optional_number(file.counters.bytes_per_memory_instruction)}};
+                      results::number_or_null(file.counters.bytes_per_memory_instruction)}};
   doc["topology"] = file.topology;
   doc["open_at_finalize"] = file.open_at_finalize;
   doc["regions"] = json::array();

@@ -209,6 +209,11 @@ inline std::string memory_text(const std::optional<MemoryRef>& memory) {
   return memory ? memory->text() : "";
 }
 
+// A measurement that counts (its samples spread more than wanted, or not): ok or unstable.
+constexpr bool usable(Status status) {
+  return status == Status::ok || status == Status::unstable;
+}
+
 // A status and its reason, as one text in the files: "ok", "unstable", "misplaced" or
 // "misplaced: REASON", "not_applicable", and the bare reason for an absent measurement (the
 // format of results.json since schema 1.0).
