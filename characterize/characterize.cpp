@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 
@@ -14,6 +16,9 @@ namespace larm::characterize {
 namespace {
 
 using results::Roof;
+
+// How far apart the add and imul clocks may be before the run warns (issue 12).
+constexpr double kClockDisagreement = 0.05;
 
 std::vector<unsigned> memory_nodes(const std::optional<MemoryRef>& memory) {
   if (memory) return {memory->os_index};
@@ -174,22 +179,39 @@ class Runner {
                                        .working_set_bytes = m.working_set_bytes});
   }
 
-  double core_hz(int domain) const {
-    auto it = core_hz_.find(domain);
-    return it == core_hz_.end() ? 0 : it->second;
-  }
-
+  // The add chain alone, cross-checked with the imul chain (a warning past
+  // kClockDisagreement); or beside an ISA's load.
   void frequency(const PlannedMeasurement& m) {
+    const auto& spec = std::get<codegen::ClockSpec>(m.spec);
     results::FrequencyRecord record;
     record.domain = m.domain;
     record.threads = static_cast<int>(m.pus.size());
-    record.samples_hz = kernels::measure_frequency(context_, team(m.pus));
+    record.under = spec.load;
+    record.samples_hz = kernels::measure_frequency(context_, team(m.pus), spec);
     record.stats = results::summarize(record.samples_hz);
-    core_hz_[m.domain] = record.stats.median;
-    if (!results_.provenance.contains("core_frequency_hz")) {
-      results_.provenance["core_frequency_hz"] = record.stats.median;
+    if (!spec.load) {
+      record.imul_samples_hz = kernels::measure_frequency(
+          context_, team(m.pus), codegen::ClockSpec{.chain = codegen::ClockChain::imul});
+      warn_if_chains_disagree(record);
+      if (!results_.provenance.contains("core_frequency_hz")) {
+        results_.provenance["core_frequency_hz"] = record.stats.median;
+      }
     }
     results_.frequency.push_back(record);
+  }
+
+  void warn_if_chains_disagree(const results::FrequencyRecord& record) {
+    const double add = record.stats.median;
+    const double imul = results::median(record.imul_samples_hz);
+    if (add <= 0 || imul <= 0 || std::abs(add - imul) / imul <= kClockDisagreement) return;
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "domain %d: the add chain reads %.3f GHz and the imul chain %.3f GHz (%.1f %% "
+                  "apart, more than %.0f %%): cycles, IPC and %% of peak use the add chain and "
+                  "may be wrong",
+                  record.domain, add / 1e9, imul / 1e9, 100 * std::abs(add - imul) / imul,
+                  100 * kClockDisagreement);
+    results_.warnings.push_back(text);
   }
 
   void bandwidth(const PlannedMeasurement& m) {
@@ -262,7 +284,7 @@ class Runner {
     Roof roof = roof_base(topology_, m);
     roof.samples = r.gflops;
     roof.stats = results::summarize(roof.samples);
-    if (const double hz = core_hz(m.domain); hz > 0) {
+    if (const double hz = results::core_hz(results_, m.domain, spec.isa); hz > 0) {
       roof.instructions_per_cycle = results::median(r.instructions_per_second) / hz;
     }
     if (auto documented = platform::documented_throughput(cpu_, spec.isa, spec.op)) {
@@ -292,7 +314,7 @@ class Runner {
     p.working_set_bytes = r.working_set_bytes;
     p.samples_ns = r.ns;
     p.stats = results::summarize(p.samples_ns);
-    p.cycles = p.stats.median * core_hz(m.domain) / 1e9;
+    p.cycles = p.stats.median * results::core_hz(results_, m.domain) / 1e9;
     p.status = status_of(p.stats, r.placement_fraction, options_.unstable_threshold);
     results_.latency.push_back(p);
   }
@@ -303,7 +325,6 @@ class Runner {
   results::Results& results_;
   kernels::DriverContext context_;
   std::unique_ptr<platform::ThreadTeam> team_;
-  std::map<int, double> core_hz_;
 };
 
 int count_misplaced(const results::Results& r) {

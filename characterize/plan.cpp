@@ -39,7 +39,11 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
   const double runs = kCalibrationSamples + o.samples;
   const double threads_ws = static_cast<double>(m.working_set_bytes);
   switch (m.kind) {
-    case MeasurementKind::frequency:
+    case MeasurementKind::frequency: {
+      // The chain alone is timed twice: the add chain and its imul cross-check.
+      const bool alone = !std::get<codegen::ClockSpec>(m.spec).load;
+      return (alone ? 2 : 1) * runs * o.min_sample_seconds;
+    }
     case MeasurementKind::flops:
       return runs * o.min_sample_seconds;
     case MeasurementKind::bandwidth:
@@ -132,6 +136,10 @@ std::string PlannedMeasurement::label() const {
     text += std::string(" ") + name(stream.access) + " " + name(stream.isa);
   }
   if (kind == MeasurementKind::sweep) text += " " + bytes_text(working_set_bytes);
+  if (kind == MeasurementKind::frequency) {
+    const auto& clock = std::get<codegen::ClockSpec>(spec);
+    if (clock.load) text += std::string(" under ") + name(*clock.load);
+  }
   if (kind == MeasurementKind::flops) {
     const auto& flops = std::get<codegen::FlopsSpec>(spec);
     text += std::string(" ") + name(flops.op) + " " + name(flops.precision) + " " + name(flops.isa);
@@ -201,11 +209,19 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     }
 
     // The frequency comes first: FLOP IPC and latency cycles are computed with it, and every
-    // result states the clock it was measured at.
+    // result states the clock it was measured at. Each FLOP ISA gets the clock under its own
+    // load too (license frequencies): its ceilings' IPC and % of peak use that one.
     {
       PlannedMeasurement m = base;
       m.kind = MeasurementKind::frequency;
+      m.spec = codegen::ClockSpec{};
       add(m);
+      if (wanted(MeasurementKind::flops)) {
+        for (larm::Isa isa : options.flop_isas) {
+          m.spec = codegen::ClockSpec{.load = isa};
+          add(m);
+        }
+      }
     }
 
     if (wanted(MeasurementKind::bandwidth)) {

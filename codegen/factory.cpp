@@ -89,6 +89,8 @@ std::vector<KernelSpec> kernel_catalog(const std::vector<Isa>& isas) {
   }
   specs.push_back(ChaseSpec{});
   specs.push_back(ClockSpec{});
+  specs.push_back(ClockSpec{.chain = ClockChain::imul});
+  for (Isa isa : isas) specs.push_back(ClockSpec{.load = isa});
   return specs;
 }
 

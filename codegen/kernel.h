@@ -38,7 +38,7 @@ struct KernelMetadata {
   std::uint64_t vector_stores = 0;
   std::uint64_t fp_instructions = 0;  // arithmetic vector instructions
   std::uint64_t dependent_loads = 0;  // chase: loads whose address is the previous load
-  std::uint64_t dependent_adds = 0;   // clock: integer adds in one dependency chain
+  std::uint64_t chain_cycles = 0;     // clock: core cycles of its dependent chain (latencies)
   std::uint64_t instructions = 0;     // body and loop overhead
   std::uint64_t overhead_instructions = 0;
   std::set<int> vector_registers;  // indexes of the vector registers the kernel uses

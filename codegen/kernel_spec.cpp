@@ -130,7 +130,9 @@ std::string ChaseSpec::name() const {
 }
 
 std::string ClockSpec::name() const {
-  return "clock" + unroll_suffix(effective_unroll());
+  return std::string("clock-") + (chain == ClockChain::add ? "add" : "imul") +
+         (load ? std::string("-under-") + larm::name(*load) : "") +
+         unroll_suffix(effective_unroll());
 }
 
 std::string MixedSpec::name() const {
@@ -154,10 +156,10 @@ std::string kernel_name(const KernelSpec& spec) {
 }
 
 Isa isa_of(const KernelSpec& spec) {
-  return std::visit(
-      Overloaded{[](const ChaseSpec&) { return Isa::sse2; },
-                 [](const ClockSpec&) { return Isa::sse2; }, [](const auto& s) { return s.isa; }},
-      spec);
+  return std::visit(Overloaded{[](const ChaseSpec&) { return Isa::sse2; },
+                               [](const ClockSpec& s) { return s.load.value_or(Isa::sse2); },
+                               [](const auto& s) { return s.isa; }},
+                    spec);
 }
 
 Precision precision_of(const KernelSpec& spec) {

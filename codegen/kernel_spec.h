@@ -58,8 +58,21 @@ struct ChaseSpec {
   std::string name() const;
 };
 
+// The dependent chain of a clock kernel. A register-register add retires one per cycle on every
+// x86 core we know, and no renamer folds it (Golden Cove folds `add reg, imm` chains, issue 12);
+// a 64-bit imul has a documented latency of 3 cycles (Intel Optimization Reference Manual,
+// appendix D; AMD Software Optimization Guides for families 17h, 19h and 1Ah), a cross-check
+// that runs on another unit.
+enum class ClockChain { add, imul };
+inline constexpr int kImulLatencyCycles = 3;
+
 struct ClockSpec {
-  int unroll = 0;  // dependent adds per iteration; 0: the default
+  ClockChain chain = ClockChain::add;
+  // FP instructions of this ISA beside the chain, one per chain link on independent
+  // accumulators (fma where the ISA has it, mul otherwise): the clock the core keeps under that
+  // ISA's load (AVX-512 license frequencies on Intel). The chain stays the bound.
+  std::optional<Isa> load = std::nullopt;
+  int unroll = 0;  // chain links per iteration; 0: the default
   int effective_unroll() const;
   std::string name() const;
 };

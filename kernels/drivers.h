@@ -81,8 +81,10 @@ struct FlopsResult {
 FlopsResult measure_flops(const DriverContext& context, platform::ThreadTeam& team,
                           const codegen::FlopsSpec& spec);
 
-// Core frequency in Hz, one value per sample (mean of the team's threads).
-std::vector<double> measure_frequency(const DriverContext& context, platform::ThreadTeam& team);
+// Core frequency in Hz from a clock kernel's chain, one value per sample (mean of the team's
+// threads).
+std::vector<double> measure_frequency(const DriverContext& context, platform::ThreadTeam& team,
+                                      const codegen::ClockSpec& spec);
 
 struct LatencyRequest {
   std::vector<unsigned> nodes;

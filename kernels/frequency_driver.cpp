@@ -1,18 +1,23 @@
-// Core frequency: every thread runs a chain of dependent adds (one per cycle) at once.
+// Core frequency: every thread runs the same clock kernel at once; the chain's cycles per
+// iteration over each thread's own time, averaged over the team.
 #include "codegen/factory.h"
 #include "kernels/drivers.h"
 
 namespace larm::kernels {
 
-std::vector<double> measure_frequency(const DriverContext& context, platform::ThreadTeam& team) {
-  const auto kernel = codegen::make_kernel(codegen::ClockSpec{});
-  const std::uint64_t adds_per_iteration = kernel->metadata().dependent_adds;
+std::vector<double> measure_frequency(const DriverContext& context, platform::ThreadTeam& team,
+                                      const codegen::ClockSpec& spec) {
+  const auto kernel = codegen::make_kernel(spec);
+  const std::uint64_t cycles_per_iteration = kernel->metadata().chain_cycles;
   const auto threads = static_cast<std::size_t>(team.size());
+  // The load's operands: ones, so that its FP values stay normal (fma counts up, mul stays 1).
+  alignas(64) static const double kOnes[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   std::vector<std::uint64_t> out(threads);
   const TimedSamples timed =
       sample(team, context.clock, context.sampling, [&](int t, std::uint64_t repetitions) {
         codegen::KernelArgs a;
         a.repetitions = repetitions;
+        a.fill = kOnes;
         a.out = &out[static_cast<std::size_t>(t)];
         kernel->run(a);
       });
@@ -20,7 +25,7 @@ std::vector<double> measure_frequency(const DriverContext& context, platform::Th
   for (const std::vector<double>& per_thread : timed.thread_seconds) {
     double sum = 0;
     for (double seconds : per_thread) {
-      sum += static_cast<double>(timed.repetitions * adds_per_iteration) / seconds;
+      sum += static_cast<double>(timed.repetitions * cycles_per_iteration) / seconds;
     }
     hz.push_back(sum / static_cast<double>(threads));
   }

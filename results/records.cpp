@@ -199,18 +199,25 @@ CurvePoint curve_from(const json& j, const MemoryReader& memories) {
 }
 
 json frequency_json(const FrequencyRecord& f) {
-  return {{"domain", f.domain},
-          {"threads", f.threads},
-          {"samples_hz", f.samples_hz},
-          {"stats", stats_json(f.stats)}};
+  json j = {{"domain", f.domain},
+            {"threads", f.threads},
+            {"samples_hz", f.samples_hz},
+            {"stats", stats_json(f.stats)}};
+  if (f.under) j["under"] = name(*f.under);
+  if (!f.imul_samples_hz.empty()) j["imul_samples_hz"] = f.imul_samples_hz;
+  return j;
 }
 
 FrequencyRecord frequency_from(const json& j) {
   FrequencyRecord f;
   f.domain = j.at("domain").get<int>();
   f.threads = j.at("threads").get<int>();
+  if (j.contains("under")) f.under = read_word<Isa>(j, "under");
   f.samples_hz = j.at("samples_hz").get<std::vector<double>>();
   f.stats = summarize(f.samples_hz);
+  if (j.contains("imul_samples_hz")) {
+    f.imul_samples_hz = j.at("imul_samples_hz").get<std::vector<double>>();
+  }
   return f;
 }
 
@@ -296,6 +303,16 @@ std::optional<Isa> kernel_isa(const Results& results) {
   const auto found = results.provenance.find("isa");
   if (found == results.provenance.end() || !found->is_string()) return std::nullopt;
   return parse<Isa>(found->get<std::string>());
+}
+
+double core_hz(const Results& results, int domain, std::optional<Isa> under) {
+  double alone = 0;
+  for (const FrequencyRecord& f : results.frequency) {
+    if (f.domain != domain) continue;
+    if (under && f.under == under) return f.stats.median;
+    if (!f.under) alone = f.stats.median;
+  }
+  return alone;
 }
 
 json to_json(const Results& results) {

@@ -91,12 +91,15 @@ struct CurvePoint : StreamMeasurement {
   std::optional<MemoryRef> memory;
 };
 
-// Core frequency measured with a dependent chain of integer adds, all cores of a domain busy.
+// Core frequency measured with a dependent chain of register-register adds, all cores of a
+// domain busy: alone (with an imul chain as its cross-check), or beside an ISA's FP load.
 struct FrequencyRecord {
   int domain = 0;
   int threads = 0;
+  std::optional<Isa> under;  // the ISA whose load ran beside the chain; none: the chain alone
   std::vector<double> samples_hz;
   SampleStats stats;
+  std::vector<double> imul_samples_hz;  // chain alone only; empty when not measured
 };
 
 // One point of a model validation (METHOD §7): a mixed kernel of exact arithmetic intensity run
@@ -143,6 +146,10 @@ struct Results {
 
 // The ISA of the run's bandwidth kernels, as its provenance records it (none when it does not).
 std::optional<Isa> kernel_isa(const Results& results);
+
+// A domain's measured core clock (the median of its add chain) under an ISA's FP load, or alone
+// when `under` is none or was not measured under that ISA; 0 when the domain has no clock.
+double core_hz(const Results& results, int domain, std::optional<Isa> under = std::nullopt);
 
 // A measured number, or null when there is none (or it is not finite), in every results file.
 nlohmann::json number_or_null(const std::optional<double>& value);

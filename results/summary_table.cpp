@@ -48,21 +48,22 @@ std::string summary_table(const Results& results) {
   std::set<std::string> absent_reasons;
 
   for (int domain : domains) {
-    double core_hz = 0;
-    for (const FrequencyRecord& f : results.frequency) {
-      if (f.domain == domain) core_hz = f.stats.median;
-    }
+    const double core_hz = results::core_hz(results, domain);
     int threads = 0;
     std::optional<Isa> isa;
     for (const Roof& r : results.roofs) {
-      if (r.domain == domain && !r.is_ceiling()) {
-        threads = std::max(threads, r.threads);
-        if (!isa) isa = r.isa;
-      }
+      if (r.domain != domain) continue;
+      threads = std::max(threads, r.threads);  // the ceilings' too: a run may have only those
+      if (!r.is_ceiling() && !isa) isa = r.isa;
     }
     out << "Domain " << domain << ": " << threads << " threads";
     if (isa) out << ", " << name(*isa) << " kernels";
     if (core_hz > 0) out << ", core " << format_value(core_hz / 1e9) << " GHz (measured)";
+    for (const FrequencyRecord& f : results.frequency) {
+      if (f.domain == domain && f.under && f.stats.median > 0) {
+        out << ", " << format_value(f.stats.median / 1e9) << " GHz under " << name(*f.under);
+      }
+    }
     out << "\n";
 
     // Bandwidth table: one row per level or memory, one column per access.

@@ -70,10 +70,6 @@ std::string describe_ridges(const results::Results& results) {
   const RoofSet roofs(results);
   std::ostringstream out;
   for (int domain : roofs.domains()) {
-    double core_hz = 0;
-    for (const auto& f : results.frequency) {
-      if (f.domain == domain) core_hz = f.stats.median;
-    }
     for (Precision precision : {Precision::dp, Precision::sp}) {
       const results::Roof* peak = roofs.peak(domain, precision);
       if (peak == nullptr) continue;
@@ -87,6 +83,8 @@ std::string describe_ridges(const results::Results& results) {
             r.op != FlopOp::fma || r.isa != peak->isa || !r.present()) {
           continue;
         }
+        // The clock under this ISA's load, where it was measured (license frequencies).
+        const double core_hz = results::core_hz(results, domain, r.isa);
         if (const auto documented = documented_peak_gflops(r, core_hz)) {
           std::snprintf(line, sizeof line,
                         "; fma = %.1f%% of documented %.1f GFLOP/s (%d cores x %.2f GHz x %.0f "

@@ -284,7 +284,39 @@ TEST(ClockKernel, CountsItsAdds) {
   args.repetitions = 1000;
   args.out = &out;
   kernel->run(args);
-  EXPECT_EQ(out, 1000 * kernel->metadata().dependent_adds);
+  EXPECT_EQ(out, 1000 * kernel->metadata().chain_cycles);
+}
+
+// Under an ISA's load the chain still counts every link, and the FP instructions run beside it.
+TEST(ClockKernel, KeepsItsChainUnderEachUsableIsaLoad) {
+  alignas(64) static const double kOnes[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  for (Isa isa : larm::all<Isa>()) {
+    if (!usable(isa)) continue;
+    const auto kernel = make_kernel(ClockSpec{.load = isa});
+    std::uint64_t out = 0;
+    KernelArgs args;
+    args.repetitions = 100;
+    args.fill = kOnes;
+    args.out = &out;
+    kernel->run(args);
+    EXPECT_EQ(out, 100 * kernel->metadata().chain_cycles) << kernel->name();
+    EXPECT_EQ(kernel->metadata().fp_instructions, kernel->metadata().chain_cycles)
+        << kernel->name();
+  }
+}
+
+// 3^(links) mod 2^64, computed here with the same wrap-around.
+TEST(ClockKernel, ImulChainMultipliesByThree) {
+  const auto kernel = make_kernel(ClockSpec{.chain = ClockChain::imul, .unroll = 4});
+  std::uint64_t out = 0;
+  KernelArgs args;
+  args.repetitions = 50;
+  args.out = &out;
+  kernel->run(args);
+  std::uint64_t expected = 1;
+  for (int i = 0; i < 200; ++i) expected *= 3;
+  EXPECT_EQ(out, expected);
+  EXPECT_EQ(kernel->metadata().chain_cycles, 4u * kImulLatencyCycles);
 }
 
 TEST(ChaseKernel, FollowsThePermutation) {

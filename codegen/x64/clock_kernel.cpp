@@ -1,4 +1,6 @@
-// Frequency kernel: a single chain of dependent integer adds retires one add per core cycle.
+// Clock kernels: one chain of dependent register-register adds (one per core cycle) or imuls
+// (three), alone or beside one FP instruction of an ISA per link, so that the chain times the
+// core clock under that ISA's load.
 #include <cstddef>
 
 #include "codegen/x64/generators.h"
@@ -8,12 +10,30 @@ namespace larm::codegen::x64 {
 void ClockKernel::generate() {
   using namespace Xbyak;
   const Reg64 chain = reg_index;
-  xor_(chain, chain);
+  const Reg64 operand = reg_counter;
+  // add: the chain counts its links; imul: odd powers of 3, never zero.
+  mov(chain, clock_.chain == ClockChain::add ? 0 : 1);
+  mov(operand, clock_.chain == ClockChain::add ? 1 : 3);
+
+  // The load: every vector register but the two operands accumulates, so the FP pipes are never
+  // waiting on their own latency; one FP instruction per link keeps them busy without bounding.
+  const int accumulators = clock_.load ? register_count() - 2 : 0;
+  const FlopOp op = clock_.load && traits(*clock_.load).has_fma ? FlopOp::fma : FlopOp::mul;
+  if (clock_.load) {
+    mov(reg_scratch, arg(offsetof(KernelArgs, fill)));
+    for (int r = 0; r < accumulators + 2; ++r) load_unaligned_setup(vreg(r), ptr[reg_scratch]);
+  }
+
   emit_repetitions_loop([&] {
-    for (int k = 0; k < clock_.effective_unroll(); ++k) emit_dependent_add(chain);
+    for (int k = 0; k < clock_.effective_unroll(); ++k) {
+      emit_chain_link(clock_.chain, chain, operand);
+      if (clock_.load) {
+        emit_flop(op, vreg(k % accumulators), vreg(accumulators), vreg(accumulators + 1));
+      }
+    }
   });
   mov(reg_scratch, arg(offsetof(KernelArgs, out)));
-  mov(qword[reg_scratch], chain);  // the count of adds: a test checks it
+  mov(qword[reg_scratch], chain);  // the add chain's count of links: a test checks it
   epilogue();
 }
 

@@ -127,9 +127,14 @@ void Generator::emit_dependent_load(const Xbyak::Reg64& pointer) {
   count_instruction();
 }
 
-void Generator::emit_dependent_add(const Xbyak::Reg64& chain) {
-  add(chain, 1);
-  if (counting_) ++metadata_.dependent_adds;
+void Generator::emit_chain_link(ClockChain kind, const Xbyak::Reg64& chain,
+                                const Xbyak::Reg64& operand) {
+  if (kind == ClockChain::add) {
+    add(chain, operand);
+  } else {
+    imul(chain, operand);
+  }
+  if (counting_) metadata_.chain_cycles += kind == ClockChain::add ? 1 : kImulLatencyCycles;
   count_instruction();
 }
 

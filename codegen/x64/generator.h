@@ -73,7 +73,9 @@ class Generator : public Kernel, protected Xbyak::CodeGenerator {
   // acc = acc op b (add, mul) or acc = acc + a * b (fma), in the spec's precision.
   void emit_flop(FlopOp op, const Xbyak::Xmm& acc, const Xbyak::Xmm& a, const Xbyak::Xmm& b);
   void emit_dependent_load(const Xbyak::Reg64& pointer);
-  void emit_dependent_add(const Xbyak::Reg64& chain);
+  // chain = chain + operand (one cycle) or chain * operand (kImulLatencyCycles): a link of a
+  // dependent chain whose latency is known; register operands, so no renamer folds it.
+  void emit_chain_link(ClockChain kind, const Xbyak::Reg64& chain, const Xbyak::Reg64& operand);
   // Loads KernelArgs src0, src1, dst, bytes_per_stream and repetitions into reg_src0, reg_src1,
   // reg_dst, reg_stream_bytes and reg_repetitions, each stream pointer moved to its end and the
   // bytes negated: the streams are then addressed with a negative index that counts up to zero.

@@ -81,7 +81,8 @@ class ChaseKernel final : public Generator {
   ChaseSpec chase_;
 };
 
-// One chain of dependent integer adds: one add per core cycle, to measure the frequency.
+// One chain of dependent integer adds or imuls of known latency, to measure the core clock,
+// alone or under an ISA's FP load.
 class ClockKernel final : public Generator {
  public:
   explicit ClockKernel(const ClockSpec& spec) : Generator(spec), clock_(spec) {}
