@@ -51,9 +51,12 @@ Roof roof_base(const topology::Topology& topology, const PlannedMeasurement& m) 
   return roof;
 }
 
-Status status_of(const results::SampleStats& stats, std::optional<double> placed,
-                 double threshold) {
+// Misplaced pages first; then unstable when the samples spread, or when interfered samples had
+// to be kept because the retries ran out.
+Status status_of(const results::SampleStats& stats, std::optional<double> placed, double threshold,
+                 const results::Interference& interference) {
   if (placed && *placed < platform::kMinPlacedFraction) return Status::misplaced;
+  if (interference.kept > 0) return Status::unstable;
   return results::is_unstable(stats, threshold) ? Status::unstable : Status::ok;
 }
 
@@ -72,7 +75,8 @@ void fill_stream(const PlannedMeasurement& m, const kernels::BandwidthResult& r,
   point.working_set_bytes = r.working_set_bytes;
   point.samples = r.gbps;
   point.stats = results::summarize(point.samples);
-  point.status = status_of(point.stats, r.placement_fraction, threshold);
+  point.interference = r.interference;
+  point.status = status_of(point.stats, r.placement_fraction, threshold, r.interference);
 }
 
 // Records a measurement that was not made, with its reason.
@@ -187,11 +191,15 @@ class Runner {
     record.domain = m.domain;
     record.threads = static_cast<int>(m.pus.size());
     record.under = spec.load;
-    record.samples_hz = kernels::measure_frequency(context_, team(m.pus), spec);
+    const kernels::FrequencyResult r = kernels::measure_frequency(context_, team(m.pus), spec);
+    record.samples_hz = r.hz;
+    record.interference = r.interference;
     record.stats = results::summarize(record.samples_hz);
     if (!spec.load) {
-      record.imul_samples_hz = kernels::measure_frequency(
-          context_, team(m.pus), codegen::ClockSpec{.chain = codegen::ClockChain::imul});
+      record.imul_samples_hz =
+          kernels::measure_frequency(context_, team(m.pus),
+                                     codegen::ClockSpec{.chain = codegen::ClockChain::imul})
+              .hz;
       warn_if_chains_disagree(record);
       if (!results_.provenance.contains("core_frequency_hz")) {
         results_.provenance["core_frequency_hz"] = record.stats.median;
@@ -222,7 +230,9 @@ class Runner {
     roof.samples = r.gbps;
     roof.stats = results::summarize(roof.samples);
     roof.placement_fraction = r.placement_fraction;
-    roof.status = status_of(roof.stats, roof.placement_fraction, options_.unstable_threshold);
+    roof.interference = r.interference;
+    roof.status = status_of(roof.stats, roof.placement_fraction, options_.unstable_threshold,
+                            roof.interference);
     results_.roofs.push_back(roof);
   }
 
@@ -263,9 +273,10 @@ class Runner {
       roof.samples = r.group_gbps[d];
       roof.stats = results::summarize(roof.samples);
       roof.placement_fraction = r.placement_fraction;
-      roof.status =
-          uneven ? Status::misplaced
-                 : status_of(roof.stats, roof.placement_fraction, options_.unstable_threshold);
+      roof.interference = r.interference;
+      roof.status = uneven ? Status::misplaced
+                           : status_of(roof.stats, roof.placement_fraction,
+                                       options_.unstable_threshold, roof.interference);
       results_.roofs.push_back(roof);
     }
   }
@@ -290,7 +301,9 @@ class Runner {
     if (auto documented = platform::documented_throughput(cpu_, spec.isa, spec.op)) {
       roof.documented_ipc = documented->instructions_per_cycle;
     }
-    roof.status = status_of(roof.stats, std::nullopt, options_.unstable_threshold);
+    roof.interference = r.interference;
+    roof.status =
+        status_of(roof.stats, std::nullopt, options_.unstable_threshold, roof.interference);
     results_.roofs.push_back(roof);
   }
 
@@ -315,7 +328,9 @@ class Runner {
     p.samples_ns = r.ns;
     p.stats = results::summarize(p.samples_ns);
     p.cycles = p.stats.median * results::core_hz(results_, m.domain) / 1e9;
-    p.status = status_of(p.stats, r.placement_fraction, options_.unstable_threshold);
+    p.interference = r.interference;
+    p.status =
+        status_of(p.stats, r.placement_fraction, options_.unstable_threshold, p.interference);
     results_.latency.push_back(p);
   }
 
@@ -335,6 +350,33 @@ int count_misplaced(const results::Results& r) {
       std::count_if(r.latency.begin(), r.latency.end(), misplaced) +
       std::count_if(r.shared.begin(), r.shared.end(), misplaced) +
       std::count_if(r.contention_curve.begin(), r.contention_curve.end(), misplaced));
+}
+
+// One warning for the run: how many samples were interfered with, re-taken or kept.
+void summarize_interference(results::Results& r) {
+  int measurements = 0, samples = 0, kept = 0;
+  auto add = [&](const auto& records) {
+    for (const auto& record : records) {
+      if (!record.interference.any()) continue;
+      ++measurements;
+      samples += record.interference.samples;
+      kept += record.interference.kept;
+    }
+  };
+  add(r.frequency);
+  add(r.roofs);
+  add(r.sweep);
+  add(r.latency);
+  add(r.shared);
+  add(r.contention_curve);
+  if (samples == 0) return;
+  r.warnings.push_back(std::to_string(samples) + " samples of " + std::to_string(measurements) +
+                       " measurements were interfered with (threads descheduled, stolen from or "
+                       "slowed) and re-taken" +
+                       (kept > 0 ? "; " + std::to_string(kept) +
+                                       " kept when the retries ran out (those measurements are "
+                                       "marked unstable)"
+                                 : ""));
 }
 
 }  // namespace
@@ -381,6 +423,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
       return RunOutcome::misplaced;
     }
   }
+  summarize_interference(results);
   results.complete = true;
   results.incomplete_reason.clear();
   return RunOutcome::complete;

@@ -65,6 +65,7 @@ BandwidthResult measure_bandwidth(const DriverContext& context, platform::Thread
   const double bytes = static_cast<double>(threads) * static_cast<double>(timed.repetitions) *
                        static_cast<double>(bytes_per_sweep);
   for (double seconds : timed.seconds) result.gbps.push_back(bytes / seconds / 1e9);
+  result.interference = timed.interference;
 
   if (!request.thread_groups.empty()) {
     const int groups =

@@ -39,6 +39,7 @@ struct BandwidthResult {
   std::uint64_t working_set_bytes = 0;          // per thread, as run
   double placement_fraction = 0;                // pages on the requested nodes
   std::optional<double> interleave_evenness;    // interleaved data: how evenly spread (1 = even)
+  results::Interference interference;           // samples re-taken (or kept) for interference
 };
 
 BandwidthResult measure_bandwidth(const DriverContext& context, platform::ThreadTeam& team,
@@ -67,6 +68,7 @@ struct HybridResult {
   double write_fast_fraction = 0;
   double placed_fraction = 0;          // pages where the layout wants them
   std::uint64_t bytes_per_thread = 0;  // as run
+  results::Interference interference;
 };
 
 HybridResult measure_hybrid(const DriverContext& context, platform::ThreadTeam& team,
@@ -76,6 +78,7 @@ struct FlopsResult {
   std::vector<double> gflops;  // all threads together
   // Arithmetic instructions retired per core per second, to divide by the core frequency.
   std::vector<double> instructions_per_second;
+  results::Interference interference;
 };
 
 FlopsResult measure_flops(const DriverContext& context, platform::ThreadTeam& team,
@@ -83,8 +86,12 @@ FlopsResult measure_flops(const DriverContext& context, platform::ThreadTeam& te
 
 // Core frequency in Hz from a clock kernel's chain, one value per sample (mean of the team's
 // threads).
-std::vector<double> measure_frequency(const DriverContext& context, platform::ThreadTeam& team,
-                                      const codegen::ClockSpec& spec);
+struct FrequencyResult {
+  std::vector<double> hz;
+  results::Interference interference;
+};
+FrequencyResult measure_frequency(const DriverContext& context, platform::ThreadTeam& team,
+                                  const codegen::ClockSpec& spec);
 
 struct LatencyRequest {
   std::vector<unsigned> nodes;
@@ -96,6 +103,7 @@ struct LatencyResult {
   std::vector<double> ns;  // per dependent load
   std::uint64_t working_set_bytes = 0;
   double placement_fraction = 0;
+  results::Interference interference;
 };
 
 // Pointer chase on the first thread of the team (which should hold one thread).

@@ -27,6 +27,7 @@ FlopsResult measure_flops(const DriverContext& context, platform::ThreadTeam& te
       });
 
   FlopsResult result;
+  result.interference = timed.interference;
   const double flops = static_cast<double>(threads) * static_cast<double>(timed.repetitions) *
                        static_cast<double>(meta.flops);
   for (std::size_t s = 0; s < timed.seconds.size(); ++s) {

@@ -5,8 +5,8 @@
 
 namespace larm::kernels {
 
-std::vector<double> measure_frequency(const DriverContext& context, platform::ThreadTeam& team,
-                                      const codegen::ClockSpec& spec) {
+FrequencyResult measure_frequency(const DriverContext& context, platform::ThreadTeam& team,
+                                  const codegen::ClockSpec& spec) {
   const auto kernel = codegen::make_kernel(spec);
   const std::uint64_t cycles_per_iteration = kernel->metadata().chain_cycles;
   const auto threads = static_cast<std::size_t>(team.size());
@@ -21,15 +21,16 @@ std::vector<double> measure_frequency(const DriverContext& context, platform::Th
         a.out = &out[static_cast<std::size_t>(t)];
         kernel->run(a);
       });
-  std::vector<double> hz;
+  FrequencyResult result;
+  result.interference = timed.interference;
   for (const std::vector<double>& per_thread : timed.thread_seconds) {
     double sum = 0;
     for (double seconds : per_thread) {
       sum += static_cast<double>(timed.repetitions * cycles_per_iteration) / seconds;
     }
-    hz.push_back(sum / static_cast<double>(threads));
+    result.hz.push_back(sum / static_cast<double>(threads));
   }
-  return hz;
+  return result;
 }
 
 }  // namespace larm::kernels

@@ -124,6 +124,7 @@ HybridResult measure_hybrid(const DriverContext& context, platform::ThreadTeam& 
   result.bytes_read = per_sample * static_cast<double>(meta.bytes_loaded);
   result.bytes_written = per_sample * static_cast<double>(meta.bytes_stored);
   result.seconds = timed.seconds;
+  result.interference = timed.interference;
   for (double seconds : timed.seconds) {
     result.gbps.push_back((result.bytes_read + result.bytes_written) / seconds / 1e9);
   }

@@ -63,6 +63,7 @@ LatencyResult measure_latency(const DriverContext& context, platform::ThreadTeam
     result.ns.push_back(seconds * 1e9 /
                         static_cast<double>(timed.repetitions * loads_per_iteration));
   }
+  result.interference = timed.interference;
   return result;
 }
 

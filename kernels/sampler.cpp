@@ -1,8 +1,10 @@
-// Calibrated, barrier-aligned sampling.
+// Calibrated, barrier-aligned sampling, with every sample checked for interference.
 #include "kernels/sampler.h"
 
 #include <algorithm>
 #include <cmath>
+
+#include "kernels/interference.h"
 
 namespace larm::kernels {
 
@@ -10,24 +12,59 @@ void throw_if_stopped(const SamplingOptions& options) {
   if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) throw Interrupted();
 }
 
+namespace {
+
+// Seconds stolen from each of the team's CPUs between two reads of /proc/stat.
+std::vector<double> stolen(const std::map<unsigned, double>& before,
+                           const std::map<unsigned, double>& after,
+                           const std::vector<unsigned>& pus) {
+  std::vector<double> seconds;
+  for (unsigned pu : pus) {
+    const auto b = before.find(pu);
+    const auto a = after.find(pu);
+    if (b == before.end() || a == after.end()) return {};
+    seconds.push_back(a->second - b->second);
+  }
+  return seconds;
+}
+
+}  // namespace
+
 TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
                     const SamplingOptions& options,
                     const std::function<void(int, std::uint64_t)>& work) {
   const auto threads = static_cast<std::size_t>(team.size());
+  const bool watch = options.detect_interference;
   std::vector<std::uint64_t> starts(threads), ends(threads);
-  std::uint64_t first = 0;  // the earliest start of the last timed run
+  std::vector<ThreadObservation> seen(threads);
+  std::vector<double> steal;  // per thread's CPU, over the last timed run
+  std::uint64_t first = 0;    // the earliest start of the last timed run
   auto timed = [&](std::uint64_t repetitions) {
+    const auto steal_before = watch ? platform::read_steal_seconds() : std::map<unsigned, double>();
     team.run([&](int t) {
+      const auto i = static_cast<std::size_t>(t);
+      if (watch) seen[i].canary_before_hz = run_clock_canary(clock);
       team.barrier().wait();
-      starts[static_cast<std::size_t>(t)] = clock.begin();
+      if (watch) seen[i].before = platform::read_thread_schedule();
+      starts[i] = clock.begin();
       work(t, repetitions);
-      ends[static_cast<std::size_t>(t)] = clock.end();
+      ends[i] = clock.end();
+      if (watch) {
+        seen[i].after = platform::read_thread_schedule();
+        seen[i].work_seconds = clock.seconds(ends[i] - starts[i]);
+        seen[i].canary_after_hz = run_clock_canary(clock);
+      }
     });
+    if (watch) steal = stolen(steal_before, platform::read_steal_seconds(), team.pus());
     first = *std::min_element(starts.begin(), starts.end());
     const std::uint64_t last = *std::max_element(ends.begin(), ends.end());
     return clock.seconds(last - first);
   };
 
+  InterferenceJudge judge(static_cast<int>(threads));
+  auto learn = [&] {
+    for (std::size_t t = 0; t < threads; ++t) judge.learn(static_cast<int>(t), seen[t]);
+  };
   TimedSamples result;
   timed(1);  // warm-up: caches, TLB and the kernel's code
   std::uint64_t repetitions = 1;
@@ -38,10 +75,21 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
         seconds > 0 ? std::ceil(options.min_sample_seconds * 1.2 / seconds) : 1000;
     repetitions *= static_cast<std::uint64_t>(std::clamp(factor, 2.0, 1e6));
   }
+  if (watch) learn();  // the last calibration run lasted a sample: its canaries count
   result.repetitions = repetitions;
-  for (int s = 0; s < options.samples; ++s) {
+  int retries_left = options.samples;
+  while (static_cast<int>(result.seconds.size()) < options.samples) {
     throw_if_stopped(options);
-    result.seconds.push_back(timed(repetitions));
+    const double seconds = timed(repetitions);
+    if (watch) {
+      if (const auto reason = judge.judge(seen, team.pus(), steal)) {
+        ++result.interference.samples;
+        result.interference.reason = *reason;
+        if (retries_left-- > 0) continue;  // left out, taken again
+        ++result.interference.kept;
+      }
+    }
+    result.seconds.push_back(seconds);
     std::vector<double> own(threads), from_start(threads);
     for (std::size_t t = 0; t < threads; ++t) {
       own[t] = clock.seconds(ends[t] - starts[t]);

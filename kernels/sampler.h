@@ -10,6 +10,7 @@
 
 #include "platform/clock.h"
 #include "platform/thread_team.h"
+#include "results/records.h"
 
 namespace larm::kernels {
 
@@ -17,6 +18,9 @@ struct SamplingOptions {
   int samples = 11;
   double min_sample_seconds = 0.02;
   const std::atomic<bool>* stop = nullptr;  // set by SIGINT: stop between samples
+  // Each sample's threads are watched (kernels/interference.h); an interfered sample is re-taken,
+  // up to `samples` times per measurement, then kept and counted.
+  bool detect_interference = true;
 };
 
 // Thrown between samples when the stop flag is set; what was finished before is kept.
@@ -31,10 +35,12 @@ struct TimedSamples {
   std::vector<std::vector<double>> thread_seconds;  // [sample][thread]: end - start
   // [sample][thread]: end - min(start): how long a group of threads took from the common start.
   std::vector<std::vector<double>> thread_end_seconds;
+  results::Interference interference;  // the samples re-taken (and kept) for interference
 };
 
 // work(thread, repetitions) runs on each thread of the team. The sampler runs it once untimed,
-// grows the repetitions until a sample lasts min_sample_seconds, then takes the samples.
+// grows the repetitions until a sample lasts min_sample_seconds, then takes the samples,
+// re-taking those that were interfered with.
 TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
                     const SamplingOptions& options,
                     const std::function<void(int, std::uint64_t)>& work);

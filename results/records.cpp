@@ -66,24 +66,44 @@ std::optional<double> read_optional(const json& object, const char* key) {
   return object.at(key).get<double>();
 }
 
+// Written only for a measurement that had interfered samples, so clean files stay as they were.
+void add_interference(json& j, const Interference& interference) {
+  if (!interference.any()) return;
+  j["interference"] = {{"samples", interference.samples},
+                       {"kept", interference.kept},
+                       {"reason", interference.reason}};
+}
+
+Interference interference_from(const json& j) {
+  Interference interference;
+  if (!j.contains("interference")) return interference;
+  const json& block = j.at("interference");
+  interference.samples = block.at("samples").get<int>();
+  interference.kept = block.at("kept").get<int>();
+  interference.reason = block.at("reason").get<std::string>();
+  return interference;
+}
+
 json roof_json(const Roof& r) {
-  return {{"domain", r.domain},
-          {"memory", memory_text(r.memory)},
-          {"memory_kind", r.memory_kind},
-          {"placement", name_or_empty(r.placement)},
-          {"level", name(r.level)},
-          {"access", r.operation()},
-          {"precision", name_or_empty(r.precision)},
-          {"isa", name(r.isa)},
-          {"threads", r.threads},
-          {"unit", r.unit()},
-          {"working_set_bytes", r.working_set_bytes},
-          {"samples", r.samples},
-          {"stats", stats_json(r.stats)},
-          {"placement_fraction", number_or_null(r.placement_fraction)},
-          {"instructions_per_cycle", number_or_null(r.instructions_per_cycle)},
-          {"documented_ipc", number_or_null(r.documented_ipc)},
-          {"status", status_text(r.status, r.status_reason)}};
+  json j = {{"domain", r.domain},
+            {"memory", memory_text(r.memory)},
+            {"memory_kind", r.memory_kind},
+            {"placement", name_or_empty(r.placement)},
+            {"level", name(r.level)},
+            {"access", r.operation()},
+            {"precision", name_or_empty(r.precision)},
+            {"isa", name(r.isa)},
+            {"threads", r.threads},
+            {"unit", r.unit()},
+            {"working_set_bytes", r.working_set_bytes},
+            {"samples", r.samples},
+            {"stats", stats_json(r.stats)},
+            {"placement_fraction", number_or_null(r.placement_fraction)},
+            {"instructions_per_cycle", number_or_null(r.instructions_per_cycle)},
+            {"documented_ipc", number_or_null(r.documented_ipc)},
+            {"status", status_text(r.status, r.status_reason)}};
+  add_interference(j, r.interference);
+  return j;
 }
 
 Roof roof_from(const json& j, const MemoryReader& memories) {
@@ -111,6 +131,7 @@ Roof roof_from(const json& j, const MemoryReader& memories) {
   r.placement_fraction = read_optional(j, "placement_fraction");
   r.instructions_per_cycle = read_optional(j, "instructions_per_cycle");
   r.documented_ipc = read_optional(j, "documented_ipc");
+  r.interference = interference_from(j);
   read_status(j, r);
   return r;
 }
@@ -124,6 +145,7 @@ json stream_json(const StreamMeasurement& s, json own) {
   own["samples"] = s.samples;
   own["stats"] = stats_json(s.stats);
   own["status"] = status_text(s.status, s.status_reason);
+  add_interference(own, s.interference);
   return own;
 }
 
@@ -134,6 +156,7 @@ void read_stream(const json& j, StreamMeasurement& s) {
   s.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
   s.samples = j.at("samples").get<std::vector<double>>();
   s.stats = summarize(s.samples);
+  s.interference = interference_from(j);
   read_status(j, s);
 }
 
@@ -149,10 +172,12 @@ SweepPoint sweep_from(const json& j) {
 }
 
 json latency_json(const LatencyPoint& p) {
-  return {{"domain", p.domain},         {"memory", memory_text(p.memory)},
-          {"level", name(p.level)},     {"working_set_bytes", p.working_set_bytes},
-          {"samples_ns", p.samples_ns}, {"stats", stats_json(p.stats)},
-          {"cycles", p.cycles},         {"status", status_text(p.status, p.status_reason)}};
+  json j = {{"domain", p.domain},         {"memory", memory_text(p.memory)},
+            {"level", name(p.level)},     {"working_set_bytes", p.working_set_bytes},
+            {"samples_ns", p.samples_ns}, {"stats", stats_json(p.stats)},
+            {"cycles", p.cycles},         {"status", status_text(p.status, p.status_reason)}};
+  add_interference(j, p.interference);
+  return j;
 }
 
 LatencyPoint latency_from(const json& j, const MemoryReader& memories) {
@@ -164,6 +189,7 @@ LatencyPoint latency_from(const json& j, const MemoryReader& memories) {
   p.samples_ns = j.at("samples_ns").get<std::vector<double>>();
   p.stats = summarize(p.samples_ns);
   p.cycles = j.at("cycles").get<double>();
+  p.interference = interference_from(j);
   read_status(j, p);
   return p;
 }
@@ -205,6 +231,7 @@ json frequency_json(const FrequencyRecord& f) {
             {"stats", stats_json(f.stats)}};
   if (f.under) j["under"] = name(*f.under);
   if (!f.imul_samples_hz.empty()) j["imul_samples_hz"] = f.imul_samples_hz;
+  add_interference(j, f.interference);
   return j;
 }
 
@@ -218,6 +245,7 @@ FrequencyRecord frequency_from(const json& j) {
   if (j.contains("imul_samples_hz")) {
     f.imul_samples_hz = j.at("imul_samples_hz").get<std::vector<double>>();
   }
+  f.interference = interference_from(j);
   return f;
 }
 

@@ -17,6 +17,16 @@ namespace larm::results {
 // Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
 inline constexpr const char* kSchemaVersion = "1.2";
 
+// Samples of a measurement that were interfered with (issue 12): their threads were descheduled,
+// stolen from by the hypervisor or slowed (kernels/interference.h says the thresholds). They are
+// re-taken and left out; when the retries run out, the last ones are kept and `kept` counts them.
+struct Interference {
+  int samples = 0;     // interfered samples found (re-taken or kept)
+  int kept = 0;        // of which pooled because the retries ran out
+  std::string reason;  // the last one's, e.g. "thread 1 off its CPU 12 % of the sample"
+  bool any() const { return samples > 0; }
+};
+
 // One roof: a bandwidth slope (GB/s) or a FLOP ceiling (GFLOP/s) of one domain.
 struct Roof {
   int domain = 0;
@@ -35,6 +45,7 @@ struct Roof {
   std::optional<double> placement_fraction;      // pages found on the intended memories
   std::optional<double> instructions_per_cycle;  // per core, FLOP ceilings only
   std::optional<double> documented_ipc;          // vendor figure, when larm knows it
+  Interference interference;
   Status status = Status::ok;
   std::string status_reason;  // why the roof is absent
 
@@ -53,6 +64,7 @@ struct StreamMeasurement {
   std::uint64_t working_set_bytes = 0;  // per thread
   std::vector<double> samples;          // GB/s, all threads together
   SampleStats stats;
+  Interference interference;
   Status status = Status::ok;
   std::string status_reason;
 };
@@ -71,6 +83,7 @@ struct LatencyPoint {
   std::vector<double> samples_ns;  // ns per dependent load
   SampleStats stats;
   double cycles = 0;  // median ns × measured core frequency
+  Interference interference;
   Status status = Status::ok;
   std::string status_reason;
 };
@@ -100,6 +113,7 @@ struct FrequencyRecord {
   std::vector<double> samples_hz;
   SampleStats stats;
   std::vector<double> imul_samples_hz;  // chain alone only; empty when not measured
+  Interference interference;
 };
 
 // One point of a model validation (METHOD §7): a mixed kernel of exact arithmetic intensity run
