@@ -76,6 +76,7 @@ void fill_stream(const PlannedMeasurement& m, const kernels::BandwidthResult& r,
   point.samples = r.gbps;
   point.stats = results::summarize(point.samples);
   point.interference = r.interference;
+  point.huge_page_fraction = r.huge_page_fraction;
   point.status = status_of(point.stats, r.placement_fraction, threshold, r.interference);
 }
 
@@ -231,6 +232,7 @@ class Runner {
     roof.stats = results::summarize(roof.samples);
     roof.placement_fraction = r.placement_fraction;
     roof.interference = r.interference;
+    roof.huge_page_fraction = r.huge_page_fraction;
     roof.status = status_of(roof.stats, roof.placement_fraction, options_.unstable_threshold,
                             roof.interference);
     results_.roofs.push_back(roof);
@@ -329,6 +331,7 @@ class Runner {
     p.stats = results::summarize(p.samples_ns);
     p.cycles = p.stats.median * results::core_hz(results_, m.domain) / 1e9;
     p.interference = r.interference;
+    p.huge_page_fraction = r.huge_page_fraction;
     p.status =
         status_of(p.stats, r.placement_fraction, options_.unstable_threshold, p.interference);
     results_.latency.push_back(p);
@@ -379,6 +382,34 @@ void summarize_interference(results::Results& r) {
                                  : ""));
 }
 
+// One warning for the run: measurements whose large buffers huge pages did not back enough.
+void summarize_huge_pages(results::Results& r) {
+  int checked = 0, short_of = 0;
+  double lowest = 1;
+  auto add = [&](const auto& records) {
+    for (const auto& record : records) {
+      if (!record.huge_page_fraction) continue;
+      ++checked;
+      if (*record.huge_page_fraction >= platform::kMinHugePageFraction) continue;
+      ++short_of;
+      lowest = std::min(lowest, *record.huge_page_fraction);
+    }
+  };
+  add(r.roofs);
+  add(r.sweep);
+  add(r.latency);
+  add(r.contention_curve);
+  if (short_of == 0) return;
+  char text[320];
+  std::snprintf(
+      text, sizeof text,
+      "huge pages backed less than %.0f %% of the 2 MiB+ buffers of %d of %d measurements "
+      "(lowest %.0f %%): their TLB misses lower bandwidth and add to latency (see "
+      "transparent_hugepages in the provenance; huge_page_fraction in each record)",
+      100 * platform::kMinHugePageFraction, short_of, checked, 100 * lowest);
+  r.warnings.push_back(text);
+}
+
 }  // namespace
 
 RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
@@ -424,6 +455,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     }
   }
   summarize_interference(results);
+  summarize_huge_pages(results);
   results.complete = true;
   results.incomplete_reason.clear();
   return RunOutcome::complete;

@@ -43,9 +43,18 @@ BandwidthResult measure_bandwidth(const DriverContext& context, platform::Thread
   });
 
   platform::PlacementCount placement;
+  std::vector<std::pair<const void*, std::size_t>> huge_page_candidates;
   for (const auto& own : buffers) {
-    for (const platform::NodeBuffer& b : own)
+    for (const platform::NodeBuffer& b : own) {
       placement += platform::count_placement(b.data(), b.size(), request.nodes);
+      if (b.size() >= platform::kHugePageBytes)
+        huge_page_candidates.emplace_back(b.data(), b.size());
+    }
+  }
+  // Interleaved buffers are left on small pages on purpose (page-by-page interleaving).
+  std::optional<double> huge_pages;
+  if (!huge_page_candidates.empty() && request.policy == platform::BindPolicy::bind) {
+    huge_pages = platform::huge_page_fraction(huge_page_candidates);
   }
 
   const TimedSamples timed =
@@ -66,6 +75,7 @@ BandwidthResult measure_bandwidth(const DriverContext& context, platform::Thread
                        static_cast<double>(bytes_per_sweep);
   for (double seconds : timed.seconds) result.gbps.push_back(bytes / seconds / 1e9);
   result.interference = timed.interference;
+  result.huge_page_fraction = huge_pages;
 
   if (!request.thread_groups.empty()) {
     const int groups =

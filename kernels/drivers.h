@@ -39,6 +39,7 @@ struct BandwidthResult {
   std::uint64_t working_set_bytes = 0;          // per thread, as run
   double placement_fraction = 0;                // pages on the requested nodes
   std::optional<double> interleave_evenness;    // interleaved data: how evenly spread (1 = even)
+  std::optional<double> huge_page_fraction;     // of its bound buffers of 2 MiB or more
   results::Interference interference;           // samples re-taken (or kept) for interference
 };
 
@@ -103,6 +104,7 @@ struct LatencyResult {
   std::vector<double> ns;  // per dependent load
   std::uint64_t working_set_bytes = 0;
   double placement_fraction = 0;
+  std::optional<double> huge_page_fraction;  // buffer of 2 MiB or more
   results::Interference interference;
 };
 

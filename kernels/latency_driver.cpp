@@ -50,6 +50,9 @@ LatencyResult measure_latency(const DriverContext& context, platform::ThreadTeam
   result.working_set_bytes = lines * request.line_bytes;
   result.placement_fraction =
       platform::count_placement(buffer.data(), buffer.size(), request.nodes).fraction();
+  if (buffer.size() >= platform::kHugePageBytes) {
+    result.huge_page_fraction = platform::huge_page_fraction({{buffer.data(), buffer.size()}});
+  }
   const TimedSamples timed =
       sample(team, context.clock, context.sampling, [&](int t, std::uint64_t repetitions) {
         if (t != 0) return;

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace larm::platform {
@@ -38,6 +40,15 @@ class NodeBuffer {
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
 };
+
+// The share of these areas' whole 2 MiB pages (NodeBuffers: each in mappings of its own, from a
+// huge-page boundary) that transparent huge pages back, from AnonHugePages in /proc/self/smaps;
+// nullopt when the kernel does not say or no area holds a whole huge page.
+std::optional<double> huge_page_fraction(
+    const std::vector<std::pair<const void*, std::size_t>>& areas);
+// Below this share a measurement's buffers of 2 MiB or more warn (issue 12).
+inline constexpr double kMinHugePageFraction = 0.90;
+inline constexpr std::size_t kHugePageBytes = 2u << 20;
 
 // Pages of [data, data + bytes) on the intended nodes, and pages queried, per node too.
 struct PlacementCount {

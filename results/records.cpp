@@ -66,6 +66,11 @@ std::optional<double> read_optional(const json& object, const char* key) {
   return object.at(key).get<double>();
 }
 
+// Written only where huge pages were checked (buffers of 2 MiB or more, bound).
+void add_huge_pages(json& j, const std::optional<double>& fraction) {
+  if (fraction) j["huge_page_fraction"] = *fraction;
+}
+
 // Written only for a measurement that had interfered samples, so clean files stay as they were.
 void add_interference(json& j, const Interference& interference) {
   if (!interference.any()) return;
@@ -102,6 +107,7 @@ json roof_json(const Roof& r) {
             {"instructions_per_cycle", number_or_null(r.instructions_per_cycle)},
             {"documented_ipc", number_or_null(r.documented_ipc)},
             {"status", status_text(r.status, r.status_reason)}};
+  add_huge_pages(j, r.huge_page_fraction);
   add_interference(j, r.interference);
   return j;
 }
@@ -131,6 +137,7 @@ Roof roof_from(const json& j, const MemoryReader& memories) {
   r.placement_fraction = read_optional(j, "placement_fraction");
   r.instructions_per_cycle = read_optional(j, "instructions_per_cycle");
   r.documented_ipc = read_optional(j, "documented_ipc");
+  r.huge_page_fraction = read_optional(j, "huge_page_fraction");
   r.interference = interference_from(j);
   read_status(j, r);
   return r;
@@ -145,6 +152,7 @@ json stream_json(const StreamMeasurement& s, json own) {
   own["samples"] = s.samples;
   own["stats"] = stats_json(s.stats);
   own["status"] = status_text(s.status, s.status_reason);
+  add_huge_pages(own, s.huge_page_fraction);
   add_interference(own, s.interference);
   return own;
 }
@@ -156,6 +164,7 @@ void read_stream(const json& j, StreamMeasurement& s) {
   s.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
   s.samples = j.at("samples").get<std::vector<double>>();
   s.stats = summarize(s.samples);
+  s.huge_page_fraction = read_optional(j, "huge_page_fraction");
   s.interference = interference_from(j);
   read_status(j, s);
 }
@@ -176,6 +185,7 @@ json latency_json(const LatencyPoint& p) {
             {"level", name(p.level)},     {"working_set_bytes", p.working_set_bytes},
             {"samples_ns", p.samples_ns}, {"stats", stats_json(p.stats)},
             {"cycles", p.cycles},         {"status", status_text(p.status, p.status_reason)}};
+  add_huge_pages(j, p.huge_page_fraction);
   add_interference(j, p.interference);
   return j;
 }
@@ -189,6 +199,7 @@ LatencyPoint latency_from(const json& j, const MemoryReader& memories) {
   p.samples_ns = j.at("samples_ns").get<std::vector<double>>();
   p.stats = summarize(p.samples_ns);
   p.cycles = j.at("cycles").get<double>();
+  p.huge_page_fraction = read_optional(j, "huge_page_fraction");
   p.interference = interference_from(j);
   read_status(j, p);
   return p;

@@ -43,6 +43,7 @@ struct Roof {
   std::vector<double> samples;          // in unit()
   SampleStats stats;
   std::optional<double> placement_fraction;      // pages found on the intended memories
+  std::optional<double> huge_page_fraction;      // of its buffers of 2 MiB or more (bound ones)
   std::optional<double> instructions_per_cycle;  // per core, FLOP ceilings only
   std::optional<double> documented_ipc;          // vendor figure, when larm knows it
   Interference interference;
@@ -64,6 +65,7 @@ struct StreamMeasurement {
   std::uint64_t working_set_bytes = 0;  // per thread
   std::vector<double> samples;          // GB/s, all threads together
   SampleStats stats;
+  std::optional<double> huge_page_fraction;  // of its buffers of 2 MiB or more (bound ones)
   Interference interference;
   Status status = Status::ok;
   std::string status_reason;
@@ -82,7 +84,8 @@ struct LatencyPoint {
   std::uint64_t working_set_bytes = 0;
   std::vector<double> samples_ns;  // ns per dependent load
   SampleStats stats;
-  double cycles = 0;  // median ns × measured core frequency
+  double cycles = 0;                         // median ns × measured core frequency
+  std::optional<double> huge_page_fraction;  // its buffer, when 2 MiB or more
   Interference interference;
   Status status = Status::ok;
   std::string status_reason;

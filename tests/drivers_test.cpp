@@ -1,6 +1,8 @@
 // Drivers on the live machine, small and quick: real samples, verified page placement.
 #include <gtest/gtest.h>
 
+#include <sys/mman.h>
+
 #include <cstring>
 
 #include "characterize/working_set.h"
@@ -44,6 +46,29 @@ TEST_F(Drivers, PlacementIsCheckedPageByPage) {
   EXPECT_DOUBLE_EQ(placed.fraction(), 1.0);
   EXPECT_DOUBLE_EQ(
       platform::count_placement(buffer.data(), buffer.size(), {local()[0] + 1}).fraction(), 0.0);
+}
+
+// AnonHugePages of the buffer's own mappings: small pages asked for give 0, a touched buffer
+// advised for huge pages gives a share; areas without a whole huge page give nothing.
+TEST_F(Drivers, HugePagesAreCountedInTheBuffersOwnMappings) {
+  platform::NodeBuffer small_pages(topology_.handle(), 8 << 20, local());
+  ASSERT_EQ(madvise(small_pages.data(), small_pages.size(), MADV_NOHUGEPAGE), 0);
+  std::memset(small_pages.data(), 1, small_pages.size());
+  platform::NodeBuffer advised(topology_.handle(), 8 << 20, local());
+  std::memset(advised.data(), 1, advised.size());
+  const auto none = platform::huge_page_fraction({{small_pages.data(), small_pages.size()}});
+  if (!none) GTEST_SKIP() << "this kernel has no transparent huge pages";
+  EXPECT_EQ(*none, 0.0);
+  const auto some = platform::huge_page_fraction({{advised.data(), advised.size()}});
+  ASSERT_TRUE(some);
+  EXPECT_GE(*some, 0.0);
+  EXPECT_LE(*some, 1.0);
+  // Both together: the advised buffer's huge pages over both buffers' 8 MiB.
+  const auto both = platform::huge_page_fraction(
+      {{small_pages.data(), small_pages.size()}, {advised.data(), advised.size()}});
+  ASSERT_TRUE(both);
+  EXPECT_NEAR(*both, *some / 2, 1e-9);
+  EXPECT_FALSE(platform::huge_page_fraction({{advised.data(), 4096}}));
 }
 
 TEST(Placement, EvennessIsOneMinusTheDistanceToAnEvenSpread) {
