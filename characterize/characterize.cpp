@@ -230,6 +230,7 @@ class Runner {
     roof.working_set_bytes = r.working_set_bytes;
     roof.samples = r.gbps;
     roof.stats = results::summarize(roof.samples);
+    roof.roof = results::estimate(roof.samples, options_.estimator);
     roof.placement_fraction = r.placement_fraction;
     roof.interference = r.interference;
     roof.huge_page_fraction = r.huge_page_fraction;
@@ -274,6 +275,7 @@ class Runner {
       roof.working_set_bytes = r.working_set_bytes;
       roof.samples = r.group_gbps[d];
       roof.stats = results::summarize(roof.samples);
+      roof.roof = results::estimate(roof.samples, options_.estimator);
       roof.placement_fraction = r.placement_fraction;
       roof.interference = r.interference;
       roof.status = uneven ? Status::misplaced
@@ -297,6 +299,7 @@ class Runner {
     Roof roof = roof_base(topology_, m);
     roof.samples = r.gflops;
     roof.stats = results::summarize(roof.samples);
+    roof.roof = results::estimate(roof.samples, options_.estimator);
     if (const double hz = results::core_hz(results_, m.domain, spec.isa); hz > 0) {
       roof.instructions_per_cycle = results::median(r.instructions_per_second) / hz;
     }

@@ -24,7 +24,8 @@ struct ProgressEvent {
 struct RunOptions {
   kernels::SamplingOptions sampling;
   double unstable_threshold = 0.10;
-  bool require_placement = false;  // a misplaced measurement stops the run as an error
+  bool require_placement = false;        // a misplaced measurement stops the run as an error
+  Estimator estimator = Estimator::p90;  // each roof's value from its samples
   std::function<void(const ProgressEvent&)> on_progress;        // before each measurement
   std::function<void(const results::Results&)> on_measurement;  // after each one that ran
 };

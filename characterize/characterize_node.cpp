@@ -13,6 +13,7 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   const Plan plan = make_plan(topology, options.plan);
   results.provenance = make_provenance(topology, clock, cpu, options.plan.isa, options.plan.quick,
                                        options.plan.samples);
+  results.provenance["roof_estimator"] = name(options.estimator);
   results.topology = topology.to_json();
   for (const auto& warning : results.provenance["environment_warnings"]) {
     results.warnings.push_back(warning.get<std::string>());
@@ -30,6 +31,7 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   run.sampling.min_sample_seconds = options.plan.min_sample_seconds;
   run.sampling.stop = options.stop;
   run.require_placement = options.require_placement;
+  run.estimator = options.estimator;
   run.on_progress = options.on_progress;
   // Saves while running at most once a second; the final save follows the run.
   results::SaveThrottle throttle;

@@ -17,6 +17,7 @@ namespace larm::characterize {
 struct CharacterizeOptions {
   PlanOptions plan;
   bool require_placement = false;
+  Estimator estimator = Estimator::p90;     // of each roof's value (README, "The roof estimator")
   const std::atomic<bool>* stop = nullptr;  // set by Ctrl-C: stop between samples
   std::function<void(const ProgressEvent&)> on_progress;
 };

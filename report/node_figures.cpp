@@ -119,7 +119,7 @@ std::vector<Figure> matrix_figures(const results::Results& results, Access roof_
     const unsigned m = r.memory->os_index;
     domains.insert(r.domain);
     memories.insert(m);
-    gbps[{r.domain, m}] = r.stats.median;
+    gbps[{r.domain, m}] = r.roof;
   }
   if (gbps.empty()) {
     omitted.push_back("bandwidth matrix: no local or remote " + access + " memory roof");

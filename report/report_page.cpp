@@ -75,7 +75,7 @@ std::vector<RoofRow> roof_rows(const results::Results& results) {
                 name_or_empty(r.placement),
                 r.operation() + (r.precision ? std::string(" ") + name(*r.precision) : ""),
                 name(r.isa),
-                r.present() ? number(r.stats.median) : "absent",
+                r.present() ? number(r.roof) : "absent",
                 r.unit(),
                 r.present() ? number(100 * r.stats.spread, 2) + " %" : "",
                 status_text(r.status, r.status_reason)};

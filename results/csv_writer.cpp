@@ -51,7 +51,7 @@ std::string roofs_csv(const Results& results) {
   std::ostringstream out;
   out << "domain,memory,level,access,precision,isa,threads,unit,median,min,max,samples,status,"
          "placement,memory_kind,working_set_bytes,spread,placement_fraction,"
-         "instructions_per_cycle,documented_ipc\n";
+         "instructions_per_cycle,documented_ipc,roof\n";
   for (const Roof& r : results.roofs) {
     out << r.domain << ',' << memory_text(r.memory) << ',' << name(r.level) << ',' << r.operation()
         << ',' << name_or_empty(r.precision) << ',' << name(r.isa) << ',' << r.threads << ','
@@ -61,7 +61,8 @@ std::string roofs_csv(const Results& results) {
         << csv_field(status_text(r.status, r.status_reason)) << ',' << name_or_empty(r.placement)
         << ',' << csv_field(r.memory_kind) << ',' << r.working_set_bytes << ','
         << stats_or_empty(r.stats, &SampleStats::spread) << ',' << optional(r.placement_fraction)
-        << ',' << optional(r.instructions_per_cycle) << ',' << optional(r.documented_ipc) << '\n';
+        << ',' << optional(r.instructions_per_cycle) << ',' << optional(r.documented_ipc) << ','
+        << optional(r.present() ? std::optional(r.roof) : std::nullopt) << '\n';
   }
   return out.str();
 }

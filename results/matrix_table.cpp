@@ -69,18 +69,18 @@ std::string matrix_table(const Results& results) {
     return nullptr;
   };
   for (Access access : all<Access>()) {
-    table(std::string("Bandwidth, ") + name(access) + " (GB/s, median; all cores of the domain)",
+    table(std::string("Bandwidth, ") + name(access) + " (GB/s, " +
+              std::string(name(roof_estimator(results))) + "; all cores of the domain)",
           [&](int d, const std::string& m) {
             const Roof* r = memory_roof(d, m, access, {Placement::local, Placement::remote});
             if (r == nullptr) return std::string("");
-            return cell(r->stats.median, r->present()) +
-                   (r->placement == Placement::local ? "*" : "");
+            return cell(r->roof, r->present()) + (r->placement == Placement::local ? "*" : "");
           });
     table(std::string("Contention, ") + name(access) +
               " (GB/s each domain obtains with every core of the machine on the memory)",
           [&](int d, const std::string& m) {
             const Roof* r = memory_roof(d, m, access, {Placement::contention});
-            return r == nullptr ? std::string("") : cell(r->stats.median, r->present());
+            return r == nullptr ? std::string("") : cell(r->roof, r->present());
           });
   }
   table("Latency (ns, median; one core)", [&](int d, const std::string& m) {

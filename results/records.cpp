@@ -103,6 +103,7 @@ json roof_json(const Roof& r) {
             {"working_set_bytes", r.working_set_bytes},
             {"samples", r.samples},
             {"stats", stats_json(r.stats)},
+            {"roof", number_or_null(r.present() ? std::optional(r.roof) : std::nullopt)},
             {"placement_fraction", number_or_null(r.placement_fraction)},
             {"instructions_per_cycle", number_or_null(r.instructions_per_cycle)},
             {"documented_ipc", number_or_null(r.documented_ipc)},
@@ -134,6 +135,8 @@ Roof roof_from(const json& j, const MemoryReader& memories) {
   r.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
   r.samples = j.at("samples").get<std::vector<double>>();
   r.stats = summarize(r.samples);
+  // Files from before the estimator (schema 1.2) have the median as their model value.
+  r.roof = read_optional(j, "roof").value_or(r.stats.median);
   r.placement_fraction = read_optional(j, "placement_fraction");
   r.instructions_per_cycle = read_optional(j, "instructions_per_cycle");
   r.documented_ipc = read_optional(j, "documented_ipc");
@@ -342,6 +345,12 @@ std::optional<Isa> kernel_isa(const Results& results) {
   const auto found = results.provenance.find("isa");
   if (found == results.provenance.end() || !found->is_string()) return std::nullopt;
   return parse<Isa>(found->get<std::string>());
+}
+
+Estimator roof_estimator(const Results& results) {
+  const auto found = results.provenance.find("roof_estimator");
+  if (found == results.provenance.end() || !found->is_string()) return Estimator::median;
+  return parse<Estimator>(found->get<std::string>()).value_or(Estimator::median);
 }
 
 double core_hz(const Results& results, int domain, std::optional<Isa> under) {

@@ -15,7 +15,7 @@
 namespace larm::results {
 
 // Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
-inline constexpr const char* kSchemaVersion = "1.2";
+inline constexpr const char* kSchemaVersion = "1.3";
 
 // Samples of a measurement that were interfered with (issue 12): their threads were descheduled,
 // stolen from by the hypervisor or slowed (kernels/interference.h says the thresholds). They are
@@ -42,6 +42,9 @@ struct Roof {
   std::uint64_t working_set_bytes = 0;  // per thread, as run (a whole number of kernel chunks)
   std::vector<double> samples;          // in unit()
   SampleStats stats;
+  // The one value the model uses (plots, place, validation): the run's estimator over the
+  // samples (provenance roof_estimator; files without it: the median). 0 when absent.
+  double roof = 0;
   std::optional<double> placement_fraction;      // pages found on the intended memories
   std::optional<double> huge_page_fraction;      // of its buffers of 2 MiB or more (bound ones)
   std::optional<double> instructions_per_cycle;  // per core, FLOP ceilings only
@@ -163,6 +166,9 @@ struct Results {
 
 // The ISA of the run's bandwidth kernels, as its provenance records it (none when it does not).
 std::optional<Isa> kernel_isa(const Results& results);
+
+// The estimator of the roofs' values (provenance roof_estimator; files without it: the median).
+Estimator roof_estimator(const Results& results);
 
 // A domain's measured core clock (the median of its add chain) under an ISA's FP load, or alone
 // when `under` is none or was not measured under that ISA; 0 when the domain has no clock.

@@ -15,6 +15,20 @@ double median(std::span<const double> values) {
   return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
 }
 
+double quantile(std::span<const double> values, double q) {
+  if (values.empty()) return 0;
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  const double position = std::clamp(q, 0.0, 1.0) * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(position);
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (position - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
+double estimate(std::span<const double> samples, Estimator estimator) {
+  return estimator == Estimator::median ? median(samples) : quantile(samples, 0.9);
+}
+
 SampleStats summarize(std::span<const double> samples) {
   SampleStats stats;
   stats.count = samples.size();

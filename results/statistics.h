@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <span>
 
+#include "results/vocabulary.h"
+
 namespace larm::results {
 
 struct SampleStats {
@@ -21,6 +23,13 @@ SampleStats summarize(std::span<const double> samples);
 
 // Median of values (the mean of the two middle ones for an even count); 0 when empty.
 double median(std::span<const double> values);
+
+// The q-quantile (0 <= q <= 1) by linear interpolation between order statistics (Hyndman and
+// Fan's type 7, the default of R and NumPy); 0 when empty.
+double quantile(std::span<const double> values, double q);
+
+// A roof's value from its samples under an estimator (vocabulary.h): p90 or the median.
+double estimate(std::span<const double> samples, Estimator estimator);
 
 // A measurement is unstable when its samples spread more than this fraction of the median.
 inline constexpr double kDefaultUnstableSpread = 0.10;

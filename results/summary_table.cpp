@@ -16,11 +16,11 @@ std::string format_value(double value) {
   return buffer;
 }
 
-// A cell: the median, with a mark when it should not be trusted as is.
+// A cell: the roof value, with a mark when it should not be trusted as is.
 std::string cell(const Roof* roof) {
   if (roof == nullptr) return "";
   if (!roof->present()) return "-";
-  std::string text = format_value(roof->stats.median);
+  std::string text = format_value(roof->roof);
   if (roof->status == Status::unstable) text += "*";
   if (roof->status == Status::misplaced) text += "!";
   return text;
@@ -43,6 +43,7 @@ std::string row_label(const Roof& r) {
 
 std::string summary_table(const Results& results) {
   std::ostringstream out;
+  const std::string estimator = name(roof_estimator(results));
   std::set<int> domains;
   for (const Roof& r : results.roofs) domains.insert(r.domain);
   std::set<std::string> absent_reasons;
@@ -78,7 +79,7 @@ std::string summary_table(const Results& results) {
         absent_reasons.insert(label + ": " + status_text(r.status, r.status_reason));
     }
     if (!row_order.empty()) {
-      out << "  " << pad("GB/s (median)", 26);
+      out << "  " << pad("GB/s (" + estimator + ")", 26);
       for (Access access : all<Access>()) out << pad(name(access), 10);
       out << "\n";
       for (const std::string& label : row_order) {
@@ -101,7 +102,7 @@ std::string summary_table(const Results& results) {
       flops[label][r.op] = &r;
     }
     if (!flop_order.empty()) {
-      out << "  " << pad("GFLOP/s (median) [IPC]", 26);
+      out << "  " << pad("GFLOP/s (" + estimator + ") [IPC]", 26);
       for (FlopOp op : all<FlopOp>()) out << pad(name(op), 16);
       out << "\n";
       for (const std::string& label : flop_order) {

@@ -35,6 +35,10 @@ enum class RoofKind { compute, cache, local, remote, contention, congestion };
 // The state of a measurement. absent and not_applicable come with a reason (a separate string);
 // misplaced may have one (how far the pages were from where they were wanted).
 enum class Status { ok, unstable, misplaced, absent, not_applicable };
+// How a roof's one value comes from its samples (issue 12): the 90th percentile of its clean
+// samples (the default: a roof is a bound the machine attains, and interference only slows), or
+// the thesis' median.
+enum class Estimator { p90, median };
 
 template <typename E>
 struct VocabularyEntry {
@@ -113,6 +117,13 @@ struct Vocabulary<Status> {
        {Status::misplaced, "misplaced"},
        {Status::absent, "absent"},
        {Status::not_applicable, "not_applicable"}}};
+};
+
+template <>
+struct Vocabulary<Estimator> {
+  static constexpr std::string_view what = "estimator";
+  static constexpr std::array<VocabularyEntry<Estimator>, 2> entries{
+      {{Estimator::p90, "p90"}, {Estimator::median, "median"}}};
 };
 
 template <typename E>

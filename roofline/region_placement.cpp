@@ -124,7 +124,7 @@ std::vector<RoofLine> domain_roofs(const results::Results& results, int domain,
   for (const auto& roof : results.roofs) {
     if (roof.domain != domain || !roof.present()) continue;
     RoofLine line;
-    line.value = roof.stats.median;
+    line.value = roof.roof;
     line.level = roof.level;
     line.access = roof.access;
     line.op = roof.op;

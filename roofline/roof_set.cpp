@@ -28,7 +28,7 @@ std::optional<double> RoofSet::bandwidth(int domain, Level level, Access access,
     if (level == Level::memory && (memory ? r.memory != memory : r.placement != Placement::local)) {
       continue;
     }
-    return r.stats.median;
+    return r.roof;
   }
   return std::nullopt;
 }
@@ -37,7 +37,7 @@ std::optional<double> RoofSet::ceiling(int domain, Isa isa, Precision precision,
   for (const results::Roof& r : results_.roofs) {
     if (r.domain == domain && r.is_ceiling() && r.isa == isa && r.precision == precision &&
         r.op == op && r.present()) {
-      return r.stats.median;
+      return r.roof;
     }
   }
   return std::nullopt;
@@ -47,7 +47,7 @@ const results::Roof* RoofSet::peak(int domain, Precision precision) const {
   const results::Roof* best = nullptr;
   for (const results::Roof& r : results_.roofs) {
     if (r.domain == domain && r.is_ceiling() && r.precision == precision && r.present() &&
-        (best == nullptr || r.stats.median > best->stats.median)) {
+        (best == nullptr || r.roof > best->roof)) {
       best = &r;
     }
   }
@@ -75,7 +75,7 @@ std::string describe_ridges(const results::Results& results) {
       if (peak == nullptr) continue;
       char line[256];
       std::snprintf(line, sizeof line, "Domain %d %s peak: %.1f GFLOP/s (%s %s)", domain,
-                    name(precision), peak->stats.median, name(peak->isa), name(peak->op));
+                    name(precision), peak->roof, name(peak->isa), name(peak->op));
       out << line;
       // The FMA ceiling of the same ISA against its documented peak.
       for (const results::Roof& r : results.roofs) {
@@ -89,7 +89,7 @@ std::string describe_ridges(const results::Results& results) {
           std::snprintf(line, sizeof line,
                         "; fma = %.1f%% of documented %.1f GFLOP/s (%d cores x %.2f GHz x %.0f "
                         "fma/cycle)",
-                        100 * r.stats.median / *documented, *documented, r.threads, core_hz / 1e9,
+                        100 * r.roof / *documented, *documented, r.threads, core_hz / 1e9,
                         *r.documented_ipc);
           out << line;
         }
@@ -99,8 +99,7 @@ std::string describe_ridges(const results::Results& results) {
       out << "  ridge points (FLOP/byte) of the load roofs:";
       for (Level level : {Level::L1, Level::L2, Level::L3, Level::memory}) {
         if (const auto b = roofs.bandwidth(domain, level, Access::load)) {
-          std::snprintf(line, sizeof line, " %s %.2f", name(level),
-                        ridge_point(*b, peak->stats.median));
+          std::snprintf(line, sizeof line, " %s %.2f", name(level), ridge_point(*b, peak->roof));
           out << line;
         }
       }

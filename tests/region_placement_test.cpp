@@ -22,6 +22,7 @@ results::Roof bandwidth(int domain, const std::string& level, double gbps,
   r.memory_kind = level == "memory" ? "DRAM" : "";
   r.samples = {gbps};
   r.stats = results::summarize(r.samples);
+  r.roof = r.stats.median;
   return r;
 }
 

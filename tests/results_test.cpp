@@ -25,6 +25,7 @@ Results sample_results() {
   l1.working_set_bytes = 16384;
   l1.samples = {100, 102, 98};
   l1.stats = summarize(l1.samples);
+  l1.roof = l1.stats.median;  // no roof_estimator in the provenance: the median
   l1.placement_fraction = 1.0;
   Roof remote = l1;
   remote.level = Level::memory;
@@ -32,6 +33,7 @@ Results sample_results() {
   remote.placement = Placement::remote;
   remote.samples.clear();
   remote.stats = summarize(remote.samples);
+  remote.roof = 0;
   remote.placement_fraction.reset();
   remote.status = Status::absent;
   remote.status_reason = "single NUMA node";
@@ -108,6 +110,22 @@ TEST(Results, OtherMajorVersionIsRefused) {
   doc["schema_version"] = "2.0";
   EXPECT_THROW(results_from_json(doc), std::runtime_error);
   EXPECT_THROW(results_from_json(nlohmann::json::object()), std::runtime_error);
+}
+
+// The model's value is the file's "roof"; files from before it (no "roof") use the median.
+TEST(Results, RoofValueIsReadBackOrTheMedianForOlderFiles) {
+  Results r = sample_results();
+  r.provenance["roof_estimator"] = "p90";
+  r.roofs[0].roof = quantile(r.roofs[0].samples, 0.9);
+  nlohmann::json document = to_json(r);
+  EXPECT_DOUBLE_EQ(document["roofs"][0]["roof"].get<double>(), 101.6);
+  EXPECT_TRUE(document["roofs"][1]["roof"].is_null());  // absent
+  EXPECT_DOUBLE_EQ(results_from_json(document).roofs[0].roof, 101.6);
+  EXPECT_EQ(roof_estimator(results_from_json(document)), Estimator::p90);
+  document["roofs"][0].erase("roof");
+  document["provenance"].erase("roof_estimator");
+  EXPECT_DOUBLE_EQ(results_from_json(document).roofs[0].roof, 100);
+  EXPECT_EQ(roof_estimator(results_from_json(document)), Estimator::median);
 }
 
 TEST(Results, RoofsCsvHasTheDocumentedColumns) {

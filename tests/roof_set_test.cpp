@@ -23,6 +23,7 @@ results::Roof roof(const std::string& level, const std::string& operation, doubl
   r.threads = 2;
   r.samples = {median};
   r.stats = results::summarize(r.samples);
+  r.roof = r.stats.median;
   if (r.level == Level::memory) {
     r.memory = MemoryRef{0, 0};
     r.placement = Placement::local;

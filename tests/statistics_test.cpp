@@ -48,5 +48,27 @@ TEST(Statistics, SingleSampleIsNeverUnstable) {
   EXPECT_FALSE(is_unstable(summarize(one), 0.0));
 }
 
+// Type 7 quantiles, as R's quantile() and NumPy's percentile() give them.
+TEST(Statistics, QuantileInterpolatesBetweenOrderStatistics) {
+  const std::vector<double> five{10, 30, 20, 50, 40};
+  EXPECT_DOUBLE_EQ(quantile(five, 0.9), 46);  // numpy.percentile([10,20,30,40,50], 90)
+  EXPECT_DOUBLE_EQ(quantile(five, 0.5), 30);
+  EXPECT_DOUBLE_EQ(quantile(five, 0), 10);
+  EXPECT_DOUBLE_EQ(quantile(five, 1), 50);
+  const std::vector<double> one{7};
+  EXPECT_DOUBLE_EQ(quantile(one, 0.9), 7);
+  EXPECT_DOUBLE_EQ(quantile(std::vector<double>{}, 0.9), 0);
+}
+
+// A roof is a bound the machine attains: slowed samples (interference) move p90 less than the
+// median.
+TEST(Statistics, TheP90EstimatorIgnoresSlowedSamplesTheMedianDoesNot) {
+  const std::vector<double> clean{100, 101, 99, 100, 100, 101, 99, 100, 100, 101, 100};
+  std::vector<double> slowed = clean;
+  for (int i = 0; i < 6; ++i) slowed[static_cast<std::size_t>(i)] = 60;  // 6 of 11 at 60 %
+  EXPECT_NEAR(estimate(slowed, Estimator::p90), estimate(clean, Estimator::p90), 1.0);
+  EXPECT_LT(estimate(slowed, Estimator::median), 70);
+}
+
 }  // namespace
 }  // namespace larm::results

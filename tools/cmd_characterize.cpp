@@ -26,6 +26,7 @@ struct CharacterizeOptions {
   MeasurementOptions measurement;
   std::string out;
   bool require_placement = false;
+  std::string estimator = "p90";
   bool validate = false;
   std::optional<double> fail_above;
 };
@@ -68,6 +69,7 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   characterize::CharacterizeOptions run;
   run.plan = plan_options;
   run.require_placement = options.require_placement;
+  run.estimator = parse_word<Estimator>(options.estimator);
   const bool show_progress = !global.quiet && ::isatty(STDERR_FILENO);
   if (show_progress) {
     run.on_progress = [](const characterize::ProgressEvent& e) {
@@ -117,6 +119,11 @@ void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action) {
   add_measurement_options(*command, options->measurement);
   command->add_flag("--require-placement", options->require_placement,
                     "stop with an error when a measurement's pages are not on the intended memory");
+  command
+      ->add_option("--estimator", options->estimator,
+                   "each roof's one value from its samples: p90 (default; the 90th percentile, "
+                   "stable across runs on shared machines) or median (the thesis')")
+      ->check(CLI::IsMember(words<Estimator>()));
   command->add_flag("--validate", options->validate,
                     "validate the model right after: mixed kernels against every roof (as larm "
                     "validate; quick with --quick)");

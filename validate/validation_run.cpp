@@ -103,7 +103,7 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
     ValidationTarget target;
     target.roof = roof;
     target.name = label;
-    target.ceiling_gflops = ceiling->stats.median;
+    target.ceiling_gflops = ceiling->roof;
     const bool machine_wide =
         roof.placement == Placement::contention || roof.placement == Placement::congestion;
     if (machine_wide) {
@@ -133,7 +133,7 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
                    .access = options.access,
                    .op = options.op,
                    .precision = options.precision};
-    const double ridge = target.ceiling_gflops / roof.stats.median;
+    const double ridge = target.ceiling_gflops / roof.roof;
     target.intensities = options.quick ? quick_intensities(ridge) : intensity_grid();
     targets.push_back(std::move(target));
   }
@@ -172,7 +172,7 @@ void run_validation(const topology::Topology& topology, const platform::Clock& c
               : static_cast<int>(std::count(target.thread_groups.begin(),
                                             target.thread_groups.end(), target.roof.domain));
       point.ai = ai.value();
-      point.roof_gbps = target.roof.stats.median;
+      point.roof_gbps = target.roof.roof;
       point.ceiling_gflops = target.ceiling_gflops;
       point.predicted_gflops = std::min(point.ai * point.roof_gbps, point.ceiling_gflops);
       if (options.on_progress) options.on_progress(++index, total, target.name);
