@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 
+#include "characterize/pooling.h"
 #include "codegen/isa.h"
 #include "kernels/drivers.h"
 #include "results/statistics.h"
@@ -142,15 +143,19 @@ void record_absent(const topology::Topology& topology, const PlannedMeasurement&
 
 class Runner {
  public:
+  // Clocks are looked up in `pooled` (what earlier measurements gave); each run's records go to
+  // the results it is given.
   Runner(const topology::Topology& topology, const platform::Clock& clock,
-         const platform::CpuInfo& cpu, const RunOptions& options, results::Results& results)
+         const platform::CpuInfo& cpu, const RunOptions& options, const results::Results& pooled)
       : topology_(topology),
         cpu_(cpu),
         options_(options),
-        results_(results),
+        pooled_(pooled),
         context_{topology, clock, options.sampling} {}
 
-  void run(const PlannedMeasurement& m) {
+  void run(const PlannedMeasurement& m, int samples, results::Results& out) {
+    out_ = &out;
+    context_.sampling.samples = samples;
     switch (m.kind) {
       case MeasurementKind::frequency:
         return frequency(m);
@@ -184,8 +189,7 @@ class Runner {
                                        .working_set_bytes = m.working_set_bytes});
   }
 
-  // The add chain alone, cross-checked with the imul chain (a warning past
-  // kClockDisagreement); or beside an ISA's load.
+  // The add chain alone, cross-checked with the imul chain; or beside an ISA's load.
   void frequency(const PlannedMeasurement& m) {
     const auto& spec = std::get<codegen::ClockSpec>(m.spec);
     results::FrequencyRecord record;
@@ -201,15 +205,14 @@ class Runner {
           kernels::measure_frequency(context_, team(m.pus),
                                      codegen::ClockSpec{.chain = codegen::ClockChain::imul})
               .hz;
-      warn_if_chains_disagree(record);
-      if (!results_.provenance.contains("core_frequency_hz")) {
-        results_.provenance["core_frequency_hz"] = record.stats.median;
-      }
     }
-    results_.frequency.push_back(record);
+    out_->frequency.push_back(record);
   }
 
-  void warn_if_chains_disagree(const results::FrequencyRecord& record) {
+ public:
+  // After the passes: a warning past kClockDisagreement.
+  static void warn_if_chains_disagree(const results::FrequencyRecord& record,
+                                      results::Results& results) {
     const double add = record.stats.median;
     const double imul = results::median(record.imul_samples_hz);
     if (add <= 0 || imul <= 0 || std::abs(add - imul) / imul <= kClockDisagreement) return;
@@ -220,9 +223,10 @@ class Runner {
                   "may be wrong",
                   record.domain, add / 1e9, imul / 1e9, 100 * std::abs(add - imul) / imul,
                   100 * kClockDisagreement);
-    results_.warnings.push_back(text);
+    results.warnings.push_back(text);
   }
 
+ private:
   void bandwidth(const PlannedMeasurement& m) {
     if (m.domain < 0) return machine_wide(m);
     const kernels::BandwidthResult r = on_memory(m);
@@ -236,7 +240,7 @@ class Runner {
     roof.huge_page_fraction = r.huge_page_fraction;
     roof.status = status_of(roof.stats, roof.placement_fraction, options_.unstable_threshold,
                             roof.interference);
-    results_.roofs.push_back(roof);
+    out_->roofs.push_back(roof);
   }
 
   // Every core of the machine on one memory (contention) or on all, interleaved (congestion):
@@ -266,7 +270,7 @@ class Runner {
     const bool uneven =
         r.interleave_evenness && *r.interleave_evenness < platform::kMinInterleaveEvenness;
     if (uneven) total.status = Status::misplaced;
-    results_.shared.push_back(total);
+    out_->shared.push_back(total);
     for (std::size_t d = 0; d < r.group_gbps.size(); ++d) {
       if (r.group_gbps[d].empty()) continue;
       Roof roof = roof_base(topology_, m);
@@ -281,7 +285,7 @@ class Runner {
       roof.status = uneven ? Status::misplaced
                            : status_of(roof.stats, roof.placement_fraction,
                                        options_.unstable_threshold, roof.interference);
-      results_.roofs.push_back(roof);
+      out_->roofs.push_back(roof);
     }
   }
 
@@ -290,7 +294,7 @@ class Runner {
     results::CurvePoint p;
     fill_stream(m, r, options_.unstable_threshold, p);
     p.memory = m.memory;
-    results_.contention_curve.push_back(p);
+    out_->contention_curve.push_back(p);
   }
 
   void flops(const PlannedMeasurement& m) {
@@ -300,7 +304,7 @@ class Runner {
     roof.samples = r.gflops;
     roof.stats = results::summarize(roof.samples);
     roof.roof = results::estimate(roof.samples, options_.estimator);
-    if (const double hz = results::core_hz(results_, m.domain, spec.isa); hz > 0) {
+    if (const double hz = results::core_hz(pooled_, m.domain, spec.isa); hz > 0) {
       roof.instructions_per_cycle = results::median(r.instructions_per_second) / hz;
     }
     if (auto documented = platform::documented_throughput(cpu_, spec.isa, spec.op)) {
@@ -309,7 +313,7 @@ class Runner {
     roof.interference = r.interference;
     roof.status =
         status_of(roof.stats, std::nullopt, options_.unstable_threshold, roof.interference);
-    results_.roofs.push_back(roof);
+    out_->roofs.push_back(roof);
   }
 
   void sweep(const PlannedMeasurement& m) {
@@ -317,7 +321,7 @@ class Runner {
     results::SweepPoint p;
     fill_stream(m, r, options_.unstable_threshold, p);
     p.domain = m.domain;
-    results_.sweep.push_back(p);
+    out_->sweep.push_back(p);
   }
 
   void latency(const PlannedMeasurement& m) {
@@ -332,18 +336,19 @@ class Runner {
     p.working_set_bytes = r.working_set_bytes;
     p.samples_ns = r.ns;
     p.stats = results::summarize(p.samples_ns);
-    p.cycles = p.stats.median * results::core_hz(results_, m.domain) / 1e9;
+    p.cycles = p.stats.median * results::core_hz(pooled_, m.domain) / 1e9;
     p.interference = r.interference;
     p.huge_page_fraction = r.huge_page_fraction;
     p.status =
         status_of(p.stats, r.placement_fraction, options_.unstable_threshold, p.interference);
-    results_.latency.push_back(p);
+    out_->latency.push_back(p);
   }
 
   const topology::Topology& topology_;
   const platform::CpuInfo& cpu_;
   const RunOptions& options_;
-  results::Results& results_;
+  const results::Results& pooled_;
+  results::Results* out_ = nullptr;
   kernels::DriverContext context_;
   std::unique_ptr<platform::ThreadTeam> team_;
 };
@@ -419,43 +424,91 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
                     const platform::Clock& clock, const platform::CpuInfo& cpu,
                     const RunOptions& options, results::Results& results) {
   Runner runner(topology, clock, cpu, options, results);
+  const PoolOptions pool{.estimator = options.estimator,
+                         .unstable_threshold = options.unstable_threshold,
+                         .pass_threshold = options.pass_threshold};
+  const int passes = std::max(1, options.passes);
+  const int samples_per_pass = (options.sampling.samples + passes - 1) / passes;
+  const auto count = plan.measurements.size();
+  std::vector<RecordSlots> slots(count);
   const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   double estimated_done = 0;
-  const int total = static_cast<int>(plan.measurements.size());
+  const int total = static_cast<int>(count) * passes;
   int index = 0;
   results.complete = false;
-  for (const PlannedMeasurement& m : plan.measurements) {
+
+  // One pass of one measurement, pooled; an outcome when the run must stop.
+  auto run_once = [&](std::size_t i, int pass) -> std::optional<RunOutcome> {
+    const PlannedMeasurement& m = plan.measurements[i];
     ++index;
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (options.on_progress) {
       // Scale the remaining estimate by how fast the run has gone against its estimates so far.
-      const double pace = estimated_done > 1 ? elapsed / estimated_done : 1;
-      options.on_progress(
-          {index, total, &m, elapsed, (plan.estimated_seconds - estimated_done) * pace});
+      const double pace = estimated_done > 1 ? elapsed() / estimated_done : 1;
+      options.on_progress({index, std::max(total, index), &m, elapsed(),
+                           std::max(0.0, plan.estimated_seconds - estimated_done) * pace});
     }
+    results::Results one;
     if (!m.absent_reason.empty()) {
-      record_absent(topology, m, m.absent_reason, results);
-      continue;
+      if (pass == 0) record_absent(topology, m, m.absent_reason, one);
+    } else {
+      try {
+        throw_if_stopped(options.sampling);
+        runner.run(m, samples_per_pass, one);
+      } catch (const kernels::Interrupted&) {
+        results.incomplete_reason = "interrupted in pass " + std::to_string(pass + 1) + " of " +
+                                    std::to_string(passes) + " after " + std::to_string(index - 1) +
+                                    " of " + std::to_string(total) + " measurement runs";
+        return RunOutcome::interrupted;
+      } catch (const std::exception& e) {
+        record_absent(topology, m, std::string("failed: ") + e.what(), one);
+      }
+      estimated_done += m.estimated_seconds / passes;
     }
     const int misplaced_before = count_misplaced(results);
-    try {
-      throw_if_stopped(options.sampling);
-      runner.run(m);
-    } catch (const kernels::Interrupted&) {
-      results.incomplete_reason = "interrupted after " + std::to_string(index - 1) + " of " +
-                                  std::to_string(total) + " measurements";
-      return RunOutcome::interrupted;
-    } catch (const std::exception& e) {
-      record_absent(topology, m, std::string("failed: ") + e.what(), results);
+    pool_pass(results, slots[i], one, pool);
+    if (!results.provenance.contains("core_frequency_hz")) {
+      for (const results::FrequencyRecord& f : results.frequency) {
+        if (!f.under && !f.samples_hz.empty()) {
+          results.provenance["core_frequency_hz"] = f.stats.median;
+        }
+      }
     }
-    estimated_done += m.estimated_seconds;
     if (options.on_measurement) options.on_measurement(results);
     if (options.require_placement && count_misplaced(results) > misplaced_before) {
       results.incomplete_reason = "stopped by --require-placement: " + m.label() +
                                   " has less than 99 % of its pages on the intended memory";
       return RunOutcome::misplaced;
     }
+    return std::nullopt;
+  };
+
+  // Passes in rotated order: each starts a share of the plan further on. The frequencies of a
+  // domain come before its other measurements in the plan, so the first pass keeps them first.
+  for (int pass = 0; pass < passes; ++pass) {
+    const std::size_t offset = pass == 0 ? 0 : count * static_cast<std::size_t>(pass) / passes;
+    for (std::size_t k = 0; k < count; ++k) {
+      if (const auto stop = run_once((k + offset) % count, pass)) return *stop;
+    }
+  }
+  // Measurements whose passes disagree get more passes while the time budget allows.
+  for (int extra = 0; passes > 1 && options.max_seconds > 0; ++extra) {
+    std::vector<std::size_t> again;
+    for (std::size_t i = 0; i < count; ++i) {
+      if (pass_spread(slots[i]) > options.pass_threshold) again.push_back(i);
+    }
+    if (again.empty()) break;
+    for (std::size_t i : again) {
+      if (elapsed() >= options.max_seconds) break;
+      if (const auto stop = run_once(i, passes + extra)) return *stop;
+    }
+    if (elapsed() >= options.max_seconds) break;
+  }
+  for (const RecordSlots& s : slots) settle_status(results, s, pool);
+  for (const results::FrequencyRecord& f : results.frequency) {
+    if (!f.under) Runner::warn_if_chains_disagree(f, results);
   }
   summarize_interference(results);
   summarize_huge_pages(results);

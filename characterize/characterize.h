@@ -26,6 +26,12 @@ struct RunOptions {
   double unstable_threshold = 0.10;
   bool require_placement = false;        // a misplaced measurement stops the run as an error
   Estimator estimator = Estimator::p90;  // each roof's value from its samples
+  // The plan runs in this many passes, each taking ceil(samples / passes) samples of every
+  // measurement (README, "Passes"); after them, measurements whose passes' values spread more
+  // than pass_threshold get more passes until max_seconds have passed since the start (0: none).
+  int passes = 1;
+  double pass_threshold = 0.05;
+  double max_seconds = 0;
   std::function<void(const ProgressEvent&)> on_progress;        // before each measurement
   std::function<void(const results::Results&)> on_measurement;  // after each one that ran
 };

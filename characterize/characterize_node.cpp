@@ -14,6 +14,7 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   results.provenance = make_provenance(topology, clock, cpu, options.plan.isa, options.plan.quick,
                                        options.plan.samples);
   results.provenance["roof_estimator"] = name(options.estimator);
+  results.provenance["passes"] = options.plan.passes;
   results.topology = topology.to_json();
   for (const auto& warning : results.provenance["environment_warnings"]) {
     results.warnings.push_back(warning.get<std::string>());
@@ -32,6 +33,8 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   run.sampling.stop = options.stop;
   run.require_placement = options.require_placement;
   run.estimator = options.estimator;
+  run.passes = options.plan.passes;
+  run.max_seconds = options.max_seconds > 0 ? options.max_seconds : 2 * plan.estimated_seconds;
   run.on_progress = options.on_progress;
   // Saves while running at most once a second; the final save follows the run.
   results::SaveThrottle throttle;

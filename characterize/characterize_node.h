@@ -17,7 +17,10 @@ namespace larm::characterize {
 struct CharacterizeOptions {
   PlanOptions plan;
   bool require_placement = false;
-  Estimator estimator = Estimator::p90;     // of each roof's value (README, "The roof estimator")
+  Estimator estimator = Estimator::p90;  // of each roof's value (README, "The roof estimator")
+  // Extra passes for measurements whose passes disagree stop at this many seconds from the start;
+  // 0: twice the plan's estimate.
+  double max_seconds = 0;
   const std::atomic<bool>* stop = nullptr;  // set by Ctrl-C: stop between samples
   std::function<void(const ProgressEvent&)> on_progress;
 };

@@ -36,7 +36,9 @@ topology::Domain single_core_view(const topology::Domain& domain) {
 }
 
 double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
-  const double runs = kCalibrationSamples + o.samples;
+  // Each pass calibrates again and takes its share of the samples (rounded up).
+  const int passes = std::max(1, o.passes);
+  const double runs = passes * (kCalibrationSamples + (o.samples + passes - 1) / passes);
   const double threads_ws = static_cast<double>(m.working_set_bytes);
   switch (m.kind) {
     case MeasurementKind::frequency: {
@@ -50,11 +52,12 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
     case MeasurementKind::sweep:
     case MeasurementKind::curve: {
       const double sweep = threads_ws / kStreamBytesPerSecond;
-      return threads_ws / kFirstTouchBytesPerSecond + runs * std::max(o.min_sample_seconds, sweep);
+      return passes * threads_ws / kFirstTouchBytesPerSecond +
+             runs * std::max(o.min_sample_seconds, sweep);
     }
     case MeasurementKind::latency: {
       const double lines = threads_ws / 64;
-      return lines * kChaseSetupSecondsPerLine + runs * o.min_sample_seconds;
+      return passes * lines * kChaseSetupSecondsPerLine + runs * o.min_sample_seconds;
     }
   }
   return 0;
@@ -73,9 +76,10 @@ std::string bytes_text(std::uint64_t bytes) {
 }  // namespace
 
 const char* const kEstimateMethod =
-    "each measurement = (3 warm-up/calibration runs + samples) x max(sample length, one sweep of "
-    "its working set at 5 GB/s per thread) + first touch of its buffers at 2 GB/s per thread "
-    "(+60 ns per line to build a pointer chase); the sum over the plan";
+    "each measurement = passes x (3 warm-up/calibration runs + its share of the samples) x "
+    "max(sample length, one sweep of its working set at 5 GB/s per thread) + passes x first "
+    "touch of its buffers at 2 GB/s per thread (+60 ns per line to build a pointer chase); the "
+    "sum over the plan";
 
 const char* name(MeasurementKind kind) {
   const char* const names[] = {"frequency", "bandwidth", "flops", "sweep", "latency", "curve"};
@@ -151,6 +155,7 @@ PlanOptions default_plan_options(bool quick) {
   PlanOptions options;
   options.quick = quick;
   options.samples = quick ? 5 : 11;
+  options.passes = quick ? 2 : 3;
   options.min_sample_seconds = quick ? 0.01 : 0.02;
   options.sweep_points_per_octave = quick ? 2 : 4;
   return options;

@@ -35,6 +35,7 @@ struct PlannedMeasurement {
 struct PlanOptions {
   bool quick = false;
   int samples = 11;
+  int passes = 3;  // interleaved passes over the plan, each with ceil(samples / passes) samples
   double min_sample_seconds = 0.02;
   larm::Isa isa = larm::Isa::avx512;  // bandwidth kernels; caps the FLOP ISAs
   std::vector<larm::Isa> flop_isas;   // the ceilings' ISAs
@@ -51,7 +52,8 @@ std::vector<std::pair<unsigned, int>> cores_by_distance(const topology::Topology
 // Thread counts of a contention curve over n cores: every count up to 16, then 16 steps.
 std::vector<int> curve_thread_counts(int cores);
 
-// Defaults of a quick or full run: samples 5/11, sample length 10/20 ms, sweep 2/4 per octave.
+// Defaults of a quick or full run: samples 5/11 in 2/3 passes, sample length 10/20 ms, sweep 2/4
+// per octave.
 PlanOptions default_plan_options(bool quick);
 
 struct Plan {

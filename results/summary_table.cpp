@@ -137,7 +137,7 @@ std::string summary_table(const Results& results) {
     out << "\n";
   }
 
-  out << "Marks: * unstable (samples spread over the threshold), ! misplaced pages, - absent.\n";
+  out << "Marks: * unstable (its samples, or its passes, spread over the threshold), ! misplaced pages, - absent.\n";
   for (const std::string& reason : absent_reasons) out << "  absent " << reason << "\n";
   for (const std::string& warning : results.warnings) out << "warning: " << warning << "\n";
   if (!results.complete) {

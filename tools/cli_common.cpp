@@ -79,6 +79,9 @@ void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
   command.add_option("--only", options.only,
                      "kinds of measurement: bandwidth, flops, sweep, latency (comma list)");
   command.add_option("--samples", options.samples, "samples per measurement (default 11, quick 5)");
+  command.add_option("--passes", options.passes,
+                     "interleaved passes over the plan, each taking its share of every "
+                     "measurement's samples (default 3, quick 2)");
 }
 
 characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
@@ -127,6 +130,13 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
                        ")");
     }
     plan.samples = *options.samples;
+  }
+  if (options.passes) {
+    if (*options.passes < 1 || *options.passes > plan.samples) {
+      throw UsageError("--passes must be between 1 and the samples (" +
+                       std::to_string(plan.samples) + "), got " + std::to_string(*options.passes));
+    }
+    plan.passes = *options.passes;
   }
   return plan;
 }

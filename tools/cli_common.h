@@ -40,6 +40,7 @@ struct MeasurementOptions {
   std::string domains;  // e.g. "0,2-3"; empty: all
   std::string only;     // e.g. "bandwidth,flops"; empty: all
   std::optional<int> samples;
+  std::optional<int> passes;
 };
 
 void add_measurement_options(CLI::App& command, MeasurementOptions& options);

@@ -27,6 +27,7 @@ struct CharacterizeOptions {
   std::string out;
   bool require_placement = false;
   std::string estimator = "p90";
+  std::optional<double> max_time;
   bool validate = false;
   std::optional<double> fail_above;
 };
@@ -70,6 +71,7 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   run.plan = plan_options;
   run.require_placement = options.require_placement;
   run.estimator = parse_word<Estimator>(options.estimator);
+  run.max_seconds = options.max_time.value_or(0);
   const bool show_progress = !global.quiet && ::isatty(STDERR_FILENO);
   if (show_progress) {
     run.on_progress = [](const characterize::ProgressEvent& e) {
@@ -124,6 +126,11 @@ void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action) {
                    "each roof's one value from its samples: p90 (default; the 90th percentile, "
                    "stable across runs on shared machines) or median (the thesis')")
       ->check(CLI::IsMember(words<Estimator>()));
+  command
+      ->add_option("--max-time", options->max_time,
+                   "seconds after which measurements whose passes disagree by more than 5 % get "
+                   "no more passes (default: twice the plan's estimate)")
+      ->check(CLI::PositiveNumber);
   command->add_flag("--validate", options->validate,
                     "validate the model right after: mixed kernels against every roof (as larm "
                     "validate; quick with --quick)");

@@ -1,0 +1,201 @@
+// Pooling of interleaved passes.
+#include "characterize/pooling.h"
+
+#include <algorithm>
+
+#include "results/statistics.h"
+
+namespace larm::characterize {
+namespace {
+
+using results::Interference;
+
+void add_interference(Interference& into, const Interference& from) {
+  into.samples += from.samples;
+  into.kept += from.kept;
+  if (!from.reason.empty()) into.reason = from.reason;
+}
+
+void lowest(std::optional<double>& into, const std::optional<double>& from) {
+  if (from) into = into ? std::min(*into, *from) : *from;
+}
+
+bool present(const results::FrequencyRecord& f) {
+  return !f.samples_hz.empty();
+}
+bool present(const results::Roof& r) {
+  return r.present();
+}
+bool present(const results::StreamMeasurement& s) {
+  return !s.samples.empty();
+}
+bool present(const results::LatencyPoint& p) {
+  return !p.samples_ns.empty();
+}
+
+void append(std::vector<double>& into, const std::vector<double>& from) {
+  into.insert(into.end(), from.begin(), from.end());
+}
+
+// The samples-based status of a record that is not misplaced or absent.
+Status sampled_status(const results::SampleStats& stats, const Interference& interference,
+                      double threshold) {
+  if (interference.kept > 0) return Status::unstable;
+  return results::is_unstable(stats, threshold) ? Status::unstable : Status::ok;
+}
+
+template <typename T>
+bool open_status(const T& record) {
+  return record.status == Status::ok || record.status == Status::unstable;
+}
+
+void merge(results::FrequencyRecord& into, const results::FrequencyRecord& from,
+           const PoolOptions&) {
+  append(into.samples_hz, from.samples_hz);
+  append(into.imul_samples_hz, from.imul_samples_hz);
+  into.stats = results::summarize(into.samples_hz);
+  add_interference(into.interference, from.interference);
+}
+
+void merge(results::Roof& into, const results::Roof& from, const PoolOptions& options) {
+  append(into.samples, from.samples);
+  into.stats = results::summarize(into.samples);
+  into.roof = results::estimate(into.samples, options.estimator);
+  add_interference(into.interference, from.interference);
+  lowest(into.huge_page_fraction, from.huge_page_fraction);
+  lowest(into.placement_fraction, from.placement_fraction);
+  if (from.status == Status::misplaced) into.status = Status::misplaced;
+  if (open_status(into)) {
+    into.status = sampled_status(into.stats, into.interference, options.unstable_threshold);
+  }
+}
+
+void merge(results::StreamMeasurement& into, const results::StreamMeasurement& from,
+           const PoolOptions& options) {
+  append(into.samples, from.samples);
+  into.stats = results::summarize(into.samples);
+  add_interference(into.interference, from.interference);
+  lowest(into.huge_page_fraction, from.huge_page_fraction);
+  if (from.status == Status::misplaced) into.status = Status::misplaced;
+  if (open_status(into)) {
+    into.status = sampled_status(into.stats, into.interference, options.unstable_threshold);
+  }
+}
+
+void merge(results::LatencyPoint& into, const results::LatencyPoint& from,
+           const PoolOptions& options) {
+  const double hz_times_1e9 = into.stats.median > 0 ? into.cycles / into.stats.median : 0;
+  append(into.samples_ns, from.samples_ns);
+  into.stats = results::summarize(into.samples_ns);
+  into.cycles = into.stats.median * hz_times_1e9;
+  add_interference(into.interference, from.interference);
+  lowest(into.huge_page_fraction, from.huge_page_fraction);
+  if (from.status == Status::misplaced) into.status = Status::misplaced;
+  if (open_status(into)) {
+    into.status = sampled_status(into.stats, into.interference, options.unstable_threshold);
+  }
+}
+
+// First pass: the records go in as they are, and their place is remembered.
+template <typename T>
+void place(std::vector<T>& pooled, std::vector<T>& pass, RecordSlots::Range& range) {
+  range.first = pooled.size();
+  range.count = pass.size();
+  for (T& record : pass) pooled.push_back(std::move(record));
+}
+
+template <typename T>
+void add_samples(std::vector<T>& pooled, const std::vector<T>& pass,
+                 const RecordSlots::Range& range, const PoolOptions& options) {
+  if (pass.size() != range.count) return;  // a pass that failed differently: keep what we have
+  for (std::size_t i = 0; i < range.count; ++i) {
+    if (!present(pass[i])) continue;
+    T& into = pooled[range.first + i];
+    if (!present(into)) {
+      into = pass[i];  // absent the first time (it failed then), measured now
+    } else {
+      merge(into, pass[i], options);
+    }
+  }
+}
+
+// The value a pass gave: the first roof's estimate, else the first record's median.
+std::optional<double> pass_value(const results::Results& pass, const PoolOptions& options) {
+  for (const results::Roof& r : pass.roofs) {
+    if (r.present()) return results::estimate(r.samples, options.estimator);
+  }
+  for (const results::FrequencyRecord& f : pass.frequency) {
+    if (present(f)) return f.stats.median;
+  }
+  for (const auto& p : pass.sweep) {
+    if (present(p)) return p.stats.median;
+  }
+  for (const auto& p : pass.shared) {
+    if (present(p)) return p.stats.median;
+  }
+  for (const auto& p : pass.contention_curve) {
+    if (present(p)) return p.stats.median;
+  }
+  for (const auto& p : pass.latency) {
+    if (present(p)) return p.stats.median;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& pass,
+               const PoolOptions& options) {
+  if (const auto value = pass_value(pass, options)) slots.pass_values.push_back(*value);
+  for (const results::Roof& r : pass.roofs) {
+    if (r.instructions_per_cycle) slots.pass_ipcs.push_back(*r.instructions_per_cycle);
+  }
+  if (!slots.placed) {
+    place(pooled.frequency, pass.frequency, slots.frequency);
+    place(pooled.roofs, pass.roofs, slots.roofs);
+    place(pooled.sweep, pass.sweep, slots.sweep);
+    place(pooled.latency, pass.latency, slots.latency);
+    place(pooled.shared, pass.shared, slots.shared);
+    place(pooled.contention_curve, pass.contention_curve, slots.curve);
+    slots.placed = true;
+    return;
+  }
+  add_samples(pooled.frequency, pass.frequency, slots.frequency, options);
+  add_samples(pooled.roofs, pass.roofs, slots.roofs, options);
+  add_samples(pooled.sweep, pass.sweep, slots.sweep, options);
+  add_samples(pooled.latency, pass.latency, slots.latency, options);
+  add_samples(pooled.shared, pass.shared, slots.shared, options);
+  add_samples(pooled.contention_curve, pass.contention_curve, slots.curve, options);
+  // A ceiling's IPC: the median over the passes.
+  if (!slots.pass_ipcs.empty() && slots.roofs.count == 1) {
+    results::Roof& roof = pooled.roofs[slots.roofs.first];
+    if (roof.instructions_per_cycle) roof.instructions_per_cycle = results::median(slots.pass_ipcs);
+  }
+}
+
+double pass_spread(const RecordSlots& slots) {
+  if (slots.pass_values.size() < 2) return 0;
+  const auto [lo, hi] = std::minmax_element(slots.pass_values.begin(), slots.pass_values.end());
+  const double middle = results::median(slots.pass_values);
+  return middle > 0 ? (*hi - *lo) / middle : 0;
+}
+
+void settle_status(results::Results& pooled, const RecordSlots& slots, const PoolOptions& options) {
+  if (!slots.placed || slots.pass_values.size() < 2) return;
+  const bool passes_disagree = pass_spread(slots) > options.pass_threshold;
+  auto settle = [&](auto& records, const RecordSlots::Range& range) {
+    for (std::size_t i = range.first; i < range.first + range.count; ++i) {
+      auto& record = records[i];
+      if (!open_status(record)) continue;
+      record.status =
+          passes_disagree || record.interference.kept > 0 ? Status::unstable : Status::ok;
+    }
+  };
+  settle(pooled.roofs, slots.roofs);
+  settle(pooled.sweep, slots.sweep);
+  settle(pooled.latency, slots.latency);
+  settle(pooled.shared, slots.shared);
+  settle(pooled.contention_curve, slots.curve);
+}
+
+}  // namespace larm::characterize

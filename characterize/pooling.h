@@ -1,0 +1,47 @@
+// Interleaved passes (issue 12): the plan runs in passes, each taking a share of every
+// measurement's samples, and each pass's records of a measurement are pooled into the records
+// its first pass made. A transient slowdown of seconds then hits few samples of any one
+// measurement, and a measurement whose passes disagree is found and measured again.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "results/records.h"
+
+namespace larm::characterize {
+
+// Where one measurement's records lie in the pooled results (filled by its first pass), and what
+// each pass gave as its value (roof estimate, or the median for the other records).
+struct RecordSlots {
+  struct Range {
+    std::size_t first = 0;
+    std::size_t count = 0;
+  };
+  bool placed = false;
+  Range frequency, roofs, sweep, latency, shared, curve;
+  std::vector<double> pass_values;
+  std::vector<double> pass_ipcs;  // FLOP ceilings: the IPC each pass measured
+};
+
+struct PoolOptions {
+  Estimator estimator = Estimator::p90;
+  double unstable_threshold = 0.10;  // of the samples' spread, with one pass
+  double pass_threshold = 0.05;      // of the passes' values, with several
+};
+
+// Adds one pass's records of a measurement (all of `pass`, which holds only them) to `pooled`:
+// the first time as new records, then as more samples of the same records (statistics, roof
+// value, interference, huge pages and status recomputed). Absent records of a later pass
+// (a failure) leave the pooled ones as they were.
+void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& pass,
+               const PoolOptions& options);
+
+// (max - min) / median of the passes' values; 0 with fewer than two.
+double pass_spread(const RecordSlots& slots);
+
+// After the last pass: with several passes, a measurement is unstable when its passes' values
+// spread more than pass_threshold (or interfered samples were kept), else by its samples' spread.
+void settle_status(results::Results& pooled, const RecordSlots& slots, const PoolOptions& options);
+
+}  // namespace larm::characterize
