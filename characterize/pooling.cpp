@@ -57,43 +57,37 @@ void merge(results::FrequencyRecord& into, const results::FrequencyRecord& from,
   add_interference(into.interference, from.interference);
 }
 
-void merge(results::Roof& into, const results::Roof& from, const PoolOptions& options) {
-  append(into.samples, from.samples);
-  into.stats = results::summarize(into.samples);
-  into.roof = results::estimate(into.samples, options.estimator);
+// What every record with samples pools the same way: samples, statistics, interference, huge
+// pages and status.
+template <typename T>
+void merge_samples(T& into, const T& from, std::vector<double> T::*samples,
+                   const PoolOptions& options) {
+  append(into.*samples, from.*samples);
+  into.stats = results::summarize(into.*samples);
   add_interference(into.interference, from.interference);
   lowest(into.huge_page_fraction, from.huge_page_fraction);
-  lowest(into.placement_fraction, from.placement_fraction);
   if (from.status == Status::misplaced) into.status = Status::misplaced;
   if (open_status(into)) {
     into.status = sampled_status(into.stats, into.interference, options.unstable_threshold);
   }
 }
 
+void merge(results::Roof& into, const results::Roof& from, const PoolOptions& options) {
+  lowest(into.placement_fraction, from.placement_fraction);
+  merge_samples(into, from, &results::Roof::samples, options);
+  into.roof = results::estimate(into.samples, options.estimator);
+}
+
 void merge(results::StreamMeasurement& into, const results::StreamMeasurement& from,
            const PoolOptions& options) {
-  append(into.samples, from.samples);
-  into.stats = results::summarize(into.samples);
-  add_interference(into.interference, from.interference);
-  lowest(into.huge_page_fraction, from.huge_page_fraction);
-  if (from.status == Status::misplaced) into.status = Status::misplaced;
-  if (open_status(into)) {
-    into.status = sampled_status(into.stats, into.interference, options.unstable_threshold);
-  }
+  merge_samples(into, from, &results::StreamMeasurement::samples, options);
 }
 
 void merge(results::LatencyPoint& into, const results::LatencyPoint& from,
            const PoolOptions& options) {
   const double hz_times_1e9 = into.stats.median > 0 ? into.cycles / into.stats.median : 0;
-  append(into.samples_ns, from.samples_ns);
-  into.stats = results::summarize(into.samples_ns);
+  merge_samples(into, from, &results::LatencyPoint::samples_ns, options);
   into.cycles = into.stats.median * hz_times_1e9;
-  add_interference(into.interference, from.interference);
-  lowest(into.huge_page_fraction, from.huge_page_fraction);
-  if (from.status == Status::misplaced) into.status = Status::misplaced;
-  if (open_status(into)) {
-    into.status = sampled_status(into.stats, into.interference, options.unstable_threshold);
-  }
 }
 
 // First pass: the records go in as they are, and their place is remembered.
