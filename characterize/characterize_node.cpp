@@ -24,6 +24,14 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
         "single NUMA node: remote, contention and congestion roofs cannot be measured here and "
         "are absent");
   }
+  // How quiet the machine is before the run: the first lines of the output, and provenance.
+  const MachineState state = examine_machine(clock);
+  results.provenance["machine_state"] = state.values;
+  if (options.on_machine_state) options.on_machine_state(state);
+  if (state.verdict != "quiet") {
+    results.warnings.push_back("the machine is " + state.verdict + " (larm doctor): " +
+                               state.lines.back().substr(state.lines.back().find(':') + 2));
+  }
   results.incomplete_reason = "running";
   results::save_results(out, results);
 

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "characterize/characterize.h"
+#include "characterize/doctor.h"
 #include "characterize/plan.h"
 #include "platform/clock.h"
 #include "results/records.h"
@@ -23,6 +24,8 @@ struct CharacterizeOptions {
   double max_seconds = 0;
   const std::atomic<bool>* stop = nullptr;  // set by Ctrl-C: stop between samples
   std::function<void(const ProgressEvent&)> on_progress;
+  // The machine's state (larm doctor), examined for a second before the run.
+  std::function<void(const MachineState&)> on_machine_state;
 };
 
 // Measures the live node into results and saves them in out (a writable directory).

@@ -72,6 +72,13 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   run.require_placement = options.require_placement;
   run.estimator = parse_word<Estimator>(options.estimator);
   run.max_seconds = options.max_time.value_or(0);
+  if (!global.quiet) {
+    run.on_machine_state = [](const characterize::MachineState& state) {
+      std::cout << "Machine state (larm doctor):\n";
+      for (const std::string& line : state.lines) std::cout << "  " << line << "\n";
+      std::cout << std::flush;
+    };
+  }
   const bool show_progress = !global.quiet && ::isatty(STDERR_FILENO);
   if (show_progress) {
     run.on_progress = [](const characterize::ProgressEvent& e) {

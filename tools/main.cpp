@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   setup_hybrid(app, global, action);
   setup_plot(app, global, action);
   setup_report(app, global, action);
+  setup_doctor(app, global, action);
 
   try {
     app.parse(argc, argv);

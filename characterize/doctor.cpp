@@ -1,0 +1,232 @@
+// Machine state: /proc/loadavg, /proc/stat, /proc/<pid>/stat, sysfs and clock canaries.
+#include "characterize/doctor.h"
+
+#include <dirent.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "kernels/interference.h"
+#include "platform/cpu_info.h"
+#include "platform/environment.h"
+#include "results/statistics.h"
+
+namespace larm::characterize {
+namespace {
+
+struct CpuTimes {
+  double busy = 0;  // user, nice, system, irq, softirq (ticks)
+  double steal = 0;
+  double all = 0;
+};
+
+// Per CPU (OS index) from /proc/stat.
+std::map<unsigned, CpuTimes> read_cpu_times() {
+  std::map<unsigned, CpuTimes> times;
+  std::ifstream in("/proc/stat");
+  std::string line;
+  while (std::getline(in, line) && line.rfind("cpu", 0) == 0) {
+    if (line.size() < 4 || line[3] == ' ') continue;
+    std::istringstream fields(line.substr(3));
+    unsigned cpu = 0;
+    double user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+    if (!(fields >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal)) {
+      continue;
+    }
+    times[cpu] = {user + nice + system + irq + softirq, steal,
+                  user + nice + system + idle + iowait + irq + softirq + steal};
+  }
+  return times;
+}
+
+struct ProcessTime {
+  std::string name;
+  double ticks = 0;
+};
+
+// utime + stime of every process, by pid.
+std::map<int, ProcessTime> read_process_times() {
+  std::map<int, ProcessTime> times;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return times;
+  while (const dirent* entry = readdir(proc)) {
+    const int pid = std::atoi(entry->d_name);
+    if (pid <= 0) continue;
+    std::ifstream in(std::string("/proc/") + entry->d_name + "/stat");
+    std::string text;
+    if (!std::getline(in, text)) continue;
+    const auto open = text.find('('), close = text.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    std::istringstream rest(text.substr(close + 2));
+    std::string field;
+    double utime = 0, stime = 0;
+    for (int i = 3; i <= 15 && rest >> field; ++i) {
+      if (i == 14) utime = std::atof(field.c_str());
+      if (i == 15) stime = std::atof(field.c_str());
+    }
+    times[pid] = {text.substr(open + 1, close - open - 1), utime + stime};
+  }
+  closedir(proc);
+  return times;
+}
+
+std::vector<unsigned> allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<unsigned> cpus;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (unsigned cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+// The other hardware threads of a CPU's core ("0-1", "0,64" in sysfs).
+std::vector<unsigned> smt_siblings(unsigned cpu) {
+  const std::string list = platform::read_first_line(
+      "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/thread_siblings_list");
+  std::vector<unsigned> siblings;
+  std::istringstream parts(list);
+  std::string part;
+  while (std::getline(parts, part, ',')) {
+    unsigned first = 0, last = 0;
+    const int n = std::sscanf(part.c_str(), "%u-%u", &first, &last);
+    if (n < 1) continue;
+    if (n == 1) last = first;
+    for (unsigned s = first; s <= last; ++s) {
+      if (s != cpu) siblings.push_back(s);
+    }
+  }
+  return siblings;
+}
+
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %%", 100 * fraction);
+  return text;
+}
+
+}  // namespace
+
+MachineState examine_machine(const platform::Clock& clock, double probe_seconds) {
+  MachineState state;
+  auto& v = state.values;
+  const std::vector<unsigned> cpus = allowed_cpus();
+  const auto cpu_before = read_cpu_times();
+  const auto processes_before = read_process_times();
+  const auto steal_boot = platform::read_steal_totals();
+
+  // 20 clock probes over the probe time, the core kept busy (a core woken from idle ramps its
+  // clock up): each probe is the median of the canaries run back to back in its 1/20.
+  std::vector<double> clocks;
+  const auto step = std::chrono::duration<double>(probe_seconds / 20);
+  for (int i = 0; i < 20; ++i) {
+    std::vector<double> window;
+    const auto end = std::chrono::steady_clock::now() + step;
+    while (std::chrono::steady_clock::now() < end)
+      window.push_back(kernels::run_clock_canary(clock));
+    clocks.push_back(results::median(window));
+  }
+  const auto cpu_after = read_cpu_times();
+  const auto processes_after = read_process_times();
+
+  const std::string load = platform::read_first_line("/proc/loadavg");
+  v["load_average"] = load.substr(0, load.find(' ', load.find(' ', load.find(' ') + 1) + 1));
+  state.lines.push_back("load average   " + std::string(v["load_average"]) + " (" +
+                        std::to_string(cpus.size()) + " CPUs allowed)");
+
+  // Others' CPU time over the probe, on the whole machine, as a share of the allowed CPUs.
+  const double ticks_per_second = static_cast<double>(sysconf(_SC_CLK_TCK));
+  const int self = getpid();
+  std::vector<std::pair<double, std::string>> top;
+  double others = 0;
+  for (const auto& [pid, after] : processes_after) {
+    const auto before = processes_before.find(pid);
+    const double ticks =
+        after.ticks - (before == processes_before.end() ? 0 : before->second.ticks);
+    if (pid == self || ticks <= 0) continue;
+    const double share = ticks / ticks_per_second / probe_seconds;
+    others += share;
+    top.emplace_back(share, after.name + " (pid " + std::to_string(pid) + ")");
+  }
+  std::sort(top.rbegin(), top.rend());
+  const double others_share = cpus.empty() ? 0 : others / static_cast<double>(cpus.size());
+  v["others_cpu_share"] = others_share;
+  std::string consumers;
+  for (std::size_t i = 0; i < std::min<std::size_t>(3, top.size()); ++i) {
+    consumers += (i ? ", " : "; top: ") + top[i].second + " " + percent(top[i].first);
+  }
+  state.lines.push_back("busy elsewhere " + percent(others_share) + " of the allowed CPUs" +
+                        consumers);
+
+  // Steal: since boot, and over the probe on the allowed CPUs.
+  double steal = 0, all = 0;
+  for (unsigned cpu : cpus) {
+    const auto a = cpu_after.find(cpu), b = cpu_before.find(cpu);
+    if (a == cpu_after.end() || b == cpu_before.end()) continue;
+    steal += a->second.steal - b->second.steal;
+    all += a->second.all - b->second.all;
+  }
+  const double steal_probe = all > 0 ? steal / all : 0;
+  v["steal_share_probe"] = steal_probe;
+  if (steal_boot && steal_boot->all_seconds > 0) {
+    v["steal_share_since_boot"] = steal_boot->steal_seconds / steal_boot->all_seconds;
+  }
+  state.lines.push_back(
+      "steal          " +
+      (steal_boot ? percent(steal_boot->steal_seconds / steal_boot->all_seconds) : "unknown") +
+      " since boot, " + percent(steal_probe) + " over the probe");
+
+  // Clock stability.
+  const double clock_median = results::median(clocks);
+  const auto [lo, hi] = std::minmax_element(clocks.begin(), clocks.end());
+  const double clock_spread = clock_median > 0 ? (*hi - *lo) / clock_median : 0;
+  v["clock_hz"] = clock_median;
+  v["clock_spread"] = clock_spread;
+  char clock_line[128];
+  std::snprintf(clock_line, sizeof clock_line, "clock          %.2f GHz, 20 probes spread %s",
+                clock_median / 1e9, percent(clock_spread).c_str());
+  state.lines.push_back(clock_line);
+
+  // SMT siblings of the allowed CPUs, and how busy they were.
+  std::string siblings_text;
+  for (unsigned cpu : cpus) {
+    for (unsigned sibling : smt_siblings(cpu)) {
+      const auto a = cpu_after.find(sibling), b = cpu_before.find(sibling);
+      if (a == cpu_after.end() || b == cpu_before.end()) continue;
+      const double span = a->second.all - b->second.all;
+      const double busy = span > 0 ? (a->second.busy - b->second.busy) / span : 0;
+      siblings_text += (siblings_text.empty() ? "" : ", ") + std::to_string(cpu) + "~" +
+                       std::to_string(sibling) + " " + percent(busy);
+    }
+  }
+  v["smt_siblings_busy"] = siblings_text.empty() ? "none visible" : siblings_text;
+  state.lines.push_back("SMT siblings   " +
+                        (siblings_text.empty() ? "none visible" : "busy: " + siblings_text));
+
+  const platform::EnvironmentReport environment =
+      platform::read_environment(platform::read_cpu_info());
+  state.lines.push_back("settings       THP " +
+                        std::string(environment.values["transparent_hugepages"]) + ", governor " +
+                        std::string(environment.values["cpufreq_governor"]) + ", NUMA balancing " +
+                        std::string(environment.values["numa_balancing"]) + ", hypervisor " +
+                        std::string(environment.values["hypervisor"]));
+
+  state.expected_error = std::max(0.01, clock_spread) + steal_probe + others_share;
+  state.verdict = state.expected_error <= kQuietError  ? "quiet"
+                  : state.expected_error <= kBusyError ? "busy"
+                                                       : "noisy";
+  v["expected_error"] = state.expected_error;
+  v["verdict"] = state.verdict;
+  state.lines.push_back("verdict        " + state.verdict + ": expect runs to differ by about " +
+                        percent(state.expected_error));
+  return state;
+}
+
+}  // namespace larm::characterize

@@ -1,0 +1,31 @@
+// `larm doctor`: how quiet this machine is now, and what run-to-run error to expect from it
+// (issue 12). Also the first lines of every characterization, recorded in its provenance.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/clock.h"
+
+namespace larm::characterize {
+
+struct MachineState {
+  nlohmann::json values = nlohmann::json::object();  // the provenance's machine_state
+  std::vector<std::string> lines;                    // the report, one finding per line
+  double expected_error = 0;                         // run-to-run, as a fraction
+  std::string verdict;                               // quiet, busy or noisy
+};
+
+// Watches the machine for probe_seconds (keeping one CPU busy): load, other processes' CPU time
+// and the top ones, steal since boot and over the probe, 20 clock probes, SMT siblings of the
+// allowed CPUs and the settings that change results (THP, governor, NUMA balancing).
+MachineState examine_machine(const platform::Clock& clock, double probe_seconds = 1.0);
+
+// The verdict's rule (README, "larm doctor"): expected error = max(1 %, clock probes' spread) +
+// steal share over the probe + the share of the allowed CPUs that other processes used.
+inline constexpr double kQuietError = 0.03;
+inline constexpr double kBusyError = 0.10;
+
+}  // namespace larm::characterize
