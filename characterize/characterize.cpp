@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 
+#include "characterize/distinct_levels.h"
 #include "characterize/pooling.h"
 #include "codegen/isa.h"
 #include "kernels/drivers.h"
@@ -507,6 +508,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     if (elapsed() >= options.max_seconds) break;
   }
   for (const RecordSlots& s : slots) settle_status(results, s, pool);
+  mark_indistinct_levels(results);
   for (const results::FrequencyRecord& f : results.frequency) {
     if (!f.under) Runner::warn_if_chains_disagree(f, results);
   }

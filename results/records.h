@@ -54,6 +54,8 @@ struct Roof {
   std::string status_reason;  // why the roof is absent
 
   bool present() const { return !samples.empty(); }
+  // What the model uses: measured, and measuring its own level (not indistinct).
+  bool in_model() const { return present() && status != Status::indistinct; }
   bool is_ceiling() const { return level == Level::flops; }
   const char* unit() const { return is_ceiling() ? "GFLOP/s" : "GB/s"; }
   // The operation of a ceiling or the access mix of a bandwidth roof, as the files write it.

@@ -23,6 +23,7 @@ std::string cell(const Roof* roof) {
   std::string text = format_value(roof->roof);
   if (roof->status == Status::unstable) text += "*";
   if (roof->status == Status::misplaced) text += "!";
+  if (roof->status == Status::indistinct) text += "?";
   return text;
 }
 
@@ -129,6 +130,7 @@ std::string summary_table(const Results& results) {
       if (p.stats.count) {
         out << label << " " << format_value(p.stats.median) << " ns";
         if (p.cycles > 0) out << " (" << format_value(p.cycles) << " cyc)";
+        if (p.status == Status::indistinct) out << "?";
       } else {
         out << label << " -";
       }
@@ -137,7 +139,13 @@ std::string summary_table(const Results& results) {
     out << "\n";
   }
 
-  out << "Marks: * unstable (its samples, or its passes, spread over the threshold), ! misplaced pages, - absent.\n";
+  out << "Marks: * unstable (its samples, or its passes, spread over the threshold), ! misplaced "
+         "pages, ? indistinct (measures the next level), - absent.\n";
+  std::set<std::string> indistinct;
+  for (const LatencyPoint& p : results.latency) {
+    if (p.status == Status::indistinct) indistinct.insert(p.status_reason);
+  }
+  for (const std::string& reason : indistinct) out << "  indistinct: " << reason << "\n";
   for (const std::string& reason : absent_reasons) out << "  absent " << reason << "\n";
   for (const std::string& warning : results.warnings) out << "warning: " << warning << "\n";
   if (!results.complete) {

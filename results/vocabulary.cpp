@@ -4,6 +4,7 @@
 namespace larm {
 namespace {
 constexpr std::string_view kMisplacedPrefix = "misplaced: ";
+constexpr std::string_view kIndistinctPrefix = "indistinct: ";
 }  // namespace
 
 std::string status_text(Status status, const std::string& reason) {
@@ -12,6 +13,8 @@ std::string status_text(Status status, const std::string& reason) {
       return reason;
     case Status::misplaced:
       return reason.empty() ? name(status) : std::string(kMisplacedPrefix) + reason;
+    case Status::indistinct:
+      return reason.empty() ? name(status) : std::string(kIndistinctPrefix) + reason;
     case Status::ok:
     case Status::unstable:
     case Status::not_applicable:
@@ -23,6 +26,9 @@ std::string status_text(Status status, const std::string& reason) {
 std::pair<Status, std::string> parse_status_text(const std::string& text) {
   if (text.starts_with(kMisplacedPrefix)) {
     return {Status::misplaced, text.substr(kMisplacedPrefix.size())};
+  }
+  if (text.starts_with(kIndistinctPrefix)) {
+    return {Status::indistinct, text.substr(kIndistinctPrefix.size())};
   }
   const std::optional<Status> status = parse<Status>(text);
   if (status && *status != Status::absent) return {*status, ""};

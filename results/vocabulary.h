@@ -33,8 +33,10 @@ enum class Placement { local, remote, contention, congestion };
 // ceiling, a cache roof, or a memory roof by its placement.
 enum class RoofKind { compute, cache, local, remote, contention, congestion };
 // The state of a measurement. absent and not_applicable come with a reason (a separate string);
-// misplaced may have one (how far the pages were from where they were wanted).
-enum class Status { ok, unstable, misplaced, absent, not_applicable };
+// misplaced may have one (how far the pages were from where they were wanted); indistinct has
+// one (a cache level whose latency is within 15 % of the next level's: what was measured there is
+// the next level, issue 12).
+enum class Status { ok, unstable, misplaced, absent, not_applicable, indistinct };
 // How a roof's one value comes from its samples (issue 12): the 90th percentile of its clean
 // samples (the default: a roof is a bound the machine attains, and interference only slows), or
 // the thesis' median.
@@ -111,12 +113,13 @@ struct Vocabulary<RoofKind> {
 template <>
 struct Vocabulary<Status> {
   static constexpr std::string_view what = "status";
-  static constexpr std::array<VocabularyEntry<Status>, 5> entries{
+  static constexpr std::array<VocabularyEntry<Status>, 6> entries{
       {{Status::ok, "ok"},
        {Status::unstable, "unstable"},
        {Status::misplaced, "misplaced"},
        {Status::absent, "absent"},
-       {Status::not_applicable, "not_applicable"}}};
+       {Status::not_applicable, "not_applicable"},
+       {Status::indistinct, "indistinct"}}};
 };
 
 template <>
@@ -226,8 +229,8 @@ constexpr bool usable(Status status) {
 }
 
 // A status and its reason, as one text in the files: "ok", "unstable", "misplaced" or
-// "misplaced: REASON", "not_applicable", and the bare reason for an absent measurement (the
-// format of results.json since schema 1.0).
+// "misplaced: REASON", "indistinct: REASON", "not_applicable", and the bare reason for an absent
+// measurement (the format of results.json since schema 1.0).
 std::string status_text(Status status, const std::string& reason);
 // The inverse: a text that is none of the words is the reason of an absent measurement.
 std::pair<Status, std::string> parse_status_text(const std::string& text);

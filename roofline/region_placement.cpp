@@ -122,7 +122,7 @@ std::vector<RoofLine> domain_roofs(const results::Results& results, int domain,
                                    const PlaceOptions& options) {
   std::vector<RoofLine> roofs;
   for (const auto& roof : results.roofs) {
-    if (roof.domain != domain || !roof.present()) continue;
+    if (roof.domain != domain || !roof.in_model()) continue;
     RoofLine line;
     line.value = roof.roof;
     line.level = roof.level;

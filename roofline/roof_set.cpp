@@ -22,7 +22,7 @@ std::optional<double> RoofSet::bandwidth(int domain, Level level, Access access,
                                          const std::optional<MemoryRef>& memory) const {
   for (const results::Roof& r : results_.roofs) {
     if (r.domain != domain || r.level != level || r.is_ceiling() || r.access != access ||
-        !r.present()) {
+        !r.in_model()) {
       continue;
     }
     if (level == Level::memory && (memory ? r.memory != memory : r.placement != Placement::local)) {
@@ -36,7 +36,7 @@ std::optional<double> RoofSet::bandwidth(int domain, Level level, Access access,
 std::optional<double> RoofSet::ceiling(int domain, Isa isa, Precision precision, FlopOp op) const {
   for (const results::Roof& r : results_.roofs) {
     if (r.domain == domain && r.is_ceiling() && r.isa == isa && r.precision == precision &&
-        r.op == op && r.present()) {
+        r.op == op && r.in_model()) {
       return r.roof;
     }
   }
@@ -46,7 +46,7 @@ std::optional<double> RoofSet::ceiling(int domain, Isa isa, Precision precision,
 const results::Roof* RoofSet::peak(int domain, Precision precision) const {
   const results::Roof* best = nullptr;
   for (const results::Roof& r : results_.roofs) {
-    if (r.domain == domain && r.is_ceiling() && r.precision == precision && r.present() &&
+    if (r.domain == domain && r.is_ceiling() && r.precision == precision && r.in_model() &&
         (best == nullptr || r.roof > best->roof)) {
       best = &r;
     }

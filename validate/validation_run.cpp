@@ -25,7 +25,7 @@ const results::Roof* ceiling_for(const results::Results& results, const results:
                                  const ValidationOptions& options) {
   for (const auto& r : results.roofs) {
     if (r.is_ceiling() && r.domain == roof.domain && r.isa == roof.isa &&
-        r.precision == options.precision && r.op == options.op && r.present()) {
+        r.precision == options.precision && r.op == options.op && r.in_model()) {
       return &r;
     }
   }
@@ -77,7 +77,7 @@ std::vector<ValidationTarget> validation_targets(const topology::Topology& topol
                                                  std::vector<std::string>& skipped) {
   std::vector<ValidationTarget> targets;
   for (const auto& roof : results.roofs) {
-    if (roof.is_ceiling() || roof.access != options.access || !roof.present()) continue;
+    if (roof.is_ceiling() || roof.access != options.access || !roof.in_model()) continue;
     const std::string label = roof_name(roof);
     const RoofKind kind = roof_kind(roof.level, roof.placement);
     const auto& only_domains = options.domains;
