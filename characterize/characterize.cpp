@@ -154,9 +154,13 @@ class Runner {
         pooled_(pooled),
         context_{topology, clock, options.sampling} {}
 
-  void run(const PlannedMeasurement& m, int samples, results::Results& out) {
+  // repetitions: calibrated by the measurement's first pass and reused by the next ones.
+  void run(const PlannedMeasurement& m, int samples, std::uint64_t* repetitions,
+           results::Results& out) {
     out_ = &out;
     context_.sampling.samples = samples;
+    // The frequency runs two kernels of different lengths: each calibrates its own.
+    context_.sampling.repetitions = m.kind == MeasurementKind::frequency ? nullptr : repetitions;
     switch (m.kind) {
       case MeasurementKind::frequency:
         return frequency(m);
@@ -425,13 +429,15 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
                     const platform::Clock& clock, const platform::CpuInfo& cpu,
                     const RunOptions& options, results::Results& results) {
   Runner runner(topology, clock, cpu, options, results);
-  const PoolOptions pool{.estimator = options.estimator,
+  const PoolOptions pool{.passes = std::max(1, options.passes),
+                         .estimator = options.estimator,
                          .unstable_threshold = options.unstable_threshold,
                          .pass_threshold = options.pass_threshold};
   const int passes = std::max(1, options.passes);
   const int samples_per_pass = (options.sampling.samples + passes - 1) / passes;
   const auto count = plan.measurements.size();
   std::vector<RecordSlots> slots(count);
+  std::vector<std::uint64_t> repetitions(count, 0);
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -457,7 +463,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     } else {
       try {
         throw_if_stopped(options.sampling);
-        runner.run(m, samples_per_pass, one);
+        runner.run(m, samples_per_pass, &repetitions[i], one);
       } catch (const kernels::Interrupted&) {
         results.incomplete_reason = "interrupted in pass " + std::to_string(pass + 1) + " of " +
                                     std::to_string(passes) + " after " + std::to_string(index - 1) +
@@ -498,7 +504,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   for (int extra = 0; passes > 1 && options.max_seconds > 0; ++extra) {
     std::vector<std::size_t> again;
     for (std::size_t i = 0; i < count; ++i) {
-      if (pass_spread(slots[i]) > options.pass_threshold) again.push_back(i);
+      if (wants_extra_pass(slots[i], pool)) again.push_back(i);
     }
     if (again.empty()) break;
     for (std::size_t i : again) {

@@ -36,9 +36,11 @@ topology::Domain single_core_view(const topology::Domain& domain) {
 }
 
 double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
-  // Each pass calibrates again and takes its share of the samples (rounded up).
+  // The first pass calibrates, each later one warms up once and reuses the repetitions; each
+  // takes its share of the samples (rounded up).
   const int passes = std::max(1, o.passes);
-  const double runs = passes * (kCalibrationSamples + (o.samples + passes - 1) / passes);
+  const double runs =
+      kCalibrationSamples + (passes - 1) + passes * ((o.samples + passes - 1) / passes);
   const double threads_ws = static_cast<double>(m.working_set_bytes);
   switch (m.kind) {
     case MeasurementKind::frequency: {
@@ -76,10 +78,10 @@ std::string bytes_text(std::uint64_t bytes) {
 }  // namespace
 
 const char* const kEstimateMethod =
-    "each measurement = passes x (3 warm-up/calibration runs + its share of the samples) x "
-    "max(sample length, one sweep of its working set at 5 GB/s per thread) + passes x first "
-    "touch of its buffers at 2 GB/s per thread (+60 ns per line to build a pointer chase); the "
-    "sum over the plan";
+    "each measurement = (3 warm-up/calibration runs + 1 warm-up per later pass + every pass's "
+    "share of the samples) x max(sample length, one sweep of its working set at 5 GB/s per "
+    "thread) + passes x first touch of its buffers at 2 GB/s per thread (+60 ns per line to "
+    "build a pointer chase); the sum over the plan";
 
 const char* name(MeasurementKind kind) {
   const char* const names[] = {"frequency", "bandwidth", "flops", "sweep", "latency", "curve"};

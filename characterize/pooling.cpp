@@ -2,6 +2,7 @@
 #include "characterize/pooling.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "results/statistics.h"
 
@@ -136,6 +137,19 @@ std::optional<double> pass_value(const results::Results& pass, const PoolOptions
   return std::nullopt;
 }
 
+// The measurement's value in the pooled records: its first roof's, else its first record's median.
+std::optional<double> pooled_value(const results::Results& pooled, const RecordSlots& slots) {
+  if (slots.roofs.count > 0 && pooled.roofs[slots.roofs.first].present()) {
+    return pooled.roofs[slots.roofs.first].roof;
+  }
+  if (slots.frequency.count > 0) return pooled.frequency[slots.frequency.first].stats.median;
+  if (slots.sweep.count > 0) return pooled.sweep[slots.sweep.first].stats.median;
+  if (slots.shared.count > 0) return pooled.shared[slots.shared.first].stats.median;
+  if (slots.curve.count > 0) return pooled.contention_curve[slots.curve.first].stats.median;
+  if (slots.latency.count > 0) return pooled.latency[slots.latency.first].stats.median;
+  return std::nullopt;
+}
+
 }  // namespace
 
 void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& pass,
@@ -152,6 +166,7 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
     place(pooled.shared, pass.shared, slots.shared);
     place(pooled.contention_curve, pass.contention_curve, slots.curve);
     slots.placed = true;
+    if (const auto value = pooled_value(pooled, slots)) slots.pooled_values.push_back(*value);
     return;
   }
   add_samples(pooled.frequency, pass.frequency, slots.frequency, options);
@@ -165,6 +180,21 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
     results::Roof& roof = pooled.roofs[slots.roofs.first];
     if (roof.instructions_per_cycle) roof.instructions_per_cycle = results::median(slots.pass_ipcs);
   }
+  if (const auto value = pooled_value(pooled, slots)) slots.pooled_values.push_back(*value);
+}
+
+bool settled(const RecordSlots& slots, const PoolOptions& options) {
+  if (pass_spread(slots) <= options.pass_threshold) return true;
+  const std::size_t n = slots.pooled_values.size();
+  if (static_cast<int>(slots.pass_values.size()) <= options.passes || n < 2) return false;
+  const double before = slots.pooled_values[n - 2];
+  return before > 0 &&
+         std::abs(slots.pooled_values[n - 1] - before) / before <= options.pass_threshold / 2;
+}
+
+bool wants_extra_pass(const RecordSlots& slots, const PoolOptions& options) {
+  return slots.placed && slots.pass_values.size() >= 2 && !settled(slots, options) &&
+         static_cast<int>(slots.pass_values.size()) < 2 * options.passes;
 }
 
 double pass_spread(const RecordSlots& slots) {
@@ -176,7 +206,7 @@ double pass_spread(const RecordSlots& slots) {
 
 void settle_status(results::Results& pooled, const RecordSlots& slots, const PoolOptions& options) {
   if (!slots.placed || slots.pass_values.size() < 2) return;
-  const bool passes_disagree = pass_spread(slots) > options.pass_threshold;
+  const bool passes_disagree = !settled(slots, options);
   auto settle = [&](auto& records, const RecordSlots::Range& range) {
     for (std::size_t i = range.first; i < range.first + range.count; ++i) {
       auto& record = records[i];

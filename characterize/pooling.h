@@ -21,10 +21,12 @@ struct RecordSlots {
   bool placed = false;
   Range frequency, roofs, sweep, latency, shared, curve;
   std::vector<double> pass_values;
-  std::vector<double> pass_ipcs;  // FLOP ceilings: the IPC each pass measured
+  std::vector<double> pooled_values;  // the pooled value after each pass
+  std::vector<double> pass_ipcs;      // FLOP ceilings: the IPC each pass measured
 };
 
 struct PoolOptions {
+  int passes = 1;  // the regular ones; more are extra passes
   Estimator estimator = Estimator::p90;
   double unstable_threshold = 0.10;  // of the samples' spread, with one pass
   double pass_threshold = 0.05;      // of the passes' values, with several
@@ -40,8 +42,14 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
 // (max - min) / median of the passes' values; 0 with fewer than two.
 double pass_spread(const RecordSlots& slots);
 
-// After the last pass: with several passes, a measurement is unstable when its passes' values
-// spread more than pass_threshold (or interfered samples were kept), else by its samples' spread.
+// A measurement is settled when its passes agree within pass_threshold, or when an extra pass
+// moved its pooled value by no more than half of it (the value has converged); at most as many
+// extra passes as regular ones are taken.
+bool settled(const RecordSlots& slots, const PoolOptions& options);
+bool wants_extra_pass(const RecordSlots& slots, const PoolOptions& options);
+
+// After the last pass: with several passes, a measurement is unstable when it has not settled
+// (or interfered samples were kept), else by its samples' spread.
 void settle_status(results::Results& pooled, const RecordSlots& slots, const PoolOptions& options);
 
 }  // namespace larm::characterize

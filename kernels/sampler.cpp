@@ -68,14 +68,19 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
   TimedSamples result;
   timed(1);  // warm-up: caches, TLB and the kernel's code
   std::uint64_t repetitions = 1;
-  for (double seconds = timed(repetitions); seconds < options.min_sample_seconds;
-       seconds = timed(repetitions)) {
-    throw_if_stopped(options);
-    const double factor =
-        seconds > 0 ? std::ceil(options.min_sample_seconds * 1.2 / seconds) : 1000;
-    repetitions *= static_cast<std::uint64_t>(std::clamp(factor, 2.0, 1e6));
+  if (options.repetitions != nullptr && *options.repetitions > 0) {
+    repetitions = *options.repetitions;  // calibrated by an earlier pass
+  } else {
+    for (double seconds = timed(repetitions); seconds < options.min_sample_seconds;
+         seconds = timed(repetitions)) {
+      throw_if_stopped(options);
+      const double factor =
+          seconds > 0 ? std::ceil(options.min_sample_seconds * 1.2 / seconds) : 1000;
+      repetitions *= static_cast<std::uint64_t>(std::clamp(factor, 2.0, 1e6));
+    }
+    if (options.repetitions != nullptr) *options.repetitions = repetitions;
   }
-  if (watch) learn();  // the last calibration run lasted a sample: its canaries count
+  if (watch) learn();  // the last run before the samples: its canaries count
   result.repetitions = repetitions;
   int retries_left = options.samples;
   while (static_cast<int>(result.seconds.size()) < options.samples) {

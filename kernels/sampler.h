@@ -21,6 +21,9 @@ struct SamplingOptions {
   // Each sample's threads are watched (kernels/interference.h); an interfered sample is re-taken,
   // up to `samples` times per measurement, then kept and counted.
   bool detect_interference = true;
+  // In: the repetitions an earlier pass of the same measurement calibrated (0: calibrate);
+  // out: the repetitions used. nullptr: calibrate every time.
+  std::uint64_t* repetitions = nullptr;
 };
 
 // Thrown between samples when the stop flag is set; what was finished before is kept.

@@ -48,7 +48,7 @@ TEST(Pooling, LaterPassesAddSamplesToTheFirstPassRecords) {
 }
 
 TEST(Pooling, PassesThatDisagreeMakeTheMeasurementUnstable) {
-  const PoolOptions options;  // 5 % between passes
+  const PoolOptions options{.passes = 2};  // 5 % between passes
   for (const auto& [second_samples, expected] : std::vector<std::pair<std::vector<double>, Status>>{
            {{101, 99}, Status::ok}, {{80, 81}, Status::unstable}}) {
     results::Results pooled;
@@ -60,6 +60,27 @@ TEST(Pooling, PassesThatDisagreeMakeTheMeasurementUnstable) {
     settle_status(pooled, slots, options);
     EXPECT_EQ(pooled.roofs[0].status, expected) << second_samples[0];
   }
+}
+
+// Passes that disagree ask for an extra pass; one that leaves the pooled value where it was
+// (within 2.5 %) settles the measurement; at most as many extra passes as regular ones.
+TEST(Pooling, AnExtraPassThatLeavesTheValueInPlaceSettlesTheMeasurement) {
+  const PoolOptions options{.passes = 2};
+  results::Results pooled;
+  RecordSlots slots;
+  for (std::vector<double> samples : {std::vector<double>{100, 102}, {60, 61}}) {
+    auto pass = pass_of(samples);
+    pool_pass(pooled, slots, pass, options);
+  }
+  EXPECT_FALSE(settled(slots, options));
+  EXPECT_TRUE(wants_extra_pass(slots, options));
+  auto extra = pass_of({101, 100});
+  pool_pass(pooled, slots, extra, options);
+  EXPECT_TRUE(settled(slots, options));
+  EXPECT_FALSE(wants_extra_pass(slots, options));
+  settle_status(pooled, slots, options);
+  EXPECT_EQ(pooled.roofs[0].status, Status::ok);
+  EXPECT_NEAR(pooled.roofs[0].roof, 101.5, 0.6);  // p90 of the six samples
 }
 
 TEST(Pooling, AFailedLaterPassKeepsWhatWasMeasured) {
