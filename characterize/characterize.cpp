@@ -53,13 +53,11 @@ Roof roof_base(const topology::Topology& topology, const PlannedMeasurement& m) 
   return roof;
 }
 
-// Misplaced pages first; then unstable when the samples spread, or when interfered samples had
-// to be kept because the retries ran out.
+// Misplaced pages first; then what the samples say.
 Status status_of(const results::SampleStats& stats, std::optional<double> placed, double threshold,
                  const results::Interference& interference) {
   if (placed && *placed < platform::kMinPlacedFraction) return Status::misplaced;
-  if (interference.kept > 0) return Status::unstable;
-  return results::is_unstable(stats, threshold) ? Status::unstable : Status::ok;
+  return results::sampled_status(stats, interference, threshold);
 }
 
 // The fields a bandwidth series point takes from its plan entry, before or without a result.
@@ -214,24 +212,6 @@ class Runner {
     out_->frequency.push_back(record);
   }
 
- public:
-  // After the passes: a warning past kClockDisagreement.
-  static void warn_if_chains_disagree(const results::FrequencyRecord& record,
-                                      results::Results& results) {
-    const double add = record.stats.median;
-    const double imul = results::median(record.imul_samples_hz);
-    if (add <= 0 || imul <= 0 || std::abs(add - imul) / imul <= kClockDisagreement) return;
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "domain %d: the add chain reads %.3f GHz and the imul chain %.3f GHz (%.1f %% "
-                  "apart, more than %.0f %%): cycles, IPC and %% of peak use the add chain and "
-                  "may be wrong",
-                  record.domain, add / 1e9, imul / 1e9, 100 * std::abs(add - imul) / imul,
-                  100 * kClockDisagreement);
-    results.warnings.push_back(text);
-  }
-
- private:
   void bandwidth(const PlannedMeasurement& m) {
     if (m.domain < 0) return machine_wide(m);
     const kernels::BandwidthResult r = on_memory(m);
@@ -358,33 +338,38 @@ class Runner {
   std::unique_ptr<platform::ThreadTeam> team_;
 };
 
+// After the passes: a warning when the add and imul clocks differ past kClockDisagreement.
+void warn_if_chains_disagree(const results::FrequencyRecord& record, results::Results& results) {
+  const double add = record.stats.median;
+  const double imul = results::median(record.imul_samples_hz);
+  if (add <= 0 || imul <= 0 || std::abs(add - imul) / imul <= kClockDisagreement) return;
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "domain %d: the add chain reads %.3f GHz and the imul chain %.3f GHz (%.1f %% "
+                "apart, more than %.0f %%): cycles, IPC and %% of peak use the add chain and may "
+                "be wrong",
+                record.domain, add / 1e9, imul / 1e9, 100 * std::abs(add - imul) / imul,
+                100 * kClockDisagreement);
+  results.warnings.push_back(text);
+}
+
 int count_misplaced(const results::Results& r) {
-  auto misplaced = [](const auto& record) { return record.status == Status::misplaced; };
-  return static_cast<int>(
-      std::count_if(r.roofs.begin(), r.roofs.end(), misplaced) +
-      std::count_if(r.sweep.begin(), r.sweep.end(), misplaced) +
-      std::count_if(r.latency.begin(), r.latency.end(), misplaced) +
-      std::count_if(r.shared.begin(), r.shared.end(), misplaced) +
-      std::count_if(r.contention_curve.begin(), r.contention_curve.end(), misplaced));
+  int misplaced = 0;
+  results::for_each_measurement(r, [&](const auto& record) {
+    if constexpr (requires { record.status; }) misplaced += record.status == Status::misplaced;
+  });
+  return misplaced;
 }
 
 // One warning for the run: how many samples were interfered with, re-taken or kept.
 void summarize_interference(results::Results& r) {
   int measurements = 0, samples = 0, kept = 0;
-  auto add = [&](const auto& records) {
-    for (const auto& record : records) {
-      if (!record.interference.any()) continue;
-      ++measurements;
-      samples += record.interference.samples;
-      kept += record.interference.kept;
-    }
-  };
-  add(r.frequency);
-  add(r.roofs);
-  add(r.sweep);
-  add(r.latency);
-  add(r.shared);
-  add(r.contention_curve);
+  results::for_each_measurement(r, [&](const auto& record) {
+    if (!record.interference.any()) return;
+    ++measurements;
+    samples += record.interference.samples;
+    kept += record.interference.kept;
+  });
   if (samples == 0) return;
   r.warnings.push_back(std::to_string(samples) + " samples of " + std::to_string(measurements) +
                        " measurements were interfered with (threads descheduled, stolen from or "
@@ -399,19 +384,15 @@ void summarize_interference(results::Results& r) {
 void summarize_huge_pages(results::Results& r) {
   int checked = 0, short_of = 0;
   double lowest = 1;
-  auto add = [&](const auto& records) {
-    for (const auto& record : records) {
-      if (!record.huge_page_fraction) continue;
+  results::for_each_measurement(r, [&](const auto& record) {
+    if constexpr (requires { record.huge_page_fraction; }) {
+      if (!record.huge_page_fraction) return;
       ++checked;
-      if (*record.huge_page_fraction >= platform::kMinHugePageFraction) continue;
+      if (*record.huge_page_fraction >= platform::kMinHugePageFraction) return;
       ++short_of;
       lowest = std::min(lowest, *record.huge_page_fraction);
     }
-  };
-  add(r.roofs);
-  add(r.sweep);
-  add(r.latency);
-  add(r.contention_curve);
+  });
   if (short_of == 0) return;
   char text[320];
   std::snprintf(
@@ -516,7 +497,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   for (const RecordSlots& s : slots) settle_status(results, s, pool);
   mark_indistinct_levels(results);
   for (const results::FrequencyRecord& f : results.frequency) {
-    if (!f.under) Runner::warn_if_chains_disagree(f, results);
+    if (!f.under) warn_if_chains_disagree(f, results);
   }
   summarize_interference(results);
   summarize_huge_pages(results);

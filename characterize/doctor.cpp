@@ -2,6 +2,7 @@
 #include "characterize/doctor.h"
 
 #include <dirent.h>
+#include <hwloc.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -19,31 +20,6 @@
 
 namespace larm::characterize {
 namespace {
-
-struct CpuTimes {
-  double busy = 0;  // user, nice, system, irq, softirq (ticks)
-  double steal = 0;
-  double all = 0;
-};
-
-// Per CPU (OS index) from /proc/stat.
-std::map<unsigned, CpuTimes> read_cpu_times() {
-  std::map<unsigned, CpuTimes> times;
-  std::ifstream in("/proc/stat");
-  std::string line;
-  while (std::getline(in, line) && line.rfind("cpu", 0) == 0) {
-    if (line.size() < 4 || line[3] == ' ') continue;
-    std::istringstream fields(line.substr(3));
-    unsigned cpu = 0;
-    double user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
-    if (!(fields >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal)) {
-      continue;
-    }
-    times[cpu] = {user + nice + system + irq + softirq, steal,
-                  user + nice + system + idle + iowait + irq + softirq + steal};
-  }
-  return times;
-}
 
 struct ProcessTime {
   std::string name;
@@ -87,29 +63,21 @@ std::vector<unsigned> allowed_cpus() {
   return cpus;
 }
 
-// The other hardware threads of a CPU's core ("0-1", "0,64" in sysfs).
+// The other hardware threads of a CPU's core (sysfs's list, e.g. "0-1" or "0,64").
 std::vector<unsigned> smt_siblings(unsigned cpu) {
   const std::string list = platform::read_first_line(
       "/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/thread_siblings_list");
   std::vector<unsigned> siblings;
-  std::istringstream parts(list);
-  std::string part;
-  while (std::getline(parts, part, ',')) {
-    unsigned first = 0, last = 0;
-    const int n = std::sscanf(part.c_str(), "%u-%u", &first, &last);
-    if (n < 1) continue;
-    if (n == 1) last = first;
-    for (unsigned s = first; s <= last; ++s) {
-      if (s != cpu) siblings.push_back(s);
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  if (set != nullptr && hwloc_bitmap_list_sscanf(set, list.c_str()) == 0) {
+    unsigned sibling;
+    hwloc_bitmap_foreach_begin(sibling, set) {
+      if (sibling != cpu) siblings.push_back(sibling);
     }
+    hwloc_bitmap_foreach_end();
   }
+  hwloc_bitmap_free(set);
   return siblings;
-}
-
-std::string percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f %%", 100 * fraction);
-  return text;
 }
 
 }  // namespace
@@ -118,9 +86,8 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds)
   MachineState state;
   auto& v = state.values;
   const std::vector<unsigned> cpus = allowed_cpus();
-  const auto cpu_before = read_cpu_times();
+  const auto cpu_before = platform::read_cpu_times();
   const auto processes_before = read_process_times();
-  const auto steal_boot = platform::read_steal_totals();
 
   // 20 clock probes over the probe time, the core kept busy (a core woken from idle ramps its
   // clock up): each probe is the median of the canaries run back to back in its 1/20.
@@ -133,7 +100,7 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds)
       window.push_back(kernels::run_clock_canary(clock));
     clocks.push_back(results::median(window));
   }
-  const auto cpu_after = read_cpu_times();
+  const auto cpu_after = platform::read_cpu_times();
   const auto processes_after = read_process_times();
 
   const std::string load = platform::read_first_line("/proc/loadavg");
@@ -142,7 +109,6 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds)
                         std::to_string(cpus.size()) + " CPUs allowed)");
 
   // Others' CPU time over the probe, on the whole machine, as a share of the allowed CPUs.
-  const double ticks_per_second = static_cast<double>(sysconf(_SC_CLK_TCK));
   const int self = getpid();
   std::vector<std::pair<double, std::string>> top;
   double others = 0;
@@ -151,7 +117,7 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds)
     const double ticks =
         after.ticks - (before == processes_before.end() ? 0 : before->second.ticks);
     if (pid == self || ticks <= 0) continue;
-    const double share = ticks / ticks_per_second / probe_seconds;
+    const double share = ticks * platform::clock_tick_seconds() / probe_seconds;
     others += share;
     top.emplace_back(share, after.name + " (pid " + std::to_string(pid) + ")");
   }
@@ -160,28 +126,29 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds)
   v["others_cpu_share"] = others_share;
   std::string consumers;
   for (std::size_t i = 0; i < std::min<std::size_t>(3, top.size()); ++i) {
-    consumers += (i ? ", " : "; top: ") + top[i].second + " " + percent(top[i].first);
+    consumers += (i ? ", " : "; top: ") + top[i].second + " " + results::percent_text(top[i].first);
   }
-  state.lines.push_back("busy elsewhere " + percent(others_share) + " of the allowed CPUs" +
-                        consumers);
+  state.lines.push_back("busy elsewhere " + results::percent_text(others_share) +
+                        " of the allowed CPUs" + consumers);
 
   // Steal: since boot, and over the probe on the allowed CPUs.
-  double steal = 0, all = 0;
+  double steal = 0, all = 0, steal_boot = 0, all_boot = 0;
+  for (const auto& [cpu, times] : cpu_before) {
+    steal_boot += times.steal_seconds;
+    all_boot += times.all_seconds;
+  }
   for (unsigned cpu : cpus) {
     const auto a = cpu_after.find(cpu), b = cpu_before.find(cpu);
     if (a == cpu_after.end() || b == cpu_before.end()) continue;
-    steal += a->second.steal - b->second.steal;
-    all += a->second.all - b->second.all;
+    steal += a->second.steal_seconds - b->second.steal_seconds;
+    all += a->second.all_seconds - b->second.all_seconds;
   }
   const double steal_probe = all > 0 ? steal / all : 0;
   v["steal_share_probe"] = steal_probe;
-  if (steal_boot && steal_boot->all_seconds > 0) {
-    v["steal_share_since_boot"] = steal_boot->steal_seconds / steal_boot->all_seconds;
-  }
-  state.lines.push_back(
-      "steal          " +
-      (steal_boot ? percent(steal_boot->steal_seconds / steal_boot->all_seconds) : "unknown") +
-      " since boot, " + percent(steal_probe) + " over the probe");
+  if (all_boot > 0) v["steal_share_since_boot"] = steal_boot / all_boot;
+  state.lines.push_back("steal          " +
+                        (all_boot > 0 ? results::percent_text(steal_boot / all_boot) : "unknown") +
+                        " since boot, " + results::percent_text(steal_probe) + " over the probe");
 
   // Clock stability.
   const double clock_median = results::median(clocks);
@@ -191,7 +158,7 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds)
   v["clock_spread"] = clock_spread;
   char clock_line[128];
   std::snprintf(clock_line, sizeof clock_line, "clock          %.2f GHz, 20 probes spread %s",
-                clock_median / 1e9, percent(clock_spread).c_str());
+                clock_median / 1e9, results::percent_text(clock_spread).c_str());
   state.lines.push_back(clock_line);
 
   // SMT siblings of the allowed CPUs, and how busy they were.
@@ -200,10 +167,10 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds)
     for (unsigned sibling : smt_siblings(cpu)) {
       const auto a = cpu_after.find(sibling), b = cpu_before.find(sibling);
       if (a == cpu_after.end() || b == cpu_before.end()) continue;
-      const double span = a->second.all - b->second.all;
-      const double busy = span > 0 ? (a->second.busy - b->second.busy) / span : 0;
+      const double span = a->second.all_seconds - b->second.all_seconds;
+      const double busy = span > 0 ? (a->second.busy_seconds - b->second.busy_seconds) / span : 0;
       siblings_text += (siblings_text.empty() ? "" : ", ") + std::to_string(cpu) + "~" +
-                       std::to_string(sibling) + " " + percent(busy);
+                       std::to_string(sibling) + " " + results::percent_text(busy);
     }
   }
   v["smt_siblings_busy"] = siblings_text.empty() ? "none visible" : siblings_text;
@@ -225,7 +192,7 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds)
   v["expected_error"] = state.expected_error;
   v["verdict"] = state.verdict;
   state.lines.push_back("verdict        " + state.verdict + ": expect runs to differ by about " +
-                        percent(state.expected_error));
+                        results::percent_text(state.expected_error));
   return state;
 }
 

@@ -9,14 +9,6 @@
 namespace larm::characterize {
 namespace {
 
-using results::Interference;
-
-void add_interference(Interference& into, const Interference& from) {
-  into.samples += from.samples;
-  into.kept += from.kept;
-  if (!from.reason.empty()) into.reason = from.reason;
-}
-
 void lowest(std::optional<double>& into, const std::optional<double>& from) {
   if (from) into = into ? std::min(*into, *from) : *from;
 }
@@ -38,13 +30,6 @@ void append(std::vector<double>& into, const std::vector<double>& from) {
   into.insert(into.end(), from.begin(), from.end());
 }
 
-// The samples-based status of a record that is not misplaced or absent.
-Status sampled_status(const results::SampleStats& stats, const Interference& interference,
-                      double threshold) {
-  if (interference.kept > 0) return Status::unstable;
-  return results::is_unstable(stats, threshold) ? Status::unstable : Status::ok;
-}
-
 template <typename T>
 bool open_status(const T& record) {
   return record.status == Status::ok || record.status == Status::unstable;
@@ -55,7 +40,7 @@ void merge(results::FrequencyRecord& into, const results::FrequencyRecord& from,
   append(into.samples_hz, from.samples_hz);
   append(into.imul_samples_hz, from.imul_samples_hz);
   into.stats = results::summarize(into.samples_hz);
-  add_interference(into.interference, from.interference);
+  into.interference += from.interference;
 }
 
 // What every record with samples pools the same way: samples, statistics, interference, huge
@@ -65,11 +50,12 @@ void merge_samples(T& into, const T& from, std::vector<double> T::*samples,
                    const PoolOptions& options) {
   append(into.*samples, from.*samples);
   into.stats = results::summarize(into.*samples);
-  add_interference(into.interference, from.interference);
+  into.interference += from.interference;
   lowest(into.huge_page_fraction, from.huge_page_fraction);
   if (from.status == Status::misplaced) into.status = Status::misplaced;
   if (open_status(into)) {
-    into.status = sampled_status(into.stats, into.interference, options.unstable_threshold);
+    into.status =
+        results::sampled_status(into.stats, into.interference, options.unstable_threshold);
   }
 }
 
@@ -114,47 +100,47 @@ void add_samples(std::vector<T>& pooled, const std::vector<T>& pass,
   }
 }
 
-// The value a pass gave: the first roof's estimate, else the first record's median.
-std::optional<double> pass_value(const results::Results& pass, const PoolOptions& options) {
-  for (const results::Roof& r : pass.roofs) {
-    if (r.present()) return results::estimate(r.samples, options.estimator);
-  }
-  for (const results::FrequencyRecord& f : pass.frequency) {
-    if (present(f)) return f.stats.median;
-  }
-  for (const auto& p : pass.sweep) {
-    if (present(p)) return p.stats.median;
-  }
-  for (const auto& p : pass.shared) {
-    if (present(p)) return p.stats.median;
-  }
-  for (const auto& p : pass.contention_curve) {
-    if (present(p)) return p.stats.median;
-  }
-  for (const auto& p : pass.latency) {
-    if (present(p)) return p.stats.median;
+// The value of the first present record in a range of records.
+template <typename T, typename Value>
+std::optional<double> first_value(const std::vector<T>& records, RecordSlots::Range range,
+                                  Value value) {
+  for (std::size_t i = range.first; i < range.first + range.count; ++i) {
+    if (present(records[i])) return value(records[i]);
   }
   return std::nullopt;
 }
 
-// The measurement's value in the pooled records: its first roof's, else its first record's median.
-std::optional<double> pooled_value(const results::Results& pooled, const RecordSlots& slots) {
-  if (slots.roofs.count > 0 && pooled.roofs[slots.roofs.first].present()) {
-    return pooled.roofs[slots.roofs.first].roof;
+// A measurement's value in some records: its first roof's, else its first record's median.
+std::optional<double> value_of(const results::Results& r, const RecordSlots& slots) {
+  const auto median = [](const auto& record) { return record.stats.median; };
+  if (auto v = first_value(r.roofs, slots.roofs, [](const auto& roof) { return roof.roof; })) {
+    return v;
   }
-  if (slots.frequency.count > 0) return pooled.frequency[slots.frequency.first].stats.median;
-  if (slots.sweep.count > 0) return pooled.sweep[slots.sweep.first].stats.median;
-  if (slots.shared.count > 0) return pooled.shared[slots.shared.first].stats.median;
-  if (slots.curve.count > 0) return pooled.contention_curve[slots.curve.first].stats.median;
-  if (slots.latency.count > 0) return pooled.latency[slots.latency.first].stats.median;
-  return std::nullopt;
+  if (auto v = first_value(r.frequency, slots.frequency, median)) return v;
+  if (auto v = first_value(r.sweep, slots.sweep, median)) return v;
+  if (auto v = first_value(r.shared, slots.shared, median)) return v;
+  if (auto v = first_value(r.contention_curve, slots.curve, median)) return v;
+  return first_value(r.latency, slots.latency, median);
+}
+
+// The slots of a pass's results, which hold one measurement's records only: all of them.
+RecordSlots whole(const results::Results& pass) {
+  RecordSlots slots;
+  slots.frequency.count = pass.frequency.size();
+  slots.roofs.count = pass.roofs.size();
+  slots.sweep.count = pass.sweep.size();
+  slots.latency.count = pass.latency.size();
+  slots.shared.count = pass.shared.size();
+  slots.curve.count = pass.contention_curve.size();
+  return slots;
 }
 
 }  // namespace
 
 void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& pass,
                const PoolOptions& options) {
-  if (const auto value = pass_value(pass, options)) slots.pass_values.push_back(*value);
+  if (const auto value = value_of(pass, whole(pass))) slots.pass_values.push_back(*value);
+  pooled.warnings.insert(pooled.warnings.end(), pass.warnings.begin(), pass.warnings.end());
   for (const results::Roof& r : pass.roofs) {
     if (r.instructions_per_cycle) slots.pass_ipcs.push_back(*r.instructions_per_cycle);
   }
@@ -166,7 +152,7 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
     place(pooled.shared, pass.shared, slots.shared);
     place(pooled.contention_curve, pass.contention_curve, slots.curve);
     slots.placed = true;
-    if (const auto value = pooled_value(pooled, slots)) slots.pooled_values.push_back(*value);
+    if (const auto value = value_of(pooled, slots)) slots.pooled_values.push_back(*value);
     return;
   }
   add_samples(pooled.frequency, pass.frequency, slots.frequency, options);
@@ -180,7 +166,7 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
     results::Roof& roof = pooled.roofs[slots.roofs.first];
     if (roof.instructions_per_cycle) roof.instructions_per_cycle = results::median(slots.pass_ipcs);
   }
-  if (const auto value = pooled_value(pooled, slots)) slots.pooled_values.push_back(*value);
+  if (const auto value = value_of(pooled, slots)) slots.pooled_values.push_back(*value);
 }
 
 bool settled(const RecordSlots& slots, const PoolOptions& options) {

@@ -15,12 +15,6 @@ namespace {
 // a sample of 10 ms or more.
 constexpr std::uint64_t kCanaryRepetitions = 512;
 
-std::string percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f %%", 100 * fraction);
-  return text;
-}
-
 }  // namespace
 
 double run_clock_canary(const platform::Clock& clock) {
@@ -62,14 +56,15 @@ std::optional<std::string> InterferenceJudge::judge(
       // The on-CPU time includes the reads around the work: off-CPU time is what is missing.
       const double off_cpu = std::max(0.0, work - on_cpu);
       if (waited > kMaxRunQueueFraction * work) {
-        reason = who + " waited on a run queue " + percent(waited / work) + " of the sample (" +
-                 std::to_string(switches) + " involuntary switches)";
+        reason = who + " waited on a run queue " + results::percent_text(waited / work) +
+                 " of the sample (" + std::to_string(switches) + " involuntary switches)";
       } else if (off_cpu > kMaxOffCpuFraction * work) {
-        reason = who + " was off its CPU " + percent(off_cpu / work) +
+        reason = who + " was off its CPU " + results::percent_text(off_cpu / work) +
                  " of the sample (stolen by the hypervisor or in interrupts)";
       }
     }
-    if (!reason && t < steal_seconds.size() && steal_seconds[t] >= kMinStealTicks / 100) {
+    if (!reason && t < steal_seconds.size() &&
+        steal_seconds[t] >= kMinStealTicks * platform::clock_tick_seconds()) {
       char text[64];
       std::snprintf(text, sizeof text, "%.0f ms", steal_seconds[t] * 1e3);
       reason = who + ": " + text + " stolen from its CPU by the hypervisor";
@@ -78,7 +73,7 @@ std::optional<std::string> InterferenceJudge::judge(
     // Slow on both sides of the sample: one slow canary alone may be an interrupt.
     const double fastest = std::max(o.canary_before_hz, o.canary_after_hz);
     if (!reason && ref > 0 && fastest < (1 - kMaxCanarySlowdown) * ref) {
-      reason = who + "'s clock canaries ran " + percent(1 - fastest / ref) +
+      reason = who + "'s clock canaries ran " + results::percent_text(1 - fastest / ref) +
                " slower than their median before and after the sample";
     }
   }

@@ -15,15 +15,15 @@ void throw_if_stopped(const SamplingOptions& options) {
 namespace {
 
 // Seconds stolen from each of the team's CPUs between two reads of /proc/stat.
-std::vector<double> stolen(const std::map<unsigned, double>& before,
-                           const std::map<unsigned, double>& after,
+std::vector<double> stolen(const std::map<unsigned, platform::CpuTimes>& before,
+                           const std::map<unsigned, platform::CpuTimes>& after,
                            const std::vector<unsigned>& pus) {
   std::vector<double> seconds;
   for (unsigned pu : pus) {
     const auto b = before.find(pu);
     const auto a = after.find(pu);
     if (b == before.end() || a == after.end()) return {};
-    seconds.push_back(a->second - b->second);
+    seconds.push_back(a->second.steal_seconds - b->second.steal_seconds);
   }
   return seconds;
 }
@@ -40,7 +40,8 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
   std::vector<double> steal;  // per thread's CPU, over the last timed run
   std::uint64_t first = 0;    // the earliest start of the last timed run
   auto timed = [&](std::uint64_t repetitions) {
-    const auto steal_before = watch ? platform::read_steal_seconds() : std::map<unsigned, double>();
+    const auto steal_before =
+        watch ? platform::read_cpu_times() : std::map<unsigned, platform::CpuTimes>();
     team.run([&](int t) {
       const auto i = static_cast<std::size_t>(t);
       if (watch) seen[i].canary_before_hz = run_clock_canary(clock);
@@ -55,7 +56,7 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
         seen[i].canary_after_hz = run_clock_canary(clock);
       }
     });
-    if (watch) steal = stolen(steal_before, platform::read_steal_seconds(), team.pus());
+    if (watch) steal = stolen(steal_before, platform::read_cpu_times(), team.pus());
     first = *std::min_element(starts.begin(), starts.end());
     const std::uint64_t last = *std::max_element(ends.begin(), ends.end());
     return clock.seconds(last - first);

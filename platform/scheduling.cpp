@@ -41,8 +41,6 @@ class SchedstatFile {
   int fd_;
 };
 
-constexpr double kUserHz = 100;  // the unit of /proc/stat (USER_HZ, fixed at 100 on Linux)
-
 }  // namespace
 
 ThreadSchedule read_thread_schedule() {
@@ -59,35 +57,28 @@ ThreadSchedule read_thread_schedule() {
   return schedule;
 }
 
-std::map<unsigned, double> read_steal_seconds() {
-  std::map<unsigned, double> steal;
-  std::ifstream in("/proc/stat");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("cpu", 0) != 0) break;             // the cpu lines come first
-    if (line.size() < 4 || line[3] == ' ') continue;  // the machine's total
-    std::istringstream fields(line.substr(3));
-    unsigned cpu = 0;
-    unsigned long long user, nice, system, idle, iowait, irq, softirq, stolen;
-    if (fields >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> stolen) {
-      steal[cpu] = static_cast<double>(stolen) / kUserHz;
-    }
-  }
-  return steal;
+double clock_tick_seconds() {
+  static const double tick = 1.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+  return tick;
 }
 
-std::optional<StealTotals> read_steal_totals() {
+std::map<unsigned, CpuTimes> read_cpu_times() {
+  std::map<unsigned, CpuTimes> times;
   std::ifstream in("/proc/stat");
-  std::string label;
-  unsigned long long v[8];
-  if (!(in >> label) || label != "cpu") return std::nullopt;
-  for (unsigned long long& value : v) {
-    if (!(in >> value)) return std::nullopt;
+  std::string line;
+  const double tick = clock_tick_seconds();
+  while (std::getline(in, line) && line.rfind("cpu", 0) == 0) {  // the cpu lines come first
+    if (line.size() < 4 || line[3] == ' ') continue;             // the machine's total
+    std::istringstream fields(line.substr(3));
+    unsigned cpu = 0;
+    double user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+    if (!(fields >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal)) {
+      continue;
+    }
+    const double busy = user + nice + system + irq + softirq;
+    times[cpu] = {busy * tick, steal * tick, (busy + idle + iowait + steal) * tick};
   }
-  StealTotals totals;
-  for (unsigned long long value : v) totals.all_seconds += static_cast<double>(value) / kUserHz;
-  totals.steal_seconds = static_cast<double>(v[7]) / kUserHz;
-  return totals;
+  return times;
 }
 
 }  // namespace larm::platform

@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <map>
-#include <optional>
 
 namespace larm::platform {
 
@@ -21,14 +20,15 @@ struct ThreadSchedule {
 // Of the calling thread. Cheap (one pread of an fd opened once per thread, one getrusage).
 ThreadSchedule read_thread_schedule();
 
-// Steal time of each CPU (OS index) since boot, in seconds; empty when /proc/stat has none. Its
-// unit is the USER_HZ tick (10 ms on Linux): a difference of one tick may hold much less.
-std::map<unsigned, double> read_steal_seconds();
-// The same summed over every CPU, and the seconds of every state summed (for a steal share).
-struct StealTotals {
+// The time each CPU (OS index) spent since boot, from /proc/stat, in seconds: busy (user, nice,
+// system, irq, softirq), stolen by the hypervisor, and in every state. Its unit is the clock tick
+// (clock_tick_seconds(), 10 ms on Linux): a difference of one tick may hold much less.
+struct CpuTimes {
+  double busy_seconds = 0;
   double steal_seconds = 0;
   double all_seconds = 0;
 };
-std::optional<StealTotals> read_steal_totals();
+std::map<unsigned, CpuTimes> read_cpu_times();
+double clock_tick_seconds();  // 1 / sysconf(_SC_CLK_TCK)
 
 }  // namespace larm::platform

@@ -25,7 +25,21 @@ struct Interference {
   int kept = 0;        // of which pooled because the retries ran out
   std::string reason;  // the last one's, e.g. "thread 1 off its CPU 12 % of the sample"
   bool any() const { return samples > 0; }
+  Interference& operator+=(const Interference& other) {
+    samples += other.samples;
+    kept += other.kept;
+    if (!other.reason.empty()) reason = other.reason;
+    return *this;
+  }
 };
+
+// The status samples give a record that is not misplaced or absent: unstable when they spread
+// more than threshold, or when interfered samples had to be kept; ok otherwise.
+inline Status sampled_status(const SampleStats& stats, const Interference& interference,
+                             double threshold) {
+  if (interference.kept > 0) return Status::unstable;
+  return is_unstable(stats, threshold) ? Status::unstable : Status::ok;
+}
 
 // One roof: a bandwidth slope (GB/s) or a FLOP ceiling (GFLOP/s) of one domain.
 struct Roof {
@@ -165,6 +179,18 @@ struct Results {
   bool complete = false;
   std::string incomplete_reason;  // why the run stopped early, when it did
 };
+
+// Calls f on every measurement record of the results (frequency, roofs, sweep, latency, shared,
+// contention curve), each with its own type; R is Results or const Results.
+template <typename R, typename F>
+void for_each_measurement(R& results, F&& f) {
+  for (auto& record : results.frequency) f(record);
+  for (auto& record : results.roofs) f(record);
+  for (auto& record : results.sweep) f(record);
+  for (auto& record : results.latency) f(record);
+  for (auto& record : results.shared) f(record);
+  for (auto& record : results.contention_curve) f(record);
+}
 
 // The ISA of the run's bandwidth kernels, as its provenance records it (none when it does not).
 std::optional<Isa> kernel_isa(const Results& results);

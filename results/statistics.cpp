@@ -2,6 +2,7 @@
 #include "results/statistics.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 #include <vector>
 
@@ -41,6 +42,12 @@ SampleStats summarize(std::span<const double> samples) {
       std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
   stats.spread = stats.median != 0 ? (stats.max - stats.min) / stats.median : 0;
   return stats;
+}
+
+std::string percent_text(double fraction, int decimals) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*f %%", decimals, 100 * fraction);
+  return text;
 }
 
 bool is_unstable(const SampleStats& stats, double threshold) {

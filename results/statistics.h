@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string>
 
 #include "results/vocabulary.h"
 
@@ -30,6 +31,9 @@ double quantile(std::span<const double> values, double q);
 
 // A roof's value from its samples under an estimator (vocabulary.h): p90 or the median.
 double estimate(std::span<const double> samples, Estimator estimator);
+
+// A fraction as the tables and messages write it: 0.123 -> "12.3 %" (decimals after the point).
+std::string percent_text(double fraction, int decimals = 1);
 
 // A measurement is unstable when its samples spread more than this fraction of the median.
 inline constexpr double kDefaultUnstableSpread = 0.10;

@@ -28,12 +28,6 @@ std::set<unsigned> local_memories(const results::Results& results, int domain) {
   return local;
 }
 
-std::string percent(double fraction) {
-  char text[16];
-  std::snprintf(text, sizeof text, "%.0f %%", fraction * 100);
-  return text;
-}
-
 std::string data_note(const RegionPoint& point, const std::set<unsigned>& local) {
   if (point.data_memories.empty()) return "data not tagged (larm_region_data)";
   std::vector<std::pair<double, unsigned>> shares;
@@ -41,7 +35,7 @@ std::string data_note(const RegionPoint& point, const std::set<unsigned>& local)
   std::sort(shares.rbegin(), shares.rend());
   std::string note = "data: ";
   for (std::size_t i = 0; i < shares.size(); ++i) {
-    note += (i ? ", " : "") + percent(shares[i].first) + " on memory " +
+    note += (i ? ", " : "") + results::percent_text(shares[i].first, 0) + " on memory " +
             std::to_string(shares[i].second) +
             (local.count(shares[i].second) ? " (local)" : " (remote)");
   }
