@@ -7,9 +7,12 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <set>
 
+#include "characterize/cache_capacity.h"
 #include "characterize/distinct_levels.h"
 #include "characterize/pooling.h"
+#include "characterize/working_set.h"
 #include "codegen/isa.h"
 #include "kernels/drivers.h"
 #include "results/statistics.h"
@@ -122,6 +125,16 @@ void record_absent(const topology::Topology& topology, const PlannedMeasurement&
       results.sweep.push_back(p);
       break;
     }
+    case MeasurementKind::capacity: {
+      results::ChasePoint p;
+      p.domain = m.domain;
+      p.memory = m.memory;
+      p.working_set_bytes = m.working_set_bytes;
+      p.status = Status::absent;
+      p.status_reason = reason;
+      results.latency_sweep.push_back(p);
+      break;
+    }
     case MeasurementKind::latency: {
       results::LatencyPoint p;
       p.domain = m.domain;
@@ -157,6 +170,7 @@ class Runner {
            results::Results& out) {
     out_ = &out;
     context_.sampling.samples = samples;
+    context_.sampling.min_sample_seconds = options_.sampling.min_sample_seconds;
     // The frequency runs two kernels of different lengths: each calibrates its own.
     context_.sampling.repetitions = m.kind == MeasurementKind::frequency ? nullptr : repetitions;
     switch (m.kind) {
@@ -170,6 +184,8 @@ class Runner {
         return sweep(m);
       case MeasurementKind::latency:
         return latency(m);
+      case MeasurementKind::capacity:
+        return capacity(m);
       case MeasurementKind::curve:
         return curve(m);
     }
@@ -309,24 +325,46 @@ class Runner {
     out_->sweep.push_back(p);
   }
 
-  void latency(const PlannedMeasurement& m) {
+  kernels::LatencyResult chase(const PlannedMeasurement& m) {
     const topology::Domain& domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
     const unsigned line = domain.caches.empty() ? 64 : domain.caches.front().line_bytes;
-    const kernels::LatencyResult r = kernels::measure_latency(
+    return kernels::measure_latency(
         context_, team(m.pus), {memory_nodes(m.memory), m.working_set_bytes, line ? line : 64});
-    results::LatencyPoint p;
-    p.domain = m.domain;
-    p.level = m.level.value_or(Level::memory);
-    if (m.level == Level::memory) p.memory = m.memory;
+  }
+
+  // Fills what a chase record takes from its measurement.
+  void fill_chase(const kernels::LatencyResult& r, results::ChasePoint& p) {
     p.working_set_bytes = r.working_set_bytes;
     p.samples_ns = r.ns;
     p.stats = results::summarize(p.samples_ns);
-    p.cycles = p.stats.median * results::core_hz(pooled_, m.domain) / 1e9;
     p.interference = r.interference;
     p.huge_page_fraction = r.huge_page_fraction;
     p.status =
         status_of(p.stats, r.placement_fraction, options_.unstable_threshold, p.interference);
+  }
+
+  void latency(const PlannedMeasurement& m) {
+    const kernels::LatencyResult r = chase(m);
+    results::LatencyPoint p;
+    p.domain = m.domain;
+    p.level = m.level.value_or(Level::memory);
+    if (m.level == Level::memory) p.memory = m.memory;
+    fill_chase(r, p);
+    p.cycles = p.stats.median * results::core_hz(pooled_, m.domain) / 1e9;
     out_->latency.push_back(p);
+  }
+
+  // A point of the latency sweep: a few short samples (kCapacitySamples of
+  // kCapacitySampleSeconds), enough to see where a plateau ends.
+  void capacity(const PlannedMeasurement& m) {
+    context_.sampling.samples = kCapacitySamples;
+    context_.sampling.min_sample_seconds = kCapacitySampleSeconds;
+    const kernels::LatencyResult r = chase(m);
+    results::ChasePoint p;
+    p.domain = m.domain;
+    p.memory = m.memory;
+    fill_chase(r, p);
+    out_->latency_sweep.push_back(p);
   }
 
   const topology::Topology& topology_;
@@ -404,6 +442,78 @@ void summarize_huge_pages(results::Results& r) {
   r.warnings.push_back(text);
 }
 
+// The cache-level bandwidth and latency measurements of a domain whose latency sweep is in the
+// plan, re-sized from the capacities the sweep found (issue 12). The plan lists a domain's sweep
+// before its roofs and latencies, so the first pass has the whole sweep when it needs it; later
+// passes reuse the same sizes.
+class EffectiveSizing {
+ public:
+  EffectiveSizing(const topology::Topology& topology, const Plan& plan) : topology_(topology) {
+    for (const PlannedMeasurement& m : plan.measurements) {
+      if (m.kind == MeasurementKind::capacity) chased_.insert(m.domain);
+      const auto* stream = std::get_if<codegen::StreamSpec>(&m.spec);
+      if (m.kind == MeasurementKind::sweep && stream && stream->access == Access::load) {
+        swept_.insert(m.domain);
+      }
+    }
+  }
+
+  // m itself, or a copy with its working set (or absent reason) from the measured capacities.
+  const PlannedMeasurement& sized(const PlannedMeasurement& m, results::Results& results) {
+    const bool cache_level = m.level && is_cache(*m.level);
+    const bool sized_kind =
+        m.kind == MeasurementKind::bandwidth || m.kind == MeasurementKind::latency;
+    const bool swept = (m.kind == MeasurementKind::latency ? chased_ : swept_).count(m.domain) > 0;
+    if (!cache_level || !sized_kind || m.domain < 0 || !swept || !m.absent_reason.empty()) {
+      return m;
+    }
+    const topology::Domain& domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
+    const bool latency = m.kind == MeasurementKind::latency;
+    const auto sets =
+        latency ? level_working_sets(single_core_view(domain), found(latency_, m.domain, results))
+                : level_working_sets(domain, found(bandwidth_, m.domain, results));
+    resized_ = m;
+    for (const LevelWorkingSet& set : sets) {
+      if (set.level != *m.level) continue;
+      resized_.working_set_bytes = set.bytes_per_thread;
+      resized_.absent_reason = set.absent_reason;
+    }
+    return resized_;
+  }
+
+  // The capacities of every swept domain, into the results (found now for a domain whose
+  // roofs did not run).
+  void record(results::Results& results) {
+    for (int domain : chased_) found(latency_, domain, results);
+    for (int domain : swept_) found(bandwidth_, domain, results);
+  }
+
+ private:
+  using Capacities = std::map<int, std::vector<results::CacheCapacity>>;
+
+  const topology::Topology& topology_;
+  std::set<int> chased_, swept_;  // domains with a latency sweep, a load bandwidth sweep
+  Capacities latency_, bandwidth_;
+  PlannedMeasurement resized_;
+
+  // A domain's capacities by one sweep, found the first time and then added to the results (so
+  // that an interrupted run keeps them).
+  const std::vector<results::CacheCapacity>& found(Capacities& by_domain, int domain,
+                                                   results::Results& results) {
+    auto it = by_domain.find(domain);
+    if (it == by_domain.end()) {
+      const topology::Domain& d = topology_.domains()[static_cast<std::size_t>(domain)];
+      it = by_domain
+               .emplace(domain, &by_domain == &latency_
+                                    ? latency_capacities(d, results.latency_sweep)
+                                    : bandwidth_capacities(d, results.sweep))
+               .first;
+      results.capacities.insert(results.capacities.end(), it->second.begin(), it->second.end());
+    }
+    return it->second;
+  }
+};
+
 }  // namespace
 
 RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
@@ -424,13 +534,18 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   double estimated_done = 0;
-  const int total = static_cast<int>(count) * passes;
+  // The latency sweep runs in the first pass only.
+  const auto sweep_points = static_cast<int>(
+      std::count_if(plan.measurements.begin(), plan.measurements.end(),
+                    [](const auto& m) { return m.kind == MeasurementKind::capacity; }));
+  const int total = static_cast<int>(count) * passes - sweep_points * (passes - 1);
+  EffectiveSizing sizing(topology, plan);
   int index = 0;
   results.complete = false;
 
   // One pass of one measurement, pooled; an outcome when the run must stop.
   auto run_once = [&](std::size_t i, int pass) -> std::optional<RunOutcome> {
-    const PlannedMeasurement& m = plan.measurements[i];
+    const PlannedMeasurement& m = sizing.sized(plan.measurements[i], results);
     ++index;
     if (options.on_progress) {
       // Scale the remaining estimate by how fast the run has gone against its estimates so far.
@@ -453,7 +568,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
       } catch (const std::exception& e) {
         record_absent(topology, m, std::string("failed: ") + e.what(), one);
       }
-      estimated_done += m.estimated_seconds / passes;
+      estimated_done += m.estimated_seconds / (m.kind == MeasurementKind::capacity ? 1 : passes);
     }
     const int misplaced_before = count_misplaced(results);
     pool_pass(results, slots[i], one, pool);
@@ -478,7 +593,9 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   for (int pass = 0; pass < passes; ++pass) {
     const std::size_t offset = pass == 0 ? 0 : count * static_cast<std::size_t>(pass) / passes;
     for (std::size_t k = 0; k < count; ++k) {
-      if (const auto stop = run_once((k + offset) % count, pass)) return *stop;
+      const std::size_t i = (k + offset) % count;
+      if (pass > 0 && plan.measurements[i].kind == MeasurementKind::capacity) continue;
+      if (const auto stop = run_once(i, pass)) return *stop;
     }
   }
   // Measurements whose passes disagree get more passes while the time budget allows.
@@ -495,6 +612,8 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     if (elapsed() >= options.max_seconds) break;
   }
   for (const RecordSlots& s : slots) settle_status(results, s, pool);
+  sizing.record(results);
+  mark_levels_without_plateau(results);
   mark_indistinct_levels(results);
   for (const results::FrequencyRecord& f : results.frequency) {
     if (!f.under) warn_if_chains_disagree(f, results);

@@ -6,6 +6,39 @@
 
 namespace larm::characterize {
 
+namespace {
+
+// A level's latency, roofs, or both (the sweep that found no plateau says which it sized).
+void mark_level(results::Results& results, int domain, Level level, const std::string& reason,
+                bool latency = true, bool roofs = true) {
+  for (results::LatencyPoint& p : results.latency) {
+    if (latency && p.domain == domain && p.level == level && p.stats.count > 0) {
+      p.status = Status::indistinct;
+      p.status_reason = reason;
+    }
+  }
+  for (results::Roof& roof : results.roofs) {
+    if (roofs && roof.domain == domain && roof.level == level && roof.present()) {
+      roof.status = Status::indistinct;
+      roof.status_reason = reason;
+    }
+  }
+}
+
+}  // namespace
+
+int mark_levels_without_plateau(results::Results& results) {
+  int marked = 0;
+  for (const results::CacheCapacity& c : results.capacities) {
+    if (c.effective_bytes) continue;
+    const bool latency = c.sweep == "latency";
+    mark_level(results, c.domain, c.level, "domain " + std::to_string(c.domain) + " " + c.reason,
+               latency, !latency);
+    ++marked;
+  }
+  return marked;
+}
+
 int mark_indistinct_levels(results::Results& results) {
   // Per domain: the measured latency of each level, in level order; for memory, the nearest
   // (lowest latency) of its memories.
@@ -22,6 +55,7 @@ int mark_indistinct_levels(results::Results& results) {
       if (next == by_level.end() || !is_cache(it->first)) continue;
       results::LatencyPoint& here = *it->second;
       const results::LatencyPoint& there = *next->second;
+      if (here.status == Status::indistinct) continue;
       if (here.stats.median < (1 - kIndistinctLatency) * there.stats.median) continue;
       char reason[256];
       std::snprintf(reason, sizeof reason,
@@ -32,14 +66,7 @@ int mark_indistinct_levels(results::Results& results) {
                     static_cast<double>(here.working_set_bytes) / (1 << 20),
                     100 * kIndistinctLatency, name(there.level), there.stats.median,
                     name(there.level));
-      here.status = Status::indistinct;
-      here.status_reason = reason;
-      for (results::Roof& roof : results.roofs) {
-        if (roof.domain == domain && roof.level == here.level && roof.present()) {
-          roof.status = Status::indistinct;
-          roof.status_reason = reason;
-        }
-      }
+      mark_level(results, domain, here.level, reason);
       ++marked;
     }
   }

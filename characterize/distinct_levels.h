@@ -13,6 +13,12 @@ inline constexpr double kIndistinctLatency = 0.15;
 // For every domain with measured latencies: each cache level whose median latency is at least
 // (1 - kIndistinctLatency) of the next measured level's (the next cache, or the nearest memory)
 // gets status indistinct, with its roofs of that domain. Returns how many levels.
+// Levels already marked are left as they are.
 int mark_indistinct_levels(results::Results& results);
+
+// Every cache level a sweep found no plateau for (results.capacities) gets status indistinct
+// with the capacity's reason: its latency (latency sweep) or its roofs (bandwidth sweep) of that
+// domain. Returns how many.
+int mark_levels_without_plateau(results::Results& results);
 
 }  // namespace larm::characterize

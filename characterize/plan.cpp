@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "characterize/cache_capacity.h"
 #include "characterize/working_set.h"
 
 namespace larm::characterize {
@@ -18,22 +19,11 @@ using larm::FlopOp;
 using larm::Precision;
 
 // Rates the estimate assumes for work whose duration does not scale with the sample length.
-constexpr double kFirstTouchBytesPerSecond = 2e9;    // page faults and zeroing, per thread
-constexpr double kStreamBytesPerSecond = 5e9;        // a memory sweep, per thread, worst case
-constexpr double kChaseSetupSecondsPerLine = 60e-9;  // building and walking the permutation
-constexpr double kCalibrationSamples = 3;            // untimed warm-up and calibration runs
-
-// The caches a lone thread sees: latency runs use one core, which has each cache to itself.
-topology::Domain single_core_view(const topology::Domain& domain) {
-  topology::Domain view = domain;
-  view.core_pus.resize(std::min<std::size_t>(1, view.core_pus.size()));
-  for (topology::CacheLevel& cache : view.caches) {
-    cache.max_sharing_cores = 1;
-    cache.instances = 1;
-    cache.total_bytes = cache.instance_bytes;
-  }
-  return view;
-}
+constexpr double kFirstTouchBytesPerSecond = 2e9;      // page faults and zeroing, per thread
+constexpr double kStreamBytesPerSecond = 5e9;          // a memory sweep, per thread, worst case
+constexpr double kChaseSetupSecondsPerLine = 60e-9;    // building and walking the permutation
+constexpr double kChaseWarmUpSecondsPerLine = 100e-9;  // one walk of the chain, near memory latency
+constexpr double kCalibrationSamples = 3;              // untimed warm-up and calibration runs
 
 double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
   // The first pass calibrates, each later one warms up once and reuses the repetitions; each
@@ -61,6 +51,12 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
       const double lines = threads_ws / 64;
       return passes * lines * kChaseSetupSecondsPerLine + runs * o.min_sample_seconds;
     }
+    case MeasurementKind::capacity: {
+      // One pass, a few short samples: it finds boundaries, not roofs.
+      const double lines = threads_ws / 64;
+      return lines * (kChaseSetupSecondsPerLine + kChaseWarmUpSecondsPerLine) +
+             (kCalibrationSamples + kCapacitySamples) * kCapacitySampleSeconds;
+    }
   }
   return 0;
 }
@@ -81,10 +77,12 @@ const char* const kEstimateMethod =
     "each measurement = (3 warm-up/calibration runs + 1 warm-up per later pass + every pass's "
     "share of the samples) x max(sample length, one sweep of its working set at 5 GB/s per "
     "thread) + passes x first touch of its buffers at 2 GB/s per thread (+60 ns per line to "
-    "build a pointer chase); the sum over the plan";
+    "build a pointer chase); the latency sweep: one pass of 3 + 3 runs of 5 ms per point and a "
+    "warm-up walk of its chain at 100 ns per line; the sum over the plan";
 
 const char* name(MeasurementKind kind) {
-  const char* const names[] = {"frequency", "bandwidth", "flops", "sweep", "latency", "curve"};
+  const char* const names[] = {"frequency", "capacity", "bandwidth", "flops",
+                               "sweep",     "latency",  "curve"};
   return names[static_cast<int>(kind)];
 }
 
@@ -122,8 +120,9 @@ std::vector<int> curve_thread_counts(int cores) {
 
 std::optional<MeasurementKind> parse_measurement_kind(std::string_view text) {
   for (MeasurementKind k :
-       {MeasurementKind::frequency, MeasurementKind::bandwidth, MeasurementKind::flops,
-        MeasurementKind::sweep, MeasurementKind::latency, MeasurementKind::curve}) {
+       {MeasurementKind::frequency, MeasurementKind::capacity, MeasurementKind::bandwidth,
+        MeasurementKind::flops, MeasurementKind::sweep, MeasurementKind::latency,
+        MeasurementKind::curve}) {
     if (text == name(k)) return k;
   }
   return std::nullopt;
@@ -141,7 +140,9 @@ std::string PlannedMeasurement::label() const {
     const auto& stream = std::get<codegen::StreamSpec>(spec);
     text += std::string(" ") + name(stream.access) + " " + name(stream.isa);
   }
-  if (kind == MeasurementKind::sweep) text += " " + bytes_text(working_set_bytes);
+  if (kind == MeasurementKind::sweep || kind == MeasurementKind::capacity) {
+    text += " " + bytes_text(working_set_bytes);
+  }
   if (kind == MeasurementKind::frequency) {
     const auto& clock = std::get<codegen::ClockSpec>(spec);
     if (clock.load) text += std::string(" under ") + name(*clock.load);
@@ -231,6 +232,32 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
       }
     }
 
+    // The latency sweep next: the cache roofs and latencies are sized from what it finds.
+    if (wanted(MeasurementKind::capacity) || wanted(MeasurementKind::bandwidth) ||
+        wanted(MeasurementKind::latency)) {
+      const topology::Domain lone = single_core_view(domain);
+      for (std::uint64_t size : chase_sweep_sizes(domain, options.sweep_points_per_octave)) {
+        PlannedMeasurement m = base;
+        m.kind = MeasurementKind::capacity;
+        m.pus = lone.core_pus;
+        m.working_set_bytes = size;
+        add(m);
+      }
+    }
+
+    // The bandwidth sweep before the roofs: the cache roofs are sized from its load curve.
+    if (wanted(MeasurementKind::sweep)) {
+      for (Access access : {Access::load, Access::copy}) {
+        for (std::uint64_t size : sweep_sizes(domain, options.sweep_points_per_octave)) {
+          PlannedMeasurement m = base;
+          m.kind = MeasurementKind::sweep;
+          m.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
+          m.working_set_bytes = size;
+          add(m);
+        }
+      }
+    }
+
     if (wanted(MeasurementKind::bandwidth)) {
       for (const LevelWorkingSet& level : level_working_sets(domain)) {
         for (Access access : larm::all<larm::Access>()) {
@@ -268,18 +295,6 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
             }
             add(m);
           }
-        }
-      }
-    }
-
-    if (wanted(MeasurementKind::sweep)) {
-      for (Access access : {Access::load, Access::copy}) {
-        for (std::uint64_t size : sweep_sizes(domain, options.sweep_points_per_octave)) {
-          PlannedMeasurement m = base;
-          m.kind = MeasurementKind::sweep;
-          m.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
-          m.working_set_bytes = size;
-          add(m);
         }
       }
     }

@@ -12,9 +12,15 @@
 
 namespace larm::characterize {
 
-enum class MeasurementKind { frequency, bandwidth, flops, sweep, latency, curve };
+// capacity: one point of the one-core latency sweep that finds each cache's effective capacity.
+enum class MeasurementKind { frequency, capacity, bandwidth, flops, sweep, latency, curve };
 const char* name(MeasurementKind kind);
 std::optional<MeasurementKind> parse_measurement_kind(std::string_view text);
+
+// The latency sweep's points run in the first pass only, with a few short samples: they find
+// where plateaus end, they are not roofs.
+inline constexpr int kCapacitySamples = 3;
+inline constexpr double kCapacitySampleSeconds = 0.005;
 
 struct PlannedMeasurement {
   MeasurementKind kind = MeasurementKind::bandwidth;

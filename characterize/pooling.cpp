@@ -22,7 +22,7 @@ bool present(const results::Roof& r) {
 bool present(const results::StreamMeasurement& s) {
   return !s.samples.empty();
 }
-bool present(const results::LatencyPoint& p) {
+bool present(const results::ChasePoint& p) {
   return !p.samples_ns.empty();
 }
 
@@ -70,10 +70,14 @@ void merge(results::StreamMeasurement& into, const results::StreamMeasurement& f
   merge_samples(into, from, &results::StreamMeasurement::samples, options);
 }
 
+void merge(results::ChasePoint& into, const results::ChasePoint& from, const PoolOptions& options) {
+  merge_samples(into, from, &results::ChasePoint::samples_ns, options);
+}
+
 void merge(results::LatencyPoint& into, const results::LatencyPoint& from,
            const PoolOptions& options) {
   const double hz_times_1e9 = into.stats.median > 0 ? into.cycles / into.stats.median : 0;
-  merge_samples(into, from, &results::LatencyPoint::samples_ns, options);
+  merge(static_cast<results::ChasePoint&>(into), from, options);
   into.cycles = into.stats.median * hz_times_1e9;
 }
 
@@ -120,6 +124,7 @@ std::optional<double> value_of(const results::Results& r, const RecordSlots& slo
   if (auto v = first_value(r.sweep, slots.sweep, median)) return v;
   if (auto v = first_value(r.shared, slots.shared, median)) return v;
   if (auto v = first_value(r.contention_curve, slots.curve, median)) return v;
+  if (auto v = first_value(r.latency_sweep, slots.latency_sweep, median)) return v;
   return first_value(r.latency, slots.latency, median);
 }
 
@@ -130,6 +135,7 @@ RecordSlots whole(const results::Results& pass) {
   slots.roofs.count = pass.roofs.size();
   slots.sweep.count = pass.sweep.size();
   slots.latency.count = pass.latency.size();
+  slots.latency_sweep.count = pass.latency_sweep.size();
   slots.shared.count = pass.shared.size();
   slots.curve.count = pass.contention_curve.size();
   return slots;
@@ -149,6 +155,7 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
     place(pooled.roofs, pass.roofs, slots.roofs);
     place(pooled.sweep, pass.sweep, slots.sweep);
     place(pooled.latency, pass.latency, slots.latency);
+    place(pooled.latency_sweep, pass.latency_sweep, slots.latency_sweep);
     place(pooled.shared, pass.shared, slots.shared);
     place(pooled.contention_curve, pass.contention_curve, slots.curve);
     slots.placed = true;
@@ -159,6 +166,7 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
   add_samples(pooled.roofs, pass.roofs, slots.roofs, options);
   add_samples(pooled.sweep, pass.sweep, slots.sweep, options);
   add_samples(pooled.latency, pass.latency, slots.latency, options);
+  add_samples(pooled.latency_sweep, pass.latency_sweep, slots.latency_sweep, options);
   add_samples(pooled.shared, pass.shared, slots.shared, options);
   add_samples(pooled.contention_curve, pass.contention_curve, slots.curve, options);
   // A ceiling's IPC: the median over the passes.
@@ -204,6 +212,7 @@ void settle_status(results::Results& pooled, const RecordSlots& slots, const Poo
   settle(pooled.roofs, slots.roofs);
   settle(pooled.sweep, slots.sweep);
   settle(pooled.latency, slots.latency);
+  settle(pooled.latency_sweep, slots.latency_sweep);
   settle(pooled.shared, slots.shared);
   settle(pooled.contention_curve, slots.curve);
 }

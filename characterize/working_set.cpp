@@ -11,27 +11,54 @@ constexpr std::uint64_t kMinimumMemoryTotal = 64ull << 20;
 
 }  // namespace
 
+topology::Domain single_core_view(const topology::Domain& domain) {
+  topology::Domain view = domain;
+  view.core_pus.resize(std::min<std::size_t>(1, view.core_pus.size()));
+  for (topology::CacheLevel& cache : view.caches) {
+    cache.max_sharing_cores = 1;
+    cache.instances = 1;
+    cache.total_bytes = cache.instance_bytes;
+  }
+  return view;
+}
+
 std::uint64_t memory_working_set(std::uint64_t llc_bytes, int threads) {
   const auto n = static_cast<std::uint64_t>(std::max(threads, 1));
   return std::max(4 * llc_bytes / n, (kMinimumMemoryTotal + n - 1) / n);
 }
 
 std::vector<LevelWorkingSet> level_working_sets(const topology::Domain& domain) {
+  return level_working_sets(domain, {});
+}
+
+std::vector<LevelWorkingSet> level_working_sets(
+    const topology::Domain& domain, const std::vector<results::CacheCapacity>& measured) {
   std::vector<LevelWorkingSet> sets;
   std::uint64_t below = 0;  // what the levels already listed hold per thread
   for (const topology::CacheLevel& cache : domain.caches) {
     LevelWorkingSet set;
     set.level = cache.level();
-    const std::uint64_t own = cache.bytes_per_thread();
+    const results::CacheCapacity* plateau = nullptr;
+    for (const results::CacheCapacity& c : measured) {
+      if (c.domain == domain.index && c.level == cache.level() && c.effective_bytes &&
+          c.plateau_start_bytes && c.plateau_end_bytes) {
+        plateau = &c;
+      }
+    }
+    const std::uint64_t own = plateau ? *plateau->effective_bytes : cache.bytes_per_thread();
     if (sets.empty()) {
       set.bytes_per_thread = own / 2;
     } else if (own <= below) {
-      set.absent_reason = cache.name() + " holds " + std::to_string(own) +
-                          " bytes per thread, no more than the levels below it (" +
+      set.absent_reason = cache.name() + " holds " + std::to_string(own) + " bytes per thread" +
+                          (plateau ? " (measured)" : "") + ", no more than the levels below it (" +
                           std::to_string(below) + ")";
     } else {
       set.bytes_per_thread = static_cast<std::uint64_t>(
           std::sqrt(static_cast<double>(below) * static_cast<double>(own)));
+    }
+    if (plateau && set.absent_reason.empty()) {
+      set.bytes_per_thread = std::clamp(set.bytes_per_thread, *plateau->plateau_start_bytes,
+                                        *plateau->plateau_end_bytes);
     }
     below += own;
     sets.push_back(set);
@@ -49,6 +76,10 @@ std::vector<std::uint64_t> sweep_sizes(const topology::Domain& domain, int point
   const std::uint64_t llc_total = domain.caches.empty() ? 0 : domain.caches.back().total_bytes;
   const std::uint64_t largest =
       std::max(4 * llc_per_thread, memory_working_set(llc_total, threads));
+  return sizes_up_to(largest, points_per_octave);
+}
+
+std::vector<std::uint64_t> sizes_up_to(std::uint64_t largest, int points_per_octave) {
   std::vector<std::uint64_t> sizes;
   const double step = std::pow(2.0, 1.0 / std::max(points_per_octave, 1));
   for (double size = 1024;; size *= step) {

@@ -183,29 +183,88 @@ SweepPoint sweep_from(const json& j) {
   return p;
 }
 
+// The fields every pointer-chase record has, with the record's own fields added.
+json chase_json(const ChasePoint& p, json own) {
+  own["domain"] = p.domain;
+  own["memory"] = memory_text(p.memory);
+  own["working_set_bytes"] = p.working_set_bytes;
+  own["samples_ns"] = p.samples_ns;
+  own["stats"] = stats_json(p.stats);
+  own["status"] = status_text(p.status, p.status_reason);
+  add_huge_pages(own, p.huge_page_fraction);
+  add_interference(own, p.interference);
+  return own;
+}
+
+void read_chase(const json& j, const MemoryReader& memories, ChasePoint& p) {
+  p.domain = j.at("domain").get<int>();
+  p.memory = memories.read(j);
+  p.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
+  p.samples_ns = j.at("samples_ns").get<std::vector<double>>();
+  p.stats = summarize(p.samples_ns);
+  p.huge_page_fraction = read_optional(j, "huge_page_fraction");
+  p.interference = interference_from(j);
+  read_status(j, p);
+}
+
 json latency_json(const LatencyPoint& p) {
-  json j = {{"domain", p.domain},         {"memory", memory_text(p.memory)},
-            {"level", name(p.level)},     {"working_set_bytes", p.working_set_bytes},
-            {"samples_ns", p.samples_ns}, {"stats", stats_json(p.stats)},
-            {"cycles", p.cycles},         {"status", status_text(p.status, p.status_reason)}};
-  add_huge_pages(j, p.huge_page_fraction);
-  add_interference(j, p.interference);
-  return j;
+  return chase_json(p, {{"level", name(p.level)}, {"cycles", p.cycles}});
 }
 
 LatencyPoint latency_from(const json& j, const MemoryReader& memories) {
   LatencyPoint p;
-  p.domain = j.at("domain").get<int>();
-  p.memory = memories.read(j);
+  read_chase(j, memories, p);
   p.level = read_word<Level>(j, "level");
-  p.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
-  p.samples_ns = j.at("samples_ns").get<std::vector<double>>();
-  p.stats = summarize(p.samples_ns);
   p.cycles = j.at("cycles").get<double>();
-  p.huge_page_fraction = read_optional(j, "huge_page_fraction");
-  p.interference = interference_from(j);
-  read_status(j, p);
   return p;
+}
+
+json chase_point_json(const ChasePoint& p) {
+  return chase_json(p, json::object());
+}
+
+ChasePoint chase_point_from(const json& j, const MemoryReader& memories) {
+  ChasePoint p;
+  read_chase(j, memories, p);
+  return p;
+}
+
+json optional_bytes(const std::optional<std::uint64_t>& bytes) {
+  return bytes ? json(*bytes) : json();
+}
+
+json capacity_json(const CacheCapacity& c) {
+  return {{"domain", c.domain},
+          {"level", name(c.level)},
+          {"sweep", c.sweep},
+          {"declared_bytes", c.declared_bytes},
+          {"effective_bytes", optional_bytes(c.effective_bytes)},
+          {"plateau_start_bytes", optional_bytes(c.plateau_start_bytes)},
+          {"plateau_end_bytes", optional_bytes(c.plateau_end_bytes)},
+          {"plateau_value", number_or_null(c.plateau_value)},
+          {"reason", c.reason}};
+}
+
+std::optional<std::uint64_t> read_optional_bytes(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  return j.at(key).get<std::uint64_t>();
+}
+
+CacheCapacity capacity_from(const json& j) {
+  CacheCapacity c;
+  c.domain = j.at("domain").get<int>();
+  c.level = read_word<Level>(j, "level");
+  c.sweep = j.at("sweep").get<std::string>();
+  if (c.sweep != "latency" && c.sweep != "bandwidth") {
+    throw std::runtime_error("bad sweep '" + c.sweep + "' in cache_capacity (latency, bandwidth)");
+  }
+  c.declared_bytes = j.at("declared_bytes").get<std::uint64_t>();
+  c.effective_bytes = read_optional_bytes(j, "effective_bytes");
+  c.plateau_start_bytes = read_optional_bytes(j, "plateau_start_bytes");
+  c.plateau_end_bytes = read_optional_bytes(j, "plateau_end_bytes");
+  c.plateau_value = read_optional(j, "plateau_value");
+  c.reason = j.at("reason").get<std::string>();
+  return c;
 }
 
 json shared_json(const SharedBandwidth& b) {
@@ -374,6 +433,8 @@ json to_json(const Results& results) {
           {"roofs", array_of(results.roofs, roof_json)},
           {"sweep", array_of(results.sweep, sweep_json)},
           {"latency", array_of(results.latency, latency_json)},
+          {"latency_sweep", array_of(results.latency_sweep, chase_point_json)},
+          {"cache_capacity", array_of(results.capacities, capacity_json)},
           {"shared", array_of(results.shared, shared_json)},
           {"contention_curve", array_of(results.contention_curve, curve_json)},
           {"validation", array_of(results.validation, validation_json)}};
@@ -412,6 +473,14 @@ Results results_from_json(const json& document) {
     if (document.contains("validation")) {
       r.validation =
           vector_of<ValidationPoint>(document.at("validation"), validation_from, memories);
+    }
+    // Added in schema 1.4.
+    if (document.contains("latency_sweep")) {
+      r.latency_sweep =
+          vector_of<ChasePoint>(document.at("latency_sweep"), chase_point_from, memories);
+    }
+    if (document.contains("cache_capacity")) {
+      r.capacities = vector_of<CacheCapacity>(document.at("cache_capacity"), capacity_from);
     }
     return r;
   } catch (const json::exception& e) {

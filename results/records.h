@@ -15,7 +15,7 @@
 namespace larm::results {
 
 // Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
-inline constexpr const char* kSchemaVersion = "1.3";
+inline constexpr const char* kSchemaVersion = "1.4";
 
 // Samples of a measurement that were interfered with (issue 12): their threads were descheduled,
 // stolen from by the hypervisor or slowed (kernels/interference.h says the thresholds). They are
@@ -95,19 +95,41 @@ struct SweepPoint : StreamMeasurement {
   int domain = 0;
 };
 
-// Load-to-use latency of one level or memory, by pointer chase from one core.
-struct LatencyPoint {
+// Load-to-use latency of a working set, by pointer chase from one core over 2 MiB pages.
+struct ChasePoint {
   int domain = 0;
-  std::optional<MemoryRef> memory;  // level memory
-  Level level = Level::L1;
+  std::optional<MemoryRef> memory;  // the memory holding the chain
   std::uint64_t working_set_bytes = 0;
   std::vector<double> samples_ns;  // ns per dependent load
   SampleStats stats;
-  double cycles = 0;                         // median ns × measured core frequency
   std::optional<double> huge_page_fraction;  // its buffer, when 2 MiB or more
   Interference interference;
   Status status = Status::ok;
   std::string status_reason;
+};
+
+// The latency of one level or memory, at the level's working set (its memory: level memory).
+struct LatencyPoint : ChasePoint {
+  Level level = Level::L1;
+  double cycles = 0;  // median ns × measured core frequency
+};
+
+// One cache level of a domain as a sweep finds it (issue 12): the size hwloc declares, the
+// plateau the level shows (the swept working sets whose cost stays near the level's), and the
+// effective capacity: the largest swept size whose cost is still below the geometric middle of
+// the level's plateau and the next one's. No plateau when the sweep shows none of the level's own
+// (reason says why). Two sweeps: "latency" (one core, pointer chase; sizes per instance) sizes
+// the latency runs; "bandwidth" (every core of the domain, load; sizes per thread) the roofs.
+struct CacheCapacity {
+  int domain = 0;
+  Level level = Level::L1;
+  std::string sweep = "latency";                     // latency or bandwidth
+  std::uint64_t declared_bytes = 0;                  // per instance (latency) or thread (bandwidth)
+  std::optional<std::uint64_t> effective_bytes;      // where the cost crosses the middle
+  std::optional<std::uint64_t> plateau_start_bytes;  // the plateau's first and last swept size
+  std::optional<std::uint64_t> plateau_end_bytes;
+  std::optional<double> plateau_value;  // its median: ns (latency) or GB/s (bandwidth)
+  std::string reason;                   // why there is no plateau
 };
 
 // A run of every core of the machine on one memory (contention) or on all memories interleaved
@@ -171,6 +193,8 @@ struct Results {
   std::vector<Roof> roofs;
   std::vector<SweepPoint> sweep;
   std::vector<LatencyPoint> latency;
+  std::vector<ChasePoint> latency_sweep;  // one core, 1 KiB to 4 × the declared LLC
+  std::vector<CacheCapacity> capacities;  // from the latency sweep
   std::vector<FrequencyRecord> frequency;
   std::vector<SharedBandwidth> shared;
   std::vector<CurvePoint> contention_curve;
@@ -181,13 +205,14 @@ struct Results {
 };
 
 // Calls f on every measurement record of the results (frequency, roofs, sweep, latency, shared,
-// contention curve), each with its own type; R is Results or const Results.
+// latency sweep, contention curve), each with its own type; R is Results or const Results.
 template <typename R, typename F>
 void for_each_measurement(R& results, F&& f) {
   for (auto& record : results.frequency) f(record);
   for (auto& record : results.roofs) f(record);
   for (auto& record : results.sweep) f(record);
   for (auto& record : results.latency) f(record);
+  for (auto& record : results.latency_sweep) f(record);
   for (auto& record : results.shared) f(record);
   for (auto& record : results.contention_curve) f(record);
 }

@@ -76,8 +76,9 @@ void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
                      "ISA of the kernels: sse2, avx, avx2 or avx512 (default: the widest usable); "
                      "FLOP ceilings are measured for every usable ISA up to it");
   command.add_option("--domains", options.domains, "domains to measure, e.g. 0,2-3 (default: all)");
-  command.add_option("--only", options.only,
-                     "kinds of measurement: bandwidth, flops, sweep, latency (comma list)");
+  command.add_option(
+      "--only", options.only,
+      "kinds of measurement: capacity, bandwidth, flops, sweep, latency (comma list)");
   command.add_option("--samples", options.samples, "samples per measurement (default 11, quick 5)");
   command.add_option("--passes", options.passes,
                      "interleaved passes over the plan, each taking its share of every "
@@ -119,7 +120,7 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
       const auto kind = characterize::parse_measurement_kind(part);
       if (!kind || *kind == characterize::MeasurementKind::frequency) {
         throw UsageError("unknown measurement kind '" + part +
-                         "' in --only (bandwidth, flops, sweep, latency)");
+                         "' in --only (capacity, bandwidth, flops, sweep, latency)");
       }
       plan.only.insert(*kind);
     }

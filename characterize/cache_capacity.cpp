@@ -1,0 +1,167 @@
+// Cost plateaus of the latency and bandwidth sweeps, matched to the declared cache levels.
+#include "characterize/cache_capacity.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "characterize/working_set.h"
+#include "results/statistics.h"
+
+namespace larm::characterize {
+namespace {
+
+// Each point replaced by the median of itself and its neighbours (the mean of two at the ends),
+// so that one noisy point neither ends a plateau nor starts one.
+std::vector<double> smoothed(const std::vector<double>& cost) {
+  std::vector<double> out(cost.size());
+  for (std::size_t k = 0; k < cost.size(); ++k) {
+    const std::size_t lo = k == 0 ? 0 : k - 1;
+    const std::size_t hi = std::min(cost.size() - 1, k + 1);
+    std::vector<double> window(cost.begin() + static_cast<std::ptrdiff_t>(lo),
+                               cost.begin() + static_cast<std::ptrdiff_t>(hi) + 1);
+    out[k] = window.size() == 2 ? (window[0] + window[1]) / 2 : results::median(window);
+  }
+  return out;
+}
+
+std::string size_text(std::uint64_t bytes) {
+  char text[32];
+  if (bytes >= (1u << 20)) {
+    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  } else {
+    std::snprintf(text, sizeof text, "%.0f KiB", static_cast<double>(bytes) / 1024);
+  }
+  return text;
+}
+
+// One swept size and its cost (rising with the level that serves it) and value as recorded.
+struct CurvePoint {
+  std::uint64_t bytes = 0;
+  double cost = 0;
+  double value = 0;
+};
+
+// The levels' capacities from a curve sorted by size; declared(cache) is the size the sweep's
+// sizes are comparable to.
+template <typename Declared>
+std::vector<results::CacheCapacity> match(const topology::Domain& domain, const char* sweep,
+                                          const std::vector<CurvePoint>& curve, Declared declared) {
+  if (curve.empty()) return {};  // nothing measured: no capacity to state
+  std::vector<double> cost;
+  for (const CurvePoint& p : curve) cost.push_back(p.cost);
+  const std::vector<double> m = smoothed(cost);
+  std::vector<Plateau> plateaus = find_plateaus(cost);
+  // The next plateau after each cache's, for the effective capacity's threshold; the last one
+  // is memory's when it reaches the sweep's last octave (the sweep ends well past the caches).
+  std::vector<Plateau> caches = plateaus;
+  if (caches.size() > 1 && 2 * curve[caches.back().last].bytes >= curve.back().bytes) {
+    caches.pop_back();
+  }
+
+  std::vector<results::CacheCapacity> capacities;
+  std::size_t next = 0;
+  for (const topology::CacheLevel& cache : domain.caches) {
+    results::CacheCapacity c;
+    c.domain = domain.index;
+    c.level = cache.level();
+    c.sweep = sweep;
+    c.declared_bytes = declared(cache);
+    if (next < caches.size() && curve[caches[next].first].bytes <= c.declared_bytes) {
+      const Plateau& p = caches[next];
+      c.plateau_start_bytes = curve[p.first].bytes;
+      c.plateau_end_bytes = curve[p.last].bytes;
+      std::vector<double> values;
+      for (std::size_t k = p.first; k <= p.last; ++k) values.push_back(curve[k].value);
+      c.plateau_value = results::median(values);
+      // Effective: the last size before the cost first passes the geometric middle of this
+      // plateau's cost and the next plateau's (or the sweep's last point's).
+      const double after = next + 1 < plateaus.size() ? plateaus[next + 1].cost : m.back();
+      const double middle = std::sqrt(p.cost * after);
+      std::size_t k = p.last;
+      while (k + 1 < m.size() && m[k + 1] <= middle) ++k;
+      c.effective_bytes = curve[k].bytes;
+      ++next;
+    } else {
+      c.reason = std::string("the ") + sweep + " sweep shows no plateau of " + cache.name() +
+                 "'s own up to its declared " + size_text(c.declared_bytes) +
+                 ": the cache usable here is smaller than declared";
+    }
+    capacities.push_back(c);
+  }
+  return capacities;
+}
+
+}  // namespace
+
+std::vector<Plateau> find_plateaus(const std::vector<double>& cost) {
+  const std::vector<double> m = smoothed(cost);
+  std::vector<Plateau> plateaus;
+  std::size_t k = 0;
+  while (k < m.size()) {
+    std::size_t last = k;
+    double lo = m[k], hi = m[k];
+    while (last + 1 < m.size()) {
+      const double nlo = std::min(lo, m[last + 1]), nhi = std::max(hi, m[last + 1]);
+      if (nhi > nlo * (1 + kPlateauRise)) break;
+      lo = nlo;
+      hi = nhi;
+      ++last;
+    }
+    if (last + 1 - k < kPlateauPoints) {
+      ++k;  // a transition point
+      continue;
+    }
+    const double median =
+        results::median(std::vector<double>(m.begin() + static_cast<std::ptrdiff_t>(k),
+                                            m.begin() + static_cast<std::ptrdiff_t>(last) + 1));
+    const bool same_level = !plateaus.empty() && plateaus.back().last + 1 >= k &&
+                            median <= plateaus.back().cost * (1 + kPlateauRise);
+    if (same_level) {
+      Plateau& previous = plateaus.back();
+      previous.last = last;
+      previous.cost = results::median(
+          std::vector<double>(m.begin() + static_cast<std::ptrdiff_t>(previous.first),
+                              m.begin() + static_cast<std::ptrdiff_t>(last) + 1));
+    } else {
+      plateaus.push_back({k, last, median});
+    }
+    k = last + 1;
+  }
+  return plateaus;
+}
+
+std::vector<results::CacheCapacity> latency_capacities(
+    const topology::Domain& domain, const std::vector<results::ChasePoint>& sweep) {
+  std::vector<CurvePoint> curve;
+  for (const results::ChasePoint& p : sweep) {
+    if (p.domain == domain.index && p.stats.count > 0 && p.stats.median > 0) {
+      curve.push_back({p.working_set_bytes, p.stats.median, p.stats.median});
+    }
+  }
+  std::sort(curve.begin(), curve.end(), [](auto& a, auto& b) { return a.bytes < b.bytes; });
+  return match(domain, "latency", curve,
+               [](const topology::CacheLevel& c) { return c.instance_bytes; });
+}
+
+std::vector<results::CacheCapacity> bandwidth_capacities(
+    const topology::Domain& domain, const std::vector<results::SweepPoint>& sweep) {
+  std::vector<CurvePoint> curve;
+  for (const results::SweepPoint& p : sweep) {
+    if (p.domain == domain.index && p.access == Access::load && p.stats.count > 0 &&
+        p.stats.median > 0) {
+      curve.push_back({p.working_set_bytes, 1 / p.stats.median, p.stats.median});
+    }
+  }
+  std::sort(curve.begin(), curve.end(), [](auto& a, auto& b) { return a.bytes < b.bytes; });
+  return match(domain, "bandwidth", curve,
+               [](const topology::CacheLevel& c) { return c.bytes_per_thread(); });
+}
+
+std::vector<std::uint64_t> chase_sweep_sizes(const topology::Domain& domain,
+                                             int points_per_octave) {
+  const std::uint64_t llc = domain.caches.empty() ? 0 : domain.caches.back().instance_bytes;
+  return sizes_up_to(std::max<std::uint64_t>(4 * llc, 64ull << 20), points_per_octave);
+}
+
+}  // namespace larm::characterize

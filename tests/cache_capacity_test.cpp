@@ -1,0 +1,182 @@
+// Effective cache capacity (issue 12): plateaus of the latency and bandwidth sweeps, matched to
+// the declared levels, the working sets sized inside them, and levels without one marked.
+#include <gtest/gtest.h>
+
+#include "characterize/cache_capacity.h"
+#include "characterize/distinct_levels.h"
+#include "characterize/working_set.h"
+#include "results/statistics.h"
+
+namespace larm::characterize {
+namespace {
+
+// The one-core chase on the development VM (2 vCPUs of a Zen 5 EPYC, 48 KiB L1, 1 MiB L2, 32 MiB
+// L3 declared), 2026-11-23, 4 points per octave from 1 KiB: median ns per load.
+const std::vector<double> kVmChaseNs = {
+    1.11,  1.13,  1.11,  1.10,  1.10,  1.09,  1.10,  1.10,  1.09,  1.11,  1.11,  1.11,
+    1.10,  1.10,  1.09,  1.11,  1.10,  1.11,  1.15,  1.17,  1.12,  1.42,  3.31,  3.73,
+    3.92,  3.88,  3.83,  3.88,  3.84,  3.86,  3.88,  3.90,  3.86,  3.96,  3.98,  4.64,
+    4.74,  5.18,  4.79,  6.23,  8.16,  9.78,  12.65, 13.22, 14.68, 151.1, 134.7, 146.0,
+    149.8, 149.7, 149.8, 147.4, 147.3, 151.2, 150.0, 148.2, 147.9, 155.9, 158.3, 154.6,
+    158.8, 160.9, 163.6, 169.0, 166.6, 167.6, 168.7, 172.0, 172.6};
+
+std::uint64_t swept_size(std::size_t k) {
+  return static_cast<std::uint64_t>(std::llround(1024 * std::pow(2.0, static_cast<double>(k) / 4)));
+}
+
+topology::Domain zen5_domain() {
+  topology::Domain d;
+  d.core_pus = {0, 1};
+  // depth, instance bytes, line, instances, sharing cores, total
+  d.caches = {{1, 48 << 10, 64, 2, 1, 96 << 10},
+              {2, 1 << 20, 64, 2, 1, 2 << 20},
+              {3, 32 << 20, 64, 1, 2, 32 << 20}};
+  return d;
+}
+
+std::vector<results::ChasePoint> chase(const std::vector<double>& ns) {
+  std::vector<results::ChasePoint> points;
+  for (std::size_t k = 0; k < ns.size(); ++k) {
+    results::ChasePoint p;
+    p.working_set_bytes = swept_size(k);
+    p.samples_ns = {ns[k]};
+    p.stats = results::summarize(p.samples_ns);
+    points.push_back(p);
+  }
+  return points;
+}
+
+TEST(CachePlateaus, TheVmCurveHasFourLevels) {
+  const auto plateaus = find_plateaus(kVmChaseNs);
+  ASSERT_EQ(plateaus.size(), 4u);
+  EXPECT_EQ(plateaus[0].first, 0u);
+  EXPECT_EQ(swept_size(plateaus[0].last), 32u << 10);
+  EXPECT_NEAR(plateaus[0].cost, 1.1, 0.02);
+  EXPECT_NEAR(plateaus[1].cost, 3.9, 0.1);   // L2, with the rise near 1 MiB merged in
+  EXPECT_NEAR(plateaus[2].cost, 13.2, 0.1);  // what is left of L3 to one core here
+  EXPECT_GT(plateaus[3].cost, 140);          // memory
+  EXPECT_EQ(plateaus[3].last + 1 >= kVmChaseNs.size() - 2, true);
+}
+
+TEST(CachePlateaus, OneNoisyPointDoesNotCutAPlateau) {
+  std::vector<double> ns(12, 4.0);
+  ns[5] = 9.0;
+  const auto plateaus = find_plateaus(ns);
+  ASSERT_EQ(plateaus.size(), 1u);
+  EXPECT_EQ(plateaus[0].last, 11u);
+}
+
+TEST(CachePlateaus, ATransitionOfTwoPointsIsNoPlateau) {
+  const auto plateaus = find_plateaus({1, 1, 1, 1, 2.2, 3.4, 8, 8, 8, 8});
+  ASSERT_EQ(plateaus.size(), 2u);
+  EXPECT_EQ(plateaus[0].last, 3u);
+  EXPECT_EQ(plateaus[1].first, 6u);
+}
+
+TEST(CacheCapacity, TheVmsL3IsAFractionOfTheDeclaredOne) {
+  const auto capacities = latency_capacities(zen5_domain(), chase(kVmChaseNs));
+  ASSERT_EQ(capacities.size(), 3u);
+  EXPECT_EQ(capacities[0].level, Level::L1);
+  EXPECT_EQ(capacities[0].declared_bytes, 48u << 10);
+  EXPECT_EQ(capacities[0].plateau_start_bytes, 1024u);
+  // The cost first passes sqrt(1.1 x 3.9) ns after 38 KiB.
+  EXPECT_EQ(capacities[0].effective_bytes, swept_size(21));
+  EXPECT_EQ(capacities[1].level, Level::L2);
+  EXPECT_GT(*capacities[1].effective_bytes, 700u << 10);
+  EXPECT_LE(*capacities[1].effective_bytes, 1u << 20);
+  EXPECT_EQ(capacities[2].level, Level::L3);
+  EXPECT_EQ(capacities[2].declared_bytes, 32u << 20);
+  EXPECT_EQ(capacities[2].effective_bytes, 2u << 20);
+  EXPECT_NEAR(*capacities[2].plateau_value, 13.2, 0.1);
+  EXPECT_EQ(capacities[2].sweep, "latency");
+}
+
+TEST(CacheCapacity, AnL3WithNoPlateauOfItsOwnHasAReasonAndIsMarked) {
+  std::vector<double> ns(kVmChaseNs);
+  for (std::size_t k = 40; k < 45; ++k) ns[k] = 150;  // straight from L2 to memory
+  results::Results r;
+  r.latency_sweep = chase(ns);
+  r.capacities = latency_capacities(zen5_domain(), r.latency_sweep);
+  ASSERT_EQ(r.capacities.size(), 3u);
+  EXPECT_TRUE(r.capacities[1].effective_bytes.has_value());
+  EXPECT_FALSE(r.capacities[2].effective_bytes.has_value());
+  EXPECT_NE(r.capacities[2].reason.find("no plateau of L3"), std::string::npos);
+
+  results::LatencyPoint l3;
+  l3.level = Level::L3;
+  l3.samples_ns = {150};
+  l3.stats = results::summarize(l3.samples_ns);
+  r.latency = {l3};
+  results::Roof roof;  // a roof is sized by the bandwidth sweep, not by this one
+  roof.level = Level::L3;
+  roof.samples = {180};
+  roof.stats = results::summarize(roof.samples);
+  r.roofs = {roof};
+  EXPECT_EQ(mark_levels_without_plateau(r), 1);
+  EXPECT_EQ(r.latency[0].status, Status::indistinct);
+  EXPECT_NE(r.latency[0].status_reason.find("no plateau of L3"), std::string::npos);
+  EXPECT_EQ(r.roofs[0].status, Status::ok);
+}
+
+TEST(CacheCapacity, NoSweepNoCapacity) {
+  EXPECT_TRUE(latency_capacities(zen5_domain(), {}).empty());
+}
+
+TEST(CacheCapacity, TheBandwidthSweepUsesItsLoadCurveAndPerThreadSizes) {
+  // Per thread: L1 plateau at 800 GB/s, L2 at 280, L3 at 175, memory at 40 (2 points per octave).
+  const std::vector<double> gbps = {800, 810, 790, 805, 800, 800, 800, 795, 285, 280, 278, 282, 280,
+                                    280, 175, 178, 172, 175, 176, 174, 120, 45,  42,  41,  40,  40};
+  std::vector<results::SweepPoint> sweep;
+  for (std::size_t k = 0; k < gbps.size(); ++k) {
+    for (Access access : {Access::load, Access::copy}) {
+      results::SweepPoint p;
+      p.access = access;
+      p.working_set_bytes = static_cast<std::uint64_t>(std::llround(1024 * std::pow(2.0, k / 2.0)));
+      p.samples = {access == Access::load ? gbps[k] : 1000.0 / (k + 1)};
+      p.stats = results::summarize(p.samples);
+      sweep.push_back(p);
+    }
+  }
+  const auto capacities = bandwidth_capacities(zen5_domain(), sweep);
+  ASSERT_EQ(capacities.size(), 3u);
+  EXPECT_EQ(capacities[2].sweep, "bandwidth");
+  EXPECT_EQ(capacities[2].declared_bytes, 16u << 20);  // 32 MiB shared by the domain's 2 cores
+  EXPECT_NEAR(*capacities[2].plateau_value, 175, 1.5);
+  EXPECT_EQ(capacities[2].plateau_start_bytes, 128u << 10);
+  // 1 MiB (120 GB/s) is the way down to memory, not the plateau.
+  EXPECT_EQ(capacities[2].plateau_end_bytes, std::llround(1024 * std::pow(2.0, 19 / 2.0)));
+  EXPECT_NEAR(*capacities[0].plateau_value, 800, 5);
+}
+
+TEST(CacheCapacity, WorkingSetsLieInsideTheMeasuredPlateaus) {
+  const topology::Domain lone = single_core_view(zen5_domain());
+  const auto capacities = latency_capacities(zen5_domain(), chase(kVmChaseNs));
+  const auto declared = level_working_sets(lone);
+  const auto measured = level_working_sets(lone, capacities);
+  ASSERT_EQ(measured.size(), 4u);
+  // Declared: the L3 chase would run at several MiB, in memory here.
+  EXPECT_GT(declared[2].bytes_per_thread, 4u << 20);
+  EXPECT_GE(measured[2].bytes_per_thread, *capacities[2].plateau_start_bytes);
+  EXPECT_LE(measured[2].bytes_per_thread, *capacities[2].plateau_end_bytes);
+  for (int level = 0; level < 3; ++level) {
+    EXPECT_GE(measured[level].bytes_per_thread, *capacities[level].plateau_start_bytes);
+    EXPECT_LE(measured[level].bytes_per_thread, *capacities[level].plateau_end_bytes);
+  }
+  EXPECT_EQ(measured[3].bytes_per_thread, declared[3].bytes_per_thread);  // memory as before
+}
+
+TEST(CacheCapacity, RecordsComeBackFromJson) {
+  results::Results r;
+  r.latency_sweep = chase({1.1, 1.1, 4.0});
+  r.capacities = latency_capacities(zen5_domain(), chase(kVmChaseNs));
+  const results::Results back = results::results_from_json(results::to_json(r));
+  ASSERT_EQ(back.latency_sweep.size(), 3u);
+  EXPECT_EQ(back.latency_sweep[2].working_set_bytes, r.latency_sweep[2].working_set_bytes);
+  ASSERT_EQ(back.capacities.size(), 3u);
+  EXPECT_EQ(back.capacities[2].effective_bytes, r.capacities[2].effective_bytes);
+  EXPECT_EQ(back.capacities[2].plateau_end_bytes, r.capacities[2].plateau_end_bytes);
+  EXPECT_EQ(back.capacities[1].sweep, "latency");
+}
+
+}  // namespace
+}  // namespace larm::characterize
