@@ -36,7 +36,99 @@ const char* colour(std::size_t i) {
   return colours[i % 8];
 }
 
+// x tics every 3 octaves, labelled in KiB/MiB.
+void size_tics(std::ostream& body, double low, double high) {
+  body << "  set xtics (";
+  bool first = true;
+  for (double b = std::pow(2, std::ceil(std::log2(low))); b <= high; b *= 8) {
+    body << (first ? "" : ", ") << gnuplot_string(bytes_label(b)) << " " << b;
+    first = false;
+  }
+  body << ") rotate by 30 right\n";
+}
+
+// A vertical line at a size, labelled near the top of the graph.
+void size_mark(std::ostream& body, double bytes, const std::string& label, const char* style) {
+  body << "  set arrow from " << bytes << ", graph 0 to " << bytes << ", graph 1 nohead " << style
+       << "\n"
+       << "  set label " << gnuplot_string(label) << " at " << bytes
+       << ", graph 0.95 right rotate by 90 offset char -0.5,0 font small\n";
+}
+
+// The effective capacities one sweep found for a domain (issue 12), as solid lines (declared
+// ones too when the figure has no other marks for them); the caption's words for them.
+std::string mark_capacities(std::ostream& body, const results::Results& results, int domain,
+                            const std::string& sweep, bool declared_too) {
+  std::string text;
+  for (const results::CacheCapacity& c : results.capacities) {
+    if (c.domain != domain || c.sweep != sweep) continue;
+    const std::string level = name(c.level);
+    if (declared_too && c.declared_bytes > 0) {
+      size_mark(body, static_cast<double>(c.declared_bytes),
+                level + " declared " + bytes_label(static_cast<double>(c.declared_bytes)),
+                "lc rgb \"#888888\" dt 2");
+    }
+    text += (text.empty() ? "" : ", ") + level + " declared " +
+            bytes_label(static_cast<double>(c.declared_bytes)) + ", effective ";
+    if (c.effective_bytes) {
+      const auto effective = static_cast<double>(*c.effective_bytes);
+      size_mark(body, effective, level + " effective " + bytes_label(effective),
+                "lc rgb \"#D55E00\" lw 1.5");
+      text += bytes_label(effective);
+    } else {
+      text += "none (no plateau of its own)";
+    }
+  }
+  return text;
+}
+
 }  // namespace
+
+std::vector<Figure> latency_sweep_figures(const results::Results& results,
+                                          std::vector<std::string>& omitted) {
+  std::vector<Figure> figures;
+  std::map<int, std::map<std::string, std::vector<const results::ChasePoint*>>> by_domain;
+  for (const auto& p : results.latency_sweep) {
+    if (p.stats.count > 0) by_domain[p.domain]["one core"].push_back(&p);
+  }
+  if (by_domain.empty()) {
+    omitted.push_back("latency sweep figures: no latency sweep in the results");
+  }
+  for (const auto& [domain, series] : by_domain) {
+    Figure f;
+    f.name = "latency-sweep-domain" + std::to_string(domain);
+    f.title = "Load-to-use latency vs working-set size, domain " + std::to_string(domain);
+    f.width_inches = 5.5;
+    f.height_inches = 3.4;
+    double low = 1e300, high = 0;
+    f.data.push_back({f.name + ".dat",
+                      data_blocks("working_set_bytes median_ns", "series", series,
+                                  [&](std::ostream& out, const results::ChasePoint* p) {
+                                    out << p->working_set_bytes << " " << p->stats.median;
+                                    const auto bytes = static_cast<double>(p->working_set_bytes);
+                                    low = std::min(low, bytes);
+                                    high = std::max(high, bytes);
+                                  })});
+    std::ostringstream body;
+    body << "  set logscale x 2\n  set logscale y 10\n  set format y \"%g\"\n"
+         << "  set xrange [" << low / 1.2 << ":" << high * 1.2 << "]\n"
+         << "  set xlabel \"Working set (bytes)\"\n"
+         << "  set ylabel \"Latency (ns per dependent load)\"\n"
+         << "  set grid lc rgb \"#dddddd\"\n  set key bottom right font small\n";
+    size_tics(body, low, high);
+    const std::string capacities = mark_capacities(body, results, domain, "latency", true);
+    body << "  plot \"" << f.name
+         << ".dat\" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb \"" << colour(0)
+         << "\" title \"pointer chase, one core\"\n";
+    f.body = body.str();
+    f.caption = f.title +
+                ": median of the one-core pointer chase over 2 MiB pages; dashed: the capacity "
+                "hwloc declares, solid: the effective capacity the sweep found (" +
+                (capacities.empty() ? std::string("none found") : capacities) + ").";
+    figures.push_back(std::move(f));
+  }
+  return figures;
+}
 
 std::vector<Figure> sweep_figures(const results::Results& results,
                                   std::vector<std::string>& omitted) {
@@ -66,13 +158,8 @@ std::vector<Figure> sweep_figures(const results::Results& results,
          << "  set xrange [" << low / 1.2 << ":" << high * 1.2 << "]\n"
          << "  set xlabel \"Working set per thread (bytes)\"\n"
          << "  set ylabel \"Bandwidth (GB/s, all threads)\"\n"
-         << "  set grid lc rgb \"#dddddd\"\n  set key outside right font small\n  set xtics (";
-    bool first = true;
-    for (double b = std::pow(2, std::ceil(std::log2(low))); b <= high; b *= 8) {
-      body << (first ? "" : ", ") << gnuplot_string(bytes_label(b)) << " " << b;
-      first = false;
-    }
-    body << ") rotate by 30 right\n";
+         << "  set grid lc rgb \"#dddddd\"\n  set key outside right font small\n";
+    size_tics(body, low, high);
     // The caches as one thread of the domain sees them (METHOD §3).
     std::string caches;
     for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
@@ -81,13 +168,12 @@ std::vector<Figure> sweep_figures(const results::Results& results,
         const double per_thread = cache.value("bytes_per_thread", 0.0);
         if (per_thread <= 0) continue;
         const std::string level = cache.value("level", "");
-        body << "  set arrow from " << per_thread << ", graph 0 to " << per_thread
-             << ", graph 1 nohead lc rgb \"#888888\" dt 2\n"
-             << "  set label " << gnuplot_string(level + " " + bytes_label(per_thread)) << " at "
-             << per_thread << ", graph 0.95 right rotate by 90 offset char -0.5,0 font small\n";
+        size_mark(body, per_thread, level + " " + bytes_label(per_thread),
+                  "lc rgb \"#888888\" dt 2");
         caches += (caches.empty() ? "" : ", ") + level + " " + bytes_label(per_thread);
       }
     }
+    const std::string effective = mark_capacities(body, results, domain, "bandwidth", false);
     body << "  plot \\\n";
     std::size_t i = 0;
     for (const auto& [access, points] : accesses) {
@@ -98,10 +184,14 @@ std::vector<Figure> sweep_figures(const results::Results& results,
     }
     body << "\n";
     f.body = body.str();
-    f.caption = f.title +
-                ": median bandwidth of every thread of the domain, each on its own "
-                "data; dashed lines: the cache capacity per thread (" +
-                (caches.empty() ? std::string("no cache in the topology") : caches) + ").";
+    f.caption =
+        f.title +
+        ": median bandwidth of every thread of the domain, each on its own "
+        "data; dashed lines: the cache capacity per thread (" +
+        (caches.empty() ? std::string("no cache in the topology") : caches) + ")" +
+        (effective.empty()
+             ? std::string(".")
+             : "; solid lines: the effective capacity the load curve shows (" + effective + ").");
     figures.push_back(std::move(f));
   }
   return figures;

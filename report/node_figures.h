@@ -14,6 +14,9 @@ namespace larm::report {
 
 std::vector<Figure> sweep_figures(const results::Results& results,
                                   std::vector<std::string>& omitted);
+// One core's latency vs working-set size, declared and effective cache capacities marked.
+std::vector<Figure> latency_sweep_figures(const results::Results& results,
+                                          std::vector<std::string>& omitted);
 std::vector<Figure> matrix_figures(const results::Results& results, Access access,
                                    std::vector<std::string>& omitted);
 std::vector<Figure> contention_figures(const results::Results& results,

@@ -16,7 +16,8 @@ PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_
   PlotOutcome outcome;
   std::vector<Figure> figures = larm_figures(inputs.results, inputs.regions, {inputs.roofs});
   if (figures.empty()) outcome.omitted.push_back("LARM figures: the results hold no roof");
-  for (auto* make : {&validation_figures, &sweep_figures, &contention_figures}) {
+  for (auto* make :
+       {&validation_figures, &sweep_figures, &latency_sweep_figures, &contention_figures}) {
     for (Figure& f : make(inputs.results, outcome.omitted)) figures.push_back(std::move(f));
   }
   for (Figure& f : matrix_figures(inputs.results, inputs.roofs.access, outcome.omitted)) {

@@ -10,6 +10,17 @@
 namespace larm::results {
 namespace {
 
+// "48 KiB", "1.5 MiB": a cache capacity as the table writes it.
+std::string size_text(std::uint64_t bytes) {
+  char buffer[32];
+  if (bytes >= (1u << 20)) {
+    std::snprintf(buffer, sizeof buffer, "%.3g MiB", static_cast<double>(bytes) / (1 << 20));
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.3g KiB", static_cast<double>(bytes) / 1024);
+  }
+  return buffer;
+}
+
 std::string format_value(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, value >= 100 ? "%.1f" : "%.2f", value);
@@ -136,6 +147,20 @@ std::string summary_table(const Results& results) {
       }
     }
     if (!first) out << "\n";
+    for (const char* sweep : {"latency", "bandwidth"}) {
+      std::string line;
+      for (const CacheCapacity& c : results.capacities) {
+        if (c.domain != domain || c.sweep != sweep) continue;
+        line += (line.empty() ? "" : ", ") + std::string(name(c.level)) + " " +
+                size_text(c.declared_bytes) + " -> " +
+                (c.effective_bytes ? size_text(*c.effective_bytes) : std::string("none (no plateau)"));
+      }
+      if (line.empty()) continue;
+      out << "  "
+          << (std::string(sweep) == "latency" ? "caches, one core chase"
+                                              : "caches, load per thread")
+          << " (declared -> effective): " << line << "\n";
+    }
     out << "\n";
   }
 
@@ -144,6 +169,9 @@ std::string summary_table(const Results& results) {
   std::set<std::string> indistinct;
   for (const LatencyPoint& p : results.latency) {
     if (p.status == Status::indistinct) indistinct.insert(p.status_reason);
+  }
+  for (const Roof& r : results.roofs) {
+    if (r.status == Status::indistinct) indistinct.insert(r.status_reason);
   }
   for (const std::string& reason : indistinct) out << "  indistinct: " << reason << "\n";
   for (const std::string& reason : absent_reasons) out << "  absent " << reason << "\n";
