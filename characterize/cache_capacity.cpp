@@ -92,6 +92,12 @@ std::vector<results::CacheCapacity> match(const topology::Domain& domain, const 
   return capacities;
 }
 
+double median_between(const std::vector<double>& values, std::size_t first, std::size_t last) {
+  return results::median(
+      std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(first),
+                          values.begin() + static_cast<std::ptrdiff_t>(last) + 1));
+}
+
 }  // namespace
 
 std::vector<Plateau> find_plateaus(const std::vector<double>& cost) {
@@ -112,17 +118,17 @@ std::vector<Plateau> find_plateaus(const std::vector<double>& cost) {
       ++k;  // a transition point
       continue;
     }
-    const double median =
-        results::median(std::vector<double>(m.begin() + static_cast<std::ptrdiff_t>(k),
-                                            m.begin() + static_cast<std::ptrdiff_t>(last) + 1));
-    const bool same_level = !plateaus.empty() && plateaus.back().last + 1 >= k &&
-                            median <= plateaus.back().cost * (1 + kPlateauRise);
-    if (same_level) {
-      Plateau& previous = plateaus.back();
-      previous.last = last;
-      previous.cost = results::median(
-          std::vector<double>(m.begin() + static_cast<std::ptrdiff_t>(previous.first),
-                              m.begin() + static_cast<std::ptrdiff_t>(last) + 1));
+    const double median = median_between(m, k, last);
+    // A level's cost never falls as the working set grows: a plateau back at (or near) the cost
+    // of an earlier one makes everything between them noise (a neighbour's burst over a few
+    // consecutive sizes), and one plateau with it.
+    auto earlier = std::find_if(plateaus.begin(), plateaus.end(), [&](const Plateau& p) {
+      return median <= p.cost * (1 + kPlateauRise);
+    });
+    if (earlier != plateaus.end()) {
+      earlier->last = last;
+      earlier->cost = median_between(m, earlier->first, last);
+      plateaus.erase(earlier + 1, plateaus.end());
     } else {
       plateaus.push_back({k, last, median});
     }

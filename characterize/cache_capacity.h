@@ -15,8 +15,9 @@
 namespace larm::characterize {
 
 // A plateau is a run of at least kPlateauPoints sweep points whose (smoothed) costs stay within
-// kPlateauRise of each other; neighbouring plateaus whose medians are within kPlateauRise are one
-// level cut by noise.
+// kPlateauRise of each other. A level's cost never falls as the working set grows, so a plateau
+// whose median is within kPlateauRise of an earlier one's (or below it) joins it, with everything
+// between: a burst of interference over a few consecutive sizes, not a level.
 inline constexpr double kPlateauRise = 0.25;
 inline constexpr std::size_t kPlateauPoints = 3;
 

@@ -534,10 +534,9 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   double estimated_done = 0;
-  // The latency sweep runs in the first pass only.
-  const auto sweep_points = static_cast<int>(
-      std::count_if(plan.measurements.begin(), plan.measurements.end(),
-                    [](const auto& m) { return m.kind == MeasurementKind::capacity; }));
+  const auto sweep_points =
+      static_cast<int>(std::count_if(plan.measurements.begin(), plan.measurements.end(),
+                                     [](const auto& m) { return first_pass_only(m.kind); }));
   const int total = static_cast<int>(count) * passes - sweep_points * (passes - 1);
   EffectiveSizing sizing(topology, plan);
   int index = 0;
@@ -559,7 +558,8 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     } else {
       try {
         throw_if_stopped(options.sampling);
-        runner.run(m, samples_per_pass, &repetitions[i], one);
+        runner.run(m, first_pass_only(m.kind) ? options.sampling.samples : samples_per_pass,
+                   &repetitions[i], one);
       } catch (const kernels::Interrupted&) {
         results.incomplete_reason = "interrupted in pass " + std::to_string(pass + 1) + " of " +
                                     std::to_string(passes) + " after " + std::to_string(index - 1) +
@@ -568,7 +568,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
       } catch (const std::exception& e) {
         record_absent(topology, m, std::string("failed: ") + e.what(), one);
       }
-      estimated_done += m.estimated_seconds / (m.kind == MeasurementKind::capacity ? 1 : passes);
+      estimated_done += m.estimated_seconds / (first_pass_only(m.kind) ? 1 : passes);
     }
     const int misplaced_before = count_misplaced(results);
     pool_pass(results, slots[i], one, pool);
@@ -594,7 +594,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     const std::size_t offset = pass == 0 ? 0 : count * static_cast<std::size_t>(pass) / passes;
     for (std::size_t k = 0; k < count; ++k) {
       const std::size_t i = (k + offset) % count;
-      if (pass > 0 && plan.measurements[i].kind == MeasurementKind::capacity) continue;
+      if (pass > 0 && first_pass_only(plan.measurements[i].kind)) continue;
       if (const auto stop = run_once(i, pass)) return *stop;
     }
   }

@@ -28,7 +28,7 @@ constexpr double kCalibrationSamples = 3;              // untimed warm-up and ca
 double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
   // The first pass calibrates, each later one warms up once and reuses the repetitions; each
   // takes its share of the samples (rounded up).
-  const int passes = std::max(1, o.passes);
+  const int passes = first_pass_only(m.kind) ? 1 : std::max(1, o.passes);
   const double runs =
       kCalibrationSamples + (passes - 1) + passes * ((o.samples + passes - 1) / passes);
   const double threads_ws = static_cast<double>(m.working_set_bytes);
@@ -77,8 +77,8 @@ const char* const kEstimateMethod =
     "each measurement = (3 warm-up/calibration runs + 1 warm-up per later pass + every pass's "
     "share of the samples) x max(sample length, one sweep of its working set at 5 GB/s per "
     "thread) + passes x first touch of its buffers at 2 GB/s per thread (+60 ns per line to "
-    "build a pointer chase); the latency sweep: one pass of 3 + 3 runs of 5 ms per point and a "
-    "warm-up walk of its chain at 100 ns per line; the sum over the plan";
+    "build a pointer chase); the sweeps run in one pass, the latency sweep with 3 + 3 runs of 5 ms "
+    "per point and a warm-up walk of its chain at 100 ns per line; the sum over the plan";
 
 const char* name(MeasurementKind kind) {
   const char* const names[] = {"frequency", "capacity", "bandwidth", "flops",

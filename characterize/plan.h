@@ -17,8 +17,12 @@ enum class MeasurementKind { frequency, capacity, bandwidth, flops, sweep, laten
 const char* name(MeasurementKind kind);
 std::optional<MeasurementKind> parse_measurement_kind(std::string_view text);
 
-// The latency sweep's points run in the first pass only, with a few short samples: they find
-// where plateaus end, they are not roofs.
+// The sweeps draw curves and find where plateaus end; they are not roofs, and the roofs are sized
+// from them: they run in the first pass only, the bandwidth sweep with all its samples, the
+// latency sweep with a few short ones.
+inline bool first_pass_only(MeasurementKind kind) {
+  return kind == MeasurementKind::capacity || kind == MeasurementKind::sweep;
+}
 inline constexpr int kCapacitySamples = 3;
 inline constexpr double kCapacitySampleSeconds = 0.005;
 

@@ -47,6 +47,33 @@ void size_tics(std::ostream& body, double low, double high) {
   body << ") rotate by 30 right\n";
 }
 
+// A log-log figure of a median against working-set size: its data (a block per series) and its
+// axes in body; the caller adds the marks, the plot line and the caption.
+template <typename Series>
+Figure size_figure(const std::string& name, const std::string& title, const std::string& columns,
+                   const std::string& group, const Series& series, const char* xlabel,
+                   const char* ylabel, const char* key, std::ostringstream& body) {
+  Figure f;
+  f.name = name;
+  f.title = title;
+  f.width_inches = 5.5;
+  f.height_inches = 3.4;
+  double low = 1e300, high = 0;
+  f.data.push_back(
+      {f.name + ".dat", data_blocks(columns, group, series, [&](std::ostream& out, const auto* p) {
+         out << p->working_set_bytes << " " << p->stats.median;
+         const auto bytes = static_cast<double>(p->working_set_bytes);
+         low = std::min(low, bytes);
+         high = std::max(high, bytes);
+       })});
+  body << "  set logscale x 2\n  set logscale y 10\n  set format y \"%g\"\n"
+       << "  set xrange [" << low / 1.2 << ":" << high * 1.2 << "]\n"
+       << "  set xlabel \"" << xlabel << "\"\n  set ylabel \"" << ylabel << "\"\n"
+       << "  set grid lc rgb \"#dddddd\"\n  set key " << key << " font small\n";
+  size_tics(body, low, high);
+  return f;
+}
+
 // A vertical line at a size, labelled near the top of the graph.
 void size_mark(std::ostream& body, double bytes, const std::string& label, const char* style) {
   body << "  set arrow from " << bytes << ", graph 0 to " << bytes << ", graph 1 nohead " << style
@@ -95,27 +122,12 @@ std::vector<Figure> latency_sweep_figures(const results::Results& results,
     omitted.push_back("latency sweep figures: no latency sweep in the results");
   }
   for (const auto& [domain, series] : by_domain) {
-    Figure f;
-    f.name = "latency-sweep-domain" + std::to_string(domain);
-    f.title = "Load-to-use latency vs working-set size, domain " + std::to_string(domain);
-    f.width_inches = 5.5;
-    f.height_inches = 3.4;
-    double low = 1e300, high = 0;
-    f.data.push_back({f.name + ".dat",
-                      data_blocks("working_set_bytes median_ns", "series", series,
-                                  [&](std::ostream& out, const results::ChasePoint* p) {
-                                    out << p->working_set_bytes << " " << p->stats.median;
-                                    const auto bytes = static_cast<double>(p->working_set_bytes);
-                                    low = std::min(low, bytes);
-                                    high = std::max(high, bytes);
-                                  })});
     std::ostringstream body;
-    body << "  set logscale x 2\n  set logscale y 10\n  set format y \"%g\"\n"
-         << "  set xrange [" << low / 1.2 << ":" << high * 1.2 << "]\n"
-         << "  set xlabel \"Working set (bytes)\"\n"
-         << "  set ylabel \"Latency (ns per dependent load)\"\n"
-         << "  set grid lc rgb \"#dddddd\"\n  set key bottom right font small\n";
-    size_tics(body, low, high);
+    Figure f =
+        size_figure("latency-sweep-domain" + std::to_string(domain),
+                    "Load-to-use latency vs working-set size, domain " + std::to_string(domain),
+                    "working_set_bytes median_ns", "series", series, "Working set (bytes)",
+                    "Latency (ns per dependent load)", "bottom right", body);
     const std::string capacities = mark_capacities(body, results, domain, "latency", true);
     body << "  plot \"" << f.name
          << ".dat\" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb \"" << colour(0)
@@ -139,27 +151,12 @@ std::vector<Figure> sweep_figures(const results::Results& results,
   }
   if (by_domain.empty()) omitted.push_back("size sweep figures: no size sweep in the results");
   for (const auto& [domain, accesses] : by_domain) {
-    Figure f;
-    f.name = "sweep-domain" + std::to_string(domain);
-    f.title = "Bandwidth vs working-set size, domain " + std::to_string(domain);
-    f.width_inches = 5.5;
-    f.height_inches = 3.4;
     std::ostringstream body;
-    double low = 1e300, high = 0;
-    f.data.push_back({f.name + ".dat",
-                      data_blocks("working_set_bytes_per_thread median_gbps", "access", accesses,
-                                  [&](std::ostream& out, const results::SweepPoint* p) {
-                                    out << p->working_set_bytes << " " << p->stats.median;
-                                    const auto bytes = static_cast<double>(p->working_set_bytes);
-                                    low = std::min(low, bytes);
-                                    high = std::max(high, bytes);
-                                  })});
-    body << "  set logscale x 2\n  set logscale y 10\n  set format y \"%g\"\n"
-         << "  set xrange [" << low / 1.2 << ":" << high * 1.2 << "]\n"
-         << "  set xlabel \"Working set per thread (bytes)\"\n"
-         << "  set ylabel \"Bandwidth (GB/s, all threads)\"\n"
-         << "  set grid lc rgb \"#dddddd\"\n  set key outside right font small\n";
-    size_tics(body, low, high);
+    Figure f = size_figure("sweep-domain" + std::to_string(domain),
+                           "Bandwidth vs working-set size, domain " + std::to_string(domain),
+                           "working_set_bytes_per_thread median_gbps", "access", accesses,
+                           "Working set per thread (bytes)", "Bandwidth (GB/s, all threads)",
+                           "outside right", body);
     // The caches as one thread of the domain sees them (METHOD §3).
     std::string caches;
     for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {

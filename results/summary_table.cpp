@@ -151,9 +151,10 @@ std::string summary_table(const Results& results) {
       std::string line;
       for (const CacheCapacity& c : results.capacities) {
         if (c.domain != domain || c.sweep != sweep) continue;
-        line += (line.empty() ? "" : ", ") + std::string(name(c.level)) + " " +
-                size_text(c.declared_bytes) + " -> " +
-                (c.effective_bytes ? size_text(*c.effective_bytes) : std::string("none (no plateau)"));
+        line +=
+            (line.empty() ? "" : ", ") + std::string(name(c.level)) + " " +
+            size_text(c.declared_bytes) + " -> " +
+            (c.effective_bytes ? size_text(*c.effective_bytes) : std::string("none (no plateau)"));
       }
       if (line.empty()) continue;
       out << "  "

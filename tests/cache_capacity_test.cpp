@@ -148,6 +148,42 @@ TEST(CacheCapacity, TheBandwidthSweepUsesItsLoadCurveAndPerThreadSizes) {
   EXPECT_NEAR(*capacities[0].plateau_value, 800, 5);
 }
 
+// The load sweep of a default run on the development VM (2026-11-23, per thread, GB/s), in one
+// pass: the host halved a vCPU over 2-4 KiB and over 1-1.7 MiB.
+TEST(CacheCapacity, BurstsOverConsecutiveSizesAreNotLevels) {
+  const std::vector<std::uint64_t> bytes = {
+      1024,     1024,     1024,     1024,     2048,     2048,     2048,     2048,     4096,
+      4096,     4096,     4096,     8192,     8192,     8192,     12288,    16384,    16384,
+      20480,    24576,    32768,    36864,    45056,    53248,    65536,    77824,    90112,
+      106496,   131072,   155648,   184320,   217088,   262144,   311296,   368640,   438272,
+      524288,   622592,   741376,   880640,   1048576,  1245184,  1482752,  1761280,  2097152,
+      2490368,  2965504,  3526656,  4194304,  4984832,  5931008,  7053312,  8388608,  9973760,
+      11862016, 14106624, 16777216, 19947520, 23724032, 28213248, 33554432, 39899136, 47452160,
+      56430592, 67108864};
+  const std::vector<double> gbps = {661, 942, 807, 804, 817, 756, 486, 483, 495, 842, 832, 822, 813,
+                                    901, 921, 843, 829, 909, 967, 975, 962, 873, 823, 344, 324, 314,
+                                    326, 304, 300, 315, 317, 300, 300, 287, 358, 385, 413, 458, 403,
+                                    328, 110, 105, 101, 100, 192, 184, 178, 184, 186, 195, 194, 218,
+                                    217, 208, 199, 126, 107, 85,  70,  59,  54,  85,  43,  41,  42};
+  std::vector<results::SweepPoint> sweep;
+  for (std::size_t k = 0; k < gbps.size(); ++k) {
+    results::SweepPoint p;
+    p.working_set_bytes = bytes[k];
+    p.samples = {gbps[k]};
+    p.stats = results::summarize(p.samples);
+    sweep.push_back(p);
+  }
+  const auto capacities = bandwidth_capacities(zen5_domain(), sweep);
+  ASSERT_EQ(capacities.size(), 3u);
+  EXPECT_EQ(capacities[0].plateau_start_bytes, 1024u);
+  EXPECT_EQ(capacities[0].plateau_end_bytes, 45056u);
+  EXPECT_EQ(capacities[1].plateau_start_bytes, 53248u);
+  ASSERT_TRUE(capacities[2].plateau_end_bytes.has_value());
+  EXPECT_LE(*capacities[2].plateau_start_bytes, 2097152u);
+  EXPECT_EQ(*capacities[2].plateau_end_bytes, 11862016u);
+  EXPECT_NEAR(*capacities[2].plateau_value, 190, 15);
+}
+
 TEST(CacheCapacity, WorkingSetsLieInsideTheMeasuredPlateaus) {
   const topology::Domain lone = single_core_view(zen5_domain());
   const auto capacities = latency_capacities(zen5_domain(), chase(kVmChaseNs));
