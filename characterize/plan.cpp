@@ -236,7 +236,10 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     if (wanted(MeasurementKind::capacity) || wanted(MeasurementKind::bandwidth) ||
         wanted(MeasurementKind::latency)) {
       const topology::Domain lone = single_core_view(domain);
-      for (std::uint64_t size : chase_sweep_sizes(domain, options.sweep_points_per_octave)) {
+      // 4 points per octave even when quick: a plateau takes 3 points, and a VM's L3 plateau
+      // may span less than an octave.
+      for (std::uint64_t size : chase_sweep_sizes(
+               domain, std::max(kCapacityPointsPerOctave, options.sweep_points_per_octave))) {
         PlannedMeasurement m = base;
         m.kind = MeasurementKind::capacity;
         m.pus = lone.core_pus;

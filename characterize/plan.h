@@ -24,6 +24,7 @@ inline bool first_pass_only(MeasurementKind kind) {
   return kind == MeasurementKind::capacity || kind == MeasurementKind::sweep;
 }
 inline constexpr int kCapacitySamples = 3;
+inline constexpr int kCapacityPointsPerOctave = 4;
 inline constexpr double kCapacitySampleSeconds = 0.005;
 
 struct PlannedMeasurement {
