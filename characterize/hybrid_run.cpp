@@ -72,6 +72,7 @@ bool run_hybrid(const topology::Topology& topology, const HybridRunOptions& opti
   const platform::Clock clock = platform::Clock::calibrate();
   results.provenance = make_provenance(topology, clock, platform::read_cpu_info(),
                                        options.sweep.isa, options.quick, options.sweep.samples);
+  results.provenance["roof_estimator"] = name(options.sweep.estimator);
   for (const auto& warning : results.provenance["environment_warnings"]) {
     results.warnings.push_back(warning.get<std::string>());
   }

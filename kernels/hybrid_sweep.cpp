@@ -24,7 +24,7 @@ using hybrid::Transfer;
 constexpr double kMaxRatioFastError = 0.02;
 // A point of the sweep or of the validation.
 MeasuredPoint measure_point(const DriverContext& context, platform::ThreadTeam& team,
-                            const HybridRequest& request, double ratio_read) {
+                            const HybridRequest& request, double ratio_read, Estimator estimator) {
   MeasuredPoint p;
   p.ratio_fast = request.ratio_fast;
   p.ratio_read = ratio_read;
@@ -32,8 +32,11 @@ MeasuredPoint measure_point(const DriverContext& context, platform::ThreadTeam& 
   p.kernel = request.benchmark ? codegen::name(*request.benchmark) : r.kernel;
   p.gbps = r.gbps;
   p.stats = results::summarize(p.gbps);
-  // The median time of the samples, with the bytes of each transfer from the pages as found.
-  p.sample.seconds = results::median(r.seconds);
+  // The time at the estimator's bandwidth (every sample moves the same bytes), with the bytes of
+  // each transfer from the pages as found.
+  const double estimated_gbps = results::estimate(p.gbps, estimator);
+  p.sample.seconds = estimated_gbps > 0 ? (r.bytes_read + r.bytes_written) / (estimated_gbps * 1e9)
+                                        : results::median(r.seconds);
   p.sample.bytes[Transfer::lr] = r.bytes_read * r.read_fast_fraction;
   p.sample.bytes[Transfer::ll] = r.bytes_read * (1 - r.read_fast_fraction);
   p.sample.bytes[Transfer::er] = r.bytes_written * r.write_fast_fraction;
@@ -98,7 +101,7 @@ bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock&
         HybridRequest request = base;
         request.ratio_fast = f;
         request.ratio_read = r;
-        results.sweep.push_back(measure_point(context, team, request, r));
+        results.sweep.push_back(measure_point(context, team, request, r, options.estimator));
         report(results.sweep.back().kernel + " ratio_fast " + std::to_string(f));
       }
     }
@@ -110,7 +113,8 @@ bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock&
           HybridRequest request = base;
           request.ratio_fast = f;
           request.benchmark = b;
-          results.validation.push_back(measure_point(context, team, request, ratio));
+          results.validation.push_back(
+              measure_point(context, team, request, ratio, options.estimator));
           report(std::string(codegen::name(b)) + " ratio_fast " + std::to_string(f));
         }
       }

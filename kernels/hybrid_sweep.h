@@ -25,6 +25,9 @@ struct HybridSweepOptions {
   std::vector<double> validation_ratio_fast = {0, 0.25, 0.5, 0.75, 1};
   bool validation = true;
   int samples = 11;
+  // Each point's time is the one at this estimator's bandwidth over its samples: the roofs'
+  // estimator (README, "The roof estimator"), so that the corners agree with the roofs.
+  Estimator estimator = Estimator::p90;
   larm::Isa isa = larm::Isa::sse2;  // the kernels' instruction set
   const std::atomic<bool>* stop = nullptr;
   bool quiet = false;

@@ -30,6 +30,7 @@ struct SweepCommandOptions {
   bool quick = false;
   std::optional<int> samples;
   std::string isa;
+  std::string estimator = "p90";
   bool no_validation = false;
 };
 
@@ -101,6 +102,7 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
   sweep.samples = options.samples.value_or(options.quick ? 3 : 11);
   sweep.validation = !options.no_validation;
   sweep.isa = isa;
+  sweep.estimator = parse_word<Estimator>(options.estimator);
   sweep.quiet = global.quiet;
   run.quick = options.quick;
 
@@ -320,6 +322,10 @@ void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action) {
                 "ratio_fast values of the STREAM validation (default 0,0.25,0.5,0.75,1)")
       ->delimiter(',');
   s->add_flag("--quick", sweep->quick, "3 samples per point instead of 11");
+  s->add_option("--estimator", sweep->estimator,
+                "each point's time from its samples, as the roofs': at the p90 bandwidth "
+                "(default) or the median (the thesis')")
+      ->check(CLI::IsMember(words<Estimator>()));
   s->add_option("--samples", sweep->samples, "samples per point")->check(CLI::Range(1, 1000));
   s->add_option("--isa", sweep->isa, "instruction set of the kernels (default: the widest)");
   s->add_flag("--no-validation", sweep->no_validation, "skip the STREAM validation");
