@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "characterize/working_set.h"
 #include "results/statistics.h"
@@ -25,16 +24,6 @@ std::vector<double> smoothed(const std::vector<double>& cost) {
   return out;
 }
 
-std::string size_text(std::uint64_t bytes) {
-  char text[32];
-  if (bytes >= (1u << 20)) {
-    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-  } else {
-    std::snprintf(text, sizeof text, "%.0f KiB", static_cast<double>(bytes) / 1024);
-  }
-  return text;
-}
-
 // One swept size and its cost (rising with the level that serves it) and value as recorded.
 struct CurvePoint {
   std::uint64_t bytes = 0;
@@ -42,66 +31,14 @@ struct CurvePoint {
   double value = 0;
 };
 
-// The levels' capacities from a curve sorted by size; declared(cache) is the size the sweep's
-// sizes are comparable to.
-template <typename Declared>
-std::vector<results::CacheCapacity> match(const topology::Domain& domain, const char* sweep,
-                                          const std::vector<CurvePoint>& curve, Declared declared) {
-  if (curve.empty()) return {};  // nothing measured: no capacity to state
-  std::vector<double> cost;
-  for (const CurvePoint& p : curve) cost.push_back(p.cost);
-  const std::vector<double> m = smoothed(cost);
-  std::vector<Plateau> plateaus = find_plateaus(cost);
-  // The next plateau after each cache's, for the effective capacity's threshold; the last one
-  // is memory's when it reaches the sweep's last octave (the sweep ends well past the caches).
-  std::vector<Plateau> caches = plateaus;
-  if (caches.size() > 1 && 2 * curve[caches.back().last].bytes >= curve.back().bytes) {
-    caches.pop_back();
-  }
-
-  std::vector<results::CacheCapacity> capacities;
-  std::size_t next = 0;
-  for (const topology::CacheLevel& cache : domain.caches) {
-    results::CacheCapacity c;
-    c.domain = domain.index;
-    c.level = cache.level();
-    c.sweep = sweep;
-    c.declared_bytes = declared(cache);
-    if (next < caches.size() && curve[caches[next].first].bytes <= c.declared_bytes) {
-      const Plateau& p = caches[next];
-      c.plateau_start_bytes = curve[p.first].bytes;
-      c.plateau_end_bytes = curve[p.last].bytes;
-      std::vector<double> values;
-      for (std::size_t k = p.first; k <= p.last; ++k) values.push_back(curve[k].value);
-      c.plateau_value = results::median(values);
-      // Effective: the last size before the cost first passes the geometric middle of this
-      // plateau's cost and the next plateau's (or the sweep's last point's).
-      const double after = next + 1 < plateaus.size() ? plateaus[next + 1].cost : m.back();
-      const double middle = std::sqrt(p.cost * after);
-      std::size_t k = p.last;
-      while (k + 1 < m.size() && m[k + 1] <= middle) ++k;
-      c.effective_bytes = curve[k].bytes;
-      ++next;
-    } else {
-      c.reason = std::string("the ") + sweep + " sweep shows no plateau of " + cache.name() +
-                 "'s own up to its declared " + size_text(c.declared_bytes) +
-                 ": the cache usable here is smaller than declared";
-    }
-    capacities.push_back(c);
-  }
-  return capacities;
-}
-
 double median_between(const std::vector<double>& values, std::size_t first, std::size_t last) {
   return results::median(
       std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(first),
                           values.begin() + static_cast<std::ptrdiff_t>(last) + 1));
 }
 
-}  // namespace
-
-std::vector<Plateau> find_plateaus(const std::vector<double>& cost) {
-  const std::vector<double> m = smoothed(cost);
+// The plateaus of a smoothed cost curve (find_plateaus).
+std::vector<Plateau> plateaus_of(const std::vector<double>& m) {
   std::vector<Plateau> plateaus;
   std::size_t k = 0;
   while (k < m.size()) {
@@ -137,6 +74,64 @@ std::vector<Plateau> find_plateaus(const std::vector<double>& cost) {
   return plateaus;
 }
 
+// The levels' capacities from a curve (any order); declared(cache) is the size the sweep's sizes
+// are comparable to.
+template <typename Declared>
+std::vector<results::CacheCapacity> match(const topology::Domain& domain, SizeSweep sweep,
+                                          std::vector<CurvePoint> curve, Declared declared) {
+  if (curve.empty()) return {};  // nothing measured: no capacity to state
+  std::sort(curve.begin(), curve.end(), [](auto& a, auto& b) { return a.bytes < b.bytes; });
+  std::vector<double> cost;
+  for (const CurvePoint& p : curve) cost.push_back(p.cost);
+  const std::vector<double> m = smoothed(cost);
+  const std::vector<Plateau> plateaus = plateaus_of(m);
+  // The last plateau is memory's, not a cache's, when it reaches the sweep's last octave (the
+  // sweep ends well past the caches); the plateau after each cache's gives its threshold.
+  std::size_t cache_plateaus = plateaus.size();
+  if (cache_plateaus > 1 && 2 * curve[plateaus.back().last].bytes >= curve.back().bytes) {
+    --cache_plateaus;
+  }
+
+  std::vector<results::CacheCapacity> capacities;
+  std::size_t next = 0;
+  for (const topology::CacheLevel& cache : domain.caches) {
+    results::CacheCapacity c;
+    c.domain = domain.index;
+    c.level = cache.level();
+    c.sweep = sweep;
+    c.declared_bytes = declared(cache);
+    if (next < cache_plateaus && curve[plateaus[next].first].bytes <= c.declared_bytes) {
+      const Plateau& p = plateaus[next];
+      c.plateau_start_bytes = curve[p.first].bytes;
+      c.plateau_end_bytes = curve[p.last].bytes;
+      std::vector<double> values;
+      for (std::size_t k = p.first; k <= p.last; ++k) values.push_back(curve[k].value);
+      c.plateau_value = results::median(values);
+      // Effective: the last size before the cost first passes the geometric middle of this
+      // plateau's cost and the next plateau's (or the sweep's last point's).
+      const double after = next + 1 < plateaus.size() ? plateaus[next + 1].cost : m.back();
+      const double middle = std::sqrt(p.cost * after);
+      std::size_t k = p.last;
+      while (k + 1 < m.size() && m[k + 1] <= middle) ++k;
+      c.effective_bytes = curve[k].bytes;
+      ++next;
+    } else {
+      c.reason = std::string("the ") + std::string(name(sweep)) + " sweep shows no plateau of " +
+                 cache.name() + "'s own up to its declared " +
+                 results::bytes_text(c.declared_bytes) +
+                 ": the cache usable here is smaller than declared";
+    }
+    capacities.push_back(c);
+  }
+  return capacities;
+}
+
+}  // namespace
+
+std::vector<Plateau> find_plateaus(const std::vector<double>& cost) {
+  return plateaus_of(smoothed(cost));
+}
+
 std::vector<results::CacheCapacity> latency_capacities(
     const topology::Domain& domain, const std::vector<results::ChasePoint>& sweep) {
   std::vector<CurvePoint> curve;
@@ -145,8 +140,7 @@ std::vector<results::CacheCapacity> latency_capacities(
       curve.push_back({p.working_set_bytes, p.stats.median, p.stats.median});
     }
   }
-  std::sort(curve.begin(), curve.end(), [](auto& a, auto& b) { return a.bytes < b.bytes; });
-  return match(domain, "latency", curve,
+  return match(domain, SizeSweep::latency, std::move(curve),
                [](const topology::CacheLevel& c) { return c.instance_bytes; });
 }
 
@@ -159,8 +153,7 @@ std::vector<results::CacheCapacity> bandwidth_capacities(
       curve.push_back({p.working_set_bytes, 1 / p.stats.median, p.stats.median});
     }
   }
-  std::sort(curve.begin(), curve.end(), [](auto& a, auto& b) { return a.bytes < b.bytes; });
-  return match(domain, "bandwidth", curve,
+  return match(domain, SizeSweep::bandwidth, std::move(curve),
                [](const topology::CacheLevel& c) { return c.bytes_per_thread(); });
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <type_traits>
 
 #include "characterize/cache_capacity.h"
 #include "characterize/distinct_levels.h"
@@ -83,6 +84,29 @@ void fill_stream(const PlannedMeasurement& m, const kernels::BandwidthResult& r,
   point.status = status_of(point.stats, r.placement_fraction, threshold, r.interference);
 }
 
+// The chase record of a plan entry (a latency sweep point, or a level's latency, whose memory
+// only a memory level names), before or without a measurement.
+template <typename Point>
+Point describe_chase(const PlannedMeasurement& m) {
+  Point p;
+  p.domain = m.domain;
+  p.memory = m.memory;
+  p.working_set_bytes = m.working_set_bytes;
+  if constexpr (std::is_same_v<Point, results::LatencyPoint>) {
+    p.level = m.level.value_or(Level::memory);
+    if (m.level != Level::memory) p.memory.reset();
+  }
+  return p;
+}
+
+template <typename Point>
+Point absent_chase(const PlannedMeasurement& m, const std::string& reason) {
+  Point p = describe_chase<Point>(m);
+  p.status = Status::absent;
+  p.status_reason = reason;
+  return p;
+}
+
 // Records a measurement that was not made, with its reason.
 void record_absent(const topology::Topology& topology, const PlannedMeasurement& m,
                    const std::string& reason, results::Results& results) {
@@ -125,27 +149,12 @@ void record_absent(const topology::Topology& topology, const PlannedMeasurement&
       results.sweep.push_back(p);
       break;
     }
-    case MeasurementKind::capacity: {
-      results::ChasePoint p;
-      p.domain = m.domain;
-      p.memory = m.memory;
-      p.working_set_bytes = m.working_set_bytes;
-      p.status = Status::absent;
-      p.status_reason = reason;
-      results.latency_sweep.push_back(p);
+    case MeasurementKind::capacity:
+      results.latency_sweep.push_back(absent_chase<results::ChasePoint>(m, reason));
       break;
-    }
-    case MeasurementKind::latency: {
-      results::LatencyPoint p;
-      p.domain = m.domain;
-      p.level = m.level.value_or(Level::memory);
-      if (m.level == Level::memory) p.memory = m.memory;
-      p.working_set_bytes = m.working_set_bytes;
-      p.status = Status::absent;
-      p.status_reason = reason;
-      results.latency.push_back(p);
+    case MeasurementKind::latency:
+      results.latency.push_back(absent_chase<results::LatencyPoint>(m, reason));
       break;
-    }
     case MeasurementKind::frequency:
       results.warnings.push_back("core frequency of domain " + std::to_string(m.domain) +
                                  " not measured: " + reason);
@@ -170,7 +179,10 @@ class Runner {
            results::Results& out) {
     out_ = &out;
     context_.sampling.samples = samples;
-    context_.sampling.min_sample_seconds = options_.sampling.min_sample_seconds;
+    // The latency sweep finds where plateaus end, with short samples.
+    context_.sampling.min_sample_seconds = m.kind == MeasurementKind::capacity
+                                               ? kCapacitySampleSeconds
+                                               : options_.sampling.min_sample_seconds;
     // The frequency runs two kernels of different lengths: each calibrates its own.
     context_.sampling.repetitions = m.kind == MeasurementKind::frequency ? nullptr : repetitions;
     switch (m.kind) {
@@ -344,26 +356,16 @@ class Runner {
   }
 
   void latency(const PlannedMeasurement& m) {
-    const kernels::LatencyResult r = chase(m);
-    results::LatencyPoint p;
-    p.domain = m.domain;
-    p.level = m.level.value_or(Level::memory);
-    if (m.level == Level::memory) p.memory = m.memory;
-    fill_chase(r, p);
+    auto p = describe_chase<results::LatencyPoint>(m);
+    fill_chase(chase(m), p);
     p.cycles = p.stats.median * results::core_hz(pooled_, m.domain) / 1e9;
     out_->latency.push_back(p);
   }
 
-  // A point of the latency sweep: a few short samples (kCapacitySamples of
-  // kCapacitySampleSeconds), enough to see where a plateau ends.
+  // A point of the latency sweep.
   void capacity(const PlannedMeasurement& m) {
-    context_.sampling.samples = kCapacitySamples;
-    context_.sampling.min_sample_seconds = kCapacitySampleSeconds;
-    const kernels::LatencyResult r = chase(m);
-    results::ChasePoint p;
-    p.domain = m.domain;
-    p.memory = m.memory;
-    fill_chase(r, p);
+    auto p = describe_chase<results::ChasePoint>(m);
+    fill_chase(chase(m), p);
     out_->latency_sweep.push_back(p);
   }
 
@@ -468,10 +470,11 @@ class EffectiveSizing {
       return m;
     }
     const topology::Domain& domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
-    const bool latency = m.kind == MeasurementKind::latency;
     const auto sets =
-        latency ? level_working_sets(single_core_view(domain), found(latency_, m.domain, results))
-                : level_working_sets(domain, found(bandwidth_, m.domain, results));
+        m.kind == MeasurementKind::latency
+            ? level_working_sets(single_core_view(domain),
+                                 found(SizeSweep::latency, m.domain, results))
+            : level_working_sets(domain, found(SizeSweep::bandwidth, m.domain, results));
     resized_ = m;
     for (const LevelWorkingSet& set : sets) {
       if (set.level != *m.level) continue;
@@ -484,29 +487,27 @@ class EffectiveSizing {
   // The capacities of every swept domain, into the results (found now for a domain whose
   // roofs did not run).
   void record(results::Results& results) {
-    for (int domain : chased_) found(latency_, domain, results);
-    for (int domain : swept_) found(bandwidth_, domain, results);
+    for (int domain : chased_) found(SizeSweep::latency, domain, results);
+    for (int domain : swept_) found(SizeSweep::bandwidth, domain, results);
   }
 
  private:
-  using Capacities = std::map<int, std::vector<results::CacheCapacity>>;
-
   const topology::Topology& topology_;
   std::set<int> chased_, swept_;  // domains with a latency sweep, a load bandwidth sweep
-  Capacities latency_, bandwidth_;
+  std::map<std::pair<SizeSweep, int>, std::vector<results::CacheCapacity>> capacities_;
   PlannedMeasurement resized_;
 
   // A domain's capacities by one sweep, found the first time and then added to the results (so
   // that an interrupted run keeps them).
-  const std::vector<results::CacheCapacity>& found(Capacities& by_domain, int domain,
+  const std::vector<results::CacheCapacity>& found(SizeSweep sweep, int domain,
                                                    results::Results& results) {
-    auto it = by_domain.find(domain);
-    if (it == by_domain.end()) {
+    auto it = capacities_.find({sweep, domain});
+    if (it == capacities_.end()) {
       const topology::Domain& d = topology_.domains()[static_cast<std::size_t>(domain)];
-      it = by_domain
-               .emplace(domain, &by_domain == &latency_
-                                    ? latency_capacities(d, results.latency_sweep)
-                                    : bandwidth_capacities(d, results.sweep))
+      it = capacities_
+               .emplace(std::pair{sweep, domain}, sweep == SizeSweep::latency
+                                                      ? latency_capacities(d, results.latency_sweep)
+                                                      : bandwidth_capacities(d, results.sweep))
                .first;
       results.capacities.insert(results.capacities.end(), it->second.begin(), it->second.end());
     }
@@ -525,7 +526,13 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
                          .unstable_threshold = options.unstable_threshold,
                          .pass_threshold = options.pass_threshold};
   const int passes = std::max(1, options.passes);
-  const int samples_per_pass = (options.sampling.samples + passes - 1) / passes;
+  // A measurement's samples in one pass: its share of them, all of them for a sweep that runs
+  // once, a few for the latency sweep.
+  auto samples_of = [&](MeasurementKind kind) {
+    if (kind == MeasurementKind::capacity) return kCapacitySamples;
+    if (first_pass_only(kind)) return options.sampling.samples;
+    return (options.sampling.samples + passes - 1) / passes;
+  };
   const auto count = plan.measurements.size();
   std::vector<RecordSlots> slots(count);
   std::vector<std::uint64_t> repetitions(count, 0);
@@ -558,8 +565,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     } else {
       try {
         throw_if_stopped(options.sampling);
-        runner.run(m, first_pass_only(m.kind) ? options.sampling.samples : samples_per_pass,
-                   &repetitions[i], one);
+        runner.run(m, samples_of(m.kind), &repetitions[i], one);
       } catch (const kernels::Interrupted&) {
         results.incomplete_reason = "interrupted in pass " + std::to_string(pass + 1) + " of " +
                                     std::to_string(passes) + " after " + std::to_string(index - 1) +
@@ -570,7 +576,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
       }
       estimated_done += m.estimated_seconds / (first_pass_only(m.kind) ? 1 : passes);
     }
-    const int misplaced_before = count_misplaced(results);
+    const int misplaced_before = options.require_placement ? count_misplaced(results) : 0;
     pool_pass(results, slots[i], one, pool);
     if (!results.provenance.contains("core_frequency_hz")) {
       for (const results::FrequencyRecord& f : results.frequency) {

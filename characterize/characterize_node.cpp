@@ -2,6 +2,7 @@
 #include "characterize/characterize_node.h"
 
 #include "platform/cpu_info.h"
+#include "results/statistics.h"
 #include "results/store.h"
 
 namespace larm::characterize {
@@ -29,8 +30,9 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   results.provenance["machine_state"] = state.values;
   if (options.on_machine_state) options.on_machine_state(state);
   if (state.verdict != "quiet") {
-    results.warnings.push_back("the machine is " + state.verdict + " (larm doctor): " +
-                               state.lines.back().substr(state.lines.back().find(':') + 2));
+    results.warnings.push_back("the machine is " + state.verdict +
+                               " (larm doctor): expect runs to differ by about " +
+                               results::percent_text(state.expected_error));
   }
   results.incomplete_reason = "running";
   results::save_results(out, results);

@@ -31,7 +31,7 @@ int mark_levels_without_plateau(results::Results& results) {
   int marked = 0;
   for (const results::CacheCapacity& c : results.capacities) {
     if (c.effective_bytes) continue;
-    const bool latency = c.sweep == "latency";
+    const bool latency = c.sweep == SizeSweep::latency;
     mark_level(results, c.domain, c.level, "domain " + std::to_string(c.domain) + " " + c.reason,
                latency, !latency);
     ++marked;

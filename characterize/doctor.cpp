@@ -185,7 +185,7 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds)
                         std::string(environment.values["numa_balancing"]) + ", hypervisor " +
                         std::string(environment.values["hypervisor"]));
 
-  state.expected_error = std::max(0.01, clock_spread) + steal_probe + others_share;
+  state.expected_error = std::max(kMinExpectedError, clock_spread) + steal_probe + others_share;
   state.verdict = state.expected_error <= kQuietError  ? "quiet"
                   : state.expected_error <= kBusyError ? "busy"
                                                        : "noisy";

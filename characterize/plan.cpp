@@ -9,6 +9,7 @@
 
 #include "characterize/cache_capacity.h"
 #include "characterize/working_set.h"
+#include "results/statistics.h"
 
 namespace larm::characterize {
 namespace {
@@ -59,16 +60,6 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
     }
   }
   return 0;
-}
-
-std::string bytes_text(std::uint64_t bytes) {
-  char buffer[32];
-  if (bytes >= (1ull << 20)) {
-    std::snprintf(buffer, sizeof buffer, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%.1f KiB", static_cast<double>(bytes) / 1024);
-  }
-  return buffer;
 }
 
 }  // namespace
@@ -141,7 +132,7 @@ std::string PlannedMeasurement::label() const {
     text += std::string(" ") + name(stream.access) + " " + name(stream.isa);
   }
   if (kind == MeasurementKind::sweep || kind == MeasurementKind::capacity) {
-    text += " " + bytes_text(working_set_bytes);
+    text += " " + results::bytes_text(working_set_bytes);
   }
   if (kind == MeasurementKind::frequency) {
     const auto& clock = std::get<codegen::ClockSpec>(spec);
@@ -375,7 +366,7 @@ std::string describe_plan(const Plan& plan, const topology::Topology& topology, 
       char line[256];
       std::snprintf(
           line, sizeof line, "  %-60s threads %3zu  ws %12s  %s\n", m.label().c_str(), m.pus.size(),
-          m.working_set_bytes ? bytes_text(m.working_set_bytes).c_str() : "-",
+          m.working_set_bytes ? results::bytes_text(m.working_set_bytes).c_str() : "-",
           m.absent_reason.empty()
               ? ("est " + std::to_string(static_cast<int>(m.estimated_seconds * 1000)) + " ms")
                     .c_str()

@@ -27,10 +27,6 @@ std::uint64_t memory_working_set(std::uint64_t llc_bytes, int threads) {
   return std::max(4 * llc_bytes / n, (kMinimumMemoryTotal + n - 1) / n);
 }
 
-std::vector<LevelWorkingSet> level_working_sets(const topology::Domain& domain) {
-  return level_working_sets(domain, {});
-}
-
 std::vector<LevelWorkingSet> level_working_sets(
     const topology::Domain& domain, const std::vector<results::CacheCapacity>& measured) {
   std::vector<LevelWorkingSet> sets;

@@ -25,15 +25,13 @@ topology::Domain single_core_view(const topology::Domain& domain);
 //  - L1: half of the L1 a thread has;
 //  - Ln: the geometric middle between what the levels below hold per thread and Ln per thread;
 //  - memory: 4 × (the domain's last-level cache / threads), and at least 64 MiB in total.
-std::vector<LevelWorkingSet> level_working_sets(const topology::Domain& domain);
-
-// The same with each cache level that has a measured plateau (issue 12) sized from it instead of
-// its declared capacity: the level holds its effective capacity per thread, and its working set
-// is kept between the plateau's first and last swept size. The capacities must be in the
-// domain's per-thread sizes (the latency sweep's for single_core_view, the bandwidth sweep's for
-// the domain). Levels without a measured plateau keep their declared size.
+// With measured capacities, each cache level that has a measured plateau (issue 12) is sized
+// from it instead of its declared capacity: the level holds its effective capacity per thread,
+// and its working set is kept between the plateau's first and last swept size. The capacities
+// must be in the domain's per-thread sizes (the latency sweep's for single_core_view, the bandwidth
+// sweep's for the domain). Levels without a measured plateau keep their declared size.
 std::vector<LevelWorkingSet> level_working_sets(
-    const topology::Domain& domain, const std::vector<results::CacheCapacity>& measured);
+    const topology::Domain& domain, const std::vector<results::CacheCapacity>& measured = {});
 
 // Per-thread bytes for memory runs of `threads` threads whose last-level caches total llc_bytes.
 std::uint64_t memory_working_set(std::uint64_t llc_bytes, int threads);

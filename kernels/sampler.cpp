@@ -39,9 +39,12 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
   std::vector<ThreadObservation> seen(threads);
   std::vector<double> steal;  // per thread's CPU, over the last timed run
   std::uint64_t first = 0;    // the earliest start of the last timed run
-  auto timed = [&](std::uint64_t repetitions) {
+  // judged: a sample, whose CPUs' steal is read around it (/proc/stat); the warm-up and
+  // calibration runs only need their canaries.
+  auto timed = [&](std::uint64_t repetitions, bool judged = false) {
+    const bool read_steal = watch && judged;
     const auto steal_before =
-        watch ? platform::read_cpu_times() : std::map<unsigned, platform::CpuTimes>();
+        read_steal ? platform::read_cpu_times() : std::map<unsigned, platform::CpuTimes>();
     team.run([&](int t) {
       const auto i = static_cast<std::size_t>(t);
       if (watch) seen[i].canary_before_hz = run_clock_canary(clock);
@@ -56,7 +59,7 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
         seen[i].canary_after_hz = run_clock_canary(clock);
       }
     });
-    if (watch) steal = stolen(steal_before, platform::read_cpu_times(), team.pus());
+    if (read_steal) steal = stolen(steal_before, platform::read_cpu_times(), team.pus());
     first = *std::min_element(starts.begin(), starts.end());
     const std::uint64_t last = *std::max_element(ends.begin(), ends.end());
     return clock.seconds(last - first);
@@ -86,7 +89,7 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
   int retries_left = options.samples;
   while (static_cast<int>(result.seconds.size()) < options.samples) {
     throw_if_stopped(options);
-    const double seconds = timed(repetitions);
+    const double seconds = timed(repetitions, true);
     if (watch) {
       if (const auto reason = judge.judge(seen, team.pus(), steal)) {
         ++result.interference.samples;

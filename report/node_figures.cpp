@@ -85,7 +85,7 @@ void size_mark(std::ostream& body, double bytes, const std::string& label, const
 // The effective capacities one sweep found for a domain (issue 12), as solid lines (declared
 // ones too when the figure has no other marks for them); the caption's words for them.
 std::string mark_capacities(std::ostream& body, const results::Results& results, int domain,
-                            const std::string& sweep, bool declared_too) {
+                            SizeSweep sweep, bool declared_too) {
   std::string text;
   for (const results::CacheCapacity& c : results.capacities) {
     if (c.domain != domain || c.sweep != sweep) continue;
@@ -128,7 +128,7 @@ std::vector<Figure> latency_sweep_figures(const results::Results& results,
                     "Load-to-use latency vs working-set size, domain " + std::to_string(domain),
                     "working_set_bytes median_ns", "series", series, "Working set (bytes)",
                     "Latency (ns per dependent load)", "bottom right", body);
-    const std::string capacities = mark_capacities(body, results, domain, "latency", true);
+    const std::string capacities = mark_capacities(body, results, domain, SizeSweep::latency, true);
     body << "  plot \"" << f.name
          << ".dat\" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb \"" << colour(0)
          << "\" title \"pointer chase, one core\"\n";
@@ -170,7 +170,8 @@ std::vector<Figure> sweep_figures(const results::Results& results,
         caches += (caches.empty() ? "" : ", ") + level + " " + bytes_label(per_thread);
       }
     }
-    const std::string effective = mark_capacities(body, results, domain, "bandwidth", false);
+    const std::string effective =
+        mark_capacities(body, results, domain, SizeSweep::bandwidth, false);
     body << "  plot \\\n";
     std::size_t i = 0;
     for (const auto& [access, points] : accesses) {

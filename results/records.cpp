@@ -61,9 +61,11 @@ class MemoryReader {
   std::map<unsigned, int> positions_;
 };
 
-std::optional<double> read_optional(const json& object, const char* key) {
+// A number that may be null or missing (a measurement that has none).
+template <typename T = double>
+std::optional<T> read_optional(const json& object, const char* key) {
   if (!object.contains(key) || object.at(key).is_null()) return std::nullopt;
-  return object.at(key).get<double>();
+  return object.at(key).get<T>();
 }
 
 // Written only where huge pages were checked (buffers of 2 MiB or more, bound).
@@ -236,7 +238,7 @@ json optional_bytes(const std::optional<std::uint64_t>& bytes) {
 json capacity_json(const CacheCapacity& c) {
   return {{"domain", c.domain},
           {"level", name(c.level)},
-          {"sweep", c.sweep},
+          {"sweep", name(c.sweep)},
           {"declared_bytes", c.declared_bytes},
           {"effective_bytes", optional_bytes(c.effective_bytes)},
           {"plateau_start_bytes", optional_bytes(c.plateau_start_bytes)},
@@ -245,23 +247,15 @@ json capacity_json(const CacheCapacity& c) {
           {"reason", c.reason}};
 }
 
-std::optional<std::uint64_t> read_optional_bytes(const json& j, const char* key) {
-  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
-  return j.at(key).get<std::uint64_t>();
-}
-
 CacheCapacity capacity_from(const json& j) {
   CacheCapacity c;
   c.domain = j.at("domain").get<int>();
   c.level = read_word<Level>(j, "level");
-  c.sweep = j.at("sweep").get<std::string>();
-  if (c.sweep != "latency" && c.sweep != "bandwidth") {
-    throw std::runtime_error("bad sweep '" + c.sweep + "' in cache_capacity (latency, bandwidth)");
-  }
+  c.sweep = read_word<SizeSweep>(j, "sweep");
   c.declared_bytes = j.at("declared_bytes").get<std::uint64_t>();
-  c.effective_bytes = read_optional_bytes(j, "effective_bytes");
-  c.plateau_start_bytes = read_optional_bytes(j, "plateau_start_bytes");
-  c.plateau_end_bytes = read_optional_bytes(j, "plateau_end_bytes");
+  c.effective_bytes = read_optional<std::uint64_t>(j, "effective_bytes");
+  c.plateau_start_bytes = read_optional<std::uint64_t>(j, "plateau_start_bytes");
+  c.plateau_end_bytes = read_optional<std::uint64_t>(j, "plateau_end_bytes");
   c.plateau_value = read_optional(j, "plateau_value");
   c.reason = j.at("reason").get<std::string>();
   return c;

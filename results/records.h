@@ -123,7 +123,7 @@ struct LatencyPoint : ChasePoint {
 struct CacheCapacity {
   int domain = 0;
   Level level = Level::L1;
-  std::string sweep = "latency";                     // latency or bandwidth
+  SizeSweep sweep = SizeSweep::latency;
   std::uint64_t declared_bytes = 0;                  // per instance (latency) or thread (bandwidth)
   std::optional<std::uint64_t> effective_bytes;      // where the cost crosses the middle
   std::optional<std::uint64_t> plateau_start_bytes;  // the plateau's first and last swept size
@@ -194,7 +194,7 @@ struct Results {
   std::vector<SweepPoint> sweep;
   std::vector<LatencyPoint> latency;
   std::vector<ChasePoint> latency_sweep;  // one core, 1 KiB to 4 × the declared LLC
-  std::vector<CacheCapacity> capacities;  // from the latency sweep
+  std::vector<CacheCapacity> capacities;  // from the latency and bandwidth sweeps
   std::vector<FrequencyRecord> frequency;
   std::vector<SharedBandwidth> shared;
   std::vector<CurvePoint> contention_curve;

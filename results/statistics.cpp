@@ -50,6 +50,16 @@ std::string percent_text(double fraction, int decimals) {
   return text;
 }
 
+std::string bytes_text(std::uint64_t bytes) {
+  char text[32];
+  if (bytes >= (1ull << 20)) {
+    std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  } else {
+    std::snprintf(text, sizeof text, "%.1f KiB", static_cast<double>(bytes) / 1024);
+  }
+  return text;
+}
+
 bool is_unstable(const SampleStats& stats, double threshold) {
   return stats.count > 1 && stats.spread > threshold;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -34,6 +35,9 @@ double estimate(std::span<const double> samples, Estimator estimator);
 
 // A fraction as the tables and messages write it: 0.123 -> "12.3 %" (decimals after the point).
 std::string percent_text(double fraction, int decimals = 1);
+
+// A size as the tables and messages write it: "48.0 KiB", "1.5 MiB".
+std::string bytes_text(std::uint64_t bytes);
 
 // A measurement is unstable when its samples spread more than this fraction of the median.
 inline constexpr double kDefaultUnstableSpread = 0.10;

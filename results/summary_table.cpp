@@ -10,17 +10,6 @@
 namespace larm::results {
 namespace {
 
-// "48 KiB", "1.5 MiB": a cache capacity as the table writes it.
-std::string size_text(std::uint64_t bytes) {
-  char buffer[32];
-  if (bytes >= (1u << 20)) {
-    std::snprintf(buffer, sizeof buffer, "%.3g MiB", static_cast<double>(bytes) / (1 << 20));
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%.3g KiB", static_cast<double>(bytes) / 1024);
-  }
-  return buffer;
-}
-
 std::string format_value(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, value >= 100 ? "%.1f" : "%.2f", value);
@@ -147,19 +136,18 @@ std::string summary_table(const Results& results) {
       }
     }
     if (!first) out << "\n";
-    for (const char* sweep : {"latency", "bandwidth"}) {
+    for (SizeSweep sweep : all<SizeSweep>()) {
       std::string line;
       for (const CacheCapacity& c : results.capacities) {
         if (c.domain != domain || c.sweep != sweep) continue;
         line +=
             (line.empty() ? "" : ", ") + std::string(name(c.level)) + " " +
-            size_text(c.declared_bytes) + " -> " +
-            (c.effective_bytes ? size_text(*c.effective_bytes) : std::string("none (no plateau)"));
+            bytes_text(c.declared_bytes) + " -> " +
+            (c.effective_bytes ? bytes_text(*c.effective_bytes) : std::string("none (no plateau)"));
       }
       if (line.empty()) continue;
       out << "  "
-          << (std::string(sweep) == "latency" ? "caches, one core chase"
-                                              : "caches, load per thread")
+          << (sweep == SizeSweep::latency ? "caches, one core chase" : "caches, load per thread")
           << " (declared -> effective): " << line << "\n";
     }
     out << "\n";

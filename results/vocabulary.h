@@ -41,6 +41,10 @@ enum class Status { ok, unstable, misplaced, absent, not_applicable, indistinct 
 // samples (the default: a roof is a bound the machine attains, and interference only slows), or
 // the thesis' median.
 enum class Estimator { p90, median };
+// The size sweep a cache capacity comes from (issue 12): the one-core pointer chase (sizes per
+// cache instance; it sizes the latency runs) or the load bandwidth of every core of the domain
+// (sizes per thread; it sizes the cache roofs).
+enum class SizeSweep { latency, bandwidth };
 
 template <typename E>
 struct VocabularyEntry {
@@ -127,6 +131,13 @@ struct Vocabulary<Estimator> {
   static constexpr std::string_view what = "estimator";
   static constexpr std::array<VocabularyEntry<Estimator>, 2> entries{
       {{Estimator::p90, "p90"}, {Estimator::median, "median"}}};
+};
+
+template <>
+struct Vocabulary<SizeSweep> {
+  static constexpr std::string_view what = "sweep";
+  static constexpr std::array<VocabularyEntry<SizeSweep>, 2> entries{
+      {{SizeSweep::latency, "latency"}, {SizeSweep::bandwidth, "bandwidth"}}};
 };
 
 template <typename E>

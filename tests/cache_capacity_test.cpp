@@ -88,7 +88,7 @@ TEST(CacheCapacity, TheVmsL3IsAFractionOfTheDeclaredOne) {
   EXPECT_EQ(capacities[2].declared_bytes, 32u << 20);
   EXPECT_EQ(capacities[2].effective_bytes, 2u << 20);
   EXPECT_NEAR(*capacities[2].plateau_value, 13.2, 0.1);
-  EXPECT_EQ(capacities[2].sweep, "latency");
+  EXPECT_EQ(capacities[2].sweep, SizeSweep::latency);
 }
 
 TEST(CacheCapacity, AnL3WithNoPlateauOfItsOwnHasAReasonAndIsMarked) {
@@ -139,7 +139,7 @@ TEST(CacheCapacity, TheBandwidthSweepUsesItsLoadCurveAndPerThreadSizes) {
   }
   const auto capacities = bandwidth_capacities(zen5_domain(), sweep);
   ASSERT_EQ(capacities.size(), 3u);
-  EXPECT_EQ(capacities[2].sweep, "bandwidth");
+  EXPECT_EQ(capacities[2].sweep, SizeSweep::bandwidth);
   EXPECT_EQ(capacities[2].declared_bytes, 16u << 20);  // 32 MiB shared by the domain's 2 cores
   EXPECT_NEAR(*capacities[2].plateau_value, 175, 1.5);
   EXPECT_EQ(capacities[2].plateau_start_bytes, 128u << 10);
@@ -211,7 +211,7 @@ TEST(CacheCapacity, RecordsComeBackFromJson) {
   ASSERT_EQ(back.capacities.size(), 3u);
   EXPECT_EQ(back.capacities[2].effective_bytes, r.capacities[2].effective_bytes);
   EXPECT_EQ(back.capacities[2].plateau_end_bytes, r.capacities[2].plateau_end_bytes);
-  EXPECT_EQ(back.capacities[1].sweep, "latency");
+  EXPECT_EQ(back.capacities[1].sweep, SizeSweep::latency);
 }
 
 }  // namespace

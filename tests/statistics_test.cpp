@@ -70,5 +70,12 @@ TEST(Statistics, TheP90EstimatorIgnoresSlowedSamplesTheMedianDoesNot) {
   EXPECT_LT(estimate(slowed, Estimator::median), 70);
 }
 
+TEST(Statistics, SizesAreWrittenInKibOrMib) {
+  EXPECT_EQ(bytes_text(48 << 10), "48.0 KiB");
+  EXPECT_EQ(bytes_text(1536), "1.5 KiB");
+  EXPECT_EQ(bytes_text(1 << 20), "1.0 MiB");
+  EXPECT_EQ(bytes_text(3u << 19), "1.5 MiB");
+}
+
 }  // namespace
 }  // namespace larm::results

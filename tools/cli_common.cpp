@@ -85,6 +85,15 @@ void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
                      "measurement's samples (default 3, quick 2)");
 }
 
+void add_estimator_option(CLI::App& command, std::string& estimator, const std::string& value) {
+  command
+      .add_option("--estimator", estimator,
+                  value +
+                      " from its samples: p90 (default; the 90th percentile, stable across "
+                      "runs on shared machines) or median (the thesis')")
+      ->check(CLI::IsMember(words<Estimator>()));
+}
+
 characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
                                             const topology::Topology& topology) {
   characterize::PlanOptions plan = characterize::default_plan_options(options.quick);

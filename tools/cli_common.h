@@ -45,6 +45,9 @@ struct MeasurementOptions {
 
 void add_measurement_options(CLI::App& command, MeasurementOptions& options);
 
+// --estimator (p90 or median) into `estimator`; `value` says what it gives a value to.
+void add_estimator_option(CLI::App& command, std::string& estimator, const std::string& value);
+
 // Validates the options against the topology; throws UsageError naming the bad value. For a
 // saved topology (planning another machine) every ISA up to --isa is planned.
 characterize::PlanOptions make_plan_options(const MeasurementOptions& options,

@@ -128,11 +128,7 @@ void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action) {
   add_measurement_options(*command, options->measurement);
   command->add_flag("--require-placement", options->require_placement,
                     "stop with an error when a measurement's pages are not on the intended memory");
-  command
-      ->add_option("--estimator", options->estimator,
-                   "each roof's one value from its samples: p90 (default; the 90th percentile, "
-                   "stable across runs on shared machines) or median (the thesis')")
-      ->check(CLI::IsMember(words<Estimator>()));
+  add_estimator_option(*command, options->estimator, "each roof's one value");
   command
       ->add_option("--max-time", options->max_time,
                    "seconds after which measurements whose passes disagree by more than 5 % get "

@@ -322,10 +322,8 @@ void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action) {
                 "ratio_fast values of the STREAM validation (default 0,0.25,0.5,0.75,1)")
       ->delimiter(',');
   s->add_flag("--quick", sweep->quick, "3 samples per point instead of 11");
-  s->add_option("--estimator", sweep->estimator,
-                "each point's time from its samples, as the roofs': at the p90 bandwidth "
-                "(default) or the median (the thesis')")
-      ->check(CLI::IsMember(words<Estimator>()));
+  add_estimator_option(*s, sweep->estimator,
+                       "each point's time (at that bandwidth), as the roofs' value,");
   s->add_option("--samples", sweep->samples, "samples per point")->check(CLI::Range(1, 1000));
   s->add_option("--isa", sweep->isa, "instruction set of the kernels (default: the widest)");
   s->add_flag("--no-validation", sweep->no_validation, "skip the STREAM validation");
