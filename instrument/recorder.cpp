@@ -338,15 +338,42 @@ int Recorder::end(const char* name) {
   return result;
 }
 
+namespace {
+bool is_count(double value) {
+  return std::isfinite(value) && value >= 0;
+}
+}  // namespace
+
 int Recorder::add(const char* name, double flops, double bytes) {
+  return declare(name, "larm_region_add", flops, bytes, std::nullopt);
+}
+
+int Recorder::add_rw(const char* name, double flops, double bytes_read, double bytes_written) {
+  // The split only means something with both halves: one alone would make a wrong read share.
+  if (is_count(bytes_read) != is_count(bytes_written)) {
+    if (!ensure_active()) return -1;
+    const auto checked = checked_name(name, "larm_region_add_rw", true);
+    if (!checked) return -1;
+    report(MessageKind::misuse, "larm_region_add_rw(" + shown_name(*checked) +
+                                    "): bytes read and bytes written must both be counts (>= 0) "
+                                    "or both be undeclared: ignored");
+    return -1;
+  }
+  const bool split = is_count(bytes_read);
+  return declare(name, "larm_region_add_rw", flops, split ? bytes_read + bytes_written : -1.0,
+                 split ? std::optional(std::pair(bytes_read, bytes_written)) : std::nullopt);
+}
+
+int Recorder::declare(const char* name, const char* api, double flops, double bytes,
+                      std::optional<std::pair<double, double>> read_written) {
   if (!ensure_active()) return -1;
   ThreadState& state = *thread_state();
-  const auto checked = checked_name(name, "larm_region_add", true);
+  const auto checked = checked_name(name, api, true);
   if (!checked) return -1;
-  const bool has_flops = std::isfinite(flops) && flops >= 0;
-  const bool has_bytes = std::isfinite(bytes) && bytes >= 0;
+  const bool has_flops = is_count(flops);
+  const bool has_bytes = is_count(bytes);
   if (!has_flops && !has_bytes) {
-    report(MessageKind::misuse, "larm_region_add(" + shown_name(*checked) +
+    report(MessageKind::misuse, std::string(api) + "(" + shown_name(*checked) +
                                     "): neither FLOPs nor bytes is a count (>= 0): ignored");
     return -1;
   }
@@ -360,6 +387,11 @@ int Recorder::add(const char* name, double flops, double bytes) {
   if (has_bytes) {
     record->declared_bytes += bytes;
     record->bytes_declared = true;
+  }
+  if (read_written) {
+    record->declared_bytes_read += read_written->first;
+    record->declared_bytes_written += read_written->second;
+    record->rw_declared = true;
   }
   return 0;
 }

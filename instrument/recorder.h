@@ -11,9 +11,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "instrument/counters.h"
@@ -35,8 +37,11 @@ struct RegionRecord {
   bool migrated = false;  // a later begin ran on another CPU
   double declared_flops = 0;
   double declared_bytes = 0;
+  double declared_bytes_read = 0;  // larm_region_add_rw: the split of declared_bytes
+  double declared_bytes_written = 0;
   bool flops_declared = false;
   bool bytes_declared = false;
+  bool rw_declared = false;
   bool counted = false;  // counter deltas were added
   CounterValues counter_deltas{};
 };
@@ -126,6 +131,7 @@ class Recorder {
   int begin(const char* name);
   int end(const char* name);
   int add(const char* name, double flops, double bytes);
+  int add_rw(const char* name, double flops, double bytes_read, double bytes_written);
   int data(const char* name, const void* ptr, std::size_t len);
   int get(const char* name, double* seconds, long* calls);
   int reset_region(const char* name);
@@ -145,6 +151,9 @@ class Recorder {
   enum class State { idle, active, finalized };
 
   bool initialize(const char* out_dir, bool explicit_call);
+  // larm_region_add and _add_rw: FLOPs and bytes (negative or NaN: not declared), the split.
+  int declare(const char* name, const char* api, double flops, double bytes,
+              std::optional<std::pair<double, double>> read_written);
   ThreadState* thread_state();
   bool ensure_active();
   RegionRecord* find_or_create(ThreadState& state, std::string_view name);

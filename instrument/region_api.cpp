@@ -48,6 +48,11 @@ int larm_region_add(const char* name, double flops, double bytes) {
   return guarded("larm_region_add",
                  [&](auto& recorder) { return recorder.add(name, flops, bytes); });
 }
+int larm_region_add_rw(const char* name, double flops, double bytes_read, double bytes_written) {
+  return guarded("larm_region_add_rw", [&](auto& recorder) {
+    return recorder.add_rw(name, flops, bytes_read, bytes_written);
+  });
+}
 int larm_region_data(const char* name, const void* ptr, size_t len) {
   return guarded("larm_region_data", [&](auto& recorder) { return recorder.data(name, ptr, len); });
 }

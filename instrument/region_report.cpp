@@ -23,6 +23,7 @@ using nlohmann::json;
 struct ThreadWork {
   regions::Count flops;
   regions::Count bytes;
+  regions::Count bytes_read, bytes_written;
   std::optional<double> papi_flops;
   std::optional<double> load_instructions;
   std::optional<double> store_instructions;
@@ -45,10 +46,16 @@ ThreadWork thread_work(const RegionRecord& record, const Snapshot& snapshot) {
     if (has_loads && has_stores && snapshot.access_bytes > 0) {
       work.bytes = {
           (counted.load_instructions + counted.store_instructions) * snapshot.access_bytes, "papi"};
+      work.bytes_read = {counted.load_instructions * snapshot.access_bytes, "papi"};
+      work.bytes_written = {counted.store_instructions * snapshot.access_bytes, "papi"};
     }
   }
   if (!work.flops.value && record.flops_declared) work.flops = {record.declared_flops, "declared"};
   if (!work.bytes.value && record.bytes_declared) work.bytes = {record.declared_bytes, "declared"};
+  if (!work.bytes_read.value && record.rw_declared) {
+    work.bytes_read = {record.declared_bytes_read, "declared"};
+    work.bytes_written = {record.declared_bytes_written, "declared"};
+  }
   return work;
 }
 
@@ -88,12 +95,15 @@ struct Merge {
   double seconds = 0;  // the longest thread: threads of one region run side by side
   CountSum flops;
   CountSum bytes;
+  CountSum bytes_read, bytes_written;
   void add(const RegionRecord& record, double seconds_of_thread, const ThreadWork& work) {
     ++threads;
     calls += record.calls;
     seconds = std::max(seconds, seconds_of_thread);
     flops.add(work.flops);
     bytes.add(work.bytes);
+    bytes_read.add(work.bytes_read);
+    bytes_written.add(work.bytes_written);
   }
   regions::Aggregate aggregate() const {
     regions::Aggregate a;
@@ -102,6 +112,11 @@ struct Merge {
     a.seconds = seconds;
     a.flops = flops.count();
     a.bytes = bytes.count();
+    // A split missing on one thread would bias the read share: all threads or none.
+    if (bytes_read.threads_without == 0 && bytes_written.threads_without == 0) {
+      a.bytes_read = bytes_read.count();
+      a.bytes_written = bytes_written.count();
+    }
     a.threads_without_flops = flops.threads_without;
     a.threads_without_bytes = bytes.threads_without;
     a.rates = rates(a.flops.value, a.bytes.value, seconds);
@@ -235,6 +250,8 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
       entry.seconds = seconds;
       entry.flops = work.flops;
       entry.bytes = work.bytes;
+      entry.bytes_read = work.bytes_read;
+      entry.bytes_written = work.bytes_written;
       if (record->flops_declared) entry.flops_declared = record->declared_flops;
       if (record->bytes_declared) entry.bytes_declared = record->declared_bytes;
       // Counts that are not finite are written as null (results::number_or_null).

@@ -66,6 +66,8 @@ json thread_json(const ThreadRecord& t) {
               {"store_instructions", results::number_or_null(t.store_instructions)}};
   write_count(out, "flops", t.flops);
   write_count(out, "bytes", t.bytes);
+  write_count(out, "bytes_read", t.bytes_read);
+  write_count(out, "bytes_written", t.bytes_written);
   write_rates(out, t.rates);
   return out;
 }
@@ -81,6 +83,8 @@ ThreadRecord thread_from(const json& in) {
   t.seconds = field(in, "seconds", 0.0);
   t.flops = read_count(in, "flops");
   t.bytes = read_count(in, "bytes");
+  t.bytes_read = read_count(in, "bytes_read");
+  t.bytes_written = read_count(in, "bytes_written");
   t.flops_declared = read_number(in, "flops_declared");
   t.bytes_declared = read_number(in, "bytes_declared");
   t.flops_papi = read_number(in, "flops_papi");
@@ -99,6 +103,8 @@ json aggregate_json(const Aggregate& a, bool with_domain) {
   if (with_domain) out["domain"] = a.domain ? json(*a.domain) : json();
   write_count(out, "flops", a.flops);
   write_count(out, "bytes", a.bytes);
+  write_count(out, "bytes_read", a.bytes_read);
+  write_count(out, "bytes_written", a.bytes_written);
   write_rates(out, a.rates);
   if (!a.ai_unavailable.empty()) out["ai_unavailable"] = a.ai_unavailable;
   return out;
@@ -112,6 +118,8 @@ Aggregate aggregate_from(const json& in) {
   a.seconds = field(in, "seconds", 0.0);
   a.flops = read_count(in, "flops");
   a.bytes = read_count(in, "bytes");
+  a.bytes_read = read_count(in, "bytes_read");
+  a.bytes_written = read_count(in, "bytes_written");
   a.threads_without_flops = field(in, "threads_without_flops", 0);
   a.threads_without_bytes = field(in, "threads_without_bytes", 0);
   a.rates = read_rates(in);
@@ -212,6 +220,13 @@ json to_json(const RegionsFile& file) {
                               {"data", region.data ? data_json(*region.data) : json()}});
   }
   return doc;
+}
+
+std::optional<double> Aggregate::read_share() const {
+  if (!bytes_read.value || !bytes_written.value) return std::nullopt;
+  const double total = *bytes_read.value + *bytes_written.value;
+  if (!(total > 0)) return std::nullopt;
+  return *bytes_read.value / total;
 }
 
 RegionsFile regions_from_json(const json& document) {

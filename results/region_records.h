@@ -13,7 +13,9 @@
 
 namespace larm::regions {
 
-inline constexpr const char* kRegionsSchemaVersion = "1.0";
+// 1.1: bytes_read and bytes_written (larm_region_add_rw or load/store counters); 1.0 files read
+// as having no split.
+inline constexpr const char* kRegionsSchemaVersion = "1.1";
 
 // A FLOP or byte count and where it comes from: "papi", "declared", several joined with "+", or
 // "unavailable" (then no value).
@@ -38,6 +40,7 @@ struct ThreadRecord {
   std::uint64_t calls = 0;
   double seconds = 0;
   Count flops, bytes;
+  Count bytes_read, bytes_written;  // the split of bytes, when known
   std::optional<double> flops_declared, bytes_declared;
   std::optional<double> flops_papi, load_instructions, store_instructions;
   Rates rates;
@@ -51,10 +54,13 @@ struct Aggregate {
   std::uint64_t calls = 0;
   double seconds = 0;
   Count flops, bytes;
+  Count bytes_read, bytes_written;  // every thread's split summed; none if one thread has none
   int threads_without_flops = 0;
   int threads_without_bytes = 0;
   Rates rates;
   std::string ai_unavailable;  // why there is no AI, when there is none
+  // bytes_read / (bytes_read + bytes_written), when both are known and not both zero.
+  std::optional<double> read_share() const;
 };
 
 struct DataRange {

@@ -1,11 +1,21 @@
 // Status texts of the result files.
 #include "results/vocabulary.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace larm {
 namespace {
 constexpr std::string_view kMisplacedPrefix = "misplaced: ";
 constexpr std::string_view kIndistinctPrefix = "indistinct: ";
 }  // namespace
+
+bool is_high_bandwidth_kind(const std::string& kind) {
+  std::string upper = kind;
+  std::transform(upper.begin(), upper.end(), upper.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return upper.find("HBM") != std::string::npos || upper.find("MCDRAM") != std::string::npos;
+}
 
 std::string status_text(Status status, const std::string& reason) {
   switch (status) {

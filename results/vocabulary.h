@@ -204,6 +204,10 @@ struct MemoryRef {
   std::string text() const { return std::to_string(os_index); }
 };
 
+// HBM or MCDRAM by a memory's kind (DRAM, HBM, MCDRAM, NVM...), case-insensitively: the one
+// place larm decides which memories are high-bandwidth ones.
+bool is_high_bandwidth_kind(const std::string& kind);
+
 // The CPU cache level of an hwloc cache depth (1 to 5).
 constexpr Level cache_level(int depth) {
   return static_cast<Level>(static_cast<int>(Level::L1) + depth - 1);

@@ -20,5 +20,6 @@ void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_plot(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_report(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_doctor(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_advise(CLI::App& app, GlobalOptions& global, Action& action);
 
 }  // namespace larm::cli

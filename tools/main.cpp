@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   setup_characterize(app, global, action);
   setup_show(app, global, action);
   setup_place(app, global, action);
+  setup_advise(app, global, action);
   setup_validate(app, global, action);
   setup_hybrid(app, global, action);
   setup_plot(app, global, action);

@@ -8,10 +8,7 @@
 namespace larm::topology {
 
 bool is_high_bandwidth(const Memory& memory) {
-  std::string upper = memory.kind;
-  std::transform(upper.begin(), upper.end(), upper.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return upper.find("HBM") != std::string::npos || upper.find("MCDRAM") != std::string::npos;
+  return is_high_bandwidth_kind(memory.kind);
 }
 
 std::optional<MemoryPair> default_memory_pair(const Topology& topology, int domain,

@@ -25,7 +25,7 @@
 #include <stddef.h>
 
 /** Version of this API: major * 10000 + minor * 100 + patch. */
-#define LARM_API_VERSION 10000
+#define LARM_API_VERSION 10100
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,6 +60,13 @@ int larm_region_end(const char* name);
  * \param bytes bytes loaded and stored by the core; negative or NaN: not declared.
  * \return 0 or -1. */
 int larm_region_add(const char* name, double flops, double bytes);
+
+/** \brief larm_region_add with the bytes split into those read and those written (a write that
+ * also reads its line, as a store miss does, counts once as written): `larm advise` predicts
+ * each memory's share from the split, and the hybrid model uses the read share. Both byte counts
+ * must be given (>= 0) or both undeclared (negative or NaN); their sum is added to the bytes of
+ * larm_region_add. \return 0 or -1. */
+int larm_region_add_rw(const char* name, double flops, double bytes_read, double bytes_written);
 
 /** \brief Says that region name works on the len bytes at ptr: larm looks up which memories
  * hold those pages (move_pages), now and at the next end of the region if some pages were not
@@ -106,6 +113,8 @@ class Region {
 #define LARM_REGION_BEGIN(name) larm_region_begin(name)
 #define LARM_REGION_END(name) larm_region_end(name)
 #define LARM_REGION_ADD(name, flops, bytes) larm_region_add((name), (flops), (bytes))
+#define LARM_REGION_ADD_RW(name, flops, bytes_read, bytes_written) \
+  larm_region_add_rw((name), (flops), (bytes_read), (bytes_written))
 #define LARM_REGION_DATA(name, ptr, len) larm_region_data((name), (ptr), (len))
 #define LARM_FINALIZE() larm_finalize()
 #ifdef __cplusplus
@@ -119,6 +128,7 @@ class Region {
 #define LARM_REGION_BEGIN(name) ((void)0)
 #define LARM_REGION_END(name) ((void)0)
 #define LARM_REGION_ADD(name, flops, bytes) ((void)0)
+#define LARM_REGION_ADD_RW(name, flops, bytes_read, bytes_written) ((void)0)
 #define LARM_REGION_DATA(name, ptr, len) ((void)0)
 #define LARM_FINALIZE() ((void)0)
 #define LARM_REGION(name) ((void)0)

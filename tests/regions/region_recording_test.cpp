@@ -5,6 +5,7 @@
 #include <thread>
 #include <vector>
 
+#include "results/region_records.h"
 #include "tests/regions/region_test_support.h"
 
 namespace larm::test {
@@ -49,6 +50,58 @@ TEST_F(RegionTest, RecordsCallsDeclaredWorkAndRates) {
     ++rows;
   }
   EXPECT_EQ(rows, 3);  // thread, domain, machine
+}
+
+TEST_F(RegionTest, ReadWriteSplitIsRecordedAndSummed) {
+  ::setenv("LARM_COUNTERS", "off", 1);
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  ASSERT_EQ(larm_region_begin("rw"), 0);
+  ASSERT_EQ(larm_region_add_rw("rw", 100.0, 3000.0, 1000.0), 0);
+  ASSERT_EQ(larm_region_add("rw", 0.0, 400.0), 0);  // bytes without a split add to bytes only
+  ASSERT_EQ(larm_region_end("rw"), 0);
+  ASSERT_EQ(larm_region_begin("plain"), 0);
+  ASSERT_EQ(larm_region_add("plain", 1.0, 8.0), 0);
+  ASSERT_EQ(larm_region_end("plain"), 0);
+  // Half a split is refused: it would make a wrong read share.
+  EXPECT_EQ(larm_region_add_rw("rw", 1.0, 10.0, -1.0), -1);
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  EXPECT_EQ(doc.at("schema_version"), "1.1");
+  const auto& rw = find_region(doc, "rw")->at("machine");
+  EXPECT_EQ(rw.at("bytes").get<double>(), 4400.0);
+  EXPECT_EQ(rw.at("bytes_read").get<double>(), 3000.0);
+  EXPECT_EQ(rw.at("bytes_written").get<double>(), 1000.0);
+  EXPECT_EQ(rw.at("bytes_read_source"), "declared");
+  EXPECT_EQ(rw.at("flops").get<double>(), 100.0);
+  const auto parsed = regions::regions_from_json(doc);
+  for (const auto& region : parsed.regions) {
+    if (region.name != "rw") continue;
+    ASSERT_TRUE(region.machine.read_share());
+    EXPECT_DOUBLE_EQ(*region.machine.read_share(), 0.75);
+  }
+  const auto& plain = find_region(doc, "plain")->at("machine");
+  EXPECT_TRUE(plain.at("bytes_read").is_null());
+  EXPECT_EQ(plain.at("bytes_read_source"), "unavailable");
+}
+
+TEST_F(RegionTest, VersionOneZeroFilesReadWithoutASplit) {
+  ::setenv("LARM_COUNTERS", "off", 1);
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  larm_region_begin("old");
+  larm_region_add_rw("old", 1.0, 8.0, 8.0);
+  larm_region_end("old");
+  ASSERT_EQ(larm_finalize(), 0);
+  auto doc = read_regions();
+  doc["schema_version"] = "1.0";
+  for (auto& region : doc["regions"]) {
+    for (const char* key :
+         {"bytes_read", "bytes_read_source", "bytes_written", "bytes_written_source"}) {
+      region["machine"].erase(key);
+    }
+  }
+  const auto parsed = regions::regions_from_json(doc);
+  EXPECT_FALSE(parsed.regions.at(0).machine.read_share());
+  EXPECT_EQ(parsed.regions.at(0).machine.bytes_read.source, "unavailable");
 }
 
 TEST_F(RegionTest, NoCountersAndNothingDeclaredGivesNoArithmeticIntensity) {

@@ -1,0 +1,778 @@
+// Candidate placements of a region, their predicted performance, ranking and commands.
+#include "roofline/policy_advice.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "roofline/hybrid_model.h"
+#include "roofline/roof_set.h"
+
+namespace larm::roofline::advice {
+namespace {
+
+using nlohmann::json;
+
+// Pages within this share of a placement's expected split are taken as that placement.
+constexpr double kPagesMatch = 0.10;
+// Predictions within this ratio of the current one are no speed-up.
+constexpr double kSamePrediction = 1.01;
+// A region measured this much above memory's prediction for its placement is served by a cache.
+constexpr double kCacheServed = 1.10;
+
+struct NodeShape {
+  std::vector<int> domains;                     // topology order
+  std::vector<int> cores;                       // per domain
+  std::vector<unsigned> memories;               // OS indexes, topology order
+  std::vector<bool> high_bandwidth;             // per memory
+  std::vector<std::optional<int>> first_touch;  // per domain: the memory it allocates on
+  std::vector<std::optional<int>> fast;         // per domain: its local high-bandwidth memory
+};
+
+NodeShape node_shape(const contention::MemoryModel& model, const results::Results& results) {
+  NodeShape shape;
+  shape.domains = model.domains;
+  shape.cores = model.cores;
+  shape.memories = model.memories;
+  std::vector<bool> cpuless;
+  for (const auto& m : results.topology.value("memories", json::array())) {
+    shape.high_bandwidth.push_back(is_high_bandwidth_kind(m.value("kind", std::string())));
+    cpuless.push_back(m.value("cpuless", false));
+  }
+  shape.high_bandwidth.resize(shape.memories.size(), false);
+  cpuless.resize(shape.memories.size(), false);
+  for (std::size_t d = 0; d < shape.domains.size(); ++d) {
+    std::optional<int> dram, any, hbm;
+    for (std::size_t m = 0; m < shape.memories.size(); ++m) {
+      if (!model.local[d][m]) continue;
+      if (!any) any = static_cast<int>(m);
+      if (shape.high_bandwidth[m]) {
+        if (!hbm) hbm = static_cast<int>(m);
+      } else if (!cpuless[m] && !dram) {
+        dram = static_cast<int>(m);
+      }
+    }
+    // Linux allocates on the node of the CPU: the domain's memory with cores, not an HBM node.
+    shape.first_touch.push_back(dram ? dram : any);
+    shape.fast.push_back(hbm);
+  }
+  return shape;
+}
+
+int sum(const std::vector<int>& values) {
+  int total = 0;
+  for (int v : values) total += v;
+  return total;
+}
+
+// Threads per domain: compact fills the domains in order, scatter deals them out in turn; more
+// threads than cores share cores, dealt out the same way.
+std::vector<int> threads_for(const NodeShape& shape, int threads, ThreadPolicy policy) {
+  const std::size_t D = shape.domains.size();
+  std::vector<int> per(D, 0);
+  int left = std::min(threads, sum(shape.cores));
+  if (policy == ThreadPolicy::compact) {
+    for (std::size_t d = 0; d < D && left > 0; ++d) {
+      per[d] = std::min(left, shape.cores[d]);
+      left -= per[d];
+    }
+  } else {
+    for (std::size_t i = 0; left > 0; i = (i + 1) % D) {
+      if (per[i] < shape.cores[i]) {
+        ++per[i];
+        --left;
+      }
+    }
+  }
+  for (int extra = threads - sum(per), i = 0; extra > 0;
+       --extra, i = (i + 1) % static_cast<int>(D)) {
+    ++per[static_cast<std::size_t>(i)];
+  }
+  return per;
+}
+
+std::string memory_list(const std::vector<unsigned>& memories) {
+  std::string out;
+  for (unsigned m : memories) out += (out.empty() ? "" : ",") + std::to_string(m);
+  return out;
+}
+
+std::string number(double value, const char* pattern = "%.3g") {
+  char text[32];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
+
+// The share of each domain's bytes on each memory under a data policy; nullopt with why_not
+// when the policy cannot be applied (no first-touch memory, no fast memory).
+std::optional<std::vector<std::vector<double>>> data_share(const NodeShape& shape,
+                                                           const Policy& policy,
+                                                           std::string& why_not) {
+  const std::size_t D = shape.domains.size(), M = shape.memories.size();
+  std::vector<std::vector<double>> share(D, std::vector<double>(M, 0));
+  for (std::size_t d = 0; d < D; ++d) {
+    switch (policy.data) {
+      case DataPolicy::first_touch:
+        if (!shape.first_touch[d]) {
+          why_not = "domain " + std::to_string(shape.domains[d]) + " has no local memory";
+          return std::nullopt;
+        }
+        share[d][static_cast<std::size_t>(*shape.first_touch[d])] = 1;
+        break;
+      case DataPolicy::interleave:
+        std::fill(share[d].begin(), share[d].end(), 1.0 / static_cast<double>(M));
+        break;
+      case DataPolicy::bind: {
+        const auto it = std::find(shape.memories.begin(), shape.memories.end(), *policy.memory);
+        share[d][static_cast<std::size_t>(it - shape.memories.begin())] = 1;
+        break;
+      }
+      case DataPolicy::fast_share:
+        if (!shape.fast[d] || !shape.first_touch[d]) {
+          why_not = "domain " + std::to_string(shape.domains[d]) + " has no local fast memory";
+          return std::nullopt;
+        }
+        share[d][static_cast<std::size_t>(*shape.fast[d])] = policy.fast_share;
+        share[d][static_cast<std::size_t>(*shape.first_touch[d])] += 1 - policy.fast_share;
+        break;
+    }
+  }
+  return share;
+}
+
+Commands commands_for(const NodeShape& shape, const Policy& policy, int threads,
+                      const std::string& app) {
+  Commands c;
+  c.environment = {{"OMP_NUM_THREADS", std::to_string(threads)},
+                   {"OMP_PLACES", "cores"},
+                   {"OMP_PROC_BIND", policy.threads == ThreadPolicy::compact ? "close" : "spread"}};
+  switch (policy.data) {
+    case DataPolicy::first_touch:
+      c.numactl = {"numactl", "--localalloc"};
+      c.hwloc_bind = {"hwloc-bind", "--membind", "machine:0", "--mempolicy", "firsttouch", "--"};
+      c.note =
+          "first touch puts a page on the memory of the thread that writes it first: initialise "
+          "the data in a parallel loop with the same schedule as the region";
+      break;
+    case DataPolicy::interleave:
+      c.numactl = {"numactl", "--interleave=" + memory_list(shape.memories)};
+      c.hwloc_bind = {"hwloc-bind", "--membind", "machine:0", "--mempolicy", "interleave", "--"};
+      break;
+    case DataPolicy::bind:
+      c.numactl = {"numactl", "--membind=" + std::to_string(*policy.memory)};
+      c.hwloc_bind = {"hwloc-bind", "-p", "--membind", "node:" + std::to_string(*policy.memory),
+                      "--"};
+      break;
+    case DataPolicy::fast_share:
+      c.note = "numactl cannot split pages " + number(policy.fast_share * 100, "%.0f") + "/" +
+               number((1 - policy.fast_share) * 100, "%.0f") +
+               ": allocate that share of the region's data with numa_alloc_onnode(" +
+               std::to_string(*policy.memory) + ") and the rest on memory " +
+               std::to_string(*policy.slow_memory) +
+               " (libnuma), or on Linux 6.9 or later give the two nodes those weights in "
+               "/sys/kernel/mm/mempolicy/weighted_interleave and run numactl "
+               "--weighted-interleave=" +
+               std::to_string(*policy.memory) + "," + std::to_string(*policy.slow_memory);
+      break;
+  }
+  std::string line;
+  for (const auto& [key, value] : c.environment) line += key + "=" + value + " ";
+  for (const auto& word : c.numactl) line += word + " ";
+  c.shell = line + app;
+  return c;
+}
+
+// Performance of a placement: each domain's bandwidth from the model(s), the threads sharing
+// the work evenly (static schedule: the region ends with its slowest domain), and the ceilings.
+struct Evaluation {
+  std::optional<double> gbps;
+  std::optional<double> gflops;
+  std::string bound;
+  std::string unavailable;
+};
+
+struct Models {
+  contention::MemoryModel load;
+  std::optional<contention::MemoryModel> store;
+};
+
+// Where a region's bytes come from when its measured bandwidth is above what memory gives its
+// current placement: a cache level (its roofs, summed over the domains' threads), the same under
+// every placement.
+struct CacheBound {
+  double gbps = 0;
+  std::string roof;
+};
+
+Evaluation evaluate(const Models& models, const NodeShape& shape,
+                    const std::vector<int>& threads_per_domain,
+                    const std::vector<std::vector<double>>& share, double read_share,
+                    std::optional<double> ai, const std::vector<std::optional<double>>& peak,
+                    std::optional<double> hybrid_gbps, const std::optional<CacheBound>& cache) {
+  Evaluation e;
+  const std::size_t D = shape.domains.size();
+  const int threads = sum(threads_per_domain);
+  double per_thread_ceiling = INFINITY;
+  for (std::size_t d = 0; d < D; ++d) {
+    if (threads_per_domain[d] > 0 && peak[d]) {
+      per_thread_ceiling = std::min(per_thread_ceiling, *peak[d] / shape.cores[d]);
+    }
+  }
+  if (cache) {
+    e.gbps = cache->gbps;
+    e.bound = cache->roof;
+  } else if (hybrid_gbps) {
+    // The hybrid fit is of a whole domain; fewer threads get their share of it.
+    std::size_t d = 0;
+    while (d < D && threads_per_domain[d] == 0) ++d;
+    e.gbps = *hybrid_gbps * std::min(1.0, static_cast<double>(threads) / shape.cores.at(d));
+    e.bound = "hybrid model (fast and slow memory)";
+  } else {
+    const contention::StreamPlacement placement{threads_per_domain, share};
+    try {
+      const contention::RegionBandwidth load = contention::region_bandwidth(models.load, placement);
+      double b = load.gbps;
+      // Reads and writes each at their own roofs (seed 004 §6.2.5 saw them contend
+      // differently): 1 / b = r / b_load + (1 − r) / b_store.
+      if (models.store && read_share < 1) {
+        const contention::RegionBandwidth store =
+            contention::region_bandwidth(*models.store, placement);
+        if (store.gbps > 0) b = 1 / (read_share / load.gbps + (1 - read_share) / store.gbps);
+      }
+      e.gbps = b;
+      e.bound = !load.limiter.empty() ? load.limiter + " (shared)"
+                : load.last_domain >= 0
+                    ? "memory bandwidth of domain " +
+                          std::to_string(shape.domains[static_cast<std::size_t>(load.last_domain)])
+                    : "memory bandwidth";
+    } catch (const std::invalid_argument& error) {
+      e.unavailable = error.what();
+      return e;
+    }
+  }
+  if (!ai) return e;
+  const double memory_gflops = *ai * *e.gbps;
+  const double ceiling = per_thread_ceiling * threads;
+  if (std::isfinite(ceiling) && ceiling < memory_gflops) {
+    e.gflops = ceiling;
+    e.bound = "compute ceiling";
+  } else {
+    e.gflops = memory_gflops;
+  }
+  return e;
+}
+
+// The slowest cache roof (summed over the region's threads) that is still above its measured
+// bandwidth; none when the results have no cache roof above it.
+std::optional<CacheBound> cache_bound(const results::Results& results, const NodeShape& shape,
+                                      const std::vector<int>& threads_per_domain,
+                                      double measured_gbps) {
+  std::optional<CacheBound> best;
+  for (Level level : {Level::L1, Level::L2, Level::L3, Level::L4, Level::L5}) {
+    double total = 0;
+    bool complete = true;
+    for (std::size_t d = 0; d < shape.domains.size(); ++d) {
+      if (threads_per_domain[d] == 0) continue;
+      std::optional<double> value;
+      for (const results::Roof& roof : results.roofs) {
+        if (roof.domain == shape.domains[d] && roof.level == level && roof.access == Access::load &&
+            roof.in_model()) {
+          value = roof.roof;
+        }
+      }
+      if (!value) {
+        complete = false;
+        break;
+      }
+      total += *value * std::min(1.0, static_cast<double>(threads_per_domain[d]) / shape.cores[d]);
+    }
+    if (!complete || total < measured_gbps) continue;
+    if (!best || total < best->gbps) best = CacheBound{total, std::string(name(level)) + " roof"};
+  }
+  return best;
+}
+
+std::vector<double> expected_pages(const NodeShape& shape, const std::vector<int>& threads,
+                                   const std::vector<std::vector<double>>& share) {
+  std::vector<double> pages(shape.memories.size(), 0);
+  const int total = sum(threads);
+  for (std::size_t d = 0; d < shape.domains.size(); ++d) {
+    for (std::size_t m = 0; m < pages.size(); ++m) {
+      if (total > 0) pages[m] += share[d][m] * threads[d] / total;
+    }
+  }
+  return pages;
+}
+
+bool pages_match(const std::vector<double>& expected, const std::vector<unsigned>& memories,
+                 const std::map<unsigned, double>& found) {
+  for (std::size_t m = 0; m < memories.size(); ++m) {
+    const auto it = found.find(memories[m]);
+    const double f = it == found.end() ? 0 : it->second;
+    if (std::abs(f - expected[m]) > kPagesMatch) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string Policy::name() const {
+  std::string out = threads == ThreadPolicy::compact ? "compact" : "scatter";
+  switch (data) {
+    case DataPolicy::first_touch:
+      return out + " + first touch";
+    case DataPolicy::interleave:
+      return out + " + interleave";
+    case DataPolicy::bind:
+      return out + " + bind " + std::to_string(*memory);
+    case DataPolicy::fast_share:
+      return out + " + " + number(fast_share * 100, "%.0f") + " % on memory " +
+             std::to_string(*memory);
+  }
+  return out;
+}
+
+std::optional<std::string> single_memory_note(const results::Results& results) {
+  const auto memories = results.topology.value("memories", json::array());
+  const auto domains = results.topology.value("domains", json::array());
+  if (memories.size() > 1 || domains.size() > 1) return std::nullopt;
+  return "this node has one NUMA domain and one memory: every thread runs beside the only "
+         "memory, so first touch, interleaving and binding put every page in the same place and "
+         "no memory choice matters here (advise on a node with several memories)";
+}
+
+std::optional<double> hybrid_region_gbps(const hybrid::HybridResults& hybrid,
+                                         const std::map<unsigned, double>& data_memories,
+                                         std::optional<double> read_share, std::string& why_not) {
+  if (!hybrid.fit) {
+    why_not = "hybrid.json has no fit" + (hybrid.fit_error.empty() ? "" : ": " + hybrid.fit_error);
+    return std::nullopt;
+  }
+  if (!hybrid.fast || !hybrid.slow) {
+    why_not = "hybrid.json names no fast and slow memory";
+    return std::nullopt;
+  }
+  if (data_memories.empty()) {
+    why_not = "data not tagged (larm_region_data): its split over the memories is unknown";
+    return std::nullopt;
+  }
+  const auto share_of = [&](unsigned memory) {
+    const auto it = data_memories.find(memory);
+    return it == data_memories.end() ? 0.0 : it->second;
+  };
+  const double fast = share_of(hybrid.fast->os_index), slow = share_of(hybrid.slow->os_index);
+  if (fast + slow < 0.5) {
+    why_not = "most of its pages are on neither memory of the hybrid fit";
+    return std::nullopt;
+  }
+  const double read = read_share.value_or(1.0);
+  const hybrid::Prediction p =
+      hybrid::predict(*hybrid.fit, hybrid::quantities(fast / (fast + slow), read, 1e9));
+  if (!read_share) why_not = "read share unknown (larm_region_add_rw): taken as all reads";
+  return p.piecewise_gbps();
+}
+
+std::vector<RegionAdvice> advise(const results::Results& results,
+                                 const regions::RegionsFile& regions, const std::string& file,
+                                 const AdviceOptions& options) {
+  Models models{contention::fit_memory_model(results, Access::load), std::nullopt};
+  try {
+    models.store = contention::fit_memory_model(results, Access::store);
+  } catch (const std::runtime_error&) {
+    // No store roofs: writes are predicted at the load roofs (said per region).
+  }
+  const NodeShape shape = node_shape(models.load, results);
+  const std::size_t D = shape.domains.size();
+  const RoofSet roofs(results);
+  std::vector<std::optional<double>> peak(D);
+  for (std::size_t d = 0; d < D; ++d) {
+    if (const results::Roof* p = roofs.peak(shape.domains[d], options.precision)) peak[d] = p->roof;
+  }
+  const std::optional<std::string> single = single_memory_note(results);
+
+  std::vector<RegionAdvice> out;
+  for (const regions::Region& region : regions.regions) {
+    RegionAdvice a;
+    a.file = file;
+    a.label = regions.label;
+    a.region = region.name;
+    a.threads = region.machine.threads;
+    a.ai = region.machine.rates.ai;
+    a.measured_gflops = region.machine.rates.gflops;
+    a.measured_gbps = region.machine.rates.gbps;
+    a.read_share = region.machine.read_share();
+    if (region.data) a.data_memories = region.data->memory_fractions;
+    a.threads_per_domain.assign(D, 0);
+    for (const regions::Aggregate& entry : region.domains) {
+      const int dp = entry.domain ? models.load.domain_position(*entry.domain) : -1;
+      if (dp >= 0) a.threads_per_domain[static_cast<std::size_t>(dp)] += entry.threads;
+    }
+    if (a.threads <= 0) {
+      a.unavailable = "no thread ran it";
+      out.push_back(std::move(a));
+      continue;
+    }
+    const double read_share = a.read_share.value_or(1.0);
+    if (!a.read_share) {
+      a.evidence.push_back("read/write split unknown (larm_region_add_rw): taken as all reads");
+    } else {
+      a.evidence.push_back("bytes: " + results::percent_text(*a.read_share, 0) + " read");
+      if (!models.store && *a.read_share < 1) {
+        a.evidence.push_back("no store roofs: its writes are predicted at the load roofs");
+      }
+    }
+    if (!a.ai) a.evidence.push_back("no arithmetic intensity: bandwidth only, no GFLOP/s");
+    for (const std::string& note : models.load.notes) a.evidence.push_back("model: " + note);
+    std::string hybrid_why;
+    if (options.hybrid) {
+      a.hybrid_roof_gbps =
+          hybrid_region_gbps(*options.hybrid, a.data_memories, a.read_share, hybrid_why);
+      a.hybrid_note = hybrid_why;
+    }
+
+    // Candidates: {compact, scatter} × {first touch, interleave, bind m, fast share f}.
+    std::vector<Policy> policies;
+    for (ThreadPolicy t : {ThreadPolicy::compact, ThreadPolicy::scatter}) {
+      policies.push_back({t, DataPolicy::first_touch});
+      if (shape.memories.size() > 1) {
+        policies.push_back({t, DataPolicy::interleave});
+        for (unsigned m : shape.memories) policies.push_back({t, DataPolicy::bind, m});
+      }
+      std::set<std::pair<int, int>> pairs;
+      for (std::size_t d = 0; d < D; ++d) {
+        if (shape.fast[d] && shape.first_touch[d])
+          pairs.insert({*shape.fast[d], *shape.first_touch[d]});
+      }
+      if (!pairs.empty()) {
+        for (double f : options.fast_shares) {
+          Policy p{t, DataPolicy::fast_share,
+                   shape.memories[static_cast<std::size_t>(pairs.begin()->first)]};
+          p.slow_memory = shape.memories[static_cast<std::size_t>(pairs.begin()->second)];
+          p.fast_share = f;
+          policies.push_back(p);
+        }
+      }
+    }
+    const bool same_threads = threads_for(shape, a.threads, ThreadPolicy::compact) ==
+                              threads_for(shape, a.threads, ThreadPolicy::scatter);
+    if (same_threads) {
+      a.evidence.push_back(std::to_string(a.threads) +
+                           " threads: compact and scatter put the same number on each domain");
+    }
+
+    // The current placement, from the threads' domains and the tagged pages.
+    std::vector<std::vector<double>> current_share;
+    std::string current_policy;
+    if (!a.data_memories.empty()) {
+      current_share.assign(D, std::vector<double>(shape.memories.size(), 0));
+      for (std::size_t d = 0; d < D; ++d) {
+        for (std::size_t m = 0; m < shape.memories.size(); ++m) {
+          const auto it = a.data_memories.find(shape.memories[m]);
+          current_share[d][m] = it == a.data_memories.end() ? 0 : it->second;
+        }
+      }
+      std::vector<std::string> matching;
+      for (DataPolicy data : {DataPolicy::first_touch, DataPolicy::interleave}) {
+        std::string why;
+        Policy p{ThreadPolicy::compact, data};
+        const auto share = data_share(shape, p, why);
+        if (share && pages_match(expected_pages(shape, a.threads_per_domain, *share),
+                                 shape.memories, a.data_memories)) {
+          matching.push_back(data == DataPolicy::first_touch ? "first touch" : "interleave");
+          if (matching.size() == 1) current_share = *share;
+        }
+      }
+      std::string pages;
+      for (const auto& [memory, fraction] : a.data_memories) {
+        pages += (pages.empty() ? "" : ", ") + results::percent_text(fraction, 0) + " on memory " +
+                 std::to_string(memory);
+      }
+      a.evidence.push_back("larm_region_data: " + pages);
+      if (matching.size() == 2) {
+        // First touch and interleave leave the same split here: the measured bandwidth decides.
+        std::string why;
+        const auto ft = data_share(shape, {ThreadPolicy::compact, DataPolicy::first_touch}, why);
+        const auto il = data_share(shape, {ThreadPolicy::compact, DataPolicy::interleave}, why);
+        const Evaluation eft = evaluate(models, shape, a.threads_per_domain, *ft, read_share, a.ai,
+                                        peak, std::nullopt, std::nullopt);
+        const Evaluation eil = evaluate(models, shape, a.threads_per_domain, *il, read_share, a.ai,
+                                        peak, std::nullopt, std::nullopt);
+        const bool interleaved =
+            a.measured_gbps && eft.gbps && eil.gbps &&
+            std::abs(*eil.gbps - *a.measured_gbps) < std::abs(*eft.gbps - *a.measured_gbps);
+        current_share = interleaved ? *il : *ft;
+        current_policy = interleaved ? "interleave" : "first touch";
+        a.evidence.push_back(
+            "its pages fit first touch and interleaving alike; its measured "
+            "bandwidth is nearer the " +
+            current_policy + " prediction");
+      } else if (matching.size() == 1) {
+        current_policy = matching[0];
+      } else {
+        current_policy = "pages as found";
+        for (std::size_t m = 0; m < shape.memories.size(); ++m) {
+          const auto it = a.data_memories.find(shape.memories[m]);
+          if (it == a.data_memories.end() || it->second < 1 - kPagesMatch) continue;
+          std::string why;
+          current_share =
+              *data_share(shape, {ThreadPolicy::compact, DataPolicy::bind, shape.memories[m]}, why);
+          current_policy = "bind " + std::to_string(shape.memories[m]);
+        }
+      }
+    } else {
+      a.evidence.push_back(
+          "data not tagged (larm_region_data): the current placement is unknown, speed-ups are "
+          "against the measured point");
+    }
+    std::string thread_text;
+    for (std::size_t d = 0; d < D; ++d) {
+      if (a.threads_per_domain[d] > 0) {
+        thread_text += (thread_text.empty() ? "" : ", ") + std::to_string(a.threads_per_domain[d]) +
+                       " on domain " + std::to_string(shape.domains[d]);
+      }
+    }
+    a.evidence.push_back("threads: " + thread_text);
+    a.current =
+        (current_policy.empty() ? "unknown data placement" : current_policy) + ", " + thread_text;
+    // Memory-served or cache-served: above what memory gives its placement (the current one,
+    // else the best any placement gets), its bytes come from a cache, whose roof no placement
+    // changes (the LARM's own reading, as `larm place` gives it).
+    std::optional<CacheBound> cache;
+    {
+      std::optional<double> memory_gbps;
+      if (!current_share.empty()) {
+        memory_gbps = evaluate(models, shape, a.threads_per_domain, current_share, read_share,
+                               std::nullopt, peak, std::nullopt, std::nullopt)
+                          .gbps;
+      }
+      if (a.measured_gbps && memory_gbps && *a.measured_gbps > kCacheServed * *memory_gbps) {
+        cache = cache_bound(results, shape, a.threads_per_domain, *a.measured_gbps);
+        if (!cache) cache = CacheBound{*a.measured_gbps, "measured bandwidth (above every roof)"};
+        a.evidence.push_back(
+            "served from cache: its measured " + number(*a.measured_gbps) + " GB/s is above the " +
+            number(*memory_gbps) +
+            " GB/s memory gives its current placement, so it is bound by the " + cache->roof +
+            " under every placement (its memory traffic is not counted here: no counters)");
+      }
+    }
+    if (!current_share.empty()) {
+      const Evaluation e = evaluate(models, shape, a.threads_per_domain, current_share, read_share,
+                                    a.ai, peak, std::nullopt, cache);
+      a.current_gflops = a.ai ? e.gflops : e.gbps;
+      if (!e.unavailable.empty()) a.evidence.push_back("current placement: " + e.unavailable);
+    }
+
+    for (const Policy& policy : policies) {
+      if (same_threads && policy.threads == ThreadPolicy::scatter) continue;
+      PolicyPrediction p;
+      p.policy = policy;
+      p.threads_per_domain = threads_for(shape, a.threads, policy.threads);
+      p.commands = commands_for(shape, policy, a.threads, options.app_command);
+      std::string why;
+      const auto share = data_share(shape, policy, why);
+      if (!share) {
+        p.unavailable = why;
+        a.ranking.push_back(std::move(p));
+        continue;
+      }
+      p.expected_pages = expected_pages(shape, p.threads_per_domain, *share);
+      std::optional<double> hybrid_gbps;
+      if (policy.data == DataPolicy::fast_share && options.hybrid && options.hybrid->fit) {
+        const int only = [&] {
+          int running = -1;
+          for (std::size_t d = 0; d < D; ++d) {
+            if (p.threads_per_domain[d] > 0) running = running < 0 ? static_cast<int>(d) : -2;
+          }
+          return running;
+        }();
+        if (only >= 0 && shape.domains[static_cast<std::size_t>(only)] == options.hybrid->domain) {
+          std::map<unsigned, double> pages{{*policy.memory, policy.fast_share},
+                                           {*policy.slow_memory, 1 - policy.fast_share}};
+          std::string unused;
+          hybrid_gbps = hybrid_region_gbps(*options.hybrid, pages, a.read_share, unused);
+        }
+      }
+      const Evaluation e = evaluate(models, shape, p.threads_per_domain, *share, read_share, a.ai,
+                                    peak, hybrid_gbps, cache);
+      p.gbps = e.gbps;
+      p.gflops = e.gflops;
+      p.bound = e.bound;
+      p.unavailable = e.unavailable;
+      const std::optional<double> value = a.ai ? p.gflops : p.gbps;
+      const std::optional<double> measured = a.ai ? a.measured_gflops : a.measured_gbps;
+      if (value && a.current_gflops && *a.current_gflops > 0) {
+        p.speedup = *value / *a.current_gflops;
+      } else if (value && measured && *measured > 0) {
+        p.speedup = *value / *measured;
+      }
+      if (p.speedup && measured && a.current_gflops) p.expected_gflops = *measured * *p.speedup;
+      p.current = !current_share.empty() && share == current_share &&
+                  p.threads_per_domain == a.threads_per_domain;
+      a.ranking.push_back(std::move(p));
+    }
+    std::stable_sort(a.ranking.begin(), a.ranking.end(),
+                     [&](const PolicyPrediction& x, const PolicyPrediction& y) {
+                       const auto vx = a.ai ? x.gflops : x.gbps;
+                       const auto vy = a.ai ? y.gflops : y.gbps;
+                       if (vx.has_value() != vy.has_value()) return vx.has_value();
+                       return vx && *vx > *vy * (1 + 1e-9);
+                     });
+    std::vector<double> values;
+    for (const auto& p : a.ranking) {
+      const auto v = a.ai ? p.gflops : p.gbps;
+      if (v && *v > 0) values.push_back(*v);
+    }
+    if (values.empty()) {
+      a.unavailable = a.ranking.empty() ? "no candidate placement" : a.ranking.front().unavailable;
+      out.push_back(std::move(a));
+      continue;
+    }
+    a.best_over_worst = *std::max_element(values.begin(), values.end()) /
+                        *std::min_element(values.begin(), values.end());
+    a.sensitive = *a.best_over_worst >= kSensitiveRatio;
+    const PolicyPrediction& best = a.ranking.front();
+    if (single) {
+      a.sensitive = false;
+      a.recommendation = *single;
+    } else if (!a.sensitive) {
+      a.recommendation =
+          "not placement-sensitive: the best and worst placements are predicted "
+          "within " +
+          number((*a.best_over_worst - 1) * 100, "%.0f") + " % (under 10 %, thesis Def. 6.1); " +
+          (best.bound == "compute ceiling"
+               ? "it is bound by the compute ceiling under every placement"
+               : "keep the current placement");
+    } else if (best.current || (best.speedup && *best.speedup < kSamePrediction)) {
+      a.recommendation = "already at the best predicted placement (" + best.policy.name() + ")";
+    } else {
+      a.recommendation = "use " + best.policy.name() +
+                         (best.speedup ? ": predicted ×" + number(*best.speedup, "%.2f") +
+                                             (a.current_gflops ? " over the current placement"
+                                                               : " over the measured point")
+                                       : "") +
+                         "; run: " + best.commands.shell;
+      if (!best.commands.note.empty()) a.recommendation += " (" + best.commands.note + ")";
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+std::string advice_table(const std::vector<RegionAdvice>& advice) {
+  std::ostringstream out;
+  for (const RegionAdvice& a : advice) {
+    out << a.label << " / " << a.region << ": " << a.threads << " threads";
+    if (a.ai) out << ", AI " << number(*a.ai) << " FLOP/byte";
+    if (a.measured_gflops) out << ", measured " << number(*a.measured_gflops) << " GFLOP/s";
+    if (a.measured_gbps) out << ", " << number(*a.measured_gbps) << " GB/s";
+    out << "\n  current: " << a.current;
+    if (a.current_gflops) {
+      out << " (predicted " << number(*a.current_gflops) << (a.ai ? " GFLOP/s" : " GB/s") << ")";
+    }
+    out << "\n";
+    if (a.hybrid_roof_gbps) {
+      out << "  hybrid roof of this region: " << number(*a.hybrid_roof_gbps) << " GB/s"
+          << (a.hybrid_note.empty() ? "" : " (" + a.hybrid_note + ")") << "\n";
+    } else if (!a.hybrid_note.empty()) {
+      out << "  no hybrid roof: " << a.hybrid_note << "\n";
+    }
+    if (!a.unavailable.empty()) {
+      out << "  no prediction: " << a.unavailable << "\n\n";
+      continue;
+    }
+    char header[160];
+    std::snprintf(header, sizeof header, "  %-4s %-34s %10s %10s %9s  %s\n", "rank", "placement",
+                  "GB/s", a.ai ? "GFLOP/s" : "-", "speed-up", "bound by");
+    out << header;
+    int rank = 0;
+    for (const PolicyPrediction& p : a.ranking) {
+      char row[256];
+      const std::string name = p.policy.name() + (p.current ? " (current)" : "");
+      if (!p.unavailable.empty()) {
+        std::snprintf(row, sizeof row, "  %-4s %-34s %s\n", "-", name.c_str(),
+                      ("not predicted: " + p.unavailable).c_str());
+      } else {
+        std::snprintf(
+            row, sizeof row, "  %-4d %-34s %10s %10s %9s  %s\n", ++rank, name.c_str(),
+            p.gbps ? number(*p.gbps).c_str() : "-", p.gflops ? number(*p.gflops).c_str() : "-",
+            p.speedup ? ("×" + number(*p.speedup, "%.2f")).c_str() : "-", p.bound.c_str());
+      }
+      out << row;
+    }
+    out << "  " << (a.sensitive ? "placement-sensitive" : "not placement-sensitive");
+    if (a.best_over_worst) out << " (best/worst ×" << number(*a.best_over_worst, "%.2f") << ")";
+    out << "\n  advice: " << a.recommendation << "\n";
+    for (const std::string& e : a.evidence) out << "  evidence: " << e << "\n";
+    out << "\n";
+  }
+  return out.str();
+}
+
+json advice_json(const std::vector<RegionAdvice>& advice, const std::vector<std::string>& notes) {
+  const auto optional = [](const std::optional<double>& v) { return results::number_or_null(v); };
+  json regions = json::array();
+  for (const RegionAdvice& a : advice) {
+    json ranking = json::array();
+    for (const PolicyPrediction& p : a.ranking) {
+      json environment = json::object();
+      for (const auto& [key, value] : p.commands.environment) environment[key] = value;
+      ranking.push_back(
+          {{"placement", p.policy.name()},
+           {"threads", p.policy.threads == ThreadPolicy::compact ? "compact" : "scatter"},
+           {"data", p.policy.data == DataPolicy::first_touch  ? "first-touch"
+                    : p.policy.data == DataPolicy::interleave ? "interleave"
+                    : p.policy.data == DataPolicy::bind       ? "bind"
+                                                              : "fast-share"},
+           {"memory", p.policy.memory ? json(*p.policy.memory) : json()},
+           {"fast_share",
+            p.policy.data == DataPolicy::fast_share ? json(p.policy.fast_share) : json()},
+           {"threads_per_domain", p.threads_per_domain},
+           {"expected_pages", p.expected_pages},
+           {"gbps", optional(p.gbps)},
+           {"gflops", optional(p.gflops)},
+           {"bound", p.bound},
+           {"speedup", optional(p.speedup)},
+           {"expected_gflops", optional(p.expected_gflops)},
+           {"current", p.current},
+           {"unavailable", p.unavailable},
+           {"commands",
+            {{"environment", environment},
+             {"numactl", p.commands.numactl},
+             {"hwloc_bind", p.commands.hwloc_bind},
+             {"shell", p.commands.shell},
+             {"note", p.commands.note}}}});
+    }
+    json data = json::object();
+    for (const auto& [memory, fraction] : a.data_memories) data[std::to_string(memory)] = fraction;
+    regions.push_back({{"file", a.file},
+                       {"label", a.label},
+                       {"region", a.region},
+                       {"threads", a.threads},
+                       {"threads_per_domain", a.threads_per_domain},
+                       {"ai", optional(a.ai)},
+                       {"measured_gflops", optional(a.measured_gflops)},
+                       {"measured_gbps", optional(a.measured_gbps)},
+                       {"read_share", optional(a.read_share)},
+                       {"data_memories", data},
+                       {"current", a.current},
+                       {"current_predicted", optional(a.current_gflops)},
+                       {"hybrid_roof_gbps", optional(a.hybrid_roof_gbps)},
+                       {"hybrid_note", a.hybrid_note},
+                       {"ranking", ranking},
+                       {"sensitive", a.sensitive},
+                       {"best_over_worst", optional(a.best_over_worst)},
+                       {"recommendation", a.recommendation},
+                       {"evidence", a.evidence},
+                       {"unavailable", a.unavailable}});
+  }
+  return {{"format", "larm-advice"},
+          {"schema_version", kAdviceSchemaVersion},
+          {"notes", notes},
+          {"regions", regions}};
+}
+
+}  // namespace larm::roofline::advice

@@ -1,0 +1,114 @@
+// `larm advise` (issue 13): for each instrumented region, its performance predicted under other
+// thread and data placements, ranked, with the commands that apply the best one and the
+// evidence it rests on. The bandwidth of a placement comes from the contention model fitted on
+// the roofs (contention_model.h); on a node with a fast memory, from the hybrid model too.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "results/hybrid_records.h"
+#include "results/records.h"
+#include "results/region_records.h"
+#include "roofline/contention_model.h"
+
+namespace larm::roofline::advice {
+
+inline constexpr const char* kAdviceSchemaVersion = "1.0";
+
+// Thesis Def. 6.1: a region is placement-sensitive when its best and worst predicted times
+// differ by at least 10 %.
+inline constexpr double kSensitiveRatio = 1.10;
+
+enum class ThreadPolicy { compact, scatter };
+enum class DataPolicy { first_touch, interleave, bind, fast_share };
+
+struct Policy {
+  Policy() = default;
+  Policy(ThreadPolicy t, DataPolicy d, std::optional<unsigned> m = std::nullopt)
+      : threads(t), data(d), memory(m) {}
+  ThreadPolicy threads = ThreadPolicy::compact;
+  DataPolicy data = DataPolicy::first_touch;
+  std::optional<unsigned> memory;       // bind: the memory; fast_share: the fast memory
+  std::optional<unsigned> slow_memory;  // fast_share
+  double fast_share = 0;                // fast_share: fraction of the pages on the fast memory
+  std::string name() const;             // "scatter + interleave", "compact + bind 1"...
+};
+
+// How to apply a policy: environment, a numactl prefix and its hwloc-bind equivalent, and what
+// the pages and threads should then look like (so that a re-run can be checked).
+struct Commands {
+  std::vector<std::pair<std::string, std::string>> environment;  // OMP_PLACES, OMP_PROC_BIND...
+  std::vector<std::string> numactl;     // argv prefix, empty when numactl cannot express it
+  std::vector<std::string> hwloc_bind;  // argv prefix
+  std::string shell;                    // the whole line, with the application command
+  std::string note;                     // what the application must do itself (first touch)
+};
+
+struct PolicyPrediction {
+  Policy policy;
+  std::vector<int> threads_per_domain;    // domain index order of the results' topology
+  std::vector<double> expected_pages;     // per memory (topology order): expected page share
+  std::optional<double> gbps;             // all threads together
+  std::optional<double> gflops;           // min(AI × gbps, ceiling)
+  std::string bound;                      // "memory 0", "interconnect", "compute ceiling"...
+  std::optional<double> speedup;          // over the current placement's prediction
+  std::optional<double> expected_gflops;  // measured × speedup
+  Commands commands;
+  bool current = false;     // the placement the region ran with
+  std::string unavailable;  // why there is no prediction
+};
+
+struct RegionAdvice {
+  std::string file;
+  std::string label;
+  std::string region;
+  int threads = 0;
+  std::vector<int> threads_per_domain;
+  std::optional<double> ai;
+  std::optional<double> measured_gflops;
+  std::optional<double> measured_gbps;
+  std::optional<double> read_share;          // of its bytes; none: taken as 1 (loads)
+  std::map<unsigned, double> data_memories;  // tagged pages by memory
+  std::string current;                       // the recognised current placement
+  std::optional<double> current_gflops;      // its prediction
+  std::optional<double> hybrid_roof_gbps;    // thesis fig. 4.9: the region's own roof
+  std::string hybrid_note;
+  std::vector<PolicyPrediction> ranking;  // best first
+  bool sensitive = false;
+  std::optional<double> best_over_worst;
+  std::string recommendation;
+  std::vector<std::string> evidence;
+  std::string unavailable;  // why nothing is predicted
+};
+
+struct AdviceOptions {
+  Precision precision = Precision::dp;
+  const hybrid::HybridResults* hybrid = nullptr;  // hybrid.json beside the results, if any
+  std::string app_command = "<application>";      // put in the shell lines
+  std::vector<double> fast_shares = {0.25, 0.5, 0.75};
+};
+
+// What the node allows: one line when no memory choice can matter (one memory, one domain).
+std::optional<std::string> single_memory_note(const results::Results& results);
+
+// The hybrid model's bandwidth for a region (thesis fig. 4.9): its read share and its data's
+// split over the fit's fast and slow memories give q_ll, q_lr, q_el, q_er; the piecewise model
+// gives the time. nullopt with why_not when the fit, the split or the share is missing.
+std::optional<double> hybrid_region_gbps(const hybrid::HybridResults& hybrid,
+                                         const std::map<unsigned, double>& data_memories,
+                                         std::optional<double> read_share, std::string& why_not);
+
+std::vector<RegionAdvice> advise(const results::Results& results,
+                                 const regions::RegionsFile& regions, const std::string& file,
+                                 const AdviceOptions& options);
+
+std::string advice_table(const std::vector<RegionAdvice>& advice);
+nlohmann::json advice_json(const std::vector<RegionAdvice>& advice,
+                           const std::vector<std::string>& notes);
+
+}  // namespace larm::roofline::advice

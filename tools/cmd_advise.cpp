@@ -1,0 +1,219 @@
+// larm advise: each region's performance predicted under other placements, ranked, with the
+// commands to apply the best; thread mapping from an affinity matrix (TreeMatch).
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "results/atomic_file.h"
+#include "results/hybrid_codec.h"
+#include "results/statistics.h"
+#include "results/store.h"
+#include "roofline/contention_model.h"
+#include "roofline/policy_advice.h"
+#include "roofline/treematch.h"
+#include "tools/commands.h"
+#include "tools/plot_inputs.h"
+
+namespace larm::cli {
+
+namespace {
+
+using nlohmann::json;
+
+struct AdviseOptions {
+  std::string results_dir;
+  std::vector<std::string> region_files;
+  std::string precision = "dp";
+  std::string hybrid_file;  // empty: hybrid.json beside the results, if any
+  std::string out = "advice.json";
+  std::string app_command = "<application>";
+  std::string affinity_file;
+  bool cross_validate = false;
+};
+
+std::string cross_validation_text(const std::vector<roofline::contention::CrossValidation>& rows) {
+  std::string out =
+      "Model check (leave-one-out over the memory load roofs: each predicted by "
+      "the model fitted without it):\n";
+  for (const auto& v : rows) {
+    char line[200];
+    const std::string memory = v.memory ? "memory " + std::to_string(*v.memory) : "all memories";
+    if (v.predicted) {
+      std::snprintf(line, sizeof line,
+                    "  domain %d %-10s %-14s measured %7.2f predicted %7.2f GB/s  %+6.1f %%\n",
+                    v.domain, name(v.placement), memory.c_str(), v.measured, *v.predicted,
+                    v.error() * 100);
+    } else {
+      std::snprintf(line, sizeof line, "  domain %d %-10s %-14s measured %7.2f not predicted: %s\n",
+                    v.domain, name(v.placement), memory.c_str(), v.measured, v.reason.c_str());
+    }
+    out += line;
+  }
+  return out;
+}
+
+json cross_validation_json(const std::vector<roofline::contention::CrossValidation>& rows) {
+  json out = json::array();
+  for (const auto& v : rows) {
+    out.push_back({{"domain", v.domain},
+                   {"placement", name(v.placement)},
+                   {"memory", v.memory ? json(*v.memory) : json()},
+                   {"measured_gbps", v.measured},
+                   {"predicted_gbps", results::number_or_null(v.predicted)},
+                   {"error", v.predicted ? json(v.error()) : json()},
+                   {"reason", v.reason}});
+  }
+  return out;
+}
+
+// TreeMatch on the topology's tree against round robin and scatter.
+json thread_mapping(const AdviseOptions& options, const GlobalOptions& global, std::string& text) {
+  roofline::treematch::Matrix affinity;
+  try {
+    affinity = roofline::treematch::read_affinity_csv(options.affinity_file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  const topology::Topology topology = load_topology(global);
+  std::vector<unsigned> pus;
+  roofline::treematch::Tree tree;
+  roofline::treematch::Mapping mapping;
+  try {
+    tree = roofline::treematch::tree_from_hwloc(topology.handle(), pus);
+    mapping = roofline::treematch::map(tree, affinity);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(options.affinity_file + ": " + e.what());
+  }
+  const int threads = static_cast<int>(affinity.size());
+  const auto rr = roofline::treematch::round_robin(threads);
+  const auto sc = roofline::treematch::scatter(tree, threads);
+  const double hb_tm = roofline::treematch::hop_bytes(tree, affinity, mapping.leaf);
+  const double hb_rr = roofline::treematch::hop_bytes(tree, affinity, rr);
+  const double hb_sc = roofline::treematch::hop_bytes(tree, affinity, sc);
+  std::string places, cpus;
+  json mapped = json::array();
+  for (int t = 0; t < threads; ++t) {
+    const unsigned pu = pus.at(static_cast<std::size_t>(mapping.leaf[static_cast<std::size_t>(t)]));
+    places += (t ? "," : "") + std::string("{") + std::to_string(pu) + "}";
+    mapped.push_back(pu);
+  }
+  std::string arity;
+  for (int a : tree.arity) arity += (arity.empty() ? "" : ":") + std::to_string(a);
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "Thread mapping (TreeMatch, seed 001 Algorithm 1) of %d threads on the %s tree "
+                "(%d cores):\n  hop-bytes: TreeMatch %.4g, round robin %.4g (×%.2f), scatter %.4g "
+                "(×%.2f)\n",
+                threads, arity.c_str(), tree.leaves(), hb_tm, hb_rr,
+                hb_tm > 0 ? hb_rr / hb_tm : 1.0, hb_sc, hb_tm > 0 ? hb_sc / hb_tm : 1.0);
+  text = line;
+  const std::string command = "OMP_NUM_THREADS=" + std::to_string(threads) + " OMP_PLACES=\"" +
+                              places + "\" OMP_PROC_BIND=true " + options.app_command;
+  text += "  thread i on PU (OS index): " + places + "\n  run: " + command + "\n";
+  return {{"affinity_file", options.affinity_file},
+          {"tree_arity", tree.arity},
+          {"threads", threads},
+          {"pus", mapped},
+          {"hop_bytes", {{"treematch", hb_tm}, {"round_robin", hb_rr}, {"scatter", hb_sc}}},
+          {"omp_places", places},
+          {"shell", command}};
+}
+
+int run_advise(const AdviseOptions& options, const GlobalOptions& global) {
+  results::Results results;
+  try {
+    results = results::load_results(options.results_dir);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  roofline::advice::AdviceOptions advice_options;
+  advice_options.precision = parse_word<Precision>(options.precision);
+  advice_options.app_command = options.app_command;
+  std::optional<hybrid::HybridResults> hybrid_results;
+  const std::filesystem::path beside = results_directory(options.results_dir) / hybrid::kHybridFile;
+  const std::string hybrid_file = !options.hybrid_file.empty()      ? options.hybrid_file
+                                  : std::filesystem::exists(beside) ? beside.string()
+                                                                    : "";
+  if (!hybrid_file.empty()) {
+    try {
+      hybrid_results = hybrid::load_hybrid(hybrid_file);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
+    advice_options.hybrid = &*hybrid_results;
+  }
+  std::vector<std::string> notes;
+  if (const auto single = roofline::advice::single_memory_note(results)) notes.push_back(*single);
+  std::vector<roofline::advice::RegionAdvice> advice;
+  for (const std::string& file : options.region_files) {
+    regions::RegionsFile records;
+    try {
+      records = regions::regions_from_json(read_regions_file(file));
+    } catch (const UsageError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw UsageError(file + " is not a valid regions file: " + e.what());
+    }
+    try {
+      for (auto& a : roofline::advice::advise(results, records, file, advice_options)) {
+        advice.push_back(std::move(a));
+      }
+    } catch (const std::runtime_error& e) {
+      throw UsageError(options.results_dir + ": " + e.what());
+    }
+  }
+  std::cout << "Placements predicted from the roofs of " << options.results_dir << " ("
+            << options.precision << " ceilings"
+            << (hybrid_file.empty() ? "" : ", hybrid model " + hybrid_file) << ")\n";
+  for (const std::string& note : notes) std::cout << note << "\n";
+  std::cout << "\n" << roofline::advice::advice_table(advice);
+  json document = roofline::advice::advice_json(advice, notes);
+  document["results"] = options.results_dir;
+  document["hybrid"] = hybrid_file.empty() ? json() : json(hybrid_file);
+  if (options.cross_validate) {
+    const auto rows = roofline::contention::leave_one_out(results, Access::load);
+    std::cout << cross_validation_text(rows) << "\n";
+    document["model_check"] = cross_validation_json(rows);
+  }
+  if (!options.affinity_file.empty()) {
+    std::string text;
+    document["thread_mapping"] = thread_mapping(options, global, text);
+    std::cout << text << "\n";
+  }
+  results::write_file_atomically(options.out, document.dump(2) + "\n");
+  std::cout << "Wrote " << options.out << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void setup_advise(CLI::App& app, GlobalOptions& global, Action& action) {
+  auto options = std::make_shared<AdviseOptions>();
+  CLI::App* command = app.add_subcommand(
+      "advise",
+      "predict each region's performance under other thread and data placements (contention "
+      "model fitted on the roofs), rank them and give the commands that apply the best");
+  add_global_options(*command, global);
+  command->add_option("results", options->results_dir, "results directory (or its results.json)")
+      ->required();
+  command
+      ->add_option("regions", options->region_files,
+                   "regions.json files, or directories holding one")
+      ->required();
+  add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
+  command->add_option("--hybrid", options->hybrid_file,
+                      "hybrid.json of the node (default: the one beside the results, if any)");
+  command->add_option("--out", options->out, "advice file to write (default advice.json)");
+  command->add_option("--command", options->app_command,
+                      "the application's command line, put in the advised commands");
+  command->add_option("--affinity", options->affinity_file,
+                      "CSV matrix (threads × threads, bytes exchanged): map the threads on the "
+                      "topology's tree with TreeMatch");
+  command->add_flag("--cross-validate", options->cross_validate,
+                    "also predict each memory roof from the others (leave-one-out)");
+  command->callback([options, &global, &action] {
+    action = [options, &global] { return run_advise(*options, global); };
+  });
+}
+
+}  // namespace larm::cli
