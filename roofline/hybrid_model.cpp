@@ -275,4 +275,34 @@ void fit_results(HybridResults& results, const std::optional<PerTransfer>& bandw
   }
 }
 
+std::optional<double> region_roof_gbps(const HybridResults& hybrid,
+                                       const std::map<unsigned, double>& data_memories,
+                                       std::optional<double> read_share, std::string& why_not) {
+  if (!hybrid.fit) {
+    why_not = "hybrid.json has no fit" + (hybrid.fit_error.empty() ? "" : ": " + hybrid.fit_error);
+    return std::nullopt;
+  }
+  if (!hybrid.fast || !hybrid.slow) {
+    why_not = "hybrid.json names no fast and slow memory";
+    return std::nullopt;
+  }
+  if (data_memories.empty()) {
+    why_not = "data not tagged (larm_region_data): its split over the memories is unknown";
+    return std::nullopt;
+  }
+  const auto share_of = [&](unsigned memory) {
+    const auto it = data_memories.find(memory);
+    return it == data_memories.end() ? 0.0 : it->second;
+  };
+  const double fast = share_of(hybrid.fast->os_index), slow = share_of(hybrid.slow->os_index);
+  if (fast + slow < 0.5) {
+    why_not = "most of its pages are on neither memory of the hybrid fit";
+    return std::nullopt;
+  }
+  const double read = read_share.value_or(1.0);
+  const Prediction p = predict(*hybrid.fit, quantities(fast / (fast + slow), read, 1e9));
+  if (!read_share) why_not = "read share unknown (larm_region_add_rw): taken as all reads";
+  return p.piecewise_gbps();
+}
+
 }  // namespace larm::hybrid

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "results/hybrid_records.h"
@@ -57,5 +59,13 @@ std::vector<Sample> usable_samples(const std::vector<MeasuredPoint>& points);
 // samples), and gives every usable point what the model says of it; on samples that cannot be
 // fitted, no fit and fit_error says why (no exception).
 void fit_results(HybridResults& results, const std::optional<PerTransfer>& bandwidth_gbps = {});
+
+// The hybrid model's bandwidth for one application region (thesis fig. 4.9: a roof of its own):
+// its read share and its data's split over the fit's fast and slow memories give q_ll, q_lr,
+// q_el, q_er, and the piecewise model the time. nullopt with why_not when the fit or the split
+// is missing; an unknown read share is taken as all reads (why_not says so, with a value).
+std::optional<double> region_roof_gbps(const HybridResults& hybrid,
+                                       const std::map<unsigned, double>& data_memories,
+                                       std::optional<double> read_share, std::string& why_not);
 
 }  // namespace larm::hybrid

@@ -345,37 +345,6 @@ std::optional<std::string> single_memory_note(const results::Results& results) {
          "no memory choice matters here (advise on a node with several memories)";
 }
 
-std::optional<double> hybrid_region_gbps(const hybrid::HybridResults& hybrid,
-                                         const std::map<unsigned, double>& data_memories,
-                                         std::optional<double> read_share, std::string& why_not) {
-  if (!hybrid.fit) {
-    why_not = "hybrid.json has no fit" + (hybrid.fit_error.empty() ? "" : ": " + hybrid.fit_error);
-    return std::nullopt;
-  }
-  if (!hybrid.fast || !hybrid.slow) {
-    why_not = "hybrid.json names no fast and slow memory";
-    return std::nullopt;
-  }
-  if (data_memories.empty()) {
-    why_not = "data not tagged (larm_region_data): its split over the memories is unknown";
-    return std::nullopt;
-  }
-  const auto share_of = [&](unsigned memory) {
-    const auto it = data_memories.find(memory);
-    return it == data_memories.end() ? 0.0 : it->second;
-  };
-  const double fast = share_of(hybrid.fast->os_index), slow = share_of(hybrid.slow->os_index);
-  if (fast + slow < 0.5) {
-    why_not = "most of its pages are on neither memory of the hybrid fit";
-    return std::nullopt;
-  }
-  const double read = read_share.value_or(1.0);
-  const hybrid::Prediction p =
-      hybrid::predict(*hybrid.fit, hybrid::quantities(fast / (fast + slow), read, 1e9));
-  if (!read_share) why_not = "read share unknown (larm_region_add_rw): taken as all reads";
-  return p.piecewise_gbps();
-}
-
 std::vector<RegionAdvice> advise(const results::Results& results,
                                  const regions::RegionsFile& regions, const std::string& file,
                                  const AdviceOptions& options) {
@@ -430,7 +399,7 @@ std::vector<RegionAdvice> advise(const results::Results& results,
     std::string hybrid_why;
     if (options.hybrid) {
       a.hybrid_roof_gbps =
-          hybrid_region_gbps(*options.hybrid, a.data_memories, a.read_share, hybrid_why);
+          hybrid::region_roof_gbps(*options.hybrid, a.data_memories, a.read_share, hybrid_why);
       a.hybrid_note = hybrid_why;
     }
 
@@ -593,7 +562,7 @@ std::vector<RegionAdvice> advise(const results::Results& results,
           std::map<unsigned, double> pages{{*policy.memory, policy.fast_share},
                                            {*policy.slow_memory, 1 - policy.fast_share}};
           std::string unused;
-          hybrid_gbps = hybrid_region_gbps(*options.hybrid, pages, a.read_share, unused);
+          hybrid_gbps = hybrid::region_roof_gbps(*options.hybrid, pages, a.read_share, unused);
         }
       }
       const Evaluation e = evaluate(models, shape, p.threads_per_domain, *share, read_share, a.ai,

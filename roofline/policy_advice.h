@@ -96,13 +96,6 @@ struct AdviceOptions {
 // What the node allows: one line when no memory choice can matter (one memory, one domain).
 std::optional<std::string> single_memory_note(const results::Results& results);
 
-// The hybrid model's bandwidth for a region (thesis fig. 4.9): its read share and its data's
-// split over the fit's fast and slow memories give q_ll, q_lr, q_el, q_er; the piecewise model
-// gives the time. nullopt with why_not when the fit, the split or the share is missing.
-std::optional<double> hybrid_region_gbps(const hybrid::HybridResults& hybrid,
-                                         const std::map<unsigned, double>& data_memories,
-                                         std::optional<double> read_share, std::string& why_not);
-
 std::vector<RegionAdvice> advise(const results::Results& results,
                                  const regions::RegionsFile& regions, const std::string& file,
                                  const AdviceOptions& options);

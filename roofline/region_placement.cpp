@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "roofline/hybrid_model.h"
+
 namespace larm::roofline {
 namespace {
 
@@ -43,6 +45,11 @@ std::string data_note(const RegionPoint& point, const std::set<unsigned>& local)
 }
 
 std::string verdict_for(const RoofLine& roof) {
+  if (roof.hybrid) {
+    return "bounded by its own hybrid roof (" + roof.name +
+           "): the split of its data over the fast and slow memories limits it; more of it on "
+           "the fast memory lifts it (larm advise ranks the shares)";
+  }
   if (!roof.slope()) {
     return "compute-bound by the " + roof.name + " ceiling: memory locality is not what limits it";
   }
@@ -103,6 +110,7 @@ std::vector<RegionPoint> region_points(const regions::RegionsFile& records,
       point.bytes_source = entry.bytes.source;
       point.unavailable = entry.ai_unavailable;
       if (region.data) point.data_memories = region.data->memory_fractions;
+      point.read_share = entry.read_share();
       for (const regions::ThreadRecord& thread : region.threads) {
         if (thread.domain == point.domain && thread.migrated) point.migrated = true;
       }
@@ -183,7 +191,22 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
   const double ai = *point.ai;
   const double y = *point.gflops;
   const RoofLine* lowest = nullptr;
-  const auto roofs = domain_roofs(results, point.domain, options);
+  auto roofs = domain_roofs(results, point.domain, options);
+  if (options.hybrid && options.hybrid->domain == point.domain) {
+    std::string note;
+    const auto gbps =
+        hybrid::region_roof_gbps(*options.hybrid, point.data_memories, point.read_share, note);
+    placement.hybrid_note = note;
+    if (gbps) {
+      RoofLine line;
+      line.level = Level::memory;
+      line.hybrid = true;
+      line.value = *gbps;
+      line.name = "hybrid roof of the region";
+      placement.hybrid_roof = line;
+      roofs.push_back(line);
+    }
+  }
   for (const auto& roof : roofs) {
     if (roof.at(ai) >= y && (lowest == nullptr || roof.at(ai) < lowest->at(ai))) lowest = &roof;
   }
@@ -254,6 +277,12 @@ std::string placement_table(const std::vector<PlacedRegion>& placements) {
       out << pad(cell, width) << ' ';
     }
     out << "\n    " << p.verdict << "\n";
+    if (p.hybrid_roof) {
+      out << "    hybrid roof of this region: " << format(p.hybrid_roof->value) << " GB/s"
+          << (p.hybrid_note.empty() ? "" : " (" + p.hybrid_note + ")") << "\n";
+    } else if (!p.hybrid_note.empty()) {
+      out << "    no hybrid roof: " << p.hybrid_note << "\n";
+    }
   }
   return out.str();
 }
@@ -278,7 +307,9 @@ nlohmann::json placements_json(const std::vector<PlacedRegion>& placements) {
                    {"bound_kind", p.bound ? json(name(p.bound->kind())) : json()},
                    {"roof_gflops", p.bound ? json(p.roof_gflops) : json()},
                    {"distance_percent", p.bound ? json(p.distance_percent) : json()},
-                   {"verdict", p.verdict}});
+                   {"verdict", p.verdict},
+                   {"hybrid_roof_gbps", p.hybrid_roof ? json(p.hybrid_roof->value) : json()},
+                   {"hybrid_note", p.hybrid_note}});
   }
   return out;
 }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/hybrid_records.h"
 #include "results/records.h"
 #include "results/region_records.h"
 
@@ -30,6 +31,7 @@ struct RegionPoint {
   std::string bytes_source;
   std::string unavailable;                   // why there is no AI, when there is none
   std::map<unsigned, double> data_memories;  // memory OS index -> fraction of the tagged pages
+  std::optional<double> read_share;          // of its bytes (larm_region_add_rw or counters)
   bool migrated = false;                     // a thread changed CPU between calls
 };
 
@@ -43,6 +45,9 @@ std::vector<RegionPoint> region_points(const nlohmann::json& document, const std
 struct PlaceOptions {
   Access access = Access::load;         // bandwidth roofs of this access type
   Precision precision = Precision::dp;  // FLOP ceilings of this precision
+  // hybrid.json of the node: a region of its domain also gets its own hybrid roof (thesis fig.
+  // 4.9) from its read share and its data's split over the fast and slow memories.
+  const hybrid::HybridResults* hybrid = nullptr;
 };
 
 // A roof of one domain as a line in the roofline plane.
@@ -52,6 +57,7 @@ struct RoofLine {
   std::optional<Placement> placement;  // memory roofs
   std::optional<MemoryRef> memory;     // memory roofs but congestion
   std::string memory_kind;             // DRAM, HBM..., for memory roofs
+  bool hybrid = false;                 // the region's own roof from the hybrid model
   Access access = Access::load;        // bandwidth roofs
   FlopOp op = FlopOp::fma;             // ceilings
   Isa isa = Isa::sse2;
@@ -76,6 +82,8 @@ struct PlacedRegion {
   double roof_gflops = 0;         // the bound's value at the point's AI
   double distance_percent = 0;    // how far below it the point is: (roof - y) / roof
   std::string verdict;
+  std::optional<RoofLine> hybrid_roof;  // the region's own roof, when the hybrid model gives one
+  std::string hybrid_note;              // why it has none, or what it assumed
 };
 
 PlacedRegion place(const RegionPoint& point, const results::Results& results,

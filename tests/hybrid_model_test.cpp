@@ -186,6 +186,33 @@ TEST(HybridFit, DegenerateInputsAreRefusedWithTheirReason) {
   expect_fit_error({}, b, "no samples");
 }
 
+TEST(HybridRegionRoof, FromTheRegionsSplitAndReadShare) {
+  // Thesis fig. 4.9: a region's own roof is the piecewise model at its q_ll, q_lr, q_el, q_er.
+  const PerTransfer b = bandwidths(30, 95, 20, 60);
+  HybridResults hybrid;
+  hybrid.fit = hybrid::fit(synthetic(b, thesis_theta(false), 11, 5, 0, 1), b);
+  hybrid.fast = MemoryChoice{.os_index = 1, .kind = "HBM", .why = ""};
+  hybrid.slow = MemoryChoice{.os_index = 0, .kind = "DRAM", .why = ""};
+  std::string why;
+  const auto roof = region_roof_gbps(hybrid, {{0, 0.3}, {1, 0.6}, {2, 0.1}}, 0.75, why);
+  ASSERT_TRUE(roof) << why;
+  EXPECT_TRUE(why.empty()) << why;
+  // 0.6 / (0.6 + 0.3) of the pages on the fast memory; memory 2 is neither.
+  EXPECT_DOUBLE_EQ(*roof, predict(*hybrid.fit, quantities(0.6 / 0.9, 0.75, 1e9)).piecewise_gbps());
+  // All on the fast memory beats all on the slow one.
+  EXPECT_GT(*region_roof_gbps(hybrid, {{1, 1.0}}, 1.0, why),
+            *region_roof_gbps(hybrid, {{0, 1.0}}, 1.0, why));
+  // Unknown read share: all reads, said.
+  EXPECT_TRUE(region_roof_gbps(hybrid, {{1, 1.0}}, std::nullopt, why));
+  EXPECT_NE(why.find("read share unknown"), std::string::npos);
+  // No split, no roof.
+  why.clear();
+  EXPECT_FALSE(region_roof_gbps(hybrid, {}, 1.0, why));
+  EXPECT_NE(why.find("not tagged"), std::string::npos);
+  hybrid.fit.reset();
+  EXPECT_FALSE(region_roof_gbps(hybrid, {{1, 1.0}}, 1.0, why));
+}
+
 TEST(HybridSamplesCsv, ReadsRatiosOrQuantities) {
   const SampleTable by_ratio = parse_samples_csv(
       "# published figures\nratio_fast,ratio_read,gbps\n0.5,1,40\n1,0,20\n", "t.csv");

@@ -95,6 +95,33 @@ TEST(RegionPlacement, TheLowestRoofAboveThePointBoundsIt) {
   EXPECT_EQ(cache.bound->name, "L2 load");
 }
 
+TEST(RegionPlacement, HybridRoofOfTheRegionCanBoundIt) {
+  // A hybrid fit whose slow memory (0) reads at 12 GB/s alone: a region all on memory 0 gets
+  // its own roof at that bandwidth, below the local roof (36.1), and is bound by it.
+  hybrid::HybridResults hybrid;
+  hybrid::Fit fit;
+  fit.bandwidth_gbps[hybrid::Transfer::ll] = 12;
+  fit.bandwidth_gbps[hybrid::Transfer::lr] = 90;
+  fit.bandwidth_gbps[hybrid::Transfer::el] = 10;
+  fit.bandwidth_gbps[hybrid::Transfer::er] = 60;
+  hybrid.fit = fit;
+  hybrid.domain = 0;
+  hybrid.fast = hybrid::MemoryChoice{.os_index = 1, .kind = "HBM", .why = ""};
+  hybrid.slow = hybrid::MemoryChoice{.os_index = 0, .kind = "DRAM", .why = ""};
+  RegionPoint p = point(0.1, 1.0, {{0, 1.0}});
+  p.read_share = 1.0;
+  const PlacedRegion placed = place(p, two_domain_fixture(), {.hybrid = &hybrid});
+  ASSERT_TRUE(placed.hybrid_roof);
+  EXPECT_NEAR(placed.hybrid_roof->value, 12.0, 1e-9);
+  ASSERT_TRUE(placed.bound);
+  EXPECT_TRUE(placed.bound->hybrid);
+  EXPECT_NE(placed.verdict.find("own hybrid roof"), std::string::npos);
+  EXPECT_EQ(placements_json({placed})[0]["hybrid_roof_gbps"], 12.0);
+  // Another domain than the fit's: no hybrid roof.
+  p.domain = 1;
+  EXPECT_FALSE(place(p, two_domain_fixture(), {.hybrid = &hybrid}).hybrid_roof);
+}
+
 TEST(RegionPlacement, CeilingsBoundHighIntensityPoints) {
   const auto results = two_domain_fixture();
   const PlacedRegion add = place(point(10, 120), results, {});

@@ -129,19 +129,14 @@ int run_advise(const AdviseOptions& options, const GlobalOptions& global) {
   roofline::advice::AdviceOptions advice_options;
   advice_options.precision = parse_word<Precision>(options.precision);
   advice_options.app_command = options.app_command;
-  std::optional<hybrid::HybridResults> hybrid_results;
-  const std::filesystem::path beside = results_directory(options.results_dir) / hybrid::kHybridFile;
-  const std::string hybrid_file = !options.hybrid_file.empty()      ? options.hybrid_file
-                                  : std::filesystem::exists(beside) ? beside.string()
-                                                                    : "";
-  if (!hybrid_file.empty()) {
-    try {
-      hybrid_results = hybrid::load_hybrid(hybrid_file);
-    } catch (const std::runtime_error& e) {
-      throw UsageError(e.what());
-    }
-    advice_options.hybrid = &*hybrid_results;
-  }
+  const std::optional<hybrid::HybridResults> hybrid_results =
+      load_hybrid_beside(options.results_dir, options.hybrid_file);
+  if (hybrid_results) advice_options.hybrid = &*hybrid_results;
+  const std::string hybrid_file =
+      !hybrid_results ? ""
+      : !options.hybrid_file.empty()
+          ? options.hybrid_file
+          : (results_directory(options.results_dir) / hybrid::kHybridFile).string();
   std::vector<std::string> notes;
   if (const auto single = roofline::advice::single_memory_note(results)) notes.push_back(*single);
   std::vector<roofline::advice::RegionAdvice> advice;
@@ -201,8 +196,7 @@ void setup_advise(CLI::App& app, GlobalOptions& global, Action& action) {
                    "regions.json files, or directories holding one")
       ->required();
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
-  command->add_option("--hybrid", options->hybrid_file,
-                      "hybrid.json of the node (default: the one beside the results, if any)");
+  add_hybrid_option(*command, options->hybrid_file);
   command->add_option("--out", options->out, "advice file to write (default advice.json)");
   command->add_option("--command", options->app_command,
                       "the application's command line, put in the advised commands");

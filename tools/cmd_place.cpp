@@ -9,6 +9,7 @@
 #include "results/store.h"
 #include "roofline/region_placement.h"
 #include "tools/commands.h"
+#include "tools/plot_inputs.h"
 
 namespace larm::cli {
 
@@ -19,6 +20,7 @@ struct PlaceOptions {
   std::string access = "load";
   std::string precision = "dp";
   std::string json_file;
+  std::string hybrid_file;  // empty: hybrid.json beside the results, if any
 };
 
 int run_place(const PlaceOptions& options) {
@@ -28,8 +30,11 @@ int run_place(const PlaceOptions& options) {
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
-  const roofline::PlaceOptions place_options{.access = parse_word<Access>(options.access),
-                                             .precision = parse_word<Precision>(options.precision)};
+  roofline::PlaceOptions place_options{.access = parse_word<Access>(options.access),
+                                       .precision = parse_word<Precision>(options.precision)};
+  const std::optional<hybrid::HybridResults> hybrid_results =
+      load_hybrid_beside(options.results_dir, options.hybrid_file);
+  if (hybrid_results) place_options.hybrid = &*hybrid_results;
   std::vector<roofline::PlacedRegion> placements;
   std::set<int> domains;
   for (const auto& file : options.region_files) {
@@ -79,6 +84,7 @@ void setup_place(CLI::App& app, GlobalOptions& global, Action& action) {
   add_access_option(*command, options->access, "access type of the bandwidth roofs");
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
   command->add_option("--json", options->json_file, "also write the placements to this JSON file");
+  add_hybrid_option(*command, options->hybrid_file);
   command->callback([options, &action] { action = [options] { return run_place(*options); }; });
 }
 

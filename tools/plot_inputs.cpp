@@ -41,14 +41,27 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
       throw UsageError(e.what());
     }
   }
-  if (std::filesystem::exists(dir / hybrid::kHybridFile)) {
-    try {
-      inputs.hybrid = hybrid::load_hybrid(dir);
-    } catch (const std::runtime_error& e) {
-      throw UsageError(e.what());
-    }
-  }
+  inputs.hybrid = load_hybrid_beside(results_dir, "");
   return inputs;
+}
+
+void add_hybrid_option(CLI::App& command, std::string& hybrid_file) {
+  command.add_option("--hybrid", hybrid_file,
+                     "hybrid.json of the node (default: the one beside the results, if any)");
+}
+
+std::optional<hybrid::HybridResults> load_hybrid_beside(const std::string& results_dir,
+                                                        const std::string& hybrid_file) {
+  const std::filesystem::path beside = results_directory(results_dir) / hybrid::kHybridFile;
+  const std::string file = !hybrid_file.empty()              ? hybrid_file
+                           : std::filesystem::exists(beside) ? beside.string()
+                                                             : "";
+  if (file.empty()) return std::nullopt;
+  try {
+    return hybrid::load_hybrid(file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
 }
 
 std::filesystem::path results_directory(const std::string& dir_or_file) {

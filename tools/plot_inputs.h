@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,14 @@ void add_plot_input_options(CLI::App& command, std::vector<std::string>& regions
 report::PlotInputs load_plot_inputs(const std::string& results_dir,
                                     const std::vector<std::string>& region_files,
                                     const std::string& access, const std::string& precision);
+
+// --hybrid: the node's hybrid.json (default: the one beside the results, if any).
+void add_hybrid_option(CLI::App& command, std::string& hybrid_file);
+
+// The hybrid.json given, else the one beside the results, else none; throws UsageError naming a
+// file that cannot be read.
+std::optional<hybrid::HybridResults> load_hybrid_beside(const std::string& results_dir,
+                                                        const std::string& hybrid_file);
 
 // The directory of a results directory or of its results.json.
 std::filesystem::path results_directory(const std::string& dir_or_file);

@@ -1,0 +1,96 @@
+"""larm advise end to end: the thesis' four-domain node (fixture broadwell-table42), the one-node
+reference run, TreeMatch from a CSV, and bad input.
+    advise_cli_test.py LARM REPO_ROOT"""
+import json
+import os
+import sys
+import tempfile
+
+import jsonschema
+
+from cli_helpers import Checker, run
+
+larm, repo = sys.argv[1], sys.argv[2]
+fixture = os.path.join(repo, "tests", "fixtures", "broadwell-table42")
+reference = os.path.join(repo, "results", "reference", "dev-zen5-2vcpu")
+schema = json.load(open(os.path.join(repo, "results", "schema", "advice-v1.schema.json")))
+topology = os.path.join(repo, "tests", "fixtures", "topologies", "32em64t-2n8c2t-pci-noio.xml")
+c = Checker()
+
+with tempfile.TemporaryDirectory() as tmp:
+    # Neighbours exchange most: TreeMatch must keep them together, round robin does too here, so
+    # TreeMatch can be no worse; scatter splits every pair.
+    affinity = os.path.join(tmp, "affinity.csv")
+    n = 8
+    with open(affinity, "w") as f:
+        for i in range(n):
+            f.write(",".join("1000" if abs(i - j) == 1 else "0" for j in range(n)) + "\n")
+    out = os.path.join(tmp, "advice.json")
+    r = run(larm, "advise", fixture, os.path.join(fixture, "regions-bind0.json"), "--out", out,
+            "--cross-validate", "--affinity", affinity, "--topology", topology,
+            "--command", "./ddot")
+    c.check_equal(r.returncode, 0, "advise on the four-domain fixture: " + r.stderr)
+    doc = json.load(open(out))
+    try:
+        jsonschema.validate(doc, schema)
+        c.check(True, "")
+    except jsonschema.ValidationError as e:
+        c.check(False, f"advice.json against its schema: {e.message} at {list(e.path)}")
+    ddot = next(x for x in doc["regions"] if x["region"] == "ddot")
+    order = [p["placement"] for p in ddot["ranking"]]
+    c.check(order.index("compact + first touch") < order.index("compact + interleave")
+            < order.index("compact + bind 0"), f"ddot ranking {order}")
+    c.check(ddot["sensitive"], "ddot is placement-sensitive")
+    best = ddot["ranking"][0]
+    c.check("numactl --localalloc ./ddot" in best["commands"]["shell"], best["commands"]["shell"])
+    c.check_equal(best["commands"]["environment"]["OMP_PROC_BIND"], "close", "compact binds close")
+    c.check_equal(best["expected_pages"], [0.25, 0.25, 0.25, 0.25], "first touch spreads pages")
+    dgemm = next(x for x in doc["regions"] if x["region"] == "dgemm")
+    c.check(not dgemm["sensitive"], "dgemm is not placement-sensitive")
+    errors = [abs(v["error"]) for v in doc["model_check"]]
+    c.check_equal(len(errors), 36, "every memory roof held out once")
+    c.check(max(errors) < 0.10, f"held-out roofs within 10 % (worst {max(errors):.3f})")
+    tm = doc["thread_mapping"]
+    c.check(tm["hop_bytes"]["treematch"] <= tm["hop_bytes"]["round_robin"],
+            f"TreeMatch no worse than round robin: {tm['hop_bytes']}")
+    c.check(tm["hop_bytes"]["treematch"] < tm["hop_bytes"]["scatter"],
+            f"TreeMatch better than scatter: {tm['hop_bytes']}")
+    c.check_equal(len(set(tm["pus"])), n, "one PU per thread")
+    c.check("OMP_PLACES=" in r.stdout and "hop-bytes" in r.stdout, "mapping printed")
+
+    # One NUMA node: the advice says no memory choice matters, and why.
+    out1 = os.path.join(tmp, "advice1.json")
+    r = run(larm, "advise", reference, os.path.join(reference, "regions-triad-firsttouch"),
+            "--out", out1)
+    c.check_equal(r.returncode, 0, "advise on one node: " + r.stderr)
+    doc1 = json.load(open(out1))
+    jsonschema.validate(doc1, schema)
+    c.check(any("no memory choice matters here" in note for note in doc1["notes"]),
+            f"one-node note: {doc1['notes']}")
+    c.check(all(not x["sensitive"] for x in doc1["regions"]), "nothing sensitive on one node")
+    c.check("no memory choice matters here" in r.stdout, "note printed")
+
+    # Bad input: one line, status 2, no advice file.
+    bad_csv = os.path.join(tmp, "bad.csv")
+    with open(bad_csv, "w") as f:
+        f.write("0,1\n1,zero\n")
+    for args, words in (
+            ([fixture, os.path.join(tmp, "missing.json")], "missing.json"),
+            ([os.path.join(tmp, "nothing"), os.path.join(fixture, "regions-bind0.json")], "nothing"),
+            ([fixture, os.path.join(fixture, "regions-bind0.json"), "--affinity", bad_csv,
+              "--topology", topology], "row 2, column 2"),
+            ([fixture, os.path.join(fixture, "regions-bind0.json"), "--precision", "qp"], "qp")):
+        out2 = os.path.join(tmp, "refused.json")
+        r = run(larm, "advise", *args, "--out", out2)
+        c.check_equal(r.returncode, 2, f"advise {args[-1]} refused")
+        lines = r.stderr.strip().splitlines()
+        c.check(len(lines) == 1 and words in r.stderr, f"one line naming {words}: {r.stderr!r}")
+        c.check(not os.path.exists(out2), "no advice written on bad input")
+    big = os.path.join(tmp, "big.csv")
+    with open(big, "w") as f:
+        for i in range(40):
+            f.write(",".join("1" for _ in range(40)) + "\n")
+    r = run(larm, "advise", fixture, os.path.join(fixture, "regions-bind0.json"), "--affinity", big,
+            "--topology", topology, "--out", os.path.join(tmp, "x.json"))
+    c.check(r.returncode == 2 and "more threads" in r.stderr, f"40 threads on 16 cores: {r.stderr!r}")
+c.finish()
