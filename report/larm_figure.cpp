@@ -55,6 +55,7 @@ struct DomainData {
   std::vector<std::string> absent;
   std::vector<const roofline::RegionPoint*> regions;
   std::vector<const results::ValidationPoint*> validation;
+  std::vector<const PredictedPoint*> predicted;
 };
 
 DomainData collect(const results::Results& results, int domain,
@@ -86,6 +87,9 @@ DomainData collect(const results::Results& results, int domain,
   for (const auto& r : regions) {
     if (r.domain == domain && r.ai && r.gflops) d.regions.push_back(&r);
   }
+  for (const auto& p : options.predicted) {
+    if (p.domain == domain && p.ai > 0 && p.gflops > 0) d.predicted.push_back(&p);
+  }
   for (const auto& v : results.validation) {
     if (v.domain == domain && v.stats.count > 0 && v.access == options.roofs.access) {
       d.validation.push_back(&v);
@@ -106,6 +110,10 @@ std::pair<double, double> y_range(const std::vector<DomainData>& domains) {
     for (const auto* p : d.regions) {
       low = std::min(low, *p->gflops);
       high = std::max(high, *p->gflops);
+    }
+    for (const auto* p : d.predicted) {
+      low = std::min(low, p->gflops);
+      high = std::max(high, p->gflops);
     }
   }
   if (high <= 0) return {0.01, 100};
@@ -176,6 +184,14 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
     items.push_back(
         "    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
         " using 1:2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle");
+  }
+  if (!d.predicted.empty()) {
+    items.push_back("    \"" + stem +
+                    "-advice.dat\" using 1:2 with points pt 6 ps 0.9 lc rgb \"#aa3377\" title "
+                    "\"predicted by larm advise\"");
+    items.push_back("    \"" + stem +
+                    "-advice.dat\" using 1:2:3 with labels offset char 0.8,-0.5 left font tiny "
+                    "tc rgb \"#aa3377\" noenhanced notitle");
   }
   for (std::size_t i = 0; i < items.size(); ++i) {
     gp << items[i] << (i + 1 < items.size() ? ", \\\n" : "\n");
@@ -258,8 +274,9 @@ std::vector<Figure> larm_figures(const results::Results& results,
                     : "; " + std::to_string(d.validation.size()) + " validation points.");
     f.caption = caption.str();
     // The key beside the plot, in two columns (and a wider figure) when it is long.
-    const std::size_t entries =
-        d.bandwidth.size() + d.ceilings.size() + (d.validation.empty() ? 0 : 1) + labels.size();
+    const std::size_t entries = d.bandwidth.size() + d.ceilings.size() +
+                                (d.validation.empty() ? 0 : 1) + labels.size() +
+                                (d.predicted.empty() ? 0 : 1);
     const bool two_columns = entries > 13;
     if (two_columns) f.width_inches = 10.0;
     const double right = two_columns ? 0.36 : 0.5, key_x = two_columns ? 0.49 : 0.68;
@@ -270,6 +287,30 @@ std::vector<Figure> larm_figures(const results::Results& results,
              std::to_string(two_columns ? (entries + 1) / 2 : entries) + "\n" +
              domain_plot(d, range, f.name, true, labels, ": " + roofs_text);
     if (!d.regions.empty()) f.data.push_back({f.name + "-regions.dat", regions_data(d, labels)});
+    if (!d.predicted.empty()) {
+      std::ostringstream a;
+      a << "# ai_flop_per_byte predicted_gflops_of_this_domain \"region: placements\"\n";
+      // Placements predicted alike (within 1 %) share one point and one label.
+      std::vector<std::pair<const PredictedPoint*, std::string>> merged;
+      for (const auto* p : d.predicted) {
+        auto same = std::find_if(merged.begin(), merged.end(), [&](const auto& m) {
+          return m.first->region == p->region && m.first->ai == p->ai &&
+                 std::abs(m.first->gflops / p->gflops - 1) < 0.01;
+        });
+        if (same == merged.end()) {
+          merged.push_back({p, p->placement});
+        } else {
+          same->second += " = " + p->placement;
+        }
+      }
+      for (const auto& [p, names] : merged) {
+        a << p->ai << " " << p->gflops << " " << data_string(p->region + ": " + names) << "\n";
+      }
+      f.data.push_back({f.name + "-advice.dat", a.str()});
+      caption << " Open circles: " << d.predicted.size()
+              << " placements predicted by larm advise (this domain's share).";
+      f.caption = caption.str();
+    }
     if (!d.validation.empty()) {
       std::ostringstream v;
       v << "# ai_flop_per_byte median_gflops roof\n";

@@ -4,6 +4,7 @@
 // run label) and the validation points; and all domains side by side on shared axes.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "report/figure.h"
@@ -12,8 +13,19 @@
 
 namespace larm::report {
 
+// A region's performance under one placement as `larm advise` predicts it, on one domain: the
+// domain's share of the threads' GFLOP/s (the work is split evenly among the threads).
+struct PredictedPoint {
+  int domain = 0;
+  double ai = 0;
+  double gflops = 0;
+  std::string region;
+  std::string placement;
+};
+
 struct LarmFigureOptions {
   roofline::PlaceOptions roofs;  // access of the bandwidth roofs, precision of the ceilings
+  std::vector<PredictedPoint> predicted;  // from advice.json (larm plot --advice)
 };
 
 // One figure per domain, then (with two domains or more) the side-by-side one.

@@ -14,7 +14,8 @@ namespace larm::report {
 PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_dir,
                      const std::vector<Format>& formats) {
   PlotOutcome outcome;
-  std::vector<Figure> figures = larm_figures(inputs.results, inputs.regions, {inputs.roofs});
+  std::vector<Figure> figures =
+      larm_figures(inputs.results, inputs.regions, {inputs.roofs, inputs.predicted});
   if (figures.empty()) outcome.omitted.push_back("LARM figures: the results hold no roof");
   for (auto* make :
        {&validation_figures, &sweep_figures, &latency_sweep_figures, &contention_figures}) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/figure.h"
+#include "report/larm_figure.h"
 #include "results/hybrid_codec.h"
 #include "results/records.h"
 #include "roofline/region_placement.h"
@@ -20,6 +21,7 @@ struct PlotInputs {
   std::vector<roofline::RegionPoint> regions;
   std::optional<hybrid::HybridResults> hybrid;  // hybrid.json beside results.json
   roofline::PlaceOptions roofs;
+  std::vector<PredictedPoint> predicted;  // advice.json's placements (larm plot --advice)
 };
 
 struct PlottedFigure {

@@ -58,6 +58,25 @@ with tempfile.TemporaryDirectory() as tmp:
     c.check_equal(len(set(tm["pus"])), n, "one PU per thread")
     c.check("OMP_PLACES=" in r.stdout and "hop-bytes" in r.stdout, "mapping printed")
 
+    # larm plot --advice: each domain's LARM gets the predicted placements (its share).
+    plots = os.path.join(tmp, "plotted")
+    os.makedirs(plots)
+    import shutil
+    shutil.copy(os.path.join(fixture, "results.json"), plots)
+    r = run(larm, "plot", plots, "--advice", out, "--format", "svg")
+    c.check_equal(r.returncode, 0, "plot --advice: " + r.stderr)
+    data = os.path.join(plots, "plots", "larm-domain0-advice.dat")
+    c.check(os.path.exists(data), "advice points written for domain 0")
+    if os.path.exists(data):
+        rows = [l for l in open(data) if not l.startswith("#") and l.strip()]
+        first_touch = [l for l in rows if "ddot: compact + first touch" in l]
+        c.check(len(first_touch) == 1 and abs(float(first_touch[0].split()[1]) - 4 * 36.1 * 0.125 / 4) < 0.05,
+                f"ddot first touch at this domain's share: {first_touch}")
+        script = open(os.path.join(plots, "plots", "larm-domain0.gp")).read()
+        c.check("larm-domain0-advice.dat" in script, "the script draws them")
+    r = run(larm, "plot", plots, "--advice", os.path.join(fixture, "results.json"))
+    c.check(r.returncode == 2 and "not an advice file" in r.stderr, f"plot --advice of a results file: {r.stderr!r}")
+
     # One NUMA node: the advice says no memory choice matters, and why.
     out1 = os.path.join(tmp, "advice1.json")
     r = run(larm, "advise", reference, os.path.join(reference, "regions-triad-firsttouch"),

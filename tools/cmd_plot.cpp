@@ -14,16 +14,13 @@ namespace {
 
 struct PlotCommandOptions {
   std::string dir;
-  std::vector<std::string> regions;
+  PlotInputOptions inputs;
   std::vector<std::string> formats = {"png", "svg"};
   std::string out;
-  std::string access = "load";
-  std::string precision = "dp";
 };
 
 int run_plot(const PlotCommandOptions& options, const GlobalOptions& global) {
-  const report::PlotInputs inputs =
-      load_plot_inputs(options.dir, options.regions, options.access, options.precision);
+  const report::PlotInputs inputs = load_plot_inputs(options.dir, options.inputs);
   const std::filesystem::path dir = results_directory(options.dir);
   std::vector<report::Format> formats;
   for (const std::string& f : options.formats) {
@@ -67,7 +64,7 @@ void setup_plot(CLI::App& app, GlobalOptions& global, Action& action) {
       "plot", "draw the figures of a results directory with gnuplot (scripts and data kept)");
   add_global_options(*command, global);
   command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
-  add_plot_input_options(*command, options->regions, options->access, options->precision);
+  add_plot_input_options(*command, options->inputs);
   command->add_option("--format", options->formats, "image formats: png, svg, pdf")
       ->delimiter(',')
       ->check(CLI::IsMember({"png", "svg", "pdf"}))

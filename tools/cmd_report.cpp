@@ -12,15 +12,12 @@ namespace {
 
 struct ReportCommandOptions {
   std::string dir;
-  std::vector<std::string> regions;
+  PlotInputOptions inputs;
   std::string out;
-  std::string access = "load";
-  std::string precision = "dp";
 };
 
 int run_report(const ReportCommandOptions& options) {
-  const report::PlotInputs inputs =
-      load_plot_inputs(options.dir, options.regions, options.access, options.precision);
+  const report::PlotInputs inputs = load_plot_inputs(options.dir, options.inputs);
   const std::filesystem::path out =
       options.out.empty() ? results_directory(options.dir) : std::filesystem::path(options.out);
   const std::filesystem::path figures_dir = out / "plots";
@@ -61,7 +58,7 @@ void setup_report(CLI::App& app, GlobalOptions& global, Action& action) {
       "directory");
   add_global_options(*command, global);
   command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
-  add_plot_input_options(*command, options->regions, options->access, options->precision);
+  add_plot_input_options(*command, options->inputs);
   command->add_option("--out", options->out, "directory of the report (default DIR)");
   command->callback([options, &action] { action = [options] { return run_report(*options); }; });
 }

@@ -1,32 +1,81 @@
 // Loading what the figures and the report show.
 #include "tools/plot_inputs.h"
 
+#include <fstream>
+
 #include "results/store.h"
 #include "tools/cli_common.h"
 
 namespace larm::cli {
 
-void add_plot_input_options(CLI::App& command, std::vector<std::string>& regions,
-                            std::string& access, std::string& precision) {
+void add_plot_input_options(CLI::App& command, PlotInputOptions& options) {
   command
-      .add_option("--regions", regions,
+      .add_option("--regions", options.regions,
                   "regions.json files (or directories holding one) to place on the LARM")
       ->delimiter(',');
-  add_access_option(command, access, "access mix of the bandwidth roofs drawn");
-  add_precision_option(command, precision, "precision of the FLOP ceilings drawn");
+  command.add_option("--advice", options.advice,
+                     "advice.json of larm advise: draw each region's predicted placements");
+  add_access_option(command, options.access, "access mix of the bandwidth roofs drawn");
+  add_precision_option(command, options.precision, "precision of the FLOP ceilings drawn");
 }
 
+namespace {
+
+// Each region's predicted placements, per domain: the domain's share of the GFLOP/s.
+std::vector<report::PredictedPoint> predicted_points(const std::string& file,
+                                                     const results::Results& results) {
+  std::ifstream in(file);
+  if (!in) throw UsageError("cannot read " + file);
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(file + " is not JSON: " + e.what());
+  }
+  if (!doc.is_object() || doc.value("format", "") != "larm-advice") {
+    throw UsageError(file + " is not an advice file (no \"format\": \"larm-advice\")");
+  }
+  std::vector<int> domains;
+  for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
+    domains.push_back(d.value("index", 0));
+  }
+  std::vector<report::PredictedPoint> points;
+  try {
+    for (const auto& region : doc.at("regions")) {
+      if (!region.at("ai").is_number()) continue;
+      for (const auto& p : region.at("ranking")) {
+        if (!p.at("gflops").is_number()) continue;
+        const auto threads = p.at("threads_per_domain").get<std::vector<int>>();
+        int total = 0;
+        for (int n : threads) total += n;
+        for (std::size_t i = 0; i < threads.size() && i < domains.size(); ++i) {
+          if (threads[i] <= 0 || total <= 0) continue;
+          points.push_back({domains[i], region.at("ai").get<double>(),
+                            p.at("gflops").get<double>() * threads[i] / total,
+                            region.at("region").get<std::string>(),
+                            p.at("placement").get<std::string>()});
+        }
+      }
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(file + " is not a valid advice file: " + e.what());
+  }
+  return points;
+}
+
+}  // namespace
+
 report::PlotInputs load_plot_inputs(const std::string& results_dir,
-                                    const std::vector<std::string>& region_files,
-                                    const std::string& access, const std::string& precision) {
+                                    const PlotInputOptions& options) {
   report::PlotInputs inputs;
   try {
     inputs.results = results::load_results(results_dir);
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
-  inputs.roofs = {.access = parse_word<Access>(access),
-                  .precision = parse_word<Precision>(precision)};
+  inputs.roofs = {.access = parse_word<Access>(options.access),
+                  .precision = parse_word<Precision>(options.precision)};
+  const std::vector<std::string>& region_files = options.regions;
   const std::filesystem::path dir = results_directory(results_dir);
   for (const std::string& file : region_files) {
     try {
@@ -42,6 +91,7 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
     }
   }
   inputs.hybrid = load_hybrid_beside(results_dir, "");
+  if (!options.advice.empty()) inputs.predicted = predicted_points(options.advice, inputs.results);
   return inputs;
 }
 

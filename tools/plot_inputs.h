@@ -12,14 +12,18 @@
 
 namespace larm::cli {
 
-// --regions, --access and --precision, which plot and report share.
-void add_plot_input_options(CLI::App& command, std::vector<std::string>& regions,
-                            std::string& access, std::string& precision);
+// --regions, --advice, --access and --precision, which plot and report share.
+struct PlotInputOptions {
+  std::vector<std::string> regions;
+  std::string advice;  // advice.json of larm advise
+  std::string access = "load";
+  std::string precision = "dp";
+};
+void add_plot_input_options(CLI::App& command, PlotInputOptions& options);
 
 // Throws UsageError naming a file that cannot be read.
 report::PlotInputs load_plot_inputs(const std::string& results_dir,
-                                    const std::vector<std::string>& region_files,
-                                    const std::string& access, const std::string& precision);
+                                    const PlotInputOptions& options);
 
 // --hybrid: the node's hybrid.json (default: the one beside the results, if any).
 void add_hybrid_option(CLI::App& command, std::string& hybrid_file);

@@ -58,6 +58,10 @@ def cases():
     yield "show-four-domain", ["show", four], []
     yield "show-matrix-four-domain", ["show", four, "--matrix"], []
     yield "place-four-domain", ["place", four, triad[1]], []
+    broadwell = os.path.join(repo, "tests", "fixtures", "broadwell-table42")
+    yield "advise-broadwell", ["advise", broadwell, os.path.join(broadwell, "regions-bind0.json"),
+                               "--cross-validate", "--out", "{OUT}/advice.json"], ["advice.json"]
+    yield "advise-reference", ["advise", reference, triad[0], "--out", "{OUT}/advice.json"], []
     yield "plot-four-domain", ["plot", four, "--regions", triad[0], "--format", "svg", "--out",
                                "{OUT}/plots"], ["plots/*.gp", "plots/*.dat", "plots/figures.json"]
     yield "report-four-domain", ["report", four, "--out", "{OUT}/report"], ["report/report.md"]
