@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
       const auto [begin, end] = larm::examples::thread_share(options.size);
       LARM_REGION_BEGIN("ddot");
       for (std::size_t i = begin; i < end; ++i) sum += x[i] * y[i];
-      LARM_REGION_ADD("ddot", 2.0 * double(end - begin), 16.0 * double(end - begin));
+      LARM_REGION_ADD_RW("ddot", 2.0 * double(end - begin), 16.0 * double(end - begin), 0.0);
       LARM_REGION_END("ddot");
     }
     result = sum;

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
         }
       }
       const double updates = double(row_end - row_begin) * double(n) * double(n);
-      LARM_REGION_ADD("dgemm", 2.0 * updates, 24.0 * updates);
+      LARM_REGION_ADD_RW("dgemm", 2.0 * updates, 16.0 * updates, 8.0 * updates);
       LARM_REGION_END("dgemm");
     }
   }

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
       }
       const double points =
           z_end > z_begin ? double(z_end - z_begin) * double(n - 2) * double(n - 2) : 0.0;
-      LARM_REGION_ADD("stencil", 8.0 * points, 64.0 * points);
+      LARM_REGION_ADD_RW("stencil", 8.0 * points, 56.0 * points, 8.0 * points);
       LARM_REGION_END("stencil");
     }
     std::swap(in, out);

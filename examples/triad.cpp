@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
       const auto [begin, end] = larm::examples::thread_share(options.size);
       LARM_REGION_BEGIN("triad");
       for (std::size_t i = begin; i < end; ++i) a[i] = b[i] + scalar * c[i];
-      LARM_REGION_ADD("triad", 2.0 * double(end - begin), 24.0 * double(end - begin));
+      LARM_REGION_ADD_RW("triad", 2.0 * double(end - begin), 16.0 * double(end - begin),
+                         8.0 * double(end - begin));
       LARM_REGION_END("triad");
     }
   }

@@ -370,6 +370,8 @@ std::vector<RegionAdvice> advise(const results::Results& results,
     a.label = regions.label;
     a.region = region.name;
     a.threads = region.machine.threads;
+    a.domains = shape.domains;
+    a.memories = shape.memories;
     a.ai = region.machine.rates.ai;
     a.measured_gflops = region.machine.rates.gflops;
     a.measured_gbps = region.machine.rates.gbps;
@@ -681,6 +683,24 @@ std::string advice_table(const std::vector<RegionAdvice>& advice) {
   return out.str();
 }
 
+namespace {
+// Per-domain and per-memory values keyed by domain index and memory OS index.
+json by_domain(const RegionAdvice& a, const std::vector<int>& values) {
+  json out = json::object();
+  for (std::size_t i = 0; i < values.size() && i < a.domains.size(); ++i) {
+    out[std::to_string(a.domains[i])] = values[i];
+  }
+  return out;
+}
+json by_memory(const RegionAdvice& a, const std::vector<double>& values) {
+  json out = json::object();
+  for (std::size_t i = 0; i < values.size() && i < a.memories.size(); ++i) {
+    out[std::to_string(a.memories[i])] = values[i];
+  }
+  return out;
+}
+}  // namespace
+
 json advice_json(const std::vector<RegionAdvice>& advice, const std::vector<std::string>& notes) {
   const auto optional = [](const std::optional<double>& v) { return results::number_or_null(v); };
   json regions = json::array();
@@ -699,8 +719,8 @@ json advice_json(const std::vector<RegionAdvice>& advice, const std::vector<std:
            {"memory", p.policy.memory ? json(*p.policy.memory) : json()},
            {"fast_share",
             p.policy.data == DataPolicy::fast_share ? json(p.policy.fast_share) : json()},
-           {"threads_per_domain", p.threads_per_domain},
-           {"expected_pages", p.expected_pages},
+           {"threads_per_domain", by_domain(a, p.threads_per_domain)},
+           {"expected_pages", by_memory(a, p.expected_pages)},
            {"gbps", optional(p.gbps)},
            {"gflops", optional(p.gflops)},
            {"bound", p.bound},
@@ -721,7 +741,7 @@ json advice_json(const std::vector<RegionAdvice>& advice, const std::vector<std:
                        {"label", a.label},
                        {"region", a.region},
                        {"threads", a.threads},
-                       {"threads_per_domain", a.threads_per_domain},
+                       {"threads_per_domain", by_domain(a, a.threads_per_domain)},
                        {"ai", optional(a.ai)},
                        {"measured_gflops", optional(a.measured_gflops)},
                        {"measured_gbps", optional(a.measured_gbps)},

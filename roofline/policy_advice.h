@@ -68,6 +68,8 @@ struct RegionAdvice {
   std::string label;
   std::string region;
   int threads = 0;
+  std::vector<int> domains;        // domain indexes: the order of every per-domain vector
+  std::vector<unsigned> memories;  // memory OS indexes: the order of every per-memory vector
   std::vector<int> threads_per_domain;
   std::optional<double> ai;
   std::optional<double> measured_gflops;

@@ -44,7 +44,9 @@ with tempfile.TemporaryDirectory() as tmp:
     best = ddot["ranking"][0]
     c.check("numactl --localalloc ./ddot" in best["commands"]["shell"], best["commands"]["shell"])
     c.check_equal(best["commands"]["environment"]["OMP_PROC_BIND"], "close", "compact binds close")
-    c.check_equal(best["expected_pages"], [0.25, 0.25, 0.25, 0.25], "first touch spreads pages")
+    c.check_equal(best["expected_pages"], {"0": 0.25, "1": 0.25, "2": 0.25, "3": 0.25},
+                  "first touch spreads pages")
+    c.check_equal(best["threads_per_domain"], {"0": 7, "1": 7, "2": 7, "3": 7}, "threads")
     dgemm = next(x for x in doc["regions"] if x["region"] == "dgemm")
     c.check(not dgemm["sensitive"], "dgemm is not placement-sensitive")
     errors = [abs(v["error"]) for v in doc["model_check"]]

@@ -2,6 +2,7 @@
 #include "tools/plot_inputs.h"
 
 #include <fstream>
+#include <map>
 
 #include "results/store.h"
 #include "tools/cli_common.h"
@@ -22,8 +23,7 @@ void add_plot_input_options(CLI::App& command, PlotInputOptions& options) {
 namespace {
 
 // Each region's predicted placements, per domain: the domain's share of the GFLOP/s.
-std::vector<report::PredictedPoint> predicted_points(const std::string& file,
-                                                     const results::Results& results) {
+std::vector<report::PredictedPoint> predicted_points(const std::string& file) {
   std::ifstream in(file);
   if (!in) throw UsageError("cannot read " + file);
   nlohmann::json doc;
@@ -35,29 +35,25 @@ std::vector<report::PredictedPoint> predicted_points(const std::string& file,
   if (!doc.is_object() || doc.value("format", "") != "larm-advice") {
     throw UsageError(file + " is not an advice file (no \"format\": \"larm-advice\")");
   }
-  std::vector<int> domains;
-  for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
-    domains.push_back(d.value("index", 0));
-  }
   std::vector<report::PredictedPoint> points;
   try {
     for (const auto& region : doc.at("regions")) {
       if (!region.at("ai").is_number()) continue;
       for (const auto& p : region.at("ranking")) {
         if (!p.at("gflops").is_number()) continue;
-        const auto threads = p.at("threads_per_domain").get<std::vector<int>>();
+        const auto threads = p.at("threads_per_domain").get<std::map<std::string, int>>();
         int total = 0;
-        for (int n : threads) total += n;
-        for (std::size_t i = 0; i < threads.size() && i < domains.size(); ++i) {
-          if (threads[i] <= 0 || total <= 0) continue;
-          points.push_back({domains[i], region.at("ai").get<double>(),
-                            p.at("gflops").get<double>() * threads[i] / total,
+        for (const auto& [domain, n] : threads) total += n;
+        for (const auto& [domain, n] : threads) {
+          if (n <= 0 || total <= 0) continue;
+          points.push_back({std::stoi(domain), region.at("ai").get<double>(),
+                            p.at("gflops").get<double>() * n / total,
                             region.at("region").get<std::string>(),
                             p.at("placement").get<std::string>()});
         }
       }
     }
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const std::exception& e) {
     throw UsageError(file + " is not a valid advice file: " + e.what());
   }
   return points;
@@ -91,7 +87,7 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
     }
   }
   inputs.hybrid = load_hybrid_beside(results_dir, "");
-  if (!options.advice.empty()) inputs.predicted = predicted_points(options.advice, inputs.results);
+  if (!options.advice.empty()) inputs.predicted = predicted_points(options.advice);
   return inputs;
 }
 

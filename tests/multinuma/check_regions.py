@@ -50,4 +50,36 @@ for p in place:
     c.check(f"100 % on memory 1 ({where})" in p["verdict"],
             f"single1 domain {p['domain']}: verdict names memory 1 as {where}: {p['verdict']}")
 c.check(len([p for p in place if p["label"] == "single1"]) == 2, "single1 placed for both domains")
+
+# larm advise on the single:1 run, and the advised command applied: the re-run's pages and
+# threads are where the best placement says. (Under TCG which placement wins means nothing; that
+# the advice, applied, does what it says is what is checked.)
+try:
+    advice = json.load(open(os.path.join(work, "advice.json")))
+except (OSError, ValueError) as e:
+    advice = None
+    c.check(False, f"advice.json from the guest: {e}")
+if advice:
+    triad = next((r for r in advice["regions"] if r["region"] == "triad"), None)
+    c.check(triad is not None and triad["ranking"], "advice for triad")
+    if triad and triad["ranking"]:
+        best = triad["ranking"][0]
+        c.check_equal(triad["current"].split(",")[0], "bind 1", "single:1 recognised as bind 1")
+        print(f"advised: {best['placement']}: {best['commands']['shell']}")
+        doc = regions("advised")
+        run = [r for r in doc["regions"] if r["name"] == "triad"]
+        c.check(len(run) == 1 and run[0]["data"], "advised run: triad with tagged data")
+        if run and run[0]["data"]:
+            fractions = run[0]["data"]["memory_fractions"]
+            print(f"advised run: data on memories {fractions}, expected {best['expected_pages']}")
+            tol = 0.25 if best["data"] == "first-touch" else 0.1
+            for memory, share in best["expected_pages"].items():
+                c.check(abs(fractions.get(memory, 0) - share) < tol,
+                        f"advised run: memory {memory} holds {fractions.get(memory, 0):.2f}, "
+                        f"the advice expects {share:.2f}")
+            threads = {}
+            for t in run[0]["threads"]:
+                threads[str(t["domain"])] = threads.get(str(t["domain"]), 0) + 1
+            expected = {d: n for d, n in best["threads_per_domain"].items() if n > 0}
+            c.check_equal(threads, expected, "advised run: threads per domain (their CPUs' domains)")
 c.finish()

@@ -52,10 +52,17 @@ fi
 root="$work/root"
 rm -rf "$root" && mkdir -p "$root"/{bin,proc,sys,dev,tmp}
 cp /bin/busybox "$root/bin/"
-for applet in sh mount poweroff cat echo date mkdir; do ln -sf busybox "$root/bin/$applet"; done
+for applet in sh mount poweroff cat echo date mkdir sed head; do ln -sf busybox "$root/bin/$applet"; done
 programs=("$larm")
 cp "$larm" "$root/bin/larm"
 if [[ -n $triad ]]; then cp "$triad" "$root/bin/triad"; programs+=("$triad"); fi
+# numactl applies larm advise's data placements in the guest.
+if [[ -n $triad ]]; then
+  command -v numactl >/dev/null || apt_install numactl || true
+  if command -v numactl >/dev/null; then
+    cp "$(command -v numactl)" "$root/bin/numactl"; programs+=("$(command -v numactl)")
+  fi
+fi
 ldd "${programs[@]}" | grep -o '/[^ ]*' | grep -v ':$' | sort -u | while read -r library; do
   mkdir -p "$root$(dirname "$library")"
   cp -L "$library" "$root$library"
@@ -107,6 +114,19 @@ if [ -x /bin/triad ]; then
   echo "@@place status=$?"; cat /tmp/place.txt
   echo "@@placejson"; cat /tmp/place.json
   echo "@@end"
+  # larm advise on the single-memory run, then the advised command (the first "shell" of
+  # advice.json: the best placement of the first region), re-run to check pages and threads.
+  larm advise /tmp/results /tmp/ex/single1 --out /tmp/advice.json \
+    --command "triad --placement firsttouch --size 200000 --repetitions 2" > /tmp/advise.txt 2>&1
+  echo "@@advise status=$?"; cat /tmp/advise.txt
+  echo "@@advicejson"; cat /tmp/advice.json
+  echo "@@end"
+  advised=$(sed -n 's/^ *"shell": "\(.*\)",\{0,1\}$/\1/p' /tmp/advice.json | head -1)
+  mkdir -p /tmp/ex/advised
+  echo "@@advised command: $advised"
+  eval "LARM_OUT=/tmp/ex/advised LARM_LABEL=advised $advised" > /dev/null 2> /tmp/ex/advised/stderr.txt
+  echo "@@regions advised status=$?"; cat /tmp/ex/advised/stderr.txt; cat /tmp/ex/advised/regions.json
+  echo "@@end"
 fi
 poweroff -f
 INIT
@@ -141,12 +161,15 @@ sed -n '/^@@hybridjson$/,/^@@end$/p' "$work/console.txt" | sed '1d;$d' > "$work/
 "${PYTHON:-python3}" "$checker" "$work/results.json" \
   "$(grep -o 'seconds=[0-9]*' <<<"$report" | cut -d= -f2)" || status=1
 if [[ -n $triad ]]; then
-  for label in firsttouch interleave single1; do
+  for label in firsttouch interleave single1 advised; do
     sed -n "/^@@regions $label /,/^@@end\$/p" "$work/console.txt" | sed '1d;$d' > "$work/regions-$label.txt"
     grep -o "@@regions $label status=[0-9]*" "$work/console.txt" || true
   done
   sed -n '/^@@place status=/,/^@@placejson$/p' "$work/console.txt" | sed '1d;$d'
   sed -n '/^@@placejson$/,/^@@end$/p' "$work/console.txt" | sed '1d;$d' > "$work/place.json"
+  sed -n '/^@@advise status=/,/^@@advicejson$/p' "$work/console.txt" | sed '1d;$d'
+  grep -o '@@advised command: .*' "$work/console.txt" || true
+  sed -n '/^@@advicejson$/,/^@@end$/p' "$work/console.txt" | sed '1d;$d' > "$work/advice.json"
   "${PYTHON:-python3}" "$regions_checker" "$work" || status=1
 fi
 exit $status
