@@ -56,6 +56,7 @@ struct DomainData {
   std::vector<const roofline::RegionPoint*> regions;
   std::vector<const results::ValidationPoint*> validation;
   std::vector<const PredictedPoint*> predicted;
+  std::vector<std::pair<std::string, double>> hybrid_roofs;  // region, GB/s (thesis fig. 4.9)
 };
 
 DomainData collect(const results::Results& results, int domain,
@@ -89,6 +90,12 @@ DomainData collect(const results::Results& results, int domain,
   }
   for (const auto& p : options.predicted) {
     if (p.domain == domain && p.ai > 0 && p.gflops > 0) d.predicted.push_back(&p);
+  }
+  if (options.roofs.hybrid) {
+    for (const auto* r : d.regions) {
+      const roofline::PlacedRegion placed = roofline::place(*r, results, options.roofs);
+      if (placed.hybrid_roof) d.hybrid_roofs.push_back({r->region, placed.hybrid_roof->value});
+    }
   }
   for (const auto& v : results.validation) {
     if (v.domain == domain && v.stats.count > 0 && v.access == options.roofs.access) {
@@ -162,6 +169,11 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
     items.push_back("    min(x*" + fixed(r.value, 6) + ", F) " + "with lines " +
                     roof_style(r, r.is_cache() ? cache_index++ : 0) + " title " +
                     gnuplot_string(key_name(r) + ": " + fixed(r.value) + " GB/s"));
+  }
+  for (const auto& [region, gbps] : d.hybrid_roofs) {
+    items.push_back("    min(x*" + fixed(gbps, 6) +
+                    ", F) with lines lc rgb \"#aa3377\" dt 4 lw 1.5 title " +
+                    gnuplot_string("hybrid roof of " + region + ": " + fixed(gbps) + " GB/s"));
   }
   for (const auto& c : d.ceilings) {
     items.push_back("    " + fixed(c.value, 6) + " with lines lc rgb \"#555555\" dt 3 lw 1 title " +
@@ -276,7 +288,7 @@ std::vector<Figure> larm_figures(const results::Results& results,
     // The key beside the plot, in two columns (and a wider figure) when it is long.
     const std::size_t entries = d.bandwidth.size() + d.ceilings.size() +
                                 (d.validation.empty() ? 0 : 1) + labels.size() +
-                                (d.predicted.empty() ? 0 : 1);
+                                (d.predicted.empty() ? 0 : 1) + d.hybrid_roofs.size();
     const bool two_columns = entries > 13;
     if (two_columns) f.width_inches = 10.0;
     const double right = two_columns ? 0.36 : 0.5, key_x = two_columns ? 0.49 : 0.68;

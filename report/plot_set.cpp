@@ -10,12 +10,20 @@
 #include "results/atomic_file.h"
 
 namespace larm::report {
+namespace {
+// The roofs' options with hybrid.json, so that each region of its domain gets its own roof.
+roofline::PlaceOptions with_hybrid(const PlotInputs& inputs) {
+  roofline::PlaceOptions roofs = inputs.roofs;
+  if (inputs.hybrid) roofs.hybrid = &*inputs.hybrid;
+  return roofs;
+}
+}  // namespace
 
 PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_dir,
                      const std::vector<Format>& formats) {
   PlotOutcome outcome;
   std::vector<Figure> figures =
-      larm_figures(inputs.results, inputs.regions, {inputs.roofs, inputs.predicted});
+      larm_figures(inputs.results, inputs.regions, {with_hybrid(inputs), inputs.predicted});
   if (figures.empty()) outcome.omitted.push_back("LARM figures: the results hold no roof");
   for (auto* make :
        {&validation_figures, &sweep_figures, &latency_sweep_figures, &contention_figures}) {

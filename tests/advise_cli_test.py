@@ -3,6 +3,7 @@ reference run, TreeMatch from a CSV, and bad input.
     advise_cli_test.py LARM REPO_ROOT"""
 import json
 import os
+import shutil
 import sys
 import tempfile
 
@@ -63,7 +64,6 @@ with tempfile.TemporaryDirectory() as tmp:
     # larm plot --advice: each domain's LARM gets the predicted placements (its share).
     plots = os.path.join(tmp, "plotted")
     os.makedirs(plots)
-    import shutil
     shutil.copy(os.path.join(fixture, "results.json"), plots)
     r = run(larm, "plot", plots, "--advice", out, "--format", "svg")
     c.check_equal(r.returncode, 0, "plot --advice: " + r.stderr)
@@ -78,6 +78,29 @@ with tempfile.TemporaryDirectory() as tmp:
         c.check("larm-domain0-advice.dat" in script, "the script draws them")
     r = run(larm, "plot", plots, "--advice", os.path.join(fixture, "results.json"))
     c.check(r.returncode == 2 and "not an advice file" in r.stderr, f"plot --advice of a results file: {r.stderr!r}")
+
+    # hybrid.json beside the results: a region of its domain gets its own roof in place and plot
+    # (thesis fig. 4.9); the four-domain HBM fixture's fit, naming its memories 1 (HBM, fast) and
+    # 0 (DRAM, slow) of domain 0.
+    hbm = os.path.join(repo, "tests", "fixtures", "four-domain-hbm")
+    hyb = os.path.join(tmp, "hybrid-node")
+    os.makedirs(hyb)
+    shutil.copy(os.path.join(hbm, "results.json"), hyb)
+    h = json.load(open(os.path.join(hbm, "hybrid.json")))
+    h["fast"] = {"memory": "1", "kind": "HBM", "why": "test"}
+    h["slow"] = {"memory": "0", "kind": "DRAM", "why": "test"}
+    json.dump(h, open(os.path.join(hyb, "hybrid.json"), "w"))
+    triad = os.path.join(reference, "regions-triad-firsttouch")
+    r = run(larm, "place", hyb, triad, "--json", os.path.join(tmp, "place.json"))
+    c.check_equal(r.returncode, 0, "place with hybrid.json: " + r.stderr)
+    placed = json.load(open(os.path.join(tmp, "place.json")))
+    c.check(placed and placed[0]["hybrid_roof_gbps"] and placed[0]["hybrid_roof_gbps"] > 0,
+            f"place gives the region its hybrid roof: {placed[0]['hybrid_roof_gbps'] if placed else None}")
+    c.check("hybrid roof of this region" in r.stdout, "place prints it")
+    r = run(larm, "plot", hyb, "--regions", triad, "--format", "svg")
+    c.check_equal(r.returncode, 0, "plot with hybrid.json: " + r.stderr)
+    script = open(os.path.join(hyb, "plots", "larm-domain0.gp")).read()
+    c.check("hybrid roof of triad" in script, "the LARM of domain 0 draws the region's hybrid roof")
 
     # One NUMA node: the advice says no memory choice matters, and why.
     out1 = os.path.join(tmp, "advice1.json")
