@@ -26,7 +26,7 @@ constexpr int kDomains = 16, kCores = 16, kRepetitions = 7;
 results::Roof memory_roof(int domain, unsigned memory, Placement placement, double gbps) {
   results::Roof r;
   r.domain = domain;
-  r.level = placement == Placement::congestion ? Level::memory : Level::memory;
+  r.level = Level::memory;
   if (placement != Placement::congestion) r.memory = MemoryRef{static_cast<int>(memory), memory};
   r.placement = placement;
   r.memory_kind = "DRAM";
@@ -103,8 +103,8 @@ void time(const char* what, F&& f) {
                      .count());
   }
   std::sort(ms.begin(), ms.end());
-  std::printf("%-52s median %8.1f ms, max %8.1f ms (%d runs)\n", what, ms[ms.size() / 2],
-              ms.back(), kRepetitions);
+  std::printf("%-52s median %8.1f ms, max %8.1f ms (%d runs)\n", what, ms[ms.size() / 2], ms.back(),
+              kRepetitions);
 }
 
 }  // namespace
@@ -114,7 +114,7 @@ int main() {
   const regions::RegionsFile regions = regions_file();
   std::size_t candidates = 0;
   time("advise: 3 regions, 256 threads, 16 domains", [&] {
-    const auto advice = roofline::advice::advise(results, regions, "bench", {});
+    const auto advice = roofline::advice::advise(results, {{"bench", regions}}, {});
     candidates = advice.at(0).ranking.size();
   });
   std::printf("  (%zu candidate placements per region)\n", candidates);

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -318,6 +317,31 @@ bool pages_match(const std::vector<double>& expected, const std::vector<unsigned
   return true;
 }
 
+// Candidates: {compact, scatter} × {first touch, interleave, bind m, fast share f}; the fast
+// shares on the first domain's fast/slow pair, where a domain has a fast memory.
+std::vector<Policy> candidate_policies(const NodeShape& shape, const AdviceOptions& options) {
+  std::optional<std::pair<int, int>> pair;
+  for (std::size_t d = 0; d < shape.domains.size() && !pair; ++d) {
+    if (shape.fast[d] && shape.first_touch[d]) pair = {{*shape.fast[d], *shape.first_touch[d]}};
+  }
+  std::vector<Policy> policies;
+  for (ThreadPolicy t : {ThreadPolicy::compact, ThreadPolicy::scatter}) {
+    policies.push_back({t, DataPolicy::first_touch});
+    if (shape.memories.size() > 1) {
+      policies.push_back({t, DataPolicy::interleave});
+      for (unsigned m : shape.memories) policies.push_back({t, DataPolicy::bind, m});
+    }
+    if (!pair) continue;
+    for (double f : options.fast_shares) {
+      Policy p{t, DataPolicy::fast_share, shape.memories[static_cast<std::size_t>(pair->first)]};
+      p.slow_memory = shape.memories[static_cast<std::size_t>(pair->second)];
+      p.fast_share = f;
+      policies.push_back(p);
+    }
+  }
+  return policies;
+}
+
 }  // namespace
 
 std::string Policy::name() const {
@@ -346,7 +370,7 @@ std::optional<std::string> single_memory_note(const results::Results& results) {
 }
 
 std::vector<RegionAdvice> advise(const results::Results& results,
-                                 const regions::RegionsFile& regions, const std::string& file,
+                                 const std::vector<RegionsInput>& inputs,
                                  const AdviceOptions& options) {
   Models models{contention::fit_memory_model(results, Access::load), std::nullopt};
   try {
@@ -362,273 +386,261 @@ std::vector<RegionAdvice> advise(const results::Results& results,
     if (const results::Roof* p = roofs.peak(shape.domains[d], options.precision)) peak[d] = p->roof;
   }
   const std::optional<std::string> single = single_memory_note(results);
+  const std::vector<Policy> policies = candidate_policies(shape, options);
+  // The page splits of the placements a run's pages are recognised as (the region's threads
+  // weigh them in expected_pages).
+  std::string why_not;  // a candidate that cannot be applied says why in the ranking
+  const auto first_touch_share =
+      data_share(shape, {ThreadPolicy::compact, DataPolicy::first_touch}, why_not);
+  const auto interleave_share =
+      data_share(shape, {ThreadPolicy::compact, DataPolicy::interleave}, why_not);
 
   std::vector<RegionAdvice> out;
-  for (const regions::Region& region : regions.regions) {
-    RegionAdvice a;
-    a.file = file;
-    a.label = regions.label;
-    a.region = region.name;
-    a.threads = region.machine.threads;
-    a.domains = shape.domains;
-    a.memories = shape.memories;
-    a.ai = region.machine.rates.ai;
-    a.measured_gflops = region.machine.rates.gflops;
-    a.measured_gbps = region.machine.rates.gbps;
-    a.read_share = region.machine.read_share();
-    if (region.data) a.data_memories = region.data->memory_fractions;
-    a.threads_per_domain.assign(D, 0);
-    for (const regions::Aggregate& entry : region.domains) {
-      const int dp = entry.domain ? models.load.domain_position(*entry.domain) : -1;
-      if (dp >= 0) a.threads_per_domain[static_cast<std::size_t>(dp)] += entry.threads;
-    }
-    if (a.threads <= 0) {
-      a.unavailable = "no thread ran it";
-      out.push_back(std::move(a));
-      continue;
-    }
-    const double read_share = a.read_share.value_or(1.0);
-    if (!a.read_share) {
-      a.evidence.push_back("read/write split unknown (larm_region_add_rw): taken as all reads");
-    } else {
-      a.evidence.push_back("bytes: " + results::percent_text(*a.read_share, 0) + " read");
-      if (!models.store && *a.read_share < 1) {
-        a.evidence.push_back("no store roofs: its writes are predicted at the load roofs");
+  for (const RegionsInput& input : inputs) {
+    const regions::RegionsFile& regions = input.records;
+    const std::string& file = input.file;
+    for (const regions::Region& region : regions.regions) {
+      RegionAdvice a;
+      a.file = file;
+      a.label = regions.label;
+      a.region = region.name;
+      a.threads = region.machine.threads;
+      a.domains = shape.domains;
+      a.memories = shape.memories;
+      a.ai = region.machine.rates.ai;
+      a.measured_gflops = region.machine.rates.gflops;
+      a.measured_gbps = region.machine.rates.gbps;
+      a.read_share = region.machine.read_share();
+      if (region.data) a.data_memories = region.data->memory_fractions;
+      a.threads_per_domain.assign(D, 0);
+      for (const regions::Aggregate& entry : region.domains) {
+        const int dp = entry.domain ? models.load.domain_position(*entry.domain) : -1;
+        if (dp >= 0) a.threads_per_domain[static_cast<std::size_t>(dp)] += entry.threads;
       }
-    }
-    if (!a.ai) a.evidence.push_back("no arithmetic intensity: bandwidth only, no GFLOP/s");
-    for (const std::string& note : models.load.notes) a.evidence.push_back("model: " + note);
-    std::string hybrid_why;
-    if (options.hybrid) {
-      a.hybrid_roof_gbps =
-          hybrid::region_roof_gbps(*options.hybrid, a.data_memories, a.read_share, hybrid_why);
-      a.hybrid_note = hybrid_why;
-    }
-
-    // Candidates: {compact, scatter} × {first touch, interleave, bind m, fast share f}.
-    std::vector<Policy> policies;
-    for (ThreadPolicy t : {ThreadPolicy::compact, ThreadPolicy::scatter}) {
-      policies.push_back({t, DataPolicy::first_touch});
-      if (shape.memories.size() > 1) {
-        policies.push_back({t, DataPolicy::interleave});
-        for (unsigned m : shape.memories) policies.push_back({t, DataPolicy::bind, m});
-      }
-      std::set<std::pair<int, int>> pairs;
-      for (std::size_t d = 0; d < D; ++d) {
-        if (shape.fast[d] && shape.first_touch[d])
-          pairs.insert({*shape.fast[d], *shape.first_touch[d]});
-      }
-      if (!pairs.empty()) {
-        for (double f : options.fast_shares) {
-          Policy p{t, DataPolicy::fast_share,
-                   shape.memories[static_cast<std::size_t>(pairs.begin()->first)]};
-          p.slow_memory = shape.memories[static_cast<std::size_t>(pairs.begin()->second)];
-          p.fast_share = f;
-          policies.push_back(p);
-        }
-      }
-    }
-    const bool same_threads = threads_for(shape, a.threads, ThreadPolicy::compact) ==
-                              threads_for(shape, a.threads, ThreadPolicy::scatter);
-    if (same_threads) {
-      a.evidence.push_back(std::to_string(a.threads) +
-                           " threads: compact and scatter put the same number on each domain");
-    }
-
-    // The current placement, from the threads' domains and the tagged pages.
-    std::vector<std::vector<double>> current_share;
-    std::string current_policy;
-    if (!a.data_memories.empty()) {
-      current_share.assign(D, std::vector<double>(shape.memories.size(), 0));
-      for (std::size_t d = 0; d < D; ++d) {
-        for (std::size_t m = 0; m < shape.memories.size(); ++m) {
-          const auto it = a.data_memories.find(shape.memories[m]);
-          current_share[d][m] = it == a.data_memories.end() ? 0 : it->second;
-        }
-      }
-      std::vector<std::string> matching;
-      for (DataPolicy data : {DataPolicy::first_touch, DataPolicy::interleave}) {
-        std::string why;
-        Policy p{ThreadPolicy::compact, data};
-        const auto share = data_share(shape, p, why);
-        if (share && pages_match(expected_pages(shape, a.threads_per_domain, *share),
-                                 shape.memories, a.data_memories)) {
-          matching.push_back(data == DataPolicy::first_touch ? "first touch" : "interleave");
-          if (matching.size() == 1) current_share = *share;
-        }
-      }
-      std::string pages;
-      for (const auto& [memory, fraction] : a.data_memories) {
-        pages += (pages.empty() ? "" : ", ") + results::percent_text(fraction, 0) + " on memory " +
-                 std::to_string(memory);
-      }
-      a.evidence.push_back("larm_region_data: " + pages);
-      if (matching.size() == 2) {
-        // First touch and interleave leave the same split here: the measured bandwidth decides.
-        std::string why;
-        const auto ft = data_share(shape, {ThreadPolicy::compact, DataPolicy::first_touch}, why);
-        const auto il = data_share(shape, {ThreadPolicy::compact, DataPolicy::interleave}, why);
-        const Evaluation eft = evaluate(models, shape, a.threads_per_domain, *ft, read_share, a.ai,
-                                        peak, std::nullopt, std::nullopt);
-        const Evaluation eil = evaluate(models, shape, a.threads_per_domain, *il, read_share, a.ai,
-                                        peak, std::nullopt, std::nullopt);
-        const bool interleaved =
-            a.measured_gbps && eft.gbps && eil.gbps &&
-            std::abs(*eil.gbps - *a.measured_gbps) < std::abs(*eft.gbps - *a.measured_gbps);
-        current_share = interleaved ? *il : *ft;
-        current_policy = interleaved ? "interleave" : "first touch";
-        a.evidence.push_back(
-            "its pages fit first touch and interleaving alike; its measured "
-            "bandwidth is nearer the " +
-            current_policy + " prediction");
-      } else if (matching.size() == 1) {
-        current_policy = matching[0];
-      } else {
-        current_policy = "pages as found";
-        for (std::size_t m = 0; m < shape.memories.size(); ++m) {
-          const auto it = a.data_memories.find(shape.memories[m]);
-          if (it == a.data_memories.end() || it->second < 1 - kPagesMatch) continue;
-          std::string why;
-          current_share =
-              *data_share(shape, {ThreadPolicy::compact, DataPolicy::bind, shape.memories[m]}, why);
-          current_policy = "bind " + std::to_string(shape.memories[m]);
-        }
-      }
-    } else {
-      a.evidence.push_back(
-          "data not tagged (larm_region_data): the current placement is unknown, speed-ups are "
-          "against the measured point");
-    }
-    std::string thread_text;
-    for (std::size_t d = 0; d < D; ++d) {
-      if (a.threads_per_domain[d] > 0) {
-        thread_text += (thread_text.empty() ? "" : ", ") + std::to_string(a.threads_per_domain[d]) +
-                       " on domain " + std::to_string(shape.domains[d]);
-      }
-    }
-    a.evidence.push_back("threads: " + thread_text);
-    a.current =
-        (current_policy.empty() ? "unknown data placement" : current_policy) + ", " + thread_text;
-    // Memory-served or cache-served: above what memory gives its placement (the current one,
-    // else the best any placement gets), its bytes come from a cache, whose roof no placement
-    // changes (the LARM's own reading, as `larm place` gives it).
-    std::optional<CacheBound> cache;
-    {
-      std::optional<double> memory_gbps;
-      if (!current_share.empty()) {
-        memory_gbps = evaluate(models, shape, a.threads_per_domain, current_share, read_share,
-                               std::nullopt, peak, std::nullopt, std::nullopt)
-                          .gbps;
-      }
-      if (a.measured_gbps && memory_gbps && *a.measured_gbps > kCacheServed * *memory_gbps) {
-        cache = cache_bound(results, shape, a.threads_per_domain, *a.measured_gbps);
-        if (!cache) cache = CacheBound{*a.measured_gbps, "measured bandwidth (above every roof)"};
-        a.evidence.push_back(
-            "served from cache: its measured " + number(*a.measured_gbps) + " GB/s is above the " +
-            number(*memory_gbps) +
-            " GB/s memory gives its current placement, so it is bound by the " + cache->roof +
-            " under every placement (its memory traffic is not counted here: no counters)");
-      }
-    }
-    if (!current_share.empty()) {
-      const Evaluation e = evaluate(models, shape, a.threads_per_domain, current_share, read_share,
-                                    a.ai, peak, std::nullopt, cache);
-      a.current_gflops = a.ai ? e.gflops : e.gbps;
-      if (!e.unavailable.empty()) a.evidence.push_back("current placement: " + e.unavailable);
-    }
-
-    for (const Policy& policy : policies) {
-      if (same_threads && policy.threads == ThreadPolicy::scatter) continue;
-      PolicyPrediction p;
-      p.policy = policy;
-      p.threads_per_domain = threads_for(shape, a.threads, policy.threads);
-      p.commands = commands_for(shape, policy, a.threads, options.app_command);
-      std::string why;
-      const auto share = data_share(shape, policy, why);
-      if (!share) {
-        p.unavailable = why;
-        a.ranking.push_back(std::move(p));
+      if (a.threads <= 0) {
+        a.unavailable = "no thread ran it";
+        out.push_back(std::move(a));
         continue;
       }
-      p.expected_pages = expected_pages(shape, p.threads_per_domain, *share);
-      std::optional<double> hybrid_gbps;
-      if (policy.data == DataPolicy::fast_share && options.hybrid && options.hybrid->fit) {
-        const int only = [&] {
-          int running = -1;
-          for (std::size_t d = 0; d < D; ++d) {
-            if (p.threads_per_domain[d] > 0) running = running < 0 ? static_cast<int>(d) : -2;
-          }
-          return running;
-        }();
-        if (only >= 0 && shape.domains[static_cast<std::size_t>(only)] == options.hybrid->domain) {
-          std::map<unsigned, double> pages{{*policy.memory, policy.fast_share},
-                                           {*policy.slow_memory, 1 - policy.fast_share}};
-          std::string unused;
-          hybrid_gbps = hybrid::region_roof_gbps(*options.hybrid, pages, a.read_share, unused);
+      const double read_share = a.read_share.value_or(1.0);
+      if (!a.read_share) {
+        a.evidence.push_back("read/write split unknown (larm_region_add_rw): taken as all reads");
+      } else {
+        a.evidence.push_back("bytes: " + results::percent_text(*a.read_share, 0) + " read");
+        if (!models.store && *a.read_share < 1) {
+          a.evidence.push_back("no store roofs: its writes are predicted at the load roofs");
         }
       }
-      const Evaluation e = evaluate(models, shape, p.threads_per_domain, *share, read_share, a.ai,
-                                    peak, hybrid_gbps, cache);
-      p.gbps = e.gbps;
-      p.gflops = e.gflops;
-      p.bound = e.bound;
-      p.unavailable = e.unavailable;
-      const std::optional<double> value = a.ai ? p.gflops : p.gbps;
-      const std::optional<double> measured = a.ai ? a.measured_gflops : a.measured_gbps;
-      if (value && a.current_gflops && *a.current_gflops > 0) {
-        p.speedup = *value / *a.current_gflops;
-      } else if (value && measured && *measured > 0) {
-        p.speedup = *value / *measured;
+      if (!a.ai) a.evidence.push_back("no arithmetic intensity: bandwidth only, no GFLOP/s");
+      for (const std::string& note : models.load.notes) a.evidence.push_back("model: " + note);
+      std::string hybrid_why;
+      if (options.hybrid) {
+        a.hybrid_roof_gbps =
+            hybrid::region_roof_gbps(*options.hybrid, a.data_memories, a.read_share, hybrid_why);
+        a.hybrid_note = hybrid_why;
       }
-      if (p.speedup && measured && a.current_gflops) p.expected_gflops = *measured * *p.speedup;
-      p.current = !current_share.empty() && share == current_share &&
-                  p.threads_per_domain == a.threads_per_domain;
-      a.ranking.push_back(std::move(p));
-    }
-    std::stable_sort(a.ranking.begin(), a.ranking.end(),
-                     [&](const PolicyPrediction& x, const PolicyPrediction& y) {
-                       const auto vx = a.ai ? x.gflops : x.gbps;
-                       const auto vy = a.ai ? y.gflops : y.gbps;
-                       if (vx.has_value() != vy.has_value()) return vx.has_value();
-                       return vx && *vx > *vy * (1 + 1e-9);
-                     });
-    std::vector<double> values;
-    for (const auto& p : a.ranking) {
-      const auto v = a.ai ? p.gflops : p.gbps;
-      if (v && *v > 0) values.push_back(*v);
-    }
-    if (values.empty()) {
-      a.unavailable = a.ranking.empty() ? "no candidate placement" : a.ranking.front().unavailable;
+
+      const bool same_threads = threads_for(shape, a.threads, ThreadPolicy::compact) ==
+                                threads_for(shape, a.threads, ThreadPolicy::scatter);
+      if (same_threads) {
+        a.evidence.push_back(std::to_string(a.threads) +
+                             " threads: compact and scatter put the same number on each domain");
+      }
+
+      // The current placement, from the threads' domains and the tagged pages.
+      std::vector<std::vector<double>> current_share;
+      std::string current_policy;
+      if (!a.data_memories.empty()) {
+        current_share.assign(D, std::vector<double>(shape.memories.size(), 0));
+        for (std::size_t d = 0; d < D; ++d) {
+          for (std::size_t m = 0; m < shape.memories.size(); ++m) {
+            const auto it = a.data_memories.find(shape.memories[m]);
+            current_share[d][m] = it == a.data_memories.end() ? 0 : it->second;
+          }
+        }
+        const auto fits = [&](const std::optional<std::vector<std::vector<double>>>& share) {
+          return share && pages_match(expected_pages(shape, a.threads_per_domain, *share),
+                                      shape.memories, a.data_memories);
+        };
+        const bool fits_first_touch = fits(first_touch_share);
+        const bool fits_interleave = fits(interleave_share);
+        std::string pages;
+        for (const auto& [memory, fraction] : a.data_memories) {
+          pages += (pages.empty() ? "" : ", ") + results::percent_text(fraction, 0) +
+                   " on memory " + std::to_string(memory);
+        }
+        a.evidence.push_back("larm_region_data: " + pages);
+        if (fits_first_touch && fits_interleave) {
+          // First touch and interleave leave the same split here: the measured bandwidth decides.
+          const Evaluation eft = evaluate(models, shape, a.threads_per_domain, *first_touch_share,
+                                          read_share, a.ai, peak, std::nullopt, std::nullopt);
+          const Evaluation eil = evaluate(models, shape, a.threads_per_domain, *interleave_share,
+                                          read_share, a.ai, peak, std::nullopt, std::nullopt);
+          const bool interleaved =
+              a.measured_gbps && eft.gbps && eil.gbps &&
+              std::abs(*eil.gbps - *a.measured_gbps) < std::abs(*eft.gbps - *a.measured_gbps);
+          current_share = interleaved ? *interleave_share : *first_touch_share;
+          current_policy = interleaved ? "interleave" : "first touch";
+          a.evidence.push_back(
+              "its pages fit first touch and interleaving alike; its measured "
+              "bandwidth is nearer the " +
+              current_policy + " prediction");
+        } else if (fits_first_touch) {
+          current_share = *first_touch_share;
+          current_policy = "first touch";
+        } else if (fits_interleave) {
+          current_share = *interleave_share;
+          current_policy = "interleave";
+        } else {
+          current_policy = "pages as found";
+          for (std::size_t m = 0; m < shape.memories.size(); ++m) {
+            const auto it = a.data_memories.find(shape.memories[m]);
+            if (it == a.data_memories.end() || it->second < 1 - kPagesMatch) continue;
+            std::string why;
+            current_share = *data_share(
+                shape, {ThreadPolicy::compact, DataPolicy::bind, shape.memories[m]}, why);
+            current_policy = "bind " + std::to_string(shape.memories[m]);
+          }
+        }
+      } else {
+        a.evidence.push_back(
+            "data not tagged (larm_region_data): the current placement is unknown, speed-ups are "
+            "against the measured point");
+      }
+      std::string thread_text;
+      for (std::size_t d = 0; d < D; ++d) {
+        if (a.threads_per_domain[d] > 0) {
+          thread_text += (thread_text.empty() ? "" : ", ") +
+                         std::to_string(a.threads_per_domain[d]) + " on domain " +
+                         std::to_string(shape.domains[d]);
+        }
+      }
+      a.evidence.push_back("threads: " + thread_text);
+      a.current =
+          (current_policy.empty() ? "unknown data placement" : current_policy) + ", " + thread_text;
+      // Memory-served or cache-served: above what memory gives its placement (the current one,
+      // else the best any placement gets), its bytes come from a cache, whose roof no placement
+      // changes (the LARM's own reading, as `larm place` gives it).
+      std::optional<CacheBound> cache;
+      {
+        std::optional<double> memory_gbps;
+        if (!current_share.empty()) {
+          memory_gbps = evaluate(models, shape, a.threads_per_domain, current_share, read_share,
+                                 std::nullopt, peak, std::nullopt, std::nullopt)
+                            .gbps;
+        }
+        if (a.measured_gbps && memory_gbps && *a.measured_gbps > kCacheServed * *memory_gbps) {
+          cache = cache_bound(results, shape, a.threads_per_domain, *a.measured_gbps);
+          if (!cache) cache = CacheBound{*a.measured_gbps, "measured bandwidth (above every roof)"};
+          a.evidence.push_back(
+              "served from cache: its measured " + number(*a.measured_gbps) +
+              " GB/s is above the " + number(*memory_gbps) +
+              " GB/s memory gives its current placement, so it is bound by the " + cache->roof +
+              " under every placement (its memory traffic is not counted here: no counters)");
+        }
+      }
+      if (!current_share.empty()) {
+        const Evaluation e = evaluate(models, shape, a.threads_per_domain, current_share,
+                                      read_share, a.ai, peak, std::nullopt, cache);
+        a.current_gflops = a.ai ? e.gflops : e.gbps;
+        if (!e.unavailable.empty()) a.evidence.push_back("current placement: " + e.unavailable);
+      }
+
+      for (const Policy& policy : policies) {
+        if (same_threads && policy.threads == ThreadPolicy::scatter) continue;
+        PolicyPrediction p;
+        p.policy = policy;
+        p.threads_per_domain = threads_for(shape, a.threads, policy.threads);
+        p.commands = commands_for(shape, policy, a.threads, options.app_command);
+        std::string why;
+        const auto share = data_share(shape, policy, why);
+        if (!share) {
+          p.unavailable = why;
+          a.ranking.push_back(std::move(p));
+          continue;
+        }
+        p.expected_pages = expected_pages(shape, p.threads_per_domain, *share);
+        std::optional<double> hybrid_gbps;
+        if (policy.data == DataPolicy::fast_share && options.hybrid && options.hybrid->fit) {
+          const int only = [&] {
+            int running = -1;
+            for (std::size_t d = 0; d < D; ++d) {
+              if (p.threads_per_domain[d] > 0) running = running < 0 ? static_cast<int>(d) : -2;
+            }
+            return running;
+          }();
+          if (only >= 0 &&
+              shape.domains[static_cast<std::size_t>(only)] == options.hybrid->domain) {
+            std::map<unsigned, double> pages{{*policy.memory, policy.fast_share},
+                                             {*policy.slow_memory, 1 - policy.fast_share}};
+            std::string note;  // the region's own note says it already
+            hybrid_gbps = hybrid::region_roof_gbps(*options.hybrid, pages, a.read_share, note);
+          }
+        }
+        const Evaluation e = evaluate(models, shape, p.threads_per_domain, *share, read_share, a.ai,
+                                      peak, hybrid_gbps, cache);
+        p.gbps = e.gbps;
+        p.gflops = e.gflops;
+        p.bound = e.bound;
+        p.unavailable = e.unavailable;
+        const std::optional<double> value = a.ai ? p.gflops : p.gbps;
+        const std::optional<double> measured = a.ai ? a.measured_gflops : a.measured_gbps;
+        if (value && a.current_gflops && *a.current_gflops > 0) {
+          p.speedup = *value / *a.current_gflops;
+        } else if (value && measured && *measured > 0) {
+          p.speedup = *value / *measured;
+        }
+        if (p.speedup && measured && a.current_gflops) p.expected_gflops = *measured * *p.speedup;
+        p.current = !current_share.empty() && share == current_share &&
+                    p.threads_per_domain == a.threads_per_domain;
+        a.ranking.push_back(std::move(p));
+      }
+      std::stable_sort(a.ranking.begin(), a.ranking.end(),
+                       [&](const PolicyPrediction& x, const PolicyPrediction& y) {
+                         const auto vx = a.ai ? x.gflops : x.gbps;
+                         const auto vy = a.ai ? y.gflops : y.gbps;
+                         if (vx.has_value() != vy.has_value()) return vx.has_value();
+                         return vx && *vx > *vy * (1 + 1e-9);
+                       });
+      std::vector<double> values;
+      for (const auto& p : a.ranking) {
+        const auto v = a.ai ? p.gflops : p.gbps;
+        if (v && *v > 0) values.push_back(*v);
+      }
+      if (values.empty()) {
+        a.unavailable =
+            a.ranking.empty() ? "no candidate placement" : a.ranking.front().unavailable;
+        out.push_back(std::move(a));
+        continue;
+      }
+      a.best_over_worst = *std::max_element(values.begin(), values.end()) /
+                          *std::min_element(values.begin(), values.end());
+      a.sensitive = *a.best_over_worst >= kSensitiveRatio;
+      const PolicyPrediction& best = a.ranking.front();
+      if (single) {
+        a.sensitive = false;
+        a.recommendation = *single;
+      } else if (!a.sensitive) {
+        a.recommendation =
+            "not placement-sensitive: the best and worst placements are predicted "
+            "within " +
+            number((*a.best_over_worst - 1) * 100, "%.0f") + " % (under 10 %, thesis Def. 6.1); " +
+            (best.bound == "compute ceiling"
+                 ? "it is bound by the compute ceiling under every placement"
+                 : "keep the current placement");
+      } else if (best.current || (best.speedup && *best.speedup < kSamePrediction)) {
+        a.recommendation = "already at the best predicted placement (" + best.policy.name() + ")";
+      } else {
+        a.recommendation = "use " + best.policy.name() +
+                           (best.speedup ? ": predicted ×" + number(*best.speedup, "%.2f") +
+                                               (a.current_gflops ? " over the current placement"
+                                                                 : " over the measured point")
+                                         : "") +
+                           "; run: " + best.commands.shell;
+        if (!best.commands.note.empty()) a.recommendation += " (" + best.commands.note + ")";
+      }
       out.push_back(std::move(a));
-      continue;
     }
-    a.best_over_worst = *std::max_element(values.begin(), values.end()) /
-                        *std::min_element(values.begin(), values.end());
-    a.sensitive = *a.best_over_worst >= kSensitiveRatio;
-    const PolicyPrediction& best = a.ranking.front();
-    if (single) {
-      a.sensitive = false;
-      a.recommendation = *single;
-    } else if (!a.sensitive) {
-      a.recommendation =
-          "not placement-sensitive: the best and worst placements are predicted "
-          "within " +
-          number((*a.best_over_worst - 1) * 100, "%.0f") + " % (under 10 %, thesis Def. 6.1); " +
-          (best.bound == "compute ceiling"
-               ? "it is bound by the compute ceiling under every placement"
-               : "keep the current placement");
-    } else if (best.current || (best.speedup && *best.speedup < kSamePrediction)) {
-      a.recommendation = "already at the best predicted placement (" + best.policy.name() + ")";
-    } else {
-      a.recommendation = "use " + best.policy.name() +
-                         (best.speedup ? ": predicted ×" + number(*best.speedup, "%.2f") +
-                                             (a.current_gflops ? " over the current placement"
-                                                               : " over the measured point")
-                                       : "") +
-                         "; run: " + best.commands.shell;
-      if (!best.commands.note.empty()) a.recommendation += " (" + best.commands.note + ")";
-    }
-    out.push_back(std::move(a));
   }
   return out;
 }

@@ -98,8 +98,15 @@ struct AdviceOptions {
 // What the node allows: one line when no memory choice can matter (one memory, one domain).
 std::optional<std::string> single_memory_note(const results::Results& results);
 
+// A regions file and the name it is shown under.
+struct RegionsInput {
+  std::string file;
+  regions::RegionsFile records;
+};
+
+// Every region of every input; the model is fitted once on the results.
 std::vector<RegionAdvice> advise(const results::Results& results,
-                                 const regions::RegionsFile& regions, const std::string& file,
+                                 const std::vector<RegionsInput>& inputs,
                                  const AdviceOptions& options);
 
 std::string advice_table(const std::vector<RegionAdvice>& advice);

@@ -55,7 +55,6 @@ TEST(MartinassoPenalties, ReproducesTable5_3) {
   // The table prints 2.13 (= Δ_s β, uncompensated) for b's p_s, against the text's own formula
   // for a transfer outside C_s^m: 3 × 0.71 × (1 − 0.115 / 2) = 2.0075, which f and g follow.
   EXPECT_FALSE(p[1].in_strong_out);
-  EXPECT_NEAR(3 * 0.71, 2.13, 1e-12);
 }
 
 TEST(MartinassoPenalties, SimpleBaselines) {
@@ -142,8 +141,9 @@ TEST(MemoryModel, MissingRemoteRoofEstimatedFromContention) {
 std::vector<advice::RegionAdvice> advise_broadwell() {
   std::ifstream in(std::string(LARM_SOURCE_DIR) +
                    "/tests/fixtures/broadwell-table42/regions-bind0.json");
-  const auto regions = regions::regions_from_json(nlohmann::json::parse(in));
-  return advice::advise(broadwell(), regions, "regions-bind0.json", {});
+  return advice::advise(
+      broadwell(), {{"regions-bind0.json", regions::regions_from_json(nlohmann::json::parse(in))}},
+      {});
 }
 
 TEST(Advise, DdotRanksFirstTouchThenInterleaveThenBind) {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "codegen/isa.h"
+#include "results/store.h"
 
 namespace larm::cli {
 namespace {
@@ -189,6 +190,21 @@ void add_precision_option(CLI::App& command, std::string& precision, const std::
   command.add_option("--precision", precision, help)
       ->check(CLI::IsMember(words<Precision>()))
       ->capture_default_str();
+}
+
+results::Results load_results_argument(const std::string& dir_or_file) {
+  try {
+    return results::load_results(dir_or_file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+void add_results_and_regions_arguments(CLI::App& command, std::string& results_dir,
+                                       std::vector<std::string>& region_files) {
+  command.add_option("results", results_dir, "results directory (or its results.json)")->required();
+  command.add_option("regions", region_files, "regions.json files, or directories holding one")
+      ->required();
 }
 
 nlohmann::json read_regions_file(const std::string& given) {

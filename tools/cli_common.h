@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "characterize/plan.h"
+#include "results/records.h"
 #include "topology/topology.h"
 
 namespace larm::cli {
@@ -83,6 +84,14 @@ class InterruptGuard {
  private:
   void (*previous_)(int);
 };
+
+// The results of a directory (or its results.json); throws UsageError naming the problem.
+results::Results load_results_argument(const std::string& dir_or_file);
+
+// The RESULTS and REGIONS... positional arguments of the commands that read regions (place,
+// advise).
+void add_results_and_regions_arguments(CLI::App& command, std::string& results_dir,
+                                       std::vector<std::string>& region_files);
 
 // A regions.json of liblarm (or a directory holding one), parsed; throws UsageError when it is
 // missing or not JSON.

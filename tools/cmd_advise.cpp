@@ -120,42 +120,31 @@ json thread_mapping(const AdviseOptions& options, const GlobalOptions& global, s
 }
 
 int run_advise(const AdviseOptions& options, const GlobalOptions& global) {
-  results::Results results;
-  try {
-    results = results::load_results(options.results_dir);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(e.what());
-  }
+  const results::Results results = load_results_argument(options.results_dir);
   roofline::advice::AdviceOptions advice_options;
   advice_options.precision = parse_word<Precision>(options.precision);
   advice_options.app_command = options.app_command;
+  const std::string hybrid_file = hybrid_file_beside(options.results_dir, options.hybrid_file);
   const std::optional<hybrid::HybridResults> hybrid_results =
-      load_hybrid_beside(options.results_dir, options.hybrid_file);
+      load_hybrid_beside(options.results_dir, hybrid_file);
   if (hybrid_results) advice_options.hybrid = &*hybrid_results;
-  const std::string hybrid_file =
-      !hybrid_results ? ""
-      : !options.hybrid_file.empty()
-          ? options.hybrid_file
-          : (results_directory(options.results_dir) / hybrid::kHybridFile).string();
   std::vector<std::string> notes;
   if (const auto single = roofline::advice::single_memory_note(results)) notes.push_back(*single);
-  std::vector<roofline::advice::RegionAdvice> advice;
+  std::vector<roofline::advice::RegionsInput> inputs;
   for (const std::string& file : options.region_files) {
-    regions::RegionsFile records;
     try {
-      records = regions::regions_from_json(read_regions_file(file));
+      inputs.push_back({file, regions::regions_from_json(read_regions_file(file))});
     } catch (const UsageError&) {
       throw;
     } catch (const std::exception& e) {
       throw UsageError(file + " is not a valid regions file: " + e.what());
     }
-    try {
-      for (auto& a : roofline::advice::advise(results, records, file, advice_options)) {
-        advice.push_back(std::move(a));
-      }
-    } catch (const std::runtime_error& e) {
-      throw UsageError(options.results_dir + ": " + e.what());
-    }
+  }
+  std::vector<roofline::advice::RegionAdvice> advice;
+  try {
+    advice = roofline::advice::advise(results, inputs, advice_options);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(options.results_dir + ": " + e.what());
   }
   std::cout << "Placements predicted from the roofs of " << options.results_dir << " ("
             << options.precision << " ceilings"
@@ -189,12 +178,7 @@ void setup_advise(CLI::App& app, GlobalOptions& global, Action& action) {
       "predict each region's performance under other thread and data placements (contention "
       "model fitted on the roofs), rank them and give the commands that apply the best");
   add_global_options(*command, global);
-  command->add_option("results", options->results_dir, "results directory (or its results.json)")
-      ->required();
-  command
-      ->add_option("regions", options->region_files,
-                   "regions.json files, or directories holding one")
-      ->required();
+  add_results_and_regions_arguments(*command, options->results_dir, options->region_files);
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
   add_hybrid_option(*command, options->hybrid_file);
   command->add_option("--out", options->out, "advice file to write (default advice.json)");

@@ -24,12 +24,7 @@ struct PlaceOptions {
 };
 
 int run_place(const PlaceOptions& options) {
-  results::Results results;
-  try {
-    results = results::load_results(options.results_dir);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(e.what());
-  }
+  const results::Results results = load_results_argument(options.results_dir);
   roofline::PlaceOptions place_options{.access = parse_word<Access>(options.access),
                                        .precision = parse_word<Precision>(options.precision)};
   const std::optional<hybrid::HybridResults> hybrid_results =
@@ -75,12 +70,7 @@ void setup_place(CLI::App& app, GlobalOptions& global, Action& action) {
       "place application regions (regions.json of liblarm) on the roofs of a results "
       "directory: the roof that bounds each one and a locality verdict");
   add_global_options(*command, global);
-  command->add_option("results", options->results_dir, "results directory (or its results.json)")
-      ->required();
-  command
-      ->add_option("regions", options->region_files,
-                   "regions.json files, or directories holding one")
-      ->required();
+  add_results_and_regions_arguments(*command, options->results_dir, options->region_files);
   add_access_option(*command, options->access, "access type of the bandwidth roofs");
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
   command->add_option("--json", options->json_file, "also write the placements to this JSON file");

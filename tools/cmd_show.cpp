@@ -19,12 +19,7 @@ struct ShowOptions {
 
 int run_show(const ShowOptions& options, const GlobalOptions& global) {
   (void)global;
-  results::Results results;
-  try {
-    results = results::load_results(options.dir);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(e.what());
-  }
+  const results::Results results = load_results_argument(options.dir);
   const auto& p = results.provenance;
   std::cout << "larm " << p.value("larm_version", "?") << " (" << p.value("git_commit", "?")
             << ") on " << p.value("host", "?") << ", " << p.value("date", "?") << "\n"

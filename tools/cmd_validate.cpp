@@ -26,12 +26,7 @@ int run_validate(const ValidateCommandOptions& options, const GlobalOptions& glo
   if (!global.topology_file.empty()) {
     throw UsageError("validate runs kernels on the live machine; --topology does not apply");
   }
-  results::Results results;
-  try {
-    results = results::load_results(options.dir);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(e.what());
-  }
+  results::Results results = load_results_argument(options.dir);
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   const std::string measured_on = results.provenance.value("host", "");

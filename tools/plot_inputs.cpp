@@ -64,11 +64,7 @@ std::vector<report::PredictedPoint> predicted_points(const std::string& file) {
 report::PlotInputs load_plot_inputs(const std::string& results_dir,
                                     const PlotInputOptions& options) {
   report::PlotInputs inputs;
-  try {
-    inputs.results = results::load_results(results_dir);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(e.what());
-  }
+  inputs.results = load_results_argument(results_dir);
   inputs.roofs = {.access = parse_word<Access>(options.access),
                   .precision = parse_word<Precision>(options.precision)};
   const std::vector<std::string>& region_files = options.regions;
@@ -96,12 +92,15 @@ void add_hybrid_option(CLI::App& command, std::string& hybrid_file) {
                      "hybrid.json of the node (default: the one beside the results, if any)");
 }
 
+std::string hybrid_file_beside(const std::string& results_dir, const std::string& hybrid_file) {
+  if (!hybrid_file.empty()) return hybrid_file;
+  const std::filesystem::path beside = results_directory(results_dir) / hybrid::kHybridFile;
+  return std::filesystem::exists(beside) ? beside.string() : "";
+}
+
 std::optional<hybrid::HybridResults> load_hybrid_beside(const std::string& results_dir,
                                                         const std::string& hybrid_file) {
-  const std::filesystem::path beside = results_directory(results_dir) / hybrid::kHybridFile;
-  const std::string file = !hybrid_file.empty()              ? hybrid_file
-                           : std::filesystem::exists(beside) ? beside.string()
-                                                             : "";
+  const std::string file = hybrid_file_beside(results_dir, hybrid_file);
   if (file.empty()) return std::nullopt;
   try {
     return hybrid::load_hybrid(file);

@@ -28,8 +28,10 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
 // --hybrid: the node's hybrid.json (default: the one beside the results, if any).
 void add_hybrid_option(CLI::App& command, std::string& hybrid_file);
 
-// The hybrid.json given, else the one beside the results, else none; throws UsageError naming a
-// file that cannot be read.
+// The hybrid.json given, else the one beside the results if there is one, else "".
+std::string hybrid_file_beside(const std::string& results_dir, const std::string& hybrid_file);
+
+// That file's hybrid results, or none; throws UsageError naming a file that cannot be read.
 std::optional<hybrid::HybridResults> load_hybrid_beside(const std::string& results_dir,
                                                         const std::string& hybrid_file);
 
