@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config binutils
   libhwloc-dev hwloc libnuma-dev numactl libxbyak-dev nlohmann-json3-dev libcli11-dev libeigen3-dev
-  libgtest-dev googletest libpapi-dev gnuplot-nox likwid python3 python3-jsonschema
+  libgtest-dev googletest libpapi-dev openmpi-bin libopenmpi-dev gnuplot-nox likwid python3 python3-jsonschema
   clang-14 libomp-14-dev chromium
 )
 if [[ ${1:-} == --print ]]; then printf '%s\n' "${packages[@]}"; exit 0; fi
