@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/fleet_figures.h"
 #include "report/gnuplot_runner.h"
 #include "report/hybrid_figure.h"
 #include "report/larm_figure.h"
@@ -41,6 +42,19 @@ PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_
   } else {
     for (Figure& f : hybrid_figures(*inputs.hybrid)) figures.push_back(std::move(f));
   }
+  draw_figures(figures, out_dir, formats, outcome);
+  return outcome;
+}
+
+PlotOutcome plot_fleet(const fleet::Fleet& fleet, const std::filesystem::path& out_dir,
+                       const std::vector<Format>& formats) {
+  PlotOutcome outcome;
+  draw_figures(fleet_figures(fleet, outcome.omitted), out_dir, formats, outcome);
+  return outcome;
+}
+
+void draw_figures(const std::vector<Figure>& figures, const std::filesystem::path& out_dir,
+                  const std::vector<Format>& formats, PlotOutcome& outcome) {
   const std::filesystem::path gnuplot = find_gnuplot();
   outcome.gnuplot_found = !gnuplot.empty();
   nlohmann::json index = nlohmann::json::array();
@@ -70,7 +84,6 @@ PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_
   nlohmann::json doc = {
       {"figures", index}, {"omitted", outcome.omitted}, {"gnuplot", outcome.gnuplot_found}};
   results::write_file_atomically(out_dir / kFiguresIndex, doc.dump(2) + "\n");
-  return outcome;
 }
 
 }  // namespace larm::report

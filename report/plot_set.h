@@ -8,6 +8,7 @@
 
 #include "report/figure.h"
 #include "report/larm_figure.h"
+#include "results/fleet_records.h"
 #include "results/hybrid_codec.h"
 #include "results/records.h"
 #include "roofline/region_placement.h"
@@ -38,5 +39,14 @@ struct PlotOutcome {
 
 PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_dir,
                      const std::vector<Format>& formats);
+
+// The figures of a fleet directory (report/fleet_figures.h).
+PlotOutcome plot_fleet(const fleet::Fleet& fleet, const std::filesystem::path& out_dir,
+                       const std::vector<Format>& formats);
+
+// Writes each figure's script and data, draws them when gnuplot is installed, and writes the
+// index; outcome gets the figures (and keeps its omissions).
+void draw_figures(const std::vector<Figure>& figures, const std::filesystem::path& out_dir,
+                  const std::vector<Format>& formats, PlotOutcome& outcome);
 
 }  // namespace larm::report

@@ -6,8 +6,6 @@
 #include <sstream>
 
 namespace larm::report {
-namespace {
-
 std::string html_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
@@ -30,6 +28,8 @@ std::string html_escape(const std::string& text) {
   }
   return out;
 }
+
+namespace {
 
 std::string number(double value, int digits = 4) {
   char buffer[64];
@@ -96,6 +96,45 @@ std::string read_svg(const std::filesystem::path& file) {
 
 }  // namespace
 
+std::string html_figures(const PlotOutcome& figures, const std::filesystem::path& figures_dir) {
+  std::ostringstream h;
+  h << "<h2>Figures</h2>\n";
+  for (const auto& f : figures.figures) {
+    h << "<figure id=\"" << f.name << "\">\n";
+    const std::string svg = read_svg(figures_dir / (f.name + ".svg"));
+    if (svg.empty()) {
+      h << "<p class=\"warn\">Not drawn"
+        << (f.error.empty() ? ": gnuplot not found" : ": " + html_escape(f.error))
+        << "; the script is " << f.name << ".gp.</p>\n";
+    } else {
+      h << svg << "\n";
+    }
+    h << "<figcaption>" << html_escape(f.caption) << "</figcaption>\n</figure>\n";
+  }
+  for (const auto& o : figures.omitted) {
+    h << "<p class=\"omitted\">Omitted: " << html_escape(o) << "</p>\n";
+  }
+  return h.str();
+}
+
+std::string markdown_figures(const PlotOutcome& figures, const std::filesystem::path& figures_dir,
+                             const std::filesystem::path& report_dir) {
+  std::ostringstream m;
+  m << "\n## Figures\n\n";
+  const std::filesystem::path relative = std::filesystem::relative(figures_dir, report_dir);
+  for (const auto& f : figures.figures) {
+    if (f.files.empty()) {
+      m << "- " << f.title << ": not drawn (" << (f.error.empty() ? "gnuplot not found" : f.error)
+        << "); script `" << (relative / (f.name + ".gp")).string() << "`\n\n";
+    } else {
+      m << "![" << f.title << "](" << (relative / (f.name + ".png")).string() << ")\n\n*"
+        << f.caption << "*\n\n";
+    }
+  }
+  for (const auto& o : figures.omitted) m << "- Omitted: " << o << "\n";
+  return m.str();
+}
+
 std::string html_report(const ReportInputs& inputs) {
   const auto& results = inputs.plot.results;
   const std::string host = results.provenance.value("host", "unknown host");
@@ -146,22 +185,7 @@ std::string html_report(const ReportInputs& inputs) {
       << number(100 * fit.piecewise_error.mean, 3) << " %, max "
       << number(100 * fit.piecewise_error.max, 3) << " %.</p>\n";
   }
-  h << "<h2>Figures</h2>\n";
-  for (const auto& f : inputs.figures.figures) {
-    h << "<figure id=\"" << f.name << "\">\n";
-    const std::string svg = read_svg(inputs.figures_dir / (f.name + ".svg"));
-    if (svg.empty()) {
-      h << "<p class=\"warn\">Not drawn"
-        << (f.error.empty() ? ": gnuplot not found" : ": " + html_escape(f.error))
-        << "; the script is " << f.name << ".gp.</p>\n";
-    } else {
-      h << svg << "\n";
-    }
-    h << "<figcaption>" << html_escape(f.caption) << "</figcaption>\n</figure>\n";
-  }
-  for (const auto& o : inputs.figures.omitted) {
-    h << "<p class=\"omitted\">Omitted: " << html_escape(o) << "</p>\n";
-  }
+  h << html_figures(inputs.figures, inputs.figures_dir);
   h << "</body></html>\n";
   return h.str();
 }
@@ -186,19 +210,7 @@ std::string markdown_report(const ReportInputs& inputs) {
       << r.access << " | " << r.isa << " | " << r.value << " | " << r.unit << " | " << r.spread
       << " | " << r.status << " |\n";
   }
-  m << "\n## Figures\n\n";
-  const std::filesystem::path relative =
-      std::filesystem::relative(inputs.figures_dir, inputs.report_dir);
-  for (const auto& f : inputs.figures.figures) {
-    if (f.files.empty()) {
-      m << "- " << f.title << ": not drawn (" << (f.error.empty() ? "gnuplot not found" : f.error)
-        << "); script `" << (relative / (f.name + ".gp")).string() << "`\n\n";
-    } else {
-      m << "![" << f.title << "](" << (relative / (f.name + ".png")).string() << ")\n\n*"
-        << f.caption << "*\n\n";
-    }
-  }
-  for (const auto& o : inputs.figures.omitted) m << "- Omitted: " << o << "\n";
+  m << markdown_figures(inputs.figures, inputs.figures_dir, inputs.report_dir);
   return m.str();
 }
 

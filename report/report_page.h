@@ -19,6 +19,13 @@ struct ReportInputs {
 };
 
 std::string html_report(const ReportInputs& inputs);
+
+// The parts the fleet report shares: text made safe for HTML, the figures section (SVG inlined)
+// and its Markdown form (PNG links relative to the report).
+std::string html_escape(const std::string& text);
+std::string html_figures(const PlotOutcome& figures, const std::filesystem::path& figures_dir);
+std::string markdown_figures(const PlotOutcome& figures, const std::filesystem::path& figures_dir,
+                             const std::filesystem::path& report_dir);
 std::string markdown_report(const ReportInputs& inputs);
 
 }  // namespace larm::report

@@ -152,28 +152,41 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
   return plan;
 }
 
+void add_run_choices(CLI::App& command, RunChoices& choices) {
+  command.add_flag("--require-placement", choices.require_placement,
+                   "stop with an error when a measurement's pages are not on the intended memory");
+  add_estimator_option(command, choices.estimator, "each roof's one value");
+  command
+      .add_option("--max-time", choices.max_time,
+                  "seconds after which measurements whose passes disagree by more than 5 % get "
+                  "no more passes (default: twice the plan's estimate)")
+      ->check(CLI::PositiveNumber);
+}
+
 namespace {
 // Set by the first Ctrl-C under an InterruptGuard.
 std::atomic<bool> g_stop_requested{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 
-extern "C" void on_interrupt(int) {
+extern "C" void on_interrupt(int signal) {
   if (g_stop_requested.load()) {
-    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
-    std::raise(SIGINT);
+    std::signal(signal, SIG_DFL);  // a second Ctrl-C ends the process at once
+    std::raise(signal);
     return;
   }
   g_stop_requested.store(true);
 }
 }  // namespace
 
-InterruptGuard::InterruptGuard() {
+InterruptGuard::InterruptGuard(bool also_terminate) : also_terminate_(also_terminate) {
   g_stop_requested.store(false);
   previous_ = std::signal(SIGINT, on_interrupt);
+  if (also_terminate_) previous_terminate_ = std::signal(SIGTERM, on_interrupt);
 }
 
 InterruptGuard::~InterruptGuard() {
   std::signal(SIGINT, previous_);
+  if (also_terminate_) std::signal(SIGTERM, previous_terminate_);
 }
 
 const std::atomic<bool>* InterruptGuard::stop_flag() const {
@@ -190,6 +203,19 @@ void add_precision_option(CLI::App& command, std::string& precision, const std::
   command.add_option("--precision", precision, help)
       ->check(CLI::IsMember(words<Precision>()))
       ->capture_default_str();
+}
+
+fleet::Fleet load_fleet_argument(const std::string& dir_or_file) {
+  try {
+    return fleet::load_fleet(dir_or_file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+std::filesystem::path fleet_directory(const std::string& dir_or_file) {
+  const std::filesystem::path path(dir_or_file);
+  return std::filesystem::is_directory(path) ? path : path.parent_path();
 }
 
 results::Results load_results_argument(const std::string& dir_or_file) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "characterize/plan.h"
+#include "results/fleet_records.h"
 #include "results/records.h"
 #include "topology/topology.h"
 
@@ -49,6 +50,14 @@ void add_measurement_options(CLI::App& command, MeasurementOptions& options);
 // --estimator (p90 or median) into `estimator`; `value` says what it gives a value to.
 void add_estimator_option(CLI::App& command, std::string& estimator, const std::string& value);
 
+// What else characterize and fleet share: placement check, estimator, time budget.
+struct RunChoices {
+  bool require_placement = false;
+  std::string estimator = "p90";
+  std::optional<double> max_time;
+};
+void add_run_choices(CLI::App& command, RunChoices& choices);
+
 // Validates the options against the topology; throws UsageError naming the bad value. For a
 // saved topology (planning another machine) every ISA up to --isa is planned.
 characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
@@ -75,7 +84,8 @@ void add_precision_option(CLI::App& command, std::string& precision, const std::
 // restored on destruction. One at a time.
 class InterruptGuard {
  public:
-  InterruptGuard();
+  // also_terminate: SIGTERM too (larm fleet: mpirun and Slurm end ranks with it on Ctrl-C).
+  explicit InterruptGuard(bool also_terminate = false);
   ~InterruptGuard();
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
@@ -83,7 +93,14 @@ class InterruptGuard {
 
  private:
   void (*previous_)(int);
+  void (*previous_terminate_)(int) = nullptr;
+  bool also_terminate_ = false;
 };
+
+// The fleet of a directory (or its fleet.json); throws UsageError naming the problem.
+fleet::Fleet load_fleet_argument(const std::string& dir_or_file);
+// The fleet directory of a directory or of its fleet.json.
+std::filesystem::path fleet_directory(const std::string& dir_or_file);
 
 // The results of a directory (or its results.json); throws UsageError naming the problem.
 results::Results load_results_argument(const std::string& dir_or_file);

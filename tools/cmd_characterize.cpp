@@ -24,10 +24,8 @@ namespace {
 
 struct CharacterizeOptions {
   MeasurementOptions measurement;
+  RunChoices choices;
   std::string out;
-  bool require_placement = false;
-  std::string estimator = "p90";
-  std::optional<double> max_time;
   bool validate = false;
   std::optional<double> fail_above;
 };
@@ -69,9 +67,9 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   const platform::Clock clock = platform::Clock::calibrate();
   characterize::CharacterizeOptions run;
   run.plan = plan_options;
-  run.require_placement = options.require_placement;
-  run.estimator = parse_word<Estimator>(options.estimator);
-  run.max_seconds = options.max_time.value_or(0);
+  run.require_placement = options.choices.require_placement;
+  run.estimator = parse_word<Estimator>(options.choices.estimator);
+  run.max_seconds = options.choices.max_time.value_or(0);
   if (!global.quiet) {
     run.on_machine_state = [](const characterize::MachineState& state) {
       std::cout << "Machine state (larm doctor):\n";
@@ -126,14 +124,7 @@ void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action) {
       "characterize", "measure roofs, FLOP ceilings, size sweep and latencies of this node");
   add_global_options(*command, global);
   add_measurement_options(*command, options->measurement);
-  command->add_flag("--require-placement", options->require_placement,
-                    "stop with an error when a measurement's pages are not on the intended memory");
-  add_estimator_option(*command, options->estimator, "each roof's one value");
-  command
-      ->add_option("--max-time", options->max_time,
-                   "seconds after which measurements whose passes disagree by more than 5 % get "
-                   "no more passes (default: twice the plan's estimate)")
-      ->check(CLI::PositiveNumber);
+  add_run_choices(*command, options->choices);
   command->add_flag("--validate", options->validate,
                     "validate the model right after: mixed kernels against every roof (as larm "
                     "validate; quick with --quick)");

@@ -20,8 +20,9 @@ struct PlotCommandOptions {
 };
 
 int run_plot(const PlotCommandOptions& options, const GlobalOptions& global) {
-  const report::PlotInputs inputs = load_plot_inputs(options.dir, options.inputs);
-  const std::filesystem::path dir = results_directory(options.dir);
+  const bool is_fleet = fleet::is_fleet(options.dir);
+  const std::filesystem::path dir =
+      is_fleet ? fleet_directory(options.dir) : results_directory(options.dir);
   std::vector<report::Format> formats;
   for (const std::string& f : options.formats) {
     if (f == "png") formats.push_back(report::Format::png);
@@ -35,7 +36,9 @@ int run_plot(const PlotCommandOptions& options, const GlobalOptions& global) {
   } catch (const std::runtime_error& e) {
     throw UsageError(std::string("output directory: ") + e.what());
   }
-  const report::PlotOutcome outcome = report::plot_all(inputs, out, formats);
+  const report::PlotOutcome outcome =
+      is_fleet ? report::plot_fleet(load_fleet_argument(options.dir), out, formats)
+               : report::plot_all(load_plot_inputs(options.dir, options.inputs), out, formats);
   int failed = 0;
   for (const auto& f : outcome.figures) {
     if (!f.error.empty()) {
@@ -63,7 +66,10 @@ void setup_plot(CLI::App& app, GlobalOptions& global, Action& action) {
   CLI::App* command = app.add_subcommand(
       "plot", "draw the figures of a results directory with gnuplot (scripts and data kept)");
   add_global_options(*command, global);
-  command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
+  command
+      ->add_option("dir", options->dir,
+                   "results directory (or its results.json), or a fleet directory")
+      ->required();
   add_plot_input_options(*command, options->inputs);
   command->add_option("--format", options->formats, "image formats: png, svg, pdf")
       ->delimiter(',')

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "report/fleet_report.h"
 #include "report/report_page.h"
 #include "results/atomic_file.h"
 #include "tools/commands.h"
@@ -16,21 +17,20 @@ struct ReportCommandOptions {
   std::string out;
 };
 
-int run_report(const ReportCommandOptions& options) {
-  const report::PlotInputs inputs = load_plot_inputs(options.dir, options.inputs);
-  const std::filesystem::path out =
-      options.out.empty() ? results_directory(options.dir) : std::filesystem::path(options.out);
+// OUT/plots, created; UsageError when it cannot be written.
+std::filesystem::path figures_directory(const std::filesystem::path& out) {
   const std::filesystem::path figures_dir = out / "plots";
   try {
     results::ensure_writable_directory(figures_dir);
   } catch (const std::runtime_error& e) {
     throw UsageError(std::string("output directory: ") + e.what());
   }
-  const report::PlotOutcome figures =
-      report::plot_all(inputs, figures_dir, {report::Format::svg, report::Format::png});
-  const report::ReportInputs page{inputs, figures, figures_dir, out};
-  results::write_file_atomically(out / "report.html", report::html_report(page));
-  results::write_file_atomically(out / "report.md", report::markdown_report(page));
+  return figures_dir;
+}
+
+// The end of both reports: gnuplot's errors and absence said, the files named.
+int finish_report(const report::PlotOutcome& figures, const std::filesystem::path& figures_dir,
+                  const std::filesystem::path& out) {
   int failed = 0;
   for (const auto& f : figures.figures) {
     if (!f.error.empty()) {
@@ -48,6 +48,33 @@ int run_report(const ReportCommandOptions& options) {
   return failed > 0 ? 1 : 0;
 }
 
+int report_fleet(const ReportCommandOptions& options) {
+  const fleet::Fleet fleet = load_fleet_argument(options.dir);
+  const std::filesystem::path out =
+      options.out.empty() ? fleet_directory(options.dir) : std::filesystem::path(options.out);
+  const std::filesystem::path figures_dir = figures_directory(out);
+  const report::PlotOutcome figures =
+      report::plot_fleet(fleet, figures_dir, {report::Format::svg, report::Format::png});
+  const report::FleetReportInputs page{fleet, figures, figures_dir, out};
+  results::write_file_atomically(out / "report.html", report::fleet_html_report(page));
+  results::write_file_atomically(out / "report.md", report::fleet_markdown_report(page));
+  return finish_report(figures, figures_dir, out);
+}
+
+int run_report(const ReportCommandOptions& options) {
+  if (fleet::is_fleet(options.dir)) return report_fleet(options);
+  const report::PlotInputs inputs = load_plot_inputs(options.dir, options.inputs);
+  const std::filesystem::path out =
+      options.out.empty() ? results_directory(options.dir) : std::filesystem::path(options.out);
+  const std::filesystem::path figures_dir = figures_directory(out);
+  const report::PlotOutcome figures =
+      report::plot_all(inputs, figures_dir, {report::Format::svg, report::Format::png});
+  const report::ReportInputs page{inputs, figures, figures_dir, out};
+  results::write_file_atomically(out / "report.html", report::html_report(page));
+  results::write_file_atomically(out / "report.md", report::markdown_report(page));
+  return finish_report(figures, figures_dir, out);
+}
+
 }  // namespace
 
 void setup_report(CLI::App& app, GlobalOptions& global, Action& action) {
@@ -57,7 +84,10 @@ void setup_report(CLI::App& app, GlobalOptions& global, Action& action) {
       "write report.html (self-contained, figures inline) and report.md of a results "
       "directory");
   add_global_options(*command, global);
-  command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
+  command
+      ->add_option("dir", options->dir,
+                   "results directory (or its results.json), or a fleet directory")
+      ->required();
   add_plot_input_options(*command, options->inputs);
   command->add_option("--out", options->out, "directory of the report (default DIR)");
   command->callback([options, &action] { action = [options] { return run_report(*options); }; });

@@ -8,6 +8,7 @@
 #include "roofline/contention.h"
 #include "roofline/roof_set.h"
 #include "tools/commands.h"
+#include "tools/fleet_text.h"
 
 namespace larm::cli {
 
@@ -19,6 +20,10 @@ struct ShowOptions {
 
 int run_show(const ShowOptions& options, const GlobalOptions& global) {
   (void)global;
+  if (fleet::is_fleet(options.dir)) {
+    std::cout << describe_fleet(load_fleet_argument(options.dir));
+    return 0;
+  }
   const results::Results results = load_results_argument(options.dir);
   const auto& p = results.provenance;
   std::cout << "larm " << p.value("larm_version", "?") << " (" << p.value("git_commit", "?")
@@ -35,7 +40,10 @@ void setup_show(CLI::App& app, GlobalOptions& global, Action& action) {
   auto options = std::make_shared<ShowOptions>();
   CLI::App* command = app.add_subcommand("show", "print the summary of a results directory");
   add_global_options(*command, global);
-  command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
+  command
+      ->add_option("dir", options->dir,
+                   "results directory (or its results.json), or a fleet directory")
+      ->required();
   command->add_flag("--matrix", options->matrix,
                     "domain x memory tables of bandwidth and latency, with the hwloc distances");
   command->callback([options, &global, &action] {

@@ -21,5 +21,7 @@ void setup_plot(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_report(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_doctor(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_advise(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_fleet(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_compare_fleet(CLI::App& app, GlobalOptions& global, Action& action);
 
 }  // namespace larm::cli

@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
   setup_plot(app, global, action);
   setup_report(app, global, action);
   setup_doctor(app, global, action);
+  setup_fleet(app, global, action);
+  setup_compare_fleet(app, global, action);
 
   try {
     app.parse(argc, argv);

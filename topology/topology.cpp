@@ -95,6 +95,19 @@ Topology Topology::load_live(LiveScope scope) {
     hwloc_topology_destroy(t);
     throw std::runtime_error("hwloc cannot load the topology of this machine");
   }
+  if (scope == LiveScope::bound) {
+    // Memories stay (hwloc keeps the CPU-less ones by default): a rank bound to some cores of a
+    // domain still measures its memories.
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    const bool restricted = hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) == 0 &&
+                            hwloc_topology_restrict(t, set, 0) == 0;
+    hwloc_bitmap_free(set);
+    if (!restricted) {
+      hwloc_topology_destroy(t);
+      throw std::runtime_error("hwloc cannot restrict the topology to this process's CPU binding");
+    }
+    return Topology(t, "live machine, bound CPUs");
+  }
   return Topology(t, "live machine");
 }
 

@@ -74,6 +74,7 @@ class Topology {
   enum class LiveScope {
     allowed,        // restricted to the cpuset and nodes this process may use (measuring)
     whole_machine,  // every core and memory, even those a binding excludes (naming domains)
+    bound,  // only the CPUs this process is bound to (larm fleet: ranks that share a machine)
   };
   // The machine this process runs on.
   static Topology load_live(LiveScope scope = LiveScope::allowed);

@@ -1,0 +1,369 @@
+// `larm fleet` over MPI. Rank 0 writes; only one rank per node measures, the others wait without
+// spinning (every wait below polls a request and sleeps, since blocking MPI calls spin a core
+// that the node's measurement needs).
+#include "tools/fleet_mpi.h"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "larm/build_info.h"
+#include "results/atomic_file.h"
+#include "results/store.h"
+#include "tools/fleet_text.h"
+
+namespace larm::cli {
+namespace {
+
+constexpr int kNameBytes = 256;
+constexpr int kTagHeader = 1;
+constexpr int kTagFile = 2;
+constexpr auto kPoll = std::chrono::milliseconds(20);
+constexpr auto kInterruptGrace = std::chrono::seconds(5);
+using Clock = std::chrono::steady_clock;
+
+Clock::time_point after(double seconds) {
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+// Waits for a request, sleeping between tests; false when the deadline passes or stop is set.
+bool wait_politely(MPI_Request& request, std::optional<Clock::time_point> deadline,
+                   const std::atomic<bool>* stop = nullptr) {
+  for (;;) {
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return true;
+    if ((deadline && Clock::now() > *deadline) || (stop != nullptr && stop->load())) return false;
+    std::this_thread::sleep_for(kPoll);
+  }
+}
+
+std::vector<char> padded_name(const std::string& name) {
+  std::vector<char> buffer(kNameBytes, 0);
+  std::copy_n(name.begin(), std::min<std::size_t>(name.size(), kNameBytes - 1), buffer.begin());
+  return buffer;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return stamp;
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+// The synchronised steps: before each measurement every measuring rank joins an all-reduce of
+// "I still run" (1); a rank that has finished joins with 0 until the sum is 0, so that nodes whose
+// plans differ in length still meet at every step. A step that does not complete in time ends
+// the job (a node hangs or died).
+class Synchronizer {
+ public:
+  Synchronizer(MPI_Comm comm, double timeout_s) : comm_(comm), timeout_s_(timeout_s) {}
+  int step(int running) {
+    int sum = 0;
+    MPI_Request request;
+    MPI_Iallreduce(&running, &sum, 1, MPI_INT, MPI_SUM, comm_, &request);
+    if (!wait_politely(request, after(timeout_s_))) {
+      std::fprintf(stderr,
+                   "larm: error: synchronised step %d not reached by every node in %.0f s "
+                   "(--gather-timeout): ending the job\n",
+                   steps_, timeout_s_);
+      MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    ++steps_;
+    return sum;
+  }
+  void finish() {
+    while (step(0) > 0) {
+    }
+  }
+  int steps() const { return steps_; }
+
+ private:
+  MPI_Comm comm_;
+  double timeout_s_;
+  int steps_ = 0;
+};
+
+struct Roles {
+  std::string host;
+  bool measures = false;
+  bool bound_cpus = false;  // other measuring ranks share this machine
+};
+
+Roles find_roles(int rank) {
+  Roles roles;
+  roles.host = fleet_host_name(rank);
+  MPI_Comm shared;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared);
+  int shared_rank = 0, shared_size = 0;
+  MPI_Comm_rank(shared, &shared_rank);
+  MPI_Comm_size(shared, &shared_size);
+  std::vector<char> names(static_cast<std::size_t>(shared_size) * kNameBytes);
+  MPI_Allgather(padded_name(roles.host).data(), kNameBytes, MPI_CHAR, names.data(), kNameBytes,
+                MPI_CHAR, shared);
+  std::set<std::string> distinct;
+  int first_with_mine = -1;
+  for (int r = 0; r < shared_size; ++r) {
+    const std::string name(&names[static_cast<std::size_t>(r) * kNameBytes]);
+    distinct.insert(name);
+    if (name == roles.host && first_with_mine < 0) first_with_mine = r;
+  }
+  roles.measures = first_with_mine == shared_rank;
+  roles.bound_cpus = distinct.size() > 1;
+  MPI_Comm_free(&shared);
+  return roles;
+}
+
+void send_report(const NodeReport& report, const std::filesystem::path& dir) {
+  const std::string header = report_json(report).dump();
+  std::vector<std::string> contents;
+  for (const std::string& name : report.files) contents.push_back(read_file(dir / name));
+  std::vector<MPI_Request> requests(1 + contents.size());
+  MPI_Isend(header.data(), static_cast<int>(header.size()), MPI_CHAR, 0, kTagHeader, MPI_COMM_WORLD,
+            &requests[0]);
+  for (std::size_t i = 0; i < contents.size(); ++i) {
+    MPI_Isend(contents[i].data(), static_cast<int>(contents[i].size()), MPI_CHAR, 0, kTagFile,
+              MPI_COMM_WORLD, &requests[i + 1]);
+  }
+  // Rank 0 takes them when its own run is over: wait without spinning, however long that is.
+  for (MPI_Request& r : requests) wait_politely(r, std::nullopt);
+}
+
+// Rank 0: one report, with its files written into the fleet directory.
+NodeReport receive_report(const MPI_Status& probe, const std::filesystem::path& out) {
+  int size = 0;
+  MPI_Get_count(&probe, MPI_CHAR, &size);
+  std::string header(static_cast<std::size_t>(size), '\0');
+  MPI_Recv(header.data(), size, MPI_CHAR, probe.MPI_SOURCE, kTagHeader, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+  NodeReport report = report_from_json(nlohmann::json::parse(header));
+  const std::filesystem::path dir = out / report.node.host;
+  if (!report.files.empty()) std::filesystem::create_directories(dir);
+  for (const std::string& name : report.files) {
+    MPI_Status status;
+    MPI_Probe(probe.MPI_SOURCE, kTagFile, MPI_COMM_WORLD, &status);
+    MPI_Get_count(&status, MPI_CHAR, &size);
+    std::string content(static_cast<std::size_t>(size), '\0');
+    MPI_Recv(content.data(), size, MPI_CHAR, probe.MPI_SOURCE, kTagFile, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    results::write_file_atomically(dir / std::filesystem::path(name).filename(), content);
+  }
+  return report;
+}
+
+std::string minutes(double seconds) {
+  char buffer[32];
+  const int s = static_cast<int>(seconds + 0.5);
+  std::snprintf(buffer, sizeof buffer, "%d:%02d", s / 60, s % 60);
+  return buffer;
+}
+
+}  // namespace
+
+int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
+  int provided = 0;
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const Roles roles = find_roles(rank);
+
+  // Rank 0 learns every rank's node and role.
+  std::vector<char> mine = padded_name(roles.host);
+  mine.push_back(roles.measures ? 1 : 0);
+  std::vector<char> all(rank == 0 ? static_cast<std::size_t>(size) * (kNameBytes + 1) : 0);
+  MPI_Gather(mine.data(), kNameBytes + 1, MPI_CHAR, all.data(), kNameBytes + 1, MPI_CHAR, 0,
+             MPI_COMM_WORLD);
+  const std::filesystem::path out = options.out;
+  std::map<int, std::string> measuring;  // rank -> node (rank 0 only)
+  std::string error;
+  if (rank == 0) {
+    std::map<std::string, int> seen;
+    for (int r = 0; r < size; ++r) {
+      const char* entry = &all[static_cast<std::size_t>(r) * (kNameBytes + 1)];
+      if (entry[kNameBytes] == 0) continue;
+      const std::string host(entry);
+      if (seen.count(host)) {
+        error = "ranks " + std::to_string(seen[host]) + " and " + std::to_string(r) +
+                " both measure a node named " + host +
+                " on different machines: give the machines distinct host names";
+      }
+      seen[host] = r;
+      measuring[r] = host;
+    }
+    if (std::filesystem::exists(out / fleet::kFleetFile)) {
+      error = "a fleet already exists in " + out.string() + " (choose another --out)";
+    }
+    if (error.empty()) {
+      try {
+        results::ensure_writable_directory(out);
+      } catch (const std::runtime_error& e) {
+        error = std::string("output directory: ") + e.what();
+      }
+    }
+  }
+  int error_size = static_cast<int>(error.size());
+  MPI_Bcast(&error_size, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (error_size > 0) {
+    if (rank == 0) std::fprintf(stderr, "larm: error: %s\n", error.c_str());
+    MPI_Finalize();
+    return 2;
+  }
+
+  MPI_Comm measurers = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, roles.measures ? 0 : MPI_UNDEFINED, rank, &measurers);
+  const double sync_timeout = options.gather_timeout.value_or(600);
+  std::optional<Synchronizer> sync;
+  if (options.synchronized && roles.measures) sync.emplace(measurers, sync_timeout);
+
+  const InterruptGuard interrupt(true);
+  const std::filesystem::path node_dir = out / roles.host;
+  const auto start = Clock::now();
+  std::optional<NodeReport> own;
+  if (roles.measures) {
+    if (rank == 0 && !quiet) {
+      std::cout << "larm fleet: " << measuring.size() << " nodes measure, " << size << " ranks"
+                << (options.synchronized ? ", synchronised steps" : "") << "\n"
+                << std::flush;
+    }
+    auto on_progress = [&](const characterize::ProgressEvent&) {
+      if (sync) sync->step(1);
+    };
+    own = measure_node(options, roles.host, rank, roles.bound_cpus, node_dir, interrupt.stop_flag(),
+                       on_progress);
+    if (sync) sync->finish();
+    if (rank != 0) send_report(*own, node_dir);
+  }
+  if (rank != 0) {
+    // Wait for rank 0 to finish without spinning; if it ends the job, this ends with it.
+    MPI_Request done;
+    MPI_Ibarrier(MPI_COMM_WORLD, &done);
+    wait_politely(done, std::nullopt);
+    if (measurers != MPI_COMM_NULL) MPI_Comm_free(&measurers);
+    MPI_Finalize();
+    return 0;
+  }
+
+  // Rank 0: gather until every node answered, the timeout passes or Ctrl-C.
+  const double own_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const double timeout = options.gather_timeout.value_or(default_gather_timeout(own_seconds));
+  nlohmann::json provenance = {{"larm_version", LARM_VERSION_STRING},
+                               {"git_commit", LARM_GIT_COMMIT},
+                               {"date", utc_now()},
+                               {"ranks", size},
+                               {"measuring_ranks", measuring.size()},
+                               {"synchronized", options.synchronized},
+                               {"gather_timeout_s", timeout},
+                               {"quick", options.measurement.quick},
+                               {"only", options.measurement.only},
+                               {"domains", options.measurement.domains}};
+  if (sync) provenance["synchronized_steps"] = sync->steps();
+  std::map<int, NodeReport> reports;
+  reports[0] = *own;
+  if (!quiet) {
+    std::cout << own->node.host << " (rank 0): " << fleet::name(own->node.outcome) << " in "
+              << minutes(own->node.seconds) << "\n"
+              << std::flush;
+  }
+  auto save = [&](bool complete, const std::string& reason) {
+    std::vector<NodeReport> ordered;
+    for (const auto& [r, host] : measuring) {
+      if (reports.count(r)) {
+        ordered.push_back(reports[r]);
+      } else {
+        ordered.push_back(unanswered_node(host, r, out / host, reason));
+      }
+    }
+    fleet::Fleet fleet = assemble_fleet(ordered, provenance, options.rule);
+    fleet.complete = complete;
+    if (!complete) fleet.incomplete_reason = reason;
+    fleet::save_fleet(out, fleet);
+    return fleet;
+  };
+  results::SaveThrottle throttle;
+  save(false, "still gathering");
+  auto deadline = after(timeout);
+  bool interrupted = interrupt.stop_flag()->load();
+  if (interrupted) deadline = Clock::now() + kInterruptGrace;
+  while (reports.size() < measuring.size()) {
+    int arrived = 0;
+    MPI_Status probe;
+    MPI_Iprobe(MPI_ANY_SOURCE, kTagHeader, MPI_COMM_WORLD, &arrived, &probe);
+    if (arrived) {
+      try {
+        NodeReport report = receive_report(probe, out);
+        report.node.rank = probe.MPI_SOURCE;
+        if (!quiet) {
+          std::cout << report.node.host << " (rank " << probe.MPI_SOURCE
+                    << "): " << fleet::name(report.node.outcome) << " in "
+                    << minutes(report.node.seconds)
+                    << (report.node.reason.empty() ? "" : ": " + report.node.reason) << "\n"
+                    << std::flush;
+        }
+        reports[probe.MPI_SOURCE] = std::move(report);
+      } catch (const std::exception& e) {
+        NodeReport bad;
+        bad.node.host = measuring[probe.MPI_SOURCE];
+        bad.node.rank = probe.MPI_SOURCE;
+        bad.node.outcome = fleet::NodeOutcome::failed;
+        bad.node.reason = std::string("its report could not be read: ") + e.what();
+        reports[probe.MPI_SOURCE] = bad;
+      }
+      if (throttle.due()) save(false, "still gathering");
+      continue;
+    }
+    if (interrupt.stop_flag()->load() && !interrupted) {
+      // Interrupted nodes stop between samples and still report: a few seconds for them.
+      interrupted = true;
+      deadline = std::min(deadline, Clock::now() + kInterruptGrace);
+    }
+    if (Clock::now() > deadline) break;
+    std::this_thread::sleep_for(kPoll);
+  }
+  const std::size_t missing = measuring.size() - reports.size();
+  std::string reason;
+  if (interrupted) {
+    reason = missing == 0 ? std::string("interrupted")
+                          : "interrupted (" + std::to_string(missing) + " nodes without answer)";
+  } else if (missing > 0) {
+    char text[96];
+    std::snprintf(text, sizeof text, "no answer after %.0f s (--gather-timeout)", timeout);
+    reason = text;
+  }
+  const fleet::Fleet fleet = save(missing == 0 && !interrupted, reason);
+  if (!quiet) std::cout << "\n" << describe_fleet(fleet);
+  std::cout << "Fleet: " << out.string() << "\n" << std::flush;
+  if (missing > 0) {
+    // Ranks that hang would keep the job alive: end it (what every node saved stays).
+    std::fprintf(stderr, "larm: %s; ending the job\n", reason.c_str());
+    MPI_Abort(MPI_COMM_WORLD, interrupted ? 130 : 1);
+  }
+  MPI_Request done;
+  MPI_Ibarrier(MPI_COMM_WORLD, &done);
+  wait_politely(done, std::nullopt);
+  if (measurers != MPI_COMM_NULL) MPI_Comm_free(&measurers);
+  MPI_Finalize();
+  bool failures = false;
+  for (const fleet::FleetNode& n : fleet.nodes) {
+    failures = failures || n.outcome != fleet::NodeOutcome::complete;
+  }
+  return interrupted ? 130 : failures ? 1 : 0;
+}
+
+}  // namespace larm::cli

@@ -1,0 +1,160 @@
+// One node of `larm fleet`: its run, its report, and the assembly on rank 0.
+#include "tools/fleet_node.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+
+#include "characterize/characterize_node.h"
+#include "platform/clock.h"
+#include "results/atomic_file.h"
+#include "results/store.h"
+
+namespace larm::cli {
+
+double default_gather_timeout(double own_run_seconds) {
+  return std::max(300.0, own_run_seconds);
+}
+
+std::string fleet_host_name(int rank) {
+  std::string name;
+  if (const char* forced = std::getenv("LARM_FLEET_HOST"); forced != nullptr && *forced != 0) {
+    name = forced;
+    const std::string placeholder = "{rank}";
+    for (auto at = name.find(placeholder); at != std::string::npos; at = name.find(placeholder)) {
+      name.replace(at, placeholder.size(), std::to_string(rank));
+    }
+  } else {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    name = host;
+  }
+  // A directory name of its own: no separators, not "." or "..".
+  for (char& c : name) {
+    const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+    if (!ok) c = '_';
+  }
+  if (name.empty() || name == "." || name == "..") name = "rank" + std::to_string(rank);
+  return name;
+}
+
+nlohmann::json report_json(const NodeReport& r) {
+  return {{"host", r.node.host},
+          {"rank", r.node.rank},
+          {"outcome", fleet::name(r.node.outcome)},
+          {"reason", r.node.reason},
+          {"seconds", r.node.seconds},
+          {"results", r.node.results_path},
+          {"digest", r.digest ? fleet::digest_json(*r.digest) : nlohmann::json(nullptr)},
+          {"files", r.files}};
+}
+
+NodeReport report_from_json(const nlohmann::json& j) {
+  NodeReport r;
+  try {
+    r.node.host = j.at("host").get<std::string>();
+    r.node.rank = j.at("rank").get<int>();
+    r.node.outcome = fleet::parse_node_outcome(j.at("outcome").get<std::string>())
+                         .value_or(fleet::NodeOutcome::failed);
+    r.node.reason = j.at("reason").get<std::string>();
+    r.node.seconds = j.at("seconds").get<double>();
+    r.node.results_path = j.at("results").get<std::string>();
+    if (!j.at("digest").is_null()) r.digest = fleet::digest_from_json(j.at("digest"));
+    r.files = j.at("files").get<std::vector<std::string>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("malformed node report: ") + e.what());
+  }
+  return r;
+}
+
+namespace {
+
+std::vector<std::string> plain_files(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    // Atomic writes leave temporaries only while they run; they are not results.
+    if (entry.is_regular_file() && name.find(".tmp") == std::string::npos) names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
+NodeReport measure_node(
+    const FleetRunOptions& options, const std::string& host, int rank, bool bound_cpus,
+    const std::filesystem::path& dir, const std::atomic<bool>* stop,
+    const std::function<void(const characterize::ProgressEvent&)>& on_progress) {
+  NodeReport report;
+  report.node.host = host;
+  report.node.rank = rank;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    if (std::filesystem::exists(dir / results::kResultsFile)) {
+      throw std::runtime_error("results already exist in " + dir.string());
+    }
+    results::ensure_writable_directory(dir);
+    const topology::Topology topology = topology::Topology::load_live(
+        bound_cpus ? topology::Topology::LiveScope::bound : topology::Topology::LiveScope::allowed);
+    characterize::CharacterizeOptions run;
+    run.plan = make_plan_options(options.measurement, topology);
+    run.require_placement = options.choices.require_placement;
+    run.estimator = parse_word<Estimator>(options.choices.estimator);
+    run.max_seconds = options.choices.max_time.value_or(0);
+    run.stop = stop;
+    run.on_progress = on_progress;
+    const platform::Clock clock = platform::Clock::calibrate();
+    results::Results results;
+    characterize::characterize_node(topology, clock, run, dir, results);
+    report.node.outcome =
+        results.complete ? fleet::NodeOutcome::complete : fleet::NodeOutcome::incomplete;
+    report.node.reason = results.incomplete_reason;
+    report.digest = fleet::digest(results);
+    report.node.results_path = host + "/" + results::kResultsFile;
+  } catch (const std::exception& e) {
+    report.node.outcome = fleet::NodeOutcome::failed;
+    report.node.reason = e.what();
+  }
+  report.node.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (report.digest) report.files = plain_files(dir);
+  return report;
+}
+
+NodeReport unanswered_node(const std::string& host, int rank, const std::filesystem::path& dir,
+                           const std::string& reason) {
+  NodeReport report;
+  report.node.host = host;
+  report.node.rank = rank;
+  report.node.outcome = fleet::NodeOutcome::no_answer;
+  report.node.reason = reason;
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(dir / results::kResultsFile, ec)) {
+    try {
+      const results::Results results = results::load_results(dir);
+      report.digest = fleet::digest(results);
+      report.node.results_path = host + "/" + results::kResultsFile;
+      report.node.reason += "; its own last save was read (" +
+                            std::string(results.complete ? "complete" : "incomplete") + ")";
+    } catch (const std::exception& e) {
+      report.node.reason += std::string("; its own save cannot be read: ") + e.what();
+    }
+  }
+  return report;
+}
+
+fleet::Fleet assemble_fleet(const std::vector<NodeReport>& reports,
+                            const nlohmann::json& provenance, const fleet::OutlierRule& rule) {
+  std::vector<fleet::NodeInput> inputs;
+  inputs.reserve(reports.size());
+  for (const NodeReport& r : reports) inputs.push_back({r.node, r.digest});
+  fleet::Fleet fleet = fleet::compare_fleet(std::move(inputs), rule);
+  fleet.provenance = provenance;
+  return fleet;
+}
+
+}  // namespace larm::cli

@@ -1,0 +1,63 @@
+// One node of `larm fleet`, without MPI: its characterization into the fleet directory, the
+// report it sends to rank 0 (a small header; the files travel raw after it), and the fleet that
+// rank 0 assembles from the reports.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "characterize/characterize.h"
+#include "results/fleet_records.h"
+#include "roofline/fleet_comparison.h"
+#include "tools/cli_common.h"
+
+namespace larm::cli {
+
+struct FleetRunOptions {
+  MeasurementOptions measurement;
+  RunChoices choices;
+  std::string out;
+  bool synchronized = false;
+  std::optional<double> gather_timeout;  // seconds; default: see default_gather_timeout
+  fleet::OutlierRule rule;
+};
+
+// Rank 0 waits for the other nodes this long after its own run: as long again as its own run
+// took (nodes of a fleet run the same plan), and at least five minutes.
+double default_gather_timeout(double own_run_seconds);
+
+// The name a rank gives its node: LARM_FLEET_HOST when set (test mode: "{rank}" in it becomes
+// the MPI rank, so that ranks of one machine are different "nodes"), else the host name; made
+// safe as a directory name.
+std::string fleet_host_name(int rank);
+
+// What a measuring rank sends to rank 0.
+struct NodeReport {
+  fleet::FleetNode node;
+  std::optional<fleet::NodeDigest> digest;
+  std::vector<std::string> files;  // plain files of the node's directory, sent after the header
+};
+nlohmann::json report_json(const NodeReport& report);
+NodeReport report_from_json(const nlohmann::json& document);
+
+// Characterizes this node into dir as `larm characterize` would (restricted to the CPUs the
+// process is bound to when bound_cpus); never throws: a failure is the report's outcome.
+NodeReport measure_node(const FleetRunOptions& options, const std::string& host, int rank,
+                        bool bound_cpus, const std::filesystem::path& dir,
+                        const std::atomic<bool>* stop,
+                        const std::function<void(const characterize::ProgressEvent&)>& on_progress);
+
+// A node without answer, from what its own saves left in dir when rank 0 can read it (a shared
+// file system), else with none.
+NodeReport unanswered_node(const std::string& host, int rank, const std::filesystem::path& dir,
+                           const std::string& reason);
+
+// The fleet of the reports, in rank order, compared.
+fleet::Fleet assemble_fleet(const std::vector<NodeReport>& reports,
+                            const nlohmann::json& provenance, const fleet::OutlierRule& rule);
+
+}  // namespace larm::cli

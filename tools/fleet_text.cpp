@@ -1,0 +1,93 @@
+// The text of a fleet.
+#include "tools/fleet_text.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "results/statistics.h"
+
+namespace larm::cli {
+
+namespace {
+
+std::string number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, value >= 100 ? "%.1f" : "%.2f", value);
+  return buffer;
+}
+
+std::string padded(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+}  // namespace
+
+std::string describe_fleet(const fleet::Fleet& f) {
+  std::ostringstream out;
+  int counts[4] = {};
+  for (const fleet::FleetNode& n : f.nodes) ++counts[static_cast<int>(n.outcome)];
+  out << "Fleet of " << f.nodes.size() << " nodes: " << counts[0] << " complete";
+  if (counts[1] > 0) out << ", " << counts[1] << " incomplete";
+  if (counts[2] > 0) out << ", " << counts[2] << " failed";
+  if (counts[3] > 0) out << ", " << counts[3] << " without answer";
+  out << " (larm " << f.provenance.value("larm_version", "?") << ", "
+      << f.provenance.value("date", "?") << ")\n";
+  if (!f.complete) out << "INCOMPLETE: " << f.incomplete_reason << "\n";
+  out << "Outlier: a roof more than " << number(f.rule.mads) << " scaled MADs and more than "
+      << results::percent_text(f.rule.min_drop, 0)
+      << " below the other nodes' median, or a topology unlike the majority's\n\n";
+
+  if (f.outliers.empty()) {
+    out << "Outliers: none\n";
+  } else {
+    out << "Outliers (" << f.outliers.size() << "):\n";
+    for (const fleet::FleetOutlier& o : f.outliers) {
+      out << "  " << o.host << ":";
+      if (!o.topology.empty()) out << " topology differs";
+      if (!o.topology.empty() && !o.roofs.empty()) out << ",";
+      if (!o.roofs.empty())
+        out << " " << o.roofs.size() << (o.roofs.size() == 1 ? " roof" : " roofs") << " low";
+      out << "\n";
+      for (const fleet::TopologyDifference& d : o.topology) {
+        out << "    " << padded(d.what, 26) << d.node << " (majority " << d.majority << ")\n";
+      }
+      for (const fleet::RoofDrop& d : o.roofs) {
+        out << "    " << padded(d.roof, 26) << number(d.value) << " " << d.unit << " vs "
+            << number(d.others_median) << " (others' median): -" << results::percent_text(d.drop)
+            << ", "
+            << (d.mads ? number(*d.mads) + " MADs" : std::string("no spread among the others"))
+            << "\n";
+      }
+    }
+  }
+  bool header = false;
+  for (const fleet::FleetNode& n : f.nodes) {
+    if (n.outcome == fleet::NodeOutcome::complete) continue;
+    if (!header) out << "\nNodes without full results:\n";
+    header = true;
+    out << "  " << n.host;
+    if (n.rank >= 0) out << " (rank " << n.rank << ")";
+    out << ": " << fleet::name(n.outcome);
+    if (!n.reason.empty()) out << ": " << n.reason;
+    out << "\n";
+  }
+  out << "\nKey roofs: fleet median, MAD, range, nodes\n";
+  for (const fleet::FleetRoof& r : f.roofs) {
+    if (!r.key_roof) continue;
+    double low = 0, high = 0;
+    bool any = false;
+    for (const auto& v : r.values) {
+      if (!v) continue;
+      low = any ? std::min(low, *v) : *v;
+      high = any ? std::max(high, *v) : *v;
+      any = true;
+    }
+    out << "  " << padded(r.key, 26) << padded(number(r.median) + " " + r.unit, 16) << "MAD "
+        << padded(number(r.mad), 8) << number(low) << "-" << number(high) << ", " << r.count
+        << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace larm::cli
