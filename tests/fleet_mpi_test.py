@@ -1,0 +1,158 @@
+"""larm fleet under mpirun on one machine: each rank bound to its own CPU and named apart
+(LARM_FLEET_HOST=node-{rank}, the documented test mode), so that several "nodes" are measured
+and gathered. A busy process pinned to one rank's CPU must make that node the outlier on its
+FLOP and L1 roofs. Then a node that fails, a node that does not answer in time, Ctrl-C,
+synchronised steps, and a fleet directory that is already used.
+    fleet_mpi_test.py LARM REPO_ROOT"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import jsonschema
+
+from cli_helpers import Checker
+
+larm, repo = sys.argv[1], sys.argv[2]
+schema = json.load(open(os.path.join(repo, "results", "schema", "fleet-v1.schema.json")))
+injector = os.path.join(repo, "scripts", "interference_injector.py")
+c = Checker()
+
+mpirun = shutil.which("mpirun")
+if mpirun is None:
+    print("FAIL: mpirun not found (scripts/install-deps.sh installs openmpi-bin)", file=sys.stderr)
+    sys.exit(1)
+cpus = sorted(os.sched_getaffinity(0))
+ranks = max(2, min(len(cpus), 8))
+env = dict(os.environ)
+env.update({
+    "LARM_FLEET_HOST": "node-{rank}",
+    # Open MPI refuses root unless told; the CI machine runs as root.
+    "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+    # Open MPI's own allocations live until exit: not larm's leaks.
+    "ASAN_OPTIONS": env.get("ASAN_OPTIONS", "") + ":detect_leaks=0",
+})
+base = [mpirun, "--bind-to", "core"]
+if len(cpus) < 2:
+    base.append("--oversubscribe")
+quick = ["--quick", "--only", "flops,bandwidth"]
+
+
+def fleet_run(args, timeout=900, **kwargs):
+    return subprocess.run(base + args, capture_output=True, text=True, env=env, timeout=timeout,
+                          **kwargs)
+
+
+def load(out):
+    doc = json.load(open(os.path.join(out, "fleet.json")))
+    try:
+        jsonschema.validate(doc, schema)
+    except jsonschema.ValidationError as e:
+        c.check(False, f"fleet.json against its schema: {e.message} at {list(e.path)}")
+    return doc
+
+
+def node_cpus(out, host):
+    doc = json.load(open(os.path.join(out, host, "results.json")))
+    return {pu for d in doc["topology"]["domains"] for pu in d["core_pus"]}
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    # 1. Interference on the last CPU: its node is the outlier on FLOP and L1.
+    out = os.path.join(tmp, "interfered")
+    busy = subprocess.Popen([sys.executable, injector, "--cpu", str(cpus[-1]), "--duty", "1"])
+    try:
+        time.sleep(0.5)
+        r = fleet_run(["-np", str(ranks), larm, "fleet", *quick, "--out", out])
+    finally:
+        busy.terminate()
+        busy.wait()
+    c.check_equal(r.returncode, 0, "fleet with interference: " + r.stderr[-2000:])
+    doc = load(out)
+    c.check_equal(len(doc["nodes"]), ranks, "one node per rank")
+    c.check(all(n["outcome"] == "complete" for n in doc["nodes"]), "every node complete")
+    victim = [n["host"] for n in doc["nodes"] if cpus[-1] in node_cpus(out, n["host"])]
+    c.check_equal(len(victim), 1, f"one node measured CPU {cpus[-1]}")
+    for n in doc["nodes"]:
+        c.check_equal(len(node_cpus(out, n["host"])), 1, n["host"] + " measured its own CPU only")
+    outliers = {o["host"]: {d["roof"] for d in o["roofs"]} for o in doc["outliers"]}
+    if victim:
+        low = outliers.get(victim[0], set())
+        c.check(any(" L1 load" in k for k in low), f"{victim[0]} is low on L1 load: {sorted(low)}")
+        peak = next(r["key"] for r in doc["roofs"] if r["key_roof"] and " flops " in r["key"])
+        c.check(peak in low, f"{victim[0]} is low on the peak ceiling {peak}")
+        c.check_equal(doc["outliers"][0]["host"], victim[0], "the interfered node comes first")
+        for host, roofs in outliers.items():
+            if host != victim[0]:
+                c.check(not any(" flops " in k for k in roofs),
+                        f"{host} (no interference) is not low on a FLOP roof: {sorted(roofs)}")
+        c.check(victim[0] in r.stdout.split("Outliers")[1], "rank 0 prints the outlier")
+    for n in doc["nodes"]:
+        c.check(os.path.exists(os.path.join(out, n["host"], "roofs.csv")),
+                n["host"] + ": its files gathered")
+
+    # 2. A node whose run fails (MPMD: its own options) is reported; the other is gathered.
+    out = os.path.join(tmp, "failed")
+    r = fleet_run(["-np", "1", larm, "fleet", "--quick", "--only", "flops", "--out", out, ":",
+                   "-np", "1", larm, "fleet", "--quick", "--only", "flops", "--domains", "7",
+                   "--out", out])
+    c.check_equal(r.returncode, 1, "a failed node makes the exit status 1: " + r.stderr[-800:])
+    doc = load(out)
+    outcome = {n["host"]: n for n in doc["nodes"]}
+    c.check_equal(outcome["node-0"]["outcome"], "complete", "the healthy node is gathered")
+    c.check_equal(outcome["node-1"]["outcome"], "failed", "the failing node is failed")
+    c.check("domain 7 does not exist" in outcome["node-1"]["reason"],
+            "with its reason: " + outcome["node-1"]["reason"])
+
+    # 3. A node that does not answer in time: rank 0 writes what it has and ends the job.
+    out = os.path.join(tmp, "timeout")
+    start = time.monotonic()
+    r = fleet_run(["-np", "1", larm, "fleet", "--quick", "--only", "flops", "--gather-timeout",
+                   "1", "--out", out, ":", "-np", "1", larm, "fleet", *quick,
+                   "--samples", "30", "--out", out], timeout=300)
+    elapsed = time.monotonic() - start
+    c.check(r.returncode != 0, "the job ends with an error when a node does not answer")
+    doc = load(out)
+    late = next(n for n in doc["nodes"] if n["host"] == "node-1")
+    c.check_equal(late["outcome"], "no_answer", "the late node has no answer")
+    c.check("no answer after 1 s" in late["reason"], "its reason: " + late["reason"])
+    c.check_equal(doc["complete"], False, "the fleet is marked incomplete")
+    c.check("ending the job" in r.stderr, "rank 0 says it ends the job: " + r.stderr[-500:])
+    print(f"timeout case: the job ended {elapsed:.1f} s after its start")
+
+    # 4. Ctrl-C on mpirun: every node stops, what each finished is kept and gathered.
+    out = os.path.join(tmp, "interrupted")
+    job = subprocess.Popen(base + ["-np", "2", larm, "fleet", *quick, "--out", out],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(6)
+    job.send_signal(signal.SIGINT)
+    stdout, stderr = job.communicate(timeout=120)
+    c.check(job.returncode != 0, "an interrupted fleet does not exit 0")
+    doc = load(out)
+    c.check_equal(doc["complete"], False, "the fleet is marked incomplete")
+    c.check("interrupted" in doc["incomplete_reason"], "why: " + doc["incomplete_reason"])
+    kept = [n for n in doc["nodes"] if n["results"]]
+    c.check_equal(len(kept), 2, "both nodes' partial results kept: " + stderr[-500:])
+    for n in kept:
+        c.check(n["outcome"] in ("incomplete", "no_answer"), n["host"] + ": " + n["outcome"])
+        c.check(os.path.exists(os.path.join(out, n["results"])), n["host"] + ": results on disk")
+
+    # 5. Synchronised steps: every node meets before each measurement.
+    out = os.path.join(tmp, "synchronized")
+    r = fleet_run(["-np", "2", larm, "fleet", "--quick", "--only", "flops", "--synchronized",
+                   "--out", out])
+    c.check_equal(r.returncode, 0, "synchronised fleet: " + r.stderr[-800:])
+    doc = load(out)
+    c.check_equal(doc["provenance"]["synchronized"], True, "provenance says synchronised")
+    c.check(doc["provenance"].get("synchronized_steps", 0) > 1, "steps were taken")
+
+    # 6. A fleet directory already used: one line, non-zero, nothing measured.
+    r = fleet_run(["-np", "2", larm, "fleet", "--quick", "--only", "flops", "--out", out])
+    errors = [line for line in r.stderr.splitlines() if line.startswith("larm:")]
+    c.check(r.returncode != 0 and len(errors) == 1 and "already exists" in errors[0],
+            "a used fleet directory is refused: " + r.stderr[-500:])
+c.finish()
