@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -27,7 +28,8 @@ void fsync_directory(const std::filesystem::path& dir) {
 
 }  // namespace
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+void write_file_atomically(const std::filesystem::path& path, std::string_view content,
+                           Flush flush) {
   const std::filesystem::path tmp =
       path.parent_path() / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()));
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -43,7 +45,7 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
     }
     written += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  if ((flush == Flush::now && ::fsync(fd) != 0) || ::close(fd) != 0) {
     ::unlink(tmp.c_str());
     fail(tmp, "flush");
   }
@@ -51,7 +53,30 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
     ::unlink(tmp.c_str());
     fail(path, "replace");
   }
-  fsync_directory(path.parent_path());
+  if (flush == Flush::now) fsync_directory(path.parent_path());
+}
+
+bool write_file_if_changed(const std::filesystem::path& path, std::string_view content,
+                           Flush flush) {
+  std::error_code ec;
+  if (std::filesystem::file_size(path, ec) == content.size() && !ec) {
+    std::ifstream in(path, std::ios::binary);
+    std::string existing(content.size(), '\0');
+    if (in.read(existing.data(), static_cast<std::streamsize>(existing.size())) &&
+        existing == content) {
+      return false;
+    }
+  }
+  write_file_atomically(path, content, flush);
+  return true;
+}
+
+void sync_file_system(const std::filesystem::path& dir) {
+  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd >= 0) {
+    ::syncfs(fd);
+    ::close(fd);
+  }
 }
 
 void ensure_writable_directory(const std::filesystem::path& dir) {

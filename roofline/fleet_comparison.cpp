@@ -27,10 +27,6 @@ double median_without(const std::vector<double>& sorted, std::size_t skip) {
   return rest % 2 == 1 ? at(rest / 2) : (at(rest / 2 - 1) + at(rest / 2)) / 2;
 }
 
-double plain_median(std::vector<double> values) {
-  return results::median(values);
-}
-
 std::string cache_text(const nlohmann::json& topology) {
   // Level -> (instance bytes -> instances over every domain).
   std::map<std::string, std::map<std::uint64_t, long>> levels;
@@ -67,38 +63,51 @@ std::string gib_text(double bytes) {
   return buffer;
 }
 
-std::vector<TopologyDifference> topology_differences(const std::vector<NodeInput>& inputs,
-                                                     std::size_t i) {
-  std::vector<const NodeShape*> shapes;
+// What most nodes have, computed once for the fleet.
+struct Majority {
+  std::optional<std::string> cpu, caches, memories;
+  std::optional<int> cores, domains;
+  std::vector<double> memory_bytes;  // per memory: the median over the nodes that have it
+};
+
+Majority find_majority(const std::vector<NodeInput>& inputs) {
+  std::vector<std::string> cpu, caches, memories;
+  std::vector<int> cores, domains;
+  std::vector<std::vector<double>> sizes;
   for (const NodeInput& in : inputs) {
-    if (in.digest) shapes.push_back(&in.digest->shape);
+    if (!in.digest) continue;
+    const NodeShape& s = in.digest->shape;
+    cpu.push_back(s.cpu);
+    caches.push_back(s.caches);
+    memories.push_back(s.memories);
+    cores.push_back(s.cores);
+    domains.push_back(s.domains);
+    if (sizes.size() < s.memory_bytes.size()) sizes.resize(s.memory_bytes.size());
+    for (std::size_t m = 0; m < s.memory_bytes.size(); ++m) {
+      sizes[m].push_back(static_cast<double>(s.memory_bytes[m]));
+    }
   }
-  const NodeShape& mine = inputs[i].digest->shape;
+  Majority common{majority(cpu), majority(caches), majority(memories), majority(cores),
+                  majority(domains), {}};
+  for (auto& per_memory : sizes) common.memory_bytes.push_back(results::median(per_memory));
+  return common;
+}
+
+std::vector<TopologyDifference> topology_differences(const NodeShape& mine,
+                                                     const Majority& common) {
   std::vector<TopologyDifference> out;
-  auto compare = [&](const char* what, auto field, auto text) {
-    std::vector<decltype(field(mine))> values;
-    for (const NodeShape* s : shapes) values.push_back(field(*s));
-    const auto common = majority(values);
-    if (common && field(mine) != *common) out.push_back({what, text(field(mine)), text(*common)});
+  auto compare = [&](const char* what, const auto& own, const auto& usual, auto text) {
+    if (usual && own != *usual) out.push_back({what, text(own), text(*usual)});
   };
   auto same_text = [](const std::string& s) { return s; };
   auto int_text = [](int v) { return std::to_string(v); };
-  compare(
-      "cpu", [](const NodeShape& s) { return s.cpu; }, same_text);
-  compare(
-      "cores", [](const NodeShape& s) { return s.cores; }, int_text);
-  compare(
-      "domains", [](const NodeShape& s) { return s.domains; }, int_text);
-  compare(
-      "caches", [](const NodeShape& s) { return s.caches; }, same_text);
-  compare(
-      "memories", [](const NodeShape& s) { return s.memories; }, same_text);
+  compare("cpu", mine.cpu, common.cpu, same_text);
+  compare("cores", mine.cores, common.cores, int_text);
+  compare("domains", mine.domains, common.domains, int_text);
+  compare("caches", mine.caches, common.caches, same_text);
+  compare("memories", mine.memories, common.memories, same_text);
   for (std::size_t m = 0; m < mine.memory_bytes.size(); ++m) {
-    std::vector<double> sizes;
-    for (const NodeShape* s : shapes) {
-      if (m < s->memory_bytes.size()) sizes.push_back(static_cast<double>(s->memory_bytes[m]));
-    }
-    const double usual = plain_median(sizes);
+    const double usual = common.memory_bytes[m];
     const double own = static_cast<double>(mine.memory_bytes[m]);
     if (usual > 0 && std::abs(own - usual) > kMemorySizeTolerance * usual) {
       out.push_back({"memory " + std::to_string(m) + " size", gib_text(own), gib_text(usual)});
@@ -291,11 +300,12 @@ Fleet compare_fleet(std::vector<NodeInput> inputs, const OutlierRule& rule) {
   }
   for (const auto& [domain, k] : peak_dp) fleet.roofs[k].key_roof = true;
 
+  const Majority common = find_majority(inputs);
   for (std::size_t i = 0; i < n; ++i) {
     FleetOutlier outlier;
     outlier.host = inputs[i].node.host;
     if (inputs[i].digest) {
-      outlier.topology = topology_differences(inputs, i);
+      outlier.topology = topology_differences(inputs[i].digest->shape, common);
       inputs[i].node.shape = inputs[i].digest->shape;
     }
     outlier.roofs = std::move(drops[i]);

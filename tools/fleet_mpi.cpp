@@ -162,7 +162,10 @@ NodeReport receive_report(const MPI_Status& probe, const std::filesystem::path& 
     std::string content(static_cast<std::size_t>(size), '\0');
     MPI_Recv(content.data(), size, MPI_CHAR, probe.MPI_SOURCE, kTagFile, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
-    results::write_file_atomically(dir / std::filesystem::path(name).filename(), content);
+    // On a shared file system the node's own save is already there: not written twice. Each
+    // file reaches the disk at the gather's end, in one flush for all.
+    results::write_file_if_changed(dir / std::filesystem::path(name).filename(), content,
+                                   results::Flush::later);
   }
   return report;
 }
@@ -346,6 +349,7 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
     std::snprintf(text, sizeof text, "no answer after %.0f s (--gather-timeout)", timeout);
     reason = text;
   }
+  results::sync_file_system(out);
   const fleet::Fleet fleet = save(missing == 0 && !interrupted, reason);
   if (!quiet) std::cout << "\n" << describe_fleet(fleet);
   std::cout << "Fleet: " << out.string() << "\n" << std::flush;
