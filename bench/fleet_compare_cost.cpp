@@ -107,9 +107,10 @@ int main(int argc, char** argv) {
     results::sync_file_system(out);  // the nodes' files on disk, as rank 0 does at the end
     const double saving = seconds_since(save_start);
     gather.push_back(seconds_since(start));
-    std::printf("  gather %d: %.3f s writing the nodes' files, %.3f s comparing, %.3f s saving "
-                "the fleet, %.3f s parsing digests\n",
-                rep, writing, comparing, saving, gather.back() - writing - comparing - saving);
+    std::printf(
+        "  gather %d: %.3f s writing the nodes' files, %.3f s comparing, %.3f s saving "
+        "the fleet, %.3f s parsing digests\n",
+        rep, writing, comparing, saving, gather.back() - writing - comparing - saving);
     gather_outliers = f.outliers.size();
 
     start = Clock::now();
