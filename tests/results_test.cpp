@@ -174,6 +174,21 @@ TEST(Results, AtomicWriteReplacesWholeContent) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(Results, WriteIfChangedLeavesIdenticalFilesAlone) {
+  const auto dir = temp_dir("larm-changed-");
+  EXPECT_TRUE(write_file_if_changed(dir / "f", "node results", Flush::later));
+  const auto written = std::filesystem::last_write_time(dir / "f");
+  EXPECT_FALSE(write_file_if_changed(dir / "f", "node results", Flush::later));
+  EXPECT_EQ(std::filesystem::last_write_time(dir / "f"), written);
+  EXPECT_TRUE(write_file_if_changed(dir / "f", "node resultz"));  // same size, other content
+  EXPECT_TRUE(write_file_if_changed(dir / "f", "longer node results"));
+  sync_file_system(dir);
+  std::ifstream in(dir / "f");
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(content, "longer node results");
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Results, LoadErrorsNameTheProblem) {
   const auto dir = temp_dir("larm-bad-");
   EXPECT_THROW(load_results(dir), std::runtime_error);
