@@ -67,7 +67,8 @@ void setup_fleet(CLI::App& app, GlobalOptions& global, Action& action) {
   command
       ->add_option("--gather-timeout", options->gather_timeout,
                    "seconds rank 0 waits for the other nodes after its own run (default: as long "
-                   "as its own run took, at least 300); also each synchronised step's limit")
+                   "as its own run took, at least 300); also each synchronised step's limit "
+                   "(default 600)")
       ->check(CLI::PositiveNumber);
   add_outlier_options(*command, options->rule, *drop);
   command->callback([options, drop, &global, &action] {
