@@ -11,8 +11,6 @@
 namespace larm::report {
 namespace {
 
-// 1.4826 MAD: the standard deviation of normal data (the outlier rule's unit).
-constexpr double kMadToSigma = 1.4826;
 // Node names on an axis only while they stay readable.
 constexpr std::size_t kMostNamedNodes = 60;
 
@@ -54,7 +52,7 @@ Figure strip_plot(const fleet::Fleet& f, const fleet::FleetRoof& roof) {
   }
   fig.data.push_back({fig.name + ".dat", data.str()});
   const double top = std::max(roof.median, order.empty() ? 0.0 : *roof.values[order.back()]);
-  const double sigma = kMadToSigma * roof.mad;
+  const double sigma = fleet::kMadToSigma * roof.mad;
   const double band_low = std::max(0.0, roof.median - f.rule.mads * sigma);
   const double band_high = roof.median + f.rule.mads * sigma;
   const double drop_line = roof.median * (1 - f.rule.min_drop);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/report_page.h"
+#include "results/statistics.h"
 
 namespace larm::report {
 namespace {
@@ -14,12 +15,6 @@ namespace {
 std::string number(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.4g", value);
-  return buffer;
-}
-
-std::string percent(double fraction) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f %%", 100 * fraction);
   return buffer;
 }
 
@@ -34,7 +29,7 @@ Table outlier_rows(const fleet::Fleet& f) {
     }
     for (const fleet::RoofDrop& d : o.roofs) {
       rows.push_back({o.host, d.roof, number(d.value) + " " + d.unit,
-                      number(d.others_median) + " " + d.unit, "-" + percent(d.drop),
+                      number(d.others_median) + " " + d.unit, "-" + results::percent_text(d.drop),
                       d.mads ? number(*d.mads) : "no spread"});
     }
   }
@@ -58,14 +53,7 @@ Table key_roof_rows(const fleet::Fleet& f) {
   Table rows;
   for (const fleet::FleetRoof& r : f.roofs) {
     if (!r.key_roof) continue;
-    double low = 0, high = 0;
-    bool any = false;
-    for (const auto& v : r.values) {
-      if (!v) continue;
-      low = any ? std::min(low, *v) : *v;
-      high = any ? std::max(high, *v) : *v;
-      any = true;
-    }
+    const auto [low, high] = r.range();
     rows.push_back({r.key, r.unit, number(r.median), number(r.mad), number(low), number(high),
                     std::to_string(r.count)});
   }
@@ -110,7 +98,7 @@ std::string markdown_table(const std::vector<std::string>& header, const Table& 
 
 std::string rule_text(const fleet::Fleet& f) {
   return "A node is an outlier on a roof when it lies more than " + number(f.rule.mads) +
-         " scaled MADs (1.4826 MAD) and more than " + percent(f.rule.min_drop) +
+         " scaled MADs (1.4826 MAD) and more than " + results::percent_text(f.rule.min_drop) +
          " below the median of the other nodes; or when its topology differs from the "
          "majority's.";
 }

@@ -1,4 +1,5 @@
 // fleet.json and fleet.csv: the codec of the fleet records.
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -7,6 +8,7 @@
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
 #include "results/fleet_records.h"
+#include "results/store.h"
 
 namespace larm::fleet {
 
@@ -28,6 +30,8 @@ std::optional<double> read_optional(const nlohmann::json& value) {
   return value.get<double>();
 }
 
+}  // namespace
+
 nlohmann::json shape_json(const NodeShape& s) {
   return {{"cpu", s.cpu},       {"cores", s.cores},       {"domains", s.domains},
           {"caches", s.caches}, {"memories", s.memories}, {"memory_bytes", s.memory_bytes}};
@@ -44,7 +48,15 @@ NodeShape shape_from_json(const nlohmann::json& j) {
   return s;
 }
 
-}  // namespace
+std::pair<double, double> FleetRoof::range() const {
+  std::optional<double> low, high;
+  for (const auto& v : values) {
+    if (!v) continue;
+    low = low ? std::min(*low, *v) : *v;
+    high = high ? std::max(*high, *v) : *v;
+  }
+  return {low.value_or(0), high.value_or(0)};
+}
 
 const char* name(NodeOutcome outcome) {
   for (const auto& [value, text] : kOutcomes) {
@@ -226,14 +238,7 @@ bool is_fleet(const std::filesystem::path& dir_or_file) {
 Fleet load_fleet(const std::filesystem::path& dir_or_file) {
   const std::filesystem::path file =
       std::filesystem::is_directory(dir_or_file) ? dir_or_file / kFleetFile : dir_or_file;
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error("cannot read " + file.string());
-  nlohmann::json doc;
-  try {
-    in >> doc;
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(file.string() + " is not valid JSON: " + e.what());
-  }
+  const nlohmann::json doc = results::read_json_file(file);
   try {
     return fleet_from_json(doc);
   } catch (const std::exception& e) {

@@ -39,6 +39,9 @@ struct NodeShape {
   std::vector<std::uint64_t> memory_bytes;  // per memory, in order
 };
 
+nlohmann::json shape_json(const NodeShape& shape);
+NodeShape shape_from_json(const nlohmann::json& document);  // throws nlohmann::json::exception
+
 struct FleetNode {
   std::string host;
   int rank = -1;  // MPI rank that measured it; -1 when gathered from files
@@ -59,7 +62,13 @@ struct FleetRoof {
   int count = 0;                              // nodes with a value
   double median = 0;                          // of those values
   double mad = 0;                             // median absolute deviation from the median
+  // The smallest and largest value; {0, 0} when no node has one.
+  std::pair<double, double> range() const;
 };
+
+// 1.4826 MAD estimates the standard deviation of normal data (Rousseeuw and Croux, 1993): the
+// unit of the outlier rule.
+inline constexpr double kMadToSigma = 1.4826;
 
 // A roof a node is an outlier on: its value against the median of the other nodes.
 struct RoofDrop {

@@ -20,9 +20,7 @@ void save_results(const std::filesystem::path& dir, const Results& results) {
   write_file_atomically(dir / kResultsFile, to_json(results).dump(1) + "\n");
 }
 
-Results load_results(const std::filesystem::path& dir_or_file) {
-  const std::filesystem::path file =
-      std::filesystem::is_directory(dir_or_file) ? dir_or_file / kResultsFile : dir_or_file;
+nlohmann::json read_json_file(const std::filesystem::path& file) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error("cannot read " + file.string());
   nlohmann::json document;
@@ -31,6 +29,13 @@ Results load_results(const std::filesystem::path& dir_or_file) {
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(file.string() + " is not valid JSON: " + e.what());
   }
+  return document;
+}
+
+Results load_results(const std::filesystem::path& dir_or_file) {
+  const std::filesystem::path file =
+      std::filesystem::is_directory(dir_or_file) ? dir_or_file / kResultsFile : dir_or_file;
+  const nlohmann::json document = read_json_file(file);
   try {
     return results_from_json(document);
   } catch (const std::exception& e) {

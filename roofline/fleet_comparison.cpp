@@ -14,8 +14,6 @@ namespace larm::fleet {
 
 namespace {
 
-// 1.4826 MAD estimates the standard deviation of normal data (Rousseeuw and Croux, 1993).
-constexpr double kMadToSigma = 1.4826;
 // Memory sizes of healthy nodes of one model differ by the firmware's reservations (MiB); a
 // missing DIMM takes GiB.
 constexpr double kMemorySizeTolerance = 0.02;
@@ -87,8 +85,8 @@ Majority find_majority(const std::vector<NodeInput>& inputs) {
       sizes[m].push_back(static_cast<double>(s.memory_bytes[m]));
     }
   }
-  Majority common{majority(cpu), majority(caches), majority(memories), majority(cores),
-                  majority(domains), {}};
+  Majority common{majority(cpu),   majority(caches),  majority(memories),
+                  majority(cores), majority(domains), {}};
   for (auto& per_memory : sizes) common.memory_bytes.push_back(results::median(per_memory));
   return common;
 }
@@ -164,27 +162,13 @@ nlohmann::json digest_json(const NodeDigest& d) {
   for (const RoofValue& r : d.roofs) {
     roofs.push_back({r.key, r.unit, r.domain, r.load_bandwidth, r.dp_ceiling, r.value});
   }
-  const NodeShape& s = d.shape;
-  return {{"shape",
-           {{"cpu", s.cpu},
-            {"cores", s.cores},
-            {"domains", s.domains},
-            {"caches", s.caches},
-            {"memories", s.memories},
-            {"memory_bytes", s.memory_bytes}}},
-          {"roofs", roofs}};
+  return {{"shape", shape_json(d.shape)}, {"roofs", roofs}};
 }
 
 NodeDigest digest_from_json(const nlohmann::json& j) {
   try {
     NodeDigest d;
-    const auto& s = j.at("shape");
-    d.shape.cpu = s.at("cpu").get<std::string>();
-    d.shape.cores = s.at("cores").get<int>();
-    d.shape.domains = s.at("domains").get<int>();
-    d.shape.caches = s.at("caches").get<std::string>();
-    d.shape.memories = s.at("memories").get<std::string>();
-    d.shape.memory_bytes = s.at("memory_bytes").get<std::vector<std::uint64_t>>();
+    d.shape = shape_from_json(j.at("shape"));
     for (const auto& r : j.at("roofs")) {
       d.roofs.push_back({r.at(0).get<std::string>(), r.at(1).get<std::string>(), r.at(2).get<int>(),
                          r.at(3).get<bool>(), r.at(4).get<bool>(), r.at(5).get<double>()});

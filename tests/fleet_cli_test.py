@@ -92,8 +92,7 @@ with tempfile.TemporaryDirectory() as tmp:
     c.check("fleet-heatmap.gp" in plots, "plot: the heatmap script")
     strips = [p for p in plots if p.startswith("fleet-d0-") and p.endswith(".gp")]
     c.check(len(strips) >= 4, f"plot: one strip plot per key roof ({strips})")
-    if "gnuplot" in json.load(open(os.path.join(fleet, "plots", "figures.json"))) and \
-            json.load(open(os.path.join(fleet, "plots", "figures.json")))["gnuplot"]:
+    if json.load(open(os.path.join(fleet, "plots", "figures.json")))["gnuplot"]:
         c.check("fleet-heatmap.svg" in plots, "plot: the heatmap drawn")
         data = open(os.path.join(fleet, "plots", "fleet-d0-L1-load.dat")).read()
         c.check('1 "slow"' in data, "the L1 strip plot marks slow as its outlier")

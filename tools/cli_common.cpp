@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <csignal>
+#include <cstdio>
 #include <set>
 #include <sstream>
 
@@ -161,6 +162,24 @@ void add_run_choices(CLI::App& command, RunChoices& choices) {
                   "seconds after which measurements whose passes disagree by more than 5 % get "
                   "no more passes (default: twice the plan's estimate)")
       ->check(CLI::PositiveNumber);
+}
+
+characterize::CharacterizeOptions make_characterize_options(const MeasurementOptions& measurement,
+                                                            const RunChoices& choices,
+                                                            const topology::Topology& topology) {
+  characterize::CharacterizeOptions run;
+  run.plan = make_plan_options(measurement, topology);
+  run.require_placement = choices.require_placement;
+  run.estimator = parse_word<Estimator>(choices.estimator);
+  run.max_seconds = choices.max_time.value_or(0);
+  return run;
+}
+
+std::string minutes_text(double seconds) {
+  char buffer[32];
+  const int s = static_cast<int>(seconds + 0.5);
+  std::snprintf(buffer, sizeof buffer, "%d:%02d", s / 60, s % 60);
+  return buffer;
 }
 
 namespace {

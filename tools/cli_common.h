@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "characterize/characterize_node.h"
 #include "characterize/plan.h"
 #include "results/fleet_records.h"
 #include "results/records.h"
@@ -57,6 +58,14 @@ struct RunChoices {
   std::optional<double> max_time;
 };
 void add_run_choices(CLI::App& command, RunChoices& choices);
+// The run options of a characterization from the choices (plan, placement check, estimator,
+// time budget); callbacks and the stop flag are the caller's.
+characterize::CharacterizeOptions make_characterize_options(const MeasurementOptions& measurement,
+                                                            const RunChoices& choices,
+                                                            const topology::Topology& topology);
+
+// A duration as progress lines write it: 75.4 -> "1:15".
+std::string minutes_text(double seconds);
 
 // Validates the options against the topology; throws UsageError naming the bad value. For a
 // saved topology (planning another machine) every ISA up to --isa is planned.

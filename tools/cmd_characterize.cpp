@@ -39,13 +39,6 @@ std::string default_out_dir() {
   return std::string("results/") + host + "-" + stamp;
 }
 
-std::string seconds_text(double seconds) {
-  char buffer[32];
-  const int s = static_cast<int>(seconds + 0.5);
-  std::snprintf(buffer, sizeof buffer, "%d:%02d", s / 60, s % 60);
-  return buffer;
-}
-
 int run_characterize(const CharacterizeOptions& options, const GlobalOptions& global) {
   if (!global.topology_file.empty()) {
     throw UsageError(
@@ -53,7 +46,8 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
         "and kernels");
   }
   const topology::Topology topology = load_topology(global);
-  const characterize::PlanOptions plan_options = make_plan_options(options.measurement, topology);
+  characterize::CharacterizeOptions run =
+      make_characterize_options(options.measurement, options.choices, topology);
   const std::filesystem::path out = options.out.empty() ? default_out_dir() : options.out;
   if (std::filesystem::exists(out / results::kResultsFile)) {
     throw UsageError("results already exist in " + out.string() + " (choose another --out)");
@@ -65,11 +59,6 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   }
 
   const platform::Clock clock = platform::Clock::calibrate();
-  characterize::CharacterizeOptions run;
-  run.plan = plan_options;
-  run.require_placement = options.choices.require_placement;
-  run.estimator = parse_word<Estimator>(options.choices.estimator);
-  run.max_seconds = options.choices.max_time.value_or(0);
   if (!global.quiet) {
     run.on_machine_state = [](const characterize::MachineState& state) {
       std::cout << "Machine state (larm doctor):\n";
@@ -81,8 +70,8 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   if (show_progress) {
     run.on_progress = [](const characterize::ProgressEvent& e) {
       std::fprintf(stderr, "\r\033[K[%d/%d] %s  (%s elapsed, ~%s left)", e.index, e.total,
-                   e.measurement->label().c_str(), seconds_text(e.elapsed_seconds).c_str(),
-                   seconds_text(e.remaining_seconds).c_str());
+                   e.measurement->label().c_str(), minutes_text(e.elapsed_seconds).c_str(),
+                   minutes_text(e.remaining_seconds).c_str());
       std::fflush(stderr);
     };
   }
@@ -108,8 +97,8 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   }
   if (options.validate) {
     ValidationStepOptions step;
-    step.run.quick = plan_options.quick;
-    step.run.samples = plan_options.quick ? 3 : 5;
+    step.run.quick = run.plan.quick;
+    step.run.samples = run.plan.quick ? 3 : 5;
     step.fail_above_percent = options.fail_above;
     step.quiet = global.quiet;
     return run_validation_step(topology, clock, step, out, results);

@@ -28,9 +28,12 @@ std::filesystem::path figures_directory(const std::filesystem::path& out) {
   return figures_dir;
 }
 
-// The end of both reports: gnuplot's errors and absence said, the files named.
+// The end of both reports: the pages written, gnuplot's errors and absence said, the files named.
 int finish_report(const report::PlotOutcome& figures, const std::filesystem::path& figures_dir,
-                  const std::filesystem::path& out) {
+                  const std::filesystem::path& out, const std::string& html,
+                  const std::string& markdown) {
+  results::write_file_atomically(out / "report.html", html);
+  results::write_file_atomically(out / "report.md", markdown);
   int failed = 0;
   for (const auto& f : figures.figures) {
     if (!f.error.empty()) {
@@ -56,9 +59,8 @@ int report_fleet(const ReportCommandOptions& options) {
   const report::PlotOutcome figures =
       report::plot_fleet(fleet, figures_dir, {report::Format::svg, report::Format::png});
   const report::FleetReportInputs page{fleet, figures, figures_dir, out};
-  results::write_file_atomically(out / "report.html", report::fleet_html_report(page));
-  results::write_file_atomically(out / "report.md", report::fleet_markdown_report(page));
-  return finish_report(figures, figures_dir, out);
+  return finish_report(figures, figures_dir, out, report::fleet_html_report(page),
+                       report::fleet_markdown_report(page));
 }
 
 int run_report(const ReportCommandOptions& options) {
@@ -70,9 +72,8 @@ int run_report(const ReportCommandOptions& options) {
   const report::PlotOutcome figures =
       report::plot_all(inputs, figures_dir, {report::Format::svg, report::Format::png});
   const report::ReportInputs page{inputs, figures, figures_dir, out};
-  results::write_file_atomically(out / "report.html", report::html_report(page));
-  results::write_file_atomically(out / "report.md", report::markdown_report(page));
-  return finish_report(figures, figures_dir, out);
+  return finish_report(figures, figures_dir, out, report::html_report(page),
+                       report::markdown_report(page));
 }
 
 }  // namespace

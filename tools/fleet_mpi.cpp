@@ -170,13 +170,6 @@ NodeReport receive_report(const MPI_Status& probe, const std::filesystem::path& 
   return report;
 }
 
-std::string minutes(double seconds) {
-  char buffer[32];
-  const int s = static_cast<int>(seconds + 0.5);
-  std::snprintf(buffer, sizeof buffer, "%d:%02d", s / 60, s % 60);
-  return buffer;
-}
-
 }  // namespace
 
 int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
@@ -281,26 +274,32 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
   reports[0] = *own;
   if (!quiet) {
     std::cout << own->node.host << " (rank 0): " << fleet::name(own->node.outcome) << " in "
-              << minutes(own->node.seconds) << "\n"
+              << minutes_text(own->node.seconds) << "\n"
               << std::flush;
   }
-  auto save = [&](bool complete, const std::string& reason) {
-    std::vector<NodeReport> ordered;
+  // The fleet so far (reason: why it is not complete; empty when it is). Only the final save
+  // reads what the unanswered nodes' own saves left: a whole results.json each, too slow to parse
+  // for a thousand nodes every second while they arrive.
+  auto save = [&](const std::string& reason, bool final_save) {
+    std::vector<fleet::NodeInput> inputs;
     for (const auto& [r, host] : measuring) {
-      if (reports.count(r)) {
-        ordered.push_back(reports[r]);
-      } else {
-        ordered.push_back(unanswered_node(host, r, out / host, reason));
+      const auto it = reports.find(r);
+      if (it != reports.end()) {
+        inputs.push_back({it->second.node, it->second.digest});
+        continue;
       }
+      NodeReport late = unanswered_node(host, r, out / host, reason, final_save);
+      inputs.push_back({std::move(late.node), std::move(late.digest)});
     }
-    fleet::Fleet fleet = assemble_fleet(ordered, provenance, options.rule);
-    fleet.complete = complete;
-    if (!complete) fleet.incomplete_reason = reason;
+    fleet::Fleet fleet = fleet::compare_fleet(std::move(inputs), options.rule);
+    fleet.provenance = provenance;
+    fleet.complete = reason.empty();
+    fleet.incomplete_reason = reason;
     fleet::save_fleet(out, fleet);
     return fleet;
   };
   results::SaveThrottle throttle;
-  save(false, "still gathering");
+  save("still gathering", false);
   auto deadline = after(timeout);
   bool interrupted = interrupt.stop_flag()->load();
   if (interrupted) deadline = Clock::now() + kInterruptGrace;
@@ -315,7 +314,7 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
         if (!quiet) {
           std::cout << report.node.host << " (rank " << probe.MPI_SOURCE
                     << "): " << fleet::name(report.node.outcome) << " in "
-                    << minutes(report.node.seconds)
+                    << minutes_text(report.node.seconds)
                     << (report.node.reason.empty() ? "" : ": " + report.node.reason) << "\n"
                     << std::flush;
         }
@@ -328,7 +327,7 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
         bad.node.reason = std::string("its report could not be read: ") + e.what();
         reports[probe.MPI_SOURCE] = bad;
       }
-      if (throttle.due()) save(false, "still gathering");
+      if (throttle.due()) save("still gathering", false);
       continue;
     }
     if (interrupt.stop_flag()->load() && !interrupted) {
@@ -350,7 +349,7 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
     reason = text;
   }
   results::sync_file_system(out);
-  const fleet::Fleet fleet = save(missing == 0 && !interrupted, reason);
+  const fleet::Fleet fleet = save(reason, true);
   if (!quiet) std::cout << "\n" << describe_fleet(fleet);
   std::cout << "Fleet: " << out.string() << "\n" << std::flush;
   if (missing > 0) {

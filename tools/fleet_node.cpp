@@ -100,11 +100,8 @@ NodeReport measure_node(
     results::ensure_writable_directory(dir);
     const topology::Topology topology = topology::Topology::load_live(
         bound_cpus ? topology::Topology::LiveScope::bound : topology::Topology::LiveScope::allowed);
-    characterize::CharacterizeOptions run;
-    run.plan = make_plan_options(options.measurement, topology);
-    run.require_placement = options.choices.require_placement;
-    run.estimator = parse_word<Estimator>(options.choices.estimator);
-    run.max_seconds = options.choices.max_time.value_or(0);
+    characterize::CharacterizeOptions run =
+        make_characterize_options(options.measurement, options.choices, topology);
     run.stop = stop;
     run.on_progress = on_progress;
     const platform::Clock clock = platform::Clock::calibrate();
@@ -126,14 +123,14 @@ NodeReport measure_node(
 }
 
 NodeReport unanswered_node(const std::string& host, int rank, const std::filesystem::path& dir,
-                           const std::string& reason) {
+                           const std::string& reason, bool read_own_save) {
   NodeReport report;
   report.node.host = host;
   report.node.rank = rank;
   report.node.outcome = fleet::NodeOutcome::no_answer;
   report.node.reason = reason;
   std::error_code ec;
-  if (std::filesystem::is_regular_file(dir / results::kResultsFile, ec)) {
+  if (read_own_save && std::filesystem::is_regular_file(dir / results::kResultsFile, ec)) {
     try {
       const results::Results results = results::load_results(dir);
       report.digest = fleet::digest(results);
@@ -145,16 +142,6 @@ NodeReport unanswered_node(const std::string& host, int rank, const std::filesys
     }
   }
   return report;
-}
-
-fleet::Fleet assemble_fleet(const std::vector<NodeReport>& reports,
-                            const nlohmann::json& provenance, const fleet::OutlierRule& rule) {
-  std::vector<fleet::NodeInput> inputs;
-  inputs.reserve(reports.size());
-  for (const NodeReport& r : reports) inputs.push_back({r.node, r.digest});
-  fleet::Fleet fleet = fleet::compare_fleet(std::move(inputs), rule);
-  fleet.provenance = provenance;
-  return fleet;
 }
 
 }  // namespace larm::cli

@@ -51,13 +51,9 @@ NodeReport measure_node(const FleetRunOptions& options, const std::string& host,
                         const std::atomic<bool>* stop,
                         const std::function<void(const characterize::ProgressEvent&)>& on_progress);
 
-// A node without answer, from what its own saves left in dir when rank 0 can read it (a shared
-// file system), else with none.
+// A node without answer; with read_own_save, what its own saves left in dir when rank 0 can read
+// them (a shared file system).
 NodeReport unanswered_node(const std::string& host, int rank, const std::filesystem::path& dir,
-                           const std::string& reason);
-
-// The fleet of the reports, in rank order, compared.
-fleet::Fleet assemble_fleet(const std::vector<NodeReport>& reports,
-                            const nlohmann::json& provenance, const fleet::OutlierRule& rule);
+                           const std::string& reason, bool read_own_save);
 
 }  // namespace larm::cli

@@ -75,14 +75,7 @@ std::string describe_fleet(const fleet::Fleet& f) {
   out << "\nKey roofs: fleet median, MAD, range, nodes\n";
   for (const fleet::FleetRoof& r : f.roofs) {
     if (!r.key_roof) continue;
-    double low = 0, high = 0;
-    bool any = false;
-    for (const auto& v : r.values) {
-      if (!v) continue;
-      low = any ? std::min(low, *v) : *v;
-      high = any ? std::max(high, *v) : *v;
-      any = true;
-    }
+    const auto [low, high] = r.range();
     out << "  " << padded(r.key, 26) << padded(number(r.median) + " " + r.unit, 16) << "MAD "
         << padded(number(r.mad), 8) << number(low) << "-" << number(high) << ", " << r.count
         << "\n";
