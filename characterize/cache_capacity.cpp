@@ -148,8 +148,10 @@ std::vector<results::CacheCapacity> bandwidth_capacities(
     const topology::Domain& domain, const std::vector<results::SweepPoint>& sweep) {
   std::vector<CurvePoint> curve;
   for (const results::SweepPoint& p : sweep) {
+    // The roofs run every core of the domain: the one-core sweep (issue 15) does not size them.
+    const bool one_core_of_many = p.threads == 1 && domain.core_pus.size() > 1;
     if (p.domain == domain.index && p.access == Access::load && p.stats.count > 0 &&
-        p.stats.median > 0) {
+        p.stats.median > 0 && !one_core_of_many) {
       curve.push_back({p.working_set_bytes, 1 / p.stats.median, p.stats.median});
     }
   }

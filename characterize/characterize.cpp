@@ -130,8 +130,16 @@ void record_absent(const topology::Topology& topology, const PlannedMeasurement&
     return;
   }
   switch (m.kind) {
-    case MeasurementKind::curve:
+    case MeasurementKind::curve: {
+      results::CacheCurvePoint p;
+      describe_stream(m, p);
+      p.domain = m.domain;
+      p.level = m.level.value_or(Level::L3);
+      p.status = Status::absent;
+      p.status_reason = reason;
+      results.cache_scaling.push_back(p);
       break;
+    }
     case MeasurementKind::bandwidth:
     case MeasurementKind::flops: {
       Roof roof = roof_base(topology, m);
@@ -304,6 +312,14 @@ class Runner {
 
   void curve(const PlannedMeasurement& m) {
     const kernels::BandwidthResult r = on_memory(m);
+    if (m.domain >= 0) {  // a shared cache level's scaling curve
+      results::CacheCurvePoint p;
+      fill_stream(m, r, options_.unstable_threshold, p);
+      p.domain = m.domain;
+      p.level = m.level.value_or(Level::L3);
+      out_->cache_scaling.push_back(p);
+      return;
+    }
     results::CurvePoint p;
     fill_stream(m, r, options_.unstable_threshold, p);
     p.memory = m.memory;
@@ -463,8 +479,8 @@ class EffectiveSizing {
   // m itself, or a copy with its working set (or absent reason) from the measured capacities.
   const PlannedMeasurement& sized(const PlannedMeasurement& m, results::Results& results) {
     const bool cache_level = m.level && is_cache(*m.level);
-    const bool sized_kind =
-        m.kind == MeasurementKind::bandwidth || m.kind == MeasurementKind::latency;
+    const bool sized_kind = m.kind == MeasurementKind::bandwidth ||
+                            m.kind == MeasurementKind::latency || m.kind == MeasurementKind::curve;
     const bool swept = (m.kind == MeasurementKind::latency ? chased_ : swept_).count(m.domain) > 0;
     if (!cache_level || !sized_kind || m.domain < 0 || !swept || !m.absent_reason.empty()) {
       return m;

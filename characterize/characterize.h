@@ -36,7 +36,7 @@ struct RunOptions {
   std::function<void(const results::Results&)> on_measurement;  // after each one that ran
 };
 
-// Fills results.roofs, sweep, latency, frequency, shared and contention_curve; sets
+// Fills results.roofs, sweep, latency, frequency, shared, contention_curve and cache_scaling; sets
 // results.complete, or the reason it is not (interrupted; with require_placement, the first
 // measurement whose pages were not where they should be). Measurements that fail (an allocation
 // refused, a binding that does not hold) are recorded as absent with the error as their status; the

@@ -125,12 +125,14 @@ std::string PlannedMeasurement::label() const {
   if (level && *level != Level::flops) text += std::string(" ") + name(*level);
   if (level == Level::memory && memory) text += " " + std::to_string(memory->index);
   if (placement) text += std::string(" ") + name(*placement);
+  if (kind == MeasurementKind::curve && level && is_cache(*level)) text += " scaling";
   if (kind == MeasurementKind::curve) text += " " + std::to_string(pus.size()) + " threads";
   if (kind == MeasurementKind::bandwidth || kind == MeasurementKind::sweep ||
       kind == MeasurementKind::curve) {
     const auto& stream = std::get<codegen::StreamSpec>(spec);
     text += std::string(" ") + name(stream.access) + " " + name(stream.isa);
   }
+  if (kind == MeasurementKind::sweep && pus.size() == 1) text += " one core";
   if (kind == MeasurementKind::sweep || kind == MeasurementKind::capacity) {
     text += " " + results::bytes_text(working_set_bytes);
   }
@@ -240,14 +242,23 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     }
 
     // The bandwidth sweep before the roofs: the cache roofs are sized from its load curve.
+    // Then the same sweep from one core (thesis fig. 2.8, left): what one core obtains from each
+    // level, which the all-core sweep divides among the cores sharing a cache. A domain of one
+    // core has only the first.
     if (wanted(MeasurementKind::sweep)) {
-      for (Access access : {Access::load, Access::copy}) {
-        for (std::uint64_t size : sweep_sizes(domain, options.sweep_points_per_octave)) {
-          PlannedMeasurement m = base;
-          m.kind = MeasurementKind::sweep;
-          m.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
-          m.working_set_bytes = size;
-          add(m);
+      const topology::Domain lone = single_core_view(domain);
+      const bool one_core_too = domain.core_pus.size() > 1;
+      for (const topology::Domain* view : {&domain, &lone}) {
+        if (view == &lone && !one_core_too) continue;
+        for (Access access : {Access::load, Access::copy}) {
+          for (std::uint64_t size : sweep_sizes(*view, options.sweep_points_per_octave)) {
+            PlannedMeasurement m = base;
+            m.kind = MeasurementKind::sweep;
+            m.pus = view->core_pus;
+            m.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
+            m.working_set_bytes = size;
+            add(m);
+          }
         }
       }
     }
@@ -272,6 +283,29 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
               add(shared);
             }
           }
+        }
+      }
+    }
+
+    // Each shared cache level's scaling curve (thesis figs. 2.11-2.12): load bandwidth as threads
+    // fill the cores that share one instance, each with its data in the level (the level roof's
+    // working set per thread, re-sized with it from the bandwidth sweep).
+    if (wanted(MeasurementKind::curve)) {
+      const auto sets = level_working_sets(domain);
+      for (const topology::CacheLevel& cache : domain.caches) {
+        if (cache.sharing_pus.size() < 2) continue;
+        const auto set = std::find_if(sets.begin(), sets.end(),
+                                      [&](const auto& s) { return s.level == cache.level(); });
+        if (set == sets.end()) continue;
+        for (int threads : curve_thread_counts(static_cast<int>(cache.sharing_pus.size()))) {
+          PlannedMeasurement m = base;
+          m.kind = MeasurementKind::curve;
+          m.level = cache.level();
+          m.spec = codegen::StreamSpec{.isa = options.isa, .access = Access::load};
+          m.pus.assign(cache.sharing_pus.begin(), cache.sharing_pus.begin() + threads);
+          m.working_set_bytes = set->bytes_per_thread;
+          m.absent_reason = set->absent_reason;
+          add(m);
         }
       }
     }
@@ -308,8 +342,11 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
   }
 
   // Every core of the machine at once: on each memory (contention), on all memories
-  // interleaved page by page (congestion), and the contention curve of each memory.
-  if (!single_memory && wanted(MeasurementKind::bandwidth) && options.domains.empty()) {
+  // interleaved page by page (congestion), and the contention curve of each memory: the memory's
+  // scaling curve, drawn with the caches' (with one memory too: it is then the DRAM curve of
+  // thesis fig. 2.12).
+  const bool shared_runs = !single_memory && wanted(MeasurementKind::bandwidth);
+  if ((shared_runs || wanted(MeasurementKind::curve)) && options.domains.empty()) {
     std::uint64_t llc = 0;
     for (const topology::Domain& d : topology.domains()) {
       if (!d.caches.empty()) llc += d.caches.back().total_bytes;
@@ -325,6 +362,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
       machine.pu_domains.push_back(domain);
     }
     for (Access access : larm::all<larm::Access>()) {
+      if (!shared_runs) break;
       machine.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
       for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
         PlannedMeasurement m = machine;
@@ -336,7 +374,8 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
       m.placement = Placement::congestion;
       add(m);
     }
-    for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
+    for (std::size_t mem = 0; wanted(MeasurementKind::curve) && mem < topology.memories().size();
+         ++mem) {
       const auto order = cores_by_distance(topology, static_cast<int>(mem));
       for (int threads : curve_thread_counts(cores)) {
         PlannedMeasurement m = machine;

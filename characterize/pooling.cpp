@@ -124,6 +124,7 @@ std::optional<double> value_of(const results::Results& r, const RecordSlots& slo
   if (auto v = first_value(r.sweep, slots.sweep, median)) return v;
   if (auto v = first_value(r.shared, slots.shared, median)) return v;
   if (auto v = first_value(r.contention_curve, slots.curve, median)) return v;
+  if (auto v = first_value(r.cache_scaling, slots.cache_scaling, median)) return v;
   if (auto v = first_value(r.latency_sweep, slots.latency_sweep, median)) return v;
   return first_value(r.latency, slots.latency, median);
 }
@@ -138,6 +139,7 @@ RecordSlots whole(const results::Results& pass) {
   slots.latency_sweep.count = pass.latency_sweep.size();
   slots.shared.count = pass.shared.size();
   slots.curve.count = pass.contention_curve.size();
+  slots.cache_scaling.count = pass.cache_scaling.size();
   return slots;
 }
 
@@ -158,6 +160,7 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
     place(pooled.latency_sweep, pass.latency_sweep, slots.latency_sweep);
     place(pooled.shared, pass.shared, slots.shared);
     place(pooled.contention_curve, pass.contention_curve, slots.curve);
+    place(pooled.cache_scaling, pass.cache_scaling, slots.cache_scaling);
     slots.placed = true;
     if (const auto value = value_of(pooled, slots)) slots.pooled_values.push_back(*value);
     return;
@@ -169,6 +172,7 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
   add_samples(pooled.latency_sweep, pass.latency_sweep, slots.latency_sweep, options);
   add_samples(pooled.shared, pass.shared, slots.shared, options);
   add_samples(pooled.contention_curve, pass.contention_curve, slots.curve, options);
+  add_samples(pooled.cache_scaling, pass.cache_scaling, slots.cache_scaling, options);
   // A ceiling's IPC: the median over the passes.
   if (!slots.pass_ipcs.empty() && slots.roofs.count == 1) {
     results::Roof& roof = pooled.roofs[slots.roofs.first];
@@ -215,6 +219,7 @@ void settle_status(results::Results& pooled, const RecordSlots& slots, const Poo
   settle(pooled.latency_sweep, slots.latency_sweep);
   settle(pooled.shared, slots.shared);
   settle(pooled.contention_curve, slots.curve);
+  settle(pooled.cache_scaling, slots.cache_scaling);
 }
 
 }  // namespace larm::characterize

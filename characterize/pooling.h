@@ -19,7 +19,7 @@ struct RecordSlots {
     std::size_t count = 0;
   };
   bool placed = false;
-  Range frequency, roofs, sweep, latency, latency_sweep, shared, curve;
+  Range frequency, roofs, sweep, latency, latency_sweep, shared, curve, cache_scaling;
   std::vector<double> pass_values;
   std::vector<double> pooled_values;  // the pooled value after each pass
   std::vector<double> pass_ipcs;      // FLOP ceilings: the IPC each pass measured

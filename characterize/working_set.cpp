@@ -18,6 +18,7 @@ topology::Domain single_core_view(const topology::Domain& domain) {
     cache.max_sharing_cores = 1;
     cache.instances = 1;
     cache.total_bytes = cache.instance_bytes;
+    cache.sharing_pus = view.core_pus;
   }
   return view;
 }

@@ -58,6 +58,12 @@ MeasuredPoint measure_point(const DriverContext& context, platform::ThreadTeam& 
   return p;
 }
 
+// The share of a STREAM kernel's bytes that it reads.
+double stream_read_ratio(codegen::StreamBenchmark b) {
+  const double reads = codegen::load_streams(b);
+  return reads / (reads + codegen::store_streams(b));
+}
+
 std::vector<double> with_ends(std::vector<double> ratios) {
   ratios.push_back(0);
   ratios.push_back(1);
@@ -82,7 +88,15 @@ bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock&
                            .slow_node = results.slow->os_index,
                            .bytes_per_thread = results.bytes_per_thread};
   const std::vector<double> ratio_fast = with_ends(options.ratio_fast);
-  const std::vector<double> ratio_read = with_ends(options.ratio_read);
+  // Each STREAM kernel is compared with the sweep at its own read ratio (thesis fig. 4.12): 1/2
+  // for copy and scale, 2/3 for add and triad, 1 for ddot join the grid.
+  std::vector<double> ratio_read = options.ratio_read;
+  if (options.validation) {
+    for (codegen::StreamBenchmark b : codegen::all_stream_benchmarks()) {
+      ratio_read.push_back(stream_read_ratio(b));
+    }
+  }
+  ratio_read = with_ends(ratio_read);
   const std::size_t total = ratio_fast.size() * ratio_read.size() +
                             (options.validation ? 5 * options.validation_ratio_fast.size() : 0);
   std::size_t done = 0;
@@ -107,8 +121,7 @@ bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock&
     }
     if (options.validation) {
       for (codegen::StreamBenchmark b : codegen::all_stream_benchmarks()) {
-        const double reads = codegen::load_streams(b);
-        const double ratio = reads / (reads + codegen::store_streams(b));
+        const double ratio = stream_read_ratio(b);
         for (double f : options.validation_ratio_fast) {
           HybridRequest request = base;
           request.ratio_fast = f;

@@ -21,6 +21,7 @@ inline constexpr double kMinStreamShare = 0.05;
 struct HybridSweepOptions {
   int domain = 0;
   std::vector<double> ratio_fast = {0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1};
+  // With the validation, each STREAM kernel's own read ratio (1/2, 2/3, 1) joins this grid.
   std::vector<double> ratio_read = {0, 0.25, 0.5, 0.75, 1};
   std::vector<double> validation_ratio_fast = {0, 0.25, 0.5, 0.75, 1};
   bool validation = true;

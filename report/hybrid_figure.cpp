@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <sstream>
+
+#include "results/statistics.h"
 
 namespace larm::report {
 namespace {
@@ -43,6 +46,139 @@ Row row_of(const MeasuredPoint& p) {
   r.measured = p.usable() ? p.sample.gbps() : NAN;
   r.model = p.model;
   return r;
+}
+
+constexpr const char* kModelStyle = "lc rgb \"#000000\" lw 1.5";
+constexpr const char* kSweepStyle = "pt 6 ps 1 lc rgb \"#777777\"";
+constexpr const char* kStreamStyle = "pt 7 ps 1 lc rgb \"#009E73\"";
+
+// Thesis fig. 4.12: per STREAM kernel, bandwidth per thread against ratio_fast: the kernel's
+// points, the readwrite sweep at the kernel's own ratio_read and the model there, and the read and
+// write bandwidths of each memory alone (the sweep's corners) as horizontal lines.
+Figure stream_figure(const hybrid::HybridResults& results, const std::string& memories) {
+  const double per = results.threads > 0 ? static_cast<double>(results.threads) : 1;
+  const std::string unit = results.threads > 0 ? "GB/s per thread" : "GB/s, all threads";
+  std::map<std::string, std::vector<const MeasuredPoint*>> kernels;
+  for (const MeasuredPoint& p : results.validation) kernels[p.kernel].push_back(&p);
+  // The corners: ratio_fast 0 (slow) or 1 (fast) × ratio_read 1 (read) or 0 (write).
+  struct Corner {
+    double ratio_fast, ratio_read;
+    std::string title;
+    const char* style;
+  };
+  const std::string slow = results.slow ? results.slow->kind : "slow";
+  const std::string fast = results.fast ? results.fast->kind : "fast";
+  const std::vector<Corner> corners = {
+      {0, 1, "read, slow (" + slow + ")", "dt 2 lc rgb \"#0072B2\""},
+      {0, 0, "write, slow (" + slow + ")", "dt 3 lc rgb \"#0072B2\""},
+      {1, 1, "read, fast (" + fast + ")", "dt 2 lc rgb \"#D55E00\""},
+      {1, 0, "write, fast (" + fast + ")", "dt 3 lc rgb \"#D55E00\""}};
+  std::vector<std::pair<const Corner*, double>> corner_values;
+  for (const Corner& c : corners) {
+    for (const MeasuredPoint& p : results.sweep) {
+      if (p.usable() && std::abs(p.ratio_fast - c.ratio_fast) < 1e-9 &&
+          std::abs(p.ratio_read - c.ratio_read) < 1e-9) {
+        corner_values.emplace_back(&c, p.sample.gbps() / per);
+      }
+    }
+  }
+  Figure v;
+  v.name = "hybrid-validation";
+  v.title = "STREAM kernels against the hybrid model, " + unit;
+  // Three panels a row, the key in the cell after the last kernel (a figure* of 7 inches).
+  const std::size_t rows = (kernels.size() + 1 + 2) / 3;
+  v.width_inches = 7.0;
+  v.height_inches = 2.8 * static_cast<double>(rows) + 0.3;
+  std::ostringstream data, body;
+  data << "# ratio_fast measured_" << (results.threads > 0 ? "gbps_per_thread" : "gbps")
+       << " model (piecewise); per kernel two blocks: the kernel, then the readwrite sweep at its "
+          "ratio_read\n";
+  double top = 0;
+  std::string errors;
+  int block = 0;
+  body << "  set multiplot layout " << rows << ",3 margins 0.1,0.98,0.1,0.9 spacing 0.07,0.24\n"
+       << "  set xrange [0:1]\n  set xtics 0.5\n  set mxtics 5\n  set grid lc rgb \"#dddddd\"\n"
+       << "  set xlabel 'ratio\\_fast'\n";
+  std::ostringstream panels;
+  int index = 0;
+  // The cell after the last kernel's: its left edge and the top of its row, in screen units.
+  const std::size_t last = kernels.size() % 3;
+  const double key_x = 0.08 + 0.3 * static_cast<double>(last);
+  const double key_y = 0.85 / static_cast<double>(rows);
+  for (const auto& [kernel, points] : kernels) {
+    const double ratio_read = points.front()->ratio_read;
+    std::vector<double> relative;
+    auto write = [&](const MeasuredPoint& p) {
+      const double measured = p.usable() ? p.sample.gbps() / per : NAN;
+      const double model = p.model ? p.model->piecewise_gbps / per : NAN;
+      if (p.usable()) top = std::max(top, measured);
+      if (p.model) top = std::max(top, model);
+      data << p.ratio_fast << " " << measured << " " << model << "\n";
+    };
+    data << "# " << kernel << "\n";
+    std::vector<const MeasuredPoint*> sorted = points;
+    std::sort(sorted.begin(), sorted.end(),
+              [](const auto* a, const auto* b) { return a->ratio_fast < b->ratio_fast; });
+    for (const auto* p : sorted) {
+      write(*p);
+      if (p->usable() && p->model) {
+        relative.push_back(p->sample.gbps() / p->model->piecewise_gbps - 1);
+      }
+    }
+    data << "\n\n# readwrite sweep at ratio_read " << ratio_read << "\n";
+    for (const MeasuredPoint& p : results.sweep) {
+      if (std::abs(p.ratio_read - ratio_read) < 1e-6) {
+        write(p);
+      }
+    }
+    data << "\n\n";
+    const results::ModelErrorPercent error = results::model_error_percent(relative);
+    char line2[64];
+    if (relative.empty()) {
+      std::snprintf(line2, sizeof line2, "ratio_read %.2f", ratio_read);
+    } else {
+      std::snprintf(line2, sizeof line2, "ratio_read %.2f, MARE %.1f %%", ratio_read,
+                    error.mean_abs);
+    }
+    errors += (errors.empty() ? "" : ", ") + kernel + " (" + line2 + ")";
+    // Two lines: the kernel, then its ratio and error ("." joins gnuplot strings).
+    panels << "  set title " << gnuplot_string(kernel) << ".\"\\n\"." << gnuplot_string(line2)
+           << " font small\n"
+           << (index % 3 == 0 ? "  set ylabel " + gnuplot_string(unit) + "\n"
+                              : std::string("  unset ylabel\n"))
+           << (index == 0
+                   ? "  set key at screen " + std::to_string(key_x) + ", screen " +
+                         std::to_string(key_y) + " left top Left reverse font small samplen 2\n"
+                   : std::string("  unset key\n"))
+           << "  plot \\\n";
+    // The key once, with the first panel, in the empty cell after the last one.
+    auto title = [&](const std::string& text) {
+      return index == 0 ? " title " + gnuplot_string(text) : std::string(" notitle");
+    };
+    for (const auto& [corner, value] : corner_values) {
+      panels << "    " << value << " with lines " << corner->style
+             << title(corner->title + " alone") << ", \\\n";
+    }
+    panels << "    \"hybrid-validation.dat\" index " << block + 1 << " using 1:3 with lines "
+           << kModelStyle << title("model") << ", \\\n    \"\" index " << block + 1
+           << " using 1:2 with points " << kSweepStyle << title("micro-benchmark, same ratio")
+           << ", \\\n    \"\" index " << block << " using 1:2 with points " << kStreamStyle
+           << title("STREAM kernel") << "\n";
+    block += 2;
+    ++index;
+  }
+  body << "  set yrange [0:" << top * 1.1 << "]\n" << panels.str();
+  v.data.push_back({"hybrid-validation.dat", data.str()});
+  v.body = body.str();
+  v.caption = v.title + " (thesis fig. 4.12; " + memories +
+              (results.threads > 0 ? ", " + std::to_string(results.threads) + " threads"
+                                   : ", thread count not recorded: totals") +
+              "): per STREAM kernel, its measured bandwidth (filled points), the readwrite "
+              "micro-benchmark at the kernel's own ratio_read (open points) and the piecewise "
+              "model there (line), against ratio_fast; dashed and dotted: each memory's read and "
+              "write bandwidth alone. " +
+              errors + "." + (results.fit ? "" : " No model: " + results.fit_error);
+  return v;
 }
 
 }  // namespace
@@ -101,51 +237,7 @@ std::vector<Figure> hybrid_figures(const hybrid::HybridResults& results) {
   sweep.body = body.str();
   figures.push_back(std::move(sweep));
 
-  if (!results.validation.empty()) {
-    std::map<std::string, std::vector<Row>> kernels;
-    std::map<std::string, std::pair<double, int>> errors;
-    for (const MeasuredPoint& p : results.validation) {
-      kernels[p.kernel].push_back(row_of(p));
-      const Row& r = kernels[p.kernel].back();
-      if (r.model) {
-        errors[p.kernel].first += std::abs(r.model->piecewise_gbps / r.measured - 1);
-        ++errors[p.kernel].second;
-      }
-    }
-    Figure v;
-    v.name = "hybrid-validation";
-    v.title = "STREAM kernels against the hybrid model";
-    v.caption = v.title + " (" + memories +
-                "): measured bandwidth (points) and the piecewise "
-                "model (lines) vs ratio_fast; the key gives each kernel's mean relative error" +
-                (results.fit ? "." : "; no model: " + results.fit_error);
-    v.width_inches = 4.5;
-    v.height_inches = 3.2;
-    v.data.push_back(
-        {"hybrid-validation.dat", data_blocks(kRowColumns, "kernel", kernels, write_row)});
-    std::ostringstream vb;
-    vb << "  set xrange [0:1]\n  set yrange [0:*]\n  set grid lc rgb \"#dddddd\"\n"
-       << "  set xlabel 'ratio\\_fast'\n  set ylabel \"Bandwidth (GB/s)\"\n"
-       << "  set key outside right font small\n  plot \\\n";
-    int k = 0;
-    for (const auto& [kernel, rows] : kernels) {
-      const std::string colour = palette()[static_cast<std::size_t>(k) % palette().size()];
-      std::string label = kernel;
-      if (const auto it = errors.find(kernel); it != errors.end() && it->second.second > 0) {
-        char e[32];
-        std::snprintf(e, sizeof e, " (error %.1f %%)", 100 * it->second.first / it->second.second);
-        label += e;
-      }
-      vb << (k ? ", \\\n" : "") << "    \"hybrid-validation.dat\" index " << k
-         << " using 1:2 with points pt " << 5 + 2 * k << " ps 1.4 lc rgb \"" << colour
-         << "\" title " << gnuplot_string(label) << ", \\\n    \"\" index " << k
-         << " using 1:3 with lines lc rgb \"" << colour << "\" notitle";
-      ++k;
-    }
-    vb << "\n";
-    v.body = vb.str();
-    figures.push_back(std::move(v));
-  }
+  if (!results.validation.empty()) figures.push_back(stream_figure(results, memories));
   return figures;
 }
 

@@ -248,6 +248,63 @@ std::string regions_data(const DomainData& d, const std::vector<std::string>& la
   return out.str();
 }
 
+// The per-domain figure's layout (issue 15): the key goes below the plot, in as many columns as
+// its longest entry allows, so that the plot keeps kPlotWidthFraction of the figure's width
+// whatever the number of roofs; the figure grows taller by the key's rows instead. Lengths in
+// inches of the PDF (8 pt base font; the key in the "small" font, 6.4 pt, readable in print).
+constexpr double kDomainFigureWidth = 7.0;
+constexpr double kPlotHeight = 3.1;       // title, frame and x axis with its labels
+constexpr double kLeftMargin = 0.09;      // of the width: y tick labels and the y label
+constexpr double kRightMargin = 0.82;     // of the width: the ceilings' labels on y2
+constexpr double kKeyRowInches = 0.16;    // one line of the small font, with its spacing
+constexpr double kKeyCharInches = 0.068;  // a character as gnuplot reserves it in a key
+constexpr double kKeySampleChars = 9;     // the line sample and the gap between columns
+constexpr double kXAxisInches = 0.5;      // x tick labels and x label under the frame
+
+std::size_t key_entries(const DomainData& d, const std::vector<std::string>& labels) {
+  return d.bandwidth.size() + d.hybrid_roofs.size() + d.ceilings.size() +
+         (d.validation.empty() ? 0 : 1) + labels.size() + (d.predicted.empty() ? 0 : 1);
+}
+
+// The longest key title of a domain's figure, in characters (as domain_plot writes them).
+std::size_t longest_key_title(const DomainData& d, const std::vector<std::string>& labels) {
+  std::size_t longest = std::string("predicted by larm advise").size();
+  for (const auto& r : d.bandwidth) {
+    longest = std::max(longest, (key_name(r) + ": " + fixed(r.value) + " GB/s").size());
+  }
+  for (const auto& [region, gbps] : d.hybrid_roofs) {
+    longest = std::max(longest, ("hybrid roof of " + region + ": " + fixed(gbps) + " GB/s").size());
+  }
+  for (const auto& c : d.ceilings) {
+    longest = std::max(
+        longest,
+        (std::string(name(c.op)) + " " + name(c.isa) + ": " + fixed(c.value) + " GFLOP/s").size());
+  }
+  for (const auto& label : labels) longest = std::max(longest, label.size() + 12);
+  return longest;
+}
+
+// Sets the figure's height and returns the margins and key placement of its script.
+std::string key_below(const DomainData& d, const std::vector<std::string>& labels, Figure& f) {
+  const std::size_t entries = key_entries(d, labels);
+  const double column_inches =
+      (static_cast<double>(longest_key_title(d, labels)) + kKeySampleChars) * kKeyCharInches;
+  const auto columns = static_cast<std::size_t>(
+      std::clamp(std::floor(kDomainFigureWidth * (1 - kLeftMargin / 2) / column_inches), 1.0, 4.0));
+  const std::size_t rows = (entries + columns - 1) / columns;
+  const double key_inches = static_cast<double>(rows) * kKeyRowInches + 0.1;
+  f.height_inches = kPlotHeight + key_inches;
+  const double h = f.height_inches;
+  std::ostringstream gp;
+  gp << "  set lmargin at screen " << kLeftMargin << "\n  set rmargin at screen " << kRightMargin
+     << "\n  set tmargin at screen " << 1 - 0.4 / h << "\n  set bmargin at screen "
+     << (key_inches + kXAxisInches) / h << "\n  set key at screen " << kLeftMargin / 2
+     << ", screen " << (key_inches - 0.05) / h
+     << " left top Left reverse samplen 1.5 font small vertical maxrows "
+     << std::max<std::size_t>(rows, 1) << "\n";
+  return gp.str();
+}
+
 }  // namespace
 
 std::vector<Figure> larm_figures(const results::Results& results,
@@ -269,9 +326,8 @@ std::vector<Figure> larm_figures(const results::Results& results,
     const std::string roofs_text = std::string(name(options.roofs.access)) + " roofs, " +
                                    name(options.roofs.precision) + " ceilings";
     f.title = "LARM of domain " + std::to_string(d.domain) + " (" + roofs_text + ")";
-    // Two paper columns wide (a figure*): the key beside the plot keeps the plot area square-ish.
-    f.width_inches = 7.0;
-    f.height_inches = 3.4;
+    // Two paper columns wide (a figure*); key_below makes it taller for its key.
+    f.width_inches = kDomainFigureWidth;
     std::ostringstream caption;
     caption << f.title << ": " << d.bandwidth.size() << " bandwidth roofs, " << d.ceilings.size()
             << " FLOP ceilings";
@@ -285,18 +341,7 @@ std::vector<Figure> larm_figures(const results::Results& results,
                     ? "; no validation points."
                     : "; " + std::to_string(d.validation.size()) + " validation points.");
     f.caption = caption.str();
-    // The key beside the plot, in two columns (and a wider figure) when it is long.
-    const std::size_t entries = d.bandwidth.size() + d.ceilings.size() +
-                                (d.validation.empty() ? 0 : 1) + labels.size() +
-                                (d.predicted.empty() ? 0 : 1) + d.hybrid_roofs.size();
-    const bool two_columns = entries > 13;
-    if (two_columns) f.width_inches = 10.0;
-    const double right = two_columns ? 0.36 : 0.5, key_x = two_columns ? 0.49 : 0.68;
-    f.body = axes(range) + "  set lmargin at screen " + std::to_string(two_columns ? 0.065 : 0.09) +
-             "\n  set rmargin at screen " + std::to_string(right) + "\n" + "  set key at screen " +
-             std::to_string(key_x) +
-             ", screen 0.92 left top Left reverse samplen 1.5 font tiny maxrows " +
-             std::to_string(two_columns ? (entries + 1) / 2 : entries) + "\n" +
+    f.body = axes(range) + key_below(d, labels, f) +
              domain_plot(d, range, f.name, true, labels, ": " + roofs_text);
     if (!d.regions.empty()) f.data.push_back({f.name + "-regions.dat", regions_data(d, labels)});
     if (!d.predicted.empty()) {

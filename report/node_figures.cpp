@@ -145,9 +145,15 @@ std::vector<Figure> latency_sweep_figures(const results::Results& results,
 std::vector<Figure> sweep_figures(const results::Results& results,
                                   std::vector<std::string>& omitted) {
   std::vector<Figure> figures;
+  // A series per access and thread count: every core of the domain, and one core (issue 15).
   std::map<int, std::map<std::string, std::vector<const results::SweepPoint*>>> by_domain;
+  std::map<int, bool> one_core;
   for (const auto& p : results.sweep) {
-    if (p.stats.count > 0) by_domain[p.domain][name(p.access)].push_back(&p);
+    if (p.stats.count == 0) continue;
+    const std::string threads =
+        p.threads == 1 ? "one core" : std::to_string(p.threads) + " threads";
+    by_domain[p.domain][std::string(name(p.access)) + ", " + threads].push_back(&p);
+    if (p.threads == 1) one_core[p.domain] = true;
   }
   if (by_domain.empty()) omitted.push_back("size sweep figures: no size sweep in the results");
   for (const auto& [domain, accesses] : by_domain) {
@@ -156,7 +162,7 @@ std::vector<Figure> sweep_figures(const results::Results& results,
                            "Bandwidth vs working-set size, domain " + std::to_string(domain),
                            "working_set_bytes_per_thread median_gbps", "access", accesses,
                            "Working set per thread (bytes)", "Bandwidth (GB/s, all threads)",
-                           "outside right", body);
+                           "bottom left", body);
     // The caches as one thread of the domain sees them (METHOD §3).
     std::string caches;
     for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
@@ -174,18 +180,24 @@ std::vector<Figure> sweep_figures(const results::Results& results,
         mark_capacities(body, results, domain, SizeSweep::bandwidth, false);
     body << "  plot \\\n";
     std::size_t i = 0;
-    for (const auto& [access, points] : accesses) {
+    for (const auto& [series, points] : accesses) {
+      // One colour per access; the one-core series dashed with open points.
+      const bool lone = series.find("one core") != std::string::npos;
+      const std::size_t access = series.rfind("load", 0) == 0 ? 0 : 1;
       body << (i ? ", \\\n" : "") << "    \"" << f.name << ".dat\" index " << i
-           << " using 1:2 with linespoints pt 7 ps 0.5 lc rgb \"" << colour(i) << "\" title "
-           << gnuplot_string(access);
+           << " using 1:2 with linespoints " << (lone ? "dt 2 pt 6" : "pt 7") << " ps 0.5 lc rgb \""
+           << colour(access) << "\" title " << gnuplot_string(series);
       ++i;
     }
     body << "\n";
     f.body = body.str();
     f.caption =
         f.title +
-        ": median bandwidth of every thread of the domain, each on its own "
-        "data; dashed lines: the cache capacity per thread (" +
+        ": median bandwidth of every thread of the domain together, each on its own data" +
+        (one_core.count(domain) ? std::string(", and of one core alone (dashed, open points; its "
+                                              "working set is its whole data)")
+                                : std::string(" (no one-core sweep in these results)")) +
+        "; dashed lines: the cache capacity per thread when every core runs (" +
         (caches.empty() ? std::string("no cache in the topology") : caches) + ")" +
         (effective.empty()
              ? std::string(".")
@@ -322,6 +334,98 @@ std::vector<Figure> contention_figures(const results::Results& results,
   return {f};
 }
 
+std::vector<Figure> scaling_figures(const results::Results& results,
+                                    std::vector<std::string>& omitted) {
+  // Per domain: series "L3", "L2"... then "memory M" (the curves of its local memories).
+  std::map<int, std::map<std::string, std::vector<std::pair<int, double>>>> by_domain;
+  for (const auto& p : results.cache_scaling) {
+    if (p.stats.count > 0)
+      by_domain[p.domain][name(p.level)].emplace_back(p.threads, p.stats.median);
+  }
+  for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
+    const int domain = d.value("index", -1);
+    for (const auto& local : d.value("local_memories", nlohmann::json::array())) {
+      for (const auto& p : results.contention_curve) {
+        if (p.stats.count == 0 || !p.memory || p.memory->os_index != local.get<unsigned>()) {
+          continue;
+        }
+        by_domain[domain]["memory " + memory_text(p.memory)].emplace_back(p.threads,
+                                                                          p.stats.median);
+      }
+    }
+  }
+  if (by_domain.empty()) {
+    omitted.push_back(
+        "scaling figures: no cache scaling or memory contention curve in the results");
+    return {};
+  }
+  std::vector<Figure> figures;
+  for (auto& [domain, series] : by_domain) {
+    Figure f;
+    f.name = "scaling-domain" + std::to_string(domain);
+    f.title = "Bandwidth as threads are added, domain " + std::to_string(domain);
+    f.width_inches = 5.0;
+    f.height_inches = 3.4;
+    std::ostringstream body;
+    std::string knees;
+    int most = 1;
+    body << "  set xlabel \"Threads\"\n  set ylabel \"Load bandwidth (GB/s, all threads)\"\n"
+         << "  set logscale y 10\n  set format y \"%g\"\n  set grid lc rgb \"#dddddd\"\n"
+         << "  set key bottom right font small\n";
+    std::size_t i = 0;
+    for (auto& [what, points] : series) {
+      std::sort(points.begin(), points.end());
+      most = std::max(most, points.back().first);
+      if (const auto knee = roofline::knee_of(points)) {
+        const auto it = std::find_if(points.begin(), points.end(),
+                                     [&](const auto& p) { return p.first == *knee; });
+        body << "  set label " << gnuplot_string("knee " + std::to_string(*knee)) << " at " << *knee
+             << ", " << it->second << " point pt 6 ps 2 lc rgb \"" << colour(i)
+             << "\" offset char 0.5,-1 font small\n";
+        knees += (knees.empty() ? "" : ", ") + what + ": " + std::to_string(*knee) + " threads";
+      }
+      ++i;
+    }
+    body << "  set xrange [0.5:" << most + 0.5 << "]\n";
+    std::ostringstream data;
+    data << "# threads median_gbps (one block per series)\n";
+    for (const auto& [what, points] : series) {
+      data << "# " << what << "\n";
+      for (const auto& [threads, gbps] : points) data << threads << " " << gbps << "\n";
+      data << "\n\n";
+    }
+    f.data.push_back({f.name + ".dat", data.str()});
+    body << "  plot \\\n";
+    i = 0;
+    for (const auto& [what, points] : series) {
+      body << (i ? ", \\\n" : "") << "    \"" << f.name << ".dat\" index " << i
+           << " using 1:2 with linespoints pt 7 lc rgb \"" << colour(i) << "\" title "
+           << gnuplot_string(what.rfind("memory", 0) == 0 ? what + " (contention curve)"
+                                                          : what + " (cores sharing one)");
+      ++i;
+    }
+    body << "\n";
+    f.body = body.str();
+    const bool any_cache = std::any_of(series.begin(), series.end(), [](const auto& s) {
+      return s.first.rfind("memory", 0) != 0;
+    });
+    const bool any_memory = std::any_of(series.begin(), series.end(), [](const auto& s) {
+      return s.first.rfind("memory", 0) == 0;
+    });
+    f.caption = f.title +
+                ": each shared cache level with threads filling the cores that share one "
+                "instance of it, each thread's data in that level" +
+                (any_cache ? "" : " (none in these results)") +
+                "; the domain's local memory with threads filling its own domain first, then "
+                "the others by distance" +
+                (any_memory ? "" : " (not measured)") +
+                "; circled: the knee, after which a thread adds less than 5 % (" +
+                (knees.empty() ? "none found" : knees) + ").";
+    figures.push_back(std::move(f));
+  }
+  return figures;
+}
+
 std::vector<Figure> validation_figures(const results::Results& results,
                                        std::vector<std::string>& omitted) {
   std::map<int, std::map<std::string, std::vector<const results::ValidationPoint*>>> by_domain;
@@ -360,21 +464,25 @@ std::vector<Figure> validation_figures(const results::Results& results,
          << "  plot \\\n";
     std::size_t i = 0;
     for (const auto& [roof, points] : roofs) {
-      double error = 0;
-      for (const auto* p : points) error += std::abs(p->relative_error);
-      error /= static_cast<double>(points.size());
+      std::vector<double> relative;
+      for (const auto* p : points) relative.push_back(p->relative_error);
+      const results::ModelErrorPercent error = results::model_error_percent(relative);
       body << (i ? ", \\\n" : "") << "    \"" << f.name << ".dat\" index " << i
            << " using 1:3 with lines lc rgb \"" << colour(i) << "\" notitle, \\\n"
            << "    \"\" index " << i << " using 1:2 with points pt " << 5 + 2 * (i % 4)
            << " lc rgb \"" << colour(i) << "\" title "
-           << gnuplot_string(roof + " (error " + fixed(100 * error, 2) + " %)");
+           << gnuplot_string(roof + ": E " + fixed(error.thesis, 2) + " %, MARE " +
+                             fixed(error.mean_abs, 2) + " %, n " + std::to_string(error.points));
       ++i;
     }
     body << "\n";
     f.body = body.str();
-    f.caption = f.title +
-                ": mixed kernels of exact AI (points) against the roof they test "
-                "(lines: min(AI x B, F)); the key gives each roof's mean absolute relative error.";
+    f.caption =
+        f.title +
+        ": mixed kernels of exact AI (points) against the roof they test "
+        "(lines: min(AI x B, F)); the key gives each roof's error as the thesis defines it, "
+        "E = (100 / n) sqrt(sum(((y - y^) / y^)^2)) over its n points (E shrinks as n "
+        "grows), and its mean absolute relative error (MARE).";
     figures.push_back(std::move(f));
   }
   return figures;

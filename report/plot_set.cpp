@@ -26,8 +26,8 @@ PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_
   std::vector<Figure> figures =
       larm_figures(inputs.results, inputs.regions, {with_hybrid(inputs), inputs.predicted});
   if (figures.empty()) outcome.omitted.push_back("LARM figures: the results hold no roof");
-  for (auto* make :
-       {&validation_figures, &sweep_figures, &latency_sweep_figures, &contention_figures}) {
+  for (auto* make : {&validation_figures, &sweep_figures, &latency_sweep_figures,
+                     &contention_figures, &scaling_figures}) {
     for (Figure& f : make(inputs.results, outcome.omitted)) figures.push_back(std::move(f));
   }
   for (Figure& f : matrix_figures(inputs.results, inputs.roofs.access, outcome.omitted)) {

@@ -291,6 +291,18 @@ CurvePoint curve_from(const json& j, const MemoryReader& memories) {
   return p;
 }
 
+json cache_curve_json(const CacheCurvePoint& p) {
+  return stream_json(p, {{"domain", p.domain}, {"level", name(p.level)}});
+}
+
+CacheCurvePoint cache_curve_from(const json& j) {
+  CacheCurvePoint p;
+  read_stream(j, p);
+  p.domain = j.at("domain").get<int>();
+  p.level = read_word<Level>(j, "level");
+  return p;
+}
+
 json frequency_json(const FrequencyRecord& f) {
   json j = {{"domain", f.domain},
             {"threads", f.threads},
@@ -431,6 +443,7 @@ json to_json(const Results& results) {
           {"cache_capacity", array_of(results.capacities, capacity_json)},
           {"shared", array_of(results.shared, shared_json)},
           {"contention_curve", array_of(results.contention_curve, curve_json)},
+          {"cache_scaling", array_of(results.cache_scaling, cache_curve_json)},
           {"validation", array_of(results.validation, validation_json)}};
 }
 
@@ -462,6 +475,10 @@ Results results_from_json(const json& document) {
     if (document.contains("contention_curve")) {
       r.contention_curve =
           vector_of<CurvePoint>(document.at("contention_curve"), curve_from, memories);
+    }
+    // Added in schema 1.5.
+    if (document.contains("cache_scaling")) {
+      r.cache_scaling = vector_of<CacheCurvePoint>(document.at("cache_scaling"), cache_curve_from);
     }
     // Added in schema 1.2.
     if (document.contains("validation")) {

@@ -15,7 +15,7 @@
 namespace larm::results {
 
 // Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
-inline constexpr const char* kSchemaVersion = "1.4";
+inline constexpr const char* kSchemaVersion = "1.5";
 
 // Samples of a measurement that were interfered with (issue 12): their threads were descheduled,
 // stolen from by the hypervisor or slowed (kernels/interference.h says the thresholds). They are
@@ -148,6 +148,14 @@ struct CurvePoint : StreamMeasurement {
   std::optional<MemoryRef> memory;
 };
 
+// One point of a cache scaling curve (issue 15; thesis figs. 2.11-2.12): bandwidth of a shared
+// cache level as threads are added on the cores that share one instance of it, each thread's data
+// in that level (the working set of the level's roof, per thread).
+struct CacheCurvePoint : StreamMeasurement {
+  int domain = 0;
+  Level level = Level::L3;
+};
+
 // Core frequency measured with a dependent chain of register-register adds, all cores of a
 // domain busy: alone (with an imul chain as its cross-check), or beside an ISA's FP load.
 struct FrequencyRecord {
@@ -198,6 +206,7 @@ struct Results {
   std::vector<FrequencyRecord> frequency;
   std::vector<SharedBandwidth> shared;
   std::vector<CurvePoint> contention_curve;
+  std::vector<CacheCurvePoint> cache_scaling;  // per domain and shared cache level
   std::vector<ValidationPoint> validation;
   std::vector<std::string> warnings;
   bool complete = false;
@@ -205,7 +214,8 @@ struct Results {
 };
 
 // Calls f on every measurement record of the results (frequency, roofs, sweep, latency, shared,
-// latency sweep, contention curve), each with its own type; R is Results or const Results.
+// latency sweep, contention curve, cache scaling), each with its own type; R is Results or const
+// Results.
 template <typename R, typename F>
 void for_each_measurement(R& results, F&& f) {
   for (auto& record : results.frequency) f(record);
@@ -215,6 +225,7 @@ void for_each_measurement(R& results, F&& f) {
   for (auto& record : results.latency_sweep) f(record);
   for (auto& record : results.shared) f(record);
   for (auto& record : results.contention_curve) f(record);
+  for (auto& record : results.cache_scaling) f(record);
 }
 
 // The ISA of the run's bandwidth kernels, as its provenance records it (none when it does not).

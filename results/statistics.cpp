@@ -2,6 +2,7 @@
 #include "results/statistics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <numeric>
 #include <vector>
@@ -42,6 +43,22 @@ SampleStats summarize(std::span<const double> samples) {
       std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
   stats.spread = stats.median != 0 ? (stats.max - stats.min) / stats.median : 0;
   return stats;
+}
+
+ModelErrorPercent model_error_percent(std::span<const double> relative_errors) {
+  ModelErrorPercent error;
+  double squares = 0;
+  double absolutes = 0;
+  for (double relative : relative_errors) {
+    squares += relative * relative;
+    absolutes += std::abs(relative);
+    ++error.points;
+  }
+  if (error.points > 0) {
+    error.thesis = 100.0 / error.points * std::sqrt(squares);
+    error.mean_abs = 100.0 * absolutes / error.points;
+  }
+  return error;
 }
 
 std::string percent_text(double fraction, int decimals) {

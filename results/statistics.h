@@ -33,6 +33,16 @@ double quantile(std::span<const double> values, double q);
 // A roof's value from its samples under an estimator (vocabulary.h): p90 or the median.
 double estimate(std::span<const double> samples, Estimator estimator);
 
+// How far n measured values y are from a model's ŷ, from their relative errors (y − ŷ) / ŷ:
+// the thesis' E = (100 / n) · sqrt(Σ ((y − ŷ) / ŷ)²) (its fig. 4.4 key; it shrinks as n grows,
+// so it is always given with n) and the mean absolute relative error (MARE), both in percent.
+struct ModelErrorPercent {
+  int points = 0;
+  double thesis = 0;    // E
+  double mean_abs = 0;  // MARE
+};
+ModelErrorPercent model_error_percent(std::span<const double> relative_errors);
+
 // A fraction as the tables and messages write it: 0.123 -> "12.3 %" (decimals after the point).
 std::string percent_text(double fraction, int decimals = 1);
 

@@ -8,21 +8,57 @@
 
 namespace larm::roofline {
 
-std::optional<int> contention_knee(const std::vector<results::CurvePoint>& curve, double growth) {
-  std::vector<const results::CurvePoint*> present;
-  for (const results::CurvePoint& p : curve) {
-    if (!p.samples.empty()) present.push_back(&p);
-  }
-  std::sort(present.begin(), present.end(),
-            [](const auto* a, const auto* b) { return a->threads < b->threads; });
-  for (std::size_t i = 0; i < present.size(); ++i) {
+std::optional<int> knee_of(std::vector<std::pair<int, double>> curve, double growth) {
+  std::sort(curve.begin(), curve.end());
+  for (std::size_t i = 0; i < curve.size(); ++i) {
     double later_best = 0;
-    for (std::size_t j = i + 1; j < present.size(); ++j) {
-      later_best = std::max(later_best, present[j]->stats.median);
+    for (std::size_t j = i + 1; j < curve.size(); ++j) {
+      later_best = std::max(later_best, curve[j].second);
     }
-    if (later_best < (1 + growth) * present[i]->stats.median) return present[i]->threads;
+    if (later_best < (1 + growth) * curve[i].second) return curve[i].first;
   }
   return std::nullopt;
+}
+
+namespace {
+
+template <typename Point>
+std::vector<std::pair<int, double>> present_points(const std::vector<Point>& curve) {
+  std::vector<std::pair<int, double>> points;
+  for (const Point& p : curve) {
+    if (!p.samples.empty()) points.emplace_back(p.threads, p.stats.median);
+  }
+  return points;
+}
+
+template <typename Point>
+void describe_curve(std::ostream& out, const std::string& what, const std::vector<Point>& curve) {
+  out << what << " (threads: GB/s):";
+  for (const Point& p : curve) {
+    char point[48];
+    if (p.samples.empty()) {
+      std::snprintf(point, sizeof point, " %d: -", p.threads);
+    } else {
+      std::snprintf(point, sizeof point, " %d: %.1f", p.threads, p.stats.median);
+    }
+    out << point;
+  }
+  if (const auto knee = knee_of(present_points(curve))) {
+    out << "; knee at " << *knee << " threads";
+  } else {
+    out << "; no knee (no point measured)";
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+std::optional<int> contention_knee(const std::vector<results::CurvePoint>& curve, double growth) {
+  return knee_of(present_points(curve), growth);
+}
+
+std::optional<int> scaling_knee(const std::vector<results::CacheCurvePoint>& curve, double growth) {
+  return knee_of(present_points(curve), growth);
 }
 
 std::string describe_contention(const results::Results& results) {
@@ -31,23 +67,17 @@ std::string describe_contention(const results::Results& results) {
   for (const results::CurvePoint& p : results.contention_curve) {
     curves[memory_text(p.memory) + " " + name(p.access)].push_back(p);
   }
-  for (const auto& [key, curve] : curves) {
-    out << "Contention curve, memory " << key << " (threads: GB/s):";
-    for (const results::CurvePoint& p : curve) {
-      char point[48];
-      if (p.samples.empty()) {
-        std::snprintf(point, sizeof point, " %d: -", p.threads);
-      } else {
-        std::snprintf(point, sizeof point, " %d: %.1f", p.threads, p.stats.median);
-      }
-      out << point;
-    }
-    if (const auto knee = contention_knee(curve)) {
-      out << "; knee at " << *knee << " threads";
-    } else {
-      out << "; no knee (no point measured)";
-    }
-    out << "\n";
+  for (const auto& [key, curve] : curves)
+    describe_curve(out, "Contention curve, memory " + key, curve);
+  std::map<std::pair<int, std::string>, std::vector<results::CacheCurvePoint>> caches;
+  for (const results::CacheCurvePoint& p : results.cache_scaling) {
+    caches[{p.domain, name(p.level)}].push_back(p);
+  }
+  for (const auto& [key, curve] : caches) {
+    describe_curve(out,
+                   "Scaling curve, domain " + std::to_string(key.first) + " " + key.second + " " +
+                       name(curve.front().access),
+                   curve);
   }
   for (const results::SharedBandwidth& b : results.shared) {
     char line[160];

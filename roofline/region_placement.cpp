@@ -127,6 +127,9 @@ std::vector<RoofLine> domain_roofs(const results::Results& results, int domain,
     if (roof.domain != domain || !roof.in_model()) continue;
     RoofLine line;
     line.value = roof.roof;
+    if (roof.roof > 0 && roof.stats.count > 0) {
+      line.tolerance = std::max(roof.stats.max - roof.roof, roof.roof - roof.stats.min) / roof.roof;
+    }
     line.level = roof.level;
     line.access = roof.access;
     line.op = roof.op;
@@ -207,9 +210,19 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
       roofs.push_back(line);
     }
   }
+  // The lowest roof the point is under, or within that roof's noise above it: noise that puts
+  // a point just over a roof does not make the next roof up its bound.
   for (const auto& roof : roofs) {
-    if (roof.at(ai) >= y && (lowest == nullptr || roof.at(ai) < lowest->at(ai))) lowest = &roof;
+    const bool under = roof.at(ai) >= y || roof.within_noise(ai, y);
+    if (under && (lowest == nullptr || roof.at(ai) < lowest->at(ai))) lowest = &roof;
   }
+  std::vector<const RoofLine*> near;
+  for (const auto& roof : roofs) {
+    if (roof.within_noise(ai, y)) near.push_back(&roof);
+  }
+  std::sort(near.begin(), near.end(),
+            [&](const auto* a, const auto* b) { return a->at(ai) < b->at(ai); });
+  for (const RoofLine* roof : near) placement.within_noise_of.push_back(roof->name);
   if (roofs.empty()) {
     placement.verdict =
         "not placed: the results have no roof for domain " + std::to_string(point.domain);
@@ -226,6 +239,16 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
   placement.roof_gflops = lowest->at(ai);
   placement.distance_percent = (placement.roof_gflops - y) / placement.roof_gflops * 100;
   placement.verdict = verdict_for(*lowest) + "; " + data;
+  if (near.size() >= 2) {
+    std::string names;
+    for (std::size_t i = 0; i < near.size(); ++i) {
+      names += (i == 0 ? "" : i + 1 == near.size() ? " and " : ", ") + near[i]->name;
+      names += " (±" + results::percent_text(near[i]->tolerance, 1) + ")";
+    }
+    placement.verdict += "; within the measured noise of " + std::to_string(near.size()) +
+                         " roofs (" + names +
+                         "): the measurements cannot tell which of them bounds it";
+  }
   if (placement.distance_percent > kFarBelowPercent) {
     placement.verdict +=
         "; far below that roof: vectorization, dependencies or load imbalance "
@@ -307,6 +330,8 @@ nlohmann::json placements_json(const std::vector<PlacedRegion>& placements) {
                    {"bound_kind", p.bound ? json(name(p.bound->kind())) : json()},
                    {"roof_gflops", p.bound ? json(p.roof_gflops) : json()},
                    {"distance_percent", p.bound ? json(p.distance_percent) : json()},
+                   {"bound_tolerance_percent", p.bound ? json(100 * p.bound->tolerance) : json()},
+                   {"within_noise_of", p.within_noise_of},
                    {"verdict", p.verdict},
                    {"hybrid_roof_gbps", p.hybrid_roof ? json(p.hybrid_roof->value) : json()},
                    {"hybrid_note", p.hybrid_note}});

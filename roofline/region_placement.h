@@ -1,8 +1,10 @@
 // Placing application regions (regions.json from liblarm) on the roofs of the domain they ran
-// on: the roof that bounds each one (the lowest roof above the point), the distance to it, and
-// a locality verdict from that roof and from where the region's data sits.
+// on: the roof that bounds each one (the lowest roof above the point, or within that roof's own
+// measured noise of it), the distance to it, and a locality verdict from that roof and from where
+// the region's data sits.
 #pragma once
 
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -62,10 +64,17 @@ struct RoofLine {
   FlopOp op = FlopOp::fma;             // ceilings
   Isa isa = Isa::sse2;
   double value = 0;  // GB/s for a slope, GFLOP/s for a ceiling
+  // The roof's own noise: how far its farthest sample lies from value, as a fraction of it
+  // (0 for a model's roof). A point within it of the roof cannot be told from one on it.
+  double tolerance = 0;
 
   bool slope() const { return level != Level::flops; }
   bool is_cache() const { return larm::is_cache(level); }
   double at(double ai) const { return slope() ? ai * value : value; }
+  // Whether y, at ai, is within the roof's noise of it (above or below).
+  bool within_noise(double ai, double y) const {
+    return std::abs(y - at(ai)) <= tolerance * at(ai);
+  }
   RoofKind kind() const { return roof_kind(level, placement); }
 };
 
@@ -81,6 +90,9 @@ struct PlacedRegion {
   std::optional<RoofLine> bound;  // nullopt: no AI, or the point is above every roof
   double roof_gflops = 0;         // the bound's value at the point's AI
   double distance_percent = 0;    // how far below it the point is: (roof - y) / roof
+  // The roofs the point is within the noise of (each roof's tolerance), lowest first: with two
+  // or more, the measurements cannot tell which of them bounds it, and the verdict says so.
+  std::vector<std::string> within_noise_of;
   std::string verdict;
   std::optional<RoofLine> hybrid_roof;  // the region's own roof, when the hybrid model gives one
   std::string hybrid_note;              // why it has none, or what it assumed

@@ -27,10 +27,10 @@ std::uint64_t swept_size(std::size_t k) {
 topology::Domain zen5_domain() {
   topology::Domain d;
   d.core_pus = {0, 1};
-  // depth, instance bytes, line, instances, sharing cores, total
-  d.caches = {{1, 48 << 10, 64, 2, 1, 96 << 10},
-              {2, 1 << 20, 64, 2, 1, 2 << 20},
-              {3, 32 << 20, 64, 1, 2, 32 << 20}};
+  // depth, instance bytes, line, instances, sharing cores, total, cores under one instance
+  d.caches = {{1, 48 << 10, 64, 2, 1, 96 << 10, {0}},
+              {2, 1 << 20, 64, 2, 1, 2 << 20, {0}},
+              {3, 32 << 20, 64, 1, 2, 32 << 20, {0, 1}}};
   return d;
 }
 

@@ -49,8 +49,11 @@ for p in placements:
     c.check(p["flops_source"] == "declared", f"{what}: FLOPs declared (no counters here)")
     if p["bound_kind"] is not None:
         c.check(p["bound_kind"] in kinds, f"{what}: bound kind {p['bound_kind']}")
-        c.check(0 <= p["distance_percent"] <= 100, f"{what}: distance {p['distance_percent']}")
-        c.check(p["roof_gflops"] >= p["gflops"], f"{what}: the bounding roof is above the point")
+        # A point may sit above its bound by no more than the roof's own noise (issue 15).
+        noise = p["bound_tolerance_percent"]
+        c.check(-noise <= p["distance_percent"] <= 100, f"{what}: distance {p['distance_percent']}")
+        c.check(p["roof_gflops"] * (1 + noise / 100) >= p["gflops"],
+                f"{what}: the bounding roof is above the point, or within its noise")
     c.check(p["verdict"] != "", f"{what}: a verdict")
 expected_ai = {"ddot": 2 / 16, "triad": 2 / 24, "dgemm": 2 / 24, "stencil": 8 / 64}
 for p in placements:

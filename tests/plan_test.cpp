@@ -67,9 +67,56 @@ TEST(Plan, TwoSocketNodeHasLocalAndRemoteMemoryRoofsPerDomain) {
   }
   EXPECT_EQ(machine_contention, 10);
   EXPECT_EQ(machine_congestion, 5);
-  EXPECT_EQ(count(plan, MeasurementKind::curve), 2 * 12);
+  // 12 threads on each of 2 memories, and each domain's L3 (6 cores share it) from 1 to 6.
+  EXPECT_EQ(count(plan, MeasurementKind::curve), 2 * 12 + 2 * 6);
   EXPECT_EQ(plan.to_run + plan.absent, static_cast<int>(plan.measurements.size()));
   EXPECT_GT(plan.estimated_seconds, 0);
+}
+
+// Issue 15: the sweep from one core beside the all-core one, and each shared cache level's
+// scaling curve on the cores that share one instance; both in the estimate.
+TEST(Plan, OneCoreSweepAndCacheScalingCurvesAreMeasuredAndEstimated) {
+  const topology::Topology t = load_fixture("24em64t-2n6c2t-pci.xml");
+  const Plan plan = make_plan(t, all_isas_options());
+  const topology::Domain& domain = t.domains()[0];
+  int one_core = 0, all_cores = 0;
+  double sweep_seconds = 0, scaling_seconds = 0;
+  std::vector<std::size_t> scaling_threads;
+  for (const PlannedMeasurement& m : plan.measurements) {
+    if (m.domain != 0) continue;
+    if (m.kind == MeasurementKind::sweep) {
+      EXPECT_TRUE(m.pus.size() == 1 || m.pus == domain.core_pus) << m.label();
+      (m.pus.size() == 1 ? one_core : all_cores)++;
+      if (m.pus.size() == 1) {
+        EXPECT_NE(m.label().find("one core"), std::string::npos) << m.label();
+        sweep_seconds += m.estimated_seconds;
+      }
+    }
+    if (m.kind == MeasurementKind::curve) {
+      EXPECT_EQ(m.level, Level::L3) << m.label();  // L1 and L2 are private on this node
+      EXPECT_GT(m.working_set_bytes, 0u);
+      for (unsigned pu : m.pus)
+        EXPECT_NE(std::find(domain.core_pus.begin(), domain.core_pus.end(), pu),
+                  domain.core_pus.end());
+      scaling_threads.push_back(m.pus.size());
+      scaling_seconds += m.estimated_seconds;
+    }
+  }
+  EXPECT_GT(one_core, 0);
+  EXPECT_GT(all_cores, 0);
+  EXPECT_EQ(scaling_threads, (std::vector<std::size_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_GT(sweep_seconds, 0);
+  EXPECT_GT(scaling_seconds, 0);
+  // Both are in the plan's estimate: it is the sum of its measurements'.
+  double sum = 0;
+  for (const PlannedMeasurement& m : plan.measurements) sum += m.estimated_seconds;
+  EXPECT_NEAR(plan.estimated_seconds, sum, 1e-6 * sum);
+  // --only curve keeps the curves alone (a domain of one node too: the memory's scaling).
+  PlanOptions curves = all_isas_options();
+  curves.only = {MeasurementKind::curve};
+  const Plan only = make_plan(load_fixture("cxlmem+dax.v2.xml"), curves);
+  EXPECT_GT(count(only, MeasurementKind::curve), 0);
+  EXPECT_EQ(count(only, MeasurementKind::bandwidth), 0);
 }
 
 TEST(Plan, ContentionCurveFillsTheMemorysDomainFirstThenByDistance) {
@@ -114,6 +161,8 @@ TEST(Plan, SingleNodeMarksSharedMemoryRoofsAbsent) {
   const Plan plan = make_plan(t, all_isas_options());
   int absent_shared = 0;
   for (const PlannedMeasurement& m : plan.measurements) {
+    // The memory's scaling curve still runs: threads added on the one memory.
+    if (m.kind == MeasurementKind::curve) continue;
     if (m.placement == Placement::contention || m.placement == Placement::congestion) {
       EXPECT_EQ(m.absent_reason, "single NUMA node");
       ++absent_shared;

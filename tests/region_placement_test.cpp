@@ -95,6 +95,47 @@ TEST(RegionPlacement, TheLowestRoofAboveThePointBoundsIt) {
   EXPECT_EQ(cache.bound->name, "L2 load");
 }
 
+TEST(RegionPlacement, NoiseAboveARoofDoesNotMakeTheNextRoofItsBound) {
+  auto results = two_domain_fixture();
+  // The local roof (36.1 GB/s) measured 34.3 to 37.9 (±4.99 %); the remote roof (17.5) ±2 %;
+  // congestion (18.1) and remote are 3.4 % apart.
+  auto spread = [&](const std::string& kind, std::vector<double> samples) {
+    for (auto& r : results.roofs) {
+      if (r.level == Level::memory && r.placement && name(*r.placement) == kind) {
+        r.samples = samples;
+        r.stats = results::summarize(r.samples);
+      }
+    }
+  };
+  spread("local", {34.3, 36.1, 37.9});
+  spread("remote", {17.15, 17.5, 17.85});
+  spread("congestion", {17.7, 18.1, 18.5});
+  // AI 0.1: 3.7 GFLOP/s is 2.5 % above the local roof (3.61), within its 4.99 %: bound by it, not
+  // by the L3 roof above; and within the noise of no other roof.
+  const PlacedRegion above = place(point(0.1, 3.7, {{0, 1.0}}), results, {});
+  ASSERT_TRUE(above.bound);
+  EXPECT_EQ(above.bound->kind(), RoofKind::local);
+  EXPECT_NEAR(above.bound->tolerance, 1.8 / 36.1, 1e-9);
+  EXPECT_LT(above.distance_percent, 0);
+  EXPECT_EQ(above.within_noise_of, std::vector<std::string>{"local memory 0 (DRAM) load"});
+  EXPECT_EQ(above.verdict.find("cannot tell"), std::string::npos) << above.verdict;
+  // Beyond the local roof's noise (3.8 is 5.3 % above): the L3 roof bounds it.
+  EXPECT_EQ(place(point(0.1, 3.8), results, {}).bound->kind(), RoofKind::cache);
+  // 1.78 lies within the remote roof's ±2 % (1.75) and congestion's ±2.2 % (1.81): bound by
+  // the lower, and the verdict names both.
+  const PlacedRegion two = place(point(0.1, 1.78), results, {});
+  ASSERT_TRUE(two.bound);
+  EXPECT_EQ(two.bound->kind(), RoofKind::remote);
+  EXPECT_EQ(two.within_noise_of.size(), 2u);
+  EXPECT_NE(two.verdict.find("within the measured noise of 2 roofs (remote memory 1 (DRAM) load "
+                             "(±2.0 %) and congestion load (±2.2 %))"),
+            std::string::npos)
+      << two.verdict;
+  // One sample per roof: no spread, so no tolerance (the exact comparison of before).
+  const PlacedRegion exact = place(point(0.1, 3.62), two_domain_fixture(), {});
+  EXPECT_EQ(exact.bound->kind(), RoofKind::cache);
+}
+
 TEST(RegionPlacement, HybridRoofOfTheRegionCanBoundIt) {
   // A hybrid fit whose slow memory (0) reads at 12 GB/s alone: a region all on memory 0 gets
   // its own roof at that bandwidth, below the local roof (36.1), and is bound by it.

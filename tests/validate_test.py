@@ -21,10 +21,12 @@ out = os.path.join(tmp, "results")
 def table_rows(stdout):
     rows = {}
     for line in stdout.splitlines():
-        m = re.match(r"^(\d+)\s+(.+?)\s+([\d.]+)\s+(\d+) \| (.+?)\s*\| (.+?)\s*$", line)
+        # domain, roof, ridge | all: n E MARE | near: n E MARE | away: n E MARE
+        m = re.match(r"^(\d+)\s+(.+?)\s+([\d.]+) \|\s+(\d+)\s+([\d.]+)%\s+([\d.]+)%\s*\|"
+                     r"\s*(.+?)\s*\|\s*(.+?)\s*$", line)
         if m:
-            rows[(int(m.group(1)), m.group(2))] = (float(m.group(3)), int(m.group(4)), m.group(5),
-                                                   m.group(6))
+            rows[(int(m.group(1)), m.group(2))] = (float(m.group(3)), int(m.group(4)), m.group(7),
+                                                   m.group(8))
     return rows
 
 

@@ -38,7 +38,7 @@ TEST(WorkingSet, MemoryIsFourTimesTheLastLevelPerThreadWhenLarger) {
 TEST(WorkingSet, LevelThatCannotBeIsolatedIsAbsentWithAReason) {
   topology::Domain d;
   d.core_pus = {0, 1};
-  d.caches = {{1, 32 << 10, 64, 2, 1, 64 << 10}, {2, 32 << 10, 64, 1, 2, 32 << 10}};
+  d.caches = {{1, 32 << 10, 64, 2, 1, 64 << 10, {0}}, {2, 32 << 10, 64, 1, 2, 32 << 10, {0, 1}}};
   const auto sets = level_working_sets(d);
   ASSERT_EQ(sets.size(), 3u);
   EXPECT_EQ(sets[1].bytes_per_thread, 0u);

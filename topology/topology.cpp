@@ -45,19 +45,26 @@ std::vector<unsigned> core_pus_of(hwloc_topology_t t, hwloc_const_cpuset_t cpuse
 }
 
 std::vector<CacheLevel> caches_of(hwloc_topology_t t, const std::vector<unsigned>& core_pus) {
-  // depth -> instance -> number of the domain's cores under it
-  std::map<int, std::map<hwloc_obj_t, int>> instances;
+  // depth -> instance -> the domain's cores under it
+  std::map<int, std::map<hwloc_obj_t, std::vector<unsigned>>> instances;
   for (unsigned pu : core_pus) {
     hwloc_obj_t obj = hwloc_get_pu_obj_by_os_index(t, pu);
     for (; obj != nullptr; obj = obj->parent) {
-      if (is_cpu_cache(obj)) ++instances[static_cast<int>(obj->attr->cache.depth)][obj];
+      if (is_cpu_cache(obj)) instances[static_cast<int>(obj->attr->cache.depth)][obj].push_back(pu);
     }
   }
   std::vector<CacheLevel> levels;
   for (const auto& [depth, users] : instances) {
     CacheLevel level;
     level.depth = depth;
-    for (const auto& [obj, cores] : users) {
+    for (const auto& [obj, pus] : users) {
+      const int cores = static_cast<int>(pus.size());
+      // The most shared instance; of those, the one with the lowest core (the map is ordered by
+      // address, not by core).
+      if (cores > level.max_sharing_cores ||
+          (cores == level.max_sharing_cores && pus.front() < level.sharing_pus.front())) {
+        level.sharing_pus = pus;
+      }
       const std::uint64_t size = obj->attr->cache.size;
       level.instance_bytes =
           level.instance_bytes == 0 ? size : std::min(level.instance_bytes, size);

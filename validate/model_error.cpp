@@ -9,20 +9,10 @@
 namespace larm::validate {
 
 ModelError model_error(std::span<const ModelPoint> points) {
-  ModelError error;
-  double squares = 0;
-  double absolutes = 0;
-  for (const ModelPoint& p : points) {
-    const double relative = (p.achieved - p.predicted) / p.predicted;
-    squares += relative * relative;
-    absolutes += std::abs(relative);
-    ++error.points;
-  }
-  if (error.points > 0) {
-    error.thesis_percent = 100.0 / error.points * std::sqrt(squares);
-    error.mean_abs_percent = 100.0 * absolutes / error.points;
-  }
-  return error;
+  std::vector<double> relative;
+  for (const ModelPoint& p : points) relative.push_back((p.achieved - p.predicted) / p.predicted);
+  const results::ModelErrorPercent e = results::model_error_percent(relative);
+  return {.points = e.points, .thesis_percent = e.thesis, .mean_abs_percent = e.mean_abs};
 }
 
 std::vector<RoofErrors> roof_errors(const results::Results& results) {
@@ -54,19 +44,19 @@ std::vector<RoofErrors> roof_errors(const results::Results& results) {
 std::string error_table(const std::vector<RoofErrors>& errors) {
   std::ostringstream out;
   char line[256];
-  std::snprintf(line, sizeof line, "%-6s %-30s %7s %6s | %-22s | %-22s\n", "domain", "roof",
-                "ridge", "points", "near ridge: E  MARE", "away: E  MARE");
+  std::snprintf(line, sizeof line, "%-6s %-30s %7s | %-20s | %-20s | %-20s\n", "domain", "roof",
+                "ridge", "all:   n     E  MARE", "near:  n     E  MARE", "away:  n     E  MARE");
   out << line;
   auto cell = [](const ModelError& e) {
     char text[64];
-    if (e.points == 0) return std::string("-");
-    std::snprintf(text, sizeof text, "%3d pts %5.1f%% %5.1f%%", e.points, e.thesis_percent,
+    if (e.points == 0) return std::string("    0     -     -");
+    std::snprintf(text, sizeof text, "%5d %4.1f%% %4.1f%%", e.points, e.thesis_percent,
                   e.mean_abs_percent);
     return std::string(text);
   };
   for (const RoofErrors& r : errors) {
-    std::snprintf(line, sizeof line, "%-6d %-30s %7.3f %6d | %-22s | %-22s\n", r.domain,
-                  r.roof.c_str(), r.ridge, r.all.points, cell(r.near).c_str(),
+    std::snprintf(line, sizeof line, "%-6d %-30s %7.3f |  %-19s |  %-19s |  %-19s\n", r.domain,
+                  r.roof.c_str(), r.ridge, cell(r.all).c_str(), cell(r.near).c_str(),
                   cell(r.away).c_str());
     out << line;
   }

@@ -9,9 +9,9 @@ do for [fmt in formats] {
   reset
   small = sprintf(",%g", base * 0.8)
   tiny = sprintf(",%g", base * 0.65)
-  set multiplot layout 1,5
+  set multiplot layout 1,7
   set xrange [0:1]
-  set yrange [0:174.167]
+  set yrange [0:195.938]
   set xtics 0.5
   set mxtics 5
   set grid lc rgb "#dddddd"
@@ -37,20 +37,34 @@ do for [fmt in formats] {
     "" index 2 using 1:5 with lines lc rgb "#E69F00" dt 2 title "min (t_{max})", \
     "" index 2 using 1:3 with lines lc rgb "#000000" lw 1.5 title "model", \
     "" index 2 using 1:2 with points pt 7 ps 1 lc rgb "#D55E00" title "measured"
-  set title "ratio\\_read 0.75"
+  set title "ratio\\_read 0.66"
   unset ylabel
   unset key
   plot "hybrid-sweep.dat" index 3 using 1:4 with lines lc rgb "#56B4E9" dt 2 title "max (t_{min})", \
     "" index 3 using 1:5 with lines lc rgb "#E69F00" dt 2 title "min (t_{max})", \
     "" index 3 using 1:3 with lines lc rgb "#000000" lw 1.5 title "model", \
     "" index 3 using 1:2 with points pt 7 ps 1 lc rgb "#D55E00" title "measured"
-  set title "ratio\\_read 1.00"
+  set title "ratio\\_read 0.66"
   unset ylabel
   unset key
   plot "hybrid-sweep.dat" index 4 using 1:4 with lines lc rgb "#56B4E9" dt 2 title "max (t_{min})", \
     "" index 4 using 1:5 with lines lc rgb "#E69F00" dt 2 title "min (t_{max})", \
     "" index 4 using 1:3 with lines lc rgb "#000000" lw 1.5 title "model", \
     "" index 4 using 1:2 with points pt 7 ps 1 lc rgb "#D55E00" title "measured"
+  set title "ratio\\_read 0.75"
+  unset ylabel
+  unset key
+  plot "hybrid-sweep.dat" index 5 using 1:4 with lines lc rgb "#56B4E9" dt 2 title "max (t_{min})", \
+    "" index 5 using 1:5 with lines lc rgb "#E69F00" dt 2 title "min (t_{max})", \
+    "" index 5 using 1:3 with lines lc rgb "#000000" lw 1.5 title "model", \
+    "" index 5 using 1:2 with points pt 7 ps 1 lc rgb "#D55E00" title "measured"
+  set title "ratio\\_read 1.00"
+  unset ylabel
+  unset key
+  plot "hybrid-sweep.dat" index 6 using 1:4 with lines lc rgb "#56B4E9" dt 2 title "max (t_{min})", \
+    "" index 6 using 1:5 with lines lc rgb "#E69F00" dt 2 title "min (t_{max})", \
+    "" index 6 using 1:3 with lines lc rgb "#000000" lw 1.5 title "model", \
+    "" index 6 using 1:2 with points pt 7 ps 1 lc rgb "#D55E00" title "measured"
   unset multiplot
   set output
 }

@@ -2,9 +2,9 @@
 # Written by larm plot; rerun with: gnuplot larm-domain0.gp (formats: edit the list below).
 formats = "svg"
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 2000,680 font "Sans,24" linewidth 2.5; base = 24 }
-  if (fmt eq "svg") { set terminal svg enhanced size 1000,340 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
-  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 10in,3.4in font "Sans,8" linewidth 1.5; base = 8 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,1056 font "Sans,24" linewidth 2.5; base = 24 }
+  if (fmt eq "svg") { set terminal svg enhanced size 700,528 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
+  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,5.28in font "Sans,8" linewidth 1.5; base = 8 }
   set output "larm-domain0.".fmt
   reset
   small = sprintf(",%g", base * 0.8)
@@ -22,9 +22,11 @@ do for [fmt in formats] {
   set grid xtics ytics lc rgb "#dddddd"
   set xlabel "Arithmetic intensity (FLOP/byte)"
   set ylabel "Performance (GFLOP/s)"
-  set lmargin at screen 0.065000
-  set rmargin at screen 0.360000
-  set key at screen 0.490000, screen 0.92 left top Left reverse samplen 1.5 font tiny maxrows 13
+  set lmargin at screen 0.09
+  set rmargin at screen 0.82
+  set tmargin at screen 0.924242
+  set bmargin at screen 0.507576
+  set key at screen 0.045, screen 0.403409 left top Left reverse samplen 1.5 font small vertical maxrows 13
   F = 109.293
   set y2tics ("add,mul 53.6" 53.6476, "fma 109" 109.293)
   set y2range [0.1:273.233]
@@ -51,6 +53,7 @@ do for [fmt in formats] {
     min(x*79.3348, F) with lines lc rgb "#332288" dt 2 lw 1.5 title "mem 7 HBM remote: 79.3 GB/s", \
     min(x*39.6674, F) with lines lc rgb "#332288" dt 4 lw 1.5 title "mem 7 HBM contention: 39.7 GB/s", \
     min(x*33.0562, F) with lines lc rgb "#CC79A7" dt 3 lw 1.5 title "congestion (all memories): 33.1 GB/s", \
+    min(x*30, F) with lines lc rgb "#aa3377" dt 4 lw 1.5 title "hybrid roof of triad: 30 GB/s", \
     53.6476 with lines lc rgb "#555555" dt 3 lw 1 title "add avx512: 53.6 GFLOP/s", \
     109.293 with lines lc rgb "#555555" dt 3 lw 1 title "fma avx512: 109 GFLOP/s", \
     54.682 with lines lc rgb "#555555" dt 3 lw 1 title "mul avx512: 54.7 GFLOP/s", \

@@ -2,9 +2,9 @@
 # Written by larm plot; rerun with: gnuplot larm-domain3.gp (formats: edit the list below).
 formats = "svg"
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 2000,680 font "Sans,24" linewidth 2.5; base = 24 }
-  if (fmt eq "svg") { set terminal svg enhanced size 1000,340 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
-  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 10in,3.4in font "Sans,8" linewidth 1.5; base = 8 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,1024 font "Sans,24" linewidth 2.5; base = 24 }
+  if (fmt eq "svg") { set terminal svg enhanced size 700,512 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
+  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,5.12in font "Sans,8" linewidth 1.5; base = 8 }
   set output "larm-domain3.".fmt
   reset
   small = sprintf(",%g", base * 0.8)
@@ -22,9 +22,11 @@ do for [fmt in formats] {
   set grid xtics ytics lc rgb "#dddddd"
   set xlabel "Arithmetic intensity (FLOP/byte)"
   set ylabel "Performance (GFLOP/s)"
-  set lmargin at screen 0.065000
-  set rmargin at screen 0.360000
-  set key at screen 0.490000, screen 0.92 left top Left reverse samplen 1.5 font tiny maxrows 12
+  set lmargin at screen 0.09
+  set rmargin at screen 0.82
+  set tmargin at screen 0.921875
+  set bmargin at screen 0.492188
+  set key at screen 0.045, screen 0.384766 left top Left reverse samplen 1.5 font small vertical maxrows 12
   F = 109.293
   set y2tics ("add,mul 53.6" 53.6476, "fma 109" 109.293)
   set y2range [0.1:273.233]

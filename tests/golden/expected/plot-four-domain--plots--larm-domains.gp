@@ -53,6 +53,7 @@ do for [fmt in formats] {
     min(x*79.3348, F) with lines lc rgb "#332288" dt 2 lw 1.5 title "mem 7 HBM remote: 79.3 GB/s", \
     min(x*39.6674, F) with lines lc rgb "#332288" dt 4 lw 1.5 title "mem 7 HBM contention: 39.7 GB/s", \
     min(x*33.0562, F) with lines lc rgb "#CC79A7" dt 3 lw 1.5 title "congestion (all memories): 33.1 GB/s", \
+    min(x*30, F) with lines lc rgb "#aa3377" dt 4 lw 1.5 title "hybrid roof of triad: 30 GB/s", \
     53.6476 with lines lc rgb "#555555" dt 3 lw 1 title "add avx512: 53.6 GFLOP/s", \
     109.293 with lines lc rgb "#555555" dt 3 lw 1 title "fma avx512: 109 GFLOP/s", \
     54.682 with lines lc rgb "#555555" dt 3 lw 1 title "mul avx512: 54.7 GFLOP/s", \

@@ -23,13 +23,13 @@ do for [fmt in formats] {
   set key at screen 0.58, screen 0.9 left top Left reverse samplen 1 font tiny
   plot \
     "validation-domain0.dat" index 0 using 1:3 with lines lc rgb "#0072B2" notitle, \
-    "" index 0 using 1:2 with points pt 5 lc rgb "#0072B2" title "L1 load (error 6.3 %)", \
+    "" index 0 using 1:2 with points pt 5 lc rgb "#0072B2" title "L1 load: E 2.4 %, MARE 6.3 %, n 7", \
     "validation-domain0.dat" index 1 using 1:3 with lines lc rgb "#D55E00" notitle, \
-    "" index 1 using 1:2 with points pt 7 lc rgb "#D55E00" title "L2 load (error 5.6 %)", \
+    "" index 1 using 1:2 with points pt 7 lc rgb "#D55E00" title "L2 load: E 2.2 %, MARE 5.6 %, n 7", \
     "validation-domain0.dat" index 2 using 1:3 with lines lc rgb "#009E73" notitle, \
-    "" index 2 using 1:2 with points pt 9 lc rgb "#009E73" title "L3 load (error 3 %)", \
+    "" index 2 using 1:2 with points pt 9 lc rgb "#009E73" title "L3 load: E 1.4 %, MARE 3 %, n 7", \
     "validation-domain0.dat" index 3 using 1:3 with lines lc rgb "#CC79A7" notitle, \
-    "" index 3 using 1:2 with points pt 11 lc rgb "#CC79A7" title "memory 0 local load (error 18 %)"
+    "" index 3 using 1:2 with points pt 11 lc rgb "#CC79A7" title "memory 0 local load: E 9.4 %, MARE 18 %, n 7"
   unset multiplot
   set output
 }

@@ -16,7 +16,7 @@ do for [fmt in formats] {
   set xlabel "Working set per thread (bytes)"
   set ylabel "Bandwidth (GB/s, all threads)"
   set grid lc rgb "#dddddd"
-  set key outside right font small
+  set key bottom left font small
   set xtics ("1 KiB" 1024, "8 KiB" 8192, "64 KiB" 65536, "512 KiB" 524288, "4 MiB" 4.1943e+06, "32 MiB" 3.35544e+07) rotate by 30 right
   set arrow from 32768, graph 0 to 32768, graph 1 nohead lc rgb "#888888" dt 2
   set label "L1 32 KiB" at 32768, graph 0.95 right rotate by 90 offset char -0.5,0 font small
@@ -25,8 +25,8 @@ do for [fmt in formats] {
   set arrow from 1.67772e+07, graph 0 to 1.67772e+07, graph 1 nohead lc rgb "#888888" dt 2
   set label "L3 16 MiB" at 1.67772e+07, graph 0.95 right rotate by 90 offset char -0.5,0 font small
   plot \
-    "sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#0072B2" title "copy", \
-    "sweep-domain0.dat" index 1 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#D55E00" title "load"
+    "sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#D55E00" title "copy, 2 threads", \
+    "sweep-domain0.dat" index 1 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#0072B2" title "load, 2 threads"
   unset multiplot
   set output
 }
