@@ -84,6 +84,15 @@ void fill_stream(const PlannedMeasurement& m, const kernels::BandwidthResult& r,
   point.status = status_of(point.stats, r.placement_fraction, threshold, r.interference);
 }
 
+// The scaling-curve point of a shared cache level's plan entry, before or without a result.
+results::CacheCurvePoint describe_cache_curve(const PlannedMeasurement& m) {
+  results::CacheCurvePoint p;
+  describe_stream(m, p);
+  p.domain = m.domain;
+  p.level = m.level.value_or(Level::L3);
+  return p;
+}
+
 // The chase record of a plan entry (a latency sweep point, or a level's latency, whose memory
 // only a memory level names), before or without a measurement.
 template <typename Point>
@@ -131,10 +140,7 @@ void record_absent(const topology::Topology& topology, const PlannedMeasurement&
   }
   switch (m.kind) {
     case MeasurementKind::curve: {
-      results::CacheCurvePoint p;
-      describe_stream(m, p);
-      p.domain = m.domain;
-      p.level = m.level.value_or(Level::L3);
+      results::CacheCurvePoint p = describe_cache_curve(m);
       p.status = Status::absent;
       p.status_reason = reason;
       results.cache_scaling.push_back(p);
@@ -313,10 +319,8 @@ class Runner {
   void curve(const PlannedMeasurement& m) {
     const kernels::BandwidthResult r = on_memory(m);
     if (m.domain >= 0) {  // a shared cache level's scaling curve
-      results::CacheCurvePoint p;
+      results::CacheCurvePoint p = describe_cache_curve(m);
       fill_stream(m, r, options_.unstable_threshold, p);
-      p.domain = m.domain;
-      p.level = m.level.value_or(Level::L3);
       out_->cache_scaling.push_back(p);
       return;
     }

@@ -247,9 +247,9 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     // core has only the first.
     if (wanted(MeasurementKind::sweep)) {
       const topology::Domain lone = single_core_view(domain);
-      const bool one_core_too = domain.core_pus.size() > 1;
-      for (const topology::Domain* view : {&domain, &lone}) {
-        if (view == &lone && !one_core_too) continue;
+      std::vector<const topology::Domain*> views = {&domain};
+      if (domain.core_pus.size() > 1) views.push_back(&lone);
+      for (const topology::Domain* view : views) {
         for (Access access : {Access::load, Access::copy}) {
           for (std::uint64_t size : sweep_sizes(*view, options.sweep_points_per_octave)) {
             PlannedMeasurement m = base;

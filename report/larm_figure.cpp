@@ -249,8 +249,8 @@ std::string regions_data(const DomainData& d, const std::vector<std::string>& la
 }
 
 // The per-domain figure's layout (issue 15): the key goes below the plot, in as many columns as
-// its longest entry allows, so that the plot keeps kPlotWidthFraction of the figure's width
-// whatever the number of roofs; the figure grows taller by the key's rows instead. Lengths in
+// its longest entry allows, so that the plot keeps kRightMargin - kLeftMargin of the figure's
+// width whatever the number of roofs; the figure grows taller by the key's rows instead. Lengths in
 // inches of the PDF (8 pt base font; the key in the "small" font, 6.4 pt, readable in print).
 constexpr double kDomainFigureWidth = 7.0;
 constexpr double kPlotHeight = 3.1;       // title, frame and x axis with its labels

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -147,13 +148,13 @@ std::vector<Figure> sweep_figures(const results::Results& results,
   std::vector<Figure> figures;
   // A series per access and thread count: every core of the domain, and one core (issue 15).
   std::map<int, std::map<std::string, std::vector<const results::SweepPoint*>>> by_domain;
-  std::map<int, bool> one_core;
+  std::set<int> one_core;  // domains with a one-core sweep
   for (const auto& p : results.sweep) {
     if (p.stats.count == 0) continue;
     const std::string threads =
         p.threads == 1 ? "one core" : std::to_string(p.threads) + " threads";
     by_domain[p.domain][std::string(name(p.access)) + ", " + threads].push_back(&p);
-    if (p.threads == 1) one_core[p.domain] = true;
+    if (p.threads == 1) one_core.insert(p.domain);
   }
   if (by_domain.empty()) omitted.push_back("size sweep figures: no size sweep in the results");
   for (const auto& [domain, accesses] : by_domain) {
@@ -182,8 +183,8 @@ std::vector<Figure> sweep_figures(const results::Results& results,
     std::size_t i = 0;
     for (const auto& [series, points] : accesses) {
       // One colour per access; the one-core series dashed with open points.
-      const bool lone = series.find("one core") != std::string::npos;
-      const std::size_t access = series.rfind("load", 0) == 0 ? 0 : 1;
+      const bool lone = points.front()->threads == 1;
+      const std::size_t access = points.front()->access == Access::load ? 0 : 1;
       body << (i ? ", \\\n" : "") << "    \"" << f.name << ".dat\" index " << i
            << " using 1:2 with linespoints " << (lone ? "dt 2 pt 6" : "pt 7") << " ps 0.5 lc rgb \""
            << colour(access) << "\" title " << gnuplot_string(series);
@@ -277,55 +278,82 @@ std::vector<Figure> matrix_figures(const results::Results& results, Access roof_
   return {f};
 }
 
+namespace {
+
+// Bandwidth against threads, per series (sorted by threads): a memory's contention curve or a
+// cache level's scaling curve.
+using ThreadCurves = std::map<std::string, std::vector<std::pair<int, double>>>;
+
+// The curves' data (block i: series i) for NAME.dat.
+std::pair<std::string, std::string> thread_curves_data(const std::string& name,
+                                                       const std::string& group,
+                                                       const ThreadCurves& curves) {
+  return {name + ".dat", data_blocks("threads median_gbps", group, curves,
+                                     [](std::ostream& out, const std::pair<int, double>& p) {
+                                       out << p.first << " " << p.second;
+                                     })};
+}
+
+// Each curve's knee circled and labelled, then the plot of every curve of NAME.dat, titled by
+// `title`; returns the caption's words for the knees ("memory 0: 4 threads, ..."), each curve
+// named by `label`.
+std::string plot_thread_curves(std::ostream& body, const std::string& name,
+                               const ThreadCurves& curves,
+                               const std::function<std::string(const std::string&)>& label,
+                               const std::function<std::string(const std::string&)>& title) {
+  std::string knees;
+  std::size_t i = 0;
+  for (const auto& [key, points] : curves) {
+    if (const auto knee = roofline::knee_of(points)) {
+      const auto it = std::find_if(points.begin(), points.end(),
+                                   [&](const auto& p) { return p.first == *knee; });
+      body << "  set label " << gnuplot_string("knee " + std::to_string(*knee)) << " at " << *knee
+           << ", " << it->second << " point pt 6 ps 2 lc rgb \"" << colour(i)
+           << "\" offset char 0.5,-1 font small\n";
+      knees += (knees.empty() ? "" : ", ") + label(key) + ": " + std::to_string(*knee) + " threads";
+    }
+    ++i;
+  }
+  body << "  plot \\\n";
+  i = 0;
+  for (const auto& [key, points] : curves) {
+    body << (i ? ", \\\n" : "") << "    \"" << name << ".dat\" index " << i
+         << " using 1:2 with linespoints pt 7 lc rgb \"" << colour(i) << "\" title "
+         << gnuplot_string(title(key));
+    ++i;
+  }
+  body << "\n";
+  return knees;
+}
+
+void sort_by_threads(ThreadCurves& curves) {
+  for (auto& [key, points] : curves) std::sort(points.begin(), points.end());
+}
+
+}  // namespace
+
 std::vector<Figure> contention_figures(const results::Results& results,
                                        std::vector<std::string>& omitted) {
-  std::map<std::string, std::vector<results::CurvePoint>> curves;
+  ThreadCurves curves;  // by memory
   for (const auto& p : results.contention_curve) {
-    if (p.stats.count > 0) curves[memory_text(p.memory)].push_back(p);
+    if (p.stats.count > 0) curves[memory_text(p.memory)].emplace_back(p.threads, p.stats.median);
   }
   if (curves.empty()) {
     omitted.push_back("contention curves: none in the results (one NUMA node, or not measured)");
     return {};
   }
+  sort_by_threads(curves);
   Figure f;
   f.name = "contention-curves";
   f.title = "Bandwidth to one memory as threads are added";
   f.width_inches = 5.0;
   f.height_inches = 3.4;
   std::ostringstream body;
-  std::string knees;
   body << "  set xlabel \"Threads\"\n  set ylabel \"Bandwidth (GB/s)\"\n  set yrange [0:*]\n"
        << "  set grid lc rgb \"#dddddd\"\n  set key outside right font small\n";
-  std::size_t i = 0;
-  for (auto& [memory, points] : curves) {
-    std::sort(points.begin(), points.end(),
-              [](const auto& a, const auto& b) { return a.threads < b.threads; });
-    if (const auto knee = roofline::contention_knee(points)) {
-      const auto it = std::find_if(points.begin(), points.end(),
-                                   [&](const auto& p) { return p.threads == *knee; });
-      if (it != points.end()) {
-        body << "  set label " << gnuplot_string("knee " + std::to_string(*knee)) << " at " << *knee
-             << ", " << it->stats.median << " point pt 6 ps 2 lc rgb \"" << colour(i)
-             << "\" offset char 0.5,-1 font small\n";
-        knees += (knees.empty() ? "" : ", ") + std::string("memory ") + memory + ": " +
-                 std::to_string(*knee) + " threads";
-      }
-    }
-    ++i;
-  }
-  f.data.push_back({f.name + ".dat", data_blocks("threads median_gbps", "memory", curves,
-                                                 [](std::ostream& out, const auto& p) {
-                                                   out << p.threads << " " << p.stats.median;
-                                                 })});
-  body << "  plot \\\n";
-  i = 0;
-  for (const auto& [memory, points] : curves) {
-    body << (i ? ", \\\n" : "") << "    \"" << f.name << ".dat\" index " << i
-         << " using 1:2 with linespoints pt 7 lc rgb \"" << colour(i) << "\" title "
-         << gnuplot_string("memory " + memory);
-    ++i;
-  }
-  body << "\n";
+  const auto memory = [](const std::string& key) { return "memory " + key; };
+  const std::string knees = plot_thread_curves(body, f.name, curves, memory, memory);
+  f.data.push_back(thread_curves_data(f.name, "memory", curves));
   f.body = body.str();
   f.caption = f.title +
               " (its own domain first, then by distance); circled: the knee, after "
@@ -337,10 +365,12 @@ std::vector<Figure> contention_figures(const results::Results& results,
 std::vector<Figure> scaling_figures(const results::Results& results,
                                     std::vector<std::string>& omitted) {
   // Per domain: series "L3", "L2"... then "memory M" (the curves of its local memories).
-  std::map<int, std::map<std::string, std::vector<std::pair<int, double>>>> by_domain;
+  std::map<int, ThreadCurves> by_domain;
+  std::set<int> with_cache, with_memory;
   for (const auto& p : results.cache_scaling) {
-    if (p.stats.count > 0)
-      by_domain[p.domain][name(p.level)].emplace_back(p.threads, p.stats.median);
+    if (p.stats.count == 0) continue;
+    by_domain[p.domain][name(p.level)].emplace_back(p.threads, p.stats.median);
+    with_cache.insert(p.domain);
   }
   for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
     const int domain = d.value("index", -1);
@@ -351,6 +381,7 @@ std::vector<Figure> scaling_figures(const results::Results& results,
         }
         by_domain[domain]["memory " + memory_text(p.memory)].emplace_back(p.threads,
                                                                           p.stats.median);
+        with_memory.insert(domain);
       }
     }
   }
@@ -361,64 +392,33 @@ std::vector<Figure> scaling_figures(const results::Results& results,
   }
   std::vector<Figure> figures;
   for (auto& [domain, series] : by_domain) {
+    sort_by_threads(series);
     Figure f;
     f.name = "scaling-domain" + std::to_string(domain);
     f.title = "Bandwidth as threads are added, domain " + std::to_string(domain);
     f.width_inches = 5.0;
     f.height_inches = 3.4;
-    std::ostringstream body;
-    std::string knees;
     int most = 1;
+    for (const auto& [what, points] : series) most = std::max(most, points.back().first);
+    std::ostringstream body;
     body << "  set xlabel \"Threads\"\n  set ylabel \"Load bandwidth (GB/s, all threads)\"\n"
          << "  set logscale y 10\n  set format y \"%g\"\n  set grid lc rgb \"#dddddd\"\n"
-         << "  set key bottom right font small\n";
-    std::size_t i = 0;
-    for (auto& [what, points] : series) {
-      std::sort(points.begin(), points.end());
-      most = std::max(most, points.back().first);
-      if (const auto knee = roofline::knee_of(points)) {
-        const auto it = std::find_if(points.begin(), points.end(),
-                                     [&](const auto& p) { return p.first == *knee; });
-        body << "  set label " << gnuplot_string("knee " + std::to_string(*knee)) << " at " << *knee
-             << ", " << it->second << " point pt 6 ps 2 lc rgb \"" << colour(i)
-             << "\" offset char 0.5,-1 font small\n";
-        knees += (knees.empty() ? "" : ", ") + what + ": " + std::to_string(*knee) + " threads";
-      }
-      ++i;
-    }
-    body << "  set xrange [0.5:" << most + 0.5 << "]\n";
-    std::ostringstream data;
-    data << "# threads median_gbps (one block per series)\n";
-    for (const auto& [what, points] : series) {
-      data << "# " << what << "\n";
-      for (const auto& [threads, gbps] : points) data << threads << " " << gbps << "\n";
-      data << "\n\n";
-    }
-    f.data.push_back({f.name + ".dat", data.str()});
-    body << "  plot \\\n";
-    i = 0;
-    for (const auto& [what, points] : series) {
-      body << (i ? ", \\\n" : "") << "    \"" << f.name << ".dat\" index " << i
-           << " using 1:2 with linespoints pt 7 lc rgb \"" << colour(i) << "\" title "
-           << gnuplot_string(what.rfind("memory", 0) == 0 ? what + " (contention curve)"
-                                                          : what + " (cores sharing one)");
-      ++i;
-    }
-    body << "\n";
+         << "  set key bottom right font small\n  set xrange [0.5:" << most + 0.5 << "]\n";
+    const std::string knees = plot_thread_curves(
+        body, f.name, series, [](const std::string& key) { return key; },
+        [](const std::string& key) {
+          return key +
+                 (key.rfind("memory", 0) == 0 ? " (contention curve)" : " (cores sharing one)");
+        });
+    f.data.push_back(thread_curves_data(f.name, "series", series));
     f.body = body.str();
-    const bool any_cache = std::any_of(series.begin(), series.end(), [](const auto& s) {
-      return s.first.rfind("memory", 0) != 0;
-    });
-    const bool any_memory = std::any_of(series.begin(), series.end(), [](const auto& s) {
-      return s.first.rfind("memory", 0) == 0;
-    });
     f.caption = f.title +
                 ": each shared cache level with threads filling the cores that share one "
                 "instance of it, each thread's data in that level" +
-                (any_cache ? "" : " (none in these results)") +
+                (with_cache.count(domain) ? "" : " (none in these results)") +
                 "; the domain's local memory with threads filling its own domain first, then "
                 "the others by distance" +
-                (any_memory ? "" : " (not measured)") +
+                (with_memory.count(domain) ? "" : " (not measured)") +
                 "; circled: the knee, after which a thread adds less than 5 % (" +
                 (knees.empty() ? "none found" : knees) + ").";
     figures.push_back(std::move(f));

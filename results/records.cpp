@@ -476,10 +476,6 @@ Results results_from_json(const json& document) {
       r.contention_curve =
           vector_of<CurvePoint>(document.at("contention_curve"), curve_from, memories);
     }
-    // Added in schema 1.5.
-    if (document.contains("cache_scaling")) {
-      r.cache_scaling = vector_of<CacheCurvePoint>(document.at("cache_scaling"), cache_curve_from);
-    }
     // Added in schema 1.2.
     if (document.contains("validation")) {
       r.validation =
@@ -489,6 +485,10 @@ Results results_from_json(const json& document) {
     if (document.contains("latency_sweep")) {
       r.latency_sweep =
           vector_of<ChasePoint>(document.at("latency_sweep"), chase_point_from, memories);
+    }
+    // Added in schema 1.5.
+    if (document.contains("cache_scaling")) {
+      r.cache_scaling = vector_of<CacheCurvePoint>(document.at("cache_scaling"), cache_curve_from);
     }
     if (document.contains("cache_capacity")) {
       r.capacities = vector_of<CacheCapacity>(document.at("cache_capacity"), capacity_from);

@@ -57,18 +57,15 @@ std::optional<int> contention_knee(const std::vector<results::CurvePoint>& curve
   return knee_of(present_points(curve), growth);
 }
 
-std::optional<int> scaling_knee(const std::vector<results::CacheCurvePoint>& curve, double growth) {
-  return knee_of(present_points(curve), growth);
-}
-
 std::string describe_contention(const results::Results& results) {
   std::ostringstream out;
   std::map<std::string, std::vector<results::CurvePoint>> curves;  // "memory access"
   for (const results::CurvePoint& p : results.contention_curve) {
     curves[memory_text(p.memory) + " " + name(p.access)].push_back(p);
   }
-  for (const auto& [key, curve] : curves)
+  for (const auto& [key, curve] : curves) {
     describe_curve(out, "Contention curve, memory " + key, curve);
+  }
   std::map<std::pair<int, std::string>, std::vector<results::CacheCurvePoint>> caches;
   for (const results::CacheCurvePoint& p : results.cache_scaling) {
     caches[{p.domain, name(p.level)}].push_back(p);

@@ -15,10 +15,7 @@ namespace larm::roofline {
 // points are ignored; nullopt when no point is present.
 std::optional<int> contention_knee(const std::vector<results::CurvePoint>& curve,
                                    double growth = 0.05);
-// The same knee on a shared cache level's scaling curve (issue 15).
-std::optional<int> scaling_knee(const std::vector<results::CacheCurvePoint>& curve,
-                                double growth = 0.05);
-// The same on (threads, GB/s) pairs, in any order.
+// The same on (threads, GB/s) pairs, in any order: also the knee of a cache scaling curve.
 std::optional<int> knee_of(std::vector<std::pair<int, double>> curve, double growth = 0.05);
 
 // Per memory: the curve (threads → GB/s) and its knee; per domain and shared cache level, its

@@ -212,13 +212,13 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
   }
   // The lowest roof the point is under, or within that roof's noise above it: noise that puts
   // a point just over a roof does not make the next roof up its bound.
+  std::vector<const RoofLine*> near;  // the roofs the point is within the noise of
   for (const auto& roof : roofs) {
-    const bool under = roof.at(ai) >= y || roof.within_noise(ai, y);
-    if (under && (lowest == nullptr || roof.at(ai) < lowest->at(ai))) lowest = &roof;
-  }
-  std::vector<const RoofLine*> near;
-  for (const auto& roof : roofs) {
-    if (roof.within_noise(ai, y)) near.push_back(&roof);
+    const bool noise = roof.within_noise(ai, y);
+    if (noise) near.push_back(&roof);
+    if ((roof.at(ai) >= y || noise) && (lowest == nullptr || roof.at(ai) < lowest->at(ai))) {
+      lowest = &roof;
+    }
   }
   std::sort(near.begin(), near.end(),
             [&](const auto* a, const auto* b) { return a->at(ai) < b->at(ai); });

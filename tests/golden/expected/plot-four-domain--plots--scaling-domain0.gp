@@ -15,9 +15,9 @@ do for [fmt in formats] {
   set format y "%g"
   set grid lc rgb "#dddddd"
   set key bottom right font small
+  set xrange [0.5:8.5]
   set label "knee 3" at 3, 370.8 point pt 6 ps 2 lc rgb "#0072B2" offset char 0.5,-1 font small
   set label "knee 4" at 4, 40.8 point pt 6 ps 2 lc rgb "#D55E00" offset char 0.5,-1 font small
-  set xrange [0.5:8.5]
   plot \
     "scaling-domain0.dat" index 0 using 1:2 with linespoints pt 7 lc rgb "#0072B2" title "L3 (cores sharing one)", \
     "scaling-domain0.dat" index 1 using 1:2 with linespoints pt 7 lc rgb "#D55E00" title "memory 0 (contention curve)"

@@ -15,8 +15,8 @@ do for [fmt in formats] {
   set format y "%g"
   set grid lc rgb "#dddddd"
   set key bottom right font small
-  set label "knee 3" at 3, 370.8 point pt 6 ps 2 lc rgb "#0072B2" offset char 0.5,-1 font small
   set xrange [0.5:4.5]
+  set label "knee 3" at 3, 370.8 point pt 6 ps 2 lc rgb "#0072B2" offset char 0.5,-1 font small
   plot \
     "scaling-domain2.dat" index 0 using 1:2 with linespoints pt 7 lc rgb "#0072B2" title "L3 (cores sharing one)"
   unset multiplot
