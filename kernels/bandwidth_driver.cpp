@@ -4,6 +4,7 @@
 
 #include "codegen/factory.h"
 #include "kernels/drivers.h"
+#include "kernels/first_touch.h"
 
 namespace larm::kernels {
 
@@ -30,9 +31,7 @@ BandwidthResult measure_bandwidth(const DriverContext& context, platform::Thread
     auto& own = buffers[static_cast<std::size_t>(t)];
     for (int s = 0; s < streams; ++s) {
       own.emplace_back(context.topology.handle(), per_stream, request.nodes, request.policy);
-      // Non-zero data: some CPUs shortcut loads and stores of zero pages or zero lines.
-      auto* words = static_cast<double*>(own.back().data());
-      std::fill(words, words + per_stream / sizeof(double), 1.0);
+      fill_with_ones(own.back().data(), per_stream);
     }
     codegen::KernelArgs& a = args[static_cast<std::size_t>(t)];
     a.bytes_per_stream = per_stream;

@@ -3,6 +3,7 @@
 
 #include "codegen/factory.h"
 #include "kernels/drivers.h"
+#include "kernels/first_touch.h"
 #include "platform/page_mix.h"
 
 namespace larm::kernels {
@@ -71,9 +72,7 @@ HybridResult measure_hybrid(const DriverContext& context, platform::ThreadTeam& 
       const std::uint64_t bytes = chunk * iterations;
       own.emplace_back(context.topology.handle(), bytes, request.fast_node, request.slow_node,
                        request.ratio_fast);
-      // The first touch, by the thread that uses the data; non-zero values (see measure_bandwidth).
-      auto* words = static_cast<double*>(own.back().data());
-      std::fill(words, words + bytes / sizeof(double), 1.0);
+      fill_with_ones(own.back().data(), bytes);
     }
     codegen::KernelArgs& a = args[static_cast<std::size_t>(t)];
     a.fill = kFill;

@@ -4,6 +4,7 @@
 
 #include "codegen/factory.h"
 #include "kernels/drivers.h"
+#include "kernels/first_touch.h"
 
 namespace larm::kernels {
 
@@ -33,10 +34,7 @@ LatencyResult measure_latency(const DriverContext& context, platform::ThreadTeam
         platform::NodeBuffer(context.topology.handle(), lines * request.line_bytes, request.nodes);
     char* base = static_cast<char*>(buffer.data());
     const std::vector<std::uint64_t> next = single_cycle_permutation(lines, 0x1a2b3c4d);
-    for (std::uint64_t i = 0; i < lines; ++i) {
-      *reinterpret_cast<void**>(base + i * request.line_bytes) =
-          base + next[i] * request.line_bytes;
-    }
+    link_chase(base, next, request.line_bytes);
     cursor = base;
     // Warm-up: one whole cycle, so caches and TLB hold what they can.
     codegen::KernelArgs a;

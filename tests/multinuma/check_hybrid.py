@@ -24,7 +24,11 @@ c.check(doc["status"] == "ok" and doc["complete"], f"status {doc['status']}: {do
 c.check(doc["fast"]["memory"] == "0", f"fast memory {doc['fast']}")
 c.check(doc["slow"]["memory"] in ("1", "2"), f"slow memory {doc['slow']}")
 grid = {(p["ratio_fast"], p["ratio_read"]) for p in doc["sweep"]}
-c.check(len(doc["sweep"]) == 15 and len(grid) == 15, f"{len(doc['sweep'])} sweep points")
+# The 5 x 3 grid asked for, and the STREAM kernels' own read ratio 2/3 joined to it (add, triad)
+# since the validation runs: 5 x 4 points.
+reads = sorted({round(p["ratio_read"], 4) for p in doc["sweep"]})
+c.check(reads == [0, 0.5, 0.6667, 1], f"ratio_read of the sweep: {reads}")
+c.check(len(doc["sweep"]) == 20 and len(grid) == 20, f"{len(doc['sweep'])} sweep points")
 for p in doc["sweep"] + doc["validation"]:
     where = f"{p['kernel']} ratio_fast {p['ratio_fast']} ratio_read {p['ratio_read']}"
     c.check(p["status"] in ("ok", "unstable"), f"{where}: {p['status']}")

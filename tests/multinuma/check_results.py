@@ -57,18 +57,16 @@ for b in congestion:
     c.check(b["interleave_evenness"] >= 0.9, f"congestion pages not spread evenly: {b['interleave_evenness']}")
 c.check(not [r for r in roofs if r["status"] == "misplaced"], "misplaced roofs")
 
-# larm validate --quick ran after the characterization, for domain 0's contention and congestion
-# load roofs: points for each (every core of the machine running), pages where they should be.
+# larm validate --quick ran after the characterization, for domain 0's congestion load roof:
+# its points (every core of the machine running), pages where they should be.
 validation = doc.get("validation", [])
-for placement, count in (("contention", 3), ("congestion", 1)):
+for placement, count in (("congestion", 1),):
     roofs_here = {p["roof"] for p in validation if p["domain"] == 0 and p["placement"] == placement
                   and p["samples"]}
     c.check(len(roofs_here) == count,
             f"domain 0: {len(roofs_here)} {placement} roofs validated, expected {count}")
-c.check(all(p["domain"] == 0 and p["placement"] in ("contention", "congestion") for p in validation),
-        "validate --domains 0 --placements contention,congestion validated only those")
+c.check(all(p["domain"] == 0 and p["placement"] == "congestion" for p in validation),
+        "validate --domains 0 --placements congestion validated only those")
 for p in validation:
     c.check(p["status"] in ("ok", "unstable"), f"validation {p['domain']} {p['roof']} AI {p['ai']}: {p['status']}")
-    if p["placement"] == "contention":
-        c.check(p["threads"] == 1, f"contention point of domain {p['domain']} counts its own thread only")
 c.finish()
