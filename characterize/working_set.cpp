@@ -8,6 +8,8 @@ namespace larm::characterize {
 namespace {
 
 constexpr std::uint64_t kMinimumMemoryTotal = 64ull << 20;
+// No machine has a cache, nor a core enough memory, to sweep beyond 1 TiB.
+constexpr std::uint64_t kLargestSweepBytes = 1ull << 40;
 
 }  // namespace
 
@@ -77,6 +79,8 @@ std::vector<std::uint64_t> sweep_sizes(const topology::Domain& domain, int point
 }
 
 std::vector<std::uint64_t> sizes_up_to(std::uint64_t largest, int points_per_octave) {
+  // A topology file may declare any cache size: past 2^63 the sizes below would never reach it.
+  largest = std::min(largest, kLargestSweepBytes);
   std::vector<std::uint64_t> sizes;
   const double step = std::pow(2.0, 1.0 / std::max(points_per_octave, 1));
   for (double size = 1024;; size *= step) {

@@ -70,6 +70,11 @@ std::optional<std::string_view> checked_name(const char* name, const char* funct
   return std::string_view(name, length);
 }
 
+std::string_view frame_name(const ThreadState::Frame& frame) {
+  return frame.record != nullptr ? std::string_view(frame.record->name)
+                                 : std::string_view(frame.refused_name);
+}
+
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   char text[32];
@@ -112,6 +117,18 @@ Recorder& process_recorder() {
   static Recorder* recorder = new Recorder;
   return *recorder;
 }
+
+namespace {
+// The fork handlers, registered when liblarm is loaded rather than by the first (lazy)
+// initialisation: a fork() while another thread initialises must wait for its lifecycle lock,
+// which the child would otherwise inherit locked, and hang on.
+[[maybe_unused]] const bool g_fork_handlers = [] {
+  ::pthread_atfork([] { process_recorder().before_fork(); },
+                   [] { process_recorder().after_fork_in_parent(); },
+                   [] { process_recorder().after_fork_in_child(); });
+  return true;
+}();
+}  // namespace
 
 int Recorder::init(const char* out_dir) {
   return initialize(out_dir, true) ? 0 : -1;
@@ -180,13 +197,8 @@ bool Recorder::initialize(const char* out_dir, bool explicit_call) {
     owner_pid_ = ::getpid();
     forked_child_ = false;
     file_suffix_.clear();
-    static std::once_flag handlers;
-    std::call_once(handlers, [] {
-      std::atexit([] { process_recorder().finalize_at_exit(); });
-      ::pthread_atfork([] { process_recorder().before_fork(); },
-                       [] { process_recorder().after_fork_in_parent(); },
-                       [] { process_recorder().after_fork_in_child(); });
-    });
+    static std::once_flag at_exit;
+    std::call_once(at_exit, [] { std::atexit([] { process_recorder().finalize_at_exit(); }); });
   } catch (const std::exception& error) {
     report(MessageKind::lifecycle, std::string("larm_init failed: ") + error.what());
     return false;
@@ -257,7 +269,10 @@ int Recorder::begin(const char* name) {
   std::lock_guard lock(state.lock);
   RegionRecord* record = checked ? find_or_create(state, *checked) : nullptr;
   ThreadState::Frame& frame = state.stack.emplace_back();
-  if (record == nullptr) return -1;  // the refused begin keeps its frame so that its end matches
+  if (record == nullptr) {  // the refused begin keeps its frame so that its end matches
+    if (checked) frame.refused_name = *checked;
+    return -1;
+  }
   frame.record = record;
   const int cpu = ::sched_getcpu();
   if (record->cpu < 0) {
@@ -304,30 +319,31 @@ int Recorder::end(const char* name) {
   {
     std::lock_guard lock(state.lock);
     auto& stack = state.stack;
-    if (stack.empty()) {
-      if (checked) {
+    const std::string_view wanted = checked ? *checked : std::string_view();
+    std::size_t open = stack.size();
+    while (open > 0 && frame_name(stack[open - 1]) != wanted) --open;
+    if (open == 0) {
+      // A NULL or empty name was reported by checked_name already.
+      if (checked && stack.empty()) {
         problem = "larm_region_end(" + shown_name(*checked) +
                   ") without a matching begin on this thread: ignored";
-      }
-    } else if (stack.back().record == nullptr) {
-      stack.pop_back();  // the end of a refused begin, already reported
-    } else if (checked) {
-      std::size_t open = stack.size();
-      while (open > 0 && stack[open - 1].record->name != *checked) --open;
-      if (open == 0) {
+      } else if (checked) {
         problem = "larm_region_end(" + shown_name(*checked) +
                   ") but the innermost open region of this thread is " +
-                  shown_name(stack.back().record->name) + ": ignored";
-      } else {
-        if (open < stack.size()) {
-          problem = "larm_region_end(" + shown_name(*checked) + ") also closes " +
-                    shown_name(stack.back().record->name) + ", still open inside it";
-        }
-        while (stack.size() >= open) {
+                  shown_name(frame_name(stack.back())) + ": ignored";
+      }
+    } else {
+      if (open < stack.size()) {
+        problem = "larm_region_end(" + shown_name(wanted) + ") also closes " +
+                  shown_name(frame_name(stack.back())) + ", still open inside it";
+      }
+      // The end of a refused begin closes its frame; the refusal was reported at the begin.
+      result = stack[open - 1].record != nullptr ? 0 : -1;
+      while (stack.size() >= open) {
+        if (stack.back().record != nullptr) {
           close_frame(stack.back(), end_ticks, counted ? &counts : nullptr);
-          stack.pop_back();
         }
-        result = 0;
+        stack.pop_back();
       }
     }
   }
@@ -360,7 +376,9 @@ int Recorder::add_rw(const char* name, double flops, double bytes_read, double b
     return -1;
   }
   const bool split = is_count(bytes_read);
-  return declare(name, "larm_region_add_rw", flops, split ? bytes_read + bytes_written : -1.0,
+  const bool infinite = std::isinf(bytes_read + bytes_written) && bytes_read + bytes_written > 0;
+  return declare(name, "larm_region_add_rw", flops,
+                 split || infinite ? bytes_read + bytes_written : -1.0,
                  split ? std::optional(std::pair(bytes_read, bytes_written)) : std::nullopt);
 }
 
@@ -370,6 +388,16 @@ int Recorder::declare(const char* name, const char* api, double flops, double by
   ThreadState& state = *thread_state();
   const auto checked = checked_name(name, api, true);
   if (!checked) return -1;
+  if (std::isinf(flops) && flops > 0) {
+    report(MessageKind::misuse,
+           std::string(api) + "(" + shown_name(*checked) + "): infinite FLOPs: ignored, bytes too");
+    return -1;
+  }
+  if (std::isinf(bytes) && bytes > 0) {
+    report(MessageKind::misuse,
+           std::string(api) + "(" + shown_name(*checked) + "): infinite bytes: ignored, FLOPs too");
+    return -1;
+  }
   const bool has_flops = is_count(flops);
   const bool has_bytes = is_count(bytes);
   if (!has_flops && !has_bytes) {

@@ -70,6 +70,9 @@ struct NameHash {
 struct ThreadState {
   struct Frame {
     RegionRecord* record = nullptr;  // nullptr: a begin that was refused (name, limit)
+    // The name a refused begin was given ("" for a NULL or empty one), so that its end, or the
+    // end of a region open around it, still finds the frames to close.
+    std::string refused_name;
     std::uint64_t start_ticks = 0;
     CounterValues start_counts{};
   };

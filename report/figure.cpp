@@ -19,17 +19,42 @@ const std::vector<std::string>& palette() {
   return colours;
 }
 
+namespace {
+
+bool is_control(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u < 0x20 || u == 0x7f;
+}
+
+}  // namespace
+
 std::string gnuplot_string(const std::string& text) {
-  std::string out = "\"";
+  std::string out = "'";
   for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-    } else if (std::string_view("_^{}@&~").find(c) != std::string_view::npos) {
-      out += "\\\\";  // "\\_" in the script: a literal _ in enhanced text
+    if (is_control(c)) {
+      out += ' ';
+    } else if (c == '\'') {
+      out += "''";
+    } else {
+      // In a single-quoted string the backslash reaches enhanced text, where it makes the next
+      // character literal.
+      if (std::string_view("_^{}@&~\\").find(c) != std::string_view::npos) out += '\\';
+      out += c;
     }
-    out += c;
   }
+  return out + "'";
+}
+
+std::string gnuplot_data_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) out += is_control(c) ? ' ' : c == '"' ? '\'' : c;
   return out + "\"";
+}
+
+std::string gnuplot_comment(const std::string& text) {
+  std::string out;
+  for (char c : text) out += is_control(c) ? ' ' : c;
+  return out;
 }
 
 std::filesystem::path write_figure(const std::filesystem::path& dir, const Figure& figure,
@@ -38,13 +63,15 @@ std::filesystem::path write_figure(const std::filesystem::path& dir, const Figur
     results::write_file_atomically(dir / file, content);
   }
   std::ostringstream gp;
-  gp << "# " << figure.title << "\n# Written by larm plot; rerun with: gnuplot " << figure.name
-     << ".gp (formats: edit the list below).\n";
+  gp << "# " << gnuplot_comment(figure.title) << "\n# Written by larm plot; rerun with: gnuplot "
+     << figure.name << ".gp (formats: edit the list below).\n";
   gp << "formats = \"";
   for (std::size_t i = 0; i < formats.size(); ++i) gp << (i ? " " : "") << name(formats[i]);
   gp << "\"\n";
   // Sizes for a paper column: the PDF and SVG at their size in inches, the PNG at 200 dpi.
   const double w = figure.width_inches, h = figure.height_inches;
+  // larm runs gnuplot with larm_partial = ".partial" and renames each file when all are drawn.
+  gp << "if (!exists(\"larm_partial\")) larm_partial = \"\"\n";
   gp << "do for [fmt in formats] {\n"
      << "  if (fmt eq \"png\") { set terminal pngcairo enhanced size " << static_cast<int>(w * 200)
      << "," << static_cast<int>(h * 200) << " font \"Sans,24\" linewidth 2.5; base = 24 }\n"
@@ -53,7 +80,7 @@ std::filesystem::path write_figure(const std::filesystem::path& dir, const Figur
      << " font \"Sans,13\" linewidth 1.2 background \"white\"; base = 13 }\n"
      << "  if (fmt eq \"pdf\") { set terminal pdfcairo enhanced size " << w << "in," << h
      << "in font \"Sans,8\" linewidth 1.5; base = 8 }\n"
-     << "  set output \"" << figure.name << ".\".fmt\n"
+     << "  set output '" << figure.name << ".'.fmt.larm_partial\n"
      << "  reset\n"
      // Smaller text (keys, point labels) relative to each format's base font size.
      << "  small = sprintf(\",%g\", base * 0.8)\n  tiny = sprintf(\",%g\", base * 0.65)\n"

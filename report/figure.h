@@ -49,8 +49,20 @@ std::string data_blocks(const std::string& columns, const std::string& group, co
 // The colour-blind-safe palette of Okabe and Ito (2008), black first.
 const std::vector<std::string>& palette();
 
-// A label for gnuplot's double-quoted strings: quotes and backslashes escaped, and the characters
-// of enhanced text (_ ^ { } @ & ~) made literal.
+// Text from data (names, labels, hosts: anything a results or regions file holds) as a gnuplot
+// string constant: single-quoted, where gnuplot neither runs `backquoted` commands nor expands
+// @macros nor reads backslash escapes; quotes doubled, the characters of enhanced text
+// (_ ^ { } @ & ~ \) made literal, and control characters (a newline would end the command and
+// start one of the file's choosing) replaced by spaces. The only way data enters a script.
 std::string gnuplot_string(const std::string& text);
+
+// Text from data as a string column of a gnuplot data file, between double quotes: a double
+// quote inside becomes a single one, control characters (a line break would start a new row)
+// spaces. Data files are read as data: nothing in them is run.
+std::string gnuplot_data_string(const std::string& text);
+
+// Text from data in a comment line of a script: control characters replaced by spaces, so that
+// the comment cannot end and a command begin.
+std::string gnuplot_comment(const std::string& text);
 
 }  // namespace larm::report

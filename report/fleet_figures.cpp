@@ -47,8 +47,8 @@ Figure strip_plot(const fleet::Fleet& f, const fleet::FleetRoof& roof) {
     const std::string& host = f.nodes[order[k]].host;
     const bool out = flagged(f, host, roof.key);
     low += out;
-    data << k + 1 << " " << *roof.values[order[k]] << " " << (out ? 1 : 0) << " \"" << host
-         << "\"\n";
+    data << k + 1 << " " << *roof.values[order[k]] << " " << (out ? 1 : 0) << " "
+         << gnuplot_data_string(host) << "\n";
   }
   fig.data.push_back({fig.name + ".dat", data.str()});
   const double top = std::max(roof.median, order.empty() ? 0.0 : *roof.values[order.back()]);

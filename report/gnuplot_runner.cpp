@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <string_view>
@@ -29,7 +31,8 @@ std::filesystem::path find_gnuplot() {
   return {};
 }
 
-GnuplotRun run_gnuplot(const std::filesystem::path& gnuplot, const std::filesystem::path& script) {
+GnuplotRun run_gnuplot(const std::filesystem::path& gnuplot, const std::filesystem::path& script,
+                       const std::atomic<bool>* stop) {
   GnuplotRun run;
   const std::filesystem::path dir = std::filesystem::absolute(script).parent_path();
   const std::filesystem::path log = std::filesystem::path(script).replace_extension(".log");
@@ -40,7 +43,8 @@ GnuplotRun run_gnuplot(const std::filesystem::path& gnuplot, const std::filesyst
   posix_spawn_file_actions_addopen(&actions, 2, std::filesystem::absolute(log).c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   std::string program = gnuplot.string(), name = script.filename().string();
-  char* argv[] = {program.data(), name.data(), nullptr};
+  std::string flag = "-e", partial = std::string("larm_partial = '") + kPartialSuffix + "'";
+  char* argv[] = {program.data(), flag.data(), partial.data(), name.data(), nullptr};
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -49,7 +53,23 @@ GnuplotRun run_gnuplot(const std::filesystem::path& gnuplot, const std::filesyst
     return run;
   }
   int status = 0;
-  waitpid(pid, &status, 0);
+  // Polled, so that a Ctrl-C (which sets *stop and interrupts nothing) ends gnuplot too.
+  bool terminated = false;
+  for (;;) {
+    const pid_t done = ::waitpid(pid, &status, stop != nullptr ? WNOHANG : 0);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) break;
+    if (stop != nullptr && stop->load() && !terminated) {
+      ::kill(pid, SIGTERM);
+      terminated = true;
+    }
+    if (done == 0) ::usleep(10000);
+  }
+  if (terminated || (stop != nullptr && stop->load())) {
+    run.interrupted = true;
+    run.error = "interrupted while gnuplot drew " + name;
+    return run;
+  }
   run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!run.ok) {
     std::ifstream in(log);

@@ -227,12 +227,6 @@ std::string axes(std::pair<double, double> range) {
   return gp.str();
 }
 
-// A string column of a data file: gnuplot reads it as is between double quotes.
-std::string data_string(std::string text) {
-  std::replace(text.begin(), text.end(), '"', '\'');
-  return "\"" + text + "\"";
-}
-
 std::string regions_data(const DomainData& d, const std::vector<std::string>& labels) {
   std::ostringstream out;
   out << "# ai_flop_per_byte gflops region (one block per run label)\n";
@@ -240,7 +234,7 @@ std::string regions_data(const DomainData& d, const std::vector<std::string>& la
     out << "# label " << (labels[l].empty() ? "(none)" : labels[l]) << "\n";
     for (const auto* p : d.regions) {
       if (p->label == labels[l]) {
-        out << *p->ai << " " << *p->gflops << " " << data_string(p->region) << "\n";
+        out << *p->ai << " " << *p->gflops << " " << gnuplot_data_string(p->region) << "\n";
       }
     }
     out << "\n\n";
@@ -361,7 +355,8 @@ std::vector<Figure> larm_figures(const results::Results& results,
         }
       }
       for (const auto& [p, names] : merged) {
-        a << p->ai << " " << p->gflops << " " << data_string(p->region + ": " + names) << "\n";
+        a << p->ai << " " << p->gflops << " " << gnuplot_data_string(p->region + ": " + names)
+          << "\n";
       }
       f.data.push_back({f.name + "-advice.dat", a.str()});
       caption << " Open circles: " << d.predicted.size()
@@ -372,7 +367,7 @@ std::vector<Figure> larm_figures(const results::Results& results,
       std::ostringstream v;
       v << "# ai_flop_per_byte median_gflops roof\n";
       for (const auto* p : d.validation) {
-        v << p->ai << " " << p->stats.median << " " << data_string(p->roof) << "\n";
+        v << p->ai << " " << p->stats.median << " " << gnuplot_data_string(p->roof) << "\n";
       }
       f.data.push_back({f.name + "-validation.dat", v.str()});
     }

@@ -21,7 +21,7 @@ roofline::PlaceOptions with_hybrid(const PlotInputs& inputs) {
 }  // namespace
 
 PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_dir,
-                     const std::vector<Format>& formats) {
+                     const std::vector<Format>& formats, const std::atomic<bool>* stop) {
   PlotOutcome outcome;
   std::vector<Figure> figures =
       larm_figures(inputs.results, inputs.regions, {with_hybrid(inputs), inputs.predicted});
@@ -42,33 +42,51 @@ PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_
   } else {
     for (Figure& f : hybrid_figures(*inputs.hybrid)) figures.push_back(std::move(f));
   }
-  draw_figures(figures, out_dir, formats, outcome);
+  draw_figures(figures, out_dir, formats, outcome, stop);
   return outcome;
 }
 
 PlotOutcome plot_fleet(const fleet::Fleet& fleet, const std::filesystem::path& out_dir,
-                       const std::vector<Format>& formats) {
+                       const std::vector<Format>& formats, const std::atomic<bool>* stop) {
   PlotOutcome outcome;
-  draw_figures(fleet_figures(fleet, outcome.omitted), out_dir, formats, outcome);
+  draw_figures(fleet_figures(fleet, outcome.omitted), out_dir, formats, outcome, stop);
   return outcome;
 }
 
 void draw_figures(const std::vector<Figure>& figures, const std::filesystem::path& out_dir,
-                  const std::vector<Format>& formats, PlotOutcome& outcome) {
+                  const std::vector<Format>& formats, PlotOutcome& outcome,
+                  const std::atomic<bool>* stop) {
   const std::filesystem::path gnuplot = find_gnuplot();
   outcome.gnuplot_found = !gnuplot.empty();
   nlohmann::json index = nlohmann::json::array();
   for (const Figure& f : figures) {
+    if (stop != nullptr && stop->load()) {
+      outcome.interrupted = true;
+      break;
+    }
     PlottedFigure plotted{f.name, f.title, f.caption, {}, ""};
     const std::filesystem::path script = write_figure(out_dir, f, formats);
     if (outcome.gnuplot_found) {
-      const GnuplotRun run = run_gnuplot(gnuplot, script);
-      if (run.ok) {
-        for (Format format : formats) {
-          plotted.files.push_back(out_dir / (f.name + "." + name(format)));
+      const GnuplotRun run = run_gnuplot(gnuplot, script, stop);
+      for (Format format : formats) {
+        const std::filesystem::path file = out_dir / (f.name + "." + name(format));
+        const std::filesystem::path partial = file.string() + kPartialSuffix;
+        std::error_code ec;
+        if (run.ok) {
+          std::filesystem::rename(partial, file, ec);
+          if (ec) {
+            plotted.error = "cannot replace " + file.string() + ": " + ec.message();
+          } else {
+            plotted.files.push_back(file);
+          }
+        } else {
+          std::filesystem::remove(partial, ec);  // the previous figure, if any, stays whole
         }
-      } else {
-        plotted.error = run.error;
+      }
+      if (!run.ok) plotted.error = run.error;
+      if (run.interrupted) {
+        outcome.interrupted = true;
+        break;
       }
     }
     nlohmann::json files = nlohmann::json::array();

@@ -2,6 +2,7 @@
 // by gnuplot when it is installed; an index (figures.json) for larm report.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -35,18 +36,22 @@ struct PlotOutcome {
   bool gnuplot_found = false;
   std::vector<PlottedFigure> figures;
   std::vector<std::string> omitted;  // figures not drawn, with the reason (no hybrid sweep...)
+  bool interrupted = false;          // *stop turned true: the figures after it were not drawn
 };
 
+// stop: when it turns true (Ctrl-C), gnuplot is ended and no further figure drawn; the figures
+// of earlier runs stay whole (gnuplot draws into FILE.partial, renamed when it succeeds).
 PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_dir,
-                     const std::vector<Format>& formats);
+                     const std::vector<Format>& formats, const std::atomic<bool>* stop = nullptr);
 
 // The figures of a fleet directory (report/fleet_figures.h).
 PlotOutcome plot_fleet(const fleet::Fleet& fleet, const std::filesystem::path& out_dir,
-                       const std::vector<Format>& formats);
+                       const std::vector<Format>& formats, const std::atomic<bool>* stop = nullptr);
 
 // Writes each figure's script and data, draws them when gnuplot is installed, and writes the
 // index; outcome gets the figures (and keeps its omissions).
 void draw_figures(const std::vector<Figure>& figures, const std::filesystem::path& out_dir,
-                  const std::vector<Format>& formats, PlotOutcome& outcome);
+                  const std::vector<Format>& formats, PlotOutcome& outcome,
+                  const std::atomic<bool>* stop = nullptr);
 
 }  // namespace larm::report

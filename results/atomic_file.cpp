@@ -2,9 +2,11 @@
 #include "results/atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -26,31 +28,54 @@ void fsync_directory(const std::filesystem::path& dir) {
   }
 }
 
+// The process's file mode creation mask, read without changing it (umask() would, for every
+// thread); 022 where /proc does not say.
+mode_t process_umask() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Umask:", 0) == 0)
+      return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+  }
+  return 022;
+}
+
 }  // namespace
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view content,
                            Flush flush) {
-  const std::filesystem::path tmp =
-      path.parent_path() / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()));
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail(tmp, "create");
+  // A name no one can guess or have created beforehand (mkostemp opens with O_EXCL: never through
+  // a link planted in a shared directory such as liblarm's /tmp fallback).
+  std::string tmp = (path.parent_path() / ("." + path.filename().string() + ".XXXXXX")).string();
+  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0) fail(path, "create a temporary file for");
+  auto give_up = [&](const char* what) {
+    const int saved = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    errno = saved;
+    fail(path, what);
+  };
+  // mkostemp creates the file private (0600); results are for everyone the umask allows.
+  if (::fchmod(fd, 0666 & ~process_umask()) != 0) give_up("set the mode of");
   std::size_t written = 0;
   while (written < content.size()) {
     const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
     if (n < 0) {
       if (errno == EINTR) continue;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      fail(tmp, "write");
+      give_up("write");
     }
     written += static_cast<std::size_t>(n);
   }
-  if ((flush == Flush::now && ::fsync(fd) != 0) || ::close(fd) != 0) {
+  if (flush == Flush::now && ::fsync(fd) != 0) give_up("flush");
+  if (::close(fd) != 0) {
     ::unlink(tmp.c_str());
-    fail(tmp, "flush");
+    fail(path, "flush");
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int saved = errno;
     ::unlink(tmp.c_str());
+    errno = saved;
     fail(path, "replace");
   }
   if (flush == Flush::now) fsync_directory(path.parent_path());

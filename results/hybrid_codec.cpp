@@ -6,6 +6,7 @@
 
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
+#include "results/input_file.h"
 #include "results/records.h"
 
 namespace larm::hybrid {
@@ -87,7 +88,7 @@ json memory_json(const std::optional<MemoryChoice>& m) {
 
 std::optional<MemoryChoice> memory_from(const json& j) {
   if (j.is_null()) return std::nullopt;
-  return MemoryChoice{static_cast<unsigned>(std::stoul(j.at("memory").get<std::string>())),
+  return MemoryChoice{results::parse_index(j.at("memory").get<std::string>(), 1u << 20, "memory"),
                       j.at("kind").get<std::string>(), j.at("why").get<std::string>()};
 }
 
@@ -259,12 +260,11 @@ void save_hybrid(const std::filesystem::path& dir, const HybridResults& results)
 HybridResults load_hybrid(const std::filesystem::path& dir_or_file) {
   const std::filesystem::path file =
       std::filesystem::is_directory(dir_or_file) ? dir_or_file / kHybridFile : dir_or_file;
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error("cannot read " + file.string());
+  const json document = results::read_json_file(file);
   try {
-    return hybrid_from_json(json::parse(in));
+    return hybrid_from_json(document);
   } catch (const json::exception& e) {
-    throw std::runtime_error(file.string() + ": not JSON: " + e.what());
+    throw std::runtime_error(file.string() + ": " + e.what());
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(file.string() + ": " + e.what());
   }

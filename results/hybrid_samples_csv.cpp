@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include "results/input_file.h"
 
 namespace larm::hybrid {
 namespace {
@@ -127,11 +128,13 @@ SampleTable parse_samples_csv(const std::string& text, const std::string& source
 }
 
 SampleTable read_samples_csv(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw FitError("cannot read " + file.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_samples_csv(text.str(), file.string());
+  std::string text;
+  try {
+    text = results::read_input_file(file);
+  } catch (const std::runtime_error& e) {
+    throw FitError(e.what());
+  }
+  return parse_samples_csv(text, file.string());
 }
 
 HybridResults results_from_samples(const SampleTable& table, const std::string& source) {

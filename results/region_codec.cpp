@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "results/csv_writer.h"
+#include "results/input_file.h"
 #include "results/records.h"
 #include "results/region_records.h"
 
@@ -127,11 +128,9 @@ Aggregate aggregate_from(const json& in) {
   return a;
 }
 
+// NUMA node numbers, as the kernel's (at most 2^20 nodes on Linux).
 unsigned memory_key(const std::string& key) {
-  std::size_t end = 0;
-  const unsigned long value = std::stoul(key, &end);
-  if (end != key.size()) throw std::runtime_error("bad memory key '" + key + "'");
-  return static_cast<unsigned>(value);
+  return results::parse_index(key, 1u << 20, "memory key");
 }
 
 json data_json(const DataPlacement& d) {

@@ -1,8 +1,6 @@
 // A results directory: results.json plus its CSV exports.
 #include "results/store.h"
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "results/atomic_file.h"
@@ -18,18 +16,6 @@ void save_results(const std::filesystem::path& dir, const Results& results) {
   if (!results.validation.empty())
     write_file_atomically(dir / "validation.csv", validation_csv(results));
   write_file_atomically(dir / kResultsFile, to_json(results).dump(1) + "\n");
-}
-
-nlohmann::json read_json_file(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error("cannot read " + file.string());
-  nlohmann::json document;
-  try {
-    in >> document;
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(file.string() + " is not valid JSON: " + e.what());
-  }
-  return document;
 }
 
 Results load_results(const std::filesystem::path& dir_or_file) {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "results/input_file.h"
 #include "results/records.h"
 
 namespace larm::results {
@@ -31,10 +32,6 @@ class SaveThrottle {
   std::chrono::steady_clock::duration interval_;
   std::chrono::steady_clock::time_point last_;
 };
-
-// The JSON document of a file; throws std::runtime_error naming the file when it cannot be read
-// or is not JSON.
-nlohmann::json read_json_file(const std::filesystem::path& file);
 
 // Reads dir/results.json (or the file itself when given one); throws with the reason on failure.
 Results load_results(const std::filesystem::path& dir_or_file);

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
+#include "results/input_file.h"
 
 namespace larm::roofline::treematch {
 namespace {
@@ -328,8 +329,7 @@ Tree tree_from_hwloc(hwloc_topology_t topology, std::vector<unsigned>& leaf_pus)
 }
 
 Matrix read_affinity_csv(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error("cannot read " + file.string());
+  std::istringstream in(results::read_input_file(file));
   Matrix m;
   std::string line;
   int row = 0;

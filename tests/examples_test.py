@@ -70,7 +70,7 @@ with open(broken, "w") as f:
     f.write("{")
 for args, expected in [([results, os.path.join(tmp, "missing.json")], "not found"),
                        ([results, not_regions], "not a larm regions file"),
-                       ([results, broken], "not json"),
+                       ([results, broken], "not valid json"),
                        ([results, out, "--access", "sideways"], "access")]:
     r = run(larm, "place", *args)
     lines = r.stderr.strip().splitlines()

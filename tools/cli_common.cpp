@@ -8,6 +8,7 @@
 #include <charconv>
 #include <csignal>
 #include <cstdio>
+#include <iostream>
 #include <set>
 #include <sstream>
 
@@ -54,6 +55,11 @@ topology::Topology load_topology(const GlobalOptions& global) {
   }
 }
 
+namespace {
+// Above any domain or memory number: hwloc topologies of the largest machines have a few thousand.
+constexpr int kMaxListedIndex = 65535;
+}  // namespace
+
 std::vector<int> parse_index_list(const std::string& text, const std::string& what) {
   std::set<int> values;
   for (const std::string& part : split(text, ',')) {
@@ -66,6 +72,11 @@ std::vector<int> parse_index_list(const std::string& text, const std::string& wh
     const int first = parse_int(part.substr(0, dash), what);
     const int last = parse_int(part.substr(dash + 1), what);
     if (last < first) throw UsageError("bad " + what + " range '" + part + "'");
+    // Checked before the range is expanded: 0-2147483647 would take minutes and gigabytes.
+    if (last > kMaxListedIndex) {
+      throw UsageError("bad " + what + " range '" + part + "': no " + what + " is numbered above " +
+                       std::to_string(kMaxListedIndex));
+    }
     for (int v = first; v <= last; ++v) values.insert(v);
   }
   return {values.begin(), values.end()};
@@ -212,6 +223,16 @@ const std::atomic<bool>* InterruptGuard::stop_flag() const {
   return &g_stop_requested;
 }
 
+int report_interrupted_drawing(const report::PlotOutcome& outcome,
+                               const std::filesystem::path& figures_dir) {
+  std::size_t drawn = 0;
+  for (const auto& f : outcome.figures) drawn += f.error.empty() ? 1 : 0;
+  std::cerr << "larm: interrupted: " << drawn << " figure(s) drawn in " << figures_dir.string()
+            << "; the figures not yet redrawn there are left as they were, and no report "
+               "page is written\n";
+  return 130;
+}
+
 void add_access_option(CLI::App& command, std::string& access, const std::string& help) {
   command.add_option("--access", access, help)
       ->check(CLI::IsMember(words<Access>()))
@@ -256,12 +277,12 @@ nlohmann::json read_regions_file(const std::string& given) {
   std::filesystem::path file = given;
   std::error_code ec;
   if (std::filesystem::is_directory(file, ec)) file /= "regions.json";
-  std::ifstream in(file);
-  if (!in) throw UsageError("regions file not found: " + file.string());
+  if (!std::filesystem::exists(file, ec))
+    throw UsageError("regions file not found: " + file.string());
   try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw UsageError(file.string() + " is not JSON: " + e.what());
+    return results::read_json_file(file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include "characterize/characterize_node.h"
 #include "characterize/plan.h"
+#include "report/plot_set.h"
 #include "results/fleet_records.h"
 #include "results/records.h"
 #include "topology/topology.h"
@@ -105,6 +106,11 @@ class InterruptGuard {
   void (*previous_terminate_)(int) = nullptr;
   bool also_terminate_ = false;
 };
+
+// After a Ctrl-C stopped larm plot or report: says which figures were drawn and that the others
+// were left as they were (no page written); returns 130, the exit status of an interrupted run.
+int report_interrupted_drawing(const report::PlotOutcome& outcome,
+                               const std::filesystem::path& figures_dir);
 
 // The fleet of a directory (or its fleet.json); throws UsageError naming the problem.
 fleet::Fleet load_fleet_argument(const std::string& dir_or_file);

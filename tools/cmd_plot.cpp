@@ -3,6 +3,8 @@
 #include <iostream>
 #include <memory>
 
+#include <optional>
+
 #include "report/plot_set.h"
 #include "results/atomic_file.h"
 #include "results/store.h"
@@ -36,9 +38,16 @@ int run_plot(const PlotCommandOptions& options, const GlobalOptions& global) {
   } catch (const std::runtime_error& e) {
     throw UsageError(std::string("output directory: ") + e.what());
   }
+  // Inputs read before the first Ctrl-C can matter; from then on one stops the drawing.
+  const std::optional<fleet::Fleet> fleet =
+      is_fleet ? std::optional(load_fleet_argument(options.dir)) : std::nullopt;
+  const std::optional<report::PlotInputs> inputs =
+      is_fleet ? std::nullopt : std::optional(load_plot_inputs(options.dir, options.inputs));
+  const InterruptGuard interrupt;
   const report::PlotOutcome outcome =
-      is_fleet ? report::plot_fleet(load_fleet_argument(options.dir), out, formats)
-               : report::plot_all(load_plot_inputs(options.dir, options.inputs), out, formats);
+      is_fleet ? report::plot_fleet(*fleet, out, formats, interrupt.stop_flag())
+               : report::plot_all(*inputs, out, formats, interrupt.stop_flag());
+  if (outcome.interrupted) return report_interrupted_drawing(outcome, out);
   int failed = 0;
   for (const auto& f : outcome.figures) {
     if (!f.error.empty()) {

@@ -56,8 +56,10 @@ int report_fleet(const ReportCommandOptions& options) {
   const std::filesystem::path out =
       options.out.empty() ? fleet_directory(options.dir) : std::filesystem::path(options.out);
   const std::filesystem::path figures_dir = figures_directory(out);
-  const report::PlotOutcome figures =
-      report::plot_fleet(fleet, figures_dir, {report::Format::svg, report::Format::png});
+  const InterruptGuard interrupt;
+  const report::PlotOutcome figures = report::plot_fleet(
+      fleet, figures_dir, {report::Format::svg, report::Format::png}, interrupt.stop_flag());
+  if (figures.interrupted) return report_interrupted_drawing(figures, figures_dir);
   const report::FleetReportInputs page{fleet, figures, figures_dir, out};
   return finish_report(figures, figures_dir, out, report::fleet_html_report(page),
                        report::fleet_markdown_report(page));
@@ -69,8 +71,10 @@ int run_report(const ReportCommandOptions& options) {
   const std::filesystem::path out =
       options.out.empty() ? results_directory(options.dir) : std::filesystem::path(options.out);
   const std::filesystem::path figures_dir = figures_directory(out);
-  const report::PlotOutcome figures =
-      report::plot_all(inputs, figures_dir, {report::Format::svg, report::Format::png});
+  const InterruptGuard interrupt;
+  const report::PlotOutcome figures = report::plot_all(
+      inputs, figures_dir, {report::Format::svg, report::Format::png}, interrupt.stop_flag());
+  if (figures.interrupted) return report_interrupted_drawing(figures, figures_dir);
   const report::ReportInputs page{inputs, figures, figures_dir, out};
   return finish_report(figures, figures_dir, out, report::html_report(page),
                        report::markdown_report(page));

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 
+#include "results/input_file.h"
 #include "results/store.h"
 #include "tools/cli_common.h"
 
@@ -24,13 +25,11 @@ namespace {
 
 // Each region's predicted placements, per domain: the domain's share of the GFLOP/s.
 std::vector<report::PredictedPoint> predicted_points(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw UsageError("cannot read " + file);
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(file + " is not JSON: " + e.what());
+    doc = results::read_json_file(file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
   }
   if (!doc.is_object() || doc.value("format", "") != "larm-advice") {
     throw UsageError(file + " is not an advice file (no \"format\": \"larm-advice\")");
@@ -46,8 +45,8 @@ std::vector<report::PredictedPoint> predicted_points(const std::string& file) {
         for (const auto& [domain, n] : threads) total += n;
         for (const auto& [domain, n] : threads) {
           if (n <= 0 || total <= 0) continue;
-          points.push_back({std::stoi(domain), region.at("ai").get<double>(),
-                            p.at("gflops").get<double>() * n / total,
+          points.push_back({static_cast<int>(results::parse_index(domain, 1u << 20, "domain")),
+                            region.at("ai").get<double>(), p.at("gflops").get<double>() * n / total,
                             region.at("region").get<std::string>(),
                             p.at("placement").get<std::string>()});
         }

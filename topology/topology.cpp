@@ -2,12 +2,18 @@
 #include "topology/topology.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <map>
 #include <stdexcept>
 
+#include "results/input_file.h"
+
 namespace larm::topology {
 namespace {
+
+// A topology XML of 65 536 PUs is ~40 MB.
+constexpr std::uint64_t kMaxTopologyXmlBytes = 256ull << 20;
 
 std::string object_name(hwloc_obj_t obj) {
   char type[64];
@@ -120,13 +126,17 @@ Topology Topology::load_live(LiveScope scope) {
 
 Topology Topology::load_xml(const std::filesystem::path& file) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) {
+  if (!std::filesystem::exists(file, ec)) {
     throw std::runtime_error("topology file not found: " + file.string());
   }
+  // Read here, bounded and only from a regular file, then parsed from memory: hwloc would block
+  // on a FIFO and read /dev/zero without end.
+  const std::string xml = results::read_input_file(file, kMaxTopologyXmlBytes);
   hwloc_topology_t t;
   if (hwloc_topology_init(&t) != 0) throw std::runtime_error("hwloc_topology_init failed");
   hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
-  if (hwloc_topology_set_xml(t, file.c_str()) != 0 || hwloc_topology_load(t) != 0) {
+  if (hwloc_topology_set_xmlbuffer(t, xml.data(), static_cast<int>(xml.size())) != 0 ||
+      hwloc_topology_load(t) != 0) {
     hwloc_topology_destroy(t);
     throw std::runtime_error("not a topology hwloc can read: " + file.string());
   }
@@ -146,7 +156,11 @@ void Topology::discover() {
     memory.os_index = node->os_index;
     memory.bytes = node->attr->numanode.local_memory;
     const std::string tier = info(node, "MemoryTier");
-    if (!tier.empty()) memory.tier = std::stoi(tier);
+    int tier_number = 0;
+    if (!tier.empty() &&
+        std::from_chars(tier.data(), tier.data() + tier.size(), tier_number).ec == std::errc{}) {
+      memory.tier = tier_number;
+    }
     if (node->subtype != nullptr) {
       memory.kind = node->subtype;
       memory.kind_source = KindSource::subtype;

@@ -1,6 +1,8 @@
 // Misuse of the region API: a message on stderr, -1, never a crash, and the rest of the data kept.
 #include <sys/wait.h>
 
+#include <cmath>
+
 #include <string>
 
 #include "tests/regions/region_test_support.h"
@@ -166,6 +168,45 @@ TEST_F(RegionTest, MillionDistinctNamesAreCappedNotFatal) {
   const auto doc = read_regions();
   expect_good_region(doc);
   EXPECT_EQ(doc.at("regions").size(), instrument::kDefaultMaxRegionsPerThread);
+}
+
+// A refused begin (NULL or empty name, or past LARM_MAX_REGIONS) keeps a frame without a record:
+// an end that walked past that empty frame dereferenced it (SIGSEGV, every region lost), and an end
+// of a region open around it closed the refused frame instead.
+TEST_F(RegionTest, EndsAroundRefusedBeginsNeitherCrashNorLoseRegions) {
+  ::setenv("LARM_MAX_REGIONS", "3", 1);
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  ::unsetenv("LARM_MAX_REGIONS");
+  CaptureStderr();
+  record_good_region();
+  EXPECT_EQ(larm_region_begin("outer"), 0);
+  EXPECT_EQ(larm_region_begin(nullptr), -1);
+  EXPECT_EQ(larm_region_begin(""), -1);
+  EXPECT_EQ(larm_region_begin("inner"), 0);
+  EXPECT_EQ(larm_region_begin("past-the-limit"), -1);
+  EXPECT_EQ(larm_region_end("not-open"), -1);        // walks past refused and open frames
+  EXPECT_EQ(larm_region_end("past-the-limit"), -1);  // the refused region's own end
+  EXPECT_EQ(larm_region_end("inner"), 0);
+  EXPECT_EQ(larm_region_end("outer"), 0);  // closes the two refused frames inside it
+  EXPECT_EQ(larm_region_end(nullptr), -1);
+  EXPECT_EQ(larm_region_add("outer", INFINITY, 8), -1);
+  EXPECT_EQ(larm_region_add_rw("outer", 1, INFINITY, INFINITY), -1);
+  const std::string messages = GetCapturedStderr();
+  EXPECT_THAT(messages, HasSubstr("infinite FLOPs"));
+  EXPECT_THAT(messages, HasSubstr("infinite bytes"));
+  ASSERT_EQ(larm_finalize(), 0);
+  const auto doc = read_regions();
+  expect_good_region(doc);
+  int found = 0;
+  for (const auto& region : doc.at("regions")) {
+    if (region.at("name") == "inner" || region.at("name") == "outer") {
+      ++found;
+      EXPECT_EQ(region.at("machine").at("calls"), 1);
+      EXPECT_NE(region.at("machine").at("flops_source"), "declared");  // infinite: refused
+    }
+  }
+  EXPECT_EQ(found, 2);
+  EXPECT_TRUE(doc.at("open_at_finalize").empty());
 }
 
 TEST_F(RegionTest, UnwritableDirectoryFallsBackToTheTemporaryDirectory) {

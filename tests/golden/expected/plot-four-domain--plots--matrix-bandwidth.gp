@@ -1,11 +1,12 @@
 # Memory bandwidth, domain x memory (load, GB/s)
 # Written by larm plot; rerun with: gnuplot matrix-bandwidth.gp (formats: edit the list below).
 formats = "svg"
+if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
   if (fmt eq "png") { set terminal pngcairo enhanced size 1320,640 font "Sans,24" linewidth 2.5; base = 24 }
   if (fmt eq "svg") { set terminal svg enhanced size 660,320 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
   if (fmt eq "pdf") { set terminal pdfcairo enhanced size 6.6in,3.2in font "Sans,8" linewidth 1.5; base = 8 }
-  set output "matrix-bandwidth.".fmt
+  set output 'matrix-bandwidth.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
   tiny = sprintf(",%g", base * 0.65)
@@ -21,7 +22,7 @@ do for [fmt in formats] {
   set ylabel "Domain"
   set xtics ("0" 0, "1" 1, "2" 2, "3" 3, "4" 4, "5" 5, "6" 6, "7" 7)
   set ytics ("0" 0, "1" 1, "2" 2, "3" 3)
-  set title "Memory bandwidth (load)"
+  set title 'Memory bandwidth (load)'
   plot "matrix-bandwidth.dat" using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette, \
     "" using 1:2:(sprintf("%.3g", $3)):($3 > 66.1123 ? 0xffffff : 0x000000) with labels font small tc rgb variable
   unset multiplot

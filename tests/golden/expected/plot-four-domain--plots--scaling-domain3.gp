@@ -1,11 +1,12 @@
 # Bandwidth as threads are added, domain 3
 # Written by larm plot; rerun with: gnuplot scaling-domain3.gp (formats: edit the list below).
 formats = "svg"
+if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
   if (fmt eq "png") { set terminal pngcairo enhanced size 1000,680 font "Sans,24" linewidth 2.5; base = 24 }
   if (fmt eq "svg") { set terminal svg enhanced size 500,340 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
   if (fmt eq "pdf") { set terminal pdfcairo enhanced size 5in,3.4in font "Sans,8" linewidth 1.5; base = 8 }
-  set output "scaling-domain3.".fmt
+  set output 'scaling-domain3.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
   tiny = sprintf(",%g", base * 0.65)
@@ -16,9 +17,9 @@ do for [fmt in formats] {
   set grid lc rgb "#dddddd"
   set key bottom right font small
   set xrange [0.5:4.5]
-  set label "knee 3" at 3, 370.8 point pt 6 ps 2 lc rgb "#0072B2" offset char 0.5,-1 font small
+  set label 'knee 3' at 3, 370.8 point pt 6 ps 2 lc rgb "#0072B2" offset char 0.5,-1 font small
   plot \
-    "scaling-domain3.dat" index 0 using 1:2 with linespoints pt 7 lc rgb "#0072B2" title "L3 (cores sharing one)"
+    "scaling-domain3.dat" index 0 using 1:2 with linespoints pt 7 lc rgb "#0072B2" title 'L3 (cores sharing one)'
   unset multiplot
   set output
 }

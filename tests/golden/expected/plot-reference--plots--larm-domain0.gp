@@ -1,11 +1,12 @@
 # LARM of domain 0 (load roofs, dp ceilings)
 # Written by larm plot; rerun with: gnuplot larm-domain0.gp (formats: edit the list below).
 formats = "svg"
+if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
   if (fmt eq "png") { set terminal pngcairo enhanced size 1400,800 font "Sans,24" linewidth 2.5; base = 24 }
   if (fmt eq "svg") { set terminal svg enhanced size 700,400 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
   if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,4in font "Sans,8" linewidth 1.5; base = 8 }
-  set output "larm-domain0.".fmt
+  set output 'larm-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
   tiny = sprintf(",%g", base * 0.65)
@@ -28,22 +29,22 @@ do for [fmt in formats] {
   set bmargin at screen 0.35
   set key at screen 0.045, screen 0.2125 left top Left reverse samplen 1.5 font small vertical maxrows 5
   F = 109.293
-  set y2tics ("add,mul 53.6" 53.6476, "fma 109" 109.293)
+  set y2tics ('add,mul 53.6' 53.6476, 'fma 109' 109.293)
   set y2range [0.1:273.233]
   set logscale y2
-  set title "Domain 0: load roofs, dp ceilings"
+  set title 'Domain 0: load roofs, dp ceilings'
   plot \
-    min(x*389.347, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title "L1: 389 GB/s", \
-    min(x*215.391, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title "L2: 215 GB/s", \
-    min(x*168.53, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title "L3: 169 GB/s", \
-    min(x*33.0562, F) with lines lc rgb "#000000" dt 1 lw 1.5 title "mem 0 DRAM local: 33.1 GB/s", \
-    53.6476 with lines lc rgb "#555555" dt 3 lw 1 title "add avx512: 53.6 GFLOP/s", \
-    109.293 with lines lc rgb "#555555" dt 3 lw 1 title "fma avx512: 109 GFLOP/s", \
-    54.682 with lines lc rgb "#555555" dt 3 lw 1 title "mul avx512: 54.7 GFLOP/s", \
+    min(x*389.347, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 389 GB/s', \
+    min(x*215.391, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 215 GB/s', \
+    min(x*168.53, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 169 GB/s', \
+    min(x*33.0562, F) with lines lc rgb "#000000" dt 1 lw 1.5 title 'mem 0 DRAM local: 33.1 GB/s', \
+    53.6476 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 53.6 GFLOP/s', \
+    109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109 GFLOP/s', \
+    54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.7 GFLOP/s', \
     "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.6 lc rgb "#777777" title "validation points", \
-    "larm-domain0-regions.dat" index 0 using 1:2 with points pt 5 ps 1.2 lc rgb "#0072B2" title "regions: firsttouch", \
+    "larm-domain0-regions.dat" index 0 using 1:2 with points pt 5 ps 1.2 lc rgb "#0072B2" title 'regions: firsttouch', \
     "larm-domain0-regions.dat" index 0 using 1:2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
-    "larm-domain0-regions.dat" index 1 using 1:2 with points pt 7 ps 1.2 lc rgb "#D55E00" title "regions: interleave", \
+    "larm-domain0-regions.dat" index 1 using 1:2 with points pt 7 ps 1.2 lc rgb "#D55E00" title 'regions: interleave', \
     "larm-domain0-regions.dat" index 1 using 1:2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle
   unset multiplot
   set output

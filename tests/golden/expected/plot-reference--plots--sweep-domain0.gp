@@ -1,11 +1,12 @@
 # Bandwidth vs working-set size, domain 0
 # Written by larm plot; rerun with: gnuplot sweep-domain0.gp (formats: edit the list below).
 formats = "svg"
+if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
   if (fmt eq "png") { set terminal pngcairo enhanced size 1100,680 font "Sans,24" linewidth 2.5; base = 24 }
   if (fmt eq "svg") { set terminal svg enhanced size 550,340 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
   if (fmt eq "pdf") { set terminal pdfcairo enhanced size 5.5in,3.4in font "Sans,8" linewidth 1.5; base = 8 }
-  set output "sweep-domain0.".fmt
+  set output 'sweep-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
   tiny = sprintf(",%g", base * 0.65)
@@ -17,16 +18,16 @@ do for [fmt in formats] {
   set ylabel "Bandwidth (GB/s, all threads)"
   set grid lc rgb "#dddddd"
   set key bottom left font small
-  set xtics ("1 KiB" 1024, "8 KiB" 8192, "64 KiB" 65536, "512 KiB" 524288, "4 MiB" 4.1943e+06, "32 MiB" 3.35544e+07) rotate by 30 right
+  set xtics ('1 KiB' 1024, '8 KiB' 8192, '64 KiB' 65536, '512 KiB' 524288, '4 MiB' 4.1943e+06, '32 MiB' 3.35544e+07) rotate by 30 right
   set arrow from 32768, graph 0 to 32768, graph 1 nohead lc rgb "#888888" dt 2
-  set label "L1 32 KiB" at 32768, graph 0.95 right rotate by 90 offset char -0.5,0 font small
+  set label 'L1 32 KiB' at 32768, graph 0.95 right rotate by 90 offset char -0.5,0 font small
   set arrow from 1.04858e+06, graph 0 to 1.04858e+06, graph 1 nohead lc rgb "#888888" dt 2
-  set label "L2 1 MiB" at 1.04858e+06, graph 0.95 right rotate by 90 offset char -0.5,0 font small
+  set label 'L2 1 MiB' at 1.04858e+06, graph 0.95 right rotate by 90 offset char -0.5,0 font small
   set arrow from 1.67772e+07, graph 0 to 1.67772e+07, graph 1 nohead lc rgb "#888888" dt 2
-  set label "L3 16 MiB" at 1.67772e+07, graph 0.95 right rotate by 90 offset char -0.5,0 font small
+  set label 'L3 16 MiB' at 1.67772e+07, graph 0.95 right rotate by 90 offset char -0.5,0 font small
   plot \
-    "sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#D55E00" title "copy, 2 threads", \
-    "sweep-domain0.dat" index 1 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#0072B2" title "load, 2 threads"
+    "sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#D55E00" title 'copy, 2 threads', \
+    "sweep-domain0.dat" index 1 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#0072B2" title 'load, 2 threads'
   unset multiplot
   set output
 }

@@ -1,0 +1,114 @@
+// Bounded reads of regular files, and strict JSON.
+#include "results/input_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <stdexcept>
+
+namespace larm::results {
+namespace {
+
+// The deepest nesting of arrays and objects in text, outside strings; stops counting past limit.
+int nesting_depth(std::string_view text, int limit) {
+  int depth = 0, deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+std::string read_input_file(const std::filesystem::path& file, std::uint64_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+  const FileDescriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (fd.get() < 0) {
+    throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
+  }
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0) {
+    throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
+  }
+  if (!S_ISREG(info.st_mode)) {
+    throw std::runtime_error("cannot read " + file.string() + ": not a regular file");
+  }
+  if (static_cast<std::uint64_t>(info.st_size) > max_bytes) {
+    throw std::runtime_error("cannot read " + file.string() + ": larger than " +
+                             std::to_string(max_bytes >> 20) + " MiB");
+  }
+  std::string content(static_cast<std::size_t>(info.st_size), '\0');
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::read(fd.get(), content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
+    }
+    if (n == 0) break;  // the file shrank while read
+    done += static_cast<std::size_t>(n);
+  }
+  content.resize(done);
+  return content;
+}
+
+nlohmann::json parse_json_document(std::string_view text, const std::string& name) {
+  if (nesting_depth(text, kMaxJsonDepth) > kMaxJsonDepth) {
+    throw std::runtime_error(name + " is not valid JSON for larm: nested deeper than " +
+                             std::to_string(kMaxJsonDepth) + " levels");
+  }
+  try {
+    return nlohmann::json::parse(text);  // strict: trailing data is an error
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(name + " is not valid JSON: " + e.what());
+  }
+}
+
+unsigned parse_index(std::string_view text, unsigned max, const std::string& what) {
+  unsigned value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc{} || end != text.data() + text.size() || value > max) {
+    throw std::runtime_error("bad " + what + " '" + std::string(text) + "'");
+  }
+  return value;
+}
+
+nlohmann::json read_json_file(const std::filesystem::path& file) {
+  return parse_json_document(read_input_file(file), file.string());
+}
+
+}  // namespace larm::results

@@ -1,0 +1,36 @@
+// Reading a file given by a user: bounded, regular files only, JSON strictly.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace larm::results {
+
+// Input files larm reads are at most this large: a thousand-node fleet's results are ~100 MB.
+inline constexpr std::uint64_t kMaxInputBytes = 1ull << 30;
+// JSON nested deeper than this is refused before parsing: larm's formats nest 6 levels, and
+// nlohmann copies and destroys values recursively (150 000 levels overflow the stack).
+inline constexpr int kMaxJsonDepth = 64;
+
+// The whole content of file. Throws std::runtime_error naming the file when it is missing, not a
+// regular file (a FIFO, a device, a directory: never blocks or reads without end), larger than
+// max_bytes, or unreadable.
+std::string read_input_file(const std::filesystem::path& file,
+                            std::uint64_t max_bytes = kMaxInputBytes);
+
+// The JSON document in text: one value and nothing after it but white space, nested at most
+// kMaxJsonDepth deep. Throws std::runtime_error starting with name otherwise.
+nlohmann::json parse_json_document(std::string_view text, const std::string& name);
+
+// A decimal number of 0 to max written as such (digits only, no sign or space), as the keys and
+// indices of larm's files are. Throws std::runtime_error("bad WHAT 'TEXT'") otherwise.
+unsigned parse_index(std::string_view text, unsigned max, const std::string& what);
+
+// read_input_file then parse_json_document.
+nlohmann::json read_json_file(const std::filesystem::path& file);
+
+}  // namespace larm::results

@@ -1,0 +1,146 @@
+"""Hostile input (issue 16): text from input files never runs a command in gnuplot; FIFOs,
+devices, deep nesting and trailing data are refused with one error line and exit 2; ranges are
+checked before they are expanded; a failed or interrupted gnuplot leaves the previous figures whole
+and an interrupted larm plot exits 130 with a message. Run under ASan+UBSan by scripts/test.sh."""
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+from cli_helpers import Checker, run
+
+larm, reference = sys.argv[1], sys.argv[2]
+c = Checker()
+work = tempfile.mkdtemp(prefix="larm-hostile-")
+
+
+def one_error_line(r, what, needle):
+    lines = [l for l in r.stderr.splitlines() if l.strip()]
+    c.check(r.returncode == 2, f"{what}: exit {r.returncode}, expected 2 ({r.stderr.strip()[:200]})")
+    c.check(len(lines) == 1 and lines[0].startswith("larm: error:"),
+            f"{what}: not one 'larm: error:' line: {r.stderr[:300]!r}")
+    c.check(needle in r.stderr, f"{what}: {needle!r} not in {r.stderr[:300]!r}")
+
+
+# 1. Command execution: backquotes, macros, quotes and line breaks in every string gnuplot sees.
+marker = os.path.join(work, "executed")
+evil = f"`touch {marker}` @evil ' \" \\ \n set output '/tmp/x' \r\n"
+results = os.path.join(work, "results")
+shutil.copytree(reference, results, ignore=shutil.ignore_patterns("plots", "report*"))
+doc = json.load(open(os.path.join(results, "results.json")))
+for memory in doc["topology"]["memories"]:
+    memory["kind"] = "DRAM" + evil
+with open(os.path.join(results, "results.json"), "w") as f:
+    json.dump(doc, f)
+regions = json.load(open(os.path.join(reference, "regions-triad-firsttouch", "regions.json")))
+regions["label"] = "label" + evil
+for region in regions["regions"]:
+    region["name"] = region["name"] + evil
+regions_file = os.path.join(work, "regions.json")
+with open(regions_file, "w") as f:
+    json.dump(regions, f)
+for command in (["plot", results, "--regions", regions_file, "--format", "svg"],
+                ["report", results, "--regions", regions_file]):
+    r = run(larm, *command, timeout=300)
+    c.check(not os.path.exists(marker), f"larm {command[0]}: a backquoted command ran")
+    c.check(r.returncode in (0, 1, 2), f"larm {command[0]}: exit {r.returncode}: {r.stderr[-300:]}")
+    c.check("Traceback" not in r.stderr and "AddressSanitizer" not in r.stderr,
+            f"larm {command[0]}: {r.stderr[-300:]}")
+for script in os.listdir(os.path.join(results, "plots")):
+    if script.endswith(".gp"):
+        text = open(os.path.join(results, "plots", script)).read()
+        c.check("`" not in text.replace("\\`", "") or all(
+            "`" not in line or "'" in line for line in text.splitlines()),
+                f"{script}: a backquote outside a single-quoted string")
+        c.check("\r" not in text, f"{script}: a carriage return reached the script")
+for csv in ("roofs.csv", "sweep.csv"):
+    pass  # the CSVs are written by characterize, not by plot: their quoting is tested in the unit tests
+
+# 2. Files that are not regular files, or never end.
+fifo = os.path.join(work, "fifo.json")
+os.mkfifo(fifo)
+for path, needle in ((fifo, "not a regular file"), ("/dev/zero", "not a regular file"),
+                     (work, "cannot read")):
+    start = time.monotonic()
+    r = run(larm, "show", path if path != work else os.path.join(work, "missing.json"), timeout=30)
+    one_error_line(r, f"larm show {path}", needle)
+    c.check(time.monotonic() - start < 10, f"larm show {path} took {time.monotonic() - start:.1f} s")
+r = run(larm, "plan", "--topology", fifo, timeout=30)
+one_error_line(r, "larm plan --topology FIFO", "not a regular file")
+r = run(larm, "hybrid", "fit", "/dev/zero", timeout=30)
+c.check(r.returncode == 2 and "not a regular file" in r.stderr, f"hybrid fit /dev/zero: {r.stderr[:200]}")
+
+# 3. JSON nested 150 000 deep, and trailing data after a valid document.
+deep = os.path.join(work, "deep.json")
+with open(deep, "w") as f:
+    f.write("[" * 150000 + "]" * 150000)
+one_error_line(run(larm, "show", deep, timeout=60), "deeply nested JSON", "nested deeper")
+trailing = os.path.join(work, "trailing.json")
+with open(trailing, "w") as f:
+    f.write(open(os.path.join(reference, "results.json")).read() + "\n{garbage}")
+one_error_line(run(larm, "show", trailing), "trailing data", "not valid JSON")
+negative_key = os.path.join(work, "negative-key.json")
+regions["regions"] = regions["regions"][:1]
+text = json.dumps(regions)
+with open(negative_key, "w") as f:
+    f.write(text.replace('"0":', '"-1":'))
+c.check('"-1":' in text.replace('"0":', '"-1":'), "no memory key to make negative")
+r = run(larm, "place", reference, negative_key)
+c.check("4294967295" not in r.stdout + r.stderr, "a memory key -1 read as 4294967295")
+
+# 4. Ranges checked before they are expanded.
+for domains in ("0-300000000", "2147483647-2147483647", "0-2147483647"):
+    start = time.monotonic()
+    r = run(larm, "plan", "--domains", domains, timeout=60)
+    one_error_line(r, f"--domains {domains}", "domain")
+    c.check(time.monotonic() - start < 5, f"--domains {domains} took {time.monotonic() - start:.1f} s")
+
+# 5. Figures: a failing gnuplot keeps the previous ones whole; Ctrl-C ends gnuplot, exit 130.
+plots = os.path.join(work, "plots")
+r = run(larm, "plot", reference, "--out", plots, "--format", "svg", timeout=300)
+if r.returncode == 0 and shutil.which("gnuplot"):
+    before = {f: open(os.path.join(plots, f), "rb").read() for f in os.listdir(plots)
+              if f.endswith(".svg")}
+    c.check(len(before) > 0, "no figure drawn by the real gnuplot")
+    fake = os.path.join(work, "bin")
+    os.mkdir(fake)
+    with open(os.path.join(fake, "gnuplot"), "w") as f:
+        # Starts the files it was asked to draw, where the script sends them (FIGURE.svg, or
+        # FIGURE.svg.partial when larm sets larm_partial), as gnuplot's `set output` does, then
+        # fails before finishing them.
+        f.write("#!/bin/sh\nsuffix=\ncase \"$2\" in *larm_partial*) suffix=.partial;; esac\n"
+                "script=\"$3\"; [ -z \"$suffix\" ] && script=\"$1\"\n"
+                "echo '<svg broken' > \"${script%.gp}.svg$suffix\"\n"
+                "[ -n \"$LARM_TEST_SLEEP\" ] && sleep \"$LARM_TEST_SLEEP\"\n"
+                "echo 'line 1: simulated failure' >&2\nexit 1\n")
+    os.chmod(os.path.join(fake, "gnuplot"), 0o755)
+    env = {"PATH": fake + os.pathsep + os.environ["PATH"]}
+    r = run(larm, "plot", reference, "--out", plots, "--format", "svg", env=env, timeout=300)
+    c.check(r.returncode == 1, f"failing gnuplot: exit {r.returncode}")
+    after = {f: open(os.path.join(plots, f), "rb").read() for f in before}
+    c.check(after == before, "a failed gnuplot run changed the previous figures")
+    c.check(not [f for f in os.listdir(plots) if f.endswith(".partial")], "partial files left")
+    env["LARM_TEST_SLEEP"] = "30"
+    p = subprocess.Popen([larm, "plot", reference, "--out", plots, "--format", "svg"],
+                         env={**os.environ, **env}, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    start = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    c.check(p.returncode == 130, f"larm plot after Ctrl-C: exit {p.returncode}: {err[-300:]}")
+    c.check("interrupted" in err, f"no 'interrupted' message: {err[-300:]!r}")
+    c.check(time.monotonic() - start < 10, f"Ctrl-C took {time.monotonic() - start:.1f} s to end plot")
+    after = {f: open(os.path.join(plots, f), "rb").read() for f in before}
+    c.check(after == before, "an interrupted plot changed the previous figures")
+    left = subprocess.run(["pgrep", "-f", os.path.join(fake, "gnuplot")], capture_output=True)
+    c.check(left.returncode != 0, "the fake gnuplot outlived the interrupted larm plot")
+else:
+    print(f"gnuplot absent or plot failed ({r.returncode}): figure checks skipped")
+
+c.finish()
