@@ -322,17 +322,12 @@ int Recorder::end(const char* name) {
     const std::string_view wanted = checked ? *checked : std::string_view();
     std::size_t open = stack.size();
     while (open > 0 && frame_name(stack[open - 1]) != wanted) --open;
-    if (open == 0) {
-      // A NULL or empty name was reported by checked_name already.
-      if (checked && stack.empty()) {
-        problem = "larm_region_end(" + shown_name(*checked) +
-                  ") without a matching begin on this thread: ignored";
-      } else if (checked) {
-        problem = "larm_region_end(" + shown_name(*checked) +
-                  ") but the innermost open region of this thread is " +
-                  shown_name(frame_name(stack.back())) + ": ignored";
-      }
-    } else {
+    if (open == 0 && checked) {  // a NULL or empty name was reported by checked_name already
+      problem = "larm_region_end(" + shown_name(*checked) +
+                (stack.empty() ? ") without a matching begin on this thread: ignored"
+                               : ") but the innermost open region of this thread is " +
+                                     shown_name(frame_name(stack.back())) + ": ignored");
+    } else if (open > 0) {
       if (open < stack.size()) {
         problem = "larm_region_end(" + shown_name(wanted) + ") also closes " +
                   shown_name(frame_name(stack.back())) + ", still open inside it";
@@ -358,6 +353,10 @@ namespace {
 bool is_count(double value) {
   return std::isfinite(value) && value >= 0;
 }
+// +inf is neither a count nor "not declared" (negative or NaN): it is refused.
+bool is_infinite_count(double value) {
+  return std::isinf(value) && value > 0;
+}
 }  // namespace
 
 int Recorder::add(const char* name, double flops, double bytes) {
@@ -376,9 +375,8 @@ int Recorder::add_rw(const char* name, double flops, double bytes_read, double b
     return -1;
   }
   const bool split = is_count(bytes_read);
-  const bool infinite = std::isinf(bytes_read + bytes_written) && bytes_read + bytes_written > 0;
-  return declare(name, "larm_region_add_rw", flops,
-                 split || infinite ? bytes_read + bytes_written : -1.0,
+  const double sum = bytes_read + bytes_written;
+  return declare(name, "larm_region_add_rw", flops, split || is_infinite_count(sum) ? sum : -1.0,
                  split ? std::optional(std::pair(bytes_read, bytes_written)) : std::nullopt);
 }
 
@@ -388,14 +386,11 @@ int Recorder::declare(const char* name, const char* api, double flops, double by
   ThreadState& state = *thread_state();
   const auto checked = checked_name(name, api, true);
   if (!checked) return -1;
-  if (std::isinf(flops) && flops > 0) {
+  if (is_infinite_count(flops) || is_infinite_count(bytes)) {
     report(MessageKind::misuse,
-           std::string(api) + "(" + shown_name(*checked) + "): infinite FLOPs: ignored, bytes too");
-    return -1;
-  }
-  if (std::isinf(bytes) && bytes > 0) {
-    report(MessageKind::misuse,
-           std::string(api) + "(" + shown_name(*checked) + "): infinite bytes: ignored, FLOPs too");
+           std::string(api) + "(" + shown_name(*checked) + "): " +
+               (is_infinite_count(flops) ? "infinite FLOPs: ignored, bytes too"
+                                         : "infinite bytes: ignored, FLOPs too"));
     return -1;
   }
   const bool has_flops = is_count(flops);

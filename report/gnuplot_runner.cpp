@@ -65,7 +65,7 @@ GnuplotRun run_gnuplot(const std::filesystem::path& gnuplot, const std::filesyst
     }
     if (done == 0) ::usleep(10000);
   }
-  if (terminated || (stop != nullptr && stop->load())) {
+  if (stop != nullptr && stop->load()) {
     run.interrupted = true;
     run.error = "interrupted while gnuplot drew " + name;
     return run;

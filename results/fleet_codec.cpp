@@ -8,6 +8,7 @@
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
 #include "results/fleet_records.h"
+#include "results/input_file.h"
 #include "results/store.h"
 
 namespace larm::fleet {

@@ -88,7 +88,7 @@ json memory_json(const std::optional<MemoryChoice>& m) {
 
 std::optional<MemoryChoice> memory_from(const json& j) {
   if (j.is_null()) return std::nullopt;
-  return MemoryChoice{results::parse_index(j.at("memory").get<std::string>(), 1u << 20, "memory"),
+  return MemoryChoice{results::parse_index(j.at("memory").get<std::string>(), "memory"),
                       j.at("kind").get<std::string>(), j.at("why").get<std::string>()};
 }
 

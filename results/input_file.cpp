@@ -55,30 +55,23 @@ class FileDescriptor {
 }  // namespace
 
 std::string read_input_file(const std::filesystem::path& file, std::uint64_t max_bytes) {
+  auto fail = [&](const std::string& why) {
+    throw std::runtime_error("cannot read " + file.string() + ": " + why);
+  };
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
   const FileDescriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-  if (fd.get() < 0) {
-    throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
-  }
   struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) {
-    throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
-  }
-  if (!S_ISREG(info.st_mode)) {
-    throw std::runtime_error("cannot read " + file.string() + ": not a regular file");
-  }
+  if (fd.get() < 0 || ::fstat(fd.get(), &info) != 0) fail(std::strerror(errno));
+  if (!S_ISREG(info.st_mode)) fail("not a regular file");
   if (static_cast<std::uint64_t>(info.st_size) > max_bytes) {
-    throw std::runtime_error("cannot read " + file.string() + ": larger than " +
-                             std::to_string(max_bytes >> 20) + " MiB");
+    fail("larger than " + std::to_string(max_bytes >> 20) + " MiB");
   }
   std::string content(static_cast<std::size_t>(info.st_size), '\0');
   std::size_t done = 0;
   while (done < content.size()) {
     const ssize_t n = ::read(fd.get(), content.data() + done, content.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
-    }
+    if (n < 0) fail(std::strerror(errno));
     if (n == 0) break;  // the file shrank while read
     done += static_cast<std::size_t>(n);
   }
@@ -98,7 +91,7 @@ nlohmann::json parse_json_document(std::string_view text, const std::string& nam
   }
 }
 
-unsigned parse_index(std::string_view text, unsigned max, const std::string& what) {
+unsigned parse_index(std::string_view text, const std::string& what, unsigned max) {
   unsigned value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc{} || end != text.data() + text.size() || value > max) {

@@ -26,9 +26,14 @@ std::string read_input_file(const std::filesystem::path& file,
 // kMaxJsonDepth deep. Throws std::runtime_error starting with name otherwise.
 nlohmann::json parse_json_document(std::string_view text, const std::string& name);
 
+// The largest domain or NUMA node number larm accepts, in files and on the command line: above
+// any real one (Linux numbers at most 1024 NUMA nodes on x86, CONFIG_NODES_SHIFT <= 10), and low
+// enough that a range up to it expands in no time.
+inline constexpr unsigned kMaxIndex = 65535;
+
 // A decimal number of 0 to max written as such (digits only, no sign or space), as the keys and
 // indices of larm's files are. Throws std::runtime_error("bad WHAT 'TEXT'") otherwise.
-unsigned parse_index(std::string_view text, unsigned max, const std::string& what);
+unsigned parse_index(std::string_view text, const std::string& what, unsigned max = kMaxIndex);
 
 // read_input_file then parse_json_document.
 nlohmann::json read_json_file(const std::filesystem::path& file);

@@ -128,9 +128,8 @@ Aggregate aggregate_from(const json& in) {
   return a;
 }
 
-// NUMA node numbers, as the kernel's (at most 2^20 nodes on Linux).
 unsigned memory_key(const std::string& key) {
-  return results::parse_index(key, 1u << 20, "memory key");
+  return results::parse_index(key, "memory key");
 }
 
 json data_json(const DataPlacement& d) {

@@ -5,6 +5,7 @@
 
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
+#include "results/input_file.h"
 
 namespace larm::results {
 

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <filesystem>
 
-#include "results/input_file.h"
 #include "results/records.h"
 
 namespace larm::results {

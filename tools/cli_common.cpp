@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "codegen/isa.h"
+#include "results/input_file.h"
 #include "results/store.h"
 
 namespace larm::cli {
@@ -55,11 +56,6 @@ topology::Topology load_topology(const GlobalOptions& global) {
   }
 }
 
-namespace {
-// Above any domain or memory number: hwloc topologies of the largest machines have a few thousand.
-constexpr int kMaxListedIndex = 65535;
-}  // namespace
-
 std::vector<int> parse_index_list(const std::string& text, const std::string& what) {
   std::set<int> values;
   for (const std::string& part : split(text, ',')) {
@@ -73,9 +69,9 @@ std::vector<int> parse_index_list(const std::string& text, const std::string& wh
     const int last = parse_int(part.substr(dash + 1), what);
     if (last < first) throw UsageError("bad " + what + " range '" + part + "'");
     // Checked before the range is expanded: 0-2147483647 would take minutes and gigabytes.
-    if (last > kMaxListedIndex) {
+    if (last > static_cast<int>(results::kMaxIndex)) {
       throw UsageError("bad " + what + " range '" + part + "': no " + what + " is numbered above " +
-                       std::to_string(kMaxListedIndex));
+                       std::to_string(results::kMaxIndex));
     }
     for (int v = first; v <= last; ++v) values.insert(v);
   }

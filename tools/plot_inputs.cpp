@@ -45,7 +45,7 @@ std::vector<report::PredictedPoint> predicted_points(const std::string& file) {
         for (const auto& [domain, n] : threads) total += n;
         for (const auto& [domain, n] : threads) {
           if (n <= 0 || total <= 0) continue;
-          points.push_back({static_cast<int>(results::parse_index(domain, 1u << 20, "domain")),
+          points.push_back({static_cast<int>(results::parse_index(domain, "domain")),
                             region.at("ai").get<double>(), p.at("gflops").get<double>() * n / total,
                             region.at("region").get<std::string>(),
                             p.at("placement").get<std::string>()});
