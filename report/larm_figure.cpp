@@ -231,7 +231,7 @@ std::string regions_data(const DomainData& d, const std::vector<std::string>& la
   std::ostringstream out;
   out << "# ai_flop_per_byte gflops region (one block per run label)\n";
   for (std::size_t l = 0; l < labels.size(); ++l) {
-    out << "# label " << (labels[l].empty() ? "(none)" : labels[l]) << "\n";
+    out << "# label " << gnuplot_comment(labels[l].empty() ? "(none)" : labels[l]) << "\n";
     for (const auto* p : d.regions) {
       if (p->label == labels[l]) {
         out << *p->ai << " " << *p->gflops << " " << gnuplot_data_string(p->region) << "\n";

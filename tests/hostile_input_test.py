@@ -89,6 +89,12 @@ for script in scripts:
     bad = [line for line in text.splitlines() if backquote_outside_single_quotes(line)]
     c.check(not bad, f"{script}: a backquote outside a single-quoted string: {bad[:1]}")
     c.check("\r" not in text, f"{script}: a carriage return reached the script")
+# Data files: a line break in a name or label would start a row of the file's choosing.
+for data in [f for f in os.listdir(os.path.join(results, "plots")) if f.endswith(".dat")]:
+    rows = [line for line in open(os.path.join(results, "plots", data)).read().split("\n")
+            if line.strip() and not line.startswith("#")]
+    bad = [row for row in rows if not (row[0].isdigit() or row[0] in "-.")]
+    c.check(not bad, f"{data}: a row that is not data: {bad[:1]}")
 c.check(any("`touch" in open(os.path.join(results, "plots", f)).read() for f in scripts),
         "the hostile text reached no script (the checks above saw nothing)")
 
