@@ -9,6 +9,7 @@
 #include "results/csv_writer.h"
 #include "results/fleet_records.h"
 #include "results/input_file.h"
+#include "results/json_schema.h"
 #include "results/store.h"
 
 namespace larm::fleet {
@@ -128,14 +129,15 @@ nlohmann::json to_json(const Fleet& fleet) {
 }
 
 Fleet fleet_from_json(const nlohmann::json& doc) {
-  if (!doc.is_object() || doc.value("schema", "") != "larm-fleet") {
+  if (results::text_member(doc, "schema") != "larm-fleet") {
     throw std::runtime_error("not a larm fleet file (no \"schema\": \"larm-fleet\")");
   }
-  const std::string version = doc.at("schema_version").get<std::string>();
+  const std::string version = results::text_member(doc, "schema_version");
   if (version.substr(0, version.find('.')) != "1") {
     throw std::runtime_error("unsupported fleet schema_version " + version +
                              " (this larm reads 1.x)");
   }
+  results::check_against_schema(doc, results::FileFormat::fleet);
   Fleet fleet;
   try {
     fleet.provenance = doc.at("provenance");

@@ -7,6 +7,7 @@
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
 #include "results/input_file.h"
+#include "results/json_schema.h"
 #include "results/records.h"
 
 namespace larm::hybrid {
@@ -173,13 +174,14 @@ json to_json(const HybridResults& r) {
 }
 
 HybridResults hybrid_from_json(const json& document) {
-  if (!document.is_object() || document.value("kind", "") != "larm-hybrid") {
+  if (results::text_member(document, "kind") != "larm-hybrid") {
     throw std::runtime_error("not a larm hybrid results file");
   }
-  const std::string version = document.value("schema_version", "");
+  const std::string version = results::text_member(document, "schema_version");
   if (version.substr(0, version.find('.')) != "1") {
     throw std::runtime_error("hybrid schema version " + version + " is not readable (1.x is)");
   }
+  results::check_against_schema(document, results::FileFormat::hybrid);
   try {
     HybridResults r;
     r.provenance = document.at("provenance");

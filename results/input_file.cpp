@@ -100,6 +100,12 @@ unsigned parse_index(std::string_view text, const std::string& what, unsigned ma
   return value;
 }
 
+std::string text_member(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return "";
+  const auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : "";
+}
+
 nlohmann::json read_json_file(const std::filesystem::path& file) {
   return parse_json_document(read_input_file(file), file.string());
 }

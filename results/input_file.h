@@ -35,6 +35,10 @@ inline constexpr unsigned kMaxIndex = 65535;
 // indices of larm's files are. Throws std::runtime_error("bad WHAT 'TEXT'") otherwise.
 unsigned parse_index(std::string_view text, const std::string& what, unsigned max = kMaxIndex);
 
+// The text of object's member key; "" when object is not an object, lacks it, or it is no string:
+// telling a file's format and version before its schema is checked must not throw a type error.
+std::string text_member(const nlohmann::json& object, const char* key);
+
 // read_input_file then parse_json_document.
 nlohmann::json read_json_file(const std::filesystem::path& file);
 

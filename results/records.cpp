@@ -6,6 +6,9 @@
 #include <map>
 #include <stdexcept>
 
+#include "results/input_file.h"
+#include "results/json_schema.h"
+
 namespace larm::results {
 namespace {
 
@@ -448,14 +451,15 @@ json to_json(const Results& results) {
 }
 
 Results results_from_json(const json& document) {
-  if (!document.is_object() || !document.contains("schema_version")) {
-    throw std::runtime_error("not a larm results file (no schema_version)");
+  const std::string version = text_member(document, "schema_version");
+  if (version.empty()) {
+    throw std::runtime_error("not a larm results file (no schema_version string)");
   }
-  const std::string version = document.at("schema_version").get<std::string>();
   if (version.substr(0, version.find('.')) != "1") {
     throw std::runtime_error("unsupported results schema_version " + version +
                              " (this larm reads 1.x)");
   }
+  check_against_schema(document, FileFormat::results);
   try {
     Results r;
     r.complete = document.at("complete").get<bool>();

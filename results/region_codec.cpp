@@ -5,6 +5,7 @@
 
 #include "results/csv_writer.h"
 #include "results/input_file.h"
+#include "results/json_schema.h"
 #include "results/records.h"
 #include "results/region_records.h"
 
@@ -172,8 +173,16 @@ DataPlacement data_from(const json& in) {
     d.ranges.push_back(range);
   }
   const json fractions = field(in, "memory_fractions", json::object());
+  double total = 0;
   for (const auto& [memory, fraction] : fractions.items()) {
     d.memory_fractions[memory_key(memory)] = fraction.get<double>();
+    total += fraction.get<double>();
+  }
+  // Each fraction is checked by the schema; their sum, which the schema cannot say, here. liblarm
+  // writes each as pages / pages placed, so rounding keeps the sum within 1e-9 of 1.
+  if (total > 1 + 1e-6) {
+    throw std::runtime_error("memory_fractions sum to " + std::to_string(total * 100) +
+                             " % (at most 100 %)");
   }
   d.pages_placed = field(in, "pages_placed", std::uint64_t{0});
   d.pages_not_present = field(in, "pages_not_present", std::uint64_t{0});
@@ -228,13 +237,14 @@ std::optional<double> Aggregate::read_share() const {
 }
 
 RegionsFile regions_from_json(const json& document) {
-  if (!document.is_object() || field(document, "format", std::string()) != "larm-regions") {
+  if (results::text_member(document, "format") != "larm-regions") {
     throw std::runtime_error("not a larm regions file (no \"format\": \"larm-regions\")");
   }
-  const std::string version = field(document, "schema_version", std::string());
+  const std::string version = results::text_member(document, "schema_version");
   if (version.rfind("1.", 0) != 0) {
     throw std::runtime_error("regions schema version \"" + version + "\"; this larm reads 1.x");
   }
+  results::check_against_schema(document, results::FileFormat::regions);
   try {
     RegionsFile file;
     file.label = field(document, "label", std::string());

@@ -6,6 +6,7 @@
 #include "characterize/distinct_levels.h"
 #include "characterize/working_set.h"
 #include "results/statistics.h"
+#include "tests/schema_complete.h"
 
 namespace larm::characterize {
 namespace {
@@ -203,6 +204,8 @@ TEST(CacheCapacity, WorkingSetsLieInsideTheMeasuredPlateaus) {
 
 TEST(CacheCapacity, RecordsComeBackFromJson) {
   results::Results r;
+  r.provenance = testing::complete_provenance();
+  r.topology = testing::complete_topology();
   r.latency_sweep = chase({1.1, 1.1, 4.0});
   r.capacities = latency_capacities(zen5_domain(), chase(kVmChaseNs));
   const results::Results back = results::results_from_json(results::to_json(r));

@@ -129,6 +129,64 @@ with open(negative_key, "w") as f:
     f.write(text.replace('"0":', '"-1":'))
 one_error_line(run(larm, "place", reference, negative_key), "memory key -1", "bad memory key '-1'")
 
+# 3b. Values the file's own JSON Schema refuses: each mutation of a valid file gives one error
+# line naming the member (a JSON Pointer), exit 2, where it used to be shown or used.
+def mutated(source, name, change):
+    doc = json.load(open(source))
+    change(doc)
+    path = os.path.join(work, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def set_at(path_in_doc, value):
+    def change(doc):
+        node = doc
+        for key in path_in_doc[:-1]:
+            node = node[key]
+        node[path_in_doc[-1]] = value
+    return change
+
+
+reference_results = os.path.join(reference, "results.json")
+for members, value, needle in (
+        (["roofs", 0, "stats", "median"], -485.0, "/roofs/0/stats/median: -485.0 is below the minimum 0"),
+        (["roofs", 0, "roof"], -485.0, "/roofs/0/roof"),
+        (["topology", "domains", 0, "index"], -2147483648, "/topology/domains/0/index: -2147483648"),
+        (["roofs", 0, "domain"], 1e10, "/roofs/0/domain: 10000000000.0 is not of type"),
+        (["roofs", 0, "threads"], 1e30, "/roofs/0/threads"),
+        (["sweep", 0, "samples"], [-1.0], "/sweep/0/samples/0"),
+        (["provenance", "isa"], "avx1024", "/provenance/isa"),
+        (["schema_version"], 1, "no schema_version string")):
+    bad = mutated(reference_results, "bad-results.json", set_at(members, value))
+    one_error_line(run(larm, "show", bad), f"results {'/'.join(map(str, members))} = {value}", needle)
+    one_error_line(run(larm, "place", bad, os.path.join(reference, "regions-triad-firsttouch",
+                                                           "regions.json")),
+                   f"place with results {'/'.join(map(str, members))}", needle.split(":")[0])
+
+reference_regions = os.path.join(reference, "regions-triad-firsttouch", "regions.json")
+for members, value, needle in (
+        (["regions", 0, "data", "memory_fractions"], {"0": 0.75, "1": 0.75},
+         "memory_fractions sum to 150"),
+        (["regions", 0, "data", "memory_fractions"], {"0": 1.5}, "memory_fractions/0: 1.5 is above"),
+        (["regions", 0, "domains", 0, "domain"], -2147483648, "/regions/0/domains/0/domain"),
+        (["regions", 0, "machine", "gbps"], -485.0, "/regions/0/machine/gbps: -485.0 is below"),
+        (["regions", 0, "threads", 0, "calls"], "many", "/regions/0/threads/0/calls"),
+        (["regions", 0, "name"], "", "/regions/0/name")):
+    bad = mutated(reference_regions, "bad-regions.json", set_at(members, value))
+    one_error_line(run(larm, "place", reference, bad),
+                   f"regions {'/'.join(map(str, members))} = {value}", needle)
+
+hybrid_fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
+                              "four-domain-hbm", "hybrid.json")
+for members, value, needle in ((["fit", "bandwidths_gbps", "ll"], -30.0, "/fit/bandwidths_gbps/ll"),
+                               (["bandwidths_gbps", "er"], 0.0, "/bandwidths_gbps/er: 0.0 is not above 0"),
+                               (["domain"], 4294967295, "/domain: 4294967295 is above the maximum")):
+    bad = mutated(hybrid_fixture, "bad-hybrid.json", set_at(members, value))
+    one_error_line(run(larm, "hybrid", "predict", bad, "--ratio-fast", "0.5", "--ratio-read", "1"),
+                   f"hybrid {'/'.join(map(str, members))} = {value}", needle)
+
 # 4. Ranges checked before they are expanded.
 for domains in ("0-300000000", "2147483647-2147483647", "0-2147483647"):
     start = time.monotonic()

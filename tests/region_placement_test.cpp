@@ -201,16 +201,32 @@ TEST(RegionPlacement, FarBelowItsRoofSaysSomethingElseLimitsIt) {
 }
 
 TEST(RegionPlacement, ReadsPerDomainPointsOfARegionsFile) {
+  // Every member the schema requires (the reader refuses less), the counts of no interest zero.
   const auto doc = nlohmann::json::parse(R"({
-    "format": "larm-regions", "schema_version": "1.0", "label": "interleave",
+    "format": "larm-regions", "schema_version": "1.0", "label": "interleave", "host": "h",
+    "pid": 1, "started_at": "", "wall_seconds": 2.0,
+    "clock": {"source": "test", "ticks_per_second": 1e9},
+    "counters": {"available": false, "reason": "none", "events": [], "events_refused": [],
+                 "bytes_per_memory_instruction": null},
+    "topology": {}, "open_at_finalize": [],
     "regions": [{"name": "ddot",
-      "threads": [{"thread": 0, "domain": 0, "migrated": true}],
-      "domains": [{"domain": 0, "threads": 1, "seconds": 2.0, "ai": 0.125, "gflops": 1.5,
-                   "gbps": 12.0, "flops_source": "declared", "bytes_source": "declared"},
-                  {"domain": null, "threads": 1, "seconds": 1.0, "ai": null, "gflops": null,
-                   "gbps": null}],
-      "machine": {},
-      "data": {"memory_fractions": {"0": 0.5, "1": 0.5}}}]})");
+      "threads": [{"thread": 0, "tid": 1, "cpu": 0, "domain": 0, "migrated": true, "calls": 1,
+                   "seconds": 2.0, "flops": 3e9, "flops_source": "declared", "bytes": 24e9,
+                   "bytes_source": "declared", "ai": 0.125, "gflops": 1.5, "gbps": 12.0}],
+      "domains": [{"domain": 0, "threads": 1, "calls": 1, "seconds": 2.0, "flops": 3e9,
+                   "flops_source": "declared", "bytes": 24e9, "bytes_source": "declared",
+                   "threads_without_flops": 0, "threads_without_bytes": 0,
+                   "ai": 0.125, "gflops": 1.5, "gbps": 12.0},
+                  {"domain": null, "threads": 1, "calls": 1, "seconds": 1.0, "flops": null,
+                   "flops_source": "unavailable", "bytes": null, "bytes_source": "unavailable",
+                   "threads_without_flops": 1, "threads_without_bytes": 1,
+                   "ai": null, "gflops": null, "gbps": null}],
+      "machine": {"threads": 1, "calls": 1, "seconds": 2.0, "flops": 3e9,
+                  "flops_source": "declared", "bytes": 24e9, "bytes_source": "declared",
+                  "threads_without_flops": 0, "threads_without_bytes": 0,
+                  "ai": 0.125, "gflops": 1.5, "gbps": 12.0},
+      "data": {"ranges": [], "memory_fractions": {"0": 0.5, "1": 0.5}, "pages_placed": 2,
+               "pages_not_present": 0, "pages_unplaced": 0}}]})");
   const auto points = region_points(doc, "f.json");
   ASSERT_EQ(points.size(), 1u);  // the entry of unknown domain is skipped
   EXPECT_EQ(points[0].label, "interleave");

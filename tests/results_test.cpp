@@ -9,13 +9,15 @@
 #include "results/csv_writer.h"
 #include "results/store.h"
 #include "results/summary_table.h"
+#include "tests/schema_complete.h"
 
 namespace larm::results {
 namespace {
 
 Results sample_results() {
   Results r;
-  r.provenance = {{"host", "test"}};
+  r.provenance = testing::complete_provenance();
+  r.topology = testing::complete_topology();
   Roof l1;
   l1.domain = 0;
   l1.level = Level::L1;
@@ -46,6 +48,7 @@ Results sample_results() {
   r.roofs = {l1, remote, fma};
   SweepPoint p;
   p.access = Access::load;
+  p.threads = 2;
   p.working_set_bytes = 1024;
   p.samples = {50, 51};
   p.stats = summarize(p.samples);
@@ -89,7 +92,9 @@ TEST(Results, UnknownWordsAreRefusedWithTheField) {
     results_from_json(doc);
     FAIL() << "read a level L9";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("bad level 'L9' in level"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/roofs/0/level: \"L9\" does not match"),
+              std::string::npos)
+        << e.what();
   }
   doc = to_json(sample_results());
   doc["roofs"][2]["unit"] = "GB/s";  // a ceiling in GB/s
@@ -98,7 +103,7 @@ TEST(Results, UnknownWordsAreRefusedWithTheField) {
 
 TEST(Results, MemoriesTakeTheirPositionFromTheFilesTopology) {
   Results r = sample_results();
-  r.topology = {{"memories", {{{"os_index", 4}}, {{"os_index", 1}}}}};
+  r.topology = testing::complete_topology({{"memories", {{{"os_index", 4}}, {{"os_index", 1}}}}});
   const Results back = results_from_json(to_json(r));
   ASSERT_TRUE(back.roofs[1].memory);
   EXPECT_EQ(back.roofs[1].memory->index, 1);
