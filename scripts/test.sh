@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Quick start, tests: install what is missing (apt), then
-#  1. build with AddressSanitizer + UndefinedBehaviorSanitizer and run every test but the guest's;
+#  1. build with AddressSanitizer + UndefinedBehaviorSanitizer and run every test but the guest's,
+#     then run each libFuzzer target for 30 s (scripts/fuzz.sh);
 #  2. build with ThreadSanitizer and run the tests of the threaded code (pthreads);
 #  3. build with clang, ThreadSanitizer and LLVM OpenMP, whose Archer tool makes OpenMP's
 #     synchronization visible to TSan, and run the OpenMP programs that use the region API;
@@ -26,6 +27,9 @@ echo "== ASan + UBSan build, all tests but the multi-NUMA guest"
 configure_and_build asan RelWithDebInfo address,undefined
 (cd "$root/build/asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure -j 1 -LE multinuma)
+
+echo "== Fuzz smoke: each libFuzzer target 30 s (clang, ASan + UBSan)"
+"$root/scripts/fuzz.sh" 30
 
 echo "== ThreadSanitizer build, threaded code"
 configure_and_build tsan RelWithDebInfo thread

@@ -187,6 +187,15 @@ for members, value, needle in ((["fit", "bandwidths_gbps", "ll"], -30.0, "/fit/b
     one_error_line(run(larm, "hybrid", "predict", bad, "--ratio-fast", "0.5", "--ratio-read", "1"),
                    f"hybrid {'/'.join(map(str, members))} = {value}", needle)
 
+# 3c. A topology XML that crashes hwloc 2.9 itself (found by tests/fuzz/fuzz_topology_xml): an
+# error line, not a segmentation fault.
+crashing = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fuzz", "corpus", "topology_xml",
+                        "hwloc-2.9-segv.xml")
+for command in (["topology", "--topology", crashing], ["plan", "--topology", crashing]):
+    # "hwloc crashed reading this topology" with Debian 12's hwloc; a fixed hwloc refuses it
+    one_error_line(run(larm, *command), f"larm {command[0]} on an XML that crashes hwloc",
+                   "topology")
+
 # 4. Ranges checked before they are expanded.
 for domains in ("0-300000000", "2147483647-2147483647", "0-2147483647"):
     start = time.monotonic()

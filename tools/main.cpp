@@ -3,35 +3,13 @@
 #include <exception>
 
 #include "codegen/isa.h"
-#include "larm/build_info.h"
-#include "tools/commands.h"
+#include "tools/command_line.h"
 
 int main(int argc, char** argv) {
   using namespace larm::cli;
-  CLI::App app{
-      "larm: measures the Locality-Aware Roofline Model of this node (roofs per cache "
-      "level and memory, FLOP ceilings, latencies)",
-      "larm"};
-  app.set_version_flag("--version",
-                       std::string(LARM_VERSION_STRING) + " (" + LARM_GIT_COMMIT + ")");
-  GlobalOptions global;
-  app.require_subcommand(1);
-
-  Action action;
-  setup_topology(app, global, action);
-  setup_kernels(app, global, action);
-  setup_plan(app, global, action);
-  setup_characterize(app, global, action);
-  setup_show(app, global, action);
-  setup_place(app, global, action);
-  setup_advise(app, global, action);
-  setup_validate(app, global, action);
-  setup_hybrid(app, global, action);
-  setup_plot(app, global, action);
-  setup_report(app, global, action);
-  setup_doctor(app, global, action);
-  setup_fleet(app, global, action);
-  setup_compare_fleet(app, global, action);
+  CommandLine command_line;
+  CLI::App& app = command_line.app;
+  Action& action = command_line.action;
 
   try {
     app.parse(argc, argv);

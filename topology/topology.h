@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -83,6 +84,9 @@ class Topology {
   static Topology load_live(LiveScope scope = LiveScope::allowed);
   // A saved hwloc XML topology: for planning and tests, never for measuring.
   static Topology load_xml(const std::filesystem::path& file);
+  // The topology an hwloc XML text describes (load_xml reads the file and calls this); name is
+  // what messages and the topology's source call it.
+  static Topology parse_xml(std::string_view xml, const std::string& name);
 
   bool is_this_system() const { return is_this_system_; }
   const std::string& source() const { return source_; }
