@@ -106,6 +106,19 @@ void sync_file_system(const std::filesystem::path& dir) {
   }
 }
 
+void ensure_writable_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (path.empty()) throw std::runtime_error("an output file needs a name");
+  if (std::filesystem::is_directory(path, ec)) {
+    throw std::runtime_error("cannot write " + path.string() + ": it is a directory");
+  }
+  const std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw std::runtime_error("cannot write " + path.string() + ": no directory " + dir.string());
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) fail(path, "write");
+}
+
 void ensure_writable_directory(const std::filesystem::path& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

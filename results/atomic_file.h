@@ -25,6 +25,10 @@ bool write_file_if_changed(const std::filesystem::path& path, std::string_view c
 // Flushes every write of the file system that holds dir (syncfs).
 void sync_file_system(const std::filesystem::path& dir);
 
+// Checks, before any work, that write_file_atomically(path) can succeed: path is no directory and
+// its directory exists and is writable. Throws std::runtime_error naming path and the reason.
+void ensure_writable_file(const std::filesystem::path& path);
+
 // Creates dir (and parents) and checks a file can be written there; throws with the reason if not.
 void ensure_writable_directory(const std::filesystem::path& dir);
 

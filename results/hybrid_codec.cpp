@@ -173,6 +173,10 @@ json to_json(const HybridResults& r) {
   return out;
 }
 
+json fit_to_json(const Fit& fit) {
+  return fit_json(fit);
+}
+
 HybridResults hybrid_from_json(const json& document) {
   if (results::text_member(document, "kind") != "larm-hybrid") {
     throw std::runtime_error("not a larm hybrid results file");

@@ -19,6 +19,9 @@ inline constexpr const char* kHybridCsvFile = "hybrid.csv";
 inline constexpr const char* kHybridSchemaVersion = "1.0";
 
 nlohmann::json to_json(const HybridResults& results);
+// The "fit" member of hybrid.json alone: `hybrid fit --json` prints it without building the JSON
+// of every sample (a million samples took 3.6 GB that way).
+nlohmann::json fit_to_json(const Fit& fit);
 // Throws std::runtime_error naming what is wrong.
 HybridResults hybrid_from_json(const nlohmann::json& document);
 

@@ -65,13 +65,25 @@ SampleTable parse_samples_csv(const std::string& text, const std::string& source
     if (content.empty() || content[0] == '#') continue;
     const std::vector<std::string> fields = split_csv_line(content);
     if (column.empty()) {
-      for (std::size_t i = 0; i < fields.size(); ++i) column[fields[i]] = i;
+      for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (!column.emplace(fields[i], i).second) {
+          throw FitError(where + "the header names column '" + fields[i] + "' twice");
+        }
+      }
       columns = fields.size();
       by_quantities = has("q_ll") && has("q_lr") && has("q_el") && has("q_er");
       if (!by_quantities && !(has("ratio_fast") && has("ratio_read"))) {
-        throw FitError(where +
-                       "the header needs columns ratio_fast and ratio_read, or q_ll, q_lr, q_el "
-                       "and q_er");
+        // Name what is missing of the form the header started, not columns it has.
+        std::string missing;
+        const bool quantities = has("q_ll") || has("q_lr") || has("q_el") || has("q_er");
+        const std::vector<const char*> wanted =
+            quantities ? std::vector<const char*>{"q_ll", "q_lr", "q_el", "q_er"}
+                       : std::vector<const char*>{"ratio_fast", "ratio_read"};
+        for (const char* name : wanted) {
+          if (!has(name)) missing += (missing.empty() ? "" : ", ") + std::string(name);
+        }
+        throw FitError(where + "the header lacks " + missing +
+                       " (it needs ratio_fast and ratio_read, or q_ll, q_lr, q_el and q_er)");
       }
       if (!has("seconds") && !has("gbps")) {
         throw FitError(where + "the header needs a column seconds or gbps");

@@ -11,7 +11,7 @@ tmp = tempfile.mkdtemp(prefix="larm-cli-")
 fresh = os.path.join(tmp, "never-created")
 
 cases = [
-    (["frobnicate"], {}, "subcommand"),
+    (["frobnicate"], {}, "unknown command 'frobnicate'"),
     (["characterize", "--bogus"], {}, "bogus"),
     (["characterize", "--out", fresh, "--domains", "0,x"], {}, "domain"),
     (["characterize", "--out", fresh, "--domains", "7"], {}, "does not exist"),

@@ -196,6 +196,26 @@ for command in (["topology", "--topology", crashing], ["plan", "--topology", cra
     one_error_line(run(larm, *command), f"larm {command[0]} on an XML that crashes hwloc",
                    "topology")
 
+# 3d. Messages and exit status of the command line: unknown commands named, empty values
+# refused, an output file that cannot be written refused before any work (nothing printed first),
+# a samples header told what it lacks, not what it has.
+for args, needle in ((["foo"], "unknown command 'foo'"),
+                     (["hybrid", "frob"], "unknown command 'frob' of larm hybrid"),
+                     (["plan", "--domains", ""], "--domains: empty value"),
+                     (["show", ""], "empty value")):
+    one_error_line(run(larm, *args), f"larm {' '.join(args)}", needle)
+r = run(larm, "place", reference, reference_regions, "--json", os.path.join(work, "none", "p.json"))
+one_error_line(r, "place --json into a missing directory", "cannot write")
+c.check(r.stdout == "", f"place printed before refusing its output file: {r.stdout[:200]!r}")
+c.check(".p.json." not in r.stderr, f"the temporary file's name in the message: {r.stderr!r}")
+for header, needle in (("q_ll,q_lr,q_el,seconds", "lacks q_er"),
+                       ("gbps,gbps", "names column 'gbps' twice"),
+                       ("ratio_fast,gbps", "lacks ratio_read")):
+    csv = os.path.join(work, "header.csv")
+    with open(csv, "w") as f:
+        f.write(header + "\n" + ",".join(["1"] * len(header.split(","))) + "\n")
+    one_error_line(run(larm, "hybrid", "fit", csv), f"samples header {header}", needle)
+
 # 4. Ranges checked before they are expanded.
 for domains in ("0-300000000", "2147483647-2147483647", "0-2147483647"):
     start = time.monotonic()

@@ -106,7 +106,7 @@ one_line_error(run(larm, "hybrid", "fit", write("short.csv", "ratio_fast,ratio_r
 one_line_error(run(larm, "hybrid", "fit", write("nan.csv", "ratio_fast,ratio_read,gbps\n0.5,nan,3\n")),
                "nan.csv:2: ratio_read is nan", "NaN")
 one_line_error(run(larm, "hybrid", "fit", write("hdr.csv", "fast,read,bw\n0.5,1,3\n")),
-               "the header needs columns", "no known columns")
+               "the header lacks ratio_fast, ratio_read", "no known columns")
 one_line_error(run(larm, "hybrid", "fit", write("zero.csv", "q_ll,q_lr,q_el,q_er,seconds\n0,0,0,0,1\n")),
                "zero bytes", "zero bytes")
 slow_only = "ratio_fast,ratio_read,gbps\n" + "".join(f"0,{rr},10\n" for rr in (0, 0.5, 1))

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "codegen/isa.h"
+#include "results/atomic_file.h"
 #include "results/input_file.h"
 #include "results/store.h"
 
@@ -277,6 +278,14 @@ nlohmann::json read_regions_file(const std::string& given) {
     throw UsageError("regions file not found: " + file.string());
   try {
     return results::read_json_file(file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+void check_output_file(const std::string& file) {
+  try {
+    results::ensure_writable_file(file);
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }

@@ -132,4 +132,7 @@ nlohmann::json read_regions_file(const std::string& file_or_dir);
 // "0,2-4" -> {0,2,3,4}; throws UsageError on anything else.
 std::vector<int> parse_index_list(const std::string& text, const std::string& what);
 
+// Refuses (UsageError) an output file that could not be written, before any work is done.
+void check_output_file(const std::string& file);
+
 }  // namespace larm::cli

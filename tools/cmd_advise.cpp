@@ -120,6 +120,7 @@ json thread_mapping(const AdviseOptions& options, const GlobalOptions& global, s
 }
 
 int run_advise(const AdviseOptions& options, const GlobalOptions& global) {
+  if (!options.out.empty()) check_output_file(options.out);
   const results::Results results = load_results_argument(options.results_dir);
   roofline::advice::AdviceOptions advice_options;
   advice_options.precision = parse_word<Precision>(options.precision);

@@ -207,6 +207,7 @@ void refit(hybrid::HybridResults& results, const ModelSourceOptions& options) {
 }
 
 int run_fit(const FitCommandOptions& options) {
+  if (!options.out.empty()) check_output_file(options.out);
   hybrid::HybridResults results = load_model_source(options);
   const auto started = std::chrono::steady_clock::now();
   refit(results, options);
@@ -221,7 +222,7 @@ int run_fit(const FitCommandOptions& options) {
     results::write_file_atomically(options.out, hybrid::to_json(results).dump(2) + "\n");
   }
   if (options.json) {
-    std::cout << hybrid::to_json(results)["fit"].dump(2) << "\n";
+    std::cout << hybrid::fit_to_json(*results.fit).dump(2) << "\n";
     return 0;
   }
   for (const std::string& w : results.warnings) std::cout << "Note: " << w << "\n";

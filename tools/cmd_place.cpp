@@ -24,6 +24,7 @@ struct PlaceOptions {
 };
 
 int run_place(const PlaceOptions& options) {
+  if (!options.json_file.empty()) check_output_file(options.json_file);
   const results::Results results = load_results_argument(options.results_dir);
   roofline::PlaceOptions place_options{.access = parse_word<Access>(options.access),
                                        .precision = parse_word<Precision>(options.precision)};

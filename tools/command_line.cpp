@@ -30,4 +30,47 @@ CommandLine::CommandLine()
   setup_compare_fleet(app, global, action);
 }
 
+namespace {
+
+// A word of the command line as a message shows it: control characters replaced, at most 60.
+std::string printable(std::string_view word) {
+  std::string out;
+  for (char c : word.substr(0, 60)) out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
+  return word.size() > 60 ? out + "..." : out;
+}
+
+}  // namespace
+
+std::string unknown_command(CLI::App& app, int argc, const char* const* argv) {
+  CLI::App* current = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') continue;
+    const auto commands = current->get_subcommands([](CLI::App*) { return true; });
+    if (commands.empty()) return "";  // a leaf command's own argument
+    CLI::App* next = nullptr;
+    std::string names;
+    for (CLI::App* command : commands) {
+      if (command->check_name(word)) next = command;
+      names += (names.empty() ? "" : ", ") + command->get_name();
+    }
+    if (next == nullptr) {
+      const std::string of = current == &app ? "" : " of larm " + current->get_name();
+      return "unknown command '" + printable(word) + "'" + of + " (commands: " + names + ")";
+    }
+    current = next;
+  }
+  return "";
+}
+
+void refuse_empty_values(CLI::App& app) {
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->count() == 0 || option->get_expected_min() == 0) continue;  // absent, or a flag
+    for (const std::string& value : option->results()) {
+      if (value.empty()) throw UsageError(option->get_name() + ": empty value");
+    }
+  }
+  for (CLI::App* command : app.get_subcommands()) refuse_empty_values(*command);
+}
+
 }  // namespace larm::cli

@@ -16,4 +16,12 @@ struct CommandLine {
   Action action;  // empty until a parse chose a subcommand
 };
 
+// After a parse error: "unknown command 'WORD' ..." when the words of argv name no command where
+// one is expected (CLI11 itself says "A subcommand is required"), else "".
+std::string unknown_command(CLI::App& app, int argc, const char* const* argv);
+
+// After a successful parse: throws UsageError naming the first option given an empty value
+// (`--domains ""` must not silently mean every domain).
+void refuse_empty_values(CLI::App& app);
+
 }  // namespace larm::cli

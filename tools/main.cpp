@@ -20,6 +20,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    const std::string unknown = unknown_command(app, argc, argv);
+    std::fprintf(stderr, "larm: error: %s (see larm --help)\n",
+                 unknown.empty() ? e.what() : unknown.c_str());
+    return 2;
+  }
+  try {
+    refuse_empty_values(app);
+  } catch (const UsageError& e) {
     std::fprintf(stderr, "larm: error: %s (see larm --help)\n", e.what());
     return 2;
   }

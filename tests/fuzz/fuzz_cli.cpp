@@ -27,8 +27,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   larm::cli::CommandLine command_line;
   try {
     command_line.app.parse(static_cast<int>(arguments.size()), argv.data());
+    larm::cli::refuse_empty_values(command_line.app);
   } catch (const CLI::ParseError&) {
     // what main catches (help and version too); anything else would end larm with abort()
+    (void)larm::cli::unknown_command(command_line.app, static_cast<int>(arguments.size()),
+                                     argv.data());
+  } catch (const larm::cli::UsageError&) {
   }
   for (std::size_t i = 1; i < arguments.size(); ++i) {
     try {
