@@ -30,7 +30,7 @@ std::string stats_or_empty(const SampleStats& s, double SampleStats::*field) {
 }  // namespace
 
 std::string csv_field(const std::string& value) {
-  if (value.find_first_of(",\"\n") == std::string::npos) return value;
+  if (value.find_first_of(",\"\r\n") == std::string::npos) return value;
   std::string quoted = "\"";
   for (char c : value) {
     if (c == '"') quoted += '"';

@@ -153,6 +153,9 @@ TEST(Results, CsvFieldsAreQuotedWhenNeeded) {
   EXPECT_EQ(csv_field("plain"), "plain");
   EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
   EXPECT_EQ(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
+  // A bare carriage return ends a row for most CSV readers: quoted like a line feed.
+  EXPECT_EQ(csv_field("a\rb"), "\"a\rb\"");
+  EXPECT_EQ(csv_field("a\nb"), "\"a\nb\"");
 }
 
 TEST(Results, SaveThenLoadAndNoTemporaryFilesLeft) {
