@@ -6,9 +6,11 @@
 // it), so this checks the draft-07 keywords larm's schemas use, and refuses a schema that uses any
 // other: a keyword it does not know can never pass silently. One deliberate strictness: "integer"
 // means a number written without fraction or exponent (1e30 is an integer to draft-07, but no
-// larm file writes one, and converting it to int is undefined behaviour).
+// larm file writes one, and converting it to int is undefined behaviour). Another: a string longer
+// than kMaxPatternText never matches a "pattern" (std::regex would overflow the stack on it).
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <regex>
@@ -20,8 +22,10 @@ namespace larm::results {
 
 class JsonSchema {
  public:
-  // Throws std::logic_error when schema uses a keyword this checker does not implement, a $ref
-  // other than "#" or "#/definitions/NAME", or a pattern std::regex cannot compile.
+  static constexpr std::size_t kMaxPatternText = 1024;
+
+  // Throws std::logic_error when schema uses a keyword this checker does not implement or a $ref
+  // other than "#" or "#/definitions/NAME"; std::regex_error for a pattern it cannot compile.
   explicit JsonSchema(nlohmann::json schema);
 
   // Throws std::runtime_error("POINTER: WHAT") for the first place document breaks the schema,

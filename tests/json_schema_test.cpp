@@ -50,6 +50,9 @@ TEST(JsonSchema, StringsEnumsAndConstants) {
   EXPECT_EQ(problem({{"pattern", "^L[1-5]$"}}, "L3"), "");
   EXPECT_EQ(problem({{"pattern", "^L[1-5]$"}}, "L9"), "/: \"L9\" does not match \"^L[1-5]$\"");
   EXPECT_EQ(problem({{"pattern", "[0-9]"}}, "a1b"), "");  // unanchored, as JSON Schema says
+  // A million digits overflowed the stack in std::regex: past 1024 characters, no match.
+  EXPECT_EQ(problem({{"pattern", "^[0-9]+$"}}, std::string(JsonSchema::kMaxPatternText, '7')), "");
+  EXPECT_NE(problem({{"pattern", "^[0-9]+$"}}, std::string(1000000, '7')), "");
   EXPECT_EQ(problem({{"minLength", 1}}, ""), "/: \"\" is shorter than 1 characters");
   EXPECT_EQ(problem({{"maxLength", 2}}, "\xc3\xa9\xc3\xa9"), "");  // two characters, four bytes
   EXPECT_NE(problem({{"maxLength", 2}}, "abc"), "");
