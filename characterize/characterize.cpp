@@ -218,10 +218,10 @@ class Runner {
   }
 
  private:
-  platform::ThreadTeam& team(const std::vector<unsigned>& pus) {
-    if (!team_ || team_->pus() != pus) {
+  platform::ThreadTeam& team(const SharedPrefix<unsigned>& pus) {
+    if (!team_ || !(pus == team_->pus())) {
       team_.reset();
-      team_ = std::make_unique<platform::ThreadTeam>(topology_.handle(), pus);
+      team_ = std::make_unique<platform::ThreadTeam>(topology_.handle(), pus.to_vector());
     }
     return *team_;
   }
@@ -286,7 +286,7 @@ class Runner {
          .nodes = nodes,
          .policy = congestion ? platform::BindPolicy::interleave : platform::BindPolicy::bind,
          .working_set_bytes = m.working_set_bytes,
-         .thread_groups = m.pu_domains});
+         .thread_groups = m.pu_domains.to_vector()});
     results::SharedBandwidth total;
     fill_stream(m, r, options_.unstable_threshold, total);
     total.placement = m.placement.value_or(Placement::contention);

@@ -302,7 +302,8 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
           m.kind = MeasurementKind::curve;
           m.level = cache.level();
           m.spec = codegen::StreamSpec{.isa = options.isa, .access = Access::load};
-          m.pus.assign(cache.sharing_pus.begin(), cache.sharing_pus.begin() + threads);
+          m.pus =
+              std::vector<unsigned>(cache.sharing_pus.begin(), cache.sharing_pus.begin() + threads);
           m.working_set_bytes = set->bytes_per_thread;
           m.absent_reason = set->absent_reason;
           add(m);
@@ -357,10 +358,20 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     machine.kind = MeasurementKind::bandwidth;
     machine.level = Level::memory;
     machine.working_set_bytes = memory_working_set(llc, cores);
-    for (const auto& [pu, domain] : cores_by_distance(topology, 0)) {
-      machine.pus.push_back(pu);
-      machine.pu_domains.push_back(domain);
-    }
+    // Lists of every core and its domain in memory m's order, shared by m's measurements.
+    const auto ordered = [&](int m) {
+      auto pus = std::make_shared<std::vector<unsigned>>();
+      auto domains = std::make_shared<std::vector<int>>();
+      for (const auto& [pu, domain] : cores_by_distance(topology, m)) {
+        pus->push_back(pu);
+        domains->push_back(domain);
+      }
+      return std::pair<std::shared_ptr<const std::vector<unsigned>>,
+                       std::shared_ptr<const std::vector<int>>>(std::move(pus), std::move(domains));
+    };
+    const auto [all_pus, all_domains] = ordered(0);
+    machine.pus = SharedPrefix<unsigned>(all_pus, all_pus->size());
+    machine.pu_domains = SharedPrefix<int>(all_domains, all_domains->size());
     for (Access access : larm::all<larm::Access>()) {
       if (!shared_runs) break;
       machine.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
@@ -376,19 +387,15 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     }
     for (std::size_t mem = 0; wanted(MeasurementKind::curve) && mem < topology.memories().size();
          ++mem) {
-      const auto order = cores_by_distance(topology, static_cast<int>(mem));
+      const auto [pus, domains] = ordered(static_cast<int>(mem));
       for (int threads : curve_thread_counts(cores)) {
         PlannedMeasurement m = machine;
         m.kind = MeasurementKind::curve;
         m.memory = topology.memory_ref(static_cast<int>(mem));
         m.placement = Placement::contention;
         m.spec = codegen::StreamSpec{.isa = options.isa, .access = Access::load};
-        m.pus.clear();
-        m.pu_domains.clear();
-        for (int t = 0; t < threads; ++t) {
-          m.pus.push_back(order[static_cast<std::size_t>(t)].first);
-          m.pu_domains.push_back(order[static_cast<std::size_t>(t)].second);
-        }
+        m.pus = SharedPrefix<unsigned>(pus, static_cast<std::size_t>(threads));
+        m.pu_domains = SharedPrefix<int>(domains, static_cast<std::size_t>(threads));
         m.working_set_bytes = memory_working_set(llc, threads);
         add(m);
       }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "characterize/shared_prefix.h"
 #include "codegen/kernel_spec.h"
 #include "topology/topology.h"
 
@@ -34,8 +35,8 @@ struct PlannedMeasurement {
   std::optional<MemoryRef> memory;  // the memory holding the data; none for congestion
   std::optional<Placement> placement;   // memory level only
   codegen::KernelSpec spec;             // the stream or flops kernel
-  std::vector<unsigned> pus;            // one thread per PU
-  std::vector<int> pu_domains;          // domain of each PU, for machine-wide runs
+  SharedPrefix<unsigned> pus;           // one thread per PU
+  SharedPrefix<int> pu_domains;         // domain of each PU, for machine-wide runs
   std::uint64_t working_set_bytes = 0;  // per thread, before rounding to kernel chunks
   std::string absent_reason;            // not run: recorded as absent with this reason
   double estimated_seconds = 0;
