@@ -58,7 +58,7 @@ def one_error_line(r, what, needle):
 
 # 1. Command execution: backquotes, macros, quotes and line breaks in every string gnuplot sees.
 marker = os.path.join(work, "executed")
-evil = f"`touch {marker}` @evil ' \" \\ \n set output '/tmp/x' \r\n"
+evil = f"`touch {marker}` @evil ' \" \\ \n set output '/tmp/x' \r\n<script>alert(1)</script>"
 results = os.path.join(work, "results")
 shutil.copytree(reference, results, ignore=shutil.ignore_patterns("plots", "report*"))
 doc = json.load(open(os.path.join(results, "results.json")))
@@ -97,6 +97,15 @@ for data in [f for f in os.listdir(os.path.join(results, "plots")) if f.endswith
     c.check(not bad, f"{data}: a row that is not data: {bad[:1]}")
 c.check(any("`touch" in open(os.path.join(results, "plots", f)).read() for f in scripts),
         "the hostile text reached no script (the checks above saw nothing)")
+# The HTML report: the same text escaped, never markup.
+reports = [os.path.join(dirpath, f) for dirpath, _, files in os.walk(work) for f in files
+           if f == "report.html"]
+c.check(reports, "no report.html written")
+for page in reports:
+    html = open(page).read()
+    c.check("<script>alert" not in html, f"{page}: a name reached the report as markup")
+    c.check("&lt;script" in html and "alert(1)" in html,
+            f"{page}: the hostile text reached the report nowhere (the check above saw nothing)")
 
 # 2. Files that are not regular files, or never end.
 fifo = os.path.join(work, "fifo.json")
