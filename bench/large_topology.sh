@@ -31,3 +31,4 @@ echo "65 536 PUs, 512 domains, $runs runs, medians:"
 measure "hwloc-calc (hwloc alone)" env HWLOC_LIBXML_IMPORT=0 hwloc-calc --input "$xml" all --number-of pu
 measure "larm topology" "$larm" topology --topology "$xml"
 measure "larm plan" "$larm" plan --topology "$xml"
+rm -f "$xml.time"

@@ -387,7 +387,9 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     }
     for (std::size_t mem = 0; wanted(MeasurementKind::curve) && mem < topology.memories().size();
          ++mem) {
-      const auto [pus, domains] = ordered(static_cast<int>(mem));
+      // Memory 0's lists are the contention runs' own.
+      const auto [pus, domains] =
+          mem == 0 ? std::pair(all_pus, all_domains) : ordered(static_cast<int>(mem));
       for (int threads : curve_thread_counts(cores)) {
         PlannedMeasurement m = machine;
         m.kind = MeasurementKind::curve;

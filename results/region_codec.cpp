@@ -14,7 +14,8 @@ namespace {
 
 using nlohmann::json;
 
-// A field's value, or the fallback when it is missing or null (older writers left some out).
+// A member's value, or the fallback when it is missing or null. The schema check before the
+// reading guarantees the required members; the fallback serves the optional ones and nulls.
 template <typename T>
 T field(const json& object, const char* key, T fallback) {
   const auto found = object.find(key);

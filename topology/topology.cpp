@@ -35,10 +35,25 @@ std::unordered_map<unsigned, hwloc_obj_t> pu_objects(hwloc_topology_t t) {
   return pus;
 }
 
+// The topology xml describes, loaded by hwloc (I/O objects left out); nullptr when hwloc refuses
+// it.
+hwloc_topology_t load_xml_buffer(std::string_view xml) {
+  hwloc_topology_t t;
+  if (hwloc_topology_init(&t) != 0) return nullptr;
+  hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
+  if (hwloc_topology_set_xmlbuffer(t, xml.data(), static_cast<int>(xml.size())) != 0 ||
+      hwloc_topology_load(t) != 0) {
+    hwloc_topology_destroy(t);
+    return nullptr;
+  }
+  return t;
+}
+
 // Loads xml in a child process first: hwloc 2.9 crashes (SIGSEGV in hwloc_bitmap_compare_first)
 // or leaks on some malformed XML it should refuse (found by tests/fuzz/fuzz_topology_xml), and a
 // crafted --topology file must get an error line, not take larm down. The child's verdict costs
-// one more load (0.1 s for 256 PUs, ~4 s for 65 536).
+// one more load: hwloc alone loads a 65 536-PU topology in 4.1 s of larm topology's 8.2 s
+// (bench/large_topology.sh, medians of 3).
 void refuse_what_crashes_hwloc(std::string_view xml, const std::string& name) {
   const pid_t child = ::fork();
   if (child < 0) throw std::runtime_error(name + ": cannot fork to check the topology");
@@ -46,14 +61,8 @@ void refuse_what_crashes_hwloc(std::string_view xml, const std::string& name) {
     // Die of the signal itself: a handler inherited from a sanitizer or libFuzzer would report
     // the crash as its own and exit with a status the parent takes for a refusal.
     for (int signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) ::signal(signal, SIG_DFL);
-    hwloc_topology_t t;
-    int ok = hwloc_topology_init(&t) == 0;
-    if (ok) {
-      hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
-      ok = hwloc_topology_set_xmlbuffer(t, xml.data(), static_cast<int>(xml.size())) == 0 &&
-           hwloc_topology_load(t) == 0;
-    }
-    ::_exit(ok ? 0 : 1);  // no destructor, no leak check: the verdict is all that is wanted
+    // _exit: no destructor, no leak check; the verdict is all that is wanted.
+    ::_exit(load_xml_buffer(xml) != nullptr ? 0 : 1);
   }
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
@@ -209,14 +218,8 @@ Topology Topology::parse_xml(std::string_view xml, const std::string& name) {
   // lookup") where it reads the same file from disk. A user's own choice stays.
   ::setenv("HWLOC_LIBXML_IMPORT", "0", 0);
   refuse_what_crashes_hwloc(xml, name);
-  hwloc_topology_t t;
-  if (hwloc_topology_init(&t) != 0) throw std::runtime_error("hwloc_topology_init failed");
-  hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_NONE);
-  if (hwloc_topology_set_xmlbuffer(t, xml.data(), static_cast<int>(xml.size())) != 0 ||
-      hwloc_topology_load(t) != 0) {
-    hwloc_topology_destroy(t);
-    throw std::runtime_error("not a topology hwloc can read: " + name);
-  }
+  hwloc_topology_t t = load_xml_buffer(xml);
+  if (t == nullptr) throw std::runtime_error("not a topology hwloc can read: " + name);
   return Topology(t, name);
 }
 
