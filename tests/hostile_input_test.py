@@ -198,6 +198,18 @@ for members, value, needle in ((["fit", "bandwidths_gbps", "ll"], -30.0, "/fit/b
     one_error_line(run(larm, "hybrid", "predict", bad, "--ratio-fast", "0.5", "--ratio-read", "1"),
                    f"hybrid {'/'.join(map(str, members))} = {value}", needle)
 
+here = os.path.dirname(os.path.abspath(__file__))
+golden_advice = os.path.join(here, "golden", "expected", "advise-broadwell--advice.json")
+for members, value, needle in (
+        (["regions", 0, "ranking", 0, "threads_per_domain", "0"], 1e30,
+         "/regions/0/ranking/0/threads_per_domain/0"),
+        (["regions", 0, "ranking", 0, "threads_per_domain"], {"-1": 4}, "unknown member \"-1\""),
+        (["regions", 0, "ranking", 0, "gflops"], -5.0, "/regions/0/ranking/0/gflops: -5.0 is below")):
+    bad = mutated(golden_advice, "bad-advice.json", set_at(members, value))
+    one_error_line(run(larm, "plot", os.path.join(here, "fixtures", "broadwell-table42"), "--advice",
+                       bad, "--out", os.path.join(work, "advice-plots")),
+                   f"advice {'/'.join(map(str, members))} = {value}", needle)
+
 # 3c. A topology XML that crashes hwloc 2.9 itself (found by tests/fuzz/fuzz_topology_xml): an
 # error line, not a segmentation fault.
 crashing = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fuzz", "corpus", "topology_xml",

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "results/input_file.h"
+#include "results/json_schema.h"
 #include "results/store.h"
 #include "tools/cli_common.h"
 
@@ -31,8 +32,13 @@ std::vector<report::PredictedPoint> predicted_points(const std::string& file) {
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
-  if (!doc.is_object() || doc.value("format", "") != "larm-advice") {
+  if (results::text_member(doc, "format") != "larm-advice") {
     throw UsageError(file + " is not an advice file (no \"format\": \"larm-advice\")");
+  }
+  try {
+    results::check_against_schema(doc, results::FileFormat::advice);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(file + ": " + e.what());
   }
   std::vector<report::PredictedPoint> points;
   try {
@@ -41,7 +47,7 @@ std::vector<report::PredictedPoint> predicted_points(const std::string& file) {
       for (const auto& p : region.at("ranking")) {
         if (!p.at("gflops").is_number()) continue;
         const auto threads = p.at("threads_per_domain").get<std::map<std::string, int>>();
-        int total = 0;
+        long long total = 0;  // up to 65 536 domains of at most 2^20 threads each
         for (const auto& [domain, n] : threads) total += n;
         for (const auto& [domain, n] : threads) {
           if (n <= 0 || total <= 0) continue;
