@@ -44,6 +44,6 @@ CC=clang-14 CXX=clang++-14 configure_and_build tsan-openmp RelWithDebInfo thread
   TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1" \
   ctest --output-on-failure -j 1 -R 'likwid_markers|examples_smoke')
 
-echo "== Release build, multi-NUMA QEMU guest"
+echo "== Release build, the fork test (ASan's allocator is not fork-safe), multi-NUMA QEMU guest"
 configure_and_build release-tests Release ""
-(cd "$root/build/release-tests" && ctest --output-on-failure -j 1 -L multinuma)
+(cd "$root/build/release-tests" && ctest --output-on-failure -j 1 -L 'multinuma|fork')
