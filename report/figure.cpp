@@ -1,6 +1,7 @@
 // Figure scripts: one script draws every format.
 #include "report/figure.h"
 
+#include <cstdio>
 #include <sstream>
 #include <string_view>
 
@@ -11,6 +12,12 @@ namespace larm::report {
 const char* name(Format format) {
   static const char* const names[] = {"png", "svg", "pdf"};
   return names[static_cast<int>(format)];
+}
+
+std::string significant(double value, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+  return buffer;
 }
 
 const std::vector<std::string>& palette() {

@@ -46,6 +46,9 @@ std::string data_blocks(const std::string& columns, const std::string& group, co
   return out.str();
 }
 
+// A number for a label or a key: `digits` significant digits, as printf's %g writes them.
+std::string significant(double value, int digits = 3);
+
 // The colour-blind-safe palette of Okabe and Ito (2008), black first.
 const std::vector<std::string>& palette();
 

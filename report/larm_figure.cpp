@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
@@ -12,12 +11,6 @@ namespace larm::report {
 namespace {
 
 constexpr double kMinAi = 1.0 / 64, kMaxAi = 64;
-
-std::string fixed(double value, int digits = 3) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
-  return buffer;
-}
 
 // Line style of a roof: colour by cache level or memory, dash by placement (local solid, remote
 // dashed, contention dash-dot, congestion dotted), so that print in grey still tells them apart.
@@ -153,8 +146,8 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
     }
   }
   for (std::size_t i = 0; i < ticks.size(); ++i) {
-    gp << (i ? ", " : "") << gnuplot_string(ticks[i].second + " " + fixed(ticks[i].first)) << " "
-       << ticks[i].first;
+    gp << (i ? ", " : "") << gnuplot_string(ticks[i].second + " " + significant(ticks[i].first))
+       << " " << ticks[i].first;
   }
   gp << ")\n  set y2range [" << range.first << ":" << range.second << "]\n  set logscale y2\n";
   if (!ceiling_labels) gp << "  unset y2tics\n";
@@ -166,19 +159,21 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
   int cache_index = 0;
   for (std::size_t i = 0; i < d.bandwidth.size(); ++i) {
     const auto& r = d.bandwidth[i];
-    items.push_back("    min(x*" + fixed(r.value, 6) + ", F) " + "with lines " +
+    items.push_back("    min(x*" + significant(r.value, 6) + ", F) " + "with lines " +
                     roof_style(r, r.is_cache() ? cache_index++ : 0) + " title " +
-                    gnuplot_string(key_name(r) + ": " + fixed(r.value) + " GB/s"));
+                    gnuplot_string(key_name(r) + ": " + significant(r.value) + " GB/s"));
   }
   for (const auto& [region, gbps] : d.hybrid_roofs) {
-    items.push_back("    min(x*" + fixed(gbps, 6) +
-                    ", F) with lines lc rgb \"#aa3377\" dt 4 lw 1.5 title " +
-                    gnuplot_string("hybrid roof of " + region + ": " + fixed(gbps) + " GB/s"));
+    items.push_back(
+        "    min(x*" + significant(gbps, 6) +
+        ", F) with lines lc rgb \"#aa3377\" dt 4 lw 1.5 title " +
+        gnuplot_string("hybrid roof of " + region + ": " + significant(gbps) + " GB/s"));
   }
   for (const auto& c : d.ceilings) {
-    items.push_back("    " + fixed(c.value, 6) + " with lines lc rgb \"#555555\" dt 3 lw 1 title " +
+    items.push_back("    " + significant(c.value, 6) +
+                    " with lines lc rgb \"#555555\" dt 3 lw 1 title " +
                     gnuplot_string(std::string(name(c.op)) + " " + name(c.isa) + ": " +
-                                   fixed(c.value) + " GFLOP/s"));
+                                   significant(c.value) + " GFLOP/s"));
   }
   if (!d.validation.empty()) {
     items.push_back("    \"" + stem +
@@ -264,15 +259,16 @@ std::size_t key_entries(const DomainData& d, const std::vector<std::string>& lab
 std::size_t longest_key_title(const DomainData& d, const std::vector<std::string>& labels) {
   std::size_t longest = std::string("predicted by larm advise").size();
   for (const auto& r : d.bandwidth) {
-    longest = std::max(longest, (key_name(r) + ": " + fixed(r.value) + " GB/s").size());
+    longest = std::max(longest, (key_name(r) + ": " + significant(r.value) + " GB/s").size());
   }
   for (const auto& [region, gbps] : d.hybrid_roofs) {
-    longest = std::max(longest, ("hybrid roof of " + region + ": " + fixed(gbps) + " GB/s").size());
+    longest =
+        std::max(longest, ("hybrid roof of " + region + ": " + significant(gbps) + " GB/s").size());
   }
   for (const auto& c : d.ceilings) {
-    longest = std::max(
-        longest,
-        (std::string(name(c.op)) + " " + name(c.isa) + ": " + fixed(c.value) + " GFLOP/s").size());
+    longest = std::max(longest, (std::string(name(c.op)) + " " + name(c.isa) + ": " +
+                                 significant(c.value) + " GFLOP/s")
+                                    .size());
   }
   for (const auto& label : labels) longest = std::max(longest, label.size() + 12);
   return longest;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <functional>
 #include <map>
 #include <set>
@@ -14,12 +13,6 @@
 namespace larm::report {
 namespace {
 
-std::string fixed(double value, int digits = 3) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
-  return buffer;
-}
-
 // "32 KiB", "1 MiB"... for tick labels.
 std::string bytes_label(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -28,7 +21,7 @@ std::string bytes_label(double bytes) {
     bytes /= 1024;
     ++u;
   }
-  return fixed(bytes, 3) + " " + units[u];
+  return significant(bytes, 3) + " " + units[u];
 }
 
 const char* colour(std::size_t i) {
@@ -471,8 +464,9 @@ std::vector<Figure> validation_figures(const results::Results& results,
            << " using 1:3 with lines lc rgb \"" << colour(i) << "\" notitle, \\\n"
            << "    \"\" index " << i << " using 1:2 with points pt " << 5 + 2 * (i % 4)
            << " lc rgb \"" << colour(i) << "\" title "
-           << gnuplot_string(roof + ": E " + fixed(error.thesis, 2) + " %, MARE " +
-                             fixed(error.mean_abs, 2) + " %, n " + std::to_string(error.points));
+           << gnuplot_string(roof + ": E " + significant(error.thesis, 2) + " %, MARE " +
+                             significant(error.mean_abs, 2) + " %, n " +
+                             std::to_string(error.points));
       ++i;
     }
     body << "\n";

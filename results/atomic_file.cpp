@@ -15,7 +15,7 @@
 namespace larm::results {
 namespace {
 
-[[noreturn]] void fail(const std::filesystem::path& path, const char* what) {
+[[noreturn]] void fail_with_errno(const std::filesystem::path& path, const char* what) {
   throw std::runtime_error(std::string("cannot ") + what + " " + path.string() + ": " +
                            std::strerror(errno));
 }
@@ -52,13 +52,13 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   // a link planted in a shared directory such as liblarm's /tmp fallback).
   std::string tmp = (path.parent_path() / ("." + path.filename().string() + ".XXXXXX")).string();
   const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-  if (fd < 0) fail(path, "create a temporary file for");
+  if (fd < 0) fail_with_errno(path, "create a temporary file for");
   // Each failure removes the temporary file and names path with the first error's errno.
   auto discard = [&](const char* what) {
     const int saved = errno;
     ::unlink(tmp.c_str());
     errno = saved;
-    fail(path, what);
+    fail_with_errno(path, what);
   };
   auto give_up = [&](const char* what) {
     const int saved = errno;
@@ -116,7 +116,7 @@ void ensure_writable_file(const std::filesystem::path& path) {
   if (!std::filesystem::is_directory(dir, ec)) {
     throw std::runtime_error("cannot write " + path.string() + ": no directory " + dir.string());
   }
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) fail(path, "write");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) fail_with_errno(path, "write");
 }
 
 void ensure_writable_directory(const std::filesystem::path& dir) {
@@ -126,7 +126,7 @@ void ensure_writable_directory(const std::filesystem::path& dir) {
   if (!std::filesystem::is_directory(dir)) {
     throw std::runtime_error("not a directory: " + dir.string());
   }
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) fail(dir, "write into");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) fail_with_errno(dir, "write into");
 }
 
 }  // namespace larm::results

@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "results/statistics.h"
+
 namespace larm::results {
 namespace {
 
@@ -16,10 +18,6 @@ std::string cell(double value, bool present) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, value >= 100 ? "%.0f" : "%.1f", value);
   return buffer;
-}
-
-std::string pad(const std::string& text, std::size_t width) {
-  return text.size() >= width ? text + " " : std::string(width - text.size(), ' ') + text;
 }
 
 }  // namespace
@@ -46,12 +44,12 @@ std::string matrix_table(const Results& results) {
       out << title << ": none measured\n";
       return;
     }
-    out << title << "\n  " << pad("domain \\ memory", 16);
-    for (const std::string& m : memories) out << pad(m + " " + kinds[m], 12);
+    out << title << "\n  " << right_aligned("domain \\ memory", 16);
+    for (const std::string& m : memories) out << right_aligned(m + " " + kinds[m], 12);
     out << "\n";
     for (int d : domains) {
-      out << "  " << pad(std::to_string(d), 16);
-      for (const std::string& m : memories) out << pad(value_of(d, m), 12);
+      out << "  " << right_aligned(std::to_string(d), 16);
+      for (const std::string& m : memories) out << right_aligned(value_of(d, m), 12);
       out << "\n";
     }
   };
@@ -95,13 +93,13 @@ std::string matrix_table(const Results& results) {
 
   const auto& distances = results.topology.value("distances", nlohmann::json());
   if (distances.is_object()) {
-    out << "hwloc distances (" << distances.value("kind", "") << ")\n  " << pad("", 16);
-    for (const std::string& m : memories) out << pad(m, 12);
+    out << "hwloc distances (" << distances.value("kind", "") << ")\n  " << right_aligned("", 16);
+    for (const std::string& m : memories) out << right_aligned(m, 12);
     out << "\n";
     std::size_t i = 0;
     for (const auto& row : distances.value("values", nlohmann::json::array())) {
-      out << "  " << pad(i < memories.size() ? memories[i] : "?", 16);
-      for (const auto& v : row) out << pad(std::to_string(v.get<std::uint64_t>()), 12);
+      out << "  " << right_aligned(i < memories.size() ? memories[i] : "?", 16);
+      for (const auto& v : row) out << right_aligned(std::to_string(v.get<std::uint64_t>()), 12);
       out << "\n";
       ++i;
     }

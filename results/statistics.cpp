@@ -77,6 +77,10 @@ std::string bytes_text(std::uint64_t bytes) {
   return text;
 }
 
+std::string right_aligned(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text + " " : std::string(width - text.size(), ' ') + text;
+}
+
 bool is_unstable(const SampleStats& stats, double threshold) {
   return stats.count > 1 && stats.spread > threshold;
 }

@@ -49,6 +49,10 @@ std::string percent_text(double fraction, int decimals = 1);
 // A size as the tables and messages write it: "48.0 KiB", "1.5 MiB".
 std::string bytes_text(std::uint64_t bytes);
 
+// Text right-aligned in a table column of `width` characters; a longer text keeps one space after
+// it, so that columns never run together.
+std::string right_aligned(const std::string& text, std::size_t width);
+
 // A measurement is unstable when its samples spread more than this fraction of the median.
 inline constexpr double kDefaultUnstableSpread = 0.10;
 

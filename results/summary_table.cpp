@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "results/statistics.h"
+
 namespace larm::results {
 namespace {
 
@@ -25,10 +27,6 @@ std::string cell(const Roof* roof) {
   if (roof->status == Status::misplaced) text += "!";
   if (roof->status == Status::indistinct) text += "?";
   return text;
-}
-
-std::string pad(const std::string& text, std::size_t width) {
-  return text.size() >= width ? text + " " : std::string(width - text.size(), ' ') + text;
 }
 
 std::string row_label(const Roof& r) {
@@ -80,14 +78,14 @@ std::string summary_table(const Results& results) {
         absent_reasons.insert(label + ": " + status_text(r.status, r.status_reason));
     }
     if (!row_order.empty()) {
-      out << "  " << pad("GB/s (" + estimator + ")", 26);
-      for (Access access : all<Access>()) out << pad(name(access), 10);
+      out << "  " << right_aligned("GB/s (" + estimator + ")", 26);
+      for (Access access : all<Access>()) out << right_aligned(name(access), 10);
       out << "\n";
       for (const std::string& label : row_order) {
-        out << "  " << pad(label, 26);
+        out << "  " << right_aligned(label, 26);
         for (Access access : all<Access>()) {
           auto it = rows[label].find(access);
-          out << pad(cell(it == rows[label].end() ? nullptr : it->second), 10);
+          out << right_aligned(cell(it == rows[label].end() ? nullptr : it->second), 10);
         }
         out << "\n";
       }
@@ -103,18 +101,18 @@ std::string summary_table(const Results& results) {
       flops[label][r.op] = &r;
     }
     if (!flop_order.empty()) {
-      out << "  " << pad("GFLOP/s (" + estimator + ") [IPC]", 26);
-      for (FlopOp op : all<FlopOp>()) out << pad(name(op), 16);
+      out << "  " << right_aligned("GFLOP/s (" + estimator + ") [IPC]", 26);
+      for (FlopOp op : all<FlopOp>()) out << right_aligned(name(op), 16);
       out << "\n";
       for (const std::string& label : flop_order) {
-        out << "  " << pad(label, 26);
+        out << "  " << right_aligned(label, 26);
         for (FlopOp op : all<FlopOp>()) {
           auto it = flops[label].find(op);
           std::string text = it == flops[label].end() ? "" : cell(it->second);
           if (it != flops[label].end() && it->second->instructions_per_cycle) {
             text += " [" + format_value(*it->second->instructions_per_cycle) + "]";
           }
-          out << pad(text, 16);
+          out << right_aligned(text, 16);
         }
         out << "\n";
       }

@@ -54,7 +54,7 @@ results::Results two_domain_fixture() {
   return r;
 }
 
-RegionPoint point(double ai, double gflops, std::map<unsigned, double> data = {}) {
+RegionPoint region_point(double ai, double gflops, std::map<unsigned, double> data = {}) {
   RegionPoint p;
   p.region = "r";
   p.label = "firsttouch";
@@ -70,27 +70,27 @@ RegionPoint point(double ai, double gflops, std::map<unsigned, double> data = {}
 TEST(RegionPlacement, TheLowestRoofAboveThePointBoundsIt) {
   const auto results = two_domain_fixture();
   // AI 0.1: roofs at 76, 30.9, 15.4, 3.61, 1.75, 1.67, 0.83, 1.81 GFLOP/s.
-  const PlacedRegion local = place(point(0.1, 3.0, {{0, 1.0}}), results, {});
+  const PlacedRegion local = place(region_point(0.1, 3.0, {{0, 1.0}}), results, {});
   ASSERT_TRUE(local.bound);
   EXPECT_EQ(local.bound->kind(), RoofKind::local);
   EXPECT_NEAR(local.roof_gflops, 3.61, 1e-9);
   EXPECT_NEAR(local.distance_percent, (3.61 - 3.0) / 3.61 * 100, 1e-9);
   EXPECT_NE(local.verdict.find("100 % on memory 0 (local)"), std::string::npos);
 
-  const PlacedRegion congestion = place(point(0.1, 1.78), results, {});
+  const PlacedRegion congestion = place(region_point(0.1, 1.78), results, {});
   EXPECT_EQ(congestion.bound->kind(), RoofKind::congestion);
 
-  const PlacedRegion remote = place(point(0.1, 1.7, {{1, 1.0}}), results, {});
+  const PlacedRegion remote = place(region_point(0.1, 1.7, {{1, 1.0}}), results, {});
   EXPECT_EQ(remote.bound->kind(), RoofKind::remote);
   EXPECT_EQ(memory_text(remote.bound->memory), "1");
   EXPECT_NE(remote.verdict.find("100 % on memory 1 (remote)"), std::string::npos);
 
-  const PlacedRegion contention = place(point(0.1, 0.8, {{1, 1.0}}), results, {});
+  const PlacedRegion contention = place(region_point(0.1, 0.8, {{1, 1.0}}), results, {});
   EXPECT_EQ(contention.bound->kind(), RoofKind::contention);
   EXPECT_EQ(memory_text(contention.bound->memory), "1");
   EXPECT_NE(contention.verdict.find("concentrated on memory 1"), std::string::npos);
 
-  const PlacedRegion cache = place(point(0.1, 20), results, {});
+  const PlacedRegion cache = place(region_point(0.1, 20), results, {});
   EXPECT_EQ(cache.bound->kind(), RoofKind::cache);
   EXPECT_EQ(cache.bound->name, "L2 load");
 }
@@ -112,7 +112,7 @@ TEST(RegionPlacement, NoiseAboveARoofDoesNotMakeTheNextRoofItsBound) {
   spread("congestion", {17.7, 18.1, 18.5});
   // AI 0.1: 3.7 GFLOP/s is 2.5 % above the local roof (3.61), within its 4.99 %: bound by it, not
   // by the L3 roof above; and within the noise of no other roof.
-  const PlacedRegion above = place(point(0.1, 3.7, {{0, 1.0}}), results, {});
+  const PlacedRegion above = place(region_point(0.1, 3.7, {{0, 1.0}}), results, {});
   ASSERT_TRUE(above.bound);
   EXPECT_EQ(above.bound->kind(), RoofKind::local);
   EXPECT_NEAR(above.bound->tolerance, 1.8 / 36.1, 1e-9);
@@ -120,10 +120,10 @@ TEST(RegionPlacement, NoiseAboveARoofDoesNotMakeTheNextRoofItsBound) {
   EXPECT_EQ(above.within_noise_of, std::vector<std::string>{"local memory 0 (DRAM) load"});
   EXPECT_EQ(above.verdict.find("cannot tell"), std::string::npos) << above.verdict;
   // Beyond the local roof's noise (3.8 is 5.3 % above): the L3 roof bounds it.
-  EXPECT_EQ(place(point(0.1, 3.8), results, {}).bound->kind(), RoofKind::cache);
+  EXPECT_EQ(place(region_point(0.1, 3.8), results, {}).bound->kind(), RoofKind::cache);
   // 1.78 lies within the remote roof's ±2 % (1.75) and congestion's ±2.2 % (1.81): bound by
   // the lower, and the verdict names both.
-  const PlacedRegion two = place(point(0.1, 1.78), results, {});
+  const PlacedRegion two = place(region_point(0.1, 1.78), results, {});
   ASSERT_TRUE(two.bound);
   EXPECT_EQ(two.bound->kind(), RoofKind::remote);
   EXPECT_EQ(two.within_noise_of.size(), 2u);
@@ -132,7 +132,7 @@ TEST(RegionPlacement, NoiseAboveARoofDoesNotMakeTheNextRoofItsBound) {
             std::string::npos)
       << two.verdict;
   // One sample per roof: no spread, so no tolerance (the exact comparison of before).
-  const PlacedRegion exact = place(point(0.1, 3.62), two_domain_fixture(), {});
+  const PlacedRegion exact = place(region_point(0.1, 3.62), two_domain_fixture(), {});
   EXPECT_EQ(exact.bound->kind(), RoofKind::cache);
 }
 
@@ -149,7 +149,7 @@ TEST(RegionPlacement, HybridRoofOfTheRegionCanBoundIt) {
   hybrid.domain = 0;
   hybrid.fast = hybrid::MemoryChoice{.os_index = 1, .kind = "HBM", .why = ""};
   hybrid.slow = hybrid::MemoryChoice{.os_index = 0, .kind = "DRAM", .why = ""};
-  RegionPoint p = point(0.1, 1.0, {{0, 1.0}});
+  RegionPoint p = region_point(0.1, 1.0, {{0, 1.0}});
   p.read_share = 1.0;
   const PlacedRegion placed = place(p, two_domain_fixture(), {.hybrid = &hybrid});
   ASSERT_TRUE(placed.hybrid_roof);
@@ -165,37 +165,37 @@ TEST(RegionPlacement, HybridRoofOfTheRegionCanBoundIt) {
 
 TEST(RegionPlacement, CeilingsBoundHighIntensityPoints) {
   const auto results = two_domain_fixture();
-  const PlacedRegion add = place(point(10, 120), results, {});
+  const PlacedRegion add = place(region_point(10, 120), results, {});
   EXPECT_EQ(add.bound->kind(), RoofKind::compute);
   EXPECT_EQ(add.bound->name, "add dp avx512");
-  const PlacedRegion fma = place(point(10, 200), results, {});
+  const PlacedRegion fma = place(region_point(10, 200), results, {});
   EXPECT_EQ(fma.bound->name, "fma dp avx512");
   EXPECT_NE(fma.verdict.find("compute-bound"), std::string::npos);
 }
 
 TEST(RegionPlacement, PointsWithoutIntensityOrAboveEveryRoofAreSaidSo) {
   const auto results = two_domain_fixture();
-  RegionPoint unknown = point(0.1, 1);
+  RegionPoint unknown = region_point(0.1, 1);
   unknown.ai.reset();
   unknown.unavailable = "no FLOP count";
   const PlacedRegion none = place(unknown, results, {});
   EXPECT_FALSE(none.bound);
   EXPECT_EQ(none.verdict, "not placed: no FLOP count");
-  const PlacedRegion above = place(point(0.1, 500), results, {});
+  const PlacedRegion above = place(region_point(0.1, 500), results, {});
   EXPECT_FALSE(above.bound);
   EXPECT_NE(above.verdict.find("above every roof"), std::string::npos);
-  RegionPoint elsewhere = point(0.1, 1);
+  RegionPoint elsewhere = region_point(0.1, 1);
   elsewhere.domain = 1;  // the fixture has no roof for domain 1
   EXPECT_NE(place(elsewhere, results, {}).verdict.find("no roof for domain 1"), std::string::npos);
 }
 
 TEST(RegionPlacement, FarBelowItsRoofSaysSomethingElseLimitsIt) {
   const auto results = two_domain_fixture();
-  const PlacedRegion far = place(point(0.1, 1.0, {{0, 1.0}}), results, {});
+  const PlacedRegion far = place(region_point(0.1, 1.0, {{0, 1.0}}), results, {});
   // 1.0 is 40 % under the contention roof of memory 0 (1.67); 0.3 is 64 % under that of
   // memory 1 (0.83).
   EXPECT_EQ(far.verdict.find("far below"), std::string::npos);
-  const PlacedRegion farther = place(point(0.1, 0.3), results, {});
+  const PlacedRegion farther = place(region_point(0.1, 0.3), results, {});
   EXPECT_EQ(farther.bound->kind(), RoofKind::contention);
   EXPECT_NE(farther.verdict.find("far below"), std::string::npos);
 }

@@ -65,7 +65,7 @@ TEST(RoofSet, DocumentedPeakIsThreadsFrequencyIpcLanesAndFma) {
   EXPECT_FALSE(documented_peak_gflops(fma, 0).has_value());
 }
 
-results::CurvePoint point(int threads, double gbps) {
+results::CurvePoint curve_point(int threads, double gbps) {
   results::CurvePoint p;
   p.memory = MemoryRef{0, 0};
   p.access = Access::load;
@@ -77,18 +77,21 @@ results::CurvePoint point(int threads, double gbps) {
 
 TEST(Contention, KneeIsWhereAddingThreadsStopsPaying) {
   // 30 -> 31.5 is exactly 5 %: still paying; from 5 threads on, less than 5 % is left to gain.
-  const std::vector<results::CurvePoint> curve{point(1, 10), point(2, 19), point(3, 27),
-                                               point(4, 30), point(5, 31), point(6, 31.5)};
+  const std::vector<results::CurvePoint> curve{curve_point(1, 10), curve_point(2, 19),
+                                               curve_point(3, 27), curve_point(4, 30),
+                                               curve_point(5, 31), curve_point(6, 31.5)};
   EXPECT_EQ(contention_knee(curve), 5);
-  EXPECT_EQ(contention_knee({point(1, 10), point(2, 20)}), 2);
+  EXPECT_EQ(contention_knee({curve_point(1, 10), curve_point(2, 20)}), 2);
   EXPECT_FALSE(contention_knee({}).has_value());
   // A dip after the knee does not move it.
-  EXPECT_EQ(contention_knee({point(1, 10), point(2, 20), point(3, 20.5), point(4, 19)}), 2);
+  EXPECT_EQ(contention_knee(
+                {curve_point(1, 10), curve_point(2, 20), curve_point(3, 20.5), curve_point(4, 19)}),
+            2);
 }
 
 TEST(Contention, DescriptionListsCurvesAndTotals) {
   results::Results r;
-  r.contention_curve = {point(1, 10), point(2, 20)};
+  r.contention_curve = {curve_point(1, 10), curve_point(2, 20)};
   results::SharedBandwidth total;
   total.placement = Placement::congestion;
   total.access = Access::load;
