@@ -1,8 +1,14 @@
-"""End to end: larm characterize --quick writes results that match the JSON schema, CSVs with
-the documented columns, load roofs ordered L1 > L2 > L3 > memory, and larm show reads them."""
+"""End to end: larm characterize --quick --validate writes results that match the JSON schema,
+CSVs with the documented columns, load roofs ordered L1 > L2 > L3 > memory, and larm show reads
+them.
+    characterize_test.py LARM SCHEMA [RESULTS_DIR]
+RESULTS_DIR (emptied first) keeps the run, with its summary in characterize-stdout.txt, for the
+tests that use measured results (validate_test.py, examples_test.py: a CTest fixture), so that
+the suite characterizes this node once."""
 import csv
 import json
 import os
+import shutil
 import sys
 import tempfile
 
@@ -13,6 +19,7 @@ from cli_helpers import Checker, run
 larm, schema_file = sys.argv[1], sys.argv[2]
 c = Checker()
 work = tempfile.mkdtemp(prefix="larm-e2e-")
+out = sys.argv[3] if len(sys.argv) > 3 else os.path.join(work, "results")
 
 
 def median(doc, level, access, placement=None):
@@ -29,25 +36,38 @@ def load_roofs(doc):
                     for level in levels]
 
 
-# The caches and memory of a virtual machine are shared with other tenants, whose bursts can
-# sink one run's roofs (the L3 especially). The ordering must hold in one of three runs: an
-# implementation that measures the wrong thing fails all three.
-for attempt in range(3):
-    out = os.path.join(work, f"run{attempt}")
-    r = run(larm, "characterize", "--quick", "--out", out)
-    print(r.stdout)
-    if r.returncode != 0:
-        break
-    doc = json.load(open(os.path.join(out, "results.json")))
-    levels, loads = load_roofs(doc)
+# characterize refuses a directory that already holds results: the previous run's goes.
+shutil.rmtree(out, ignore_errors=True)
+r = run(larm, "characterize", "--quick", "--validate", "--out", out, timeout=1200)
+print(r.stdout)
+if r.returncode == 0:
+    with open(os.path.join(out, "characterize-stdout.txt"), "w") as f:
+        f.write(r.stdout)
+    levels, loads = load_roofs(json.load(open(os.path.join(out, "results.json"))))
     print("load roofs:", dict(zip(levels, loads)))
-    if all(v is not None for v in loads) and all(a > b for a, b in zip(loads, loads[1:])):
-        break
-c.check(r.returncode == 0, f"characterize --quick exit {r.returncode}: {r.stderr}")
+    # The caches and memory of a virtual machine are shared with other tenants, whose bursts can
+    # sink one run's roofs (the L3 especially). The ordering must hold in one of three runs: an
+    # implementation that measures the wrong thing fails all three. The later runs measure the
+    # roofs again, not the whole plan.
+    for attempt in range(1, 3):
+        if all(v is not None for v in loads) and all(a > b for a, b in zip(loads, loads[1:])):
+            break
+        again = os.path.join(work, f"roofs{attempt}")
+        retry = run(larm, "characterize", "--quick", "--only", "bandwidth", "--out", again,
+                    timeout=1200)
+        if retry.returncode != 0:
+            print(retry.stderr)
+            break
+        levels, loads = load_roofs(json.load(open(os.path.join(again, "results.json"))))
+        print(f"load roofs, run {attempt + 1}:", dict(zip(levels, loads)))
+c.check(r.returncode == 0, f"characterize --quick --validate exit {r.returncode}: {r.stderr}")
+if r.returncode != 0:
+    c.finish()
 c.check(all(v is not None for v in loads), f"missing load roofs: {loads}")
 c.check(all(a > b for a, b in zip(loads, loads[1:])), f"load roofs not ordered in 3 runs: {loads}")
 
 doc = json.load(open(os.path.join(out, "results.json")))
+levels, _ = load_roofs(doc)
 try:
     jsonschema.validate(doc, json.load(open(schema_file)))
     c.check(True, "schema")

@@ -1,12 +1,11 @@
 """larm fleet under mpirun on one machine: each rank bound to its own CPU and named apart
 (LARM_FLEET_HOST=node-{rank}, the documented test mode), so that several "nodes" are measured
 and gathered. A busy process pinned to one rank's CPU must make that node the outlier on its
-FLOP and L1 roofs. Then a node that fails, a node that does not answer in time, Ctrl-C,
+FLOP ceilings. Then a node that fails, a node that does not answer in time, Ctrl-C,
 synchronised steps, and a fleet directory that is already used.
     fleet_mpi_test.py LARM REPO_ROOT"""
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -63,12 +62,18 @@ def node_cpus(out, host):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    # 1. Interference on the last CPU: its node is the outlier on FLOP and L1.
+    # 1. Interference on the last CPU: its node is the outlier on its FLOP ceilings. FLOP
+    # ceilings only (10 s): the gather and the comparison do not depend on the kind of roof (the
+    # bandwidth roofs' comparison is fleet_cli's, on perturbed copies of a full run), and a busy
+    # process halves every one of them where a cache roof may move less. The injector ends by
+    # itself should this test die before it stops it.
     out = os.path.join(tmp, "interfered")
-    busy = subprocess.Popen([sys.executable, injector, "--cpu", str(cpus[-1]), "--duty", "1"])
+    busy = subprocess.Popen([sys.executable, injector, "--cpu", str(cpus[-1]), "--duty", "1",
+                             "--seconds", "900"])
     try:
         time.sleep(0.5)
-        r = fleet_run(["-np", str(ranks), larm, "fleet", *quick, "--out", out])
+        r = fleet_run(["-np", str(ranks), larm, "fleet", "--quick", "--only", "flops", "--out",
+                       out])
     finally:
         busy.terminate()
         busy.wait()
@@ -83,10 +88,11 @@ with tempfile.TemporaryDirectory() as tmp:
     outliers = {o["host"]: {d["roof"] for d in o["roofs"]} for o in doc["outliers"]}
     if victim:
         low = outliers.get(victim[0], set())
-        # Low on cache bandwidth roofs (which one varies with this shared machine's noise: the
-        # L1 load roof of the other node may be slowed too) and on the peak ceiling.
-        c.check(any(re.search(r" L[123] ", k) for k in low),
-                f"{victim[0]} is low on cache bandwidth roofs: {sorted(low)}")
+        # The busy process takes half of the victim's CPU: every ceiling drops by about half (it
+        # was 20 of 20 here). Half of them at least, the peak among them.
+        ceilings = [r["key"] for r in doc["roofs"] if " flops " in r["key"]]
+        c.check(len(low & set(ceilings)) * 2 >= len(ceilings),
+                f"{victim[0]} is low on {len(low)} of {len(ceilings)} FLOP ceilings: {sorted(low)}")
         peak = next(r["key"] for r in doc["roofs"] if r["key_roof"] and " flops " in r["key"])
         c.check(peak in low, f"{victim[0]} is low on the peak ceiling {peak}")
         c.check_equal(doc["outliers"][0]["host"], victim[0], "the interfered node comes first")
@@ -136,7 +142,11 @@ with tempfile.TemporaryDirectory() as tmp:
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     time.sleep(6)
     job.send_signal(signal.SIGINT)
-    stdout, stderr = job.communicate(timeout=120)
+    try:
+        stdout, stderr = job.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        job.kill()  # not left running (and measuring) under the tests that follow
+        raise
     c.check(job.returncode != 0, "an interrupted fleet does not exit 0")
     doc = load(out)
     c.check_equal(doc["complete"], False, "the fleet is marked incomplete")

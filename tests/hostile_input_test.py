@@ -278,7 +278,11 @@ if r.returncode == 0 and shutil.which("gnuplot"):
     time.sleep(1.5)
     start = time.monotonic()
     p.send_signal(signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        raise
     c.check(p.returncode == 130, f"larm plot after Ctrl-C: exit {p.returncode}: {err[-300:]}")
     c.check("interrupted" in err, f"no 'interrupted' message: {err[-300:]!r}")
     c.check(time.monotonic() - start < 10, f"Ctrl-C took {time.monotonic() - start:.1f} s to end plot")

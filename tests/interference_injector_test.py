@@ -18,8 +18,9 @@ bad = subprocess.run([sys.executable, injector, "--cpu", "0", "--duty", "1.5", "
 c.check(bad.returncode != 0 and "--duty" in bad.stderr, f"bad duty accepted: {bad.stderr!r}")
 
 cpu = sorted(os.sched_getaffinity(0))[-1]
+# --seconds: should this test be killed before it stops the injector, the busy loop ends anyway.
 busy = subprocess.Popen([sys.executable, injector, "--cpu", str(cpu), "--duty", "0.9",
-                         "--period-ms", "20"])
+                         "--period-ms", "20", "--seconds", "900"])
 out = os.path.join(tempfile.mkdtemp(prefix="larm-inject-"), "run")
 try:
     result = run(larm, "characterize", "--quick", "--only", "flops", "--out", out)

@@ -27,7 +27,11 @@ while time.time() < deadline and not saved:
         pass
 c.check(saved, "no measurement saved within 120 s")
 process.send_signal(signal.SIGINT)
-stdout, stderr = process.communicate(timeout=120)
+try:
+    stdout, stderr = process.communicate(timeout=120)
+except subprocess.TimeoutExpired:
+    process.kill()  # not left measuring under the tests that follow
+    raise
 c.check(process.returncode == 130, f"exit {process.returncode} after SIGINT, expected 130")
 c.check("incomplete" in stderr, f"stderr does not say incomplete: {stderr!r}")
 doc = json.load(open(os.path.join(out, "results.json")))
