@@ -140,7 +140,14 @@ with tempfile.TemporaryDirectory() as tmp:
     out = os.path.join(tmp, "interrupted")
     job = subprocess.Popen(base + ["-np", "2", larm, "fleet", *quick, "--out", out],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    time.sleep(6)
+    # Interrupted once both nodes saved a measurement, not after a fixed time: on a busy machine
+    # the ranks may not even have started measuring (nor caught SIGINT) after 6 s.
+    saves = [os.path.join(out, f"node-{rank}", "results.json") for rank in (0, 1)]
+    deadline = time.monotonic() + 300
+    while not all(map(os.path.exists, saves)) and job.poll() is None and \
+            time.monotonic() < deadline:
+        time.sleep(0.2)
+    c.check(job.poll() is None, "the fleet was still measuring when interrupted")
     job.send_signal(signal.SIGINT)
     try:
         stdout, stderr = job.communicate(timeout=120)

@@ -275,7 +275,12 @@ if r.returncode == 0 and shutil.which("gnuplot"):
     p = subprocess.Popen([larm, "plot", reference, "--out", plots, "--format", "svg"],
                          env={**os.environ, **env}, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
+    # Interrupted while the fake gnuplot sleeps (its first file started), not after a fixed
+    # time: on a busy machine larm may not have reached gnuplot, nor caught SIGINT, after 1.5 s.
+    deadline = time.monotonic() + 120
+    while p.poll() is None and time.monotonic() < deadline and \
+            not [f for f in os.listdir(plots) if f.endswith(".partial")]:
+        time.sleep(0.1)
     start = time.monotonic()
     p.send_signal(signal.SIGINT)
     try:
