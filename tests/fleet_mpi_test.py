@@ -1,6 +1,6 @@
 """larm fleet under mpirun on one machine: each rank bound to its own CPU and named apart
 (LARM_FLEET_HOST=node-{rank}, the documented test mode), so that several "nodes" are measured
-and gathered. A busy process pinned to one rank's CPU must make that node the outlier on its
+and gathered. Busy processes pinned to one rank's CPU must make that node the outlier on its
 FLOP ceilings. Then a node that fails, a node that does not answer in time, Ctrl-C,
 synchronised steps, and a fleet directory that is already used.
     fleet_mpi_test.py LARM REPO_ROOT"""
@@ -64,19 +64,25 @@ def node_cpus(out, host):
 with tempfile.TemporaryDirectory() as tmp:
     # 1. Interference on the last CPU: its node is the outlier on its FLOP ceilings. FLOP
     # ceilings only (10 s): the gather and the comparison do not depend on the kind of roof (the
-    # bandwidth roofs' comparison is fleet_cli's, on perturbed copies of a full run), and a busy
-    # process halves every one of them where a cache roof may move less. The injector ends by
-    # itself should this test die before it stops it.
+    # bandwidth roofs' comparison is fleet_cli's, on perturbed copies of a full run), and busy
+    # processes lower every one of them where a cache roof may move less. The injectors end by
+    # themselves should this test die before it stops them.
+    # Three busy processes, not one: one halves the victim's share of its CPU, and on a machine
+    # busy with other work its peers may lose as much (one busy process while a characterization
+    # looped beside the tests: the victim was low on 4 of 20 ceilings). Three leave it a quarter
+    # at most, under half of what a node sharing its CPU with one other process keeps.
     out = os.path.join(tmp, "interfered")
-    busy = subprocess.Popen([sys.executable, injector, "--cpu", str(cpus[-1]), "--duty", "1",
-                             "--seconds", "900"])
+    busy = [subprocess.Popen([sys.executable, injector, "--cpu", str(cpus[-1]), "--duty", "1",
+                              "--seconds", "900"]) for _ in range(3)]
     try:
         time.sleep(0.5)
         r = fleet_run(["-np", str(ranks), larm, "fleet", "--quick", "--only", "flops", "--out",
                        out])
     finally:
-        busy.terminate()
-        busy.wait()
+        for b in busy:
+            b.terminate()
+        for b in busy:
+            b.wait()
     c.check_equal(r.returncode, 0, "fleet with interference: " + r.stderr[-2000:])
     doc = load(out)
     c.check_equal(len(doc["nodes"]), ranks, "one node per rank")
@@ -88,11 +94,14 @@ with tempfile.TemporaryDirectory() as tmp:
     outliers = {o["host"]: {d["roof"] for d in o["roofs"]} for o in doc["outliers"]}
     if victim:
         low = outliers.get(victim[0], set())
-        # The busy process takes half of the victim's CPU: every ceiling drops by about half (it
-        # was 20 of 20 here). Half of them at least, the peak among them.
+        # The busy processes take three quarters of the victim's CPU: every ceiling drops (it was
+        # 20 of 20 here with one process on a quiet machine). Half of them at least, the peak among
+        # them.
         ceilings = [r["key"] for r in doc["roofs"] if " flops " in r["key"]]
         c.check(len(low & set(ceilings)) * 2 >= len(ceilings),
                 f"{victim[0]} is low on {len(low)} of {len(ceilings)} FLOP ceilings: {sorted(low)}")
+        print(f"interfered node {victim[0]}: low on {len(low & set(ceilings))} of {len(ceilings)}"
+              f" FLOP ceilings; the others on {[len(v) for h, v in outliers.items() if h != victim[0]]}")
         peak = next(r["key"] for r in doc["roofs"] if r["key_roof"] and " flops " in r["key"])
         c.check(peak in low, f"{victim[0]} is low on the peak ceiling {peak}")
         c.check_equal(doc["outliers"][0]["host"], victim[0], "the interfered node comes first")
