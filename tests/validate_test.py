@@ -38,9 +38,19 @@ def table_rows(stdout):
 with open(os.path.join(out, "characterize-stdout.txt")) as f:
     characterized = f.read()
 rows = table_rows(characterized)
-for level in ("L1 load", "L2 load", "L3 load", "memory 0 local load"):
-    c.check((0, level) in rows, f"error table has a row for {level}: {sorted(rows)}")
 doc = json.load(open(os.path.join(out, "results.json")))
+# A cache level whose latency is within 15 % of the next one's is indistinct (its roofs measure
+# the next level): it has no roof of its own to validate. It happens when the cache usable here
+# is smaller than hwloc declares, and on a busy machine (L2 in 1 of 2 runs beside a
+# characterization loop); L1 and memory are always distinct.
+indistinct = {r["level"] for r in doc["roofs"]
+              if r["domain"] == 0 and r["access"] == "load" and r["status"].startswith("indistinct")}
+for level in ("L1", "L2", "L3", "memory 0 local"):
+    if level in indistinct:
+        c.check((0, level + " load") not in rows, f"indistinct {level} is not validated: {sorted(rows)}")
+        print(f"{level} indistinct here, not validated")
+    else:
+        c.check((0, level + " load") in rows, f"error table has a row for {level} load: {sorted(rows)}")
 jsonschema.validate(doc, json.load(open(schema_file)))
 points = doc["validation"]
 c.check(len(points) >= 4 * 5, f"{len(points)} validation points")
