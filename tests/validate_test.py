@@ -41,7 +41,7 @@ rows = table_rows(characterized)
 doc = json.load(open(os.path.join(out, "results.json")))
 # A cache level whose latency is within 15 % of the next one's is indistinct (its roofs measure
 # the next level): it has no roof of its own to validate. It happens when the cache usable here
-# is smaller than hwloc declares, and on a busy machine (L2 in 1 of 2 runs beside a
+# is smaller than hwloc declares, and on a busy machine (L2 in 1 of 3 runs beside a
 # characterization loop); L1 and memory are always distinct.
 indistinct = {r["level"] for r in doc["roofs"]
               if r["domain"] == 0 and r["access"] == "load" and r["status"].startswith("indistinct")}
