@@ -1,9 +1,10 @@
 // The HTML and Markdown reports.
 #include "report/report_page.h"
 
-#include <cstdio>
 #include <fstream>
 #include <sstream>
+
+#include "report/figure.h"
 
 namespace larm::report {
 std::string html_escape(const std::string& text) {
@@ -30,12 +31,6 @@ std::string html_escape(const std::string& text) {
 }
 
 namespace {
-
-std::string number(double value, int digits = 4) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
-  return buffer;
-}
 
 // The provenance entries worth a line: scalars, in the document's order.
 std::vector<std::pair<std::string, std::string>> provenance_rows(const nlohmann::json& p) {
@@ -75,9 +70,9 @@ std::vector<RoofRow> roof_rows(const results::Results& results) {
                 name_or_empty(r.placement),
                 r.operation() + (r.precision ? std::string(" ") + name(*r.precision) : ""),
                 name(r.isa),
-                r.present() ? number(r.roof) : "absent",
+                r.present() ? significant(r.roof, 4) : "absent",
                 r.unit(),
-                r.present() ? number(100 * r.stats.spread, 2) + " %" : "",
+                r.present() ? significant(100 * r.stats.spread, 2) + " %" : "",
                 status_text(r.status, r.status_reason)};
     rows.push_back(row);
   }
@@ -177,13 +172,13 @@ std::string html_report(const ReportInputs& inputs) {
       const auto kk = static_cast<std::size_t>(k);
       h << "<tr><td>" << larm::name(k) << "</td><td>" << fit.piece_samples[kk] << "</td>";
       for (hybrid::Transfer j : hybrid::kTransfers) {
-        h << "<td>" << (j == k ? "–" : number(fit.piecewise[kk][j], 3)) << "</td>";
+        h << "<td>" << (j == k ? "–" : significant(fit.piecewise[kk][j], 3)) << "</td>";
       }
       h << "</tr>\n";
     }
     h << "</table>\n<p>Piecewise model: mean relative error "
-      << number(100 * fit.piecewise_error.mean, 3) << " %, max "
-      << number(100 * fit.piecewise_error.max, 3) << " %.</p>\n";
+      << significant(100 * fit.piecewise_error.mean, 3) << " %, max "
+      << significant(100 * fit.piecewise_error.max, 3) << " %.</p>\n";
   }
   h << html_figures(inputs.figures, inputs.figures_dir);
   h << "</body></html>\n";

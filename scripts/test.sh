@@ -12,7 +12,7 @@
 #     multi-NUMA test in a three-node QEMU guest.
 # The sanitizer builds are unity builds (CMAKE_UNITY_BUILD) at -O1 -g1: on CI's 2-core machine the
 # template-heavy sources (nlohmann::json, CLI11) compiled one by one took 19 min with GCC's ASan
-# and 8.8 min with clang's, 5.2 min batched (README, "Tests"). The release build is not batched:
+# and 8.8 min with clang's, 4.2-4.7 min batched (README, "Tests"). The release build is not batched:
 # it is the build users make, and it shows that every source compiles on its own.
 # Each step's time is printed as it ends, and all of them at the end.
 #   scripts/test.sh [STAGE...]    STAGE: asan, tsan or release (default: the three, in this order)
