@@ -1,5 +1,7 @@
-// Hardware counters for regions through PAPI, when larm is built with it and the machine has
-// counters. Events are chosen per vendor and family with fallbacks (README of instrument/).
+// Counts of regions: hardware counters through PAPI, when larm is built with it and the machine
+// has counters (events chosen per vendor and family with fallbacks, README of instrument/), or,
+// when the program runs under `larm count`, the counts of larm's Valgrind tool, which takes
+// precedence: they are exact and need no counter.
 #pragma once
 
 #include <array>
@@ -8,12 +10,21 @@
 
 namespace larm::instrument {
 
-inline constexpr int kMaxCounterEvents = 10;
+inline constexpr int kMaxCounterEvents = 16;
 using CounterValues = std::array<long long, kMaxCounterEvents>;
 
 struct CounterEvent {
-  enum class Kind { flops, load_instructions, store_instructions };
-  std::string name;  // PAPI event name
+  // detail: a count kept in the records as it is (FLOPs by width, FMA FLOPs) but not summed.
+  enum class Kind {
+    flops,
+    load_instructions,
+    store_instructions,
+    bytes_loaded,
+    bytes_stored,
+    instructions,
+    detail
+  };
+  std::string name;  // PAPI event name, or "larmcount:<count>"
   Kind kind = Kind::flops;
   double flops_per_count = 0;  // FLOPs each count stands for (flops events)
 };
@@ -23,10 +34,14 @@ class Counters {
  public:
   static const bool kSupported;  // built with PAPI
 
-  // Initializes PAPI and picks the events the machine accepts. Returns the reason counters
-  // cannot be used ("PAPI sees 0 hardware counters..."), or an empty string.
+  // Uses larm's Valgrind tool when the program runs under it, else initializes PAPI and picks
+  // the events the machine accepts. Returns the reason counts cannot be taken ("PAPI sees 0
+  // hardware counters..."), or an empty string.
   std::string start();
   bool active() const { return active_; }
+  // The counts come from larm's Valgrind tool (`larm count`): exact, and times are not the
+  // program's own (it runs 10-100 times slower).
+  bool count_tool() const { return count_tool_; }
   const std::vector<CounterEvent>& events() const { return events_; }
   const std::vector<std::string>& events_refused() const { return refused_; }
   bool measures_flops() const;
@@ -40,7 +55,13 @@ class Counters {
   bool read(int event_set, CounterValues& values) const;
 
  private:
+  // PAPI's side (counters_papi.cpp, or counters_none.cpp without PAPI).
+  std::string start_papi();
+  bool start_thread_papi(int& event_set) const;
+  bool read_papi(int event_set, CounterValues& values) const;
+
   bool active_ = false;
+  bool count_tool_ = false;
   std::vector<CounterEvent> events_;
   std::vector<std::string> refused_;
 };
@@ -50,6 +71,10 @@ struct CountedWork {
   double flops = 0;
   double load_instructions = 0;
   double store_instructions = 0;
+  double bytes_loaded = 0;
+  double bytes_stored = 0;
+  double instructions = 0;
+  std::vector<std::pair<std::string, double>> by_event;  // the count tool's: name -> delta
 };
 CountedWork counted_work(const std::vector<CounterEvent>& events, const CounterValues& deltas);
 

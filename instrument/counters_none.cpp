@@ -5,16 +5,13 @@ namespace larm::instrument {
 
 const bool Counters::kSupported = false;
 
-std::string Counters::start() {
+std::string Counters::start_papi() {
   return "larm was built without PAPI (LARM_WITH_PAPI=OFF)";
 }
-bool Counters::measures_flops() const {
+bool Counters::start_thread_papi(int&) const {
   return false;
 }
-bool Counters::start_thread(int&) const {
-  return false;
-}
-bool Counters::read(int, CounterValues&) const {
+bool Counters::read_papi(int, CounterValues&) const {
   return false;
 }
 

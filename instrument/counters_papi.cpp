@@ -50,7 +50,7 @@ unsigned long thread_id() {
 
 const bool Counters::kSupported = true;
 
-std::string Counters::start() {
+std::string Counters::start_papi() {
   active_ = false;
   events_.clear();
   refused_.clear();
@@ -94,14 +94,7 @@ std::string Counters::start() {
   return {};
 }
 
-bool Counters::measures_flops() const {
-  for (const auto& event : events_) {
-    if (event.kind == CounterEvent::Kind::flops) return true;
-  }
-  return false;
-}
-
-bool Counters::start_thread(int& event_set) const {
+bool Counters::start_thread_papi(int& event_set) const {
   if (!active_) return false;
   PAPI_register_thread();
   event_set = PAPI_NULL;
@@ -112,7 +105,7 @@ bool Counters::start_thread(int& event_set) const {
   return PAPI_start(event_set) == PAPI_OK;
 }
 
-bool Counters::read(int event_set, CounterValues& values) const {
+bool Counters::read_papi(int event_set, CounterValues& values) const {
   return PAPI_read(event_set, values.data()) == PAPI_OK;
 }
 

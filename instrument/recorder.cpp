@@ -94,11 +94,15 @@ bool has_untouched_pages(const DataTag& tag) {
 
 void query_tag(DataTag& tag) {
   try {
-    tag.pages_by_node = platform::query_page_nodes(reinterpret_cast<const void*>(tag.address),
-                                                   tag.bytes, kMaxPagesQueried);
+    const platform::PageLayout layout = platform::query_page_layout(
+        reinterpret_cast<const void*>(tag.address), tag.bytes, kMaxPagesQueried);
+    tag.pages_by_node = layout.per_node;
+    tag.neighbours_compared = layout.neighbours_compared;
+    tag.neighbours_apart = layout.neighbours_apart;
   } catch (const std::exception& error) {
     report(MessageKind::placement, error.what());
     tag.pages_by_node.clear();
+    tag.neighbours_compared = tag.neighbours_apart = 0;
   }
 }
 
@@ -283,6 +287,7 @@ int Recorder::begin(const char* name) {
   if (record->open_depth++ == 0) {
     if (state.counting) counters_.read(state.event_set, frame.start_counts);
     frame.start_ticks = now_ticks();
+    if (record->first_begin_ticks == 0) record->first_begin_ticks = frame.start_ticks;
   }
   return 0;
 }
@@ -293,6 +298,7 @@ void Recorder::close_frame(ThreadState::Frame& frame, std::uint64_t end_ticks,
   ++record.calls;
   if (--record.open_depth > 0) return;  // an inner instance of a recursive region
   record.ticks += end_ticks - frame.start_ticks;
+  record.last_end_ticks = end_ticks;
   if (counts != nullptr) {
     for (std::size_t i = 0; i < counts->size(); ++i) {
       record.counter_deltas[i] += (*counts)[i] - frame.start_counts[i];
@@ -559,6 +565,7 @@ Snapshot Recorder::take_snapshot(std::uint64_t end_ticks) {
   const std::uint64_t ticks = now_ticks();
   snapshot.ticks_per_second = ticks_per_second(ticks, ns);
   snapshot.wall_seconds = static_cast<double>(end_ticks - start_ticks_) / snapshot.ticks_per_second;
+  snapshot.start_ticks = start_ticks_;
   snapshot.clock_source = g_use_tsc ? "invariant TSC" : "clock_gettime(MONOTONIC_RAW)";
   return snapshot;
 }

@@ -44,6 +44,10 @@ struct RegionRecord {
   bool rw_declared = false;
   bool counted = false;  // counter deltas were added
   CounterValues counter_deltas{};
+  // When the first call began and the last one ended: whether regions of several domains ran at
+  // the same time is read from them (contention). 0 until then.
+  std::uint64_t first_begin_ticks = 0;
+  std::uint64_t last_end_ticks = 0;
 };
 
 // Busy-wait lock of a thread's state: only its owner takes it on the hot path, finalize takes
@@ -91,6 +95,8 @@ struct DataTag {
   std::uintptr_t address = 0;
   std::size_t bytes = 0;
   std::map<int, std::size_t> pages_by_node;  // node OS index, or -errno for unplaced pages
+  std::size_t neighbours_compared = 0;       // pairs of neighbouring pages (page_nodes.h)
+  std::size_t neighbours_apart = 0;          // of those, on different memories
   bool pending = true;                       // some sampled pages were not touched yet: query again
   int requeries = 0;
 };
@@ -106,6 +112,7 @@ struct Snapshot {
   std::filesystem::path out_dir;
   std::string file_suffix;  // "-pid<N>" in a fork()ed child
   double ticks_per_second = 1e9;
+  std::uint64_t start_ticks = 0;  // the clock when recording started
   std::string clock_source;
   double wall_seconds = 0;
   std::string started_at;

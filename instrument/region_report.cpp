@@ -27,12 +27,23 @@ struct ThreadWork {
   std::optional<double> papi_flops;
   std::optional<double> load_instructions;
   std::optional<double> store_instructions;
+  std::map<std::string, double> counted;  // larm count: every count of the tool
 };
 
 ThreadWork thread_work(const RegionRecord& record, const Snapshot& snapshot) {
   ThreadWork work;
   const Counters* counters = snapshot.counters;
-  if (record.counted && counters != nullptr && counters->active()) {
+  if (record.counted && counters != nullptr && counters->active() && counters->count_tool()) {
+    // larm count: FLOPs, bytes and their split, exact.
+    const CountedWork counted = counted_work(counters->events(), record.counter_deltas);
+    work.flops = {counted.flops, "counted"};
+    work.bytes = {counted.bytes_loaded + counted.bytes_stored, "counted"};
+    work.bytes_read = {counted.bytes_loaded, "counted"};
+    work.bytes_written = {counted.bytes_stored, "counted"};
+    work.load_instructions = counted.load_instructions;
+    work.store_instructions = counted.store_instructions;
+    for (const auto& [name, value] : counted.by_event) work.counted[name] = value;
+  } else if (record.counted && counters != nullptr && counters->active()) {
     const CountedWork counted = counted_work(counters->events(), record.counter_deltas);
     if (counters->measures_flops()) work.papi_flops = counted.flops;
     bool has_loads = false, has_stores = false;
@@ -96,8 +107,18 @@ struct Merge {
   CountSum flops;
   CountSum bytes;
   CountSum bytes_read, bytes_written;
-  void add(const RegionRecord& record, double seconds_of_thread, const ThreadWork& work) {
+  std::map<std::string, double> counted;
+  std::optional<double> first_begin_s, last_end_s;
+  void add(const RegionRecord& record, double seconds_of_thread, const ThreadWork& work,
+           const regions::ThreadRecord& entry) {
     ++threads;
+    for (const auto& [name, value] : work.counted) counted[name] += value;
+    if (entry.first_begin_s && (!first_begin_s || *entry.first_begin_s < *first_begin_s)) {
+      first_begin_s = entry.first_begin_s;
+    }
+    if (entry.last_end_s && (!last_end_s || *entry.last_end_s > *last_end_s)) {
+      last_end_s = entry.last_end_s;
+    }
     calls += record.calls;
     seconds = std::max(seconds, seconds_of_thread);
     flops.add(work.flops);
@@ -117,6 +138,9 @@ struct Merge {
       a.bytes_read = bytes_read.count();
       a.bytes_written = bytes_written.count();
     }
+    a.counted = counted;
+    a.first_begin_s = first_begin_s;
+    a.last_end_s = last_end_s;
     a.threads_without_flops = flops.threads_without;
     a.threads_without_bytes = bytes.threads_without;
     a.rates = rates(a.flops.value, a.bytes.value, seconds);
@@ -148,6 +172,8 @@ regions::DataPlacement data_placement(const std::vector<DataTag>& tags) {
         range.pages_unplaced += pages;
       }
     }
+    range.neighbours_compared = tag.neighbours_compared;
+    range.neighbours_apart = tag.neighbours_apart;
     d.pages_not_present += range.pages_not_present;
     d.pages_unplaced += range.pages_unplaced;
     std::ostringstream address;
@@ -211,6 +237,10 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
   file.wall_seconds = snapshot.wall_seconds;
   file.clock_source = snapshot.clock_source;
   file.ticks_per_second = snapshot.ticks_per_second;
+  const bool counted_run = snapshot.counters != nullptr && snapshot.counters_unavailable.empty() &&
+                           snapshot.counters->count_tool();
+  file.run = counted_run ? "counted" : "timed";
+  if (counted_run) file.counters.tool = "larmcount (Valgrind)";
   file.counters.available = snapshot.counters_unavailable.empty();
   file.counters.reason = snapshot.counters_unavailable;
   if (snapshot.access_bytes > 0) file.counters.bytes_per_memory_instruction = snapshot.access_bytes;
@@ -259,10 +289,17 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
       entry.load_instructions = work.load_instructions;
       entry.store_instructions = work.store_instructions;
       entry.rates = rates(work.flops.value, work.bytes.value, seconds);
+      entry.counted = work.counted;
+      const auto since_start = [&](std::uint64_t ticks) -> std::optional<double> {
+        if (ticks == 0 || ticks < snapshot.start_ticks) return std::nullopt;
+        return static_cast<double>(ticks - snapshot.start_ticks) / snapshot.ticks_per_second;
+      };
+      entry.first_begin_s = since_start(record->first_begin_ticks);
+      entry.last_end_s = since_start(record->last_end_ticks);
       region.threads.push_back(entry);
       if (record->calls == 0) continue;  // registered only: no work to merge
-      per_domain[domain].add(*record, seconds, work);
-      machine.add(*record, seconds, work);
+      per_domain[domain].add(*record, seconds, work, entry);
+      machine.add(*record, seconds, work, entry);
     }
     for (const auto& [domain, merge] : per_domain) {
       regions::Aggregate aggregate = merge.aggregate();

@@ -12,4 +12,17 @@ namespace larm::platform {
 std::map<int, std::size_t> query_page_nodes(const void* data, std::size_t bytes,
                                             std::size_t max_pages);
 
+// How the pages of a range are laid out: node -> pages as above, and how often two neighbouring
+// pages sit on different nodes. Pages interleaved over k nodes switch at nearly every page (a
+// share of about 1 - 1/k); pages first-touched by the domains' threads sit in blocks and almost
+// never do. Every page is queried when the range has at most max_pages; otherwise max_pages / 2
+// pairs of neighbours, each pair at a varying offset within its stretch of the range, so that
+// the samples do not alias with an interleave's period.
+struct PageLayout {
+  std::map<int, std::size_t> per_node;
+  std::size_t neighbours_compared = 0;  // pairs of neighbouring pages both placed
+  std::size_t neighbours_apart = 0;     // of those, on different nodes
+};
+PageLayout query_page_layout(const void* data, std::size_t bytes, std::size_t max_pages);
+
 }  // namespace larm::platform

@@ -40,6 +40,21 @@ void write_rates(json& out, const Rates& rates) {
   out["gbps"] = results::number_or_null(rates.gbps);
 }
 
+void write_span(json& out, const std::map<std::string, double>& counted,
+                const std::optional<double>& first, const std::optional<double>& last) {
+  if (!counted.empty()) out["counted"] = counted;
+  if (first) out["first_begin_s"] = *first;
+  if (last) out["last_end_s"] = *last;
+}
+
+std::map<std::string, double> read_counted(const json& in) {
+  std::map<std::string, double> counted;
+  if (const auto found = in.find("counted"); found != in.end() && found->is_object()) {
+    for (const auto& [key, value] : found->items()) counted[key] = value.get<double>();
+  }
+  return counted;
+}
+
 Rates read_rates(const json& in) {
   return {read_number(in, "ai"), read_number(in, "gflops"), read_number(in, "gbps")};
 }
@@ -72,6 +87,7 @@ json thread_json(const ThreadRecord& t) {
   write_count(out, "bytes_read", t.bytes_read);
   write_count(out, "bytes_written", t.bytes_written);
   write_rates(out, t.rates);
+  write_span(out, t.counted, t.first_begin_s, t.last_end_s);
   return out;
 }
 
@@ -94,6 +110,9 @@ ThreadRecord thread_from(const json& in) {
   t.load_instructions = read_number(in, "load_instructions");
   t.store_instructions = read_number(in, "store_instructions");
   t.rates = read_rates(in);
+  t.counted = read_counted(in);
+  t.first_begin_s = read_number(in, "first_begin_s");
+  t.last_end_s = read_number(in, "last_end_s");
   return t;
 }
 
@@ -110,6 +129,7 @@ json aggregate_json(const Aggregate& a, bool with_domain) {
   write_count(out, "bytes_written", a.bytes_written);
   write_rates(out, a.rates);
   if (!a.ai_unavailable.empty()) out["ai_unavailable"] = a.ai_unavailable;
+  write_span(out, a.counted, a.first_begin_s, a.last_end_s);
   return out;
 }
 
@@ -127,6 +147,9 @@ Aggregate aggregate_from(const json& in) {
   a.threads_without_bytes = field(in, "threads_without_bytes", 0);
   a.rates = read_rates(in);
   a.ai_unavailable = field(in, "ai_unavailable", std::string());
+  a.counted = read_counted(in);
+  a.first_begin_s = read_number(in, "first_begin_s");
+  a.last_end_s = read_number(in, "last_end_s");
   return a;
 }
 
@@ -139,12 +162,15 @@ json data_json(const DataPlacement& d) {
   for (const DataRange& r : d.ranges) {
     json by_memory = json::object();
     for (const auto& [memory, pages] : r.pages_by_memory) by_memory[std::to_string(memory)] = pages;
-    ranges.push_back({{"address", r.address},
-                      {"bytes", r.bytes},
-                      {"pages_sampled", r.pages_sampled},
-                      {"pages_by_memory", by_memory},
-                      {"pages_not_present", r.pages_not_present},
-                      {"pages_unplaced", r.pages_unplaced}});
+    json range = {{"address", r.address},
+                  {"bytes", r.bytes},
+                  {"pages_sampled", r.pages_sampled},
+                  {"pages_by_memory", by_memory},
+                  {"pages_not_present", r.pages_not_present},
+                  {"pages_unplaced", r.pages_unplaced}};
+    if (r.neighbours_compared) range["neighbours_compared"] = *r.neighbours_compared;
+    if (r.neighbours_apart) range["neighbours_apart"] = *r.neighbours_apart;
+    ranges.push_back(std::move(range));
   }
   json fractions = json::object();
   for (const auto& [memory, fraction] : d.memory_fractions) {
@@ -171,6 +197,10 @@ DataPlacement data_from(const json& in) {
     }
     range.pages_not_present = field(r, "pages_not_present", std::uint64_t{0});
     range.pages_unplaced = field(r, "pages_unplaced", std::uint64_t{0});
+    if (r.contains("neighbours_compared") && r.contains("neighbours_apart")) {
+      range.neighbours_compared = r.at("neighbours_compared").get<std::uint64_t>();
+      range.neighbours_apart = r.at("neighbours_apart").get<std::uint64_t>();
+    }
     d.ranges.push_back(range);
   }
   const json fractions = field(in, "memory_fractions", json::object());
@@ -201,6 +231,7 @@ json to_json(const RegionsFile& file) {
   json doc;
   doc["format"] = "larm-regions";
   doc["schema_version"] = kRegionsSchemaVersion;
+  doc["run"] = file.run;
   doc["label"] = file.label;
   doc["host"] = file.host;
   doc["pid"] = file.pid;
@@ -213,6 +244,7 @@ json to_json(const RegionsFile& file) {
                      {"events_refused", file.counters.events_refused},
                      {"bytes_per_memory_instruction",
                       results::number_or_null(file.counters.bytes_per_memory_instruction)}};
+  if (!file.counters.tool.empty()) doc["counters"]["tool"] = file.counters.tool;
   doc["topology"] = file.topology;
   doc["open_at_finalize"] = file.open_at_finalize;
   doc["regions"] = json::array();
@@ -228,6 +260,17 @@ json to_json(const RegionsFile& file) {
                               {"data", region.data ? data_json(*region.data) : json()}});
   }
   return doc;
+}
+
+std::optional<double> DataPlacement::neighbours_apart_share() const {
+  std::uint64_t compared = 0, apart = 0;
+  for (const DataRange& range : ranges) {
+    if (!range.neighbours_compared || !range.neighbours_apart) return std::nullopt;
+    compared += *range.neighbours_compared;
+    apart += *range.neighbours_apart;
+  }
+  if (compared == 0) return std::nullopt;
+  return static_cast<double>(apart) / static_cast<double>(compared);
 }
 
 std::optional<double> Aggregate::read_share() const {
@@ -248,6 +291,7 @@ RegionsFile regions_from_json(const json& document) {
   results::check_against_schema(document, results::FileFormat::regions);
   try {
     RegionsFile file;
+    file.run = field(document, "run", std::string("timed"));
     file.label = field(document, "label", std::string());
     file.host = field(document, "host", std::string());
     file.pid = field(document, "pid", 0L);
@@ -263,6 +307,7 @@ RegionsFile regions_from_json(const json& document) {
     file.counters.events_refused = field(counters, "events_refused", std::vector<std::string>{});
     file.counters.bytes_per_memory_instruction =
         read_number(counters, "bytes_per_memory_instruction");
+    file.counters.tool = field(counters, "tool", std::string());
     file.topology = field(document, "topology", json::object());
     file.open_at_finalize = field(document, "open_at_finalize", std::vector<std::string>{});
     for (const json& in : document.at("regions")) {

@@ -14,11 +14,13 @@
 namespace larm::regions {
 
 // 1.1: bytes_read and bytes_written (larm_region_add_rw or load/store counters); 1.0 files read
-// as having no split.
-inline constexpr const char* kRegionsSchemaVersion = "1.1";
+// as having no split. 1.2: "run" (timed or counted), the source "counted" and each count of
+// larm count's tool, and when each thread first began and last ended a region; 1.1 files read as
+// timed runs without those.
+inline constexpr const char* kRegionsSchemaVersion = "1.2";
 
-// A FLOP or byte count and where it comes from: "papi", "declared", several joined with "+", or
-// "unavailable" (then no value).
+// A FLOP or byte count and where it comes from: "counted" (larm count), "papi", "declared",
+// several joined with "+", or "unavailable" (then no value).
 struct Count {
   std::optional<double> value;
   std::string source = "unavailable";
@@ -44,6 +46,10 @@ struct ThreadRecord {
   std::optional<double> flops_declared, bytes_declared;
   std::optional<double> flops_papi, load_instructions, store_instructions;
   Rates rates;
+  std::map<std::string, double> counted;  // larm count: every count of its tool
+  // When the thread first began and last ended the region, in seconds since the run started:
+  // whether regions of several domains ran at once (contention) is read from them.
+  std::optional<double> first_begin_s, last_end_s;
 };
 
 // The threads of one domain (or of the whole machine) merged: counts summed, the time of the
@@ -58,7 +64,9 @@ struct Aggregate {
   int threads_without_flops = 0;
   int threads_without_bytes = 0;
   Rates rates;
-  std::string ai_unavailable;  // why there is no AI, when there is none
+  std::string ai_unavailable;                       // why there is no AI, when there is none
+  std::map<std::string, double> counted;            // larm count: its threads' counts summed
+  std::optional<double> first_begin_s, last_end_s;  // the span of its threads' calls
   // bytes_read / (bytes_read + bytes_written), when both are known and not both zero.
   std::optional<double> read_share() const;
 };
@@ -70,6 +78,9 @@ struct DataRange {
   std::map<unsigned, std::uint64_t> pages_by_memory;  // memory OS index -> pages
   std::uint64_t pages_not_present = 0;
   std::uint64_t pages_unplaced = 0;
+  // Neighbouring pages compared, and of those on different memories (1.2): interleaved pages are
+  // apart at nearly every page, first-touched blocks almost never.
+  std::optional<std::uint64_t> neighbours_compared, neighbours_apart;
 };
 
 // Where the pages of the data tagged with larm_region_data sit.
@@ -79,6 +90,9 @@ struct DataPlacement {
   std::uint64_t pages_placed = 0;
   std::uint64_t pages_not_present = 0;
   std::uint64_t pages_unplaced = 0;
+  // Of the neighbouring pages compared in every range, the share on different memories; none
+  // when no range says (files before 1.2).
+  std::optional<double> neighbours_apart_share() const;
 };
 
 struct Region {
@@ -95,9 +109,13 @@ struct CounterState {
   std::vector<std::string> events;
   std::vector<std::string> events_refused;
   std::optional<double> bytes_per_memory_instruction;
+  std::string tool;  // "larmcount (Valgrind)" in a counted run
 };
 
 struct RegionsFile {
+  // "counted": the run was under larm count, which gives exact counts and times that are not the
+  // program's; "timed": any other.
+  std::string run = "timed";
   std::string label;
   std::string host;
   long pid = 0;

@@ -17,6 +17,25 @@ using nlohmann::json;
 
 // Beyond this distance under its roof, a region is limited by something else first.
 constexpr double kFarBelowPercent = 50;
+// A region whose tagged data is larger than the domain's cache capacity streams from memory:
+// when it runs up to this much above the roof of that memory, the roof was measured lower than
+// the run reached (noise, or the host's state changed: a VM's memory roof can double) rather than
+// the data coming from cache. Farther above, its accesses do hit in cache (a blocked kernel).
+constexpr double kStaleRoofPercent = 50;
+
+// The largest cache capacity of a domain (one level's instances together), from the results'
+// topology; 0 when unknown.
+double cache_capacity(const results::Results& results, int domain) {
+  double largest = 0;
+  for (const auto& d : results.topology.value("domains", json::array())) {
+    if (d.value("index", -1) != domain) continue;
+    for (const auto& cache : d.value("caches", json::array())) {
+      largest =
+          std::max(largest, cache.value("instance_bytes", 0.0) * cache.value("instances", 1.0));
+    }
+  }
+  return largest;
+}
 
 // OS indexes of the memories local to a domain, from the results' topology.
 std::set<unsigned> local_memories(const results::Results& results, int domain) {
@@ -78,6 +97,210 @@ std::string verdict_for(const RoofLine& roof) {
          "interconnect; first-touch each domain's part locally";
 }
 
+// Of the bytes each access mix moves, the share read (the kernels' definitions, METHOD §3).
+double read_share_of(Access access) {
+  switch (access) {
+    case Access::load:
+      return 1;
+    case Access::copy:
+      return 0.5;
+    case Access::ld2st1:
+      return 2.0 / 3.0;
+    case Access::store:
+    case Access::store_nt:
+      break;
+  }
+  return 0;
+}
+
+// The access mix a region is placed against, and why, in words.
+Access access_for(const RegionPoint& point, const results::Results& results,
+                  const PlaceOptions& options, std::string& why) {
+  if (!options.access_follows_region) return options.access;
+  if (!point.read_share) {
+    why = "load roofs: its read/write split is unknown";
+    return Access::load;
+  }
+  if (*point.read_share >= 0.99) {
+    why = "load roofs: it only reads";
+    return Access::load;
+  }
+  std::optional<Access> best;
+  for (const auto& roof : results.roofs) {
+    if (roof.domain != point.domain || roof.is_ceiling() || !roof.in_model()) continue;
+    const double gap = std::abs(read_share_of(roof.access) - *point.read_share);
+    if (!best || gap < std::abs(read_share_of(*best) - *point.read_share) - 1e-12) {
+      best = roof.access;
+    }
+  }
+  if (!best) return Access::load;
+  why = std::string(name(*best)) + " roofs, the measured mix closest to its " +
+        results::percent_text(*point.read_share, 0) + " of bytes read";
+  return *best;
+}
+
+const RoofLine* find_memory_roof(const std::vector<RoofLine>& roofs, Placement placement,
+                                 std::optional<unsigned> memory) {
+  for (const auto& roof : roofs) {
+    if (roof.level != Level::memory || roof.hybrid || roof.placement != placement) continue;
+    if (memory && (!roof.memory || roof.memory->os_index != *memory)) continue;
+    if (roof.value > 0 && std::isfinite(roof.value)) return &roof;
+  }
+  return nullptr;
+}
+
+// The bandwidth a domain gets from the memories holding the data, each used as `concurrent`
+// says (contention when several domains run the region at once, else local or remote), weighted
+// by their shares of the pages: the time per byte is the shares' sum of 1/bandwidth. The roof of
+// the memory with the largest share is returned in `dominant`.
+std::optional<double> mix_bandwidth(const std::vector<RoofLine>& roofs,
+                                    const std::map<unsigned, double>& shares,
+                                    const std::set<unsigned>& local, bool concurrent,
+                                    const RoofLine** dominant, std::string& missing) {
+  double seconds_per_byte = 0;
+  double largest = -1;
+  for (const auto& [memory, share] : shares) {
+    const Placement alone = local.count(memory) ? Placement::local : Placement::remote;
+    const RoofLine* roof =
+        concurrent ? find_memory_roof(roofs, Placement::contention, memory) : nullptr;
+    if (roof == nullptr) roof = find_memory_roof(roofs, alone, memory);
+    if (roof == nullptr) {
+      missing = "no " + std::string(concurrent ? "contention or " : "") + name(alone) +
+                " roof measured for memory " + std::to_string(memory);
+      return std::nullopt;
+    }
+    seconds_per_byte += share / roof->value;
+    if (share > largest) {
+      largest = share;
+      if (dominant != nullptr) *dominant = roof;
+    }
+  }
+  if (!(seconds_per_byte > 0)) return std::nullopt;
+  return 1 / seconds_per_byte;
+}
+
+std::string domain_list(const RegionPoint& point) {
+  std::vector<int> domains = {point.domain};
+  for (const auto& peer : point.concurrent) domains.push_back(peer.domain);
+  std::sort(domains.begin(), domains.end());
+  std::string text;
+  for (std::size_t i = 0; i < domains.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == domains.size() ? " and " : ", ") + std::to_string(domains[i]);
+  }
+  return text;
+}
+
+std::string gbps_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
+
+// The one memory roof the region's data makes possible, or none when its data is not tagged
+// (`note` then says why, or what could not be found).
+std::optional<RoofLine> data_roof(const RegionPoint& point, const results::Results& results,
+                                  const std::vector<RoofLine>& roofs, const PlaceOptions& options,
+                                  std::string& note) {
+  std::map<unsigned, double> shares;
+  double total = 0;
+  for (const auto& [memory, share] : point.data_memories) {
+    if (share > 0) {
+      shares[memory] = share;
+      total += share;
+    }
+  }
+  if (shares.empty() || !(total > 0)) return std::nullopt;
+  for (auto& [memory, share] : shares) share /= total;
+  const bool concurrent = !point.concurrent.empty();
+  const std::string together =
+      concurrent ? "domains " + domain_list(point) + " run it at once" +
+                       (point.concurrency_assumed ? " (assumed: the records give no times)" : "")
+                 : "";
+  // Spread over two memories or more: interleaved when neighbouring pages sit apart, in blocks
+  // (first touch by each domain's threads) when they do not; without the record of neighbours,
+  // shares that are all near even are taken as interleaved.
+  double largest = 0;
+  int holding = 0;
+  for (const auto& [memory, share] : shares) {
+    largest = std::max(largest, share);
+    if (share >= 0.05) ++holding;
+  }
+  if (concurrent && holding >= 2) {
+    const bool interleaved =
+        point.pages_apart ? *point.pages_apart >= 0.25 : largest <= 1.5 / holding;
+    const std::string apart =
+        point.pages_apart ? results::percent_text(*point.pages_apart, 0) +
+                                " of neighbouring pages on different memories"
+                          : "shares near even (the records do not say how neighbouring pages lie)";
+    if (interleaved) {
+      if (const RoofLine* congestion =
+              find_memory_roof(roofs, Placement::congestion, std::nullopt)) {
+        note = "its pages are interleaved over " + std::to_string(holding) + " memories (" + apart +
+               ") and " + together + ": the congestion roof";
+        return *congestion;
+      }
+    } else {
+      const std::set<unsigned> own = local_memories(results, point.domain);
+      for (unsigned memory : own) {
+        if (shares.count(memory) == 0) continue;
+        if (const RoofLine* local_roof = find_memory_roof(roofs, Placement::local, memory)) {
+          note = "its pages lie in blocks over " + std::to_string(holding) + " memories (" + apart +
+                 "), one per domain running it (first touch): its own part is local";
+          return *local_roof;
+        }
+      }
+    }
+  }
+  const RoofLine* dominant = nullptr;
+  std::string missing;
+  const std::set<unsigned> local = local_memories(results, point.domain);
+  const auto own = mix_bandwidth(roofs, shares, local, concurrent, &dominant, missing);
+  if (!own || dominant == nullptr) {
+    note = missing;
+    return std::nullopt;
+  }
+  RoofLine line = *dominant;
+  line.value = *own;
+  if (shares.size() > 1) {
+    line.name = "data roof (";
+    std::size_t i = 0;
+    for (const auto& [memory, share] : shares) {
+      line.name +=
+          (i++ ? ", " : "") + results::percent_text(share, 0) + " memory " + std::to_string(memory);
+    }
+    line.name += ") " + std::string(name(line.access));
+  }
+  const bool contended = concurrent && line.placement == Placement::contention;
+  if (!contended) return line;
+  // Contention: the memory's bandwidth is shared by the domains running the region, and how it
+  // splits between them varies from run to run; what bounds them is the sum of their contention
+  // roofs, against the sum of their bandwidths. The domain's roof is its share of that sum.
+  double roofs_together = *own;
+  double gbps_together = point.gbps.value_or(0);
+  bool all_known = point.gbps.has_value();
+  for (const auto& peer : point.concurrent) {
+    PlaceOptions peer_options = options;
+    const auto peer_roofs = domain_roofs(results, peer.domain, peer_options);
+    std::string peer_missing;
+    const auto value = mix_bandwidth(peer_roofs, shares, local_memories(results, peer.domain), true,
+                                     nullptr, peer_missing);
+    if (!value || !peer.gbps) {
+      all_known = false;
+      break;
+    }
+    roofs_together += *value;
+    gbps_together += *peer.gbps;
+  }
+  if (all_known && gbps_together > 0 && point.gbps) {
+    line.value = roofs_together * *point.gbps / gbps_together;
+    note = together + ": " + gbps_text(gbps_together) + " GB/s together, against " +
+           gbps_text(roofs_together) + " GB/s that their contention roofs allow together";
+  } else {
+    note = together;
+  }
+  return line;
+}
+
 }  // namespace
 
 std::vector<RegionPoint> region_points(const json& document, const std::string& file) {
@@ -109,10 +332,27 @@ std::vector<RegionPoint> region_points(const regions::RegionsFile& records,
       point.flops_source = entry.flops.source;
       point.bytes_source = entry.bytes.source;
       point.unavailable = entry.ai_unavailable;
-      if (region.data) point.data_memories = region.data->memory_fractions;
+      if (region.data) {
+        point.data_memories = region.data->memory_fractions;
+        point.pages_apart = region.data->neighbours_apart_share();
+        double bytes = 0;
+        for (const auto& range : region.data->ranges) bytes += static_cast<double>(range.bytes);
+        if (bytes > 0) point.data_bytes = bytes;
+      }
       point.read_share = entry.read_share();
       for (const regions::ThreadRecord& thread : region.threads) {
         if (thread.domain == point.domain && thread.migrated) point.migrated = true;
+      }
+      for (const regions::Aggregate& other : region.domains) {
+        if (!other.domain || *other.domain == point.domain || other.calls == 0) continue;
+        const bool timed =
+            entry.first_begin_s && entry.last_end_s && other.first_begin_s && other.last_end_s;
+        if (timed && !(*entry.first_begin_s < *other.last_end_s &&
+                       *other.first_begin_s < *entry.last_end_s)) {
+          continue;  // one ran after the other
+        }
+        if (!timed) point.concurrency_assumed = true;
+        point.concurrent.push_back({*other.domain, other.rates.gbps});
       }
       points.push_back(std::move(point));
     }
@@ -185,16 +425,32 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
   PlacedRegion placement;
   placement.point = point;
   const std::set<unsigned> local = local_memories(results, point.domain);
-  const std::string data = data_note(point, local);
-  if (!point.ai || !point.gflops) {
+  std::string data = data_note(point, local);
+  if (!point.ai || !point.gflops || !std::isfinite(*point.ai) || !std::isfinite(*point.gflops)) {
     placement.verdict = "not placed: " +
                         (point.unavailable.empty() ? "no arithmetic intensity" : point.unavailable);
     return placement;
   }
   const double ai = *point.ai;
-  const double y = *point.gflops;
-  const RoofLine* lowest = nullptr;
-  auto roofs = domain_roofs(results, point.domain, options);
+  // No FLOPs: the roofline's GFLOP/s axis says nothing; its bandwidth does.
+  placement.by_bandwidth = !(*point.gflops > 0) || !(ai > 0);
+  if (placement.by_bandwidth && !(point.gbps && *point.gbps > 0 && std::isfinite(*point.gbps))) {
+    placement.verdict = "not placed: no FLOPs and no bandwidth (no bytes moved, or no time)";
+    return placement;
+  }
+  const double y = placement.by_bandwidth ? *point.gbps : *point.gflops;
+  std::string access_why;
+  PlaceOptions chosen = options;
+  chosen.access = access_for(point, results, options, access_why);
+  placement.access = chosen.access;
+  auto roofs = domain_roofs(results, point.domain, chosen);
+  std::string data_why;
+  placement.data_roof = data_roof(point, results, roofs, chosen, data_why);
+  if (placement.data_roof) {
+    // Only the memory roof the data makes possible competes with the caches and ceilings.
+    std::erase_if(roofs, [](const RoofLine& roof) { return roof.level == Level::memory; });
+    roofs.push_back(*placement.data_roof);
+  }
   if (options.hybrid && options.hybrid->domain == point.domain) {
     std::string note;
     const auto gbps =
@@ -210,19 +466,55 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
       roofs.push_back(line);
     }
   }
+  std::erase_if(roofs, [&](const RoofLine& roof) {
+    return !(roof.value > 0) || !std::isfinite(roof.value) ||
+           (placement.by_bandwidth && !roof.slope());
+  });
+  // Where a roof stands at the point: GFLOP/s at its AI, or GB/s for a region with no FLOPs.
+  const auto height = [&](const RoofLine& roof) {
+    return placement.by_bandwidth ? roof.value : roof.at(ai);
+  };
+  const auto within_noise = [&](const RoofLine& roof) {
+    return std::abs(y - height(roof)) <= roof.tolerance * height(roof);
+  };
   // The lowest roof the point is under, or within that roof's noise above it: noise that puts
   // a point just over a roof does not make the next roof up its bound.
+  const RoofLine* lowest = nullptr;
   std::vector<const RoofLine*> near;  // the roofs the point is within the noise of
   for (const auto& roof : roofs) {
-    const bool noise = roof.within_noise(ai, y);
+    const bool noise = within_noise(roof);
     if (noise) near.push_back(&roof);
-    if ((roof.at(ai) >= y || noise) && (lowest == nullptr || roof.at(ai) < lowest->at(ai))) {
+    if ((height(roof) >= y || noise) && (lowest == nullptr || height(roof) < height(*lowest))) {
       lowest = &roof;
     }
   }
   std::sort(near.begin(), near.end(),
-            [&](const auto* a, const auto* b) { return a->at(ai) < b->at(ai); });
+            [&](const auto* a, const auto* b) { return height(*a) < height(*b); });
   for (const RoofLine* roof : near) placement.within_noise_of.push_back(roof->name);
+  // Data too big for the caches, a little above the roof of its memory: that roof bounds it.
+  std::string stale_roof;
+  if (placement.data_roof && point.data_bytes && (lowest == nullptr || lowest->is_cache())) {
+    const double capacity = cache_capacity(results, point.domain);
+    // With the data tagged, the one memory roof left that is not the hybrid one is its data's.
+    const auto memory = std::find_if(roofs.begin(), roofs.end(), [](const RoofLine& roof) {
+      return roof.level == Level::memory && !roof.hybrid;
+    });
+    const double above = memory != roofs.end() ? (y / height(*memory) - 1) * 100 : 0;
+    if (capacity > 0 && *point.data_bytes > capacity && above > 0 && above <= kStaleRoofPercent) {
+      lowest = &*memory;
+      stale_roof = "; " + results::percent_text(above / 100, 0) +
+                   " above the roof of the memory that holds its data, which is too big for the "
+                   "caches (" +
+                   gbps_text(*point.data_bytes / 1048576) + " MiB against " +
+                   gbps_text(capacity / 1048576) +
+                   " MiB): that roof was measured lower than this run reached (noise, or the "
+                   "host changed state: larm doctor)";
+    }
+  }
+  // How the data's memories are used matters when memory bounds it, not when cache does.
+  if (!data_why.empty() && (lowest == nullptr || !lowest->is_cache())) data += "; " + data_why;
+  if (!access_why.empty()) data += "; against the " + access_why;
+  if (placement.by_bandwidth) data += "; no FLOPs: placed by its bandwidth";
   if (roofs.empty()) {
     placement.verdict =
         "not placed: the results have no roof for domain " + std::to_string(point.domain);
@@ -236,9 +528,14 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
     return placement;
   }
   placement.bound = *lowest;
-  placement.roof_gflops = lowest->at(ai);
+  placement.roof_gflops = height(*lowest);
   placement.distance_percent = (placement.roof_gflops - y) / placement.roof_gflops * 100;
-  placement.verdict = verdict_for(*lowest) + "; " + data;
+  placement.verdict = verdict_for(*lowest) + "; " + data + stale_roof;
+  if (placement.data_roof && lowest->is_cache() && y > height(*placement.data_roof)) {
+    placement.verdict += "; above the roof of the memory holding its data (" +
+                         gbps_text(placement.data_roof->value) +
+                         " GB/s): its accesses hit in cache";
+  }
   if (near.size() >= 2) {
     std::string names;
     for (std::size_t i = 0; i < near.size(); ++i) {
@@ -334,6 +631,10 @@ nlohmann::json placements_json(const std::vector<PlacedRegion>& placements) {
                    {"within_noise_of", p.within_noise_of},
                    {"verdict", p.verdict},
                    {"hybrid_roof_gbps", p.hybrid_roof ? json(p.hybrid_roof->value) : json()},
+                   {"access", name(p.access)},
+                   {"placed_by", p.by_bandwidth ? "bandwidth" : "performance"},
+                   {"roof_unit", p.by_bandwidth ? "GB/s" : "GFLOP/s"},
+                   {"data_roof_gbps", p.data_roof ? json(p.data_roof->value) : json()},
                    {"hybrid_note", p.hybrid_note}});
   }
   return out;

@@ -33,8 +33,21 @@ struct RegionPoint {
   std::string bytes_source;
   std::string unavailable;                   // why there is no AI, when there is none
   std::map<unsigned, double> data_memories;  // memory OS index -> fraction of the tagged pages
-  std::optional<double> read_share;          // of its bytes (larm_region_add_rw or counters)
-  bool migrated = false;                     // a thread changed CPU between calls
+  // Of neighbouring tagged pages, the share on different memories: near 1 - 1/k when
+  // interleaved over k memories, near 0 when first-touched in blocks; none when not recorded.
+  std::optional<double> pages_apart;
+  std::optional<double> data_bytes;  // the tagged ranges' bytes
+  std::optional<double> read_share;  // of its bytes (larm_region_add_rw or counters)
+  bool migrated = false;             // a thread changed CPU between calls
+  // The other domains that ran the region at the same time (same file): together they share the
+  // memories that hold its data (contention). Without recorded times (regions files before
+  // 1.2), every domain of the file is taken as concurrent, and concurrency_assumed says so.
+  struct Peer {
+    int domain = 0;
+    std::optional<double> gbps;
+  };
+  std::vector<Peer> concurrent;
+  bool concurrency_assumed = false;
 };
 
 // The per-domain points of a regions file (entries of an unknown domain are left out).
@@ -45,7 +58,10 @@ std::vector<RegionPoint> region_points(const regions::RegionsFile& records,
 std::vector<RegionPoint> region_points(const nlohmann::json& document, const std::string& file);
 
 struct PlaceOptions {
-  Access access = Access::load;         // bandwidth roofs of this access type
+  Access access = Access::load;  // bandwidth roofs of this access type
+  // Instead of `access`, each region's own mix: load for a read-only region, else the measured
+  // mix whose read share is closest to the region's (stated in the verdict).
+  bool access_follows_region = false;
   Precision precision = Precision::dp;  // FLOP ceilings of this precision
   // hybrid.json of the node: a region of its domain also gets its own hybrid roof (thesis fig.
   // 4.9) from its read share and its data's split over the fast and slow memories.
@@ -96,6 +112,11 @@ struct PlacedRegion {
   std::string verdict;
   std::optional<RoofLine> hybrid_roof;  // the region's own roof, when the hybrid model gives one
   std::string hybrid_note;              // why it has none, or what it assumed
+  Access access = Access::load;         // the access mix of the roofs it was placed against
+  // The roof of the memories that hold its data, as they are used (local, remote, contention of
+  // the domains running it at once, congestion of interleaved pages), when its data is tagged.
+  std::optional<RoofLine> data_roof;
+  bool by_bandwidth = false;  // no FLOPs: placed by its GB/s against the bandwidth roofs
 };
 
 PlacedRegion place(const RegionPoint& point, const results::Results& results,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, from Debian 12 packages only, everything larm needs to build, test and plot (clang-14
 # and libomp-14-dev: the OpenMP tests run under ThreadSanitizer with LLVM OpenMP and Archer;
-# chromium: the report is checked in a headless browser).
+# chromium: the report is checked in a headless browser; valgrind: larm count's tool is built
+# against its core; help2man: the man pages; OpenBLAS and FFTW: libraries larm count is tested on).
 # Idempotent: packages already present are not reinstalled; apt is only called when one is missing.
 set -euo pipefail
 
@@ -10,6 +11,7 @@ packages=(
   libhwloc-dev hwloc libnuma-dev numactl libxbyak-dev nlohmann-json3-dev libcli11-dev libeigen3-dev
   libgtest-dev googletest libpapi-dev openmpi-bin libopenmpi-dev gnuplot-nox likwid python3 python3-jsonschema
   clang-14 libomp-14-dev chromium
+  valgrind help2man libopenblas-dev libfftw3-dev
 )
 if [[ ${1:-} == --print ]]; then printf '%s\n' "${packages[@]}"; exit 0; fi
 

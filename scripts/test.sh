@@ -8,8 +8,9 @@
 #     synchronization visible to TSan: the threaded code (label "threads": the thread teams and
 #     drivers, the region API, a characterization of the threaded measurements, the OpenMP
 #     programs that use the region API);
-#  3. release: GCC, Release, one file at a time, what scripts/run.sh builds: the fork test and the
-#     multi-NUMA test in a three-node QEMU guest.
+#  3. release: GCC, Release, one file at a time, what scripts/run.sh builds: the fork test, the
+#     multi-NUMA test in a three-node QEMU guest, larm count under Valgrind (label "count": a
+#     program under Valgrind cannot carry a sanitizer's runtime) and the installation ("install").
 # The sanitizer builds are unity builds (CMAKE_UNITY_BUILD) at -O1 -g1: on CI's 2-core machine the
 # template-heavy sources (nlohmann::json, CLI11) compiled one by one took 19 min with GCC's ASan
 # and 8.8 min with clang's, 4.2-4.7 min batched (README, "Tests"). The release build is not batched:
@@ -64,7 +65,7 @@ if wanted asan; then
   cmake --build "$root/build/asan" -j "$jobs"
   step_done "asan build"
   (cd "$root/build/asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --output-on-failure -j "$jobs" -LE multinuma)
+    ctest --output-on-failure -j "$jobs" -LE 'multinuma|count|install')
   step_done "asan tests"
   "$root/scripts/fuzz.sh" --build "$root/build/asan" 30
   step_done "asan fuzz smoke"
@@ -92,8 +93,10 @@ if wanted release; then
     sed -n 's#^\([^/: ]*/all\): phony$#\1#p' | grep -v '^tests/')
   # shellcheck disable=SC2086  # one target per word
   cmake --build "$root/build/release-tests" -j "$jobs" --target $user_targets \
-    fork_during_init_program
+    fork_during_init_program larm_static_merged larm_man_pages count_openblas_dgemm \
+    count_fftw_dft count_avx512_program count_triad_avx2 count_triad_scalar count_ddot_avx2 \
+    count_ddot_scalar
   step_done "release build"
-  (cd "$root/build/release-tests" && ctest --output-on-failure -j 1 -L 'multinuma|fork')
+  (cd "$root/build/release-tests" && ctest --output-on-failure -j 1 -L 'multinuma|fork|count|install')
   step_done "release tests"
 fi

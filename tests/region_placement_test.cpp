@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 
+#include "results/store.h"
 #include "roofline/region_placement.h"
 
 namespace larm::roofline {
@@ -85,7 +87,12 @@ TEST(RegionPlacement, TheLowestRoofAboveThePointBoundsIt) {
   EXPECT_EQ(memory_text(remote.bound->memory), "1");
   EXPECT_NE(remote.verdict.find("100 % on memory 1 (remote)"), std::string::npos);
 
-  const PlacedRegion contention = place(region_point(0.1, 0.8, {{1, 1.0}}), results, {});
+  // Alone on the node, data on memory 1 is read remotely; with domain 1 running the region at
+  // the same time, the two share memory 1: its contention roof.
+  EXPECT_EQ(place(region_point(0.1, 0.8, {{1, 1.0}}), results, {}).bound->kind(), RoofKind::remote);
+  RegionPoint shared = region_point(0.1, 0.8, {{1, 1.0}});
+  shared.concurrent = {{1, 8.0}};
+  const PlacedRegion contention = place(shared, results, {});
   EXPECT_EQ(contention.bound->kind(), RoofKind::contention);
   EXPECT_EQ(memory_text(contention.bound->memory), "1");
   EXPECT_NE(contention.verdict.find("concentrated on memory 1"), std::string::npos);
@@ -93,6 +100,73 @@ TEST(RegionPlacement, TheLowestRoofAboveThePointBoundsIt) {
   const PlacedRegion cache = place(region_point(0.1, 20), results, {});
   EXPECT_EQ(cache.bound->kind(), RoofKind::cache);
   EXPECT_EQ(cache.bound->name, "L2 load");
+}
+
+TEST(RegionPlacement, OnlyTheMemoryHoldingTheDataCanBoundIt) {
+  // 1.0 GFLOP/s at AI 0.1 is under the local roof (3.61) and the remote one (1.75): data on
+  // memory 0 makes the local roof its bound, not the remote roof of a memory it does not use.
+  const PlacedRegion placed = place(region_point(0.1, 1.0, {{0, 1.0}}), two_domain_fixture(), {});
+  ASSERT_TRUE(placed.bound);
+  EXPECT_EQ(placed.bound->kind(), RoofKind::local);
+  ASSERT_TRUE(placed.data_roof);
+  EXPECT_NEAR(placed.data_roof->value, 36.1, 1e-9);
+  // Half on each memory, one domain: 1 / (0.5 / 36.1 + 0.5 / 17.5) GB/s.
+  const PlacedRegion mixed =
+      place(region_point(0.1, 1.0, {{0, 0.5}, {1, 0.5}}), two_domain_fixture(), {});
+  ASSERT_TRUE(mixed.data_roof);
+  EXPECT_NEAR(mixed.data_roof->value, 1 / (0.5 / 36.1 + 0.5 / 17.5), 1e-9);
+  EXPECT_EQ(mixed.bound->name, "data roof (50 % memory 0, 50 % memory 1) load");
+}
+
+TEST(RegionPlacement, ARegionWithoutFlopsIsPlacedByItsBandwidth) {
+  // A copy kernel: 0 FLOPs, 25 GB/s from memory 0: under the local roof (36.1), 30.7 % below,
+  // never "L1" nor NaN.
+  RegionPoint copy = region_point(0.1, 1.0, {{0, 1.0}});
+  copy.ai = 0;
+  copy.gflops = 0;
+  copy.gbps = 25;
+  copy.read_share = 0.5;
+  const PlacedRegion placed = place(copy, two_domain_fixture(), {.access_follows_region = true});
+  ASSERT_TRUE(placed.bound);
+  EXPECT_TRUE(placed.by_bandwidth);
+  EXPECT_EQ(placed.bound->kind(), RoofKind::local);
+  EXPECT_NEAR(placed.distance_percent, (36.1 - 25) / 36.1 * 100, 1e-9);
+  EXPECT_NE(placed.verdict.find("no FLOPs: placed by its bandwidth"), std::string::npos);
+  const std::string text = placement_table({placed}) + placements_json({placed}).dump();
+  EXPECT_EQ(text.find("nan"), std::string::npos) << text;
+  EXPECT_EQ(text.find("inf"), std::string::npos) << text;
+  // No bytes either, or no time: not placed, and said.
+  copy.gbps.reset();
+  EXPECT_NE(place(copy, two_domain_fixture(), {}).verdict.find("not placed"), std::string::npos);
+}
+
+// Thesis fig. 4.6: ddot run from the four domains at once with its pages bound to memory 0, first
+// touched by each domain, or interleaved (tests/fixtures/broadwell-table42).
+TEST(RegionPlacement, TheVerdictOfTheThesisFollowsTheData) {
+  const std::string dir = std::string(LARM_SOURCE_DIR) + "/tests/fixtures/broadwell-table42";
+  const results::Results results = results::load_results(dir);
+  const std::pair<const char*, RoofKind> cases[] = {{"bind0", RoofKind::contention},
+                                                    {"firsttouch", RoofKind::local},
+                                                    {"interleave", RoofKind::congestion}};
+  for (const auto& [label, kind] : cases) {
+    const std::string file = dir + "/regions-" + label + ".json";
+    std::ifstream in(file);
+    const auto points = region_points(nlohmann::json::parse(in), file);
+    int placed = 0;
+    for (const RegionPoint& point : points) {
+      if (point.region != "ddot") continue;
+      const PlacedRegion p = place(point, results, {.access_follows_region = true});
+      ASSERT_TRUE(p.bound) << label << " domain " << point.domain << ": " << p.verdict;
+      EXPECT_EQ(p.bound->kind(), kind) << label << " domain " << point.domain << ": " << p.verdict;
+      if (kind != RoofKind::congestion) {
+        // The memory that holds the domain's data: 0 when bound there, its own when first touched.
+        EXPECT_EQ(memory_text(p.bound->memory),
+                  std::to_string(kind == RoofKind::local ? point.domain : 0));
+      }
+      ++placed;
+    }
+    EXPECT_EQ(placed, 4) << label;
+  }
 }
 
 TEST(RegionPlacement, NoiseAboveARoofDoesNotMakeTheNextRoofItsBound) {
@@ -191,9 +265,9 @@ TEST(RegionPlacement, PointsWithoutIntensityOrAboveEveryRoofAreSaidSo) {
 
 TEST(RegionPlacement, FarBelowItsRoofSaysSomethingElseLimitsIt) {
   const auto results = two_domain_fixture();
-  const PlacedRegion far = place(region_point(0.1, 1.0, {{0, 1.0}}), results, {});
-  // 1.0 is 40 % under the contention roof of memory 0 (1.67); 0.3 is 64 % under that of
-  // memory 1 (0.83).
+  const PlacedRegion far = place(region_point(0.1, 2.0, {{0, 1.0}}), results, {});
+  // With its data on memory 0, 2.0 is 45 % under the local roof (3.61); untagged, 0.3 is 64 %
+  // under the lowest roof above it, the contention roof of memory 1 (0.83).
   EXPECT_EQ(far.verdict.find("far below"), std::string::npos);
   const PlacedRegion farther = place(region_point(0.1, 0.3), results, {});
   EXPECT_EQ(farther.bound->kind(), RoofKind::contention);

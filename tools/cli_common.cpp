@@ -15,6 +15,7 @@
 #include "codegen/isa.h"
 #include "results/atomic_file.h"
 #include "results/input_file.h"
+#include "results/region_pairing.h"
 #include "results/store.h"
 
 namespace larm::cli {
@@ -280,6 +281,44 @@ nlohmann::json read_regions_file(const std::string& given) {
     return results::read_json_file(file);
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
+  }
+}
+
+void add_counts_option(CLI::App& command, std::string& counts_file) {
+  command.add_option("--counts", counts_file,
+                     "regions.json of a count run (larm count) of the same command: its exact "
+                     "FLOP and byte counts replace the timed runs' (regions paired by name)");
+}
+
+regions::RegionsFile load_regions(const std::string& file_or_dir, const std::string& counts_file) {
+  auto parse = [](const std::string& file) {
+    try {
+      return regions::regions_from_json(read_regions_file(file));
+    } catch (const nlohmann::json::exception& e) {
+      throw UsageError(file + " is not a valid regions file: " + e.what());
+    } catch (const std::runtime_error& e) {
+      if (dynamic_cast<const UsageError*>(&e) != nullptr) throw;
+      throw UsageError(file + ": " + e.what());
+    }
+  };
+  regions::RegionsFile timed = parse(file_or_dir);
+  if (counts_file.empty()) {
+    if (timed.run == "counted") {
+      throw UsageError(file_or_dir +
+                       " is a count run (larm count): its times are Valgrind's, not the "
+                       "program's; give the program's own run and this one with --counts");
+    }
+    return timed;
+  }
+  const regions::RegionsFile counted = parse(counts_file);
+  try {
+    regions::Pairing pairing = regions::pair_counts(timed, counted);
+    for (const std::string& note : pairing.notes) {
+      std::cout << "counts (" << counts_file << "): " << note << "\n";
+    }
+    return std::move(pairing.file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string(e.what()));
   }
 }
 

@@ -16,6 +16,7 @@
 #include "report/plot_set.h"
 #include "results/fleet_records.h"
 #include "results/records.h"
+#include "results/region_records.h"
 #include "topology/topology.h"
 
 namespace larm::cli {
@@ -128,6 +129,13 @@ void add_results_and_regions_arguments(CLI::App& command, std::string& results_d
 // A regions.json of liblarm (or a directory holding one), parsed; throws UsageError when it is
 // missing or not JSON.
 nlohmann::json read_regions_file(const std::string& file_or_dir);
+
+// --counts FILE: a count run of larm count whose exact counts the timed regions files take.
+void add_counts_option(CLI::App& command, std::string& counts_file);
+// A regions file to place: with the counts of counts_file when one is given (paired by region
+// name; one line per region printed on stdout says how), and a count run given alone refused
+// (its times are Valgrind's). Throws UsageError naming the problem.
+regions::RegionsFile load_regions(const std::string& file_or_dir, const std::string& counts_file);
 
 // "0,2-4" -> {0,2,3,4}; throws UsageError on anything else.
 std::vector<int> parse_index_list(const std::string& text, const std::string& what);

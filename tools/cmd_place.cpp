@@ -17,38 +17,37 @@ namespace {
 struct PlaceOptions {
   std::string results_dir;
   std::vector<std::string> region_files;
-  std::string access = "load";
+  std::string access = "auto";
   std::string precision = "dp";
   std::string json_file;
   std::string hybrid_file;  // empty: hybrid.json beside the results, if any
+  std::string counts_file;  // --counts: a count run's regions.json
 };
 
 int run_place(const PlaceOptions& options) {
   if (!options.json_file.empty()) check_output_file(options.json_file);
   const results::Results results = load_results_argument(options.results_dir);
-  roofline::PlaceOptions place_options{.access = parse_word<Access>(options.access),
-                                       .precision = parse_word<Precision>(options.precision)};
+  const bool follow = options.access == "auto";
+  roofline::PlaceOptions place_options{
+      .access = follow ? Access::load : parse_word<Access>(options.access),
+      .access_follows_region = follow,
+      .precision = parse_word<Precision>(options.precision)};
   const std::optional<hybrid::HybridResults> hybrid_results =
       load_hybrid_beside(options.results_dir, options.hybrid_file);
   if (hybrid_results) place_options.hybrid = &*hybrid_results;
   std::vector<roofline::PlacedRegion> placements;
   std::set<int> domains;
   for (const auto& file : options.region_files) {
-    std::vector<roofline::RegionPoint> points;
-    try {
-      points = roofline::region_points(read_regions_file(file), file);
-    } catch (const nlohmann::json::exception& e) {
-      throw UsageError(file + " is not a valid regions file: " + e.what());
-    } catch (const std::runtime_error& e) {
-      throw UsageError(e.what());
-    }
+    const std::vector<roofline::RegionPoint> points =
+        roofline::region_points(load_regions(file, options.counts_file), file);
     for (const auto& point : points) {
       placements.push_back(roofline::place(point, results, place_options));
       domains.insert(point.domain);
     }
   }
-  std::cout << "Regions on the " << options.access << " roofs and " << options.precision
-            << " ceilings of " << options.results_dir << "\n";
+  std::cout << "Regions on the "
+            << (follow ? "roofs of each region's access mix" : options.access + " roofs") << " and "
+            << options.precision << " ceilings of " << options.results_dir << "\n";
   for (int domain : domains) {
     for (const auto& absent : roofline::absent_roof_kinds(results, domain, place_options)) {
       std::cout << "domain " << domain << ": no " << absent << "\n";
@@ -72,10 +71,18 @@ void setup_place(CLI::App& app, GlobalOptions& global, Action& action) {
       "directory: the roof that bounds each one and a locality verdict");
   add_global_options(*command, global);
   add_results_and_regions_arguments(*command, options->results_dir, options->region_files);
-  add_access_option(*command, options->access, "access type of the bandwidth roofs");
+  std::vector<std::string> accesses = {"auto"};
+  for (const auto& word : words<Access>()) accesses.push_back(word);
+  command
+      ->add_option("--access", options->access,
+                   "access mix of the bandwidth roofs; auto: each region's own (load for a "
+                   "read-only region, else the measured mix closest to its read share)")
+      ->check(CLI::IsMember(accesses))
+      ->capture_default_str();
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
   command->add_option("--json", options->json_file, "also write the placements to this JSON file");
   add_hybrid_option(*command, options->hybrid_file);
+  add_counts_option(*command, options->counts_file);
   command->callback([options, &action] { action = [options] { return run_place(*options); }; });
 }
 

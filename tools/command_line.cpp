@@ -20,6 +20,7 @@ CommandLine::CommandLine()
   setup_characterize(app, global, action);
   setup_show(app, global, action);
   setup_place(app, global, action);
+  setup_count(app, global, action);
   setup_advise(app, global, action);
   setup_validate(app, global, action);
   setup_hybrid(app, global, action);

@@ -16,6 +16,7 @@ void add_plot_input_options(CLI::App& command, PlotInputOptions& options) {
       .add_option("--regions", options.regions,
                   "regions.json files (or directories holding one) to place on the LARM")
       ->delimiter(',');
+  add_counts_option(command, options.counts);
   command.add_option("--advice", options.advice,
                      "advice.json of larm advise: draw each region's predicted placements");
   add_access_option(command, options.access, "access mix of the bandwidth roofs drawn");
@@ -75,16 +76,8 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
   const std::vector<std::string>& region_files = options.regions;
   const std::filesystem::path dir = results_directory(results_dir);
   for (const std::string& file : region_files) {
-    try {
-      for (auto& p : roofline::region_points(read_regions_file(file), file)) {
-        inputs.regions.push_back(std::move(p));
-      }
-    } catch (const nlohmann::json::exception& e) {
-      throw UsageError(file + " is not a valid regions file: " + e.what());
-    } catch (const UsageError&) {
-      throw;
-    } catch (const std::runtime_error& e) {
-      throw UsageError(e.what());
+    for (auto& p : roofline::region_points(load_regions(file, options.counts), file)) {
+      inputs.regions.push_back(std::move(p));
     }
   }
   inputs.hybrid = load_hybrid_beside(results_dir, "");

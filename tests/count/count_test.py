@@ -1,0 +1,146 @@
+"""larm count end to end (issue 26): exact counts without hardware counters.
+
+  count_test.py LARM BUILD_DIR
+
+- the triad and ddot examples, each built three ways (baseline SSE2, x86-64-v3, not vectorized):
+  counted FLOPs and bytes equal to the algorithm's (triad 2N FLOPs, 24N bytes; ddot 2N, 16N)
+  within 0.1 %, whatever the build; the dgemm example 2n^3 FLOPs within 0.1 %;
+- Debian's OpenBLAS cblas_dgemm: 2n^3 FLOPs within 1 % (one OpenBLAS thread: counts are per
+  thread, and OpenBLAS's own threads would count outside the region's thread);
+- Debian's FFTW, planned without SIMD: the FLOPs FFTW itself reports for its plan (fftw_flops),
+  exactly (0.1 %);
+- an AVX-512 program: one error line that says to build for x86-64-v3, exit 1;
+- the counted run paired with the timed run by `larm place --counts`: no NaN, the pairing said.
+Prints every count and the slowdown of the counting run."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+larm, build = sys.argv[1], sys.argv[2]
+source = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+failures = []
+
+
+def check(condition, message):
+    print(("ok    " if condition else "FAIL  ") + message)
+    if not condition:
+        failures.append(message)
+
+
+def count(out, program, *args, native=False, env=None):
+    command = [larm, "count", "--out", out] + ([] if native else ["--no-native"])
+    run = subprocess.run(command + ["--", program] + list(args), capture_output=True, text=True,
+                         env=dict(os.environ, OMP_NUM_THREADS="2", **(env or {})), timeout=600)
+    return run
+
+
+def machine(out, region):
+    with open(os.path.join(out, "counted", "regions.json")) as f:
+        doc = json.load(f)
+    assert doc["run"] == "counted", doc["run"]
+    for r in doc["regions"]:
+        if r["name"] == region:
+            return r["machine"]
+    raise AssertionError("no region " + region)
+
+
+def near(value, expected, tolerance):
+    return abs(value - expected) <= tolerance * expected
+
+
+with tempfile.TemporaryDirectory(prefix="larm-count-test-") as tmp:
+    n, reps = 1000000, 2
+    # wide: the share of FLOPs in 256-bit instructions when built for x86-64-v3. ddot's sum is
+    # kept in order without -ffast-math: its multiplies are vectorized, its additions scalar.
+    for example, flops, byte_count, wide in (("triad", 2, 24, 0.99), ("ddot", 2, 16, 0.49)):
+        counted = {}
+        for variant, program in (("sse2", os.path.join(build, "examples", example)),
+                                 ("avx2", os.path.join(build, "tests", "count_%s_avx2" % example)),
+                                 ("scalar", os.path.join(build, "tests", "count_%s_scalar" % example))):
+            out = os.path.join(tmp, example + "-" + variant)
+            run = count(out, program, "--size", str(n), "--repetitions", str(reps))
+            check(run.returncode == 0, "%s %s counted (exit %d) %s" % (example, variant, run.returncode,
+                                                                     run.stderr[-300:]))
+            if run.returncode != 0:
+                continue
+            m = machine(out, example)
+            counted[variant] = m
+            print("      %s %s: %.0f FLOPs, %.0f bytes (%.0f read, %.0f written), widths %s" % (
+                example, variant, m["flops"], m["bytes"], m["bytes_read"], m["bytes_written"],
+                {k: v for k, v in m["counted"].items() if k.startswith("flops") and v > 0}))
+            check(near(m["flops"], flops * n * reps, 1e-3),
+                  "%s %s: %.0f FLOPs within 0.1 %% of %d" % (example, variant, m["flops"], flops * n * reps))
+            check(near(m["bytes"], byte_count * n * reps, 1e-3),
+                  "%s %s: %.0f bytes within 0.1 %% of %d" % (example, variant, m["bytes"],
+                                                            byte_count * n * reps))
+        if len(counted) == 3:
+            check(counted["avx2"]["counted"].get("flops_dp_256", 0) > wide * counted["avx2"]["flops"],
+                  "%s avx2: more than %d %% of its FLOPs are 256-bit" % (example, 100 * wide))
+            check(counted["scalar"]["counted"]["flops_dp_scalar"] > 0.99 * counted["scalar"]["flops"],
+                  "%s scalar: its FLOPs are scalar" % example)
+
+    out = os.path.join(tmp, "dgemm")
+    order = 128
+    run = count(out, os.path.join(build, "examples", "dgemm"), "--size", str(order), "--repetitions", "2")
+    check(run.returncode == 0, "dgemm counted")
+    if run.returncode == 0:
+        m = machine(out, "dgemm")
+        check(near(m["flops"], 2 * order ** 3 * 2, 1e-3),
+              "dgemm example: %.0f FLOPs within 0.1 %% of 2n^3 x 2 = %d" % (m["flops"], 4 * order ** 3))
+
+    out = os.path.join(tmp, "openblas")
+    order = 200
+    run = count(out, os.path.join(build, "tests", "count_openblas_dgemm"), str(order), "2",
+                env={"OPENBLAS_NUM_THREADS": "1"})
+    check(run.returncode == 0, "OpenBLAS dgemm counted (exit %d) %s" % (run.returncode, run.stderr[-300:]))
+    if run.returncode == 0:
+        m = machine(out, "cblas_dgemm")
+        expected = 2 * order ** 3 * 2
+        check(near(m["flops"], expected, 1e-2), "OpenBLAS cblas_dgemm: %.0f FLOPs, 2n^3 x 2 = %d (%+.3f %%)" % (
+            m["flops"], expected, 100 * (m["flops"] / expected - 1)))
+
+    for plan in ("nosimd", "simd"):
+        out = os.path.join(tmp, "fftw-" + plan)
+        run = count(out, os.path.join(build, "tests", "count_fftw_dft"), "4096", "4", plan)
+        check(run.returncode == 0, "FFTW %s counted" % plan)
+        if run.returncode != 0:
+            continue
+        ops = re.search(r"fftw_flops: add (\d+) mul (\d+) fma (\d+)", run.stdout)
+        check(ops is not None, "FFTW printed its plan's operations")
+        m = machine(out, "fftw_execute")
+        add, mul, fma = (int(x) for x in ops.groups())
+        fftw = 4 * (add + mul + 2 * fma)
+        print("      FFTW %s plan: counted %.0f FLOPs, fftw_flops %d (ratio %.4f)" % (
+            plan, m["flops"], fftw, m["flops"] / fftw))
+        if plan == "nosimd":
+            check(near(m["flops"], fftw, 1e-3), "FFTW without SIMD: counted = fftw_flops within 0.1 %")
+
+    out = os.path.join(tmp, "avx512")
+    run = count(out, os.path.join(build, "tests", "count_avx512_program"))
+    errors = [line for line in run.stderr.splitlines() if line.startswith("larm: error:")]
+    check(run.returncode == 1 and len(errors) == 1 and "x86-64-v3" in errors[0] and "AVX-512" in errors[0],
+          "AVX-512 program: exit %d, %s" % (run.returncode, errors))
+
+    # The timed run and the counted run of one command, paired by larm place.
+    out = os.path.join(tmp, "paired")
+    run = count(out, os.path.join(build, "examples", "triad"), "--size", str(n), "--repetitions", "3",
+                native=True)
+    check(run.returncode == 0, "triad counted with its native run")
+    slowdown = re.search(r"slowdown ([0-9.]+)x", run.stdout)
+    check(slowdown is not None, "the slowdown is printed: %s" % (slowdown.group(0) if slowdown else run.stdout))
+    place = subprocess.run([larm, "place", os.path.join(source, "results", "reference", "dev-zen5-2vcpu"),
+                            os.path.join(out, "timed", "regions.json"), "--counts",
+                            os.path.join(out, "counted", "regions.json")], capture_output=True, text=True)
+    print(place.stdout)
+    check(place.returncode == 0 and "counts of the count run (6 calls in both runs)" in place.stdout,
+          "place --counts pairs the triad's calls")
+    check("nan" not in place.stdout.lower() and "inf " not in place.stdout.lower(), "no NaN or inf in place's output")
+    alone = subprocess.run([larm, "place", os.path.join(source, "results", "reference", "dev-zen5-2vcpu"),
+                            os.path.join(out, "counted", "regions.json")], capture_output=True, text=True)
+    check(alone.returncode == 2 and "count run" in alone.stderr, "a count run placed alone is refused")
+
+print("%d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)

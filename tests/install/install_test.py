@@ -1,0 +1,137 @@
+"""cmake --install into a temporary prefix, then use it as an application's build would, seeing
+only that prefix (issue 26):
+
+  install_test.py BUILD_DIR SOURCE_DIR
+
+- the prefix holds the larm CLI, liblarm.so and liblarm.a, the headers, the CMake package,
+  larm.pc, the JSON schemas, larm count's Valgrind tool and a man page per command;
+- `larm --version` from the prefix gives the version and the commit;
+- an out-of-tree C program built with find_package(larm) (shared, and larm::larm_static), one
+  with `pkg-config --cflags --libs larm`, and the LIKWID markers program: each runs and writes
+  regions.json;
+- the installed `larm count` uses the installed tool."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+build, source = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def check(condition, message):
+    print(("ok    " if condition else "FAIL  ") + message)
+    if not condition:
+        failures.append(message)
+
+
+def run(command, **kwargs):
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, **kwargs)
+    if result.returncode != 0:
+        print("$ " + " ".join(command) + "\n" + result.stdout[-2000:] + result.stderr[-2000:])
+    return result
+
+
+PROGRAM = r"""
+#include <larm/region.h>
+#include <stdio.h>
+int main(void) {
+  static double a[100000];
+  larm_region_begin("scale");
+  for (int i = 0; i < 100000; ++i) a[i] = 2.0 * a[i] + 1.0;
+  larm_region_add_rw("scale", 2e5, 8e5, 8e5);
+  larm_region_end("scale");
+  printf("%g\n", a[7]);
+  return larm_finalize() == 0 ? 0 : 1;
+}
+"""
+CMAKE_PROJECT = """cmake_minimum_required(VERSION 3.16)
+project(uses_larm C)
+find_package(larm 0.1 REQUIRED)
+add_executable(uses_larm main.c)
+target_link_libraries(uses_larm PRIVATE larm::larm)
+add_executable(uses_larm_static main.c)
+target_link_libraries(uses_larm_static PRIVATE larm::larm_static)
+"""
+
+with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
+    prefix = os.path.join(tmp, "prefix")
+    check(run(["cmake", "--install", build, "--prefix", prefix]).returncode == 0, "cmake --install")
+    libdir = next((os.path.join(prefix, d) for d in ("lib", "lib64", "lib/x86_64-linux-gnu")
+                   if os.path.exists(os.path.join(prefix, d, "liblarm.so"))), None)
+    check(libdir is not None, "liblarm.so installed")
+    if libdir is None:
+        sys.exit(1)
+    expected = ["bin/larm", "include/larm/region.h", "include/larm/likwid-markers.h",
+                "share/larm/schema/regions-v1.schema.json", "share/man/man1/larm.1",
+                "share/man/man1/larm-count.1", "share/man/man1/larm-place.1"]
+    rel = os.path.relpath(libdir, prefix)
+    expected += [rel + "/liblarm.a", rel + "/cmake/larm/larmConfig.cmake", rel + "/pkgconfig/larm.pc",
+                 rel + "/larm/valgrind/larmcount-amd64-linux"]
+    for path in expected:
+        check(os.path.exists(os.path.join(prefix, path)), "installed: " + path)
+    version = run([os.path.join(prefix, "bin", "larm"), "--version"])
+    check(version.returncode == 0 and "0.1.0 (" in version.stdout, "larm --version: " + version.stdout.strip())
+    man = run(["man", "-l", "-P", "cat", os.path.join(prefix, "share/man/man1/larm-place.1")],
+              env=dict(os.environ, MANWIDTH="80")) if shutil.which("man") else None
+    if man is not None:
+        check(man.returncode == 0 and "--counts" in man.stdout, "man page of larm place lists --counts")
+
+    # Nothing of the build tree may be seen: the programs are built in their own directory.
+    app = os.path.join(tmp, "app")
+    os.makedirs(app)
+    with open(os.path.join(app, "main.c"), "w") as f:
+        f.write(PROGRAM)
+    with open(os.path.join(app, "CMakeLists.txt"), "w") as f:
+        f.write(CMAKE_PROJECT)
+    configured = run(["cmake", "-S", app, "-B", os.path.join(app, "build"), "-DCMAKE_PREFIX_PATH=" + prefix])
+    check(configured.returncode == 0, "find_package(larm) from the prefix")
+    built = run(["cmake", "--build", os.path.join(app, "build")])
+    check(built.returncode == 0, "built against larm::larm and larm::larm_static")
+    for exe in ("uses_larm", "uses_larm_static"):
+        out = os.path.join(tmp, "out-" + exe)
+        ran = run([os.path.join(app, "build", exe)], env=dict(os.environ, LARM_OUT=out))
+        ok = ran.returncode == 0 and os.path.exists(os.path.join(out, "regions.json"))
+        check(ok, exe + " runs and writes regions.json")
+        if ok:
+            with open(os.path.join(out, "regions.json")) as f:
+                doc = json.load(f)
+            check(doc["regions"][0]["name"] == "scale", exe + ": region scale recorded")
+
+    pc_env = dict(os.environ, PKG_CONFIG_PATH=os.path.join(libdir, "pkgconfig"))
+    flags = run(["pkg-config", "--cflags", "--libs", "larm"], env=pc_env)
+    check(flags.returncode == 0 and prefix in flags.stdout, "pkg-config --cflags --libs larm: " + flags.stdout.strip())
+    exe = os.path.join(tmp, "pkgconfig_app")
+    compiled = run(["cc", os.path.join(app, "main.c"), "-o", exe] + flags.stdout.split())
+    check(compiled.returncode == 0, "built with pkg-config's flags")
+    out = os.path.join(tmp, "out-pkgconfig")
+    ran = run([exe], env=dict(os.environ, LARM_OUT=out, LD_LIBRARY_PATH=libdir))
+    check(ran.returncode == 0 and os.path.exists(os.path.join(out, "regions.json")),
+          "the pkg-config program runs and writes regions.json")
+
+    likwid = os.path.join(tmp, "likwid_app")
+    compiled = run(["cc", "-fopenmp", "-DLIKWID_PERFMON",
+                    os.path.join(source, "tests", "regions", "likwid_markers_program.c"), "-o", likwid]
+                   + flags.stdout.split())
+    check(compiled.returncode == 0, "LIKWID markers program built against the prefix")
+    out = os.path.join(tmp, "out-likwid")
+    ran = run([likwid], env=dict(os.environ, LARM_OUT=out, LD_LIBRARY_PATH=libdir, OMP_NUM_THREADS="2"))
+    check(ran.returncode == 0 and os.path.exists(os.path.join(out, "regions.json")),
+          "the LIKWID markers program runs on the installed liblarm")
+
+    # The installed larm count finds the installed tool.
+    counted = run([os.path.join(prefix, "bin", "larm"), "count", "--no-native", "--out",
+                   os.path.join(tmp, "count"), "--", os.path.join(app, "build", "uses_larm")],
+                  env={k: v for k, v in os.environ.items() if k != "LARM_COUNT_TOOL_DIR"})
+    check(counted.returncode == 0 and os.path.join(libdir, "larm", "valgrind") in counted.stderr,
+          "installed larm count uses the installed tool")
+    if counted.returncode == 0:
+        with open(os.path.join(tmp, "count", "counted", "regions.json")) as f:
+            m = json.load(f)["regions"][0]["machine"]
+        check(m["flops_source"] == "counted" and abs(m["flops"] - 2e5) <= 2e2,
+              "installed count: %.0f FLOPs counted (2e5 expected)" % m["flops"])
+
+print("%d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)
