@@ -47,6 +47,7 @@ struct DomainData {
   std::vector<roofline::RoofLine> ceilings;   // of the widest ISA, by op name
   std::vector<std::string> absent;
   std::vector<const roofline::RegionPoint*> regions;
+  int regions_not_drawn = 0;  // no FLOPs: no point on log axes (larm place places them by GB/s)
   std::vector<const results::ValidationPoint*> validation;
   std::vector<const PredictedPoint*> predicted;
   std::vector<std::pair<std::string, double>> hybrid_roofs;  // region, GB/s (thesis fig. 4.9)
@@ -79,7 +80,13 @@ DomainData collect(const results::Results& results, int domain,
     d.absent.insert(d.absent.begin(), "remote: single NUMA node");
   }
   for (const auto& r : regions) {
-    if (r.domain == domain && r.ai && r.gflops) d.regions.push_back(&r);
+    if (r.domain != domain || !r.ai || !r.gflops) continue;
+    // Log axes: a region without FLOPs (or without bytes) has no point on them.
+    if (*r.ai > 0 && *r.gflops > 0 && std::isfinite(*r.ai) && std::isfinite(*r.gflops)) {
+      d.regions.push_back(&r);
+    } else {
+      ++d.regions_not_drawn;
+    }
   }
   for (const auto& p : options.predicted) {
     if (p.domain == domain && p.ai > 0 && p.gflops > 0) d.predicted.push_back(&p);
@@ -327,6 +334,10 @@ std::vector<Figure> larm_figures(const results::Results& results,
     }
     caption << (d.regions.empty() ? " no application regions given"
                                   : " " + std::to_string(d.regions.size()) + " region points");
+    if (d.regions_not_drawn > 0) {
+      caption << "; " << d.regions_not_drawn
+              << " without FLOPs not drawn (larm place places them by their bandwidth)";
+    }
     caption << (d.validation.empty()
                     ? "; no validation points."
                     : "; " + std::to_string(d.validation.size()) + " validation points.");

@@ -1,6 +1,7 @@
 // larm count: runs an instrumented program twice, natively (its regions' times) and under larm's
 // Valgrind tool (their exact FLOPs and bytes, counted by binary instrumentation, for machines
 // without hardware counters), and says how to place the pair.
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -89,13 +90,13 @@ class ValgrindLibDir {
   fs::path path_;
 };
 
-struct RunOutcome {
+struct ProgramRun {
   int status = 0;  // as waitpid gives it
   double seconds = 0;
 };
 
 // Runs argv with the environment plus `set` (NAME=VALUE); the program's output goes through.
-RunOutcome run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set) {
+ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
@@ -111,20 +112,40 @@ RunOutcome run_program(const std::vector<std::string>& argv, const std::vector<s
   args.push_back(nullptr);
   for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
   envp.push_back(nullptr);
+  // Ctrl-C reaches the program (same process group); larm waits for it to end, then cleans up
+  // (the temporary Valgrind directory) and says it was interrupted.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+  struct sigaction ignore {
+  }, old_int{}, old_term{};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGINT, &ignore, &old_int);
+  ::sigaction(SIGTERM, &ignore, &old_term);
   const auto start = std::chrono::steady_clock::now();
   pid_t pid = 0;
-  const int spawned = ::posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), envp.data());
+  const int spawned = ::posix_spawnp(&pid, args[0], nullptr, &attributes, args.data(), envp.data());
+  posix_spawnattr_destroy(&attributes);
+  ProgramRun outcome;
+  if (spawned == 0) {
+    while (::waitpid(pid, &outcome.status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  ::sigaction(SIGINT, &old_int, nullptr);
+  ::sigaction(SIGTERM, &old_term, nullptr);
   if (spawned != 0) {
     throw UsageError("larm count: cannot run " + argv[0] + ": " + std::strerror(spawned));
-  }
-  RunOutcome outcome;
-  while (::waitpid(pid, &outcome.status, 0) < 0 && errno == EINTR) {
   }
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return outcome;
 }
 
-std::string status_text(int status) {
+std::string exit_text(int status) {
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
   return "ended abnormally";
@@ -194,10 +215,15 @@ int run_count(const CountOptions& options) {
   std::optional<double> native_seconds;
   if (!options.no_native) {
     std::cerr << "larm count: native run (its regions' times) into " << timed_dir.string() << "\n";
-    const RunOutcome native =
+    const ProgramRun native =
         run_program(options.command, {"LARM_OUT=" + fs::absolute(timed_dir).string()});
+    if (WIFSIGNALED(native.status) &&
+        (WTERMSIG(native.status) == SIGINT || WTERMSIG(native.status) == SIGTERM)) {
+      std::cerr << "larm count: interrupted during the native run; nothing counted\n";
+      return 130;
+    }
     if (native.status != 0) {
-      std::cerr << "larm: error: " << options.command[0] << " " << status_text(native.status)
+      std::cerr << "larm: error: " << options.command[0] << " " << exit_text(native.status)
                 << " in its native run; nothing counted\n";
       return 1;
     }
@@ -219,7 +245,7 @@ int run_count(const CountOptions& options) {
   // hwloc's x86 backend reads CPUID, which Valgrind virtualizes, and says so on stderr; the
   // topology liblarm records comes from Linux's files all the same.
   if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
-  const RunOutcome counted = run_program(argv, set);
+  const ProgramRun counted = run_program(argv, set);
   const std::string unhandled = unhandled_instruction(log);
   if (!unhandled.empty()) {
     const bool evex = unhandled.rfind("0x62", 0) == 0;
@@ -233,8 +259,16 @@ int run_count(const CountOptions& options) {
               << "; see " << log.string() << "\n";
     return 1;
   }
+  if (WIFSIGNALED(counted.status) &&
+      (WTERMSIG(counted.status) == SIGINT || WTERMSIG(counted.status) == SIGTERM)) {
+    std::cerr << "larm count: interrupted during the counting run; "
+              << (native_seconds ? "the timed run is kept in " + timed_dir.string()
+                                 : "nothing kept")
+              << "\n";
+    return 130;
+  }
   if (counted.status != 0) {
-    std::cerr << "larm: error: " << options.command[0] << " " << status_text(counted.status)
+    std::cerr << "larm: error: " << options.command[0] << " " << exit_text(counted.status)
               << " under Valgrind; see " << log.string() << "\n";
     return 1;
   }

@@ -66,8 +66,13 @@ TEST_F(RegionTest, ReadWriteSplitIsRecordedAndSummed) {
   EXPECT_EQ(larm_region_add_rw("rw", 1.0, 10.0, -1.0), -1);
   ASSERT_EQ(larm_finalize(), 0);
   const auto doc = read_regions();
-  EXPECT_EQ(doc.at("schema_version"), "1.1");
+  EXPECT_EQ(doc.at("schema_version"), "1.2");
+  EXPECT_EQ(doc.at("run"), "timed");  // not under larm count
   const auto& rw = find_region(doc, "rw")->at("machine");
+  // When the region ran: its first begin before its last end, both after the start.
+  ASSERT_TRUE(rw.contains("first_begin_s") && rw.contains("last_end_s"));
+  EXPECT_GE(rw.at("first_begin_s").get<double>(), 0.0);
+  EXPECT_LE(rw.at("first_begin_s").get<double>(), rw.at("last_end_s").get<double>());
   EXPECT_EQ(rw.at("bytes").get<double>(), 4400.0);
   EXPECT_EQ(rw.at("bytes_read").get<double>(), 3000.0);
   EXPECT_EQ(rw.at("bytes_written").get<double>(), 1000.0);
