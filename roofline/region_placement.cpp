@@ -340,6 +340,10 @@ std::vector<RegionPoint> region_points(const regions::RegionsFile& records,
         if (bytes > 0) point.data_bytes = bytes;
       }
       point.read_share = entry.read_share();
+      if (const auto fma = entry.counted.find("fma_flops");
+          fma != entry.counted.end() && entry.flops.value && *entry.flops.value > 0) {
+        point.fma_share = fma->second / *entry.flops.value;
+      }
       for (const regions::ThreadRecord& thread : region.threads) {
         if (thread.domain == point.domain && thread.migrated) point.migrated = true;
       }
@@ -466,9 +470,16 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
       roofs.push_back(line);
     }
   }
+  // Counted FLOPs say which instructions they are: ceilings of the others cannot bound them.
+  const bool fma_mix = point.fma_share && *point.fma_share >= 0.5;
+  const bool unrelated_ceilings =
+      point.fma_share && std::any_of(roofs.begin(), roofs.end(), [&](const RoofLine& roof) {
+        return !roof.slope() && (roof.op == FlopOp::fma) == fma_mix;
+      });
   std::erase_if(roofs, [&](const RoofLine& roof) {
     return !(roof.value > 0) || !std::isfinite(roof.value) ||
-           (placement.by_bandwidth && !roof.slope());
+           (placement.by_bandwidth && !roof.slope()) ||
+           (unrelated_ceilings && !roof.slope() && (roof.op == FlopOp::fma) != fma_mix);
   });
   // Where a roof stands at the point: GFLOP/s at its AI, or GB/s for a region with no FLOPs.
   const auto height = [&](const RoofLine& roof) {
@@ -515,6 +526,11 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
   if (!data_why.empty() && (lowest == nullptr || !lowest->is_cache())) data += "; " + data_why;
   if (!access_why.empty()) data += "; against the " + access_why;
   if (placement.by_bandwidth) data += "; no FLOPs: placed by its bandwidth";
+  if (unrelated_ceilings && !placement.by_bandwidth && lowest != nullptr && !lowest->slope()) {
+    data += std::string("; against the ") + (fma_mix ? "fma" : "add and mul") +
+            " ceilings: " + results::percent_text(*point.fma_share, 0) +
+            " of its counted FLOPs are FMAs";
+  }
   if (roofs.empty()) {
     placement.verdict =
         "not placed: the results have no roof for domain " + std::to_string(point.domain);

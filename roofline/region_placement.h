@@ -37,6 +37,9 @@ struct RegionPoint {
   // interleaved over k memories, near 0 when first-touched in blocks; none when not recorded.
   std::optional<double> pages_apart;
   std::optional<double> data_bytes;  // the tagged ranges' bytes
+  // Of its FLOPs, the share in fused multiply-adds (larm count): the FLOP ceilings it is placed
+  // against follow it (fma ceilings from one half up, add and mul ceilings below).
+  std::optional<double> fma_share;
   std::optional<double> read_share;  // of its bytes (larm_region_add_rw or counters)
   bool migrated = false;             // a thread changed CPU between calls
   // The other domains that ran the region at the same time (same file): together they share the

@@ -118,6 +118,21 @@ TEST(RegionPlacement, OnlyTheMemoryHoldingTheDataCanBoundIt) {
   EXPECT_EQ(mixed.bound->name, "data roof (50 % memory 0, 50 % memory 1) load");
 }
 
+TEST(RegionPlacement, CountedFmasChooseTheFmaCeilings) {
+  // AI 100, 100 GFLOP/s: under the add ceiling (150) and the fma one (300), far under every
+  // bandwidth roof (the lowest, 8.3 GB/s, at 830 GFLOP/s). Counted FLOPs that are
+  // 99 % FMAs are bound by the fma ceiling; 10 % FMAs by the add ceiling; unknown: the lowest.
+  RegionPoint dense = region_point(100, 100);
+  EXPECT_EQ(place(dense, two_domain_fixture(), {}).bound->op, FlopOp::add);
+  dense.fma_share = 0.99;
+  const PlacedRegion fma = place(dense, two_domain_fixture(), {});
+  EXPECT_EQ(fma.bound->op, FlopOp::fma);
+  EXPECT_NE(fma.verdict.find("99 % of its counted FLOPs are FMAs"), std::string::npos)
+      << fma.verdict;
+  dense.fma_share = 0.1;
+  EXPECT_EQ(place(dense, two_domain_fixture(), {}).bound->op, FlopOp::add);
+}
+
 TEST(RegionPlacement, ARegionWithoutFlopsIsPlacedByItsBandwidth) {
   // A copy kernel: 0 FLOPs, 25 GB/s from memory 0: under the local roof (36.1), 30.7 % below,
   // never "L1" nor NaN.

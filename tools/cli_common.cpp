@@ -284,10 +284,25 @@ nlohmann::json read_regions_file(const std::string& given) {
   }
 }
 
-void add_counts_option(CLI::App& command, std::string& counts_file) {
-  command.add_option("--counts", counts_file,
-                     "regions.json of a count run (larm count) of the same command: its exact "
-                     "FLOP and byte counts replace the timed runs' (regions paired by name)");
+void add_counts_option(CLI::App& command, std::vector<std::string>& counts_files) {
+  command
+      .add_option("--counts", counts_files,
+                  "regions.json of count runs (larm count) of the same commands: their exact "
+                  "FLOP and byte counts replace the timed runs' (regions paired by name); one "
+                  "for all regions files, or one per regions file in their order")
+      ->delimiter(',');
+}
+
+std::string counts_for(const std::vector<std::string>& counts_files, std::size_t index,
+                       std::size_t files) {
+  if (counts_files.empty()) return {};
+  if (counts_files.size() == 1) return counts_files.front();
+  if (counts_files.size() != files) {
+    throw UsageError("--counts: " + std::to_string(counts_files.size()) + " count runs for " +
+                     std::to_string(files) +
+                     " regions files (give one for all, or one per regions file)");
+  }
+  return counts_files[index];
 }
 
 regions::RegionsFile load_regions(const std::string& file_or_dir, const std::string& counts_file) {

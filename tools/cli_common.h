@@ -130,8 +130,13 @@ void add_results_and_regions_arguments(CLI::App& command, std::string& results_d
 // missing or not JSON.
 nlohmann::json read_regions_file(const std::string& file_or_dir);
 
-// --counts FILE: a count run of larm count whose exact counts the timed regions files take.
-void add_counts_option(CLI::App& command, std::string& counts_file);
+// --counts FILE,...: count runs of larm count whose exact counts the timed regions files take:
+// one for every regions file, or one per regions file in the same order.
+void add_counts_option(CLI::App& command, std::vector<std::string>& counts_files);
+// The count run that goes with the index-th of `files` regions files ("" for none); throws
+// UsageError when the numbers do not match.
+std::string counts_for(const std::vector<std::string>& counts_files, std::size_t index,
+                       std::size_t files);
 // A regions file to place: with the counts of counts_file when one is given (paired by region
 // name; one line per region printed on stdout says how), and a count run given alone refused
 // (its times are Valgrind's). Throws UsageError naming the problem.

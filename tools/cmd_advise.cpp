@@ -23,7 +23,7 @@ using nlohmann::json;
 struct AdviseOptions {
   std::string results_dir;
   std::vector<std::string> region_files;
-  std::string counts_file;  // --counts: a count run's regions.json
+  std::vector<std::string> counts_files;  // --counts: count runs' regions.json
   std::string precision = "dp";
   std::string hybrid_file;  // empty: hybrid.json beside the results, if any
   std::string out = "advice.json";
@@ -133,8 +133,10 @@ int run_advise(const AdviseOptions& options, const GlobalOptions& global) {
   std::vector<std::string> notes;
   if (const auto single = roofline::advice::single_memory_note(results)) notes.push_back(*single);
   std::vector<roofline::advice::RegionsInput> inputs;
-  for (const std::string& file : options.region_files) {
-    inputs.push_back({file, load_regions(file, options.counts_file)});
+  for (std::size_t i = 0; i < options.region_files.size(); ++i) {
+    const std::string& file = options.region_files[i];
+    inputs.push_back({file, load_regions(file, counts_for(options.counts_files, i,
+                                                          options.region_files.size()))});
   }
   std::vector<roofline::advice::RegionAdvice> advice;
   try {
@@ -175,7 +177,7 @@ void setup_advise(CLI::App& app, GlobalOptions& global, Action& action) {
       "model fitted on the roofs), rank them and give the commands that apply the best");
   add_global_options(*command, global);
   add_results_and_regions_arguments(*command, options->results_dir, options->region_files);
-  add_counts_option(*command, options->counts_file);
+  add_counts_option(*command, options->counts_files);
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
   add_hybrid_option(*command, options->hybrid_file);
   command->add_option("--out", options->out, "advice file to write (default advice.json)");

@@ -20,8 +20,8 @@ struct PlaceOptions {
   std::string access = "auto";
   std::string precision = "dp";
   std::string json_file;
-  std::string hybrid_file;  // empty: hybrid.json beside the results, if any
-  std::string counts_file;  // --counts: a count run's regions.json
+  std::string hybrid_file;                // empty: hybrid.json beside the results, if any
+  std::vector<std::string> counts_files;  // --counts: count runs' regions.json
 };
 
 int run_place(const PlaceOptions& options) {
@@ -37,9 +37,10 @@ int run_place(const PlaceOptions& options) {
   if (hybrid_results) place_options.hybrid = &*hybrid_results;
   std::vector<roofline::PlacedRegion> placements;
   std::set<int> domains;
-  for (const auto& file : options.region_files) {
-    const std::vector<roofline::RegionPoint> points =
-        roofline::region_points(load_regions(file, options.counts_file), file);
+  for (std::size_t i = 0; i < options.region_files.size(); ++i) {
+    const std::string& file = options.region_files[i];
+    const std::vector<roofline::RegionPoint> points = roofline::region_points(
+        load_regions(file, counts_for(options.counts_files, i, options.region_files.size())), file);
     for (const auto& point : points) {
       placements.push_back(roofline::place(point, results, place_options));
       domains.insert(point.domain);
@@ -82,7 +83,7 @@ void setup_place(CLI::App& app, GlobalOptions& global, Action& action) {
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
   command->add_option("--json", options->json_file, "also write the placements to this JSON file");
   add_hybrid_option(*command, options->hybrid_file);
-  add_counts_option(*command, options->counts_file);
+  add_counts_option(*command, options->counts_files);
   command->callback([options, &action] { action = [options] { return run_place(*options); }; });
 }
 

@@ -75,8 +75,10 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
                   .precision = parse_word<Precision>(options.precision)};
   const std::vector<std::string>& region_files = options.regions;
   const std::filesystem::path dir = results_directory(results_dir);
-  for (const std::string& file : region_files) {
-    for (auto& p : roofline::region_points(load_regions(file, options.counts), file)) {
+  for (std::size_t i = 0; i < region_files.size(); ++i) {
+    const std::string& file = region_files[i];
+    const std::string counts = counts_for(options.counts, i, region_files.size());
+    for (auto& p : roofline::region_points(load_regions(file, counts), file)) {
       inputs.regions.push_back(std::move(p));
     }
   }

@@ -15,8 +15,8 @@ namespace larm::cli {
 // --regions, --advice, --access and --precision, which plot and report share.
 struct PlotInputOptions {
   std::vector<std::string> regions;
-  std::string counts;  // --counts: a count run's regions.json for the timed --regions
-  std::string advice;  // advice.json of larm advise
+  std::vector<std::string> counts;  // --counts: count runs' regions.json for --regions
+  std::string advice;               // advice.json of larm advise
   std::string access = "load";
   std::string precision = "dp";
 };

@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
     in[i][0] = (double)(i % 13);
     in[i][1] = 0.25 * (double)(i % 5);
   }
+  larm_region_data("fftw_execute", in, sizeof(fftw_complex) * (size_t)n);
+  larm_region_data("fftw_execute", out, sizeof(fftw_complex) * (size_t)n);
   for (int r = 0; r < repetitions; ++r) {
     larm_region_begin("fftw_execute");
     fftw_execute(plan);

@@ -21,6 +21,10 @@ int main(int argc, char** argv) {
     b[i] = 0.5;
     c[i] = 0.0;
   }
+  const size_t bytes = sizeof(double) * (size_t)n * (size_t)n;
+  larm_region_data("cblas_dgemm", a, bytes);
+  larm_region_data("cblas_dgemm", b, bytes);
+  larm_region_data("cblas_dgemm", c, bytes);
   for (int r = 0; r < repetitions; ++r) {
     larm_region_begin("cblas_dgemm");
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a, n, b, n, 0.0, c, n);
