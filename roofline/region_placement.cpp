@@ -650,6 +650,8 @@ nlohmann::json placements_json(const std::vector<PlacedRegion>& placements) {
                    {"access", name(p.access)},
                    {"placed_by", p.by_bandwidth ? "bandwidth" : "performance"},
                    {"roof_unit", p.by_bandwidth ? "GB/s" : "GFLOP/s"},
+                   {"data_roof", p.data_roof ? json(p.data_roof->name) : json()},
+                   {"data_roof_kind", p.data_roof ? json(name(p.data_roof->kind())) : json()},
                    {"data_roof_gbps", p.data_roof ? json(p.data_roof->value) : json()},
                    {"hybrid_note", p.hybrid_note}});
   }

@@ -94,7 +94,7 @@ if wanted release; then
   # shellcheck disable=SC2086  # one target per word
   cmake --build "$root/build/release-tests" -j "$jobs" --target $user_targets \
     fork_during_init_program larm_static_merged larm_man_pages count_openblas_dgemm \
-    count_fftw_dft count_avx512_program count_triad_avx2 count_triad_scalar count_ddot_avx2 \
+    count_fftw_dft count_avx512_program count_access_kinds count_triad_avx2 count_triad_scalar count_ddot_avx2 \
     count_ddot_scalar
   step_done "release build"
   (cd "$root/build/release-tests" && ctest --output-on-failure -j 1 -L 'multinuma|fork|count|install')

@@ -242,6 +242,9 @@ int run_count(const CountOptions& options) {
   // OpenMP threads that spin at a barrier would count their spinning into the region they end;
   // passive waiting sleeps instead (the user's own choice is kept).
   if (std::getenv("OMP_WAIT_POLICY") == nullptr) set.push_back("OMP_WAIT_POLICY=passive");
+  // Lazy binding resolves a function at its first call, saving the vector registers: done inside
+  // the region that first calls it (its first larm_region_end, say), it adds ~2 kB there.
+  if (std::getenv("LD_BIND_NOW") == nullptr) set.push_back("LD_BIND_NOW=1");
   // hwloc's x86 backend reads CPUID, which Valgrind virtualizes, and says so on stderr; the
   // topology liblarm records comes from Linux's files all the same.
   if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");

@@ -9,6 +9,8 @@
   thread, and OpenBLAS's own threads would count outside the region's thread);
 - Debian's FFTW, planned without SIMD: the FLOPs FFTW itself reports for its plan (fftw_flops),
   exactly (0.1 %);
+- gathers, non-temporal stores, masked loads and stores (2 of 4 lanes): the bytes they move,
+  within 0.1 %;
 - an AVX-512 program: one error line that says to build for x86-64-v3, exit 1;
 - the counted run paired with the timed run by `larm place --counts`: no NaN, the pairing said.
 Prints every count and the slowdown of the counting run."""
@@ -117,6 +119,20 @@ with tempfile.TemporaryDirectory(prefix="larm-count-test-") as tmp:
             plan, m["flops"], fftw, m["flops"] / fftw))
         if plan == "nosimd":
             check(near(m["flops"], fftw, 1e-3), "FFTW without SIMD: counted = fftw_flops within 0.1 %")
+
+    # Gathers, non-temporal stores, masked loads and stores: the bytes they really move.
+    out = os.path.join(tmp, "access-kinds")
+    run = count(out, os.path.join(build, "tests", "count_access_kinds"))
+    check(run.returncode == 0, "access kinds counted (exit %d) %s" % (run.returncode, run.stderr[-300:]))
+    if run.returncode == 0:
+        moved = re.search(r"gather read (\d+), stream written (\d+), maskload read (\d+), "
+                          r"maskstore written (\d+)", run.stdout)
+        expected = dict(zip(("gather", "stream", "maskload", "maskstore"), (int(x) for x in moved.groups())))
+        for region, key in (("gather", "bytes_read"), ("stream", "bytes_written"),
+                            ("maskload", "bytes_read"), ("maskstore", "bytes_written")):
+            m = machine(out, region)
+            check(near(m[key], expected[region], 1e-3), "%s: %.0f %s within 0.1 %% of %d" % (
+                region, m[key], key, expected[region]))
 
     out = os.path.join(tmp, "avx512")
     run = count(out, os.path.join(build, "tests", "count_avx512_program"))

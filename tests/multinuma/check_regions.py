@@ -51,6 +51,23 @@ for p in place:
             f"single1 domain {p['domain']}: verdict names memory 1 as {where}: {p['verdict']}")
 c.check(len([p for p in place if p["label"] == "single1"]) == 2, "single1 placed for both domains")
 
+# The memory roof each placement's data makes possible, from where the pages are and how
+# neighbouring pages lie (real move_pages on real interleaving here), both domains running the
+# triad at once: first touch -> each domain's local memory (pages in blocks), interleave ->
+# congestion (neighbours apart), single:1 -> contention of memory 1. Not the bound, which
+# depends on TCG's timings.
+data_roofs = {"firsttouch": "local", "interleave": "congestion", "single1": "contention"}
+for p in place:
+    kind = data_roofs.get(p["label"])
+    if kind is None:
+        continue
+    c.check_equal(p.get("data_roof_kind"), kind, f"{p['label']} domain {p['domain']}: data roof ({p.get('data_roof')})")
+    if kind == "local":
+        c.check(f"memory {p['domain']} " in (p.get("data_roof") or ""),
+                f"firsttouch domain {p['domain']}: its own memory: {p.get('data_roof')}")
+    if kind == "contention":
+        c.check("memory 1 " in (p.get("data_roof") or ""), f"single1: memory 1: {p.get('data_roof')}")
+
 # larm advise on the single:1 run, and the advised command applied: the re-run's pages and
 # threads are where the best placement says. (Under TCG which placement wins means nothing; that
 # the advice, applied, does what it says is what is checked.)
