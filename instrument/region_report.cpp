@@ -33,9 +33,11 @@ struct ThreadWork {
 ThreadWork thread_work(const RegionRecord& record, const Snapshot& snapshot) {
   ThreadWork work;
   const Counters* counters = snapshot.counters;
-  if (record.counted && counters != nullptr && counters->active() && counters->count_tool()) {
+  const bool has_counts = record.counted && counters != nullptr && counters->active();
+  const CountedWork counted =
+      has_counts ? counted_work(counters->events(), record.counter_deltas) : CountedWork{};
+  if (has_counts && counters->count_tool()) {
     // larm count: FLOPs, bytes and their split, exact.
-    const CountedWork counted = counted_work(counters->events(), record.counter_deltas);
     work.flops = {counted.flops, "counted"};
     work.bytes = {counted.bytes_loaded + counted.bytes_stored, "counted"};
     work.bytes_read = {counted.bytes_loaded, "counted"};
@@ -43,8 +45,7 @@ ThreadWork thread_work(const RegionRecord& record, const Snapshot& snapshot) {
     work.load_instructions = counted.load_instructions;
     work.store_instructions = counted.store_instructions;
     for (const auto& [name, value] : counted.by_event) work.counted[name] = value;
-  } else if (record.counted && counters != nullptr && counters->active()) {
-    const CountedWork counted = counted_work(counters->events(), record.counter_deltas);
+  } else if (has_counts) {
     if (counters->measures_flops()) work.papi_flops = counted.flops;
     bool has_loads = false, has_stores = false;
     for (const auto& event : counters->events()) {
@@ -68,15 +69,6 @@ ThreadWork thread_work(const RegionRecord& record, const Snapshot& snapshot) {
     work.bytes_written = {record.declared_bytes_written, "declared"};
   }
   return work;
-}
-
-regions::Rates rates(const std::optional<double>& flops, const std::optional<double>& bytes,
-                     double seconds) {
-  regions::Rates r;
-  if (flops && bytes && *bytes > 0) r.ai = *flops / *bytes;
-  if (flops && seconds > 0) r.gflops = *flops / seconds * 1e-9;
-  if (bytes && seconds > 0) r.gbps = *bytes / seconds * 1e-9;
-  return r;
 }
 
 // Sum of the threads that have a count; the source names every source that contributed.
@@ -143,7 +135,7 @@ struct Merge {
     a.last_end_s = last_end_s;
     a.threads_without_flops = flops.threads_without;
     a.threads_without_bytes = bytes.threads_without;
-    a.rates = rates(a.flops.value, a.bytes.value, seconds);
+    a.rates = regions::rates_of(a.flops.value, a.bytes.value, seconds);
     if (!a.rates.ai) {
       a.ai_unavailable = !a.flops.value && !a.bytes.value
                              ? "no FLOP or byte count: no counters and nothing declared"
@@ -288,7 +280,7 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
       entry.flops_papi = work.papi_flops;
       entry.load_instructions = work.load_instructions;
       entry.store_instructions = work.store_instructions;
-      entry.rates = rates(work.flops.value, work.bytes.value, seconds);
+      entry.rates = regions::rates_of(work.flops.value, work.bytes.value, seconds);
       entry.counted = work.counted;
       const auto since_start = [&](std::uint64_t ticks) -> std::optional<double> {
         if (ticks == 0 || ticks < snapshot.start_ticks) return std::nullopt;

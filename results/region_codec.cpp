@@ -262,6 +262,15 @@ json to_json(const RegionsFile& file) {
   return doc;
 }
 
+Rates rates_of(const std::optional<double>& flops, const std::optional<double>& bytes,
+               double seconds) {
+  Rates r;
+  if (flops && bytes && *bytes > 0) r.ai = *flops / *bytes;
+  if (flops && seconds > 0) r.gflops = *flops / seconds * 1e-9;
+  if (bytes && seconds > 0) r.gbps = *bytes / seconds * 1e-9;
+  return r;
+}
+
 std::optional<double> DataPlacement::neighbours_apart_share() const {
   std::uint64_t compared = 0, apart = 0;
   for (const DataRange& range : ranges) {

@@ -1,8 +1,8 @@
 // Carrying a counted run's counts onto a timed run.
 #include "results/region_pairing.h"
 
-#include <cstdio>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace larm::regions {
@@ -37,15 +37,6 @@ void carry(Entry& entry, const PerCall& work) {
 }
 
 }  // namespace
-
-Rates rates_of(const std::optional<double>& flops, const std::optional<double>& bytes,
-               double seconds) {
-  Rates r;
-  if (flops && bytes && *bytes > 0) r.ai = *flops / *bytes;
-  if (flops && seconds > 0) r.gflops = *flops / seconds * 1e-9;
-  if (bytes && seconds > 0) r.gbps = *bytes / seconds * 1e-9;
-  return r;
-}
 
 Pairing pair_counts(const RegionsFile& timed, const RegionsFile& counted) {
   if (timed.run == "counted") {
@@ -100,10 +91,12 @@ Pairing pair_counts(const RegionsFile& timed, const RegionsFile& counted) {
                               std::to_string(region.machine.calls) + " timed)");
     }
   }
+  std::set<std::string> timed_names;
+  for (const Region& region : timed.regions) timed_names.insert(region.name);
   for (const Region& region : counted.regions) {
-    bool present = false;
-    for (const Region& mine : timed.regions) present |= mine.name == region.name;
-    if (!present) pairing.notes.push_back(region.name + ": in the count run only; left out");
+    if (!timed_names.count(region.name)) {
+      pairing.notes.push_back(region.name + ": in the count run only; left out");
+    }
   }
   return pairing;
 }

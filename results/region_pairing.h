@@ -19,8 +19,4 @@ struct Pairing {
 // Throws std::runtime_error when `timed` is itself a counted run or `counted` is not one.
 Pairing pair_counts(const RegionsFile& timed, const RegionsFile& counted);
 
-// FLOP/byte, GFLOP/s and GB/s from counts and a time, where they allow them.
-Rates rates_of(const std::optional<double>& flops, const std::optional<double>& bytes,
-               double seconds);
-
 }  // namespace larm::regions

@@ -129,6 +129,10 @@ struct RegionsFile {
   std::vector<Region> regions;
 };
 
+// FLOP/byte, GFLOP/s and GB/s from counts and a time, where they allow them.
+Rates rates_of(const std::optional<double>& flops, const std::optional<double>& bytes,
+               double seconds);
+
 nlohmann::json to_json(const RegionsFile& file);
 // Throws std::runtime_error naming the problem when the document is not a regions file of a
 // readable version (1.x).

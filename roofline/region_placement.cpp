@@ -279,8 +279,7 @@ std::optional<RoofLine> data_roof(const RegionPoint& point, const results::Resul
   double gbps_together = point.gbps.value_or(0);
   bool all_known = point.gbps.has_value();
   for (const auto& peer : point.concurrent) {
-    PlaceOptions peer_options = options;
-    const auto peer_roofs = domain_roofs(results, peer.domain, peer_options);
+    const auto peer_roofs = domain_roofs(results, peer.domain, options);
     std::string peer_missing;
     const auto value = mix_bandwidth(peer_roofs, shares, local_memories(results, peer.domain), true,
                                      nullptr, peer_missing);
