@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 
@@ -12,31 +13,46 @@ namespace larm::roofline::contention {
 
 std::vector<TransferPenalty> penalties(const std::vector<Transfer>& graph,
                                        const PenaltyParameters& parameters) {
-  std::map<int, int> out_degree, in_degree;
+  // Vertices renumbered 0..V-1 so that every per-vertex tally is a vector (the event loop calls
+  // this at every event of every prediction).
+  std::vector<int> ids;
   for (const Transfer& t : graph) {
-    ++out_degree[t.source];
-    ++in_degree[t.destination];
+    ids.push_back(t.source);
+    ids.push_back(t.destination);
   }
-  std::vector<TransferPenalty> result(graph.size());
-  for (std::size_t i = 0; i < graph.size(); ++i) {
-    result[i].out_degree = out_degree[graph[i].source];
-    result[i].in_degree = in_degree[graph[i].destination];
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  const auto vertex = [&](int id) {
+    return static_cast<std::size_t>(std::lower_bound(ids.begin(), ids.end(), id) - ids.begin());
+  };
+  const std::size_t n = graph.size(), V = ids.size();
+  std::vector<std::size_t> source(n), destination(n);
+  std::vector<int> out_degree(V, 0), in_degree(V, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    source[i] = vertex(graph[i].source);
+    destination[i] = vertex(graph[i].destination);
+    ++out_degree[source[i]];
+    ++in_degree[destination[i]];
+  }
+  std::vector<TransferPenalty> result(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    result[i].out_degree = out_degree[source[i]];
+    result[i].in_degree = in_degree[destination[i]];
   }
   // Definition 6: c_i is among its source's strongly slowed transfers C_s^m when its destination
   // has the largest in-degree of the transfers leaving that source; C_e^m symmetrically.
-  std::map<int, int> max_in_of_source, max_out_of_destination;
-  for (std::size_t i = 0; i < graph.size(); ++i) {
-    int& in = max_in_of_source[graph[i].source];
-    in = std::max(in, result[i].in_degree);
-    int& out = max_out_of_destination[graph[i].destination];
-    out = std::max(out, result[i].out_degree);
+  std::vector<int> max_in_of_source(V, 0), max_out_of_destination(V, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    max_in_of_source[source[i]] = std::max(max_in_of_source[source[i]], result[i].in_degree);
+    max_out_of_destination[destination[i]] =
+        std::max(max_out_of_destination[destination[i]], result[i].out_degree);
   }
-  std::map<int, int> strong_out, strong_in;
-  for (std::size_t i = 0; i < graph.size(); ++i) {
-    result[i].in_strong_out = result[i].in_degree == max_in_of_source[graph[i].source];
-    result[i].in_strong_in = result[i].out_degree == max_out_of_destination[graph[i].destination];
-    if (result[i].in_strong_out) ++strong_out[graph[i].source];
-    if (result[i].in_strong_in) ++strong_in[graph[i].destination];
+  std::vector<int> strong_out(V, 0), strong_in(V, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    result[i].in_strong_out = result[i].in_degree == max_in_of_source[source[i]];
+    result[i].in_strong_in = result[i].out_degree == max_out_of_destination[destination[i]];
+    if (result[i].in_strong_out) ++strong_out[source[i]];
+    if (result[i].in_strong_in) ++strong_in[destination[i]];
   }
   // §5.5.2.3: p_s = 1 when Δ_s = 1, else Δ_s β (1 + γ_s (Δ_s − card C_s^m)) for a member of C_s^m
   // and Δ_s β (1 − γ_s / card C_s^m) otherwise; p_e the same with Δ_e, γ_e, C_e^m; p = max.
@@ -45,10 +61,10 @@ std::vector<TransferPenalty> penalties(const std::vector<Transfer>& graph,
     const double shared = degree * parameters.beta;
     return member ? shared * (1 + gamma * (degree - card)) : shared * (1 - gamma / card);
   };
-  for (std::size_t i = 0; i < graph.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     TransferPenalty& p = result[i];
-    p.strong_out = strong_out[graph[i].source];
-    p.strong_in = strong_in[graph[i].destination];
+    p.strong_out = strong_out[source[i]];
+    p.strong_in = strong_in[destination[i]];
     p.p_s = side(p.out_degree, p.in_strong_out, p.strong_out, parameters.gamma_s);
     p.p_e = side(p.in_degree, p.in_strong_in, p.strong_in, parameters.gamma_e);
     p.p = std::max(p.p_s, p.p_e);
@@ -79,7 +95,31 @@ std::vector<double> baseline_penalties(const std::vector<Transfer>& graph, Basel
   return result;
 }
 
+std::vector<double> transfer_times(const std::vector<TimedTransfer>& transfers,
+                                   const PenaltyParameters& parameters, const Link& link) {
+  std::vector<EventTransfer> events;
+  for (const TimedTransfer& t : transfers) {
+    events.push_back({.amount = t.bytes, .start = t.start + link.latency});
+  }
+  return simulate_events(events, [&](const std::vector<int>& active) {
+    std::vector<Transfer> graph;
+    for (int i : active) {
+      graph.push_back({transfers[static_cast<std::size_t>(i)].source,
+                       transfers[static_cast<std::size_t>(i)].destination});
+    }
+    std::vector<double> rates;
+    for (const TransferPenalty& p : penalties(graph, parameters)) {
+      rates.push_back(link.bandwidth / p.p);
+    }
+    return rates;
+  });
+}
+
 // ---- The memory model ------------------------------------------------------------------------
+
+const char* predictor_name(Predictor predictor) {
+  return predictor == Predictor::capacity ? "capacity" : "martinasso";
+}
 
 namespace {
 
@@ -121,6 +161,13 @@ double thread_share(const std::vector<std::pair<int, double>>& curve, int n, int
   return 1;
 }
 
+}  // namespace
+
+namespace {
+// β fitted on the shared roofs the fit kept (defined with the Martinasso predictor below).
+std::optional<PenaltyParameters> fit_penalty(const MemoryModel& model,
+                                             const results::Results& results,
+                                             const std::optional<HeldOut>& held_out);
 }  // namespace
 
 int MemoryModel::domain_position(int domain) const {
@@ -296,6 +343,12 @@ MemoryModel fit_memory_model(const results::Results& results, Access access,
       model.notes.push_back(std::string("interconnect not fitted: ") + e.what());
     }
   }
+  model.penalty = fit_penalty(model, results, held_out);
+  if (model.penalty) {
+    model.notes.push_back("Martinasso's β = " + std::to_string(model.penalty->beta).substr(0, 5) +
+                          " fitted on the contention and congestion roofs; γ_s = γ_e = 0 (the "
+                          "roofs' graphs are symmetric and do not determine them)");
+  }
   return model;
 }
 
@@ -319,12 +372,15 @@ StreamPlacement roof_placement(const MemoryModel& model, int domain_position, Pl
   return p;
 }
 
-std::vector<DomainBandwidth> predict(const MemoryModel& model, const StreamPlacement& placement) {
+namespace {
+
+// Each stream's bandwidth alone: path[d][m] × the share of the full domain n_d threads get.
+std::vector<std::vector<double>> alone_rates(const MemoryModel& model,
+                                             const StreamPlacement& placement) {
   const std::size_t D = model.domains.size(), M = model.memories.size();
   if (placement.threads.size() != D || placement.share.size() != D) {
     throw std::invalid_argument("placement does not match the model's domains");
   }
-  // Each stream's bandwidth alone: path[d][m] × the share of the full domain n_d threads get.
   std::vector<std::vector<double>> alone(D, std::vector<double>(M, 0));
   for (std::size_t d = 0; d < D; ++d) {
     if (placement.threads[d] <= 0) continue;
@@ -338,6 +394,170 @@ std::vector<DomainBandwidth> predict(const MemoryModel& model, const StreamPlace
           *model.path[d][m] * thread_share(model.scaling[m], placement.threads[d], model.cores[d]);
     }
   }
+  return alone;
+}
+
+// Martinasso's reading for memory: a stream per (domain, memory) with bytes, a transfer from the
+// memory (loads: its outgoing transfers, seed 004 §6.2.5) to the domain, or from the domain to the
+// memory (stores). Vertices: memory m is m, domain d is M + d.
+struct PenaltyRun {
+  struct Stream {
+    std::size_t domain = 0, memory = 0;
+    double alone = 0, amount = 0;
+  };
+  std::vector<Stream> streams;
+  std::vector<TransferPenalty> first;  // the penalties while every stream runs
+  std::vector<double> end;             // seconds (amounts in GB, rates in GB/s)
+};
+
+PenaltyRun run_penalties(const MemoryModel& model, const StreamPlacement& placement,
+                         const PenaltyParameters& parameters, bool per_thread) {
+  const std::size_t D = model.domains.size(), M = model.memories.size();
+  const auto alone = alone_rates(model, placement);
+  PenaltyRun run;
+  for (std::size_t d = 0; d < D; ++d) {
+    for (std::size_t m = 0; m < M; ++m) {
+      if (alone[d][m] <= 0) continue;
+      const double bytes = per_thread ? placement.threads[d] : 1.0;
+      run.streams.push_back({d, m, alone[d][m], bytes * placement.share[d][m]});
+    }
+  }
+  const auto edge = [&](const PenaltyRun::Stream& s) {
+    const int memory = static_cast<int>(s.memory), domain = static_cast<int>(M + s.domain);
+    return model.access == Access::store ? Transfer{domain, memory} : Transfer{memory, domain};
+  };
+  std::vector<Transfer> all;
+  std::vector<EventTransfer> events;
+  for (const auto& s : run.streams) {
+    all.push_back(edge(s));
+    events.push_back({.amount = s.amount, .start = 0});
+  }
+  run.first = penalties(all, parameters);
+  run.end = simulate_events(events, [&](const std::vector<int>& active) {
+    std::vector<Transfer> graph;
+    for (int i : active) graph.push_back(all[static_cast<std::size_t>(i)]);
+    const std::vector<TransferPenalty> p = penalties(graph, parameters);
+    std::vector<double> rates;
+    for (std::size_t k = 0; k < active.size(); ++k) {
+      rates.push_back(run.streams[static_cast<std::size_t>(active[k])].alone / p[k].p);
+    }
+    return rates;
+  });
+  return run;
+}
+
+// The parameters a placement is predicted with: the fitted ones, or none needed when no stream
+// shares a memory or a domain (every degree 1, so p = 1 whatever β).
+PenaltyParameters penalty_parameters(const MemoryModel& model, const StreamPlacement& placement) {
+  if (model.penalty) return *model.penalty;
+  const PenaltyRun lone = run_penalties(model, placement, PenaltyParameters{}, false);
+  for (const TransferPenalty& p : lone.first) {
+    if (p.out_degree > 1 || p.in_degree > 1) {
+      throw std::invalid_argument(
+          "Martinasso's β is not fitted (no contention or congestion roof): streams that share "
+          "a memory or a domain cannot be predicted");
+    }
+  }
+  return PenaltyParameters{};
+}
+
+std::vector<DomainBandwidth> predict_martinasso(const MemoryModel& model,
+                                                const StreamPlacement& placement,
+                                                const PenaltyParameters& parameters) {
+  const PenaltyRun run = run_penalties(model, placement, parameters, false);
+  std::vector<DomainBandwidth> result(model.domains.size());
+  std::vector<double> bytes(model.domains.size(), 0), last(model.domains.size(), 0);
+  for (std::size_t i = 0; i < run.streams.size(); ++i) {
+    const auto& s = run.streams[i];
+    bytes[s.domain] += s.amount;
+    last[s.domain] = std::max(last[s.domain], run.end[i]);
+    const TransferPenalty& p = run.first[i];
+    DomainBandwidth& r = result[s.domain];
+    if (p.p > r.penalty * (1 + 1e-9)) {
+      r.penalty = p.p;
+      // The memory's side is its outgoing transfers for loads (p_s), incoming for stores (p_e).
+      const double memory_side = model.access == Access::store ? p.p_e : p.p_s;
+      r.limiter = memory_side >= p.p ? "memory " + std::to_string(model.memories[s.memory])
+                                     : "domain " + std::to_string(model.domains[s.domain]) +
+                                           " (its streams from several memories)";
+    }
+  }
+  for (std::size_t d = 0; d < result.size(); ++d) {
+    if (last[d] > 0) result[d].gbps = bytes[d] / last[d];
+  }
+  return result;
+}
+
+std::optional<PenaltyParameters> fit_penalty(const MemoryModel& model,
+                                             const results::Results& results,
+                                             const std::optional<HeldOut>& held_out) {
+  struct Shared {
+    StreamPlacement placement;
+    std::size_t domain = 0;
+    double measured = 0;
+  };
+  std::vector<Shared> shared;
+  for (const results::Roof& roof : results.roofs) {
+    if (roof.level != Level::memory || roof.access != model.access || !roof.in_model()) continue;
+    if (!roof.placement || held(held_out, roof) || roof.roof <= 0) continue;
+    if (*roof.placement != Placement::contention && *roof.placement != Placement::congestion) {
+      continue;
+    }
+    const int dp = model.domain_position(roof.domain);
+    const int mp = roof.memory ? model.memory_position(roof.memory->os_index) : 0;
+    if (dp < 0 || mp < 0) continue;
+    shared.push_back(
+        {roof_placement(model, dp, *roof.placement, mp), static_cast<std::size_t>(dp), roof.roof});
+  }
+  // Σ (log predicted − log measured)² over the shared roofs whose paths the model has.
+  const auto cost = [&](double log_beta) {
+    const PenaltyParameters parameters{.beta = std::exp(log_beta)};
+    double sum = 0;
+    int used = 0;
+    for (const Shared& s : shared) {
+      try {
+        const double gbps = predict_martinasso(model, s.placement, parameters)[s.domain].gbps;
+        if (gbps <= 0) continue;
+        sum += std::pow(std::log(gbps / s.measured), 2);
+        ++used;
+      } catch (const std::invalid_argument&) {
+        // A path the model lacks: that roof does not take part.
+      }
+    }
+    return used > 0 ? sum : INFINITY;
+  };
+  double low = std::log(0.05), high = std::log(5.0);
+  // β matters only where a stream shares a memory or a domain (a degree above 1).
+  if (!std::isfinite(cost(low)) || std::abs(cost(low) - cost(high)) < 1e-12) return std::nullopt;
+  const double golden = (std::sqrt(5.0) - 1) / 2;
+  double x1 = high - golden * (high - low), x2 = low + golden * (high - low);
+  double f1 = cost(x1), f2 = cost(x2);
+  for (int i = 0; i < 60 && high - low > 1e-7; ++i) {
+    if (f1 <= f2) {
+      high = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = high - golden * (high - low);
+      f1 = cost(x1);
+    } else {
+      low = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = low + golden * (high - low);
+      f2 = cost(x2);
+    }
+  }
+  return PenaltyParameters{.beta = std::exp((low + high) / 2)};
+}
+
+}  // namespace
+
+namespace {
+
+std::vector<DomainBandwidth> predict_capacity(const MemoryModel& model,
+                                              const StreamPlacement& placement) {
+  const std::size_t D = model.domains.size(), M = model.memories.size();
+  const std::vector<std::vector<double>> alone = alone_rates(model, placement);
   // Fixed point on the penalties. A domain's threads spread their bytes over memories by share,
   // so its time per byte is τ_d = Σ_m share_dm × p_dm / alone_dm (its own issue and path limits
   // are in alone_dm) and its bandwidth 1/τ_d. p_dm = max(p_e(m), p_s) (seed 004 (5.x)): p_e(m)
@@ -396,7 +616,38 @@ std::vector<DomainBandwidth> predict(const MemoryModel& model, const StreamPlace
   return result;
 }
 
-RegionBandwidth region_bandwidth(const MemoryModel& model, const StreamPlacement& placement) {
+}  // namespace
+
+std::vector<DomainBandwidth> predict(const MemoryModel& model, const StreamPlacement& placement,
+                                     Predictor predictor) {
+  if (predictor == Predictor::capacity) return predict_capacity(model, placement);
+  return predict_martinasso(model, placement, penalty_parameters(model, placement));
+}
+
+RegionBandwidth region_bandwidth(const MemoryModel& model, const StreamPlacement& placement,
+                                 Predictor predictor) {
+  if (predictor == Predictor::martinasso) {
+    // Every thread moves the same bytes; the region ends with its last stream (seed 004 §5.4).
+    const PenaltyRun run =
+        run_penalties(model, placement, penalty_parameters(model, placement), true);
+    RegionBandwidth result;
+    double bytes = 0, seconds = 0;
+    std::size_t last = run.streams.size();
+    for (std::size_t i = 0; i < run.streams.size(); ++i) {
+      bytes += run.streams[i].amount;
+      if (run.end[i] >= seconds) {
+        seconds = run.end[i];
+        last = i;
+      }
+    }
+    if (last == run.streams.size() || seconds <= 0) return result;
+    result.gbps = bytes / seconds;
+    const std::size_t d = run.streams[last].domain;
+    result.last_domain = static_cast<int>(d);
+    result.limiter =
+        predict_martinasso(model, placement, penalty_parameters(model, placement))[d].limiter;
+    return result;
+  }
   const std::size_t D = model.domains.size();
   std::vector<double> left(D, 0);  // GB still to move, 1 per thread
   double total = 0;
@@ -442,7 +693,8 @@ RegionBandwidth region_bandwidth(const MemoryModel& model, const StreamPlacement
   return result;
 }
 
-std::vector<CrossValidation> leave_one_out(const results::Results& results, Access access) {
+std::vector<CrossValidation> leave_one_out(const results::Results& results, Access access,
+                                           Predictor predictor) {
   std::vector<CrossValidation> out;
   for (const results::Roof& roof : results.roofs) {
     if (roof.level != Level::memory || roof.access != access || !roof.in_model()) continue;
@@ -458,9 +710,9 @@ std::vector<CrossValidation> leave_one_out(const results::Results& results, Acce
           HeldOut{.domain = roof.domain, .memory = v.memory, .placement = v.placement});
       const int dp = model.domain_position(roof.domain);
       const int mp = v.memory ? model.memory_position(*v.memory) : 0;
-      const auto bandwidth = predict(model, roof_placement(model, dp, v.placement, mp));
+      const auto bandwidth = predict(model, roof_placement(model, dp, v.placement, mp), predictor);
       v.predicted = bandwidth.at(static_cast<std::size_t>(dp)).gbps;
-      if (v.placement == Placement::contention &&
+      if (predictor == Predictor::capacity && v.placement == Placement::contention &&
           !model.memory_capacity.at(static_cast<std::size_t>(mp))) {
         v.predicted.reset();
         v.reason = "no other contention roof of that memory to fit its capacity";
@@ -471,6 +723,56 @@ std::vector<CrossValidation> leave_one_out(const results::Results& results, Acce
     out.push_back(v);
   }
   return out;
+}
+
+PredictorCheck check_predictor(const results::Results& results, Access access,
+                               Predictor predictor) {
+  PredictorCheck check;
+  check.predictor = predictor;
+  check.rows = leave_one_out(results, access, predictor);
+  std::vector<double> errors;
+  for (const CrossValidation& v : check.rows) {
+    if (v.predicted) errors.push_back(std::abs(v.error()));
+  }
+  check.predicted = static_cast<int>(errors.size());
+  if (!errors.empty()) {
+    std::sort(errors.begin(), errors.end());
+    const std::size_t n = errors.size();
+    check.median_abs_error = n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+  }
+  return check;
+}
+
+PredictorChoice choose_predictor(const results::Results& results, Access access) {
+  PredictorChoice choice;
+  for (Predictor p : {Predictor::capacity, Predictor::martinasso}) {
+    choice.checks.push_back(check_predictor(results, access, p));
+  }
+  const auto text = [](const PredictorCheck& c) {
+    char line[160];
+    if (!c.median_abs_error) {
+      std::snprintf(line, sizeof line, "%s: no roof predicted from the others",
+                    predictor_name(c.predictor));
+    } else {
+      std::snprintf(line, sizeof line, "%s %.1f %% (median |error| over %d roofs)",
+                    predictor_name(c.predictor), *c.median_abs_error * 100, c.predicted);
+    }
+    return std::string(line);
+  };
+  const PredictorCheck& capacity = choice.checks[0];
+  const PredictorCheck& martinasso = choice.checks[1];
+  const bool martinasso_better =
+      martinasso.median_abs_error &&
+      (!capacity.median_abs_error || *martinasso.median_abs_error < *capacity.median_abs_error);
+  choice.chosen = martinasso_better ? Predictor::martinasso : Predictor::capacity;
+  choice.summary = "leave-one-out on this node's " + std::string(name(access)) +
+                   " roofs: " + text(capacity) + "; " + text(martinasso);
+  choice.why = std::string("bandwidth model: ") + predictor_name(choice.chosen) +
+               (capacity.median_abs_error || martinasso.median_abs_error
+                    ? " (the smaller error; "
+                    : " (by default: neither predicts a roof from the others; ") +
+               choice.summary + ")";
+  return choice;
 }
 
 }  // namespace larm::roofline::contention

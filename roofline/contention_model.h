@@ -2,14 +2,19 @@
 // measured: each domain's local and remote roofs, the contention roofs (every core on one memory)
 // and the congestion roofs (every core on all memories interleaved).
 //
-// Two pieces, both from M. Martinasso's thesis (seed 004):
-//  - his generalised Gigabit Ethernet penalty model (§5.5.2.3, Definition 6, Table 5.3) and his
-//    simple baselines (§7.4.4), on a graph of transfers: kept as he states them, and tested on
-//    his numbers;
-//  - its reading for memory (§6.2.5: a NUMA block plays a network node, reads play outgoing and
-//    writes incoming transfers). A stream from domain d to memory m has the penalty
-//    p = max(p_s, p_e) (his (5.x)): p_e the sharing of memory m, p_s that of the interconnect
-//    for remote streams. Every formula is in contention_model.cpp next to its code.
+// From M. Martinasso's thesis (seed 004):
+//  - his generalised Gigabit Ethernet penalty model (§5.5.2.3, Definition 6, Table 5.3), his
+//    simple baselines (§7.4.4) and his event-driven prediction of transfer times (§5.4, fig. 5.4),
+//    on a graph of transfers: kept as he states them, and tested on his Tables 5.2 and 5.3;
+//  - two predictors of memory bandwidth fitted on a node's roofs, selectable (Predictor):
+//    * capacity: each memory serves at most its capacity C_m (its contention roofs); streams
+//      sharing it are slowed alike until their demand fits (p_e = demand ÷ C_m), remote streams
+//      likewise on the interconnect when the congestion roofs show one (K);
+//    * martinasso: his penalties read for memory (§6.2.5: a memory plays a network node whose
+//      reads are outgoing and writes incoming transfers, a domain the node at the other end),
+//      β fitted on the node's contention and congestion roofs, times from his event loop.
+//    `larm advise` fits both, checks each by leave-one-out on the roofs and uses the better one.
+// Every formula is in contention_model.cpp next to its code.
 #pragma once
 
 #include <optional>
@@ -17,6 +22,7 @@
 #include <vector>
 
 #include "results/records.h"
+#include "roofline/transfer_events.h"
 
 namespace larm::roofline::contention {
 
@@ -54,7 +60,28 @@ std::vector<TransferPenalty> penalties(const std::vector<Transfer>& graph,
 enum class Baseline { none, source, destination };
 std::vector<double> baseline_penalties(const std::vector<Transfer>& graph, Baseline baseline);
 
+// His predictive model (§5.4, fig. 5.4): transfers of given sizes starting at given times; each
+// moves at bandwidth ÷ its penalty in the graph of the transfers active at that moment, the graph
+// changing at every start and end (Hockney: t = p m / b + l, the latency l before it moves).
+struct TimedTransfer {
+  int source = 0;
+  int destination = 0;
+  double bytes = 0;
+  double start = 0;  // seconds
+};
+struct Link {
+  double bandwidth = 1;  // bytes per second of a transfer alone
+  double latency = 0;    // seconds
+};
+// Each transfer's end time, in seconds.
+std::vector<double> transfer_times(const std::vector<TimedTransfer>& transfers,
+                                   const PenaltyParameters& parameters, const Link& link);
+
 // ---- The memory model fitted on roofs -------------------------------------------------------
+
+// Which sharing rule predicts the bandwidth of a placement (see the top of this file).
+enum class Predictor { capacity, martinasso };
+const char* predictor_name(Predictor predictor);  // "capacity", "martinasso"
 
 // What the model knows of one access type (load or store roofs), fitted on one results set.
 struct MemoryModel {
@@ -72,6 +99,10 @@ struct MemoryModel {
   // K: GB/s of remote traffic the interconnect carries, when the congestion roofs show one below
   // what the memories alone allow; none: not binding or not measured.
   std::optional<double> interconnect_capacity;
+  // Martinasso's parameters on this node: β fitted on the contention and congestion roofs (least
+  // squares of log bandwidth); γ_s = γ_e = 0, which the roofs cannot determine (their graphs are
+  // symmetric: every stream is in C_s^m and C_e^m). No value: no shared roof to fit it on.
+  std::optional<PenaltyParameters> penalty;
   // Threads -> share of the full domain's bandwidth, per memory (its contention curve, local
   // domain first); empty: proportional to threads (said in notes).
   std::vector<std::vector<std::pair<int, double>>> scaling;
@@ -107,7 +138,11 @@ struct DomainBandwidth {
 
 // Each domain's bandwidth under the placement (0 for a domain without threads). Throws
 // std::invalid_argument when the placement needs a path the model does not have.
-std::vector<DomainBandwidth> predict(const MemoryModel& model, const StreamPlacement& placement);
+// Under Predictor::martinasso a domain's bandwidth is its bytes (the same per thread) over the
+// time its last stream ends in the event loop, and its limiter the side (memory or domain) whose
+// degree gives its largest penalty.
+std::vector<DomainBandwidth> predict(const MemoryModel& model, const StreamPlacement& placement,
+                                     Predictor predictor = Predictor::capacity);
 
 // The threads of a region sharing its bytes evenly (a static schedule), each domain moving its
 // threads' part: when a domain finishes, the others get what it used (seed 004 §5.4: the
@@ -118,7 +153,8 @@ struct RegionBandwidth {
   int last_domain = -1;  // position of the domain that finishes last
   std::string limiter;   // its limiter; empty when nothing it uses is shared beyond capacity
 };
-RegionBandwidth region_bandwidth(const MemoryModel& model, const StreamPlacement& placement);
+RegionBandwidth region_bandwidth(const MemoryModel& model, const StreamPlacement& placement,
+                                 Predictor predictor = Predictor::capacity);
 
 // The placement each kind of memory roof was measured with (all the domain's cores): domain d
 // alone on memory m (local/remote), every domain on memory m (contention), every domain on all
@@ -139,6 +175,26 @@ struct CrossValidation {
 
 // Leave-one-out over every memory roof of the access in the model (thesis-style validation):
 // each one held out, the model fitted on the others, its placement predicted.
-std::vector<CrossValidation> leave_one_out(const results::Results& results, Access access);
+std::vector<CrossValidation> leave_one_out(const results::Results& results, Access access,
+                                           Predictor predictor = Predictor::capacity);
+
+// A predictor's leave-one-out on the node's roofs: the median |error| over the roofs it predicted.
+struct PredictorCheck {
+  Predictor predictor = Predictor::capacity;
+  std::vector<CrossValidation> rows;
+  std::optional<double> median_abs_error;  // none: no roof predicted from the others
+  int predicted = 0;
+};
+PredictorCheck check_predictor(const results::Results& results, Access access, Predictor predictor);
+
+// Both predictors checked; `chosen` the one with the smaller median |error| (capacity when
+// neither predicts any roof, or on a tie), `why` one line saying so.
+struct PredictorChoice {
+  std::vector<PredictorCheck> checks;
+  Predictor chosen = Predictor::capacity;
+  std::string summary;  // each predictor's error, one line
+  std::string why;
+};
+PredictorChoice choose_predictor(const results::Results& results, Access access);
 
 }  // namespace larm::roofline::contention

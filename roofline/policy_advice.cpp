@@ -197,6 +197,7 @@ struct Evaluation {
 struct Models {
   contention::MemoryModel load;
   std::optional<contention::MemoryModel> store;
+  contention::Predictor predictor = contention::Predictor::capacity;
 };
 
 // Where a region's bytes come from when its measured bandwidth is above what memory gives its
@@ -233,13 +234,14 @@ Evaluation evaluate(const Models& models, const NodeShape& shape,
   } else {
     const contention::StreamPlacement placement{threads_per_domain, share};
     try {
-      const contention::RegionBandwidth load = contention::region_bandwidth(models.load, placement);
+      const contention::RegionBandwidth load =
+          contention::region_bandwidth(models.load, placement, models.predictor);
       double b = load.gbps;
       // Reads and writes each at their own roofs (seed 004 §6.2.5 saw them contend
       // differently): 1 / b = r / b_load + (1 − r) / b_store.
       if (models.store && read_share < 1) {
         const contention::RegionBandwidth store =
-            contention::region_bandwidth(*models.store, placement);
+            contention::region_bandwidth(*models.store, placement, models.predictor);
         if (store.gbps > 0) b = 1 / (read_share / load.gbps + (1 - read_share) / store.gbps);
       }
       e.gbps = b;
@@ -369,10 +371,47 @@ std::optional<std::string> single_memory_note(const results::Results& results) {
          "no memory choice matters here (advise on a node with several memories)";
 }
 
+// Thesis Def. 6.1 on the predictions: the default is compact + first touch; the other three of
+// the thesis' policies are compared with it by predicted time (the inverse of the predicted
+// GFLOP/s, or GB/s without an AI). Scatter missing from the ranking puts the same threads on each
+// domain as compact (so the same time); interleave missing (one memory) the same pages as first
+// touch.
+void judge_thesis_sensitivity(RegionAdvice& a, bool several_memories) {
+  a.thesis_time_ratios.clear();
+  a.thesis_sensitive.reset();
+  const auto value = [&](ThreadPolicy t, DataPolicy d) -> std::optional<double> {
+    for (ThreadPolicy tt : {t, ThreadPolicy::compact}) {
+      for (DataPolicy dd : {d, DataPolicy::first_touch}) {
+        if (dd != d && several_memories) continue;
+        for (const PolicyPrediction& p : a.ranking) {
+          if (p.policy.threads != tt || p.policy.data != dd) continue;
+          if (!p.unavailable.empty()) return std::nullopt;
+          return a.ai ? p.gflops : p.gbps;
+        }
+      }
+    }
+    return std::nullopt;
+  };
+  const auto base = value(ThreadPolicy::compact, DataPolicy::first_touch);
+  if (!base || *base <= 0) return;
+  bool sensitive = false;
+  for (const auto& [t, d] : {std::pair{ThreadPolicy::compact, DataPolicy::interleave},
+                             std::pair{ThreadPolicy::scatter, DataPolicy::first_touch},
+                             std::pair{ThreadPolicy::scatter, DataPolicy::interleave}}) {
+    const auto v = value(t, d);
+    if (!v || *v <= 0) return;  // a policy not predicted: no verdict
+    const double ratio = *base / *v;
+    a.thesis_time_ratios.emplace_back(Policy(t, d).name(), ratio);
+    sensitive = sensitive || std::abs(ratio - 1) >= kThesisVariation * (1 - 1e-9);
+  }
+  a.thesis_sensitive = sensitive;
+}
+
 std::vector<RegionAdvice> advise(const results::Results& results,
                                  const std::vector<RegionsInput>& inputs,
                                  const AdviceOptions& options) {
-  Models models{contention::fit_memory_model(results, Access::load), std::nullopt};
+  Models models{contention::fit_memory_model(results, Access::load), std::nullopt,
+                options.predictor};
   try {
     models.store = contention::fit_memory_model(results, Access::store);
   } catch (const std::runtime_error&) {
@@ -432,7 +471,15 @@ std::vector<RegionAdvice> advise(const results::Results& results,
         }
       }
       if (!a.ai) a.evidence.push_back("no arithmetic intensity: bandwidth only, no GFLOP/s");
-      for (const std::string& note : models.load.notes) a.evidence.push_back("model: " + note);
+      a.evidence.push_back(std::string("bandwidth predicted by the ") +
+                           contention::predictor_name(models.predictor) + " model");
+      for (const std::string& note : models.load.notes) {
+        const bool penalty_note = note.rfind("Martinasso's", 0) == 0;
+        if (penalty_note == (models.predictor == contention::Predictor::martinasso) ||
+            !penalty_note) {
+          a.evidence.push_back("model: " + note);
+        }
+      }
       std::string hybrid_why;
       if (options.hybrid) {
         a.hybrid_roof_gbps =
@@ -616,15 +663,16 @@ std::vector<RegionAdvice> advise(const results::Results& results,
       a.best_over_worst = *std::max_element(values.begin(), values.end()) /
                           *std::min_element(values.begin(), values.end());
       a.sensitive = *a.best_over_worst >= kSensitiveRatio;
+      judge_thesis_sensitivity(a, shape.memories.size() > 1);
       const PolicyPrediction& best = a.ranking.front();
       if (single) {
         a.sensitive = false;
         a.recommendation = *single;
       } else if (!a.sensitive) {
         a.recommendation =
-            "not placement-sensitive: the best and worst placements are predicted "
+            "not placement-sensitive: the best and worst of larm's placements are predicted "
             "within " +
-            number((*a.best_over_worst - 1) * 100, "%.0f") + " % (under 10 %, thesis Def. 6.1); " +
+            number((*a.best_over_worst - 1) * 100, "%.0f") + " % (under 10 %); " +
             (best.bound == "compute ceiling"
                  ? "it is bound by the compute ceiling under every placement"
                  : "keep the current placement");
@@ -686,8 +734,18 @@ std::string advice_table(const std::vector<RegionAdvice>& advice) {
       }
       out << row;
     }
-    out << "  " << (a.sensitive ? "placement-sensitive" : "not placement-sensitive");
-    if (a.best_over_worst) out << " (best/worst ×" << number(*a.best_over_worst, "%.2f") << ")";
+    out << "  thesis Def. 6.1 (time against compact + first touch";
+    for (const auto& [policy, ratio] : a.thesis_time_ratios) {
+      out << "; " << policy << " ×" << number(ratio, "%.2f");
+    }
+    out << "): "
+        << (!a.thesis_sensitive   ? "no verdict (a thesis policy is not predicted)"
+            : *a.thesis_sensitive ? "placement-sensitive"
+                                  : "not placement-sensitive")
+        << "\n";
+    out << "  larm's extended verdict (best/worst of its " << a.ranking.size()
+        << " placements): " << (a.sensitive ? "placement-sensitive" : "not placement-sensitive");
+    if (a.best_over_worst) out << " (×" << number(*a.best_over_worst, "%.2f") << ")";
     out << "\n  advice: " << a.recommendation << "\n";
     for (const std::string& e : a.evidence) out << "  evidence: " << e << "\n";
     out << "\n";
@@ -709,6 +767,14 @@ json by_memory(const RegionAdvice& a, const std::vector<double>& values) {
   for (std::size_t i = 0; i < values.size() && i < a.memories.size(); ++i) {
     out[std::to_string(a.memories[i])] = values[i];
   }
+  return out;
+}
+}  // namespace
+
+namespace {
+json thesis_ratios(const RegionAdvice& a) {
+  json out = json::object();
+  for (const auto& [policy, ratio] : a.thesis_time_ratios) out[policy] = ratio;
   return out;
 }
 }  // namespace
@@ -749,26 +815,29 @@ json advice_json(const std::vector<RegionAdvice>& advice, const std::vector<std:
     }
     json data = json::object();
     for (const auto& [memory, fraction] : a.data_memories) data[std::to_string(memory)] = fraction;
-    regions.push_back({{"file", a.file},
-                       {"label", a.label},
-                       {"region", a.region},
-                       {"threads", a.threads},
-                       {"threads_per_domain", by_domain(a, a.threads_per_domain)},
-                       {"ai", optional(a.ai)},
-                       {"measured_gflops", optional(a.measured_gflops)},
-                       {"measured_gbps", optional(a.measured_gbps)},
-                       {"read_share", optional(a.read_share)},
-                       {"data_memories", data},
-                       {"current", a.current},
-                       {"current_predicted", optional(a.current_gflops)},
-                       {"hybrid_roof_gbps", optional(a.hybrid_roof_gbps)},
-                       {"hybrid_note", a.hybrid_note},
-                       {"ranking", ranking},
-                       {"sensitive", a.sensitive},
-                       {"best_over_worst", optional(a.best_over_worst)},
-                       {"recommendation", a.recommendation},
-                       {"evidence", a.evidence},
-                       {"unavailable", a.unavailable}});
+    regions.push_back(
+        {{"file", a.file},
+         {"label", a.label},
+         {"region", a.region},
+         {"threads", a.threads},
+         {"threads_per_domain", by_domain(a, a.threads_per_domain)},
+         {"ai", optional(a.ai)},
+         {"measured_gflops", optional(a.measured_gflops)},
+         {"measured_gbps", optional(a.measured_gbps)},
+         {"read_share", optional(a.read_share)},
+         {"data_memories", data},
+         {"current", a.current},
+         {"current_predicted", optional(a.current_gflops)},
+         {"hybrid_roof_gbps", optional(a.hybrid_roof_gbps)},
+         {"hybrid_note", a.hybrid_note},
+         {"ranking", ranking},
+         {"thesis_sensitive", a.thesis_sensitive ? json(*a.thesis_sensitive) : json()},
+         {"thesis_time_ratios", thesis_ratios(a)},
+         {"sensitive", a.sensitive},
+         {"best_over_worst", optional(a.best_over_worst)},
+         {"recommendation", a.recommendation},
+         {"evidence", a.evidence},
+         {"unavailable", a.unavailable}});
   }
   return {{"format", "larm-advice"},
           {"schema_version", kAdviceSchemaVersion},

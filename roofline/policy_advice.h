@@ -18,10 +18,15 @@
 
 namespace larm::roofline::advice {
 
-inline constexpr const char* kAdviceSchemaVersion = "1.0";
+inline constexpr const char* kAdviceSchemaVersion = "1.1";
 
-// Thesis Def. 6.1: a region is placement-sensitive when its best and worst predicted times
-// differ by at least 10 %.
+// Thesis Def. 6.1 (seed 003 §6.2.3): an application is placement-sensitive when one of its
+// policies changes its execution time by at least 10 % against the default policy; its policies
+// are {round robin (compact), scatter} × {first touch, interleave} and the default is round
+// robin + first touch (§6.2.1). kThesisVariation is that 10 %.
+inline constexpr double kThesisVariation = 0.10;
+// larm's extended verdict, over its larger set of candidates (binding, fast-memory shares): the
+// best and worst predictions differ by at least 10 %.
 inline constexpr double kSensitiveRatio = 1.10;
 
 enum class ThreadPolicy { compact, scatter };
@@ -81,6 +86,11 @@ struct RegionAdvice {
   std::optional<double> hybrid_roof_gbps;    // thesis fig. 4.9: the region's own roof
   std::string hybrid_note;
   std::vector<PolicyPrediction> ranking;  // best first
+  // Thesis Def. 6.1 as stated: each of the thesis' other three policies' predicted time over the
+  // default's (compact + first touch), and the verdict; none when the default is not predicted.
+  std::vector<std::pair<std::string, double>> thesis_time_ratios;
+  std::optional<bool> thesis_sensitive;
+  // larm's extended verdict: best over worst of every candidate predicted.
   bool sensitive = false;
   std::optional<double> best_over_worst;
   std::string recommendation;
@@ -90,6 +100,9 @@ struct RegionAdvice {
 
 struct AdviceOptions {
   Precision precision = Precision::dp;
+  // How a placement's memory bandwidth is predicted (contention_model.h): `larm advise` picks the
+  // one with the smaller leave-one-out error unless --model names one.
+  contention::Predictor predictor = contention::Predictor::capacity;
   const hybrid::HybridResults* hybrid = nullptr;  // hybrid.json beside the results, if any
   std::string app_command = "<application>";      // put in the shell lines
   std::vector<double> fast_shares = {0.25, 0.5, 0.75};
@@ -108,6 +121,11 @@ struct RegionsInput {
 std::vector<RegionAdvice> advise(const results::Results& results,
                                  const std::vector<RegionsInput>& inputs,
                                  const AdviceOptions& options);
+
+// Thesis Def. 6.1 on a region's ranking: fills thesis_time_ratios and thesis_sensitive (none
+// when one of the four policies is not predicted). Scatter absent from the ranking means it puts
+// the same threads on each domain as compact; with one memory, interleave is first touch.
+void judge_thesis_sensitivity(RegionAdvice& advice, bool several_memories);
 
 std::string advice_table(const std::vector<RegionAdvice>& advice);
 nlohmann::json advice_json(const std::vector<RegionAdvice>& advice,

@@ -42,6 +42,15 @@ with tempfile.TemporaryDirectory() as tmp:
     c.check(order.index("compact + first touch") < order.index("compact + interleave")
             < order.index("compact + bind 0"), f"ddot ranking {order}")
     c.check(ddot["sensitive"], "ddot is placement-sensitive")
+    c.check(ddot["thesis_sensitive"] is True, "ddot is sensitive by thesis Def. 6.1")
+    c.check(abs(ddot["thesis_time_ratios"]["compact + interleave"] - 2.0) < 0.05,
+            f"interleave doubles ddot's time: {ddot['thesis_time_ratios']}")
+    model = doc["bandwidth_model"]
+    c.check_equal([m["model"] for m in model["checks"]], ["capacity", "martinasso"],
+                  "both bandwidth models checked")
+    better = min(model["checks"], key=lambda m: m["median_abs_error"])
+    c.check_equal(model["chosen"], better["model"], "the better model used: " + model["why"])
+    c.check("bandwidth model: " + model["chosen"] in r.stdout, "the choice is printed")
     best = ddot["ranking"][0]
     c.check("numactl --localalloc ./ddot" in best["commands"]["shell"], best["commands"]["shell"])
     c.check_equal(best["commands"]["environment"]["OMP_PROC_BIND"], "close", "compact binds close")

@@ -29,13 +29,16 @@ struct AdviseOptions {
   std::string out = "advice.json";
   std::string app_command = "<application>";
   std::string affinity_file;
+  std::string model = "auto";  // --model: auto, capacity or martinasso
   bool cross_validate = false;
 };
 
-std::string cross_validation_text(const std::vector<roofline::contention::CrossValidation>& rows) {
-  std::string out =
-      "Model check (leave-one-out over the memory load roofs: each predicted by "
-      "the model fitted without it):\n";
+std::string cross_validation_text(const std::vector<roofline::contention::CrossValidation>& rows,
+                                  roofline::contention::Predictor predictor) {
+  std::string out = std::string("Model check of the ") +
+                    roofline::contention::predictor_name(predictor) +
+                    " model (leave-one-out over the memory load roofs: each predicted by "
+                    "the model fitted without it):\n";
   for (const auto& v : rows) {
     char line[200];
     const std::string memory = v.memory ? "memory " + std::to_string(*v.memory) : "all memories";
@@ -125,6 +128,20 @@ int run_advise(const AdviseOptions& options, const GlobalOptions& global) {
   const results::Results results = load_results_argument(options.results_dir);
   roofline::advice::AdviceOptions advice_options;
   advice_options.precision = parse_word<Precision>(options.precision);
+  // Both bandwidth models checked on this node's own roofs; the better one used unless named.
+  namespace contention = roofline::contention;
+  contention::PredictorChoice choice;
+  try {
+    choice = contention::choose_predictor(results, Access::load);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(options.results_dir + ": " + e.what());
+  }
+  if (options.model != "auto") {
+    choice.chosen = options.model == "martinasso" ? contention::Predictor::martinasso
+                                                  : contention::Predictor::capacity;
+    choice.why = "bandwidth model: " + options.model + " (--model; " + choice.summary + ")";
+  }
+  advice_options.predictor = choice.chosen;
   advice_options.app_command = options.app_command;
   const std::string hybrid_file = hybrid_file_beside(options.results_dir, options.hybrid_file);
   const std::optional<hybrid::HybridResults> hybrid_results =
@@ -148,14 +165,29 @@ int run_advise(const AdviseOptions& options, const GlobalOptions& global) {
             << options.precision << " ceilings"
             << (hybrid_file.empty() ? "" : ", hybrid model " + hybrid_file) << ")\n";
   for (const std::string& note : notes) std::cout << note << "\n";
+  std::cout << choice.why << "\n";
   std::cout << "\n" << roofline::advice::advice_table(advice);
   json document = roofline::advice::advice_json(advice, notes);
   document["results"] = options.results_dir;
   document["hybrid"] = hybrid_file.empty() ? json() : json(hybrid_file);
+  json checks = json::array();
+  for (const auto& c : choice.checks) {
+    checks.push_back({{"model", contention::predictor_name(c.predictor)},
+                      {"median_abs_error", results::number_or_null(c.median_abs_error)},
+                      {"roofs_predicted", c.predicted},
+                      {"roofs", c.rows.size()}});
+  }
+  document["bandwidth_model"] = {
+      {"chosen", contention::predictor_name(choice.chosen)},
+      {"selected_by", options.model == "auto" ? "leave-one-out" : "--model"},
+      {"why", choice.why},
+      {"checks", checks}};
   if (options.cross_validate) {
-    const auto rows = roofline::contention::leave_one_out(results, Access::load);
-    std::cout << cross_validation_text(rows) << "\n";
-    document["model_check"] = cross_validation_json(rows);
+    for (const auto& c : choice.checks) {
+      if (c.predictor != choice.chosen) continue;
+      std::cout << cross_validation_text(c.rows, c.predictor) << "\n";
+      document["model_check"] = cross_validation_json(c.rows);
+    }
   }
   if (!options.affinity_file.empty()) {
     std::string text;
@@ -186,6 +218,13 @@ void setup_advise(CLI::App& app, GlobalOptions& global, Action& action) {
   command->add_option("--affinity", options->affinity_file,
                       "CSV matrix (threads × threads, bytes exchanged): map the threads on the "
                       "topology's tree with TreeMatch");
+  command
+      ->add_option("--model", options->model,
+                   "how a placement's memory bandwidth is predicted: capacity (each memory "
+                   "serves its contention roofs' capacity), martinasso (Martinasso's penalties "
+                   "with his event loop) or auto (the one with the smaller leave-one-out error "
+                   "on the node's roofs; default)")
+      ->check(CLI::IsMember({"auto", "capacity", "martinasso"}));
   command->add_flag("--cross-validate", options->cross_validate,
                     "also predict each memory roof from the others (leave-one-out)");
   command->callback([options, &global, &action] {
