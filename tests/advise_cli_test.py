@@ -68,6 +68,10 @@ with tempfile.TemporaryDirectory() as tmp:
     c.check(tm["hop_bytes"]["treematch"] < tm["hop_bytes"]["scatter"],
             f"TreeMatch better than scatter: {tm['hop_bytes']}")
     c.check_equal(len(set(tm["pus"])), n, "one PU per thread")
+    c.check_equal(tm["tree_arity"], [2, 2, 7], "the characterized node's tree, not this machine's")
+    best = min(x["hop_bytes"] for x in tm["candidates"])
+    recommended = next(x for x in tm["candidates"] if x["name"] == tm["recommended"])
+    c.check_equal(recommended["hop_bytes"], best, "the recommended mapping has the fewest hop-bytes")
     c.check("OMP_PLACES=" in r.stdout and "hop-bytes" in r.stdout, "mapping printed")
 
     # larm plot --advice: each domain's LARM gets the predicted placements (its share).
@@ -143,7 +147,25 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(big, "w") as f:
         for i in range(40):
             f.write(",".join("1" for _ in range(40)) + "\n")
+    x = os.path.join(tmp, "x.json")
     r = run(larm, "advise", fixture, os.path.join(fixture, "regions-bind0.json"), "--affinity", big,
-            "--topology", topology, "--out", os.path.join(tmp, "x.json"))
-    c.check(r.returncode == 2 and "more threads" in r.stderr, f"40 threads on 16 cores: {r.stderr!r}")
+            "--topology", topology, "--out", x)
+    c.check_equal(r.returncode, 0, "40 threads on the fixture's 28 cores: " + r.stderr)
+    if r.returncode == 0:
+        c.check_equal(json.load(open(x))["thread_mapping"]["threads_per_core"], 2,
+                      "more threads than cores: two per core")
+    # Constraints: only the first package's cores (PUs 0-13).
+    r = run(larm, "advise", fixture, os.path.join(fixture, "regions-bind0.json"), "--affinity",
+            affinity, "--cores", "0-13", "--out", x)
+    c.check_equal(r.returncode, 0, "--cores 0-13: " + r.stderr)
+    if r.returncode == 0:
+        tm = json.load(open(x))["thread_mapping"]
+        c.check(all(pu <= 13 for pu in tm["pus"]), f"mapped on the allowed cores only: {tm['pus']}")
+        c.check_equal(tm["usable_cores"], 14, "14 usable cores")
+    # A bad core list or matrix fails alone: one line, no advice printed before it.
+    for extra in (["--cores", "99"], ["--cores", "3-x"]):
+        r = run(larm, "advise", fixture, os.path.join(fixture, "regions-bind0.json"), "--affinity",
+                affinity, *extra, "--out", os.path.join(tmp, "y.json"))
+        c.check(r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1,
+                f"{extra}: exit {r.returncode}, stdout {r.stdout[:80]!r}, stderr {r.stderr!r}")
 c.finish()

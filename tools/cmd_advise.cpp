@@ -1,8 +1,10 @@
 // larm advise: each region's performance predicted under other placements, ranked, with the
 // commands to apply the best; thread mapping from an affinity matrix (TreeMatch).
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "results/atomic_file.h"
 #include "results/hybrid_codec.h"
@@ -29,6 +31,7 @@ struct AdviseOptions {
   std::string out = "advice.json";
   std::string app_command = "<application>";
   std::string affinity_file;
+  std::string cores;           // --cores: the PUs TreeMatch may use
   std::string model = "auto";  // --model: auto, capacity or martinasso
   bool cross_validate = false;
 };
@@ -70,62 +73,134 @@ json cross_validation_json(const std::vector<roofline::contention::CrossValidati
   return out;
 }
 
-// TreeMatch on the topology's tree against round robin and scatter.
-json thread_mapping(const AdviseOptions& options, const GlobalOptions& global, std::string& text) {
-  roofline::treematch::Matrix affinity;
+// "0-3,8": a list of PU OS indexes and ranges. Throws UsageError naming the bad item.
+std::vector<unsigned> parse_pu_list(const std::string& text) {
+  std::vector<unsigned> out;
+  std::stringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    unsigned first = 0, last = 0;
+    char dash = 0, extra = 0;
+    std::istringstream in(item);
+    if (!(in >> first)) throw UsageError("--cores: '" + item + "' is not a PU number or range");
+    last = first;
+    if (in >> dash) {
+      if (dash != '-' || !(in >> last) || last < first || last - first > 1u << 20) {
+        throw UsageError("--cores: '" + item + "' is not a PU number or range");
+      }
+    }
+    if (in >> extra) throw UsageError("--cores: '" + item + "' is not a PU number or range");
+    for (unsigned pu = first; pu <= last; ++pu) out.push_back(pu);
+  }
+  if (out.empty()) throw UsageError("--cores: no PU listed");
+  return out;
+}
+
+// TreeMatch on the characterized node's tree (the results' topology), kept only when it beats
+// compact, round robin and scatter; computed before anything is printed, so that a bad matrix or
+// core list fails alone.
+json thread_mapping(const AdviseOptions& options, const results::Results& results,
+                    std::string& text) {
+  namespace tm = roofline::treematch;
+  tm::Matrix affinity;
   try {
-    affinity = roofline::treematch::read_affinity_csv(options.affinity_file);
+    affinity = tm::read_affinity_csv(options.affinity_file);
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
-  const topology::Topology topology = load_topology(global);
   std::vector<unsigned> pus;
-  roofline::treematch::Tree tree;
-  roofline::treematch::Mapping mapping;
+  tm::Tree tree;
+  tm::Recommendation r;
+  tm::MapOptions map_options;
   try {
-    tree = roofline::treematch::tree_from_hwloc(topology.handle(), pus);
-    mapping = roofline::treematch::map(tree, affinity);
+    tree = tm::tree_from_results(results.topology, pus);
+    if (!options.cores.empty()) {
+      for (unsigned pu : parse_pu_list(options.cores)) {
+        const auto it = std::find(pus.begin(), pus.end(), pu);
+        if (it == pus.end()) {
+          throw UsageError("--cores: PU " + std::to_string(pu) +
+                           " is not the first PU of a core of the characterized node");
+        }
+        map_options.allowed.push_back(static_cast<int>(it - pus.begin()));
+      }
+    }
+    r = tm::recommend(tree, affinity, pus, map_options);
   } catch (const std::invalid_argument& e) {
     throw UsageError(options.affinity_file + ": " + e.what());
   }
   const int threads = static_cast<int>(affinity.size());
-  const auto rr = roofline::treematch::round_robin(threads);
-  const auto sc = roofline::treematch::scatter(tree, threads);
-  const double hb_tm = roofline::treematch::hop_bytes(tree, affinity, mapping.leaf);
-  const double hb_rr = roofline::treematch::hop_bytes(tree, affinity, rr);
-  const double hb_sc = roofline::treematch::hop_bytes(tree, affinity, sc);
-  std::string places, cpus;
+  const tm::Candidate& best = r.candidates[r.best];
+  std::string places;
   json mapped = json::array();
   for (int t = 0; t < threads; ++t) {
-    const unsigned pu = pus.at(static_cast<std::size_t>(mapping.leaf[static_cast<std::size_t>(t)]));
+    const unsigned pu = pus.at(static_cast<std::size_t>(best.leaf[static_cast<std::size_t>(t)]));
     places += (t ? "," : "") + std::string("{") + std::to_string(pu) + "}";
     mapped.push_back(pu);
   }
-  std::string arity;
-  for (int a : tree.arity) arity += (arity.empty() ? "" : ":") + std::to_string(a);
-  char line[256];
-  std::snprintf(line, sizeof line,
-                "Thread mapping (TreeMatch, seed 001 Algorithm 1) of %d threads on the %s tree "
-                "(%d cores):\n  hop-bytes: TreeMatch %.4g, round robin %.4g (×%.2f), scatter %.4g "
-                "(×%.2f)\n",
-                threads, arity.c_str(), tree.leaves(), hb_tm, hb_rr,
-                hb_tm > 0 ? hb_rr / hb_tm : 1.0, hb_sc, hb_tm > 0 ? hb_sc / hb_tm : 1.0);
-  text = line;
+  std::string grouping;
+  for (const auto& level : r.treematch.levels) {
+    grouping += (grouping.empty() ? "" : ", ") + std::string(tm::grouping_name(level.method));
+  }
+  const int usable =
+      map_options.allowed.empty() ? tree.leaves() : static_cast<int>(map_options.allowed.size());
+  text = "Thread mapping of " + std::to_string(threads) + " threads on the characterized node's " +
+         tree.text() + " tree (" + std::to_string(tree.leaves()) + " cores" +
+         (usable < tree.leaves() ? ", " + std::to_string(usable) + " usable (--cores)" : "") +
+         (r.treematch.threads_per_leaf > 1 ? ", " + std::to_string(r.treematch.threads_per_leaf) +
+                                                 " threads per core: more threads than cores"
+                                           : "") +
+         "):\n  " + r.treematch.algorithm +
+         (grouping.empty() ? "" : ", groups by level (bottom-up): " + grouping) + "\n  hop-bytes:";
+  json candidates = json::array();
+  json hop = json::object();
+  for (const tm::Candidate& c : r.candidates) {
+    char line[96];
+    std::snprintf(line, sizeof line, " %s %.4g%s", c.name.c_str(), c.hop_bytes,
+                  &c == &r.candidates.back() ? "" : ";");
+    text += line;
+    candidates.push_back({{"name", c.name}, {"hop_bytes", c.hop_bytes}});
+    std::string key = c.name == "TreeMatch" ? "treematch" : c.name;
+    std::replace(key.begin(), key.end(), ' ', '_');
+    hop[key] = c.hop_bytes;
+  }
+  const double treematch_hb = r.candidates.front().hop_bytes;
+  text += "\n  recommended: " + best.name;
+  if (r.best != 0) {
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  " (TreeMatch's own mapping has %.1f %% more hop-bytes: not recommended)",
+                  best.hop_bytes > 0 ? (treematch_hb / best.hop_bytes - 1) * 100 : 0.0);
+    text += line;
+  }
   const std::string command = "OMP_NUM_THREADS=" + std::to_string(threads) + " OMP_PLACES=\"" +
                               places + "\" OMP_PROC_BIND=true " + options.app_command;
-  text += "  thread i on PU (OS index): " + places + "\n  run: " + command + "\n";
+  text += "\n  thread i on PU (OS index): " + places + "\n  run: " + command + "\n";
   return {{"affinity_file", options.affinity_file},
+          {"tree_source", "the results' topology (the characterized node)"},
           {"tree_arity", tree.arity},
           {"threads", threads},
+          {"threads_per_core", r.treematch.threads_per_leaf},
+          {"usable_cores", usable},
+          {"algorithm", r.treematch.algorithm},
+          {"grouping", grouping},
+          {"candidates", candidates},
+          {"recommended", best.name},
           {"pus", mapped},
-          {"hop_bytes", {{"treematch", hb_tm}, {"round_robin", hb_rr}, {"scatter", hb_sc}}},
+          {"hop_bytes", hop},
           {"omp_places", places},
           {"shell", command}};
 }
 
-int run_advise(const AdviseOptions& options, const GlobalOptions& global) {
+int run_advise(const AdviseOptions& options, const GlobalOptions& /*global*/) {
   if (!options.out.empty()) check_output_file(options.out);
   const results::Results results = load_results_argument(options.results_dir);
+  std::string mapping_text;
+  json mapping_json;
+  if (!options.affinity_file.empty()) {
+    mapping_json = thread_mapping(options, results, mapping_text);
+  } else if (!options.cores.empty()) {
+    throw UsageError("--cores constrains the thread mapping: it needs --affinity");
+  }
   roofline::advice::AdviceOptions advice_options;
   advice_options.precision = parse_word<Precision>(options.precision);
   // Both bandwidth models checked on this node's own roofs; the better one used unless named.
@@ -190,9 +265,8 @@ int run_advise(const AdviseOptions& options, const GlobalOptions& global) {
     }
   }
   if (!options.affinity_file.empty()) {
-    std::string text;
-    document["thread_mapping"] = thread_mapping(options, global, text);
-    std::cout << text << "\n";
+    document["thread_mapping"] = mapping_json;
+    std::cout << mapping_text << "\n";
   }
   results::write_file_atomically(options.out, document.dump(2) + "\n");
   std::cout << "Wrote " << options.out << "\n";
@@ -217,7 +291,10 @@ void setup_advise(CLI::App& app, GlobalOptions& global, Action& action) {
                       "the application's command line, put in the advised commands");
   command->add_option("--affinity", options->affinity_file,
                       "CSV matrix (threads × threads, bytes exchanged): map the threads on the "
-                      "topology's tree with TreeMatch");
+                      "characterized node's tree with TreeMatch");
+  command->add_option("--cores", options->cores,
+                      "the cores the thread mapping may use, by the OS index of their first PU "
+                      "(e.g. 0-13,28-41; TreeMatch's constraints)");
   command
       ->add_option("--model", options->model,
                    "how a placement's memory bandwidth is predicted: capacity (each memory "
