@@ -75,13 +75,16 @@ std::filesystem::path write_figure(const std::filesystem::path& dir, const Figur
   gp << "formats = \"";
   for (std::size_t i = 0; i < formats.size(); ++i) gp << (i ? " " : "") << name(formats[i]);
   gp << "\"\n";
-  // Sizes for a paper column: the PDF and SVG at their size in inches, the PNG at 200 dpi.
+  // Sizes for a paper column: the PDF and SVG at their size in inches, the PNG at 200 dpi. The
+  // fonts keep one proportion to the canvas in PNG and SVG (an em of 0.13 inch: pngcairo sets
+  // points at 96 per inch, so 19.5 pt is 26 px of 200 per inch; SVG 13 px of 100), so that the
+  // figure check made on the SVG holds for the PNG; the PDF's 8 pt (0.11 inch) is smaller still.
   const double w = figure.width_inches, h = figure.height_inches;
   // larm runs gnuplot with larm_partial = ".partial" and renames each file when all are drawn.
   gp << "if (!exists(\"larm_partial\")) larm_partial = \"\"\n";
   gp << "do for [fmt in formats] {\n"
      << "  if (fmt eq \"png\") { set terminal pngcairo enhanced size " << static_cast<int>(w * 200)
-     << "," << static_cast<int>(h * 200) << " font \"Sans,24\" linewidth 2.5; base = 24 }\n"
+     << "," << static_cast<int>(h * 200) << " font \"Sans,19.5\" linewidth 2.5; base = 19.5 }\n"
      << "  if (fmt eq \"svg\") { set terminal svg enhanced size " << static_cast<int>(w * 100)
      << "," << static_cast<int>(h * 100)
      << " font \"Sans,13\" linewidth 1.2 background \"white\"; base = 13 }\n"

@@ -21,6 +21,11 @@ struct Figure {
   std::vector<std::pair<std::string, std::string>> data;  // data file name -> content
   double width_inches = 5.0;
   double height_inches = 3.5;
+  // What report/figure_check.h checks once it is drawn: what it must show (each roof of the
+  // results it draws: its own name, or the entry it was merged into), and each panel's key
+  // values, which must be distinct.
+  std::vector<std::pair<std::string, std::string>> must_show;
+  std::vector<std::vector<std::string>> key_values;
 };
 
 // Writes NAME.gp (which sets each format's terminal and output, then runs the body) and the data

@@ -192,12 +192,14 @@ std::vector<Figure> hybrid_figures(const hybrid::HybridResults& results) {
                                          std::to_string(results.slow->os_index) + " (" +
                                          results.slow->kind + ")"
                                    : "given samples";
-  std::map<double, std::vector<Row>> panels;
+  // Panels keyed on ratio_read to 1e-3: a sweep's 2/3 may come as 0.666667 and 0.6666667.
+  std::map<long, std::vector<Row>> panels;
   double top = 0;
   for (const MeasuredPoint& p : results.sweep) {
-    panels[p.ratio_read].push_back(row_of(p));
+    auto& rows = panels[std::lround(p.ratio_read * 1000)];
+    rows.push_back(row_of(p));
     if (p.usable()) top = std::max(top, p.sample.gbps());
-    if (auto& m = panels[p.ratio_read].back().model) top = std::max(top, m->bound_max_gbps);
+    if (auto& m = rows.back().model) top = std::max(top, m->bound_max_gbps);
   }
   for (auto& [r, rows] : panels) {
     std::sort(rows.begin(), rows.end(),
@@ -210,28 +212,68 @@ std::vector<Figure> hybrid_figures(const hybrid::HybridResults& results) {
                   "): measured points, piecewise model, upper bound (perfect overlap, t_min) and "
                   "lower bound (no overlap, t_max)" +
                   (results.fit ? "." : "; no model: " + results.fit_error);
-  sweep.width_inches = 2.0 * static_cast<double>(std::min<std::size_t>(panels.size(), 5)) + 0.6;
-  sweep.height_inches = 2.8;
-  sweep.data.push_back(
-      {"hybrid-sweep.dat", data_blocks(kRowColumns, "ratio_read", panels, write_row)});
+  // At most four panels a row (a figure* of 7 inches), the key in a band below them.
+  const std::size_t n = panels.size();
+  const std::size_t columns = std::min<std::size_t>(n, 4);
+  const std::size_t rows = (n + columns - 1) / columns;
+  // The key (four entries, one a line) in the first empty cell, else in a band below.
+  constexpr double kRowInches = 2.3, kKeyInches = 0.62;
+  const bool empty_cell = n % columns != 0;
+  sweep.width_inches = 7.0;
+  sweep.height_inches = kRowInches * static_cast<double>(rows) + (empty_cell ? 0 : kKeyInches);
+  const double key_share = empty_cell ? 0 : kKeyInches / sweep.height_inches;
+  const double cell_width = (0.98 - 0.12) / static_cast<double>(columns);
+  const double key_x =
+      empty_cell ? 0.12 + cell_width * static_cast<double>(n % columns) + 0.02 : 0.12;
+  const double key_y =
+      empty_cell ? (1 - key_share) / static_cast<double>(rows) * 0.8 : key_share - 0.03;
+  std::vector<std::string> titles;
+  for (const auto& [key, rows_of] : panels) {
+    char title[48];
+    std::snprintf(title, sizeof title, "ratio_read %.2f", static_cast<double>(key) / 1000);
+    titles.push_back(title);
+  }
+  std::ostringstream data;
+  data << "# " << kRowColumns << " (one block per ratio_read)\n";
+  for (const auto& [key, rows_of] : panels) {
+    data << "# ratio_read " << static_cast<double>(key) / 1000 << "\n";
+    for (const Row& r : rows_of) {
+      write_row(data, r);
+      data << "\n";
+    }
+    data << "\n\n";
+  }
+  sweep.data.push_back({"hybrid-sweep.dat", data.str()});
+  sweep.key_values.push_back(titles);  // the check: no two panels keyed alike
+  for (const char* entry : {"model", "measured"}) sweep.must_show.push_back({entry, ""});
   std::ostringstream body;
-  body << "  set multiplot layout 1," << panels.size() << "\n"
+  body << "  set multiplot layout " << rows << "," << columns << " margins 0.12,0.98,"
+       << key_share + 0.62 / sweep.height_inches << "," << 1 - 0.42 / sweep.height_inches
+       << " spacing 0.03," << 0.95 / sweep.height_inches << "\n"
        << "  set xrange [0:1]\n  set yrange [0:" << top * 1.1 << "]\n  set xtics 0.5\n"
        << "  set mxtics 5\n  set grid lc rgb \"#dddddd\"\n  set xlabel 'ratio\\_fast'\n";
   int index = 0;
-  for (const auto& [r, rows] : panels) {
-    body << "  set title " << gnuplot_string("ratio_read " + std::to_string(r).substr(0, 4))
-         << "\n";
-    body << (index == 0 ? "  set ylabel \"Bandwidth (GB/s)\"\n  set key bottom right font small\n"
-                        : "  unset ylabel\n  unset key\n");
+  for (const auto& title : titles) {
+    body << "  set title " << gnuplot_string(title) << "\n";
+    // One y axis per row: the panels share its range, so only the first one is labelled.
+    body << (index % static_cast<int>(columns) == 0
+                 ? "  set ylabel \"Bandwidth (GB/s)\"\n  set format y \"%g\"\n"
+                 : "  unset ylabel\n  set format y \"\"\n");
+    // The key once, with the first panel, placed in its cell or band.
+    body << (index == 0 ? "  set key at screen " + std::to_string(key_x) + ", screen " +
+                              std::to_string(key_y) +
+                              " left top Left reverse vertical font small samplen 3\n"
+                        : "  unset key\n");
+    const auto title_of = [&](const char* text) {
+      return index == 0 ? std::string(" title \"") + text + "\"" : std::string(" notitle");
+    };
     body << "  plot \"hybrid-sweep.dat\" index " << index
-         << " using 1:4 with lines lc rgb \"#56B4E9\" dt 2 title \"max (t_{min})\", \\\n"
-         << "    \"\" index " << index
-         << " using 1:5 with lines lc rgb \"#E69F00\" dt 2 title \"min (t_{max})\", \\\n"
-         << "    \"\" index " << index
-         << " using 1:3 with lines lc rgb \"#000000\" lw 1.5 title \"model\", \\\n"
-         << "    \"\" index " << index
-         << " using 1:2 with points pt 7 ps 1 lc rgb \"#D55E00\" title \"measured\"\n";
+         << " using 1:4 with lines lc rgb \"#56B4E9\" dt 2" << title_of("max (t_{min})")
+         << ", \\\n    \"\" index " << index << " using 1:5 with lines lc rgb \"#E69F00\" dt 2"
+         << title_of("min (t_{max})") << ", \\\n    \"\" index " << index
+         << " using 1:3 with lines lc rgb \"#000000\" lw 1.5" << title_of("model")
+         << ", \\\n    \"\" index " << index
+         << " using 1:2 with points pt 7 ps 1 lc rgb \"#D55E00\"" << title_of("measured") << "\n";
     ++index;
   }
   sweep.body = body.str();

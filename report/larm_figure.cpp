@@ -51,7 +51,70 @@ struct DomainData {
   std::vector<const results::ValidationPoint*> validation;
   std::vector<const PredictedPoint*> predicted;
   std::vector<std::pair<std::string, double>> hybrid_roofs;  // region, GB/s (thesis fig. 4.9)
+  std::string ceiling_note;  // when the ceilings drawn are not of the kernels' ISA
 };
+
+// Roofs or ceilings drawn as one line: values within kSameLine of each other would hide one
+// another (a congestion roof equal to the local one), so they share one line and one key entry
+// that names them all ("congestion (all memories) = mem 0 DRAM local: 33.1 GB/s").
+constexpr double kSameLine = 0.005;
+
+struct MergedLine {
+  roofline::RoofLine line;                  // the one drawn (the first)
+  std::vector<roofline::RoofLine> members;  // every roof or ceiling it stands for
+  std::string name;                         // its key entry, without the value
+};
+
+// One name for lines drawn as one: memory roofs of the same kind and placement grouped by their
+// memories ("mem 0, 2, 4, 6 DRAM contention"), the rest joined by " = ".
+template <typename Name>
+std::string merged_name(const std::vector<roofline::RoofLine>& members, Name line_name) {
+  std::vector<std::pair<std::string, std::string>> groups;  // suffix -> "0, 2"
+  std::string out;
+  for (const auto& r : members) {
+    const bool memory = r.slope() && !r.is_cache() && r.kind() != RoofKind::congestion;
+    if (!memory) {
+      out += (out.empty() ? "" : " = ") + line_name(r);
+      continue;
+    }
+    const std::string suffix = " " + r.memory_kind + " " + name(r.kind());
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const auto& x) { return x.first == suffix; });
+    if (g == groups.end()) {
+      groups.push_back({suffix, memory_text(r.memory)});
+    } else {
+      g->second += ", " + memory_text(r.memory);
+    }
+  }
+  std::string grouped;
+  for (const auto& [suffix, memories] : groups) {
+    grouped += (grouped.empty() ? "" : " = ") + std::string("mem ") + memories + suffix;
+  }
+  return grouped.empty() ? out : out.empty() ? grouped : grouped + " = " + out;
+}
+
+template <typename Name>
+std::vector<MergedLine> merge_equal(const std::vector<roofline::RoofLine>& lines, Name line_name) {
+  std::vector<MergedLine> merged;
+  for (const auto& r : lines) {
+    // Also when the key would print the same value for both.
+    auto same = std::find_if(merged.begin(), merged.end(), [&](const MergedLine& m) {
+      return std::abs(m.line.value / r.value - 1) < kSameLine ||
+             significant(m.line.value) == significant(r.value);
+    });
+    if (same == merged.end()) {
+      merged.push_back({r, {r}, ""});
+    } else {
+      same->members.push_back(r);
+    }
+  }
+  for (MergedLine& m : merged) m.name = merged_name(m.members, line_name);
+  return merged;
+}
+
+std::string ceiling_name(const roofline::RoofLine& c) {
+  return std::string(name(c.op)) + " " + name(c.isa);
+}
 
 DomainData collect(const results::Results& results, int domain,
                    const std::vector<roofline::RegionPoint>& regions,
@@ -59,13 +122,28 @@ DomainData collect(const results::Results& results, int domain,
   DomainData d;
   d.domain = domain;
   // The ceilings of the run's kernel ISA (all of them when the provenance does not say).
+  // When the results have no ceiling of that ISA (measured with another one, or a fixture), the
+  // ceilings of the ISA with the highest one are drawn instead, and the caption says so.
   const std::optional<Isa> isa = results::kernel_isa(results);
+  std::vector<roofline::RoofLine> all_ceilings;
   for (const roofline::RoofLine& roof : roofline::domain_roofs(results, domain, options.roofs)) {
     if (roof.slope()) {
       d.bandwidth.push_back(roof);
-    } else if (!isa || roof.isa == *isa) {
-      d.ceilings.push_back(roof);
+    } else {
+      all_ceilings.push_back(roof);
+      if (!isa || roof.isa == *isa) d.ceilings.push_back(roof);
     }
+  }
+  if (d.ceilings.empty() && !all_ceilings.empty()) {
+    const Isa top =
+        std::max_element(all_ceilings.begin(), all_ceilings.end(), [](auto& a, auto& b) {
+          return a.value < b.value;
+        })->isa;
+    for (const auto& c : all_ceilings) {
+      if (c.isa == top) d.ceilings.push_back(c);
+    }
+    d.ceiling_note = std::string("ceilings of ") + name(top) + " (none of the kernels' " +
+                     (isa ? name(*isa) : "ISA") + ")";
   }
   std::sort(d.ceilings.begin(), d.ceilings.end(), [](const auto& a, const auto& b) {
     return std::string_view(name(a.op)) < std::string_view(name(b.op));
@@ -131,7 +209,8 @@ std::pair<double, double> y_range(const std::vector<DomainData>& domains) {
 // The plot of one domain: variables, ceilings on the right axis, roofs, points.
 std::string domain_plot(const DomainData& d, std::pair<double, double> range,
                         const std::string& stem, bool key, const std::vector<std::string>& labels,
-                        const std::string& title_suffix, bool ceiling_labels = true) {
+                        const std::string& title_suffix, bool ceiling_labels = true,
+                        bool advice_labels = true) {
   std::ostringstream gp;
   const double top =
       d.ceilings.empty()
@@ -164,11 +243,10 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
   gp << "  plot \\\n";
   std::vector<std::string> items;
   int cache_index = 0;
-  for (std::size_t i = 0; i < d.bandwidth.size(); ++i) {
-    const auto& r = d.bandwidth[i];
+  for (const auto& [r, members, names] : merge_equal(d.bandwidth, key_name)) {
     items.push_back("    min(x*" + significant(r.value, 6) + ", F) " + "with lines " +
                     roof_style(r, r.is_cache() ? cache_index++ : 0) + " title " +
-                    gnuplot_string(key_name(r) + ": " + significant(r.value) + " GB/s"));
+                    gnuplot_string(names + ": " + significant(r.value) + " GB/s"));
   }
   for (const auto& [region, gbps] : d.hybrid_roofs) {
     items.push_back(
@@ -176,11 +254,10 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
         ", F) with lines lc rgb \"#aa3377\" dt 4 lw 1.5 title " +
         gnuplot_string("hybrid roof of " + region + ": " + significant(gbps) + " GB/s"));
   }
-  for (const auto& c : d.ceilings) {
+  for (const auto& [c, members, names] : merge_equal(d.ceilings, ceiling_name)) {
     items.push_back("    " + significant(c.value, 6) +
                     " with lines lc rgb \"#555555\" dt 3 lw 1 title " +
-                    gnuplot_string(std::string(name(c.op)) + " " + name(c.isa) + ": " +
-                                   significant(c.value) + " GFLOP/s"));
+                    gnuplot_string(names + ": " + significant(c.value) + " GFLOP/s"));
   }
   if (!d.validation.empty()) {
     items.push_back("    \"" + stem +
@@ -195,17 +272,29 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
                     " using 1:2 with points pt " + std::to_string(5 + 2 * static_cast<int>(l)) +
                     " ps 1.2 lc rgb \"" + palette()[(l + 1) % palette().size()] + "\" title " +
                     gnuplot_string("regions: " + (labels[l].empty() ? "(no label)" : labels[l])));
-    items.push_back(
-        "    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
-        " using 1:2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle");
+    // Labels to the right of points left of AI 1, to the left of the others (column 1 decides).
+    items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
+                    " using ($1 <= 1 ? $1 : 1/0):2:3 with labels offset char 0.8,0.6 left font "
+                    "tiny noenhanced notitle");
+    items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
+                    " using ($1 > 1 ? $1 : 1/0):2:3 with labels offset char -0.8,0.6 right font "
+                    "tiny noenhanced notitle");
   }
   if (!d.predicted.empty()) {
+    // Block 0: points left of AI 1, labelled to their right; block 1: the others, labelled to
+    // their left, so that no label runs off the plot.
     items.push_back("    \"" + stem +
                     "-advice.dat\" using 1:2 with points pt 6 ps 0.9 lc rgb \"#aa3377\" title "
                     "\"predicted by larm advise\"");
-    items.push_back("    \"" + stem +
-                    "-advice.dat\" using 1:2:3 with labels offset char 0.8,-0.5 left font tiny "
-                    "tc rgb \"#aa3377\" noenhanced notitle");
+    // The side-by-side panels are too narrow for the labels: the per-domain figures carry them.
+    if (advice_labels) {
+      items.push_back("    \"" + stem +
+                      "-advice.dat\" index 0 using 1:2:3 with labels offset char 0.8,-0.5 left "
+                      "font tiny tc rgb \"#aa3377\" noenhanced notitle");
+      items.push_back("    \"" + stem +
+                      "-advice.dat\" index 1 using 1:2:3 with labels offset char -0.8,-0.5 right "
+                      "font tiny tc rgb \"#aa3377\" noenhanced notitle");
+    }
   }
   for (std::size_t i = 0; i < items.size(); ++i) {
     gp << items[i] << (i + 1 < items.size() ? ", \\\n" : "\n");
@@ -250,32 +339,31 @@ std::string regions_data(const DomainData& d, const std::vector<std::string>& la
 // inches of the PDF (8 pt base font; the key in the "small" font, 6.4 pt, readable in print).
 constexpr double kDomainFigureWidth = 7.0;
 constexpr double kPlotHeight = 3.1;       // title, frame and x axis with its labels
-constexpr double kLeftMargin = 0.09;      // of the width: y tick labels and the y label
+constexpr double kLeftMargin = 0.12;      // of the width: y tick labels and the y label
 constexpr double kRightMargin = 0.82;     // of the width: the ceilings' labels on y2
 constexpr double kKeyRowInches = 0.16;    // one line of the small font, with its spacing
 constexpr double kKeyCharInches = 0.068;  // a character as gnuplot reserves it in a key
-constexpr double kKeySampleChars = 9;     // the line sample and the gap between columns
+constexpr double kKeySampleChars = 12;    // the line sample (samplen 4) and the column gap
 constexpr double kXAxisInches = 0.5;      // x tick labels and x label under the frame
 
 std::size_t key_entries(const DomainData& d, const std::vector<std::string>& labels) {
-  return d.bandwidth.size() + d.hybrid_roofs.size() + d.ceilings.size() +
-         (d.validation.empty() ? 0 : 1) + labels.size() + (d.predicted.empty() ? 0 : 1);
+  return merge_equal(d.bandwidth, key_name).size() + d.hybrid_roofs.size() +
+         merge_equal(d.ceilings, ceiling_name).size() + (d.validation.empty() ? 0 : 1) +
+         labels.size() + (d.predicted.empty() ? 0 : 1);
 }
 
 // The longest key title of a domain's figure, in characters (as domain_plot writes them).
 std::size_t longest_key_title(const DomainData& d, const std::vector<std::string>& labels) {
   std::size_t longest = std::string("predicted by larm advise").size();
-  for (const auto& r : d.bandwidth) {
-    longest = std::max(longest, (key_name(r) + ": " + significant(r.value) + " GB/s").size());
+  for (const auto& [r, members, names] : merge_equal(d.bandwidth, key_name)) {
+    longest = std::max(longest, (names + ": " + significant(r.value) + " GB/s").size());
   }
   for (const auto& [region, gbps] : d.hybrid_roofs) {
     longest =
         std::max(longest, ("hybrid roof of " + region + ": " + significant(gbps) + " GB/s").size());
   }
-  for (const auto& c : d.ceilings) {
-    longest = std::max(longest, (std::string(name(c.op)) + " " + name(c.isa) + ": " +
-                                 significant(c.value) + " GFLOP/s")
-                                    .size());
+  for (const auto& [c, members, names] : merge_equal(d.ceilings, ceiling_name)) {
+    longest = std::max(longest, (names + ": " + significant(c.value) + " GFLOP/s").size());
   }
   for (const auto& label : labels) longest = std::max(longest, label.size() + 12);
   return longest;
@@ -297,7 +385,7 @@ std::string key_below(const DomainData& d, const std::vector<std::string>& label
      << "\n  set tmargin at screen " << 1 - 0.4 / h << "\n  set bmargin at screen "
      << (key_inches + kXAxisInches) / h << "\n  set key at screen " << kLeftMargin / 2
      << ", screen " << (key_inches - 0.05) / h
-     << " left top Left reverse samplen 1.5 font small vertical maxrows "
+     << " left top Left reverse samplen 4 font small vertical maxrows "
      << std::max<std::size_t>(rows, 1) << "\n";
   return gp.str();
 }
@@ -328,6 +416,7 @@ std::vector<Figure> larm_figures(const results::Results& results,
     std::ostringstream caption;
     caption << f.title << ": " << d.bandwidth.size() << " bandwidth roofs, " << d.ceilings.size()
             << " FLOP ceilings";
+    if (!d.ceiling_note.empty()) caption << " (" << d.ceiling_note << ")";
     if (!d.absent.empty()) {
       caption << "; absent:";
       for (const auto& a : d.absent) caption << " " << a << ";";
@@ -344,26 +433,61 @@ std::vector<Figure> larm_figures(const results::Results& results,
     f.caption = caption.str();
     f.body = axes(range) + key_below(d, labels, f) +
              domain_plot(d, range, f.name, true, labels, ": " + roofs_text);
+    // Each roof and ceiling by its own name, or the merged entry that stands for it.
+    std::vector<std::string> values;
+    for (const auto& m : merge_equal(d.bandwidth, key_name)) {
+      for (const auto& r : m.members) f.must_show.push_back({key_name(r), m.name});
+      values.push_back(significant(m.line.value) + " GB/s");
+    }
+    for (const auto& m : merge_equal(d.ceilings, ceiling_name)) {
+      for (const auto& c : m.members) f.must_show.push_back({ceiling_name(c), m.name});
+      values.push_back(significant(m.line.value) + " GFLOP/s");
+    }
+    f.key_values.push_back(values);
     if (!d.regions.empty()) f.data.push_back({f.name + "-regions.dat", regions_data(d, labels)});
     if (!d.predicted.empty()) {
       std::ostringstream a;
       a << "# ai_flop_per_byte predicted_gflops_of_this_domain \"region: placements\"\n";
-      // Placements predicted alike (within 1 %) share one point and one label.
-      std::vector<std::pair<const PredictedPoint*, std::string>> merged;
+      // Placements predicted alike (within 1 %) share one point and one label: "all 6
+      // placements", or the first two and how many more, so that the label stays short.
+      struct Merged {
+        const PredictedPoint* point;
+        std::vector<std::string> placements;
+      };
+      std::vector<Merged> merged;
+      std::map<std::string, std::size_t> per_region;
       for (const auto* p : d.predicted) {
+        ++per_region[p->region];
         auto same = std::find_if(merged.begin(), merged.end(), [&](const auto& m) {
-          return m.first->region == p->region && m.first->ai == p->ai &&
-                 std::abs(m.first->gflops / p->gflops - 1) < 0.01;
+          return m.point->region == p->region && m.point->ai == p->ai &&
+                 std::abs(m.point->gflops / p->gflops - 1) < 0.01;
         });
         if (same == merged.end()) {
-          merged.push_back({p, p->placement});
+          merged.push_back({p, {p->placement}});
         } else {
-          same->second += " = " + p->placement;
+          same->placements.push_back(p->placement);
         }
       }
-      for (const auto& [p, names] : merged) {
-        a << p->ai << " " << p->gflops << " " << gnuplot_data_string(p->region + ": " + names)
-          << "\n";
+      std::vector<std::pair<const PredictedPoint*, std::string>> labelled;
+      for (const auto& m : merged) {
+        const std::size_t n = m.placements.size();
+        std::string names = m.placements[0];
+        if (n > 1 && n == per_region[m.point->region]) {
+          names = "all " + std::to_string(n) + " placements";
+        } else if (n == 2) {
+          names += " = " + m.placements[1];
+        } else if (n > 2) {
+          names += " = " + m.placements[1] + " (+" + std::to_string(n - 2) + ")";
+        }
+        labelled.push_back({m.point, names});
+      }
+      for (const bool right : {false, true}) {
+        for (const auto& [p, names] : labelled) {
+          if ((p->ai > 1) != right) continue;
+          a << p->ai << " " << p->gflops << " " << gnuplot_data_string(p->region + ": " + names)
+            << "\n";
+        }
+        a << "\n\n";
       }
       f.data.push_back({f.name + "-advice.dat", a.str()});
       caption << " Open circles: " << d.predicted.size()
@@ -391,13 +515,13 @@ std::vector<Figure> larm_figures(const results::Results& results,
     std::ostringstream body;
     // Shared axes: the y tick labels on the first panel, the ceilings' on the last one.
     body << "  set multiplot layout 1," << domains.size()
-         << " margins 0.07,0.85,0.2,0.88 spacing 0.015\n";
+         << " margins 0.09,0.85,0.2,0.88 spacing 0.015\n";
     for (std::size_t i = 0; i < domains.size(); ++i) {
       body << axes(range) << "  set xlabel \"AI (FLOP/byte)\"\n"
            << "  set xtics (\"1/16\" 1./16, \"1\" 1, \"16\" 16)\n";
       if (i > 0) body << "  unset ylabel\n  set format y \"\"\n";
       body << domain_plot(domains[i], range, figures[i].name, false, labels, "",
-                          i + 1 == domains.size());
+                          i + 1 == domains.size(), false);
     }
     all.body = body.str();
     figures.push_back(std::move(all));

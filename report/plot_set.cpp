@@ -1,14 +1,18 @@
 // Writing and drawing the figures.
 #include "report/plot_set.h"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
+#include "report/figure_check.h"
 #include "report/fleet_figures.h"
 #include "report/gnuplot_runner.h"
 #include "report/hybrid_figure.h"
 #include "report/larm_figure.h"
 #include "report/node_figures.h"
 #include "results/atomic_file.h"
+#include "results/input_file.h"
 
 namespace larm::report {
 namespace {
@@ -64,7 +68,7 @@ void draw_figures(const std::vector<Figure>& figures, const std::filesystem::pat
       outcome.interrupted = true;
       break;
     }
-    PlottedFigure plotted{f.name, f.title, f.caption, {}, ""};
+    PlottedFigure plotted{f.name, f.title, f.caption, {}, "", false, {}};
     const std::filesystem::path script = write_figure(out_dir, f, formats);
     if (outcome.gnuplot_found) {
       const GnuplotRun run = run_gnuplot(gnuplot, script, stop);
@@ -84,6 +88,17 @@ void draw_figures(const std::vector<Figure>& figures, const std::filesystem::pat
         }
       }
       if (!run.ok) plotted.error = run.error;
+      // The automated check reads the SVG back (when one was drawn).
+      const auto svg = std::find_if(plotted.files.begin(), plotted.files.end(),
+                                    [](const auto& file) { return file.extension() == ".svg"; });
+      if (svg != plotted.files.end()) {
+        try {
+          plotted.problems = check_figure(f, results::read_input_file(*svg));
+          plotted.checked = true;
+        } catch (const std::exception& e) {
+          plotted.problems = {std::string("cannot read it back: ") + e.what()};
+        }
+      }
       if (run.interrupted) {
         outcome.interrupted = true;
         break;
@@ -96,7 +111,9 @@ void draw_figures(const std::vector<Figure>& figures, const std::filesystem::pat
                      {"caption", f.caption},
                      {"script", script.filename().string()},
                      {"files", files},
-                     {"error", plotted.error}});
+                     {"error", plotted.error},
+                     {"checked", plotted.checked},
+                     {"problems", plotted.problems}});
     outcome.figures.push_back(std::move(plotted));
   }
   nlohmann::json doc = {

@@ -30,6 +30,8 @@ struct PlottedFigure {
   std::string name, title, caption;
   std::vector<std::filesystem::path> files;  // images drawn (none without gnuplot)
   std::string error;                         // why gnuplot failed on it
+  bool checked = false;                      // its SVG was read back (report/figure_check.h)
+  std::vector<std::string> problems;         // what the check found
 };
 
 struct PlotOutcome {

@@ -13,6 +13,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 from cli_helpers import Checker, run
 
@@ -27,6 +28,50 @@ def png_size(path):
     return struct.unpack(">II", head[16:24]) if head[:8] == b"\x89PNG\r\n\x1a\n" else None
 
 
+def png_pixels(path):
+    """Width, height, bytes per pixel and rows of an 8-bit RGB(A) or grey PNG (zlib, filters)."""
+    data = open(path, "rb").read()
+    pos, idat, width, height, kind = 8, b"", 0, 0, 2
+    while pos < len(data):
+        n, = struct.unpack(">I", data[pos:pos + 4])
+        tag, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        if tag == b"IHDR":
+            width, height, _, kind = struct.unpack(">IIBB", body[:10])
+        elif tag == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw, bpp = zlib.decompress(idat), {0: 1, 2: 3, 4: 2, 6: 4}[kind]
+    stride, rows, previous, i = width * bpp, [], bytearray(width * bpp), 0
+    for _ in range(height):
+        kind_of_filter, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+        i += 1 + stride
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b, cc = previous[x], previous[x - bpp] if x >= bpp else 0
+            if kind_of_filter == 1:
+                line[x] = (line[x] + a) & 255
+            elif kind_of_filter == 2:
+                line[x] = (line[x] + b) & 255
+            elif kind_of_filter == 3:
+                line[x] = (line[x] + ((a + b) >> 1)) & 255
+            elif kind_of_filter == 4:
+                p = a + b - cc
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - cc)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else cc)) & 255
+        rows.append(line)
+        previous = line
+    return width, height, bpp, rows
+
+
+def ink_on_edges(path):
+    """Dark pixels on the image's outermost rows and columns: text or lines cut by the edge."""
+    width, height, bpp, rows = png_pixels(path)
+    dark = lambda x, y: sum(rows[y][x * bpp:x * bpp + min(bpp, 3)]) < min(bpp, 3) * 160
+    edge = [(x, y) for x in range(width) for y in (0, height - 1)] + \
+           [(x, y) for y in range(height) for x in (0, width - 1)]
+    return sum(1 for x, y in edge if dark(x, y))
+
+
 def check_figures(out, expected_names, svg_labels):
     index = json.load(open(os.path.join(out, "figures.json")))
     names = [f["name"] for f in index["figures"]]
@@ -34,6 +79,12 @@ def check_figures(out, expected_names, svg_labels):
     for f in index["figures"]:
         c.check(f["error"] == "", f"{f['name']}: {f['error']}")
         c.check(os.path.getsize(os.path.join(out, f["script"])) > 0, f"{f['name']}: no script")
+        # The automated figure check (report/figure_check.h) ran on its SVG and passed, and its
+        # PNG has nothing cut by the edge.
+        c.check(f["checked"] and f["problems"] == [], f"{f['name']}: figure check {f['problems']}")
+        png = os.path.join(out, f["name"] + ".png")
+        if os.path.exists(png):
+            c.check_equal(ink_on_edges(png), 0, f"{f['name']}.png: dark pixels on its edge")
         png = os.path.join(out, f["name"] + ".png")
         svg = os.path.join(out, f["name"] + ".svg")
         c.check(os.path.exists(png) and os.path.getsize(png) > 10000, f"{f['name']}: png missing or tiny")
@@ -80,7 +131,7 @@ out4 = os.path.join(four, "plots")
 index4 = check_figures(out4, [f"larm-domain{d}" for d in range(4)] +
               ["larm-domains", "hybrid-sweep", "hybrid-validation", "validation-domain0", "sweep-domain0",
                "matrix-bandwidth", "contention-curves"] + [f"scaling-domain{d}" for d in range(4)],
-              {"larm-domain2": ["mem 1 HBM remote", "congestion (all memories)", "mem 4 DRAM contention",
+              {"larm-domain2": ["HBM remote", "congestion (all memories)", "DRAM contention",
                                 "mem 4 DRAM local"],
                "hybrid-sweep": ["ratio_read 0.25", "model", "measured"],
                "contention-curves": ["knee 4", "memory 1", "Threads"],
@@ -132,6 +183,25 @@ for plots, figure in [(os.path.join(one, "plots"), "larm-domain0")] + \
     c.check(fraction is not None and fraction >= 0.6,
             f"{figure}: plot area {fraction} of the image width, expected at least 0.6")
     print(f"{figure}: plot area {fraction:.2f} of the image width" if fraction else f"{figure}: no area")
+
+# 3b. Equal roofs share one line and one key entry that names them all (issue 27: a congestion
+# roof equal to the local one hid under it), and the figure check fails a figure that loses one.
+equal = os.path.join(work, "equal")
+shutil.copytree(four_domains, equal)
+doc = json.load(open(os.path.join(equal, "results.json")))
+local0 = next(r["roof"] for r in doc["roofs"] if r["domain"] == 0 and r["placement"] == "local"
+              and r["level"] == "memory" and r["access"] == "load")
+for roof in doc["roofs"]:
+    if roof["domain"] == 0 and roof["placement"] == "congestion" and roof["access"] == "load":
+        roof["roof"] = local0
+        roof["samples"] = [local0]
+        roof["stats"] = {**roof["stats"], "median": local0, "min": local0, "max": local0, "mean": local0}
+json.dump(doc, open(os.path.join(equal, "results.json"), "w"))
+r = run(larm, "plot", equal, "--check")
+c.check_equal(r.returncode, 0, "plot --check with equal roofs: " + r.stderr)
+svg0 = open(os.path.join(equal, "plots", "larm-domain0.svg")).read()
+c.check(re.search(r"DRAM local = congestion \(all memories\)|congestion \(all memories\) = .*DRAM local",
+                  svg0) is not None, "the congestion roof named in the local roof's entry")
 
 # 4. No gnuplot on PATH: scripts and data still written, a message, exit 0.
 nogp = os.path.join(work, "nogp")

@@ -19,6 +19,7 @@ struct PlotCommandOptions {
   PlotInputOptions inputs;
   std::vector<std::string> formats = {"png", "svg"};
   std::string out;
+  bool check = false;  // --check: a figure-check problem fails the command
 };
 
 int run_plot(const PlotCommandOptions& options, const GlobalOptions& global) {
@@ -60,12 +61,19 @@ int run_plot(const PlotCommandOptions& options, const GlobalOptions& global) {
   if (!global.quiet) {
     for (const auto& o : outcome.omitted) std::cout << "Omitted: " << o << "\n";
   }
+  int problems = 0;
+  for (const auto& f : outcome.figures) {
+    for (const auto& p : f.problems) {
+      std::cerr << "larm: figure check: " << f.name << ": " << p << "\n";
+      ++problems;
+    }
+  }
   if (!outcome.gnuplot_found) {
     std::cerr << "larm: gnuplot not found: the scripts and data are written in " << out.string()
               << "; install gnuplot (scripts/install-deps.sh) and run `gnuplot NAME.gp` there\n";
   }
   std::cout << "Figures: " << out.string() << "\n";
-  return failed > 0 ? 1 : 0;
+  return failed > 0 || (options.check && problems > 0) ? 1 : 0;
 }
 
 }  // namespace
@@ -85,6 +93,10 @@ void setup_plot(CLI::App& app, GlobalOptions& global, Action& action) {
       ->check(CLI::IsMember({"png", "svg", "pdf"}))
       ->capture_default_str();
   command->add_option("--out", options->out, "directory of the figures (default DIR/plots)");
+  command->add_flag("--check", options->check,
+                    "fail (exit 1) when the figure check finds a problem: text outside the "
+                    "image, a NaN, a roof missing from the key, two key entries alike (the "
+                    "problems are always printed and kept in figures.json)");
   command->callback([options, &global, &action] {
     action = [options, &global] { return run_plot(*options, global); };
   });

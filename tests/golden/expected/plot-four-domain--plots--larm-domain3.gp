@@ -3,9 +3,9 @@
 formats = "svg"
 if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,1024 font "Sans,24" linewidth 2.5; base = 24 }
-  if (fmt eq "svg") { set terminal svg enhanced size 700,512 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
-  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,5.12in font "Sans,8" linewidth 1.5; base = 8 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,1056 font "Sans,19.5" linewidth 2.5; base = 19.5 }
+  if (fmt eq "svg") { set terminal svg enhanced size 700,528 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
+  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,5.28in font "Sans,8" linewidth 1.5; base = 8 }
   set output 'larm-domain3.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
@@ -23,11 +23,11 @@ do for [fmt in formats] {
   set grid xtics ytics lc rgb "#dddddd"
   set xlabel "Arithmetic intensity (FLOP/byte)"
   set ylabel "Performance (GFLOP/s)"
-  set lmargin at screen 0.09
+  set lmargin at screen 0.12
   set rmargin at screen 0.82
-  set tmargin at screen 0.921875
-  set bmargin at screen 0.492188
-  set key at screen 0.045, screen 0.384766 left top Left reverse samplen 1.5 font small vertical maxrows 12
+  set tmargin at screen 0.924242
+  set bmargin at screen 0.507576
+  set key at screen 0.06, screen 0.403409 left top Left reverse samplen 4 font small vertical maxrows 13
   F = 109.293
   set y2tics ('add,mul 53.6' 53.6476, 'fma 109' 109.293)
   set y2range [0.1:273.233]
@@ -37,23 +37,12 @@ do for [fmt in formats] {
     min(x*389.347, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 389 GB/s', \
     min(x*215.391, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 215 GB/s', \
     min(x*168.53, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 169 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#000000" dt 2 lw 1.5 title 'mem 0 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#D55E00" dt 2 lw 1.5 title 'mem 1 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1 HBM contention: 39.7 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#0072B2" dt 2 lw 1.5 title 'mem 2 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#0072B2" dt 4 lw 1.5 title 'mem 2 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#CC79A7" dt 2 lw 1.5 title 'mem 3 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#CC79A7" dt 4 lw 1.5 title 'mem 3 HBM contention: 39.7 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#882255" dt 2 lw 1.5 title 'mem 4 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#882255" dt 4 lw 1.5 title 'mem 4 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#44AA99" dt 2 lw 1.5 title 'mem 5 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#44AA99" dt 4 lw 1.5 title 'mem 5 HBM contention: 39.7 GB/s', \
-    min(x*33.0562, F) with lines lc rgb "#999933" dt 1 lw 1.5 title 'mem 6 DRAM local: 33.1 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#999933" dt 4 lw 1.5 title 'mem 6 DRAM contention: 9.92 GB/s', \
+    min(x*19.8337, F) with lines lc rgb "#000000" dt 2 lw 1.5 title 'mem 0, 2, 4 DRAM remote: 19.8 GB/s', \
+    min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0, 2, 4, 6 DRAM contention: 9.92 GB/s', \
+    min(x*79.3348, F) with lines lc rgb "#D55E00" dt 2 lw 1.5 title 'mem 1, 3, 5 HBM remote: 79.3 GB/s', \
+    min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1, 3, 5, 7 HBM contention: 39.7 GB/s', \
+    min(x*33.0562, F) with lines lc rgb "#999933" dt 1 lw 1.5 title 'mem 6 DRAM local = congestion (all memories): 33.1 GB/s', \
     min(x*132.225, F) with lines lc rgb "#332288" dt 1 lw 1.5 title 'mem 7 HBM local: 132 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#332288" dt 4 lw 1.5 title 'mem 7 HBM contention: 39.7 GB/s', \
-    min(x*33.0562, F) with lines lc rgb "#CC79A7" dt 3 lw 1.5 title 'congestion (all memories): 33.1 GB/s', \
     53.6476 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 53.6 GFLOP/s', \
     109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109 GFLOP/s', \
     54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.7 GFLOP/s'

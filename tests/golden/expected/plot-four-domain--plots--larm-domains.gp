@@ -3,14 +3,14 @@
 formats = "svg"
 if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 1839,600 font "Sans,24" linewidth 2.5; base = 24 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1839,600 font "Sans,19.5" linewidth 2.5; base = 19.5 }
   if (fmt eq "svg") { set terminal svg enhanced size 919,300 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
   if (fmt eq "pdf") { set terminal pdfcairo enhanced size 9.2in,3in font "Sans,8" linewidth 1.5; base = 8 }
   set output 'larm-domains.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
   tiny = sprintf(",%g", base * 0.65)
-  set multiplot layout 1,4 margins 0.07,0.85,0.2,0.88 spacing 0.015
+  set multiplot layout 1,4 margins 0.09,0.85,0.2,0.88 spacing 0.015
   min(a, b) = a < b ? a : b
   set logscale x 2
   set logscale y 10
@@ -37,30 +37,20 @@ do for [fmt in formats] {
     min(x*389.347, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 389 GB/s', \
     min(x*215.391, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 215 GB/s', \
     min(x*168.53, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 169 GB/s', \
-    min(x*33.0562, F) with lines lc rgb "#000000" dt 1 lw 1.5 title 'mem 0 DRAM local: 33.1 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0 DRAM contention: 9.92 GB/s', \
+    min(x*33.0562, F) with lines lc rgb "#000000" dt 1 lw 1.5 title 'mem 0 DRAM local = congestion (all memories): 33.1 GB/s', \
+    min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0, 2, 4, 6 DRAM contention: 9.92 GB/s', \
     min(x*132.225, F) with lines lc rgb "#D55E00" dt 1 lw 1.5 title 'mem 1 HBM local: 132 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1 HBM contention: 39.7 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#0072B2" dt 2 lw 1.5 title 'mem 2 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#0072B2" dt 4 lw 1.5 title 'mem 2 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#CC79A7" dt 2 lw 1.5 title 'mem 3 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#CC79A7" dt 4 lw 1.5 title 'mem 3 HBM contention: 39.7 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#882255" dt 2 lw 1.5 title 'mem 4 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#882255" dt 4 lw 1.5 title 'mem 4 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#44AA99" dt 2 lw 1.5 title 'mem 5 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#44AA99" dt 4 lw 1.5 title 'mem 5 HBM contention: 39.7 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#999933" dt 2 lw 1.5 title 'mem 6 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#999933" dt 4 lw 1.5 title 'mem 6 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#332288" dt 2 lw 1.5 title 'mem 7 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#332288" dt 4 lw 1.5 title 'mem 7 HBM contention: 39.7 GB/s', \
-    min(x*33.0562, F) with lines lc rgb "#CC79A7" dt 3 lw 1.5 title 'congestion (all memories): 33.1 GB/s', \
+    min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1, 3, 5, 7 HBM contention: 39.7 GB/s', \
+    min(x*19.8337, F) with lines lc rgb "#0072B2" dt 2 lw 1.5 title 'mem 2, 4, 6 DRAM remote: 19.8 GB/s', \
+    min(x*79.3348, F) with lines lc rgb "#CC79A7" dt 2 lw 1.5 title 'mem 3, 5, 7 HBM remote: 79.3 GB/s', \
     min(x*30, F) with lines lc rgb "#aa3377" dt 4 lw 1.5 title 'hybrid roof of triad: 30 GB/s', \
     53.6476 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 53.6 GFLOP/s', \
     109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109 GFLOP/s', \
     54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.7 GFLOP/s', \
     "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.6 lc rgb "#777777" title "validation points", \
     "larm-domain0-regions.dat" index 0 using 1:2 with points pt 5 ps 1.2 lc rgb "#0072B2" title 'regions: firsttouch', \
-    "larm-domain0-regions.dat" index 0 using 1:2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle
+    "larm-domain0-regions.dat" index 0 using ($1 <= 1 ? $1 : 1/0):2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
+    "larm-domain0-regions.dat" index 0 using ($1 > 1 ? $1 : 1/0):2:3 with labels offset char -0.8,0.6 right font tiny noenhanced notitle
   min(a, b) = a < b ? a : b
   set logscale x 2
   set logscale y 10
@@ -89,23 +79,12 @@ do for [fmt in formats] {
     min(x*389.347, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 389 GB/s', \
     min(x*215.391, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 215 GB/s', \
     min(x*168.53, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 169 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#000000" dt 2 lw 1.5 title 'mem 0 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#D55E00" dt 2 lw 1.5 title 'mem 1 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1 HBM contention: 39.7 GB/s', \
-    min(x*33.0562, F) with lines lc rgb "#0072B2" dt 1 lw 1.5 title 'mem 2 DRAM local: 33.1 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#0072B2" dt 4 lw 1.5 title 'mem 2 DRAM contention: 9.92 GB/s', \
+    min(x*19.8337, F) with lines lc rgb "#000000" dt 2 lw 1.5 title 'mem 0, 4, 6 DRAM remote: 19.8 GB/s', \
+    min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0, 2, 4, 6 DRAM contention: 9.92 GB/s', \
+    min(x*79.3348, F) with lines lc rgb "#D55E00" dt 2 lw 1.5 title 'mem 1, 5, 7 HBM remote: 79.3 GB/s', \
+    min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1, 3, 5, 7 HBM contention: 39.7 GB/s', \
+    min(x*33.0562, F) with lines lc rgb "#0072B2" dt 1 lw 1.5 title 'mem 2 DRAM local = congestion (all memories): 33.1 GB/s', \
     min(x*132.225, F) with lines lc rgb "#CC79A7" dt 1 lw 1.5 title 'mem 3 HBM local: 132 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#CC79A7" dt 4 lw 1.5 title 'mem 3 HBM contention: 39.7 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#882255" dt 2 lw 1.5 title 'mem 4 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#882255" dt 4 lw 1.5 title 'mem 4 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#44AA99" dt 2 lw 1.5 title 'mem 5 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#44AA99" dt 4 lw 1.5 title 'mem 5 HBM contention: 39.7 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#999933" dt 2 lw 1.5 title 'mem 6 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#999933" dt 4 lw 1.5 title 'mem 6 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#332288" dt 2 lw 1.5 title 'mem 7 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#332288" dt 4 lw 1.5 title 'mem 7 HBM contention: 39.7 GB/s', \
-    min(x*33.0562, F) with lines lc rgb "#CC79A7" dt 3 lw 1.5 title 'congestion (all memories): 33.1 GB/s', \
     53.6476 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 53.6 GFLOP/s', \
     109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109 GFLOP/s', \
     54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.7 GFLOP/s'
@@ -137,23 +116,12 @@ do for [fmt in formats] {
     min(x*389.347, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 389 GB/s', \
     min(x*215.391, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 215 GB/s', \
     min(x*168.53, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 169 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#000000" dt 2 lw 1.5 title 'mem 0 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#D55E00" dt 2 lw 1.5 title 'mem 1 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1 HBM contention: 39.7 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#0072B2" dt 2 lw 1.5 title 'mem 2 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#0072B2" dt 4 lw 1.5 title 'mem 2 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#CC79A7" dt 2 lw 1.5 title 'mem 3 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#CC79A7" dt 4 lw 1.5 title 'mem 3 HBM contention: 39.7 GB/s', \
-    min(x*33.0562, F) with lines lc rgb "#882255" dt 1 lw 1.5 title 'mem 4 DRAM local: 33.1 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#882255" dt 4 lw 1.5 title 'mem 4 DRAM contention: 9.92 GB/s', \
+    min(x*19.8337, F) with lines lc rgb "#000000" dt 2 lw 1.5 title 'mem 0, 2, 6 DRAM remote: 19.8 GB/s', \
+    min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0, 2, 4, 6 DRAM contention: 9.92 GB/s', \
+    min(x*79.3348, F) with lines lc rgb "#D55E00" dt 2 lw 1.5 title 'mem 1, 3, 7 HBM remote: 79.3 GB/s', \
+    min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1, 3, 5, 7 HBM contention: 39.7 GB/s', \
+    min(x*33.0562, F) with lines lc rgb "#882255" dt 1 lw 1.5 title 'mem 4 DRAM local = congestion (all memories): 33.1 GB/s', \
     min(x*132.225, F) with lines lc rgb "#44AA99" dt 1 lw 1.5 title 'mem 5 HBM local: 132 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#44AA99" dt 4 lw 1.5 title 'mem 5 HBM contention: 39.7 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#999933" dt 2 lw 1.5 title 'mem 6 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#999933" dt 4 lw 1.5 title 'mem 6 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#332288" dt 2 lw 1.5 title 'mem 7 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#332288" dt 4 lw 1.5 title 'mem 7 HBM contention: 39.7 GB/s', \
-    min(x*33.0562, F) with lines lc rgb "#CC79A7" dt 3 lw 1.5 title 'congestion (all memories): 33.1 GB/s', \
     53.6476 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 53.6 GFLOP/s', \
     109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109 GFLOP/s', \
     54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.7 GFLOP/s'
@@ -184,23 +152,12 @@ do for [fmt in formats] {
     min(x*389.347, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 389 GB/s', \
     min(x*215.391, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 215 GB/s', \
     min(x*168.53, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 169 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#000000" dt 2 lw 1.5 title 'mem 0 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#D55E00" dt 2 lw 1.5 title 'mem 1 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1 HBM contention: 39.7 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#0072B2" dt 2 lw 1.5 title 'mem 2 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#0072B2" dt 4 lw 1.5 title 'mem 2 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#CC79A7" dt 2 lw 1.5 title 'mem 3 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#CC79A7" dt 4 lw 1.5 title 'mem 3 HBM contention: 39.7 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#882255" dt 2 lw 1.5 title 'mem 4 DRAM remote: 19.8 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#882255" dt 4 lw 1.5 title 'mem 4 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#44AA99" dt 2 lw 1.5 title 'mem 5 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#44AA99" dt 4 lw 1.5 title 'mem 5 HBM contention: 39.7 GB/s', \
-    min(x*33.0562, F) with lines lc rgb "#999933" dt 1 lw 1.5 title 'mem 6 DRAM local: 33.1 GB/s', \
-    min(x*9.91685, F) with lines lc rgb "#999933" dt 4 lw 1.5 title 'mem 6 DRAM contention: 9.92 GB/s', \
+    min(x*19.8337, F) with lines lc rgb "#000000" dt 2 lw 1.5 title 'mem 0, 2, 4 DRAM remote: 19.8 GB/s', \
+    min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0, 2, 4, 6 DRAM contention: 9.92 GB/s', \
+    min(x*79.3348, F) with lines lc rgb "#D55E00" dt 2 lw 1.5 title 'mem 1, 3, 5 HBM remote: 79.3 GB/s', \
+    min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1, 3, 5, 7 HBM contention: 39.7 GB/s', \
+    min(x*33.0562, F) with lines lc rgb "#999933" dt 1 lw 1.5 title 'mem 6 DRAM local = congestion (all memories): 33.1 GB/s', \
     min(x*132.225, F) with lines lc rgb "#332288" dt 1 lw 1.5 title 'mem 7 HBM local: 132 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#332288" dt 4 lw 1.5 title 'mem 7 HBM contention: 39.7 GB/s', \
-    min(x*33.0562, F) with lines lc rgb "#CC79A7" dt 3 lw 1.5 title 'congestion (all memories): 33.1 GB/s', \
     53.6476 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 53.6 GFLOP/s', \
     109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109 GFLOP/s', \
     54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.7 GFLOP/s'

@@ -3,7 +3,7 @@
 formats = "svg"
 if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,800 font "Sans,24" linewidth 2.5; base = 24 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,800 font "Sans,19.5" linewidth 2.5; base = 19.5 }
   if (fmt eq "svg") { set terminal svg enhanced size 700,400 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
   if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,4in font "Sans,8" linewidth 1.5; base = 8 }
   set output 'larm-domain0.'.fmt.larm_partial
@@ -23,11 +23,11 @@ do for [fmt in formats] {
   set grid xtics ytics lc rgb "#dddddd"
   set xlabel "Arithmetic intensity (FLOP/byte)"
   set ylabel "Performance (GFLOP/s)"
-  set lmargin at screen 0.09
+  set lmargin at screen 0.12
   set rmargin at screen 0.82
   set tmargin at screen 0.9
   set bmargin at screen 0.35
-  set key at screen 0.045, screen 0.2125 left top Left reverse samplen 1.5 font small vertical maxrows 5
+  set key at screen 0.06, screen 0.2125 left top Left reverse samplen 4 font small vertical maxrows 5
   F = 109.293
   set y2tics ('add,mul 53.6' 53.6476, 'fma 109' 109.293)
   set y2range [0.1:273.233]
@@ -43,9 +43,11 @@ do for [fmt in formats] {
     54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.7 GFLOP/s', \
     "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.6 lc rgb "#777777" title "validation points", \
     "larm-domain0-regions.dat" index 0 using 1:2 with points pt 5 ps 1.2 lc rgb "#0072B2" title 'regions: firsttouch', \
-    "larm-domain0-regions.dat" index 0 using 1:2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
+    "larm-domain0-regions.dat" index 0 using ($1 <= 1 ? $1 : 1/0):2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
+    "larm-domain0-regions.dat" index 0 using ($1 > 1 ? $1 : 1/0):2:3 with labels offset char -0.8,0.6 right font tiny noenhanced notitle, \
     "larm-domain0-regions.dat" index 1 using 1:2 with points pt 7 ps 1.2 lc rgb "#D55E00" title 'regions: interleave', \
-    "larm-domain0-regions.dat" index 1 using 1:2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle
+    "larm-domain0-regions.dat" index 1 using ($1 <= 1 ? $1 : 1/0):2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
+    "larm-domain0-regions.dat" index 1 using ($1 > 1 ? $1 : 1/0):2:3 with labels offset char -0.8,0.6 right font tiny noenhanced notitle
   unset multiplot
   set output
 }

@@ -3,7 +3,7 @@
 formats = "svg"
 if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 1300,680 font "Sans,24" linewidth 2.5; base = 24 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1300,680 font "Sans,19.5" linewidth 2.5; base = 19.5 }
   if (fmt eq "svg") { set terminal svg enhanced size 650,340 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
   if (fmt eq "pdf") { set terminal pdfcairo enhanced size 6.5in,3.4in font "Sans,8" linewidth 1.5; base = 8 }
   set output 'validation-domain0.'.fmt.larm_partial
