@@ -8,7 +8,9 @@
 #include <set>
 #include <sstream>
 
+#include "results/statistics.h"
 #include "roofline/contention.h"
+#include "roofline/region_placement.h"
 
 namespace larm::report {
 namespace {
@@ -103,6 +105,31 @@ std::string mark_capacities(std::ostream& body, const results::Results& results,
   return text;
 }
 
+// The effective capacities of one sweep in words, for the other figure's caption.
+std::string mark_text(const results::Results& results, int domain, SizeSweep sweep) {
+  std::string text;
+  for (const results::CacheCapacity& c : results.capacities) {
+    if (c.domain != domain || c.sweep != sweep) continue;
+    text += (text.empty() ? "" : ", ") + std::string(name(c.level)) + " " +
+            (c.effective_bytes ? bytes_label(static_cast<double>(*c.effective_bytes))
+                               : std::string("none"));
+  }
+  return text.empty() ? "none measured" : text;
+}
+
+// Blue (load) or orange (copy), from light (depth 0: one thread) to dark (1: every core).
+std::string gradient(bool load, double depth) {
+  const int light[3] = {load ? 0x9E : 0xFD, load ? 0xCA : 0xBE, load ? 0xE1 : 0x85};
+  const int dark[3] = {load ? 0x08 : 0x8C, load ? 0x30 : 0x2D, load ? 0x6B : 0x04};
+  char out[8];
+  const double t = std::clamp(depth, 0.0, 1.0);
+  std::snprintf(out, sizeof out, "#%02X%02X%02X",
+                static_cast<int>(std::lround(light[0] + (dark[0] - light[0]) * t)),
+                static_cast<int>(std::lround(light[1] + (dark[1] - light[1]) * t)),
+                static_cast<int>(std::lround(light[2] + (dark[2] - light[2]) * t)));
+  return out;
+}
+
 }  // namespace
 
 std::vector<Figure> latency_sweep_figures(const results::Results& results,
@@ -130,7 +157,10 @@ std::vector<Figure> latency_sweep_figures(const results::Results& results,
     f.caption = f.title +
                 ": median of the one-core pointer chase over 2 MiB pages; dashed: the capacity "
                 "hwloc declares, solid: the effective capacity the sweep found (" +
-                (capacities.empty() ? std::string("none found") : capacities) + ").";
+                (capacities.empty() ? std::string("none found") : capacities) +
+                "), per instance as one core alone sees it; the bandwidth sweep's (" +
+                mark_text(results, domain, SizeSweep::bandwidth) +
+                ") are per thread with every core running, hence smaller for a shared level.";
     figures.push_back(std::move(f));
   }
   return figures;
@@ -173,14 +203,23 @@ std::vector<Figure> sweep_figures(const results::Results& results,
     const std::string effective =
         mark_capacities(body, results, domain, SizeSweep::bandwidth, false);
     body << "  plot \\\n";
+    // One hue per access (load blue, copy orange), darker with more threads (thesis fig. 2.11's
+    // gradient); the one-core series dashed with open points.
+    int most_threads = 1;
+    for (const auto& [series, points] : accesses) {
+      most_threads = std::max(most_threads, points.front()->threads);
+    }
     std::size_t i = 0;
     for (const auto& [series, points] : accesses) {
-      // One colour per access; the one-core series dashed with open points.
       const bool lone = points.front()->threads == 1;
-      const std::size_t access = points.front()->access == Access::load ? 0 : 1;
+      const bool load = points.front()->access == Access::load;
+      const double depth = most_threads > 1
+                               ? std::log(static_cast<double>(points.front()->threads)) /
+                                     std::log(static_cast<double>(most_threads))
+                               : 1;
       body << (i ? ", \\\n" : "") << "    \"" << f.name << ".dat\" index " << i
            << " using 1:2 with linespoints " << (lone ? "dt 2 pt 6" : "pt 7") << " ps 0.5 lc rgb \""
-           << colour(access) << "\" title " << gnuplot_string(series);
+           << gradient(load, depth) << "\" title " << gnuplot_string(series);
       ++i;
     }
     body << "\n";
@@ -191,11 +230,16 @@ std::vector<Figure> sweep_figures(const results::Results& results,
         (one_core.count(domain) ? std::string(", and of one core alone (dashed, open points; its "
                                               "working set is its whole data)")
                                 : std::string(" (no one-core sweep in these results)")) +
-        "; dashed lines: the cache capacity per thread when every core runs (" +
+        "; darker: more threads (thesis fig. 2.11); dashed lines: the cache capacity per thread "
+        "when every core runs (" +
         (caches.empty() ? std::string("no cache in the topology") : caches) + ")" +
         (effective.empty()
              ? std::string(".")
-             : "; solid lines: the effective capacity the load curve shows (" + effective + ").");
+             : "; solid lines: the effective capacity the load curve shows (" + effective +
+                   "), per thread with every core running: a shared level's share, smaller still "
+                   "where the cores' traffic evicts each other's lines, so below the one-core "
+                   "latency sweep's per-instance capacities (" +
+                   mark_text(results, domain, SizeSweep::latency) + ").");
     figures.push_back(std::move(f));
   }
   return figures;
@@ -281,7 +325,7 @@ using ThreadCurves = std::map<std::string, std::vector<std::pair<int, double>>>;
 std::pair<std::string, std::string> thread_curves_data(const std::string& name,
                                                        const std::string& group,
                                                        const ThreadCurves& curves) {
-  return {name + ".dat", data_blocks("threads median_gbps", group, curves,
+  return {name + ".dat", data_blocks("threads gbps (the roofs' estimator)", group, curves,
                                      [](std::ostream& out, const std::pair<int, double>& p) {
                                        out << p.first << " " << p.second;
                                      })};
@@ -319,6 +363,12 @@ std::string plot_thread_curves(std::ostream& body, const std::string& name,
   return knees;
 }
 
+// Whole thread counts on the x axis: every one up to 16, else a round step.
+std::string thread_ticks(int most) {
+  const int step = most <= 16 ? 1 : most <= 32 ? 2 : most <= 80 ? 8 : 16;
+  return "  set xtics " + std::to_string(step) + "\n  set format x \"%.0f\"\n  set mxtics 1\n";
+}
+
 void sort_by_threads(ThreadCurves& curves) {
   for (auto& [key, points] : curves) std::sort(points.begin(), points.end());
 }
@@ -327,9 +377,15 @@ void sort_by_threads(ThreadCurves& curves) {
 
 std::vector<Figure> contention_figures(const results::Results& results,
                                        std::vector<std::string>& omitted) {
+  // Each point by the estimator of the roofs (p90 or median), so that the curve's full point is
+  // the contention roof it ends on.
+  const Estimator estimator = results::roof_estimator(results);
   ThreadCurves curves;  // by memory
   for (const auto& p : results.contention_curve) {
-    if (p.stats.count > 0) curves[memory_text(p.memory)].emplace_back(p.threads, p.stats.median);
+    if (p.stats.count > 0) {
+      curves[memory_text(p.memory)].emplace_back(p.threads,
+                                                 results::estimate(p.samples, estimator));
+    }
   }
   if (curves.empty()) {
     omitted.push_back("contention curves: none in the results (one NUMA node, or not measured)");
@@ -342,14 +398,19 @@ std::vector<Figure> contention_figures(const results::Results& results,
   f.width_inches = 5.0;
   f.height_inches = 3.4;
   std::ostringstream body;
+  int most = 1;
+  for (const auto& [what, points] : curves) most = std::max(most, points.back().first);
   body << "  set xlabel \"Threads\"\n  set ylabel \"Bandwidth (GB/s)\"\n  set yrange [0:*]\n"
-       << "  set grid lc rgb \"#dddddd\"\n  set key outside right font small\n";
+       << thread_ticks(most) << "  set grid lc rgb \"#dddddd\"\n"
+       << "  set key outside right font small\n";
   const auto memory = [](const std::string& key) { return "memory " + key; };
   const std::string knees = plot_thread_curves(body, f.name, curves, memory, memory);
   f.data.push_back(thread_curves_data(f.name, "memory", curves));
   f.body = body.str();
   f.caption = f.title +
-              " (its own domain first, then by distance); circled: the knee, after "
+              " (its own domain first, then by distance; each point by the roofs' estimator, " +
+              name(estimator) +
+              ", so that the last one is the contention roof); circled: the knee, after "
               "which a thread adds less than 5 % (" +
               (knees.empty() ? "none found" : knees) + ").";
   return {f};
@@ -360,9 +421,11 @@ std::vector<Figure> scaling_figures(const results::Results& results,
   // Per domain: series "L3", "L2"... then "memory M" (the curves of its local memories).
   std::map<int, ThreadCurves> by_domain;
   std::set<int> with_cache, with_memory;
+  const Estimator estimator = results::roof_estimator(results);
   for (const auto& p : results.cache_scaling) {
     if (p.stats.count == 0) continue;
-    by_domain[p.domain][name(p.level)].emplace_back(p.threads, p.stats.median);
+    by_domain[p.domain][name(p.level)].emplace_back(p.threads,
+                                                    results::estimate(p.samples, estimator));
     with_cache.insert(p.domain);
   }
   for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
@@ -372,8 +435,8 @@ std::vector<Figure> scaling_figures(const results::Results& results,
         if (p.stats.count == 0 || !p.memory || p.memory->os_index != local.get<unsigned>()) {
           continue;
         }
-        by_domain[domain]["memory " + memory_text(p.memory)].emplace_back(p.threads,
-                                                                          p.stats.median);
+        by_domain[domain]["memory " + memory_text(p.memory)].emplace_back(
+            p.threads, results::estimate(p.samples, estimator));
         with_memory.insert(domain);
       }
     }
@@ -393,16 +456,30 @@ std::vector<Figure> scaling_figures(const results::Results& results,
     f.height_inches = 3.4;
     int most = 1;
     for (const auto& [what, points] : series) most = std::max(most, points.back().first);
+    // Left: bandwidth (thesis fig. 2.12); right: the same points as parallel latency, the time
+    // each thread waits per 64-byte line, threads × 64 B / bandwidth (the thesis' "latence
+    // parallèle").
+    f.width_inches = 7.0;
     std::ostringstream body;
-    body << "  set xlabel \"Threads\"\n  set ylabel \"Load bandwidth (GB/s, all threads)\"\n"
+    body << "  set multiplot layout 1,2 margins 0.1,0.97,0.3,0.9 spacing 0.1\n"
+         << "  set xlabel \"Threads\"\n  set ylabel \"Load bandwidth (GB/s, all threads)\"\n"
          << "  set logscale y 10\n  set format y \"%g\"\n  set grid lc rgb \"#dddddd\"\n"
-         << "  set key bottom right font small\n  set xrange [0.5:" << most + 0.5 << "]\n";
+         << "  set key at screen 0.1, screen 0.12 left top Left reverse horizontal font small\n"
+         << "  set xrange [0.5:" << most + 0.5 << "]\n"
+         << thread_ticks(most);
     const std::string knees = plot_thread_curves(
         body, f.name, series, [](const std::string& key) { return key; },
         [](const std::string& key) {
           return key +
                  (key.rfind("memory", 0) == 0 ? " (contention curve)" : " (cores sharing one)");
         });
+    body << "  unset label\n  unset key\n  set ylabel \"ns per line per thread\"\n  plot \\\n";
+    for (std::size_t i = 0; i < series.size(); ++i) {
+      body << (i ? ", \\\n" : "") << "    \"" << f.name << ".dat\" index " << i
+           << " using 1:($1 * 64 / $2) with linespoints pt 7 lc rgb \"" << colour(i)
+           << "\" notitle";
+    }
+    body << "\n";
     f.data.push_back(thread_curves_data(f.name, "series", series));
     f.body = body.str();
     f.caption = f.title +
@@ -413,7 +490,10 @@ std::vector<Figure> scaling_figures(const results::Results& results,
                 "the others by distance" +
                 (with_memory.count(domain) ? "" : " (not measured)") +
                 "; circled: the knee, after which a thread adds less than 5 % (" +
-                (knees.empty() ? "none found" : knees) + ").";
+                (knees.empty() ? "none found" : knees) +
+                "). Right: the same points as parallel latency (threads × 64 B / bandwidth, ns "
+                "each thread waits per line). Points by the roofs' estimator (" +
+                name(estimator) + ").";
     figures.push_back(std::move(f));
   }
   return figures;
@@ -445,6 +525,15 @@ std::vector<Figure> validation_figures(const results::Results& results,
                                     low = std::min({low, p->stats.median, p->predicted_gflops});
                                     high = std::max({high, p->stats.median, p->predicted_gflops});
                                   })});
+    // The FLOP ceilings of the kernels' ISA, each op (thesis fig. 4.4 draws FMA, MUL and ADD).
+    const std::optional<Isa> isa = results::kernel_isa(results);
+    std::vector<roofline::RoofLine> ceilings;
+    for (const auto& r : roofline::domain_roofs(results, domain, roofline::PlaceOptions{})) {
+      if (!r.slope() && (!isa || r.isa == *isa)) ceilings.push_back(r);
+    }
+    std::sort(ceilings.begin(), ceilings.end(),
+              [](const auto& a, const auto& b) { return a.value > b.value; });
+    for (const auto& c : ceilings) high = std::max(high, c.value);
     body << "  set logscale x 2\n  set logscale y 10\n  set format y \"%g\"\n"
          << "  set xrange [1./64/1.05:64*1.05]\n  set yrange [" << low / 2 << ":" << high * 2
          << "]\n"
@@ -453,8 +542,17 @@ std::vector<Figure> validation_figures(const results::Results& results,
          << "  set xlabel \"Arithmetic intensity (FLOP/byte)\"\n"
          << "  set ylabel \"Performance (GFLOP/s)\"\n  set grid lc rgb \"#dddddd\"\n"
          << "  set lmargin at screen 0.1\n  set rmargin at screen 0.55\n"
-         << "  set key at screen 0.58, screen 0.9 left top Left reverse samplen 1 font tiny\n"
+         << "  set key at screen 0.58, screen 0.9 left top Left reverse samplen 2 font tiny\n"
          << "  plot \\\n";
+    const char* const dashes[] = {"3", "2", "4", "5"};
+    for (std::size_t c = 0; c < ceilings.size(); ++c) {
+      const std::string label = std::string(name(ceilings[c].op)) + " " + name(ceilings[c].isa);
+      body << "    " << significant(ceilings[c].value, 6) << " with lines lc rgb \"#555555\" dt "
+           << dashes[c % 4] << " title "
+           << gnuplot_string(label + ": " + significant(ceilings[c].value) + " GFLOP/s")
+           << ", \\\n";
+      f.must_show.push_back({label, ""});
+    }
     std::size_t i = 0;
     for (const auto& [roof, points] : roofs) {
       std::vector<double> relative;
@@ -474,7 +572,8 @@ std::vector<Figure> validation_figures(const results::Results& results,
     f.caption =
         f.title +
         ": mixed kernels of exact AI (points) against the roof they test "
-        "(lines: min(AI x B, F)); the key gives each roof's error as the thesis defines it, "
+        "(lines: min(AI x B, F)), and the FLOP ceilings of the kernels' ISA (dashed grey: each "
+        "op's); the key gives each roof's error as the thesis defines it, "
         "E = (100 / n) sqrt(sum(((y - y^) / y^)^2)) over its n points (E shrinks as n "
         "grows), and its mean absolute relative error (MARE).";
     figures.push_back(std::move(f));

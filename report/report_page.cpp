@@ -205,6 +205,22 @@ std::string markdown_report(const ReportInputs& inputs) {
       << r.access << " | " << r.isa << " | " << r.value << " | " << r.unit << " | " << r.spread
       << " | " << r.status << " |\n";
   }
+  // The hybrid model's θ, as the page has them (README: report.md carries them too).
+  if (inputs.plot.hybrid && inputs.plot.hybrid->fit) {
+    const auto& fit = *inputs.plot.hybrid->fit;
+    m << "\n## Hybrid bandwidth model\n\n| dominant k | samples | θ ll | θ lr | θ el | θ er |\n"
+         "|---|---|---|---|---|---|\n";
+    for (hybrid::Transfer k : hybrid::kTransfers) {
+      const auto kk = static_cast<std::size_t>(k);
+      m << "| " << larm::name(k) << " | " << fit.piece_samples[kk] << " |";
+      for (hybrid::Transfer j : hybrid::kTransfers) {
+        m << " " << (j == k ? "–" : significant(fit.piecewise[kk][j], 3)) << " |";
+      }
+      m << "\n";
+    }
+    m << "\nPiecewise model: mean relative error " << significant(100 * fit.piecewise_error.mean, 3)
+      << " %, max " << significant(100 * fit.piecewise_error.max, 3) << " %.\n";
+  }
   m << markdown_figures(inputs.figures, inputs.figures_dir, inputs.report_dir);
   return m.str();
 }

@@ -53,4 +53,14 @@ if chromium:
     c.check(os.path.exists(screenshot) and os.path.getsize(screenshot) > 20000,
             f"no screenshot at {screenshot}")
     print(f"screenshot: {screenshot}")
+# The hybrid model's θ in report.md too (the README promises them there), on the four-domain
+# fixture that has a fit.
+repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+hbm = os.path.join(tempfile.mkdtemp(prefix="larm-report-hbm-"), "hbm")
+shutil.copytree(os.path.join(repo, "tests", "fixtures", "four-domain-hbm"), hbm)
+r = run(larm, "report", hbm, "--quiet")
+c.check_equal(r.returncode, 0, "report on the four-domain fixture: " + r.stderr)
+hbm_md = open(os.path.join(hbm, "report.md")).read() if r.returncode == 0 else ""
+c.check("## Hybrid bandwidth model" in hbm_md and "| θ ll | θ lr | θ el | θ er |" in hbm_md,
+        "report.md lacks the hybrid model's θ table")
 c.finish()

@@ -13,6 +13,9 @@ do for [fmt in formats] {
   set xlabel "Threads"
   set ylabel "Bandwidth (GB/s)"
   set yrange [0:*]
+  set xtics 1
+  set format x "%.0f"
+  set mxtics 1
   set grid lc rgb "#dddddd"
   set key outside right font small
   set label 'knee 4' at 4, 40.8 point pt 6 ps 2 lc rgb "#0072B2" offset char 0.5,-1 font small

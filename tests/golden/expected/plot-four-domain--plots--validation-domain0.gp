@@ -21,8 +21,11 @@ do for [fmt in formats] {
   set grid lc rgb "#dddddd"
   set lmargin at screen 0.1
   set rmargin at screen 0.55
-  set key at screen 0.58, screen 0.9 left top Left reverse samplen 1 font tiny
+  set key at screen 0.58, screen 0.9 left top Left reverse samplen 2 font tiny
   plot \
+    109.293 with lines lc rgb "#555555" dt 3 title 'fma avx512: 109 GFLOP/s', \
+    54.682 with lines lc rgb "#555555" dt 2 title 'mul avx512: 54.7 GFLOP/s', \
+    53.6476 with lines lc rgb "#555555" dt 4 title 'add avx512: 53.6 GFLOP/s', \
     "validation-domain0.dat" index 0 using 1:3 with lines lc rgb "#0072B2" notitle, \
     "" index 0 using 1:2 with points pt 5 lc rgb "#0072B2" title 'L1 load: E 2.4 %, MARE 6.3 %, n 7', \
     "validation-domain0.dat" index 1 using 1:3 with lines lc rgb "#D55E00" notitle, \

@@ -26,8 +26,8 @@ do for [fmt in formats] {
   set arrow from 1.67772e+07, graph 0 to 1.67772e+07, graph 1 nohead lc rgb "#888888" dt 2
   set label 'L3 16 MiB' at 1.67772e+07, graph 0.95 right rotate by 90 offset char -0.5,0 font small
   plot \
-    "sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#D55E00" title 'copy, 2 threads', \
-    "sweep-domain0.dat" index 1 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#0072B2" title 'load, 2 threads'
+    "sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#8C2D04" title 'copy, 2 threads', \
+    "sweep-domain0.dat" index 1 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#08306B" title 'load, 2 threads'
   unset multiplot
   set output
 }
