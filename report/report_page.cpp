@@ -130,6 +130,23 @@ std::string markdown_figures(const PlotOutcome& figures, const std::filesystem::
   return m.str();
 }
 
+namespace {
+// The piecewise model's θ, a row per dominant transfer k: k, its samples, θ_k^j for each j ("–"
+// for j = k), as both the page and report.md show them.
+std::vector<std::vector<std::string>> theta_rows(const hybrid::Fit& fit) {
+  std::vector<std::vector<std::string>> rows;
+  for (hybrid::Transfer k : hybrid::kTransfers) {
+    const auto kk = static_cast<std::size_t>(k);
+    std::vector<std::string> row{larm::name(k), std::to_string(fit.piece_samples[kk])};
+    for (hybrid::Transfer j : hybrid::kTransfers) {
+      row.push_back(j == k ? "–" : significant(fit.piecewise[kk][j], 3));
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+}  // namespace
+
 std::string html_report(const ReportInputs& inputs) {
   const auto& results = inputs.plot.results;
   const std::string host = results.provenance.value("host", "unknown host");
@@ -168,12 +185,9 @@ std::string html_report(const ReportInputs& inputs) {
     const auto& fit = *inputs.plot.hybrid->fit;
     h << "<h2>Hybrid bandwidth model</h2>\n<table id=\"hybrid\">\n<tr><th>dominant k</th>"
          "<th>samples</th><th>θ ll</th><th>θ lr</th><th>θ el</th><th>θ er</th></tr>\n";
-    for (hybrid::Transfer k : hybrid::kTransfers) {
-      const auto kk = static_cast<std::size_t>(k);
-      h << "<tr><td>" << larm::name(k) << "</td><td>" << fit.piece_samples[kk] << "</td>";
-      for (hybrid::Transfer j : hybrid::kTransfers) {
-        h << "<td>" << (j == k ? "–" : significant(fit.piecewise[kk][j], 3)) << "</td>";
-      }
+    for (const auto& row : theta_rows(fit)) {
+      h << "<tr>";
+      for (const auto& cell : row) h << "<td>" << cell << "</td>";
       h << "</tr>\n";
     }
     h << "</table>\n<p>Piecewise model: mean relative error "
@@ -210,12 +224,9 @@ std::string markdown_report(const ReportInputs& inputs) {
     const auto& fit = *inputs.plot.hybrid->fit;
     m << "\n## Hybrid bandwidth model\n\n| dominant k | samples | θ ll | θ lr | θ el | θ er |\n"
          "|---|---|---|---|---|---|\n";
-    for (hybrid::Transfer k : hybrid::kTransfers) {
-      const auto kk = static_cast<std::size_t>(k);
-      m << "| " << larm::name(k) << " | " << fit.piece_samples[kk] << " |";
-      for (hybrid::Transfer j : hybrid::kTransfers) {
-        m << " " << (j == k ? "–" : significant(fit.piecewise[kk][j], 3)) << " |";
-      }
+    for (const auto& row : theta_rows(fit)) {
+      m << "|";
+      for (const auto& cell : row) m << " " << cell << " |";
       m << "\n";
     }
     m << "\nPiecewise model: mean relative error " << significant(100 * fit.piecewise_error.mean, 3)
