@@ -133,6 +133,9 @@ std::string PlannedMeasurement::label() const {
     text += std::string(" ") + name(stream.access) + " " + name(stream.isa);
   }
   if (kind == MeasurementKind::sweep && pus.size() == 1) text += " one core";
+  if (kind == MeasurementKind::sweep && pus.size() > 1) {
+    text += " " + std::to_string(pus.size()) + " threads";
+  }
   if (kind == MeasurementKind::sweep || kind == MeasurementKind::capacity) {
     text += " " + results::bytes_text(working_set_bytes);
   }
@@ -256,6 +259,25 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
             m.kind = MeasurementKind::sweep;
             m.pus = view->core_pus;
             m.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
+            m.working_set_bytes = size;
+            add(m);
+          }
+        }
+      }
+      // Thesis fig. 2.11: the load sweep at the thread counts between, the three largest powers
+      // of two (a full run only; the sizes per thread of the all-core sweep, so that the curves
+      // share x). On 12 cores it adds 2 sweeps to the 4 (+31 % of a full run's estimate).
+      if (!options.quick) {
+        const auto cores = std::make_shared<const std::vector<unsigned>>(domain.core_pus);
+        std::vector<std::size_t> counts;
+        for (std::size_t n = 2; n < domain.core_pus.size(); n *= 2) counts.push_back(n);
+        if (counts.size() > 3) counts.erase(counts.begin(), counts.end() - 3);
+        for (std::size_t n : counts) {
+          for (std::uint64_t size : sweep_sizes(domain, options.sweep_points_per_octave)) {
+            PlannedMeasurement m = base;
+            m.kind = MeasurementKind::sweep;
+            m.pus = SharedPrefix<unsigned>(cores, n);
+            m.spec = codegen::StreamSpec{.isa = options.isa, .access = Access::load};
             m.working_set_bytes = size;
             add(m);
           }
