@@ -167,7 +167,9 @@ std::vector<std::string> check_figure(const Figure& figure, const std::string& s
       }
     }
   }
-  for (const auto& [name, entry] : figure.must_show) {
+  for (const auto& item : figure.must_show) {
+    const std::string& name = item.first;    // the roof's own name
+    const std::string& entry = item.second;  // or the merged entry standing for it
     const bool shown = std::any_of(texts.begin(), texts.end(), [&](const SvgText& t) {
       return t.text.find(name) != std::string::npos ||
              (!entry.empty() && t.text.find(entry) != std::string::npos);

@@ -84,15 +84,16 @@ std::vector<Group> exact_groups(const Matrix& m, const std::vector<double>& tota
   return best;
 }
 
-struct Candidate {
+struct GroupCandidate {
   double value = 0;
   Group group;
 };
 
 // Every group of k, ranked by value (ties: lexicographic, as enumerated).
-std::vector<Candidate> candidates_of(const Matrix& m, const std::vector<double>& totals, int k) {
+std::vector<GroupCandidate> candidates_of(const Matrix& m, const std::vector<double>& totals,
+                                          int k) {
   const int p = static_cast<int>(m.size());
-  std::vector<Candidate> out;
+  std::vector<GroupCandidate> out;
   Group group;
   std::function<void(int)> enumerate = [&](int from) {
     if (static_cast<int>(group.size()) == k) {
@@ -106,14 +107,15 @@ std::vector<Candidate> candidates_of(const Matrix& m, const std::vector<double>&
     }
   };
   enumerate(0);
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Candidate& a, const Candidate& b) { return a.value < b.value; });
+  std::stable_sort(out.begin(), out.end(), [](const GroupCandidate& a, const GroupCandidate& b) {
+    return a.value < b.value;
+  });
   return out;
 }
 
 // A maximal independent set taken greedily in the given order (since k divides p, any maximal
 // one has p/k groups: seed 001, the complement of a Kneser graph).
-std::vector<Group> greedy_in_order(const std::vector<Candidate>& candidates,
+std::vector<Group> greedy_in_order(const std::vector<GroupCandidate>& candidates,
                                    const std::vector<std::size_t>& order, int p, int k) {
   std::vector<bool> used(static_cast<std::size_t>(p), false);
   std::vector<Group> groups;
@@ -132,7 +134,7 @@ std::vector<Group> greedy_in_order(const std::vector<Candidate>& candidates,
 // "Largest values last": among the independent sets, one whose largest rank in the sorted
 // candidates is smallest. Depth first (the lowest uncovered thread's candidates, by rank), the
 // bound tightening at each complete set found; stops after `steps` nodes with the best so far.
-std::vector<Group> largest_values_last(const std::vector<Candidate>& candidates, int p,
+std::vector<Group> largest_values_last(const std::vector<GroupCandidate>& candidates, int p,
                                        std::vector<Group> start, long steps) {
   std::vector<std::vector<std::size_t>> of_thread(static_cast<std::size_t>(p));
   for (std::size_t r = 0; r < candidates.size(); ++r) {
@@ -187,10 +189,10 @@ std::vector<Group> largest_values_last(const std::vector<Candidate>& candidates,
 // "Largest weighted degrees first": candidates ranked by the average value of their neighbours
 // in the incompatibility graph (the groups sharing a member; one sharing several members counts
 // once per member shared), largest first.
-std::vector<Group> largest_weighted_degrees(const std::vector<Candidate>& candidates, int p,
+std::vector<Group> largest_weighted_degrees(const std::vector<GroupCandidate>& candidates, int p,
                                             int k) {
   std::vector<double> sum(static_cast<std::size_t>(p), 0), count(static_cast<std::size_t>(p), 0);
-  for (const Candidate& c : candidates) {
+  for (const GroupCandidate& c : candidates) {
     for (int i : c.group) {
       sum[static_cast<std::size_t>(i)] += c.value;
       count[static_cast<std::size_t>(i)] += 1;
@@ -363,7 +365,7 @@ Groups group_processes(const Matrix& m, int k, const GroupingLimits& limits) {
   } else if (log_choose(p, k) < std::log(limits.candidate_groups)) {
     // The seed's implementation starts with the first heuristic and tries to improve on it with
     // the other two: the smallest total value is kept.
-    const std::vector<Candidate> candidates = candidates_of(m, totals, k);
+    const std::vector<GroupCandidate> candidates = candidates_of(m, totals, k);
     std::vector<std::size_t> order(candidates.size());
     std::iota(order.begin(), order.end(), 0);
     const std::vector<Group> first = greedy_in_order(candidates, order, p, k);
