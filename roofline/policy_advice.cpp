@@ -734,7 +734,8 @@ std::string advice_table(const std::vector<RegionAdvice>& advice) {
       }
       out << row;
     }
-    out << "  thesis Def. 6.1 (time against compact + first touch";
+    // The thesis runs its policies on every core; larm predicts them with the region's threads.
+    out << "  thesis Def. 6.1 (its " << a.threads << " threads; time against compact + first touch";
     for (const auto& [policy, ratio] : a.thesis_time_ratios) {
       out << "; " << policy << " ×" << number(ratio, "%.2f");
     }

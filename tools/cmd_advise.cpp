@@ -1,6 +1,7 @@
 // larm advise: each region's performance predicted under other placements, ranked, with the
 // commands to apply the best; thread mapping from an affinity matrix (TreeMatch).
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -247,8 +248,12 @@ int run_advise(const AdviseOptions& options, const GlobalOptions& /*global*/) {
   document["hybrid"] = hybrid_file.empty() ? json() : json(hybrid_file);
   json checks = json::array();
   for (const auto& c : choice.checks) {
+    // To 1e-6: the β fit behind the martinasso error is an iterative search whose last digits
+    // differ between compilers' floating-point contractions.
+    std::optional<double> error;
+    if (c.median_abs_error) error = std::round(*c.median_abs_error * 1e6) / 1e6;
     checks.push_back({{"model", contention::predictor_name(c.predictor)},
-                      {"median_abs_error", results::number_or_null(c.median_abs_error)},
+                      {"median_abs_error", results::number_or_null(error)},
                       {"roofs_predicted", c.predicted},
                       {"roofs", c.rows.size()}});
   }
