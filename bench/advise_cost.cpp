@@ -15,6 +15,7 @@
 #include "results/records.h"
 #include "results/region_records.h"
 #include "results/statistics.h"
+#include "roofline/contention_model.h"
 #include "roofline/policy_advice.h"
 #include "roofline/treematch.h"
 
@@ -118,6 +119,18 @@ int main() {
     candidates = advice.at(0).ranking.size();
   });
   std::printf("  (%zu candidate placements per region)\n", candidates);
+  // larm advise fits both bandwidth models and checks each by leave-one-out on every memory roof
+  // (16 × 33 here) before advising (issue 27).
+  time("fit the memory model (both predictors' parameters)",
+       [&] { (void)roofline::contention::fit_memory_model(results, Access::load); });
+  {
+    const auto start = std::chrono::steady_clock::now();
+    const auto choice = roofline::contention::choose_predictor(results, Access::load);
+    std::printf(
+        "%-52s %8.1f ms (1 run): %s\n", "choose the bandwidth model (leave-one-out)",
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+        choice.why.c_str());
+  }
 
   hwloc_topology_t topology;
   hwloc_topology_init(&topology);

@@ -410,8 +410,10 @@ struct PenaltyRun {
   std::vector<double> end;             // seconds (amounts in GB, rates in GB/s)
 };
 
+// simulate false: the streams and their first penalties only (run.end stays empty).
 PenaltyRun run_penalties(const MemoryModel& model, const StreamPlacement& placement,
-                         const PenaltyParameters& parameters, bool per_thread) {
+                         const PenaltyParameters& parameters, bool per_thread,
+                         bool simulate = true) {
   const std::size_t D = model.domains.size(), M = model.memories.size();
   const auto alone = alone_rates(model, placement);
   PenaltyRun run;
@@ -433,6 +435,7 @@ PenaltyRun run_penalties(const MemoryModel& model, const StreamPlacement& placem
     events.push_back({.amount = s.amount, .start = 0});
   }
   run.first = penalties(all, parameters);
+  if (!simulate) return run;
   run.end = simulate_events(events, [&](const std::vector<int>& active) {
     std::vector<Transfer> graph;
     for (int i : active) graph.push_back(all[static_cast<std::size_t>(i)]);
@@ -450,7 +453,7 @@ PenaltyRun run_penalties(const MemoryModel& model, const StreamPlacement& placem
 // shares a memory or a domain (every degree 1, so p = 1 whatever β).
 PenaltyParameters penalty_parameters(const MemoryModel& model, const StreamPlacement& placement) {
   if (model.penalty) return *model.penalty;
-  const PenaltyRun lone = run_penalties(model, placement, PenaltyParameters{}, false);
+  const PenaltyRun lone = run_penalties(model, placement, PenaltyParameters{}, false, false);
   for (const TransferPenalty& p : lone.first) {
     if (p.out_degree > 1 || p.in_degree > 1) {
       throw std::invalid_argument(
@@ -461,16 +464,12 @@ PenaltyParameters penalty_parameters(const MemoryModel& model, const StreamPlace
   return PenaltyParameters{};
 }
 
-std::vector<DomainBandwidth> predict_martinasso(const MemoryModel& model,
-                                                const StreamPlacement& placement,
-                                                const PenaltyParameters& parameters) {
-  const PenaltyRun run = run_penalties(model, placement, parameters, false);
+// Each domain's largest penalty while every stream runs, and the side (memory or domain) whose
+// degree gives it; gbps left 0.
+std::vector<DomainBandwidth> first_limiters(const MemoryModel& model, const PenaltyRun& run) {
   std::vector<DomainBandwidth> result(model.domains.size());
-  std::vector<double> bytes(model.domains.size(), 0), last(model.domains.size(), 0);
   for (std::size_t i = 0; i < run.streams.size(); ++i) {
     const auto& s = run.streams[i];
-    bytes[s.domain] += s.amount;
-    last[s.domain] = std::max(last[s.domain], run.end[i]);
     const TransferPenalty& p = run.first[i];
     DomainBandwidth& r = result[s.domain];
     if (p.p > r.penalty * (1 + 1e-9)) {
@@ -482,6 +481,20 @@ std::vector<DomainBandwidth> predict_martinasso(const MemoryModel& model,
                                            " (its streams from several memories)";
     }
   }
+  return result;
+}
+
+std::vector<DomainBandwidth> predict_martinasso(const MemoryModel& model,
+                                                const StreamPlacement& placement,
+                                                const PenaltyParameters& parameters) {
+  const PenaltyRun run = run_penalties(model, placement, parameters, false);
+  std::vector<DomainBandwidth> result = first_limiters(model, run);
+  std::vector<double> bytes(model.domains.size(), 0), last(model.domains.size(), 0);
+  for (std::size_t i = 0; i < run.streams.size(); ++i) {
+    const auto& s = run.streams[i];
+    bytes[s.domain] += s.amount;
+    last[s.domain] = std::max(last[s.domain], run.end[i]);
+  }
   for (std::size_t d = 0; d < result.size(); ++d) {
     if (last[d] > 0) result[d].gbps = bytes[d] / last[d];
   }
@@ -491,11 +504,15 @@ std::vector<DomainBandwidth> predict_martinasso(const MemoryModel& model,
 std::optional<PenaltyParameters> fit_penalty(const MemoryModel& model,
                                              const results::Results& results,
                                              const std::optional<HeldOut>& held_out) {
+  // Each shared roof is one domain's view of a run every domain takes part in: the contention
+  // roofs of memory m share one placement, the congestion roofs another. One simulation per
+  // distinct placement and β serves all its roofs (on 16 domains, 17 instead of 272).
   struct Shared {
-    StreamPlacement placement;
+    std::size_t run = 0;  // index in `runs`
     std::size_t domain = 0;
     double measured = 0;
   };
+  std::vector<StreamPlacement> runs;
   std::vector<Shared> shared;
   for (const results::Roof& roof : results.roofs) {
     if (roof.level != Level::memory || roof.access != model.access || !roof.in_model()) continue;
@@ -506,29 +523,41 @@ std::optional<PenaltyParameters> fit_penalty(const MemoryModel& model,
     const int dp = model.domain_position(roof.domain);
     const int mp = roof.memory ? model.memory_position(roof.memory->os_index) : 0;
     if (dp < 0 || mp < 0) continue;
+    const StreamPlacement placement = roof_placement(model, dp, *roof.placement, mp);
+    auto same = std::find_if(runs.begin(), runs.end(), [&](const StreamPlacement& r) {
+      return r.threads == placement.threads && r.share == placement.share;
+    });
+    if (same == runs.end()) same = runs.insert(runs.end(), placement);
     shared.push_back(
-        {roof_placement(model, dp, *roof.placement, mp), static_cast<std::size_t>(dp), roof.roof});
+        {static_cast<std::size_t>(same - runs.begin()), static_cast<std::size_t>(dp), roof.roof});
   }
-  // Σ (log predicted − log measured)² over the shared roofs whose paths the model has.
+  // Σ (log predicted − log measured)² over the shared roofs whose paths the model has, in the
+  // roofs' order.
   const auto cost = [&](double log_beta) {
     const PenaltyParameters parameters{.beta = std::exp(log_beta)};
+    std::vector<std::optional<std::vector<DomainBandwidth>>> predicted(runs.size());
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      try {
+        predicted[r] = predict_martinasso(model, runs[r], parameters);
+      } catch (const std::invalid_argument&) {
+        // A path the model lacks: the roofs of that run do not take part.
+      }
+    }
     double sum = 0;
     int used = 0;
     for (const Shared& s : shared) {
-      try {
-        const double gbps = predict_martinasso(model, s.placement, parameters)[s.domain].gbps;
-        if (gbps <= 0) continue;
-        sum += std::pow(std::log(gbps / s.measured), 2);
-        ++used;
-      } catch (const std::invalid_argument&) {
-        // A path the model lacks: that roof does not take part.
-      }
+      if (!predicted[s.run]) continue;
+      const double gbps = (*predicted[s.run])[s.domain].gbps;
+      if (gbps <= 0) continue;
+      sum += std::pow(std::log(gbps / s.measured), 2);
+      ++used;
     }
     return used > 0 ? sum : INFINITY;
   };
   double low = std::log(0.05), high = std::log(5.0);
   // β matters only where a stream shares a memory or a domain (a degree above 1).
-  if (!std::isfinite(cost(low)) || std::abs(cost(low) - cost(high)) < 1e-12) return std::nullopt;
+  const double at_low = cost(low);
+  if (!std::isfinite(at_low) || std::abs(at_low - cost(high)) < 1e-12) return std::nullopt;
   const double golden = (std::sqrt(5.0) - 1) / 2;
   double x1 = high - golden * (high - low), x2 = low + golden * (high - low);
   double f1 = cost(x1), f2 = cost(x2);
@@ -644,8 +673,7 @@ RegionBandwidth region_bandwidth(const MemoryModel& model, const StreamPlacement
     result.gbps = bytes / seconds;
     const std::size_t d = run.streams[last].domain;
     result.last_domain = static_cast<int>(d);
-    result.limiter =
-        predict_martinasso(model, placement, penalty_parameters(model, placement))[d].limiter;
+    result.limiter = first_limiters(model, run)[d].limiter;  // the same graph at the start
     return result;
   }
   const std::size_t D = model.domains.size();
