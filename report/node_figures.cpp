@@ -71,11 +71,16 @@ Figure size_figure(const std::string& name, const std::string& title, const std:
 }
 
 // A vertical line at a size, labelled near the top of the graph.
-void size_mark(std::ostream& body, double bytes, const std::string& label, const char* style) {
+// A vertical line at a size, labelled along it: from the top down, or (bottom) from the bottom
+// up, so that a declared and an effective capacity close to each other (48 and 44 KiB) do not
+// write over each other.
+void size_mark(std::ostream& body, double bytes, const std::string& label, const char* style,
+               bool bottom = false) {
   body << "  set arrow from " << bytes << ", graph 0 to " << bytes << ", graph 1 nohead " << style
        << "\n"
        << "  set label " << gnuplot_string(label) << " at " << bytes
-       << ", graph 0.95 right rotate by 90 offset char -0.5,0 font small\n";
+       << (bottom ? ", graph 0.05 left" : ", graph 0.95 right")
+       << " rotate by 90 offset char -0.5,0 font small\n";
 }
 
 // The effective capacities one sweep found for a domain (issue 12), as solid lines (declared
@@ -96,7 +101,7 @@ std::string mark_capacities(std::ostream& body, const results::Results& results,
     if (c.effective_bytes) {
       const auto effective = static_cast<double>(*c.effective_bytes);
       size_mark(body, effective, level + " effective " + bytes_label(effective),
-                "lc rgb \"#D55E00\" lw 1.5");
+                "lc rgb \"#D55E00\" lw 1.5", true);
       text += bytes_label(effective);
     } else {
       text += "none (no plateau of its own)";
@@ -186,7 +191,7 @@ std::vector<Figure> sweep_figures(const results::Results& results,
                            "Bandwidth vs working-set size, domain " + std::to_string(domain),
                            "working_set_bytes_per_thread median_gbps", "access", accesses,
                            "Working set per thread (bytes)", "Bandwidth (GB/s, all threads)",
-                           "bottom left", body);
+                           "below horizontal Left reverse", body);
     // The caches as one thread of the domain sees them (METHOD §3).
     std::string caches;
     for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {

@@ -17,7 +17,7 @@ do for [fmt in formats] {
   set xlabel "Working set per thread (bytes)"
   set ylabel "Bandwidth (GB/s, all threads)"
   set grid lc rgb "#dddddd"
-  set key bottom left font small
+  set key below horizontal Left reverse font small
   set xtics ('1 KiB' 1024, '8 KiB' 8192, '64 KiB' 65536, '512 KiB' 524288, '4 MiB' 4.1943e+06, '32 MiB' 3.35544e+07) rotate by 30 right
   set arrow from 32768, graph 0 to 32768, graph 1 nohead lc rgb "#888888" dt 2
   set label 'L1 32 KiB' at 32768, graph 0.95 right rotate by 90 offset char -0.5,0 font small
