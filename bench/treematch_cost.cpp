@@ -7,6 +7,8 @@
 //   larm_treematch_cost broadwell28  28 threads, random, on the thesis' 2:2:7 Broadwell (C(28, 7)
 //                                    = 1.18 M candidate groups: FastGroupProcesses)
 //   larm_treematch_cost chain16      the 16-thread chain of issue 27 on 2:4:2
+//   larm_treematch_cost random:2:17:18  a dense random matrix of the last number's threads on the
+//                                    tree of the others (issue 28: prime arities, 2 × 17 cores)
 // Prints the median and the largest time of 5 runs of recommend(), each candidate's hop-bytes,
 // the one recommended and the peak RSS.
 #include <sys/resource.h>
@@ -73,6 +75,20 @@ int main(int argc, char** argv) {
     tree = Tree{{2, 4, 2}};
     m = zeros(16);
     for (int a = 0; a + 1 < 16; ++a) link(m, a, a + 1, 1e6 * noise(rng));
+  } else if (which.rfind("random:", 0) == 0) {
+    std::vector<int> numbers;
+    for (std::size_t at = 7; at < which.size();) {
+      const std::size_t colon = std::min(which.find(':', at), which.size());
+      numbers.push_back(std::stoi(which.substr(at, colon - at)));
+      at = colon + 1;
+    }
+    const int threads = numbers.back();
+    numbers.pop_back();
+    tree = Tree{numbers};
+    m = zeros(threads);
+    for (int a = 0; a < threads; ++a) {
+      for (int b = a + 1; b < threads; ++b) link(m, a, b, 1e6 * u(rng));
+    }
   } else {
     std::fprintf(stderr, "larm_treematch_cost: unknown case '%s'\n", which.c_str());
     return 2;

@@ -21,6 +21,7 @@
 #include "platform/clock.h"
 #include "platform/page_nodes.h"
 #include "results/atomic_file.h"
+#include "results/output_claim.h"
 
 namespace larm::instrument {
 namespace {
@@ -33,6 +34,11 @@ std::uint64_t now_ticks() {
 }
 
 thread_local ThreadState* t_state = nullptr;
+// Set while the thread runs liblarm code (ThreadEntry); initial-exec so that reading it in a
+// signal handler never allocates (liblarm is linked, not dlopen()ed).
+__attribute__((tls_model("initial-exec"))) thread_local bool t_inside = false;
+std::atomic<long> g_reentrant_calls{0};
+static_assert(std::atomic<long>::is_always_lock_free, "counted from signal handlers");
 thread_local std::uint64_t t_generation = 0;
 
 // Shortest run over which the TSC rate is derived at finalize (error ~ 1e-5 at 20 ms).
@@ -162,6 +168,7 @@ bool Recorder::initialize(const char* out_dir, bool explicit_call) {
     out_dir_ = std::filesystem::absolute(dir);
     try {
       results::ensure_writable_directory(out_dir_);
+      claim_out_dir();
     } catch (const std::exception& error) {
       report(MessageKind::lifecycle, std::string(error.what()) + "; larm_finalize will try again");
     }
@@ -591,6 +598,19 @@ int Recorder::finalize() {
              "region " + open + " still open at larm_finalize: closed there");
     }
     if (forked_child_ && !snapshot.has_calls()) return 0;  // a child that recorded nothing
+    if (claim_fd_ < 0 && !forked_child_ && file_suffix_.empty()) {
+      try {
+        claim_out_dir();  // the directory could not be written at init
+      } catch (const std::exception&) {
+        // write_regions reports it and falls back to the temporary directory
+      }
+      snapshot.file_suffix = file_suffix_;
+    }
+    if (const long refused = reentrant_calls(); refused > 0) {
+      report(MessageKind::misuse, std::to_string(refused) +
+                                      " region calls interrupted liblarm on their own thread (from "
+                                      "a signal handler?) and were refused");
+    }
     return write_regions(snapshot) ? 0 : -1;
   } catch (const std::exception& error) {
     report(MessageKind::lifecycle, std::string("larm_finalize failed: ") + error.what());
@@ -598,7 +618,47 @@ int Recorder::finalize() {
   }
 }
 
+ThreadEntry::ThreadEntry() noexcept : entered_(!t_inside) {
+  if (entered_) {
+    t_inside = true;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  } else {
+    g_reentrant_calls.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+ThreadEntry::~ThreadEntry() {
+  if (entered_) {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    t_inside = false;
+  }
+}
+
+long reentrant_calls() {
+  return g_reentrant_calls.load(std::memory_order_relaxed);
+}
+
+void Recorder::claim_out_dir() {
+  if (claim_fd_ >= 0) {
+    ::close(claim_fd_);  // a new init (tests): the directory may differ
+    claim_fd_ = -1;
+  }
+  std::string holder;
+  const int fd = results::try_claim_directory(
+      out_dir_, "liblarm (pid " + std::to_string(::getpid()) + ")", &holder);
+  if (fd >= 0) {
+    claim_fd_ = fd;
+    return;
+  }
+  file_suffix_ = "-pid" + std::to_string(::getpid());
+  report(MessageKind::lifecycle, out_dir_.string() + " is in use by " + holder +
+                                     ": this process writes its regions to regions" + file_suffix_ +
+                                     ".json");
+}
+
 void Recorder::finalize_at_exit() {
+  const ThreadEntry entry;
+  if (!entry.entered()) return;
   if (state_.load(std::memory_order_acquire) != State::active) return;
   report(MessageKind::lifecycle, "larm_finalize was not called: writing the regions at exit");
   finalize();
@@ -627,6 +687,10 @@ void Recorder::after_fork_in_child() {
   // those.
   forked_child_ = true;
   owner_pid_ = ::getpid();
+  if (claim_fd_ >= 0) {
+    ::close(claim_fd_);  // the parent's claim: the child writes its own file
+    claim_fd_ = -1;
+  }
   file_suffix_ = "-pid" + std::to_string(owner_pid_);
   counters_.disable();
   counters_unavailable_ = "fork()ed child: counters stay with the parent";
@@ -656,6 +720,9 @@ void Recorder::reset_for_testing() {
   generation_.fetch_add(1, std::memory_order_acq_rel);
   state_.store(State::idle, std::memory_order_release);
   reset_message_counts();
+  g_reentrant_calls.store(0);
+  if (claim_fd_ >= 0) ::close(claim_fd_);
+  claim_fd_ = -1;
 }
 
 }  // namespace larm::instrument

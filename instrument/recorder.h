@@ -194,8 +194,32 @@ class Recorder {
   std::string started_at_;
   int owner_pid_ = 0;
   bool forked_child_ = false;
+  // The claim on out_dir_ (results/output_claim.h), held until the process ends: another process
+  // recording into the same directory at the same time writes regions-pid<N>.json instead of
+  // replacing this one's file. -1 while not claimed.
+  int claim_fd_ = -1;
+  void claim_out_dir();
 };
 
 Recorder& process_recorder();
+
+// Marks the calling thread as inside liblarm while alive. entered() is false when the thread
+// already was: the call interrupted liblarm on its own thread (it can only come from a signal
+// handler) and would wait forever for a lock that thread holds, so it must be refused. Async-
+// signal-safe: an initial-exec thread-local flag and a lock-free counter, no allocation.
+class ThreadEntry {
+ public:
+  ThreadEntry() noexcept;
+  ~ThreadEntry();
+  ThreadEntry(const ThreadEntry&) = delete;
+  ThreadEntry& operator=(const ThreadEntry&) = delete;
+  bool entered() const { return entered_; }
+
+ private:
+  bool entered_;
+};
+
+// How many calls ThreadEntry refused so far.
+long reentrant_calls();
 
 }  // namespace larm::instrument

@@ -11,6 +11,10 @@ namespace {
 
 template <typename Call>
 int guarded(const char* function, Call&& call) noexcept {
+  // A call that interrupts liblarm on its own thread (from a signal handler) is refused: it
+  // would wait for a lock its thread holds. Counted, and said at larm_finalize.
+  const larm::instrument::ThreadEntry entry;
+  if (!entry.entered()) return -1;
   try {
     return call(larm::instrument::process_recorder());
   } catch (const std::exception& error) {

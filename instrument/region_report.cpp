@@ -4,10 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "instrument/messages.h"
 #include "results/atomic_file.h"
@@ -322,9 +326,18 @@ bool write_regions(const Snapshot& snapshot) {
     write_into(snapshot.out_dir);
     return true;
   } catch (const std::exception& error) {
-    const auto fallback =
-        std::filesystem::temp_directory_path() / ("larm-regions-" + std::to_string(::getpid()));
     try {
+      // A new private directory (mkdtemp: a name no one can have planted a link or a directory
+      // at), not a predictable one another user could prepare.
+      std::string name = (std::filesystem::temp_directory_path() /
+                          ("larm-regions-" + std::to_string(::getpid()) + "-XXXXXX"))
+                             .string();
+      if (::mkdtemp(name.data()) == nullptr) {
+        throw std::runtime_error("cannot create a directory in " +
+                                 std::filesystem::temp_directory_path().string() + ": " +
+                                 std::strerror(errno));
+      }
+      const std::filesystem::path fallback = name;
       write_into(fallback);
       report(MessageKind::lifecycle,
              std::string(error.what()) + ": regions written to " + fallback.string() + " instead");

@@ -1,6 +1,7 @@
 // Figure scripts: one script draws every format.
 #include "report/figure.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <string_view>
@@ -18,6 +19,19 @@ std::string significant(double value, int digits) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
   return buffer;
+}
+
+std::string axis_range(double low, double high, bool logarithmic) {
+  if (logarithmic) {
+    if (!std::isfinite(high) || high <= 0) high = std::isfinite(low) && low > 0 ? low * 10 : 1;
+    if (!std::isfinite(low) || low <= 0 || low >= high) low = high / 1e4;
+  } else {
+    if (!std::isfinite(low)) low = 0;
+    if (!std::isfinite(high) || high <= low) high = low + (low == 0 ? 1 : std::fabs(low));
+  }
+  char text[80];
+  std::snprintf(text, sizeof text, "[%.6g:%.6g]", low, high);
+  return text;
 }
 
 const std::vector<std::string>& palette() {

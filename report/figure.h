@@ -54,6 +54,11 @@ std::string data_blocks(const std::string& columns, const std::string& group, co
 // A number for a label or a key: `digits` significant digits, as printf's %g writes them.
 std::string significant(double value, int digits = 3);
 
+// An axis range as gnuplot's "[low:high]", always one it accepts: both ends finite, low < high,
+// and low > 0 on a logarithmic axis. Every figure's computed range goes through it: a value of 0
+// on every node, or a single point, would be an empty range and the figure would not be drawn.
+std::string axis_range(double low, double high, bool logarithmic);
+
 // The colour-blind-safe palette of Okabe and Ito (2008), black first.
 const std::vector<std::string>& palette();
 

@@ -61,7 +61,7 @@ Figure strip_plot(const fleet::Fleet& f, const fleet::FleetRoof& roof) {
   body << "  set xlabel \"Nodes, sorted by value\"\n  set ylabel " << gnuplot_string(roof.unit)
        << "\n  set key bottom right font \",8\"\n  set grid ytics\n"
        << "  set xrange [0:" << order.size() + 1 << "]\n"
-       << "  set yrange [0:" << 1.15 * top << "]\n"
+       << "  set yrange " << axis_range(0, 1.15 * top, false) << "\n"
        << (order.size() <= 20 ? "  set xtics 1\n" : "  set format x \"%.0f\"\n") << "  set title "
        << gnuplot_string(fig.title)
        << "\n"

@@ -84,13 +84,13 @@ std::string html_table(const std::string& id, const std::vector<std::string>& he
 std::string markdown_table(const std::vector<std::string>& header, const Table& rows) {
   std::ostringstream m;
   m << "|";
-  for (const auto& c : header) m << " " << c << " |";
+  for (const auto& c : header) m << " " << markdown_escape(c) << " |";
   m << "\n|";
   for (std::size_t i = 0; i < header.size(); ++i) m << "---|";
   m << "\n";
   for (const auto& row : rows) {
     m << "|";
-    for (const auto& c : row) m << " " << c << " |";
+    for (const auto& c : row) m << " " << markdown_escape(c) << " |";
     m << "\n";
   }
   return m.str();
@@ -135,14 +135,16 @@ std::string fleet_html_report(const FleetReportInputs& in) {
   }
   h << "<h2>Nodes</h2>\n" << html_table("nodes", kNodeHeader, node_rows(f));
   h << "<h2>Key roofs</h2>\n" << html_table("roofs", kRoofHeader, key_roof_rows(f));
-  h << html_figures(in.figures, in.figures_dir) << "</body></html>\n";
+  h << html_figures(in.figures) << "</body></html>\n";
   return h.str();
 }
 
 std::string fleet_markdown_report(const FleetReportInputs& in) {
   const fleet::Fleet& f = in.fleet;
   std::ostringstream m;
-  m << "# larm fleet report\n\n" << summary(f) << "\n\n## Outliers\n\n" << rule_text(f) << "\n\n";
+  m << "# larm fleet report\n\n"
+    << markdown_escape(summary(f)) << "\n\n## Outliers\n\n"
+    << markdown_escape(rule_text(f)) << "\n\n";
   const Table outliers = outlier_rows(f);
   m << (outliers.empty() ? "None.\n" : markdown_table(kOutlierHeader, outliers));
   m << "\n## Nodes\n\n" << markdown_table(kNodeHeader, node_rows(f));

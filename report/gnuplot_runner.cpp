@@ -6,11 +6,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <random>
 #include <string_view>
+
+#include "results/atomic_file.h"
 
 extern char** environ;
 
@@ -31,24 +36,63 @@ std::filesystem::path find_gnuplot() {
   return {};
 }
 
+std::string partial_suffix() {
+  static const char letters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  std::random_device device;
+  std::string suffix = std::string(kPartialSuffix) + "-";
+  for (int i = 0; i < 8; ++i) suffix += letters[device() % (sizeof letters - 1)];
+  return suffix;
+}
+
+std::string incomplete_figure(const std::filesystem::path& file, const std::string& format) {
+  const int fd = results::open_own_output(file);
+  if (fd < 0) return "not a regular file";
+  std::string head(16, '\0'), tail(1024, '\0');
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  const ssize_t head_read = size > 0 ? ::pread(fd, head.data(), head.size(), 0) : 0;
+  const off_t tail_at =
+      size > static_cast<off_t>(tail.size()) ? size - static_cast<off_t>(tail.size()) : 0;
+  const ssize_t tail_read = size > 0 ? ::pread(fd, tail.data(), tail.size(), tail_at) : 0;
+  ::close(fd);
+  if (size <= 0) return "empty";
+  head.resize(head_read > 0 ? static_cast<std::size_t>(head_read) : 0);
+  tail.resize(tail_read > 0 ? static_cast<std::size_t>(tail_read) : 0);
+  while (!tail.empty() && std::isspace(static_cast<unsigned char>(tail.back()))) tail.pop_back();
+  if (format == "svg") {
+    if (tail.size() < 6 || tail.compare(tail.size() - 6, 6, "</svg>") != 0)
+      return "no </svg> at its end";
+  } else if (format == "png") {
+    static const char signature[] = "\x89PNG\r\n\x1a\n";
+    static const char end[] = "IEND\xae\x42\x60\x82";
+    if (head.compare(0, 8, signature, 8) != 0) return "no PNG signature";
+    if (tail.size() < 8 || tail.compare(tail.size() - 8, 8, end, 8) != 0)
+      return "no IEND chunk at its end";
+  } else if (format == "pdf") {
+    if (tail.find("%%EOF") == std::string::npos) return "no %%EOF at its end";
+  }
+  return "";
+}
+
 GnuplotRun run_gnuplot(const std::filesystem::path& gnuplot, const std::filesystem::path& script,
-                       const std::atomic<bool>* stop) {
+                       const std::string& partial_name, const std::atomic<bool>* stop) {
   GnuplotRun run;
   const std::filesystem::path dir = std::filesystem::absolute(script).parent_path();
-  const std::filesystem::path log = std::filesystem::path(script).replace_extension(".log");
+  const std::filesystem::path log =
+      std::filesystem::absolute(std::filesystem::path(script).replace_extension(".log"));
+  const results::Temporary log_file = results::create_temporary_beside(log);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, std::filesystem::absolute(log).c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, log_file.fd, 2);
   std::string program = gnuplot.string(), name = script.filename().string();
-  std::string flag = "-e", partial = std::string("larm_partial = '") + kPartialSuffix + "'";
+  std::string flag = "-e", partial = "larm_partial = '" + partial_name + "'";
   char* argv[] = {program.data(), flag.data(), partial.data(), name.data(), nullptr};
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) {
+    results::discard_temporary(log_file);
     run.error = "cannot run " + program;
     return run;
   }
@@ -64,6 +108,12 @@ GnuplotRun run_gnuplot(const std::filesystem::path& gnuplot, const std::filesyst
       terminated = true;
     }
     if (done == 0) ::usleep(10000);
+  }
+  try {
+    results::commit_temporary(log_file, log);
+  } catch (const std::exception& e) {
+    run.error = e.what();
+    return run;
   }
   if (stop != nullptr && stop->load()) {
     run.interrupted = true;

@@ -167,7 +167,7 @@ Figure stream_figure(const hybrid::HybridResults& results, const std::string& me
     block += 2;
     ++index;
   }
-  body << "  set yrange [0:" << top * 1.1 << "]\n" << panels.str();
+  body << "  set yrange " << axis_range(0, top * 1.1, false) << "\n" << panels.str();
   v.data.push_back({"hybrid-validation.dat", data.str()});
   v.body = body.str();
   v.caption = v.title + " (thesis fig. 4.12; " + memories +
@@ -250,7 +250,8 @@ std::vector<Figure> hybrid_figures(const hybrid::HybridResults& results) {
   body << "  set multiplot layout " << rows << "," << columns << " margins 0.12,0.98,"
        << key_share + 0.62 / sweep.height_inches << "," << 1 - 0.42 / sweep.height_inches
        << " spacing 0.03," << 0.95 / sweep.height_inches << "\n"
-       << "  set xrange [0:1]\n  set yrange [0:" << top * 1.1 << "]\n  set xtics 0.5\n"
+       << "  set xrange [0:1]\n  set yrange " << axis_range(0, top * 1.1, false)
+       << "\n  set xtics 0.5\n"
        << "  set mxtics 5\n  set grid lc rgb \"#dddddd\"\n  set xlabel 'ratio\\_fast'\n";
   int index = 0;
   for (const auto& title : titles) {

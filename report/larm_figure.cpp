@@ -201,8 +201,9 @@ std::pair<double, double> y_range(const std::vector<DomainData>& domains) {
       high = std::max(high, p->gflops);
     }
   }
-  if (high <= 0) return {0.01, 100};
-  if (low >= high) low = high / 1e4;
+  if (!(high > 0) || !std::isfinite(high)) return {0.01, 100};
+  if (!(low > 0) || low >= high)
+    low = high / 1e4;  // a region at 0 GFLOP/s has no place on a log axis
   return {std::pow(10, std::floor(std::log10(low * 0.8))), high * 2.5};
 }
 
@@ -235,7 +236,8 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
     gp << (i ? ", " : "") << gnuplot_string(ticks[i].second + " " + significant(ticks[i].first))
        << " " << ticks[i].first;
   }
-  gp << ")\n  set y2range [" << range.first << ":" << range.second << "]\n  set logscale y2\n";
+  gp << ")\n  set y2range " << axis_range(range.first, range.second, true)
+     << "\n  set logscale y2\n";
   if (!ceiling_labels) gp << "  unset y2tics\n";
   gp << "  set title " << gnuplot_string("Domain " + std::to_string(d.domain) + title_suffix)
      << "\n";
@@ -308,7 +310,7 @@ std::string axes(std::pair<double, double> range) {
      << "  set logscale x 2\n  set logscale y 10\n  set samples 500\n"
      // A little beyond 1/64 and 64, so that their tick labels are drawn.
      << "  set xrange [" << kMinAi / 1.05 << ":" << kMaxAi * 1.05 << "]\n"
-     << "  set yrange [" << range.first << ":" << range.second << "]\n"
+     << "  set yrange " << axis_range(range.first, range.second, true) << "\n"
      << "  set xtics (\"1/64\" 1./64, \"1/16\" 1./16, \"1/4\" 0.25, \"1\" 1, \"4\" 4, \"16\" 16, "
         "\"64\" 64)\n"
      << "  set mxtics 2\n  set format y \"%g\"\n  set ytics nomirror\n  set grid xtics ytics lc "

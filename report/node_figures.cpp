@@ -63,7 +63,7 @@ Figure size_figure(const std::string& name, const std::string& title, const std:
          high = std::max(high, bytes);
        })});
   body << "  set logscale x 2\n  set logscale y 10\n  set format y \"%g\"\n"
-       << "  set xrange [" << low / 1.2 << ":" << high * 1.2 << "]\n"
+       << "  set xrange " << axis_range(low / 1.2, high * 1.2, true) << "\n"
        << "  set xlabel \"" << xlabel << "\"\n  set ylabel \"" << ylabel << "\"\n"
        << "  set grid lc rgb \"#dddddd\"\n  set key " << key << " font small\n";
   size_tics(body, low, high);
@@ -540,8 +540,8 @@ std::vector<Figure> validation_figures(const results::Results& results,
               [](const auto& a, const auto& b) { return a.value > b.value; });
     for (const auto& c : ceilings) high = std::max(high, c.value);
     body << "  set logscale x 2\n  set logscale y 10\n  set format y \"%g\"\n"
-         << "  set xrange [1./64/1.05:64*1.05]\n  set yrange [" << low / 2 << ":" << high * 2
-         << "]\n"
+         << "  set xrange [1./64/1.05:64*1.05]\n  set yrange "
+         << axis_range(low / 2, high * 2, true) << "\n"
          << "  set xtics (\"1/64\" 1./64, \"1/16\" 1./16, \"1/4\" 0.25, \"1\" 1, \"4\" 4, "
             "\"16\" 16, \"64\" 64)\n"
          << "  set xlabel \"Arithmetic intensity (FLOP/byte)\"\n"

@@ -1,6 +1,8 @@
 // Writing and drawing the figures.
 #include "report/plot_set.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include <nlohmann/json.hpp>
@@ -71,20 +73,46 @@ void draw_figures(const std::vector<Figure>& figures, const std::filesystem::pat
     PlottedFigure plotted{f.name, f.title, f.caption, {}, "", false, {}};
     const std::filesystem::path script = write_figure(out_dir, f, formats);
     if (outcome.gnuplot_found) {
-      const GnuplotRun run = run_gnuplot(gnuplot, script, stop);
+      // gnuplot draws into files larm created (O_EXCL, never a link or FIFO found there), each
+      // renamed over its figure only when gnuplot succeeded and the file is whole.
+      const std::string suffix = partial_suffix();
+      std::vector<std::filesystem::path> partials;
+      std::string created_error;
       for (Format format : formats) {
-        const std::filesystem::path file = out_dir / (f.name + "." + name(format));
-        const std::filesystem::path partial = file.string() + kPartialSuffix;
+        const std::filesystem::path partial = out_dir / (f.name + "." + name(format) + suffix);
+        try {
+          ::close(results::create_new_file(partial));
+          partials.push_back(partial);
+        } catch (const std::exception& e) {
+          created_error = e.what();
+        }
+      }
+      GnuplotRun run;
+      if (created_error.empty()) {
+        run = run_gnuplot(gnuplot, script, suffix, stop);
+      } else {
+        run.error = created_error;
+      }
+      for (std::size_t i = 0; run.ok && i < partials.size(); ++i) {
+        const std::string why = incomplete_figure(partials[i], name(formats[i]));
+        if (!why.empty()) {
+          run.ok = false;
+          run.error = "gnuplot wrote an incomplete " + partials[i].filename().string() + " (" +
+                      why + "; is the disk full?): the previous figure is kept";
+        }
+      }
+      for (std::size_t i = 0; i < partials.size(); ++i) {
+        const std::filesystem::path file = out_dir / (f.name + "." + name(formats[i]));
         std::error_code ec;
         if (run.ok) {
-          std::filesystem::rename(partial, file, ec);
+          std::filesystem::rename(partials[i], file, ec);
           if (ec) {
             plotted.error = "cannot replace " + file.string() + ": " + ec.message();
           } else {
             plotted.files.push_back(file);
           }
         } else {
-          std::filesystem::remove(partial, ec);  // the previous figure, if any, stays whole
+          std::filesystem::remove(partials[i], ec);  // the previous figure, if any, stays whole
         }
       }
       if (!run.ok) plotted.error = run.error;

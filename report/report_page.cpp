@@ -1,27 +1,78 @@
 // The HTML and Markdown reports.
 #include "report/report_page.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
 #include "report/figure.h"
+#include "results/atomic_file.h"
+#include "results/input_file.h"
 
 namespace larm::report {
+namespace {
+// The character reference of a character HTML would read as markup; nullptr for the others.
+const char* html_entity(char c) {
+  switch (c) {
+    case '&':
+      return "&amp;";
+    case '<':
+      return "&lt;";
+    case '>':
+      return "&gt;";
+    case '"':
+      return "&quot;";
+    default:
+      return nullptr;
+  }
+}
+}  // namespace
+
 std::string html_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
+    const char* entity = html_entity(c);
+    out += entity != nullptr ? std::string(entity) : std::string(1, c);
+  }
+  return out;
+}
+
+std::string markdown_escape(const std::string& text) {
+  // What CommonMark and GitHub's tables read as markup: emphasis (* and _ at a word's edge, ~),
+  // code, links and images ([ ]), cells (|), HTML and entities (< > &), escapes themselves. An
+  // underscore inside a word (build_type) is no markup and stays as it is, for the reader of the
+  // raw file.
+  const auto word = [&](std::size_t i) {
+    return i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]));
+  };
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c != '"' && html_entity(c) != nullptr) {
+      out += html_entity(c);
+      continue;
+    }
     switch (c) {
-      case '&':
-        out += "&amp;";
+      case '\n':
+      case '\r':
+        out += ' ';
         break;
-      case '<':
-        out += "&lt;";
+      case '_':
+        if (!(i > 0 && word(i - 1) && word(i + 1))) out += '\\';
+        out += c;
         break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
+      case '\\':
+      case '`':
+      case '*':
+      case '[':
+      case ']':
+      case '|':
+      case '~':
+        out += '\\';
+        out += c;
         break;
       default:
         out += c;
@@ -79,28 +130,60 @@ std::vector<RoofRow> roof_rows(const results::Results& results) {
   return rows;
 }
 
-std::string read_svg(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) return "";
-  std::ostringstream text;
-  text << in.rdbuf();
-  std::string svg = text.str();
+// The SVG this run drew for a figure, to inline: only a file in the figure's list (drawn by
+// gnuplot in this run, checked whole), read without following a link; "" otherwise. why says why
+// a drawn one is not inlined: an SVG with script or event handlers would run in the page.
+std::string drawn_svg(const PlottedFigure& figure, std::string& why) {
+  const auto file = std::find_if(figure.files.begin(), figure.files.end(),
+                                 [](const auto& f) { return f.extension() == ".svg"; });
+  if (file == figure.files.end()) return "";
+  const int fd = results::open_own_output(*file);
+  if (fd < 0) {
+    why = "not a regular file";
+    return "";
+  }
+  std::string svg;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n <= 0 || svg.size() > results::kMaxInputBytes) break;
+    svg.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
   const std::size_t start = svg.find("<svg");
-  return start == std::string::npos ? "" : svg.substr(start);
+  if (start == std::string::npos) {
+    why = "no <svg> element";
+    return "";
+  }
+  std::string lower = svg;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const char* active : {"<script", "javascript:", "<foreignobject", " onload", " onclick",
+                             " onerror", " onmouse", "<iframe", "<embed", "<object"}) {
+    if (lower.find(active) != std::string::npos) {
+      why = std::string("it holds ") + active + ": not inlined";
+      return "";
+    }
+  }
+  return svg.substr(start);
 }
 
 }  // namespace
 
-std::string html_figures(const PlotOutcome& figures, const std::filesystem::path& figures_dir) {
+std::string html_figures(const PlotOutcome& figures) {
   std::ostringstream h;
   h << "<h2>Figures</h2>\n";
   for (const auto& f : figures.figures) {
     h << "<figure id=\"" << f.name << "\">\n";
-    const std::string svg = read_svg(figures_dir / (f.name + ".svg"));
+    std::string why;
+    const std::string svg = drawn_svg(f, why);
     if (svg.empty()) {
-      h << "<p class=\"warn\">Not drawn"
-        << (f.error.empty() ? ": gnuplot not found" : ": " + html_escape(f.error))
-        << "; the script is " << f.name << ".gp.</p>\n";
+      const std::string reason = !why.empty()       ? why
+                                 : !f.error.empty() ? f.error
+                                 : f.files.empty()  ? "gnuplot not found"
+                                                    : "no SVG drawn";
+      h << "<p class=\"warn\">Not drawn: " << html_escape(reason) << "; the script is "
+        << html_escape(f.name) << ".gp.</p>\n";
     } else {
       h << svg << "\n";
     }
@@ -119,14 +202,15 @@ std::string markdown_figures(const PlotOutcome& figures, const std::filesystem::
   const std::filesystem::path relative = std::filesystem::relative(figures_dir, report_dir);
   for (const auto& f : figures.figures) {
     if (f.files.empty()) {
-      m << "- " << f.title << ": not drawn (" << (f.error.empty() ? "gnuplot not found" : f.error)
-        << "); script `" << (relative / (f.name + ".gp")).string() << "`\n\n";
+      m << "- " << markdown_escape(f.title) << ": not drawn ("
+        << markdown_escape(f.error.empty() ? "gnuplot not found" : f.error) << "); script `"
+        << (relative / (f.name + ".gp")).string() << "`\n\n";
     } else {
-      m << "![" << f.title << "](" << (relative / (f.name + ".png")).string() << ")\n\n*"
-        << f.caption << "*\n\n";
+      m << "![" << markdown_escape(f.title) << "](" << (relative / (f.name + ".png")).string()
+        << ")\n\n*" << markdown_escape(f.caption) << "*\n\n";
     }
   }
-  for (const auto& o : figures.omitted) m << "- Omitted: " << o << "\n";
+  for (const auto& o : figures.omitted) m << "- Omitted: " << markdown_escape(o) << "\n";
   return m.str();
 }
 
@@ -194,30 +278,31 @@ std::string html_report(const ReportInputs& inputs) {
       << significant(100 * fit.piecewise_error.mean, 3) << " %, max "
       << significant(100 * fit.piecewise_error.max, 3) << " %.</p>\n";
   }
-  h << html_figures(inputs.figures, inputs.figures_dir);
+  h << html_figures(inputs.figures);
   h << "</body></html>\n";
   return h.str();
 }
 
 std::string markdown_report(const ReportInputs& inputs) {
   const auto& results = inputs.plot.results;
+  const auto md = [](const std::string& text) { return markdown_escape(text); };
   std::ostringstream m;
-  m << "# larm report: " << results.provenance.value("host", "unknown host") << "\n\n";
+  m << "# larm report: " << md(results.provenance.value("host", "unknown host")) << "\n\n";
   m << "## Machine and provenance\n\n| | |\n|---|---|\n";
   for (const auto& [key, value] : provenance_rows(results.provenance)) {
-    m << "| " << key << " | " << value << " |\n";
+    m << "| " << md(key) << " | " << md(value) << " |\n";
   }
   const auto warns = warnings(inputs.plot);
   if (!warns.empty()) {
     m << "\n## Warnings\n\n";
-    for (const auto& w : warns) m << "- " << w << "\n";
+    for (const auto& w : warns) m << "- " << md(w) << "\n";
   }
   m << "\n## Roofs\n\n| domain | level | memory | placement | access | ISA | median | unit | "
        "spread | status |\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (const RoofRow& r : roof_rows(results)) {
-    m << "| " << r.domain << " | " << r.level << " | " << r.memory << " | " << r.placement << " | "
-      << r.access << " | " << r.isa << " | " << r.value << " | " << r.unit << " | " << r.spread
-      << " | " << r.status << " |\n";
+    m << "| " << r.domain << " | " << md(r.level) << " | " << md(r.memory) << " | "
+      << md(r.placement) << " | " << md(r.access) << " | " << md(r.isa) << " | " << md(r.value)
+      << " | " << md(r.unit) << " | " << md(r.spread) << " | " << md(r.status) << " |\n";
   }
   // The hybrid model's θ, as the page has them (README: report.md carries them too).
   if (inputs.plot.hybrid && inputs.plot.hybrid->fit) {

@@ -23,7 +23,11 @@ std::string html_report(const ReportInputs& inputs);
 // The parts the fleet report shares: text made safe for HTML, the figures section (SVG inlined)
 // and its Markdown form (PNG links relative to the report).
 std::string html_escape(const std::string& text);
-std::string html_figures(const PlotOutcome& figures, const std::filesystem::path& figures_dir);
+// Only figures this run drew are inlined (PlottedFigure::files), never a file found in the
+// directory: it may be someone else's, with script in it.
+std::string html_figures(const PlotOutcome& figures);
+// Text made safe for Markdown: its punctuation escaped, markup as entities, one line.
+std::string markdown_escape(const std::string& text);
 std::string markdown_figures(const PlotOutcome& figures, const std::filesystem::path& figures_dir,
                              const std::filesystem::path& report_dir);
 std::string markdown_report(const ReportInputs& inputs);

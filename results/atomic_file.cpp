@@ -129,4 +129,64 @@ void ensure_writable_directory(const std::filesystem::path& dir) {
   if (::access(dir.c_str(), W_OK | X_OK) != 0) fail_with_errno(dir, "write into");
 }
 
+void ensure_output_subdirectory(const std::filesystem::path& dir) {
+  if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) fail_with_errno(dir, "create directory");
+  struct stat info {};
+  if (::lstat(dir.c_str(), &info) != 0) fail_with_errno(dir, "create directory");
+  if (S_ISLNK(info.st_mode)) {
+    throw std::runtime_error("refusing to write through " + dir.string() +
+                             ": it is a symbolic link (remove it)");
+  }
+  if (!S_ISDIR(info.st_mode)) throw std::runtime_error("not a directory: " + dir.string());
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) fail_with_errno(dir, "write into");
+}
+
+int create_new_file(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                        0666 & ~process_umask());
+  if (fd < 0) fail_with_errno(path, "create");
+  return fd;
+}
+
+Temporary create_temporary_beside(const std::filesystem::path& target) {
+  std::string tmp =
+      (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
+  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0) fail_with_errno(target, "create a temporary file for");
+  if (::fchmod(fd, 0666 & ~process_umask()) != 0) {
+    const int saved = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    errno = saved;
+    fail_with_errno(target, "set the mode of");
+  }
+  return {fd, tmp};
+}
+
+void commit_temporary(const Temporary& temporary, const std::filesystem::path& target) {
+  if (temporary.fd >= 0) ::close(temporary.fd);
+  if (::rename(temporary.path.c_str(), target.c_str()) != 0) {
+    const int saved = errno;
+    ::unlink(temporary.path.c_str());
+    errno = saved;
+    fail_with_errno(target, "replace");
+  }
+}
+
+void discard_temporary(const Temporary& temporary) noexcept {
+  if (temporary.fd >= 0) ::close(temporary.fd);
+  ::unlink(temporary.path.c_str());
+}
+
+int open_own_output(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return -1;
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
 }  // namespace larm::results

@@ -109,7 +109,9 @@ SampleTable parse_samples_csv(const std::string& text, const std::string& source
       if (field.empty() || end != field.c_str() + field.size()) {
         throw FitError(where + name + " '" + field + "' is not a number");
       }
-      if (!std::isfinite(v)) throw FitError(where + name + " is " + field + "; it must be finite");
+      if (!results::is_in_range(v)) {
+        throw FitError(where + name + " is " + field + "; it must be finite, at most 1e18");
+      }
       if (v < 0) throw FitError(where + name + " is " + field + "; it must not be negative");
       return v;
     };

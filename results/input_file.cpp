@@ -11,6 +11,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "results/printable_text.h"
+
 namespace larm::results {
 namespace {
 
@@ -52,6 +54,26 @@ class FileDescriptor {
   int fd_;
 };
 
+// The first number of document out of range, as "/pointer: value"; "" when there is none.
+std::string number_out_of_range(const nlohmann::json& document, const std::string& pointer) {
+  if (document.is_number_float() || document.is_number_integer() || document.is_number_unsigned()) {
+    const double v = document.get<double>();
+    return is_in_range(v) ? "" : (pointer.empty() ? "/" : pointer) + ": " + document.dump();
+  }
+  if (document.is_array()) {
+    for (std::size_t i = 0; i < document.size(); ++i) {
+      std::string found = number_out_of_range(document[i], pointer + "/" + std::to_string(i));
+      if (!found.empty()) return found;
+    }
+  } else if (document.is_object()) {
+    for (const auto& [key, value] : document.items()) {
+      std::string found = number_out_of_range(value, pointer + "/" + key);
+      if (!found.empty()) return found;
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string read_input_file(const std::filesystem::path& file, std::uint64_t max_bytes) {
@@ -85,7 +107,15 @@ nlohmann::json parse_json_document(std::string_view text, const std::string& nam
                              std::to_string(kMaxJsonDepth) + " levels");
   }
   try {
-    return nlohmann::json::parse(text);  // strict: trailing data is an error
+    // strict: trailing data is an error. Every string made printable once here, so that no name,
+    // label or provenance entry of a file reaches a terminal or a page with control characters.
+    nlohmann::json document = nlohmann::json::parse(text);
+    make_printable(document);
+    if (const std::string bad = number_out_of_range(document, ""); !bad.empty()) {
+      throw std::runtime_error(name + ": " + bad +
+                               " is out of larm's range (finite, at most 1e18 in magnitude)");
+    }
+    return document;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(name + " is not valid JSON: " + e.what());
   }

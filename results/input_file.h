@@ -22,8 +22,21 @@ inline constexpr int kMaxJsonDepth = 64;
 std::string read_input_file(const std::filesystem::path& file,
                             std::uint64_t max_bytes = kMaxInputBytes);
 
+// The largest magnitude of any number larm reads, from a file or an option: far above any real
+// quantity (an exabyte, 1e18 FLOPs), and far enough below DBL_MAX that no product or sum of a few
+// such numbers overflows to infinity. Documented in the README.
+inline constexpr double kMaxMagnitude = 1e18;
+
+// Whether v is finite and at most kMaxMagnitude in magnitude.
+inline bool is_in_range(double v) {
+  return v >= -kMaxMagnitude && v <= kMaxMagnitude;
+}
+
 // The JSON document in text: one value and nothing after it but white space, nested at most
-// kMaxJsonDepth deep. Throws std::runtime_error starting with name otherwise.
+// kMaxJsonDepth deep, every number in range (is_in_range). Throws std::runtime_error starting
+// with name otherwise (naming the member of a number out of range). Its strings and
+// keys are made printable (results/printable_text.h): a control character in a file is read as
+// its visible escape.
 nlohmann::json parse_json_document(std::string_view text, const std::string& name);
 
 // The largest domain or NUMA node number larm accepts, in files and on the command line: above

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "results/number_text.h"
 #include "results/statistics.h"
 
 namespace larm::results {
@@ -15,9 +16,7 @@ namespace {
 
 std::string cell(double value, bool present) {
   if (!present) return "-";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, value >= 100 ? "%.0f" : "%.1f", value);
-  return buffer;
+  return fixed_text(value, value >= 100 ? 0 : 1);
 }
 
 }  // namespace

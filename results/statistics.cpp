@@ -7,6 +7,8 @@
 #include <numeric>
 #include <vector>
 
+#include "results/number_text.h"
+
 namespace larm::results {
 
 double median(std::span<const double> values) {
@@ -62,9 +64,7 @@ ModelErrorPercent model_error_percent(std::span<const double> relative_errors) {
 }
 
 std::string percent_text(double fraction, int decimals) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.*f %%", decimals, 100 * fraction);
-  return text;
+  return fixed_text(100 * fraction, decimals) + " %";
 }
 
 std::string bytes_text(std::uint64_t bytes) {

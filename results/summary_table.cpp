@@ -7,15 +7,14 @@
 #include <set>
 #include <sstream>
 
+#include "results/number_text.h"
 #include "results/statistics.h"
 
 namespace larm::results {
 namespace {
 
 std::string format_value(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, value >= 100 ? "%.1f" : "%.2f", value);
-  return buffer;
+  return fixed_text(value, value >= 100 ? 1 : 2);
 }
 
 // A cell: the roof value, with a mark when it should not be trusted as is.

@@ -6,6 +6,8 @@
 #include <map>
 #include <sstream>
 
+#include "results/number_text.h"
+
 namespace larm::roofline {
 
 std::optional<int> knee_of(std::vector<std::pair<int, double>> curve, double growth) {
@@ -39,7 +41,8 @@ void describe_curve(std::ostream& out, const std::string& what, const std::vecto
     if (p.samples.empty()) {
       std::snprintf(point, sizeof point, " %d: -", p.threads);
     } else {
-      std::snprintf(point, sizeof point, " %d: %.1f", p.threads, p.stats.median);
+      std::snprintf(point, sizeof point, " %d: %s", p.threads,
+                    results::fixed_text(p.stats.median, 1).c_str());
     }
     out << point;
   }
@@ -84,8 +87,9 @@ std::string describe_contention(const results::Results& results) {
       std::snprintf(line, sizeof line, "%s %s %s: absent (%s)\n", name(b.placement), memory.c_str(),
                     name(b.access), status.c_str());
     } else {
-      std::snprintf(line, sizeof line, "%s %s %s: %.1f GB/s in total, %d threads%s\n",
-                    name(b.placement), memory.c_str(), name(b.access), b.stats.median, b.threads,
+      std::snprintf(line, sizeof line, "%s %s %s: %s GB/s in total, %d threads%s\n",
+                    name(b.placement), memory.c_str(), name(b.access),
+                    results::fixed_text(b.stats.median, 1).c_str(), b.threads,
                     b.status == Status::ok ? "" : (" (" + status + ")").c_str());
     }
     out << line;

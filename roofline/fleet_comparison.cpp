@@ -7,6 +7,8 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "results/number_text.h"
+#include "results/printable_text.h"
 #include "results/statistics.h"
 #include "results/store.h"
 
@@ -56,9 +58,7 @@ std::optional<T> majority(const std::vector<T>& values) {
 }
 
 std::string gib_text(double bytes) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
-  return buffer;
+  return results::fixed_text(bytes / (1024.0 * 1024 * 1024), 1) + " GiB";
 }
 
 // What most nodes have, computed once for the fleet.
@@ -321,7 +321,7 @@ std::vector<NodeInput> read_node_directories(const std::filesystem::path& dir) {
   std::vector<NodeInput> inputs;
   for (const auto& path : found) {
     NodeInput in;
-    in.node.host = path.filename().string();
+    in.node.host = results::printable(path.filename().string());
     try {
       const results::Results results = results::load_results(path);
       in.node.outcome = results.complete ? NodeOutcome::complete : NodeOutcome::incomplete;

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "results/number_text.h"
 #include "roofline/hybrid_model.h"
 #include "roofline/roof_set.h"
 
@@ -101,9 +102,7 @@ std::string memory_list(const std::vector<unsigned>& memories) {
 }
 
 std::string number(double value, const char* pattern = "%.3g") {
-  char text[32];
-  std::snprintf(text, sizeof text, pattern, value);
-  return text;
+  return results::format_number(pattern, value);
 }
 
 // The share of each domain's bytes on each memory under a data policy; nullopt with why_not

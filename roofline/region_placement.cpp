@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "results/number_text.h"
 #include "roofline/hybrid_model.h"
 
 namespace larm::roofline {
@@ -191,9 +192,7 @@ std::string domain_list(const RegionPoint& point) {
 }
 
 std::string gbps_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", value);
-  return text;
+  return results::fixed_text(value, 1);
 }
 
 // The one memory roof the region's data makes possible, or none when its data is not tagged
@@ -575,9 +574,7 @@ namespace {
 
 std::string format(const std::optional<double>& value, const char* pattern = "%.3g") {
   if (!value) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, pattern, *value);
-  return text;
+  return results::format_number(pattern, *value);
 }
 
 std::string pad(std::string text, std::size_t width) {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "codegen/isa.h"
+#include "results/number_text.h"
 
 namespace larm::roofline {
 
@@ -74,9 +75,9 @@ std::string describe_ridges(const results::Results& results) {
       const results::Roof* peak = roofs.peak(domain, precision);
       if (peak == nullptr) continue;
       char line[256];
-      std::snprintf(line, sizeof line, "Domain %d %s peak: %.1f GFLOP/s (%s %s)", domain,
-                    name(precision), peak->roof, name(peak->isa), name(peak->op));
-      out << line;
+      out << "Domain " << domain << " " << name(precision)
+          << " peak: " << results::fixed_text(peak->roof, 1) << " GFLOP/s (" << name(peak->isa)
+          << " " << name(peak->op) << ")";
       // The FMA ceiling of the same ISA against its documented peak.
       for (const results::Roof& r : results.roofs) {
         if (r.domain != domain || !r.is_ceiling() || r.precision != precision ||
@@ -99,8 +100,7 @@ std::string describe_ridges(const results::Results& results) {
       out << "  ridge points (FLOP/byte) of the load roofs:";
       for (Level level : {Level::L1, Level::L2, Level::L3, Level::memory}) {
         if (const auto b = roofs.bandwidth(domain, level, Access::load)) {
-          std::snprintf(line, sizeof line, " %s %.2f", name(level), ridge_point(*b, peak->roof));
-          out << line;
+          out << " " << name(level) << " " << results::fixed_text(ridge_point(*b, peak->roof), 2);
         }
       }
       out << "\n";

@@ -582,9 +582,9 @@ Matrix read_affinity_csv(const std::filesystem::path& file) {
         used = 0;
       }
       if (used == 0 || cell.find_first_not_of(" \t\r", used) != std::string::npos ||
-          !std::isfinite(v) || v < 0) {
+          !results::is_in_range(v) || v < 0) {
         throw std::runtime_error(file.string() + ": row " + std::to_string(row) + ", column " +
-                                 std::to_string(column) + ": not a non-negative number of bytes");
+                                 std::to_string(column) + ": not a number of bytes from 0 to 1e18");
       }
       values.push_back(v);
     }

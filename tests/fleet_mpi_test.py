@@ -187,4 +187,36 @@ with tempfile.TemporaryDirectory() as tmp:
     errors = [line for line in r.stderr.splitlines() if line.startswith("larm:")]
     c.check(r.returncode != 0 and len(errors) == 1 and "already exists" in errors[0],
             "a used fleet directory is refused: " + r.stderr[-500:])
+
+    # 7. (issue 28) Node names too long for a directory: refused on every rank before anything is
+    # measured, one line from the rank with the bad name, exit 2 (a 255-byte copy was compared
+    # with the whole name: no rank measured, rank 0 read an empty optional, "no answer after
+    # 300 s" after 1 s).
+    for name in ("a" * 300 + "-{rank}", "a" * 201):
+        out = os.path.join(tmp, "long-name")
+        start = time.monotonic()
+        r = subprocess.run(base + ["-np", "2", larm, "fleet", "--quick", "--only", "flops", "--out",
+                                   out], capture_output=True, text=True, timeout=300,
+                           env={**env, "LARM_FLEET_HOST": name})
+        errors = [line for line in r.stderr.splitlines() if line.startswith("larm:")]
+        c.check(r.returncode != 0 and len(errors) >= 1 and "not a directory name" in errors[0],
+                f"a {len(name)}-byte node name refused: exit {r.returncode}: {r.stderr[-500:]}")
+        c.check(not os.path.exists(os.path.join(out, "fleet.json")), "no fleet written")
+        c.check(time.monotonic() - start < 120, "refused without measuring")
+
+    # 8. (issue 28) A link planted as a node's directory is not written through.
+    out = os.path.join(tmp, "planted")
+    victim = os.path.join(tmp, "victim")
+    os.makedirs(out)
+    os.makedirs(victim)
+    os.symlink(victim, os.path.join(out, "node-0"))
+    r = fleet_run(["-np", "1", larm, "fleet", "--quick", "--only", "flops", "--out", out])
+    c.check_equal(os.listdir(victim), [], "nothing written through the planted link")
+    if os.path.exists(os.path.join(out, "fleet.json")):
+        node0 = [n for n in load(out)["nodes"] if n["host"] == "node-0"]
+        c.check(node0 and node0[0]["outcome"] == "failed" and "symbolic link" in node0[0]["reason"],
+                f"node-0 failed, naming the link: {node0}")
+    else:
+        c.check(r.returncode != 0 and "symbolic link" in r.stderr,
+                f"the planted link named: {r.stderr[-500:]}")
 c.finish()

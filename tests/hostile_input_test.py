@@ -48,6 +48,17 @@ def backquote_outside_single_quotes(line):
     return False
 
 
+def started_partial(directory):
+    """Whether gnuplot has started a figure: a partial file (larm creates them empty) with data."""
+    for name in os.listdir(directory):
+        try:
+            if ".partial" in name and os.path.getsize(os.path.join(directory, name)) > 0:
+                return True
+        except FileNotFoundError:
+            pass
+    return False
+
+
 def one_error_line(r, what, needle):
     lines = [l for l in r.stderr.splitlines() if l.strip()]
     c.check(r.returncode == 2, f"{what}: exit {r.returncode}, expected 2 ({r.stderr.strip()[:200]})")
@@ -257,9 +268,10 @@ if r.returncode == 0 and shutil.which("gnuplot"):
     os.mkdir(fake)
     with open(os.path.join(fake, "gnuplot"), "w") as f:
         # Starts the files it was asked to draw, where the script sends them (FIGURE.svg, or
-        # FIGURE.svg.partial when larm sets larm_partial), as gnuplot's `set output` does, then
-        # fails before finishing them.
-        f.write("#!/bin/sh\nsuffix=\ncase \"$2\" in *larm_partial*) suffix=.partial;; esac\n"
+        # FIGURE.svg.partial-XXXXXXXX when larm sets larm_partial), as gnuplot's `set output`
+        # does, then fails before finishing them.
+        f.write("#!/bin/sh\nsuffix=\ncase \"$2\" in *larm_partial*) "
+                "suffix=$(echo \"$2\" | sed \"s/.*'\\(.*\\)'.*/\\1/\");; esac\n"
                 "script=\"$3\"; [ -z \"$suffix\" ] && script=\"$1\"\n"
                 "echo '<svg broken' > \"${script%.gp}.svg$suffix\"\n"
                 "[ -n \"$LARM_TEST_SLEEP\" ] && sleep \"$LARM_TEST_SLEEP\"\n"
@@ -270,7 +282,7 @@ if r.returncode == 0 and shutil.which("gnuplot"):
     c.check(r.returncode == 1, f"failing gnuplot: exit {r.returncode}")
     after = {f: open(os.path.join(plots, f), "rb").read() for f in before}
     c.check(after == before, "a failed gnuplot run changed the previous figures")
-    c.check(not [f for f in os.listdir(plots) if f.endswith(".partial")], "partial files left")
+    c.check(not [f for f in os.listdir(plots) if ".partial" in f], "partial files left")
     env["LARM_TEST_SLEEP"] = "30"
     p = subprocess.Popen([larm, "plot", reference, "--out", plots, "--format", "svg"],
                          env={**os.environ, **env}, stdout=subprocess.PIPE,
@@ -279,7 +291,7 @@ if r.returncode == 0 and shutil.which("gnuplot"):
     # time: on a busy machine larm may not have reached gnuplot, nor caught SIGINT, after 1.5 s.
     deadline = time.monotonic() + 120
     while p.poll() is None and time.monotonic() < deadline and \
-            not [f for f in os.listdir(plots) if f.endswith(".partial")]:
+            not started_partial(plots):
         time.sleep(0.1)
     start = time.monotonic()
     p.send_signal(signal.SIGINT)

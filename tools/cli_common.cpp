@@ -8,6 +8,7 @@
 #include <charconv>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -170,7 +171,7 @@ void add_run_choices(CLI::App& command, RunChoices& choices) {
       .add_option("--max-time", choices.max_time,
                   "seconds after which measurements whose passes disagree by more than 5 % get "
                   "no more passes (default: twice the plan's estimate)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_above_zero_up_to(1e7));
 }
 
 characterize::CharacterizeOptions make_characterize_options(const MeasurementOptions& measurement,
@@ -334,6 +335,52 @@ regions::RegionsFile load_regions(const std::string& file_or_dir, const std::str
     return std::move(pairing.file);
   } catch (const std::runtime_error& e) {
     throw UsageError(std::string(e.what()));
+  }
+}
+
+namespace {
+std::string short_number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+}  // namespace
+
+CLI::Validator number_above_zero_up_to(double max) {
+  return CLI::Validator(
+      [max](std::string& value) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(value.c_str(), &end);
+        if (end != value.c_str() + value.size() || !(v > 0 && v <= max)) {
+          return "'" + value.substr(0, 40) + "' is not a number above 0 and at most " +
+                 short_number(max);
+        }
+        return "";
+      },
+      "(0, " + short_number(max) + "]");
+}
+
+CLI::Validator number_between(double low, double high) {
+  return CLI::Validator(
+      [low, high](std::string& value) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(value.c_str(), &end);
+        if (end != value.c_str() + value.size() || !(v >= low && v <= high)) {
+          return "'" + value.substr(0, 40) + "' is not a number from " + short_number(low) +
+                 " to " + short_number(high);
+        }
+        return "";
+      },
+      "[" + short_number(low) + ", " + short_number(high) + "]");
+}
+
+results::OutputClaim claim_output(const std::filesystem::path& dir, const std::string& what) {
+  try {
+    return results::OutputClaim(dir, what);
+  } catch (const results::OutputInUse& e) {
+    throw UsageError(e.what());
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("output directory: ") + e.what());
   }
 }
 

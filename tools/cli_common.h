@@ -15,6 +15,7 @@
 #include "characterize/plan.h"
 #include "report/plot_set.h"
 #include "results/fleet_records.h"
+#include "results/output_claim.h"
 #include "results/records.h"
 #include "results/region_records.h"
 #include "topology/topology.h"
@@ -66,6 +67,12 @@ characterize::CharacterizeOptions make_characterize_options(const MeasurementOpt
                                                             const RunChoices& choices,
                                                             const topology::Topology& topology);
 
+// Checks of number options, with short messages (CLI11's PositiveNumber prints DBL_MAX in full).
+// NaN fails both; refuse_empty_values (command_line.h) also refuses NaN and infinities in every
+// number option, with or without these.
+CLI::Validator number_above_zero_up_to(double max);
+CLI::Validator number_between(double low, double high);
+
 // A duration as progress lines write it: 75.4 -> "1:15".
 std::string minutes_text(double seconds);
 
@@ -112,6 +119,10 @@ class InterruptGuard {
 // were left as they were (no page written); returns 130, the exit status of an interrupted run.
 int report_interrupted_drawing(const report::PlotOutcome& outcome,
                                const std::filesystem::path& figures_dir);
+
+// Claims dir, the output directory of this run (created if needed), until the claim is destroyed;
+// UsageError when another larm run holds it or it cannot be written. what: "larm characterize".
+results::OutputClaim claim_output(const std::filesystem::path& dir, const std::string& what);
 
 // The fleet of a directory (or its fleet.json); throws UsageError naming the problem.
 fleet::Fleet load_fleet_argument(const std::string& dir_or_file);

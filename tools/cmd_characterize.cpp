@@ -49,13 +49,10 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   characterize::CharacterizeOptions run =
       make_characterize_options(options.measurement, options.choices, topology);
   const std::filesystem::path out = options.out.empty() ? default_out_dir() : options.out;
+  // Claimed before it is checked: two runs started at once cannot both find it free.
+  const results::OutputClaim claim = claim_output(out, "larm characterize");
   if (std::filesystem::exists(out / results::kResultsFile)) {
     throw UsageError("results already exist in " + out.string() + " (choose another --out)");
-  }
-  try {
-    results::ensure_writable_directory(out);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(std::string("output directory: ") + e.what());
   }
 
   const platform::Clock clock = platform::Clock::calibrate();
@@ -120,7 +117,7 @@ void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action) {
   command
       ->add_option("--fail-above", options->fail_above,
                    "with --validate: exit 1 when a roof's error away from the ridge exceeds PCT")
-      ->check(CLI::PositiveNumber);
+      ->check(number_above_zero_up_to(1e4));
   command->add_option("--out", options->out,
                       "results directory (default results/<host>-<date>); must not hold results");
   command->callback([options, &global, &action] {

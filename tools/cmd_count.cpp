@@ -18,7 +18,9 @@
 #include <sstream>
 
 #include "report/figure.h"
+#include "results/atomic_file.h"
 #include "results/input_file.h"
+#include "results/number_text.h"
 #include "results/region_records.h"
 #include "tools/commands.h"
 
@@ -164,9 +166,7 @@ std::string unhandled_instruction(const fs::path& log) {
 }
 
 std::string fixed(double value, int digits) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
+  return results::fixed_text(value, digits);
 }
 
 void print_counts(const regions::RegionsFile& file) {
@@ -201,9 +201,13 @@ int run_count(const CountOptions& options) {
   const fs::path timed_dir = out / "timed";
   const fs::path counted_dir = out / "counted";
   std::error_code ec;
+  const results::OutputClaim claim = claim_output(out, "larm count");
   for (const fs::path& dir : {timed_dir, counted_dir}) {
-    fs::create_directories(dir, ec);
-    if (ec) throw UsageError("larm count: cannot create " + dir.string() + ": " + ec.message());
+    try {
+      results::ensure_output_subdirectory(dir);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("larm count: ") + e.what());
+    }
   }
   const fs::path log = counted_dir / "valgrind.log";
   const fs::path totals = counted_dir / "totals.json";

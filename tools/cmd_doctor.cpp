@@ -16,7 +16,7 @@ void setup_doctor(CLI::App& app, GlobalOptions& global, Action& action) {
   add_global_options(*command, global);
   command->add_flag("--json", *json, "print the findings as JSON");
   command->add_option("--seconds", *seconds, "length of the probe (default 1)")
-      ->check(CLI::Range(0.1, 60.0));
+      ->check(number_between(0.1, 60));
   command->callback([json, seconds, &action] {
     action = [json, seconds] {
       const platform::Clock clock = platform::Clock::calibrate();

@@ -21,11 +21,11 @@ void add_outlier_options(CLI::App& command, fleet::OutlierRule& rule, double& mi
       .add_option("--outlier-mads", rule.mads,
                   "a roof is an outlier this many scaled MADs below the other nodes' median "
                   "(and --outlier-drop below it)")
-      ->check(CLI::PositiveNumber)
+      ->check(number_above_zero_up_to(1e6))
       ->capture_default_str();
   command
       .add_option("--outlier-drop", min_drop_percent, "... and at least this many percent below it")
-      ->check(CLI::Range(0.0, 100.0))
+      ->check(number_between(0, 100))
       ->capture_default_str();
 }
 
@@ -69,7 +69,7 @@ void setup_fleet(CLI::App& app, GlobalOptions& global, Action& action) {
                    "seconds rank 0 waits for the other nodes after its own run (default: as long "
                    "as its own run took, at least 300); also each synchronised step's limit "
                    "(default 600)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_above_zero_up_to(1e7));
   add_outlier_options(*command, options->rule, *drop);
   command->callback([options, drop, &global, &action] {
     action = [options, drop, &global] {

@@ -121,15 +121,12 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
     run.slow = options.slow;
   }
   run.out = options.out;
+  results::OutputClaim claim;
   if (!run.out.empty()) {
+    claim = claim_output(run.out, "larm hybrid sweep");
     if (std::filesystem::exists(run.out / hybrid::kHybridFile)) {
       throw UsageError("hybrid results already exist in " + run.out.string() +
                        " (choose another --out)");
-    }
-    try {
-      results::ensure_writable_directory(run.out);
-    } catch (const std::runtime_error& e) {
-      throw UsageError(std::string("output directory: ") + e.what());
     }
   }
 

@@ -31,11 +31,7 @@ int run_kernels(const KernelsOptions& options, const GlobalOptions& global) {
     const std::filesystem::path dir = options.dump[1];
     for (const codegen::KernelSpec& spec : codegen::kernel_catalog(larm::all<larm::Isa>())) {
       if (codegen::kernel_name(spec) != wanted) continue;
-      try {
-        results::ensure_writable_directory(dir);
-      } catch (const std::runtime_error& e) {
-        throw UsageError(e.what());
-      }
+      const results::OutputClaim claim = claim_output(dir, "larm kernels --dump");
       for (const auto& file : codegen::make_kernel(spec)->dump(dir)) {
         std::cout << file.string() << "\n";
       }

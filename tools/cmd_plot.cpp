@@ -34,11 +34,14 @@ int run_plot(const PlotCommandOptions& options, const GlobalOptions& global) {
   }
   const std::filesystem::path out =
       options.out.empty() ? dir / "plots" : std::filesystem::path(options.out);
-  try {
-    results::ensure_writable_directory(out);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(std::string("output directory: ") + e.what());
+  if (options.out.empty()) {
+    try {
+      results::ensure_output_subdirectory(out);  // DIR/plots: never a link planted there
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("output directory: ") + e.what());
+    }
   }
+  const results::OutputClaim claim = claim_output(out, "larm plot");
   // Inputs read before the first Ctrl-C can matter; from then on one stops the drawing.
   const std::optional<fleet::Fleet> fleet =
       is_fleet ? std::optional(load_fleet_argument(options.dir)) : std::nullopt;

@@ -21,7 +21,7 @@ struct ReportCommandOptions {
 std::filesystem::path figures_directory(const std::filesystem::path& out) {
   const std::filesystem::path figures_dir = out / "plots";
   try {
-    results::ensure_writable_directory(figures_dir);
+    results::ensure_output_subdirectory(figures_dir);
   } catch (const std::runtime_error& e) {
     throw UsageError(std::string("output directory: ") + e.what());
   }
@@ -55,6 +55,7 @@ int report_fleet(const ReportCommandOptions& options) {
   const fleet::Fleet fleet = load_fleet_argument(options.dir);
   const std::filesystem::path out =
       options.out.empty() ? fleet_directory(options.dir) : std::filesystem::path(options.out);
+  const results::OutputClaim claim = claim_output(out, "larm report");
   const std::filesystem::path figures_dir = figures_directory(out);
   const InterruptGuard interrupt;
   const report::PlotOutcome figures = report::plot_fleet(
@@ -70,6 +71,7 @@ int run_report(const ReportCommandOptions& options) {
   const report::PlotInputs inputs = load_plot_inputs(options.dir, options.inputs);
   const std::filesystem::path out =
       options.out.empty() ? results_directory(options.dir) : std::filesystem::path(options.out);
+  const results::OutputClaim claim = claim_output(out, "larm report");
   const std::filesystem::path figures_dir = figures_directory(out);
   const InterruptGuard interrupt;
   const report::PlotOutcome figures = report::plot_all(

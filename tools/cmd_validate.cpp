@@ -37,6 +37,9 @@ int run_validate(const ValidateCommandOptions& options, const GlobalOptions& glo
   const std::filesystem::path dir = std::filesystem::is_directory(options.dir)
                                         ? std::filesystem::path(options.dir)
                                         : std::filesystem::path(options.dir).parent_path();
+  // Before any measurement: an output that cannot be written, or that another run holds, is
+  // refused first (exit 2).
+  const results::OutputClaim claim = claim_output(dir, "larm validate");
   const topology::Topology topology = topology::Topology::load_live();
   const platform::Clock clock = platform::Clock::calibrate();
   ValidationStepOptions step;
@@ -84,7 +87,7 @@ void setup_validate(CLI::App& app, GlobalOptions& global, Action& action) {
       ->add_option("--fail-above", options->fail_above,
                    "exit 1 when a roof's mean absolute relative error away from the ridge "
                    "exceeds PCT")
-      ->check(CLI::PositiveNumber);
+      ->check(number_above_zero_up_to(1e4));
   command->callback([options, &global, &action] {
     action = [options, &global] { return run_validate(*options, global); };
   });

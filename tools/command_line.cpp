@@ -1,9 +1,12 @@
 // The larm command line with all its subcommands.
 #include "tools/command_line.h"
 
+#include <cstdlib>
 #include <string>
 
 #include "larm/build_info.h"
+#include "results/input_file.h"
+#include "results/printable_text.h"
 
 namespace larm::cli {
 
@@ -33,10 +36,9 @@ CommandLine::CommandLine()
 
 namespace {
 
-// A word of the command line as a message shows it: control characters replaced, at most 60.
-std::string printable(std::string_view word) {
-  std::string out;
-  for (char c : word.substr(0, 60)) out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
+// A word of the command line as a message shows it: at most 60 bytes, made printable.
+std::string shown_word(std::string_view word) {
+  const std::string out = results::printable(word.substr(0, 60));
   return word.size() > 60 ? out + "..." : out;
 }
 
@@ -57,7 +59,7 @@ std::string unknown_command(CLI::App& app, int argc, const char* const* argv) {
     }
     if (next == nullptr) {
       const std::string of = current == &app ? "" : " of larm " + current->get_name();
-      return "unknown command '" + printable(word) + "'" + of + " (commands: " + names + ")";
+      return "unknown command '" + shown_word(word) + "'" + of + " (commands: " + names + ")";
     }
     current = next;
   }
@@ -67,8 +69,18 @@ std::string unknown_command(CLI::App& app, int argc, const char* const* argv) {
 void refuse_empty_values(CLI::App& app) {
   for (const CLI::Option* option : app.get_options()) {
     if (option->count() == 0 || option->get_expected_min() == 0) continue;  // absent, or a flag
+    // Every number option, whatever its own check: CLI11 reads "nan" and "inf" as numbers, and
+    // NaN passes every comparison-based range.
+    const bool number = option->get_type_name().find("FLOAT") != std::string::npos;
     for (const std::string& value : option->results()) {
       if (value.empty()) throw UsageError(option->get_name() + ": empty value");
+      if (!number) continue;
+      char* end = nullptr;
+      const double v = std::strtod(value.c_str(), &end);
+      if (end != value.c_str() + value.size() || !results::is_in_range(v)) {
+        throw UsageError(option->get_name() + ": '" + shown_word(value) +
+                         "' is not a finite number of at most 1e18 in magnitude");
+      }
     }
   }
   for (CLI::App* command : app.get_subcommands()) refuse_empty_values(*command);

@@ -21,7 +21,8 @@ struct CommandLine {
 std::string unknown_command(CLI::App& app, int argc, const char* const* argv);
 
 // After a successful parse: throws UsageError naming the first option given an empty value
-// (`--domains ""` must not silently mean every domain).
+// (`--domains ""` must not silently mean every domain), or a number option a value that is not a
+// finite number within results::kMaxMagnitude (nan, inf, 1e400).
 void refuse_empty_values(CLI::App& app);
 
 }  // namespace larm::cli

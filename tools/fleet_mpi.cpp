@@ -17,6 +17,8 @@
 
 #include "larm/build_info.h"
 #include "results/atomic_file.h"
+#include "results/output_claim.h"
+#include "results/printable_text.h"
 #include "results/store.h"
 #include "tools/fleet_text.h"
 
@@ -106,9 +108,9 @@ struct Roles {
   bool bound_cpus = false;  // other measuring ranks share this machine
 };
 
-Roles find_roles(int rank) {
+Roles find_roles(int rank, const std::string& host) {
   Roles roles;
-  roles.host = fleet_host_name(rank);
+  roles.host = host;
   MPI_Comm shared;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared);
   int shared_rank = 0, shared_size = 0;
@@ -152,9 +154,14 @@ NodeReport receive_report(const MPI_Status& probe, const std::filesystem::path& 
   std::string header(static_cast<std::size_t>(size), '\0');
   MPI_Recv(header.data(), size, MPI_CHAR, probe.MPI_SOURCE, kTagHeader, MPI_COMM_WORLD,
            MPI_STATUS_IGNORE);
-  NodeReport report = report_from_json(nlohmann::json::parse(header));
+  nlohmann::json document = nlohmann::json::parse(header);
+  results::make_printable(document);  // another node's text, shown here
+  NodeReport report = report_from_json(document);
+  if (!is_node_directory_name(report.node.host)) {
+    throw std::runtime_error("a node name that is no directory name");
+  }
   const std::filesystem::path dir = out / report.node.host;
-  if (!report.files.empty()) std::filesystem::create_directories(dir);
+  if (!report.files.empty()) results::ensure_output_subdirectory(dir);
   for (const std::string& name : report.files) {
     MPI_Status status;
     MPI_Probe(probe.MPI_SOURCE, kTagFile, MPI_COMM_WORLD, &status);
@@ -178,7 +185,24 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const Roles roles = find_roles(rank);
+  // Every rank's node name fits the fixed-size exchanges below (kNameBytes) and is a directory
+  // name, or no rank measures: the lowest rank with a bad one is named, exit 2.
+  const std::string own_host = fleet_host_name(rank);
+  const int own_bad = is_node_directory_name(own_host) ? size : rank;
+  int first_bad = size;
+  MPI_Allreduce(&own_bad, &first_bad, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first_bad < size) {
+    if (rank == first_bad) {
+      std::fprintf(stderr,
+                   "larm: error: rank %d's node name (%zu bytes) is not a directory name of 1 to "
+                   "%zu letters, digits, '-', '_' and '.' (set LARM_FLEET_HOST to a shorter one)\n",
+                   rank, own_host.size(), kMaxNodeNameBytes);
+    }
+    MPI_Finalize();
+    return 2;
+  }
+  static_assert(kMaxNodeNameBytes < kNameBytes, "a node name and its terminating zero fit");
+  const Roles roles = find_roles(rank, own_host);
 
   // Rank 0 learns every rank's node and role.
   std::vector<char> mine = padded_name(roles.host);
@@ -188,6 +212,7 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
              MPI_COMM_WORLD);
   const std::filesystem::path out = options.out;
   std::map<int, std::string> measuring;  // rank -> node (rank 0 only)
+  results::OutputClaim claim;            // rank 0: the fleet directory, for the whole run
   std::string error;
   if (rank == 0) {
     std::map<std::string, int> seen;
@@ -203,12 +228,13 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
       seen[host] = r;
       measuring[r] = host;
     }
+    if (measuring.count(0) == 0) error = "rank 0 does not measure its node";
     if (std::filesystem::exists(out / fleet::kFleetFile)) {
       error = "a fleet already exists in " + out.string() + " (choose another --out)";
     }
     if (error.empty()) {
       try {
-        results::ensure_writable_directory(out);
+        claim = results::OutputClaim(out, "larm fleet");
       } catch (const std::runtime_error& e) {
         error = std::string("output directory: ") + e.what();
       }
@@ -338,7 +364,8 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
     if (Clock::now() > deadline) break;
     std::this_thread::sleep_for(kPoll);
   }
-  const std::size_t missing = measuring.size() - reports.size();
+  const std::size_t missing =
+      measuring.size() > reports.size() ? measuring.size() - reports.size() : 0;
   std::string reason;
   if (interrupted) {
     reason = missing == 0 ? std::string("interrupted")

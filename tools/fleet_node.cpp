@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 
@@ -38,6 +39,13 @@ std::string fleet_host_name(int rank) {
   }
   if (name.empty() || name == "." || name == "..") name = "rank" + std::to_string(rank);
   return name;
+}
+
+bool is_node_directory_name(const std::string& name) {
+  if (name.empty() || name.size() > kMaxNodeNameBytes || name == "." || name == "..") return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
 }
 
 nlohmann::json report_json(const NodeReport& r) {
@@ -97,7 +105,8 @@ NodeReport measure_node(
     if (std::filesystem::exists(dir / results::kResultsFile)) {
       throw std::runtime_error("results already exist in " + dir.string());
     }
-    results::ensure_writable_directory(dir);
+    results::ensure_writable_directory(dir.parent_path());
+    results::ensure_output_subdirectory(dir);  // never a link planted in the fleet directory
     const topology::Topology topology = topology::Topology::load_live(
         bound_cpus ? topology::Topology::LiveScope::bound : topology::Topology::LiveScope::allowed);
     characterize::CharacterizeOptions run =

@@ -35,6 +35,14 @@ double default_gather_timeout(double own_run_seconds);
 // safe as a directory name.
 std::string fleet_host_name(int rank);
 
+// The longest node name larm fleet takes: a directory name of its own (NAME_MAX is 255) with
+// room to spare, and longer than any host name (HOST_NAME_MAX is 64).
+inline constexpr std::size_t kMaxNodeNameBytes = 200;
+
+// Whether name can be a node's directory in a fleet: 1 to kMaxNodeNameBytes letters, digits,
+// '-', '_' and '.', not "." or "..".
+bool is_node_directory_name(const std::string& name);
+
 // What a measuring rank sends to rank 0.
 struct NodeReport {
   fleet::FleetNode node;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "results/number_text.h"
 #include "results/statistics.h"
 
 namespace larm::cli {
@@ -12,9 +13,7 @@ namespace larm::cli {
 namespace {
 
 std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, value >= 100 ? "%.1f" : "%.2f", value);
-  return buffer;
+  return results::fixed_text(value, value >= 100 ? 1 : 2);
 }
 
 std::string padded(const std::string& text, std::size_t width) {

@@ -3,7 +3,18 @@
 #include <exception>
 
 #include "codegen/isa.h"
+#include "results/output_claim.h"
+#include "results/printable_text.h"
 #include "tools/command_line.h"
+
+namespace {
+// The one error line: whatever it quotes (a file's bytes, a value given) shown as text.
+int fail(int status, const std::string& message, bool see_help = false) {
+  std::fprintf(stderr, "larm: error: %s%s\n", larm::results::printable(message).c_str(),
+               see_help ? " (see larm --help)" : "");
+  return status;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace larm::cli;
@@ -21,29 +32,25 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     const std::string unknown = unknown_command(app, argc, argv);
-    std::fprintf(stderr, "larm: error: %s (see larm --help)\n",
-                 unknown.empty() ? e.what() : unknown.c_str());
-    return 2;
+    return fail(2, unknown.empty() ? e.what() : unknown, true);
   }
   try {
     refuse_empty_values(app);
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "larm: error: %s (see larm --help)\n", e.what());
-    return 2;
+    return fail(2, e.what(), true);
   }
   try {
     larm::codegen::isa_cap();
   } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "larm: error: %s\n", e.what());
-    return 2;
+    return fail(2, e.what());
   }
   try {
     return action ? action() : 2;
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "larm: error: %s\n", e.what());
-    return 2;
+    return fail(2, e.what());
+  } catch (const larm::results::OutputInUse& e) {
+    return fail(2, e.what());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "larm: error: %s\n", e.what());
-    return 1;
+    return fail(1, e.what());
   }
 }

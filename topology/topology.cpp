@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "results/input_file.h"
+#include "results/printable_text.h"
 
 namespace larm::topology {
 namespace {
@@ -162,9 +163,10 @@ std::vector<CacheLevel> caches_of(const std::unordered_map<unsigned, hwloc_obj_t
   return levels;
 }
 
+// An info attribute as text larm may show (a saved XML is anyone's file).
 std::string info(hwloc_obj_t obj, const char* name) {
   const char* value = hwloc_obj_get_info_by_name(obj, name);
-  return value ? value : "";
+  return value ? results::printable(value) : "";
 }
 
 }  // namespace
@@ -242,7 +244,7 @@ void Topology::discover() {
       memory.tier = tier_number;
     }
     if (node->subtype != nullptr) {
-      memory.kind = node->subtype;
+      memory.kind = results::printable(node->subtype);
       memory.kind_source = KindSource::subtype;
     } else if (const std::string tier_type = info(node, "MemoryTierType"); !tier_type.empty()) {
       memory.kind = tier_type;

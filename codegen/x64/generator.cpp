@@ -8,6 +8,9 @@
 #include <cstddef>
 #include <fstream>
 #include <stdexcept>
+#include <string_view>
+
+#include "results/atomic_file.h"
 
 extern char** environ;
 
@@ -210,19 +213,17 @@ void Generator::epilogue() {
 std::vector<std::filesystem::path> Generator::dump(const std::filesystem::path& dir) const {
   std::vector<std::filesystem::path> written;
   const std::filesystem::path bin = dir / (name() + ".bin");
-  {
-    std::ofstream out(bin, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(getCode()), static_cast<std::streamsize>(getSize()));
-    if (!out) throw std::runtime_error("cannot write " + bin.string());
-  }
+  // Never through a link or FIFO planted in dir: a new file renamed over the name.
+  results::write_file_atomically(
+      bin, std::string_view(reinterpret_cast<const char*>(getCode()), getSize()));
   written.push_back(bin);
   const std::filesystem::path objdump = find_on_path("objdump");
   if (objdump.empty()) return written;
   const std::filesystem::path asm_file = dir / (name() + ".asm");
+  const results::Temporary listing = results::create_temporary_beside(asm_file);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, asm_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
+  posix_spawn_file_actions_adddup2(&actions, listing.fd, 1);
   std::string arg_binary = "binary", arg_machine = "-mi386:x86-64", arg_bin = bin.string();
   char* argv[] = {const_cast<char*>("objdump"),
                   const_cast<char*>("-D"),
@@ -232,12 +233,19 @@ std::vector<std::filesystem::path> Generator::dump(const std::filesystem::path& 
                   arg_bin.data(),
                   nullptr};
   pid_t pid;
+  bool listed = false;
   if (posix_spawn(&pid, objdump.c_str(), &actions, nullptr, argv, environ) == 0) {
     int status = 0;
     waitpid(pid, &status, 0);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) written.push_back(asm_file);
+    listed = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   }
   posix_spawn_file_actions_destroy(&actions);
+  if (listed) {
+    results::commit_temporary(listing, asm_file);
+    written.push_back(asm_file);
+  } else {
+    results::discard_temporary(listing);
+  }
   return written;
 }
 

@@ -10,7 +10,17 @@
  *  - larm_region_begin before larm_init initializes with the defaults (LARM_OUT or the current
  *    directory); at exit, a run that was not finalized is written as if larm_finalize had
  *    been called;
- *  - after the first call for a region on a thread, begin/end do not allocate.
+ *  - after the first call for a region on a thread, begin/end do not allocate;
+ *  - signal handlers: liblarm is not async-signal-safe. A call made from a handler that
+ *    interrupted liblarm on the same thread (which would wait forever for a lock that thread
+ *    holds) is refused at once: it returns -1 without recording, and larm_finalize says how many
+ *    were refused. Any other call from a handler may allocate (a thread's or a region's first
+ *    call) and must not interrupt malloc: record from handlers only regions already opened once
+ *    on that thread, or better, not at all;
+ *  - one process per output directory: the first claims it (a lock on DIR/.larm-lock, released
+ *    when the process ends); another process recording into it at the same time writes
+ *    regions-pid<N>.json beside and says so, instead of replacing the first one's file; when the
+ *    directory cannot be written, regions go to a new private $TMPDIR/larm-regions-<pid>-XXXXXX.
  *
  * Environment: LARM_OUT (output directory when larm_init gets NULL), LARM_LABEL (run label,
  * e.g. firsttouch or interleave), LARM_COUNTERS=off (do not use PAPI), LARM_MAX_REGIONS

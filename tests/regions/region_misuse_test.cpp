@@ -1,7 +1,15 @@
 // Misuse of the region API: a message on stderr, -1, never a crash, and the rest of the data kept.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/time.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <csignal>
+#include <cstdio>
 
 #include <string>
 
@@ -219,13 +227,96 @@ TEST_F(RegionTest, UnwritableDirectoryFallsBackToTheTemporaryDirectory) {
   record_good_region();
   EXPECT_EQ(larm_finalize(), -1);
   const std::string messages = GetCapturedStderr();
-  const auto fallback =
-      std::filesystem::temp_directory_path() / ("larm-regions-" + std::to_string(::getpid()));
-  EXPECT_THAT(messages, HasSubstr(fallback.string()));
+  // A fresh directory of its own (mkdtemp), not a predictable name: larm-regions-<pid>-XXXXXX.
+  const std::string prefix = (std::filesystem::temp_directory_path() /
+                              ("larm-regions-" + std::to_string(::getpid()) + "-"))
+                                 .string();
+  const std::size_t at = messages.find(prefix);
+  ASSERT_NE(at, std::string::npos) << messages;
+  const std::filesystem::path fallback = messages.substr(at, prefix.size() + 6);
+  EXPECT_EQ(std::filesystem::status(fallback).permissions() & std::filesystem::perms::all,
+            std::filesystem::perms::owner_all);
   std::ifstream in(fallback / "regions.json");
   ASSERT_TRUE(in.good());
   expect_good_region(nlohmann::json::parse(in));
   std::filesystem::remove_all(fallback);
+}
+
+// Issue 28: a region call from a signal handler that interrupts liblarm on the same thread used
+// to wait forever for the thread's own lock. It is refused (-1) and counted; the run goes on.
+std::atomic<long> g_handler_calls{0};
+std::atomic<long> g_handler_refused{0};
+
+void record_from_handler(int) {
+  g_handler_calls.fetch_add(1);
+  const int begun = larm_region_begin("from-handler");
+  const int ended = begun == 0 ? larm_region_end("from-handler") : 0;
+  if (begun != 0 || ended != 0) g_handler_refused.fetch_add(1);
+}
+
+TEST_F(RegionTest, CallsFromASignalHandlerInterruptingLiblarmAreRefusedNotHung) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  // Registered here, so that the handler never allocates (the API's rule for handlers).
+  ASSERT_EQ(larm_region_register("from-handler"), 0);
+  struct sigaction action {};
+  action.sa_handler = record_from_handler;
+  sigemptyset(&action.sa_mask);
+  struct sigaction previous {};
+  ASSERT_EQ(sigaction(SIGALRM, &action, &previous), 0);
+  itimerval every{{0, 50}, {0, 50}};  // every 50 µs: some land inside liblarm
+  ASSERT_EQ(setitimer(ITIMER_REAL, &every, nullptr), 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (std::chrono::steady_clock::now() < deadline &&
+         (g_handler_refused.load() == 0 || g_handler_calls.load() < 100)) {
+    for (int i = 0; i < 1000; ++i) {
+      larm_region_begin("busy");
+      larm_region_add("busy", 1.0, 8.0);
+      larm_region_end("busy");
+    }
+  }
+  ::usleep(1000);  // a blocking call: where ThreadSanitizer delivers the signals it deferred
+  itimerval off{};
+  setitimer(ITIMER_REAL, &off, nullptr);
+  // One still pending is ignored, not given to the default action (which ends the process).
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGALRM, &ignore, nullptr);
+  sigaction(SIGALRM, &previous, nullptr);
+  CaptureStderr();
+  ASSERT_EQ(larm_finalize(), 0);  // reached: nothing hung
+  const std::string messages = GetCapturedStderr();
+  std::printf("handler calls %ld, refused %ld\n", g_handler_calls.load(), g_handler_refused.load());
+  EXPECT_GT(g_handler_calls.load(), 0);
+  if (g_handler_refused.load() > 0) {
+    EXPECT_THAT(messages, HasSubstr(std::to_string(g_handler_refused.load()) +
+                                    " region calls interrupted liblarm"));
+  }
+  const auto doc = read_regions();
+  const auto* from_handler = find_region(doc, "from-handler");
+  ASSERT_NE(from_handler, nullptr);
+  EXPECT_EQ(from_handler->at("machine").at("calls").get<long>(),
+            g_handler_calls.load() - g_handler_refused.load());
+}
+
+// Issue 28: a second process recording into a directory another one holds writes its own
+// regions-pid<N>.json and says so, instead of replacing the first one's regions.json.
+TEST_F(RegionTest, ADirectoryClaimedByAnotherRecorderGetsAFileOfItsOwn) {
+  std::filesystem::create_directories(out_dir());
+  const int held = ::open((out_dir() + "/.larm-lock").c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_GE(held, 0);
+  ASSERT_EQ(::flock(held, LOCK_EX | LOCK_NB), 0);
+  ASSERT_EQ(::write(held, "process 1, another recorder\n", 29), 29);
+  CaptureStderr();
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  record_good_region();
+  ASSERT_EQ(larm_finalize(), 0);
+  const std::string messages = GetCapturedStderr();
+  ::close(held);
+  const std::string own = "regions-pid" + std::to_string(::getpid()) + ".json";
+  EXPECT_THAT(messages, HasSubstr("is in use by process 1, another recorder"));
+  EXPECT_THAT(messages, HasSubstr(own));
+  EXPECT_TRUE(std::filesystem::exists(out_dir() + "/" + own));
+  EXPECT_FALSE(std::filesystem::exists(out_dir() + "/regions.json"));
 }
 
 // A fork()ed child writes its own regions-pid<N>.json (here at exit, without larm_finalize),

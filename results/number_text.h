@@ -1,0 +1,18 @@
+// Numbers as text of whatever length they need: fixed-point where a reader expects it, and
+// scientific notation from 1e15 on (a fixed-point 1e308 has 309 digits; a 32-byte buffer kept 31
+// of them and showed a wrong number).
+#pragma once
+
+#include <string>
+
+namespace larm::results {
+
+// value with `decimals` digits after the point, or "%.{decimals+2}e" when |value| >= 1e15;
+// "nan", "inf" and "-inf" as printf writes them.
+std::string fixed_text(double value, int decimals);
+
+// printf of one double with a pattern such as "%.3g" or "%.1f" (a "%f" pattern switches to
+// scientific notation from 1e15 on, as fixed_text), into a string of the length it needs.
+std::string format_number(const char* pattern, double value);
+
+}  // namespace larm::results
