@@ -166,6 +166,7 @@ bool Recorder::initialize(const char* out_dir, bool explicit_call) {
       dir = std::filesystem::current_path();
     }
     out_dir_ = std::filesystem::absolute(dir);
+    file_suffix_.clear();  // before the claim, which sets it when another process holds out_dir_
     try {
       results::ensure_writable_directory(out_dir_);
       claim_out_dir();
@@ -207,7 +208,6 @@ bool Recorder::initialize(const char* out_dir, bool explicit_call) {
     started_at_ = utc_now();
     owner_pid_ = ::getpid();
     forked_child_ = false;
-    file_suffix_.clear();
     static std::once_flag at_exit;
     std::call_once(at_exit, [] { std::atexit([] { process_recorder().finalize_at_exit(); }); });
   } catch (const std::exception& error) {

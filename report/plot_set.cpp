@@ -97,7 +97,7 @@ void draw_figures(const std::vector<Figure>& figures, const std::filesystem::pat
         const std::string why = incomplete_figure(partials[i], name(formats[i]));
         if (!why.empty()) {
           run.ok = false;
-          run.error = "gnuplot wrote an incomplete " + partials[i].filename().string() + " (" +
+          run.error = "gnuplot wrote an incomplete " + f.name + "." + name(formats[i]) + " (" +
                       why + "; is the disk full?): the previous figure is kept";
         }
       }

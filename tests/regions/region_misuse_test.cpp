@@ -308,10 +308,11 @@ TEST_F(RegionTest, ADirectoryClaimedByAnotherRecorderGetsAFileOfItsOwn) {
   ASSERT_EQ(::write(held, "process 1, another recorder\n", 29), 29);
   CaptureStderr();
   ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  // The other process ends first: this one keeps the file it chose at init, never the other's.
+  ::close(held);
   record_good_region();
   ASSERT_EQ(larm_finalize(), 0);
   const std::string messages = GetCapturedStderr();
-  ::close(held);
   const std::string own = "regions-pid" + std::to_string(::getpid()) + ".json";
   EXPECT_THAT(messages, HasSubstr("is in use by process 1, another recorder"));
   EXPECT_THAT(messages, HasSubstr(own));
