@@ -84,7 +84,8 @@ std::string summary_table(const Results& results) {
         out << "  " << right_aligned(label, 26);
         for (Access access : all<Access>()) {
           auto it = rows[label].find(access);
-          out << right_aligned(cell(it == rows[label].end() ? nullptr : it->second), 10);
+          // A leading space: a cell as wide as its column stays apart from the one before.
+          out << right_aligned(" " + cell(it == rows[label].end() ? nullptr : it->second), 10);
         }
         out << "\n";
       }
@@ -111,7 +112,7 @@ std::string summary_table(const Results& results) {
           if (it != flops[label].end() && it->second->instructions_per_cycle) {
             text += " [" + format_value(*it->second->instructions_per_cycle) + "]";
           }
-          out << right_aligned(text, 16);
+          out << right_aligned(" " + text, 16);
         }
         out << "\n";
       }

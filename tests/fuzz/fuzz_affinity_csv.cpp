@@ -17,8 +17,15 @@
 #include "roofline/treematch.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / ("fuzz-affinity-" + std::to_string(::getpid()));
+  static const std::filesystem::path file = [] {
+    std::atexit([] {
+      std::error_code ignored;
+      std::filesystem::remove(
+          std::filesystem::temp_directory_path() / ("fuzz-affinity-" + std::to_string(::getpid())),
+          ignored);
+    });
+    return std::filesystem::temp_directory_path() / ("fuzz-affinity-" + std::to_string(::getpid()));
+  }();
   {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
