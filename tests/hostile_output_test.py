@@ -374,4 +374,6 @@ r = run(larm, "plan", "--topology", big_xml, timeout=60)
 one_error_line(r, "a topology of 512 MiB + 1 byte", "larger than 512 MiB")
 c.check("512 MiB for a topology" in readme, "README: the topology limit it states")
 
+os.chmod(unwritable, 0o755)
+shutil.rmtree(work, ignore_errors=True)
 c.finish()
