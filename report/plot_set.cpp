@@ -70,7 +70,7 @@ void draw_figures(const std::vector<Figure>& figures, const std::filesystem::pat
       outcome.interrupted = true;
       break;
     }
-    PlottedFigure plotted{f.name, f.title, f.caption, {}, "", false, {}};
+    PlottedFigure plotted{f.name, f.title, f.caption, {}, "", false, {}, ""};
     const std::filesystem::path script = write_figure(out_dir, f, formats);
     if (outcome.gnuplot_found) {
       // gnuplot draws into files larm created (O_EXCL, never a link or FIFO found there), each
@@ -121,7 +121,8 @@ void draw_figures(const std::vector<Figure>& figures, const std::filesystem::pat
                                     [](const auto& file) { return file.extension() == ".svg"; });
       if (svg != plotted.files.end()) {
         try {
-          plotted.problems = check_figure(f, results::read_input_file(*svg));
+          plotted.svg = results::read_input_file(*svg);
+          plotted.problems = check_figure(f, plotted.svg);
           plotted.checked = true;
         } catch (const std::exception& e) {
           plotted.problems = {std::string("cannot read it back: ") + e.what()};

@@ -32,6 +32,7 @@ struct PlottedFigure {
   std::string error;                         // why gnuplot failed on it
   bool checked = false;                      // its SVG was read back (report/figure_check.h)
   std::vector<std::string> problems;         // what the check found
+  std::string svg;                           // that SVG, as read back: report.html inlines it
 };
 
 struct PlotOutcome {

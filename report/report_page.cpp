@@ -1,16 +1,11 @@
 // The HTML and Markdown reports.
 #include "report/report_page.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <sstream>
 
 #include "report/figure.h"
-#include "results/atomic_file.h"
-#include "results/input_file.h"
 
 namespace larm::report {
 namespace {
@@ -130,32 +125,17 @@ std::vector<RoofRow> roof_rows(const results::Results& results) {
   return rows;
 }
 
-// The SVG this run drew for a figure, to inline: only a file in the figure's list (drawn by
-// gnuplot in this run, checked whole), read without following a link; "" otherwise. why says why
-// a drawn one is not inlined: an SVG with script or event handlers would run in the page.
+// The SVG this run drew for a figure, to inline: the one it read back for the figure check (drawn
+// by gnuplot in this run, checked whole), never a file found in the directory; "" otherwise. why
+// says why a drawn one is not inlined: an SVG with script or event handlers would run in the page.
 std::string drawn_svg(const PlottedFigure& figure, std::string& why) {
-  const auto file = std::find_if(figure.files.begin(), figure.files.end(),
-                                 [](const auto& f) { return f.extension() == ".svg"; });
-  if (file == figure.files.end()) return "";
-  const int fd = results::open_own_output(*file);
-  if (fd < 0) {
-    why = "not a regular file";
-    return "";
-  }
-  std::string svg;
-  char buffer[65536];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n <= 0 || svg.size() > results::kMaxInputBytes) break;
-    svg.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  const std::size_t start = svg.find("<svg");
+  if (figure.svg.empty()) return "";
+  const std::size_t start = figure.svg.find("<svg");
   if (start == std::string::npos) {
     why = "no <svg> element";
     return "";
   }
-  std::string lower = svg;
+  std::string lower = figure.svg;
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   for (const char* active : {"<script", "javascript:", "<foreignobject", " onload", " onclick",
@@ -165,7 +145,7 @@ std::string drawn_svg(const PlottedFigure& figure, std::string& why) {
       return "";
     }
   }
-  return svg.substr(start);
+  return figure.svg.substr(start);
 }
 
 }  // namespace

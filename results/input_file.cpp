@@ -54,24 +54,30 @@ class FileDescriptor {
   int fd_;
 };
 
-// The first number of document out of range, as "/pointer: value"; "" when there is none.
-std::string number_out_of_range(const nlohmann::json& document, const std::string& pointer) {
-  if (document.is_number_float() || document.is_number_integer() || document.is_number_unsigned()) {
-    const double v = document.get<double>();
-    return is_in_range(v) ? "" : (pointer.empty() ? "/" : pointer) + ": " + document.dump();
+// Whether every number of document is in range; when one is not, *where gets its JSON Pointer
+// and value ("/roofs/0/roof: 1e+308"), built only then, on the way back up.
+bool numbers_in_range(const nlohmann::json& document, std::string* where) {
+  if (document.is_number()) {
+    if (is_in_range(document.get<double>())) return true;
+    *where = ": " + document.dump();
+    return false;
   }
   if (document.is_array()) {
     for (std::size_t i = 0; i < document.size(); ++i) {
-      std::string found = number_out_of_range(document[i], pointer + "/" + std::to_string(i));
-      if (!found.empty()) return found;
+      if (!numbers_in_range(document[i], where)) {
+        *where = "/" + std::to_string(i) + *where;
+        return false;
+      }
     }
   } else if (document.is_object()) {
     for (const auto& [key, value] : document.items()) {
-      std::string found = number_out_of_range(value, pointer + "/" + key);
-      if (!found.empty()) return found;
+      if (!numbers_in_range(value, where)) {
+        *where = "/" + key + *where;
+        return false;
+      }
     }
   }
-  return "";
+  return true;
 }
 
 }  // namespace
@@ -111,8 +117,8 @@ nlohmann::json parse_json_document(std::string_view text, const std::string& nam
     // label or provenance entry of a file reaches a terminal or a page with control characters.
     nlohmann::json document = nlohmann::json::parse(text);
     make_printable(document);
-    if (const std::string bad = number_out_of_range(document, ""); !bad.empty()) {
-      throw std::runtime_error(name + ": " + bad +
+    if (std::string bad; !numbers_in_range(document, &bad)) {
+      throw std::runtime_error(name + ": " + (bad.front() == ':' ? "/" : "") + bad +
                                " is out of larm's range (finite, at most 1e18 in magnitude)");
     }
     return document;

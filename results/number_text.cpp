@@ -20,14 +20,10 @@ std::string printed(const char* pattern, double value) {
 }  // namespace
 
 std::string fixed_text(double value, int decimals) {
-  const char* pattern = std::fabs(value) >= kScientificFrom ? "%.*e" : "%.*f";
-  const int digits = std::fabs(value) >= kScientificFrom ? decimals + 2 : decimals;
-  const int length = std::snprintf(nullptr, 0, pattern, digits, value);
-  if (length <= 0) return "";
-  std::string text(static_cast<std::size_t>(length) + 1, '\0');
-  std::snprintf(text.data(), text.size(), pattern, digits, value);
-  text.resize(static_cast<std::size_t>(length));
-  return text;
+  const bool scientific = std::fabs(value) >= kScientificFrom;
+  const std::string pattern =
+      "%." + std::to_string(scientific ? decimals + 2 : decimals) + (scientific ? "e" : "f");
+  return printed(pattern.c_str(), value);
 }
 
 std::string format_number(const char* pattern, double value) {

@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "results/atomic_file.h"
+#include "results/printable_text.h"
 
 namespace larm::results {
 namespace {
@@ -36,11 +37,8 @@ std::string read_holder(int fd) {
   const ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
   std::string holder(text, n > 0 ? static_cast<std::size_t>(n) : 0);
   while (!holder.empty() && (holder.back() == '\n' || holder.back() == '\0')) holder.pop_back();
-  // Another user's file: only what a terminal shows as text.
-  for (char& c : holder) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  }
-  return holder.empty() ? "another process" : holder;
+  // Another user's file: shown as text.
+  return holder.empty() ? "another process" : printable(holder);
 }
 
 }  // namespace
@@ -78,17 +76,17 @@ OutputClaim::OutputClaim(const std::filesystem::path& dir, const std::string& wh
   ensure_writable_directory(dir);
   const std::string key = std::filesystem::canonical(dir).string();
   std::lock_guard guard(claims_mutex());
-  Held& held = claims()[key];
-  if (held.count == 0) {
+  auto held = claims().find(key);
+  if (held == claims().end()) {
     std::string holder;
-    held.fd = try_claim_directory(dir, what, &holder);
-    if (held.fd < 0) {
-      claims().erase(key);
+    const int fd = try_claim_directory(dir, what, &holder);
+    if (fd < 0) {
       throw OutputInUse(dir.string() + " is in use by another larm run (" + holder +
                         "): wait for it to end or choose another output directory");
     }
+    held = claims().emplace(key, Held{fd, 0}).first;
   }
-  ++held.count;
+  ++held->second.count;
   key_ = key;
 }
 

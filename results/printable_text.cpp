@@ -3,7 +3,6 @@
 
 #include <cstdio>
 #include <utility>
-#include <vector>
 
 namespace larm::results {
 namespace {
@@ -86,23 +85,17 @@ std::string printable(std::string_view text) {
       ++i;
       continue;
     }
-    if (c < 0x80) {
-      if (c == '\n') {
-        out += "\\n";
-      } else if (c == '\r') {
-        out += "\\r";
-      } else if (c == '\t') {
-        out += "\\t";
-      } else {
-        char hex[8];
-        std::snprintf(hex, sizeof hex, "\\x%02x", c);
-        out += hex;
-      }
+    const std::size_t n = c < 0x80 ? 1 : utf8_length(text, i);
+    if (c == '\n') {
+      out += "\\n";
       ++i;
-      continue;
-    }
-    const std::size_t n = utf8_length(text, i);
-    if (n == 0) {
+    } else if (c == '\r') {
+      out += "\\r";
+      ++i;
+    } else if (c == '\t') {
+      out += "\\t";
+      ++i;
+    } else if (c < 0x80 || n == 0) {  // another C0 control, DEL, or a byte that is not UTF-8
       char hex[8];
       std::snprintf(hex, sizeof hex, "\\x%02x", c);
       out += hex;

@@ -16,6 +16,7 @@
 #include "codegen/isa.h"
 #include "results/atomic_file.h"
 #include "results/input_file.h"
+#include "results/number_text.h"
 #include "results/region_pairing.h"
 #include "results/store.h"
 
@@ -338,40 +339,36 @@ regions::RegionsFile load_regions(const std::string& file_or_dir, const std::str
   }
 }
 
+std::optional<double> whole_number(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size()) return std::nullopt;
+  return v;
+}
+
 namespace {
-std::string short_number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
+// low < v (above_low) or low <= v, and v <= high; NaN is neither.
+CLI::Validator number_range(double low, double high, bool above_low) {
+  const std::string low_text = results::format_number("%g", low);
+  const std::string high_text = results::format_number("%g", high);
+  const std::string what = above_low ? "a number above " + low_text + " and at most " + high_text
+                                     : "a number from " + low_text + " to " + high_text;
+  return CLI::Validator(
+      [=](std::string& value) -> std::string {
+        const std::optional<double> v = whole_number(value);
+        const bool in = v && (above_low ? *v > low : *v >= low) && *v <= high;
+        return in ? "" : "'" + value.substr(0, 40) + "' is not " + what;
+      },
+      (above_low ? "(" : "[") + low_text + ", " + high_text + "]");
 }
 }  // namespace
 
 CLI::Validator number_above_zero_up_to(double max) {
-  return CLI::Validator(
-      [max](std::string& value) -> std::string {
-        char* end = nullptr;
-        const double v = std::strtod(value.c_str(), &end);
-        if (end != value.c_str() + value.size() || !(v > 0 && v <= max)) {
-          return "'" + value.substr(0, 40) + "' is not a number above 0 and at most " +
-                 short_number(max);
-        }
-        return "";
-      },
-      "(0, " + short_number(max) + "]");
+  return number_range(0, max, true);
 }
 
 CLI::Validator number_between(double low, double high) {
-  return CLI::Validator(
-      [low, high](std::string& value) -> std::string {
-        char* end = nullptr;
-        const double v = std::strtod(value.c_str(), &end);
-        if (end != value.c_str() + value.size() || !(v >= low && v <= high)) {
-          return "'" + value.substr(0, 40) + "' is not a number from " + short_number(low) +
-                 " to " + short_number(high);
-        }
-        return "";
-      },
-      "[" + short_number(low) + ", " + short_number(high) + "]");
+  return number_range(low, high, false);
 }
 
 results::OutputClaim claim_output(const std::filesystem::path& dir, const std::string& what) {

@@ -71,6 +71,8 @@ characterize::CharacterizeOptions make_characterize_options(const MeasurementOpt
 // NaN fails both; refuse_empty_values (command_line.h) also refuses NaN and infinities in every
 // number option, with or without these.
 CLI::Validator number_above_zero_up_to(double max);
+// text as a number when all of it is one (strtod: "nan" and "inf" too), else nullopt.
+std::optional<double> whole_number(const std::string& text);
 CLI::Validator number_between(double low, double high);
 
 // A duration as progress lines write it: 75.4 -> "1:15".

@@ -1,7 +1,6 @@
 // The larm command line with all its subcommands.
 #include "tools/command_line.h"
 
-#include <cstdlib>
 #include <string>
 
 #include "larm/build_info.h"
@@ -75,9 +74,8 @@ void refuse_empty_values(CLI::App& app) {
     for (const std::string& value : option->results()) {
       if (value.empty()) throw UsageError(option->get_name() + ": empty value");
       if (!number) continue;
-      char* end = nullptr;
-      const double v = std::strtod(value.c_str(), &end);
-      if (end != value.c_str() + value.size() || !results::is_in_range(v)) {
+      const std::optional<double> v = whole_number(value);
+      if (!v || !results::is_in_range(*v)) {
         throw UsageError(option->get_name() + ": '" + shown_word(value) +
                          "' is not a finite number of at most 1e18 in magnitude");
       }

@@ -15,6 +15,12 @@
 
 namespace larm::cli {
 
+namespace {
+bool is_node_name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+}
+}  // namespace
+
 double default_gather_timeout(double own_run_seconds) {
   return std::max(300.0, own_run_seconds);
 }
@@ -34,8 +40,7 @@ std::string fleet_host_name(int rank) {
   }
   // A directory name of its own: no separators, not "." or "..".
   for (char& c : name) {
-    const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-    if (!ok) c = '_';
+    if (!is_node_name_char(c)) c = '_';
   }
   if (name.empty() || name == "." || name == "..") name = "rank" + std::to_string(rank);
   return name;
@@ -43,9 +48,7 @@ std::string fleet_host_name(int rank) {
 
 bool is_node_directory_name(const std::string& name) {
   if (name.empty() || name.size() > kMaxNodeNameBytes || name == "." || name == "..") return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-  });
+  return std::all_of(name.begin(), name.end(), is_node_name_char);
 }
 
 nlohmann::json report_json(const NodeReport& r) {

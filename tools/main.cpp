@@ -3,7 +3,6 @@
 #include <exception>
 
 #include "codegen/isa.h"
-#include "results/output_claim.h"
 #include "results/printable_text.h"
 #include "tools/command_line.h"
 
@@ -47,8 +46,6 @@ int main(int argc, char** argv) {
   try {
     return action ? action() : 2;
   } catch (const UsageError& e) {
-    return fail(2, e.what());
-  } catch (const larm::results::OutputInUse& e) {
     return fail(2, e.what());
   } catch (const std::exception& e) {
     return fail(1, e.what());
