@@ -132,6 +132,10 @@ std::vector<Plateau> find_plateaus(const std::vector<double>& cost) {
   return plateaus_of(smoothed(cost));
 }
 
+std::vector<double> smoothed_costs(const std::vector<double>& cost) {
+  return smoothed(cost);
+}
+
 std::vector<results::CacheCapacity> latency_capacities(
     const topology::Domain& domain, const std::vector<results::ChasePoint>& sweep) {
   std::vector<CurvePoint> curve;

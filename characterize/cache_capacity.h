@@ -31,6 +31,9 @@ struct Plateau {
 // cut greedily from the smallest size.
 std::vector<Plateau> find_plateaus(const std::vector<double>& cost);
 
+// The costs as find_plateaus smooths them.
+std::vector<double> smoothed_costs(const std::vector<double>& cost);
+
 // Each cache level of the domain from the one-core latency sweep (sizes per instance): declared
 // size, plateau and effective capacity (sweep "latency"). Plateaus are matched to levels
 // innermost first; a plateau belongs to a level only if it starts at or below the level's

@@ -10,6 +10,7 @@
 #include <set>
 #include <type_traits>
 
+#include "characterize/adaptive_sweep.h"
 #include "characterize/cache_capacity.h"
 #include "characterize/distinct_levels.h"
 #include "characterize/pooling.h"
@@ -194,9 +195,11 @@ class Runner {
     out_ = &out;
     context_.sampling.samples = samples;
     // The latency sweep finds where plateaus end, with short samples.
-    context_.sampling.min_sample_seconds = m.kind == MeasurementKind::capacity
-                                               ? kCapacitySampleSeconds
-                                               : options_.sampling.min_sample_seconds;
+    context_.sampling.min_sample_seconds =
+        m.kind == MeasurementKind::capacity ? kCapacitySampleSeconds
+        : m.kind == MeasurementKind::sweep
+            ? options_.sampling.min_sample_seconds * kSweepSampleFraction
+            : options_.sampling.min_sample_seconds;
     // The frequency runs two kernels of different lengths: each calibrates its own.
     context_.sampling.repetitions = m.kind == MeasurementKind::frequency ? nullptr : repetitions;
     switch (m.kind) {
@@ -482,9 +485,12 @@ class EffectiveSizing {
 
   // m itself, or a copy with its working set (or absent reason) from the measured capacities.
   const PlannedMeasurement& sized(const PlannedMeasurement& m, results::Results& results) {
-    const bool cache_level = m.level && is_cache(*m.level);
+    // Memory too: its working set follows the last level's effective capacity.
+    const bool cache_level = m.level && (is_cache(*m.level) || *m.level == Level::memory);
     const bool sized_kind = m.kind == MeasurementKind::bandwidth ||
                             m.kind == MeasurementKind::latency || m.kind == MeasurementKind::curve;
+    if (m.domain < 0 && m.level == Level::memory && m.absent_reason.empty())
+      return machine_wide(m, results);
     const bool swept = (m.kind == MeasurementKind::latency ? chased_ : swept_).count(m.domain) > 0;
     if (!cache_level || !sized_kind || m.domain < 0 || !swept || !m.absent_reason.empty()) {
       return m;
@@ -501,6 +507,29 @@ class EffectiveSizing {
       resized_.working_set_bytes = set.bytes_per_thread;
       resized_.absent_reason = set.absent_reason;
     }
+    return resized_;
+  }
+
+  // A run of cores of several domains on memory (contention, congestion, the contention curve):
+  // 4 x the effective last-level caches of the machine, when every domain's load sweep found its
+  // own (the declared size of a domain without).
+  const PlannedMeasurement& machine_wide(const PlannedMeasurement& m, results::Results& results) {
+    std::uint64_t llc = 0;
+    for (const topology::Domain& d : topology_.domains()) {
+      if (d.caches.empty()) continue;
+      std::uint64_t total = d.caches.back().total_bytes;
+      if (swept_.count(d.index) > 0) {
+        for (const results::CacheCapacity& c : found(SizeSweep::bandwidth, d.index, results)) {
+          if (c.level == d.caches.back().level() && c.effective_bytes && c.plateau_start_bytes &&
+              c.plateau_end_bytes) {
+            total = std::min(total, *c.effective_bytes * d.core_pus.size());
+          }
+        }
+      }
+      llc += total;
+    }
+    resized_ = m;
+    resized_.working_set_bytes = memory_working_set(llc, static_cast<int>(m.pus.size()));
     return resized_;
   }
 
@@ -535,6 +564,100 @@ class EffectiveSizing {
   }
 };
 
+// Sorts each run of consecutive records with the same key (one sweep's points) by working set.
+template <typename Record, typename Key>
+void sort_each_run(std::vector<Record>& records, Key key) {
+  for (auto first = records.begin(); first != records.end();) {
+    const auto last =
+        std::find_if(first, records.end(), [&](const Record& r) { return key(r) != key(*first); });
+    std::stable_sort(first, last, [](const Record& a, const Record& b) {
+      return a.working_set_bytes < b.working_set_bytes;
+    });
+    first = last;
+  }
+}
+
+// The adaptive size sweeps of a run (adaptive_sweep.h): one series per (kind, domain, threads,
+// access); a copy sweep also ends where the load sweep of the same threads ended.
+class AdaptiveSweeps {
+ public:
+  explicit AdaptiveSweeps(const topology::Topology& topology) : topology_(topology) {}
+
+  static bool adaptive(const PlannedMeasurement& m) {
+    return m.domain >= 0 &&
+           (m.kind == MeasurementKind::sweep || m.kind == MeasurementKind::capacity);
+  }
+
+  SweepSeries& series(const PlannedMeasurement& m) { return series_of(key(m)); }
+
+  bool same_series(const PlannedMeasurement& a, const PlannedMeasurement& b) const {
+    return adaptive(b) && key(a) == key(b);
+  }
+
+  // A copy sweep ends where the load sweep of the same threads ended.
+  std::optional<std::uint64_t> limit(const PlannedMeasurement& m) const {
+    auto load = key(m);
+    if (std::get<3>(load) < 0 || std::get<3>(load) == static_cast<int>(Access::load)) return {};
+    std::get<3>(load) = static_cast<int>(Access::load);
+    const auto it = series_.find(load);
+    return it == series_.end() ? std::nullopt : it->second.stopped_at();
+  }
+
+  // The measured point's cost (ns per load, or 1 / GB/s), none when it failed.
+  static std::optional<double> cost(const PlannedMeasurement& m, const results::Results& results,
+                                    const RecordSlots& slots) {
+    if (m.kind == MeasurementKind::capacity) {
+      if (slots.latency_sweep.count == 0) return std::nullopt;
+      const auto& p = results.latency_sweep[slots.latency_sweep.first];
+      if (p.stats.count == 0 || p.stats.median <= 0) return std::nullopt;
+      return p.stats.median;
+    }
+    if (slots.sweep.count == 0) return std::nullopt;
+    const auto& p = results.sweep[slots.sweep.first];
+    if (p.stats.count == 0 || p.stats.median <= 0) return std::nullopt;
+    return 1 / p.stats.median;
+  }
+
+  // Where each stopped sweep ended, for the warnings-free summary in provenance.
+  nlohmann::json stops() const {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& [k, s] : series_) {
+      if (!s.stopped_at()) continue;
+      const auto kind = static_cast<MeasurementKind>(std::get<0>(k));
+      out.push_back(
+          {{"sweep", kind == MeasurementKind::capacity ? "latency" : "bandwidth"},
+           {"domain", std::get<1>(k)},
+           {"threads", std::get<2>(k)},
+           {"access",
+            kind == MeasurementKind::capacity ? "" : name(static_cast<Access>(std::get<3>(k)))},
+           {"memory_plateau_at_bytes", *s.stopped_at()}});
+    }
+    return out;
+  }
+
+ private:
+  using Key = std::tuple<int, int, std::size_t, int>;
+  static Key key(const PlannedMeasurement& m) {
+    const auto* stream = std::get_if<codegen::StreamSpec>(&m.spec);
+    return {static_cast<int>(m.kind), m.domain, m.pus.size(),
+            stream ? static_cast<int>(stream->access) : -1};
+  }
+  SweepSeries& series_of(const Key& k) {
+    auto it = series_.find(k);
+    if (it == series_.end()) {
+      const auto& domain = topology_.domains()[static_cast<std::size_t>(std::get<1>(k))];
+      const int threads = static_cast<int>(std::get<2>(k));
+      // The chase runs on one core, whose caches are its own.
+      const topology::Domain view =
+          threads == 1 ? single_core_view(domain) : topology::Domain(domain);
+      it = series_.emplace(k, SweepSeries(sweep_curve_limits(view, threads))).first;
+    }
+    return it->second;
+  }
+  const topology::Topology& topology_;
+  std::map<Key, SweepSeries> series_;
+};
+
 }  // namespace
 
 RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
@@ -564,8 +687,11 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   const auto sweep_points =
       static_cast<int>(std::count_if(plan.measurements.begin(), plan.measurements.end(),
                                      [](const auto& m) { return first_pass_only(m.kind); }));
-  const int total = static_cast<int>(count) * passes - sweep_points * (passes - 1);
+  int total = static_cast<int>(count) * passes - sweep_points * (passes - 1);
+  double estimated_total = plan.estimated_seconds;
   EffectiveSizing sizing(topology, plan);
+  AdaptiveSweeps sweeps(topology);
+  std::map<std::string, double> seconds_by_kind;  // measured, for the plan's estimate
   int index = 0;
   results.complete = false;
 
@@ -577,15 +703,17 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
       // Scale the remaining estimate by how fast the run has gone against its estimates so far.
       const double pace = estimated_done > 1 ? elapsed() / estimated_done : 1;
       options.on_progress({index, std::max(total, index), &m, elapsed(),
-                           std::max(0.0, plan.estimated_seconds - estimated_done) * pace});
+                           std::max(0.0, estimated_total - estimated_done) * pace});
     }
     results::Results one;
     if (!m.absent_reason.empty()) {
       if (pass == 0) record_absent(topology, m, m.absent_reason, one);
     } else {
+      const double began = elapsed();
       try {
         throw_if_stopped(options.sampling);
         runner.run(m, samples_of(m.kind), &repetitions[i], one);
+        seconds_by_kind[name(m.kind)] += elapsed() - began;
       } catch (const kernels::Interrupted&) {
         results.incomplete_reason = "interrupted in pass " + std::to_string(pass + 1) + " of " +
                                     std::to_string(passes) + " after " + std::to_string(index - 1) +
@@ -614,6 +742,29 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     return std::nullopt;
   };
 
+  // A sweep's point not measured: beyond its memory plateau, or stepped over in a flat plateau.
+  auto leave_out = [&](std::size_t i) {
+    --total;
+    estimated_total -= plan.measurements[i].estimated_seconds;
+  };
+  // A sweep (first pass): the plan's consecutive points of one series, walked adaptively.
+  auto run_sweep = [&](std::size_t first, std::size_t end) -> std::optional<RunOutcome> {
+    std::vector<std::uint64_t> sizes;
+    for (std::size_t i = first; i < end; ++i)
+      sizes.push_back(plan.measurements[i].working_set_bytes);
+    std::optional<RunOutcome> outcome;
+    walk_sweep(
+        sweeps.series(plan.measurements[first]), sizes, sweeps.limit(plan.measurements[first]),
+        [&](std::size_t k) -> SweepMeasured {
+          const std::size_t i = first + k;
+          outcome = run_once(i, 0);
+          if (outcome) return {.cost = std::nullopt, .stop = true};
+          return {.cost = AdaptiveSweeps::cost(plan.measurements[i], results, slots[i])};
+        },
+        [&](std::size_t k) { leave_out(first + k); });
+    return outcome;
+  };
+
   // Passes in rotated order: each starts a share of the plan further on. The frequencies of a
   // domain come before its other measurements in the plan, so the first pass keeps them first.
   for (int pass = 0; pass < passes; ++pass) {
@@ -621,6 +772,15 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     for (std::size_t k = 0; k < count; ++k) {
       const std::size_t i = (k + offset) % count;
       if (pass > 0 && first_pass_only(plan.measurements[i].kind)) continue;
+      if (pass == 0 && AdaptiveSweeps::adaptive(plan.measurements[i])) {
+        std::size_t end = i + 1;
+        while (end < count && sweeps.same_series(plan.measurements[i], plan.measurements[end])) {
+          ++end;
+        }
+        if (const auto stop = run_sweep(i, end)) return *stop;
+        k = end - 1;
+        continue;
+      }
       if (const auto stop = run_once(i, pass)) return *stop;
     }
   }
@@ -638,6 +798,12 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     if (elapsed() >= options.max_seconds) break;
   }
   for (const RecordSlots& s : slots) settle_status(results, s, pool);
+  // A stepped-over size is measured after the next one: each curve in size order again.
+  sort_each_run(results.sweep,
+                [](const auto& p) { return std::tuple(p.domain, p.threads, p.access); });
+  sort_each_run(results.latency_sweep, [](const auto& p) { return p.domain; });
+  results.provenance["sweep_stops"] = sweeps.stops();
+  results.provenance["measured_seconds_by_kind"] = seconds_by_kind;
   sizing.record(results);
   mark_levels_without_plateau(results);
   mark_indistinct_levels(results);

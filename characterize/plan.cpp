@@ -45,8 +45,10 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
     case MeasurementKind::sweep:
     case MeasurementKind::curve: {
       const double sweep = threads_ws / kStreamBytesPerSecond;
-      return passes * threads_ws / kFirstTouchBytesPerSecond +
-             runs * std::max(o.min_sample_seconds, sweep);
+      const double length = m.kind == MeasurementKind::sweep
+                                ? o.min_sample_seconds * kSweepSampleFraction
+                                : o.min_sample_seconds;
+      return passes * threads_ws / kFirstTouchBytesPerSecond + runs * std::max(length, sweep);
     }
     case MeasurementKind::latency: {
       const double lines = threads_ws / 64;

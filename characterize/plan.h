@@ -27,6 +27,9 @@ inline bool first_pass_only(MeasurementKind kind) {
 inline constexpr int kCapacitySamples = 3;
 inline constexpr int kCapacityPointsPerOctave = 4;
 inline constexpr double kCapacitySampleSeconds = 0.005;
+// The bandwidth sweeps draw a curve and find its plateaus: their samples are half as long as a
+// roof's (issue 29).
+inline constexpr double kSweepSampleFraction = 0.5;
 
 struct PlannedMeasurement {
   MeasurementKind kind = MeasurementKind::bandwidth;

@@ -62,9 +62,19 @@ std::vector<LevelWorkingSet> level_working_sets(
     below += own;
     sets.push_back(set);
   }
-  const std::uint64_t llc = domain.caches.empty() ? 0 : domain.caches.back().total_bytes;
-  sets.push_back(
-      {Level::memory, memory_working_set(llc, static_cast<int>(domain.core_pus.size())), ""});
+  // Memory: 4 x the last-level cache, the effective one when the sweep measured it (issue 29: a
+  // declared 508 MiB L3 of which a VM gets 32 MiB made every memory run sweep 2 GiB per thread).
+  const int threads = static_cast<int>(domain.core_pus.size());
+  std::uint64_t llc = domain.caches.empty() ? 0 : domain.caches.back().total_bytes;
+  if (!domain.caches.empty()) {
+    for (const results::CacheCapacity& c : measured) {
+      if (c.domain == domain.index && c.level == domain.caches.back().level() &&
+          c.effective_bytes && c.plateau_start_bytes && c.plateau_end_bytes) {
+        llc = std::min(llc, *c.effective_bytes * static_cast<std::uint64_t>(std::max(threads, 1)));
+      }
+    }
+  }
+  sets.push_back({Level::memory, memory_working_set(llc, threads), ""});
   return sets;
 }
 

@@ -199,7 +199,9 @@ TEST(CacheCapacity, WorkingSetsLieInsideTheMeasuredPlateaus) {
     EXPECT_GE(measured[level].bytes_per_thread, *capacities[level].plateau_start_bytes);
     EXPECT_LE(measured[level].bytes_per_thread, *capacities[level].plateau_end_bytes);
   }
-  EXPECT_EQ(measured[3].bytes_per_thread, declared[3].bytes_per_thread);  // memory as before
+  // Memory: 4 x the effective L3 (issue 29), at least 64 MiB, never beyond the declared size.
+  EXPECT_EQ(measured[3].bytes_per_thread, memory_working_set(*capacities[2].effective_bytes, 1));
+  EXPECT_LT(measured[3].bytes_per_thread, declared[3].bytes_per_thread);
 }
 
 TEST(CacheCapacity, RecordsComeBackFromJson) {

@@ -103,7 +103,26 @@ c.check(len(doc["sweep"]) > 10, "sweep too short")
 sweep_sizes = sorted({p["working_set_bytes"] for p in doc["sweep"] if p["access"] == "load"})
 c.check(sweep_sizes[0] <= 1024, f"sweep starts at {sweep_sizes[0]}")
 llc = doc["topology"]["domains"][0]["caches"][-1]["bytes_per_thread"]
-c.check(sweep_sizes[-1] >= 4 * llc, f"sweep ends at {sweep_sizes[-1]} < 4 x LLC per thread")
+# The all-core load sweep ends at 4 x the declared LLC, or earlier where it established the memory
+# plateau (issue 29): then past the effective LLC it found, and the memory roofs sized from it.
+cores = len(doc["topology"]["domains"][0]["core_pus"])
+all_core_stop = [s for s in doc["provenance"].get("sweep_stops", [])
+                 if s["sweep"] == "bandwidth" and s["access"] == "load" and s["domain"] == 0
+                 and s["threads"] == cores]
+if all_core_stop:
+    stop = all_core_stop[0]["memory_plateau_at_bytes"]
+    ends = max(p["working_set_bytes"] for p in doc["sweep"]
+               if p["access"] == "load" and p["domain"] == 0 and p["threads"] == cores)
+    c.check(ends <= stop * 1.01, f"all-core sweep ends at {ends}, past its stop {stop}")
+    l3 = [x for x in doc.get("cache_capacity", []) if x["sweep"] == "bandwidth" and x["domain"] == 0]
+    effective = l3[-1].get("effective_bytes") if l3 else None
+    c.check(effective is not None and stop > effective,
+            f"sweep stopped at {stop}, not past the effective LLC {effective}")
+    mem = [x for x in roofs if x["level"] == "memory" and x["placement"] == "local" and x["samples"]]
+    c.check(all(x["working_set_bytes"] >= 0.95 * max(4 * effective, (64 << 20) // cores) for x in mem),
+            "memory roofs not sized past 4 x the effective LLC")
+else:
+    c.check(sweep_sizes[-1] >= 4 * llc, f"sweep ends at {sweep_sizes[-1]} < 4 x LLC per thread")
 lat = {p["level"]: p for p in doc["latency"] if p["samples_ns"]}
 c.check(set(levels) <= set(lat), f"latency levels {sorted(lat)}")
 if set(levels) <= set(lat):

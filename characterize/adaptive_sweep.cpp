@@ -1,0 +1,102 @@
+// Where a size sweep may stop, and where it may step over a size.
+#include "characterize/adaptive_sweep.h"
+
+#include <algorithm>
+
+#include "characterize/cache_capacity.h"
+#include "characterize/working_set.h"
+
+namespace larm::characterize {
+
+SweepCurveLimits sweep_curve_limits(const topology::Domain& domain, int threads) {
+  SweepCurveLimits limits;
+  limits.cache_levels = domain.caches.size();
+  for (std::size_t k = 0; k + 1 < domain.caches.size(); ++k) {
+    limits.inner_levels_bytes += domain.caches[k].bytes_per_thread();
+  }
+  limits.smallest_memory_bytes = memory_working_set(0, threads);
+  return limits;
+}
+
+bool memory_plateau_reached(const std::vector<std::uint64_t>& sizes,
+                            const std::vector<double>& costs, const SweepCurveLimits& limits) {
+  if (sizes.empty() || sizes.size() != costs.size() || limits.cache_levels == 0) return false;
+  if (sizes.back() < limits.smallest_memory_bytes) return false;
+  const std::vector<Plateau> plateaus = find_plateaus(costs);
+  if (plateaus.size() < limits.cache_levels + 1) return false;
+  const Plateau& last = plateaus.back();
+  if (last.last + 1 != costs.size() || last.last + 1 - last.first < kMemoryPlateauPoints) {
+    return false;
+  }
+  if (sizes[last.first] <= limits.inner_levels_bytes) return false;
+  // Smoothed as the plateaus are (a running median of three): one noisy size does not decide.
+  const std::vector<double> smooth = smoothed_costs(costs);
+  const auto tail = smooth.end() - static_cast<std::ptrdiff_t>(kMemoryPlateauPoints);
+  const auto [lo, hi] = std::minmax_element(tail, smooth.end());
+  return *lo > 0 && *hi <= *lo * (1 + kMemoryPlateauTolerance);
+}
+
+bool SweepSeries::can_skip() const {
+  if (points_.size() < 2 || stopped_at_) return false;
+  const double a = points_[points_.size() - 2].second, b = points_.back().second;
+  return a > 0 && b > 0 && std::max(a, b) <= std::min(a, b) * (1 + kFlatStep);
+}
+
+bool SweepSeries::add(std::uint64_t bytes, double cost) {
+  const auto at = std::lower_bound(points_.begin(), points_.end(), bytes,
+                                   [](const auto& p, std::uint64_t b) { return p.first < b; });
+  const bool newest = at == points_.end();
+  const auto inserted = points_.insert(at, {bytes, cost});
+  bool transition = false;
+  if (newest && inserted != points_.begin()) {
+    const double before = std::prev(inserted)->second;
+    transition = before <= 0 || cost <= 0 ||
+                 std::max(before, cost) > std::min(before, cost) * (1 + kFlatStep);
+  }
+  if (!stopped_at_) {
+    std::vector<std::uint64_t> sizes;
+    std::vector<double> costs;
+    for (const auto& [b, c] : points_) {
+      sizes.push_back(b);
+      costs.push_back(c);
+    }
+    if (memory_plateau_reached(sizes, costs, limits_)) stopped_at_ = points_.back().first;
+  }
+  return transition;
+}
+
+bool walk_sweep(SweepSeries& series, const std::vector<std::uint64_t>& sizes,
+                std::optional<std::uint64_t> limit,
+                const std::function<SweepMeasured(std::size_t)>& measure,
+                const std::function<void(std::size_t)>& leave_out) {
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::size_t stepped_over = kNone;  // a size stepped over, until the next one is measured
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    if (!series.wants(sizes[k]) || (limit && sizes[k] > *limit)) {
+      leave_out(k);
+      continue;
+    }
+    if (stepped_over == kNone && k + 1 < sizes.size() && series.can_skip()) {
+      stepped_over = k;
+      continue;
+    }
+    const SweepMeasured measured = measure(k);
+    if (measured.stop) return false;
+    const bool transition = measured.cost && series.add(sizes[k], *measured.cost);
+    if (stepped_over == kNone) continue;
+    const std::size_t between = stepped_over;
+    stepped_over = kNone;
+    if (!transition) {
+      leave_out(between);
+      continue;
+    }
+    // The curve moved: the size between is measured after all.
+    const SweepMeasured again = measure(between);
+    if (again.stop) return false;
+    if (again.cost) series.add(sizes[between], *again.cost);
+  }
+  if (stepped_over != kNone) leave_out(stepped_over);
+  return true;
+}
+
+}  // namespace larm::characterize

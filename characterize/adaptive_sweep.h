@@ -1,0 +1,88 @@
+// Adaptive size sweeps (issue 29). A sweep over working-set sizes is planned to 4 x the declared
+// last-level cache, which on a VM or a shared host may be hundreds of MiB the run never gets; it
+// stops instead once it has established the memory plateau, and inside a flat plateau it measures
+// every other size, going back for the skipped one when the next size shows a transition (coarse
+// where the curve is flat, fine where it moves).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "topology/topology.h"
+
+namespace larm::characterize {
+
+// The memory plateau is established when the curve so far (costs rising with the level that
+// serves the size: ns per load, or 1 / GB/s) has
+//  - one plateau (cache_capacity.h's) more than the domain has cache levels, the last one reaching
+//    the newest point: every level has shown its own, and the curve is past the last;
+//  - its last kMemoryPlateauPoints costs within kMemoryPlateauTolerance of each other (a plateau
+//  may
+//    rise by 25 % over its length; memory's is flat);
+//  - that plateau starting beyond what the levels below the last cache hold (their declared size:
+//    no cache holds more than it declares), so that a burst of noise among the inner levels is
+//    never taken for a level;
+//  - the sweep past the memory runs' smallest working set (64 MiB in all).
+// A domain whose curve never shows one plateau per level (a level hidden, or two levels alike)
+// runs the whole planned sweep.
+inline constexpr std::size_t kMemoryPlateauPoints = 3;
+inline constexpr double kMemoryPlateauTolerance = 0.10;
+// Two consecutive measured sizes within this of each other are inside a plateau: the next size is
+// skipped (and measured after all when the one after it differs by more).
+inline constexpr double kFlatStep = 0.05;
+
+struct SweepCurveLimits {
+  std::size_t cache_levels = 0;
+  std::uint64_t inner_levels_bytes = 0;  // per thread (per instance for the one-core chase)
+  std::uint64_t smallest_memory_bytes = 0;
+};
+
+// The limits of a sweep of `threads` threads over the domain's sizes.
+SweepCurveLimits sweep_curve_limits(const topology::Domain& domain, int threads);
+
+// sizes ascending, costs of the same points.
+bool memory_plateau_reached(const std::vector<std::uint64_t>& sizes,
+                            const std::vector<double>& costs, const SweepCurveLimits& limits);
+
+// One sweep's progress: the points measured, where it stopped, the size it skipped.
+class SweepSeries {
+ public:
+  explicit SweepSeries(SweepCurveLimits limits) : limits_(limits) {}
+
+  // Whether a planned size is still to be measured (not beyond where the sweep stopped).
+  bool wants(std::uint64_t bytes) const { return !stopped_at_ || bytes <= *stopped_at_; }
+  // Whether the next planned size can be skipped: the last two measured sizes are flat.
+  bool can_skip() const;
+  // A measured point (size ascending, except a skipped one measured after all); returns whether it
+  // showed a transition since the previous measured point (the skipped size between is wanted).
+  bool add(std::uint64_t bytes, double cost);
+  // Stops the sweep at a size (a copy sweep ends where its load sweep ended).
+  void stop_at(std::uint64_t bytes) { stopped_at_ = bytes; }
+  std::optional<std::uint64_t> stopped_at() const { return stopped_at_; }
+
+ private:
+  SweepCurveLimits limits_;
+  std::vector<std::pair<std::uint64_t, double>> points_;  // ascending
+  std::optional<std::uint64_t> stopped_at_;
+};
+
+// What measuring one size of a sweep gave: its cost (none when it failed), or that the run stops.
+struct SweepMeasured {
+  std::optional<double> cost;
+  bool stop = false;
+};
+
+// Walks one sweep's planned sizes (ascending) with the series: a size beyond where the sweep
+// stopped (or beyond `limit`, where the load sweep of a copy sweep ended) is left out; inside a
+// flat stretch every other size is stepped over, and measured after the next one when that one
+// shows a transition. Returns false when a measurement said stop.
+bool walk_sweep(SweepSeries& series, const std::vector<std::uint64_t>& sizes,
+                std::optional<std::uint64_t> limit,
+                const std::function<SweepMeasured(std::size_t)>& measure,
+                const std::function<void(std::size_t)>& leave_out);
+
+}  // namespace larm::characterize
