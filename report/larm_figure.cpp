@@ -14,24 +14,38 @@ constexpr double kMinAi = 1.0 / 64, kMaxAi = 64;
 
 // Line style of a roof: colour by cache level or memory, dash by placement (local solid, remote
 // dashed, contention dash-dot, congestion dotted), so that print in grey still tells them apart.
-std::string roof_style(const roofline::RoofLine& roof, int cache_index) {
+std::string roof_colour(const roofline::RoofLine& roof, int cache_index) {
   static const char* const cache_colours[] = {"#56B4E9", "#009E73", "#E69F00", "#F0E442"};
   // Okabe-Ito, then Tol's muted colours (also colour-blind safe) for nodes with many memories.
   static const char* const memory_colours[] = {"#000000", "#D55E00", "#0072B2", "#CC79A7",
                                                "#882255", "#44AA99", "#999933", "#332288"};
-  std::string colour, dash = "1";
   const RoofKind kind = roof.kind();
-  if (kind == RoofKind::cache) {
-    colour = cache_colours[cache_index % 4];
-  } else if (kind == RoofKind::congestion) {
-    colour = "#CC79A7";
-    dash = "3";
-  } else {
-    colour = memory_colours[(roof.memory ? roof.memory->os_index : 0) % 8];
-    if (kind == RoofKind::remote) dash = "2";
-    if (kind == RoofKind::contention) dash = "4";
-  }
-  return "lc rgb \"" + colour + "\" dt " + dash + " lw 1.5";
+  if (kind == RoofKind::cache) return cache_colours[cache_index % 4];
+  if (kind == RoofKind::congestion) return "#CC79A7";
+  return memory_colours[(roof.memory ? roof.memory->os_index : 0) % 8];
+}
+
+std::string roof_style(const roofline::RoofLine& roof, int cache_index) {
+  std::string dash = "1";
+  const RoofKind kind = roof.kind();
+  if (kind == RoofKind::congestion) dash = "3";
+  if (kind == RoofKind::remote) dash = "2";
+  if (kind == RoofKind::contention) dash = "4";
+  return "lc rgb \"" + roof_colour(roof, cache_index) + "\" dt " + dash + " lw 1.5";
+}
+
+// The band of a roof's interval (results/roof_interval.h), shaded in its colour under its line;
+// "" for a roof without one (files before schema 1.6).
+std::string interval_band(const roofline::RoofLine& roof, const std::string& colour) {
+  if (!roof.interval) return "";
+  const double low = roof.value * (1 - roof.interval->first);
+  const double high = roof.value * (1 + roof.interval->second);
+  const std::string lower =
+      roof.slope() ? "min($1*" + significant(low, 6) + ", F)" : significant(low, 6);
+  const std::string upper =
+      roof.slope() ? "min($1*" + significant(high, 6) + ", F)" : significant(high, 6);
+  return "    '+' using 1:(" + lower + "):(" + upper +
+         ") with filledcurves fs transparent solid 0.18 noborder lc rgb \"" + colour + "\" notitle";
 }
 
 // The key's name of a roof: the access and precision are in the title already.
@@ -246,8 +260,12 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
   std::vector<std::string> items;
   int cache_index = 0;
   for (const auto& [r, members, names] : merge_equal(d.bandwidth, key_name)) {
+    const int index = r.is_cache() ? cache_index++ : 0;
+    if (const std::string band = interval_band(r, roof_colour(r, index)); !band.empty()) {
+      items.push_back(band);
+    }
     items.push_back("    min(x*" + significant(r.value, 6) + ", F) " + "with lines " +
-                    roof_style(r, r.is_cache() ? cache_index++ : 0) + " title " +
+                    roof_style(r, index) + " title " +
                     gnuplot_string(names + ": " + significant(r.value) + " GB/s"));
   }
   for (const auto& [region, gbps] : d.hybrid_roofs) {
@@ -257,6 +275,7 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
         gnuplot_string("hybrid roof of " + region + ": " + significant(gbps) + " GB/s"));
   }
   for (const auto& [c, members, names] : merge_equal(d.ceilings, ceiling_name)) {
+    if (const std::string band = interval_band(c, "#555555"); !band.empty()) items.push_back(band);
     items.push_back("    " + significant(c.value, 6) +
                     " with lines lc rgb \"#555555\" dt 3 lw 1 title " +
                     gnuplot_string(names + ": " + significant(c.value) + " GFLOP/s"));
@@ -432,6 +451,11 @@ std::vector<Figure> larm_figures(const results::Results& results,
     caption << (d.validation.empty()
                     ? "; no validation points."
                     : "; " + std::to_string(d.validation.size()) + " validation points.");
+    if (std::any_of(d.bandwidth.begin(), d.bandwidth.end(),
+                    [](const auto& r) { return r.interval.has_value(); })) {
+      caption << " Shaded under each roof: its 95 % interval (bootstrap of its samples, widened to "
+                 "its passes' values).";
+    }
     f.caption = caption.str();
     f.body = axes(range) + key_below(d, labels, f) +
              domain_plot(d, range, f.name, true, labels, ": " + roofs_text);

@@ -45,10 +45,18 @@ void size_tics(std::ostream& body, double low, double high) {
 
 // A log-log figure of a median against working-set size: its data (a block per series) and its
 // axes in body; the caller adds the marks, the plot line and the caption.
+// The sizes a size figure shows (its x range): marks outside it are left out (a sweep that
+// stopped at the memory plateau ends before a VM's declared 508 MiB L3).
+struct SizeAxis {
+  double low = 0;
+  double high = 0;
+  bool shows(double bytes) const { return bytes >= low / 1.2 && bytes <= high * 1.2; }
+};
+
 template <typename Series>
 Figure size_figure(const std::string& name, const std::string& title, const std::string& columns,
                    const std::string& group, const Series& series, const char* xlabel,
-                   const char* ylabel, const char* key, std::ostringstream& body) {
+                   const char* ylabel, const char* key, std::ostringstream& body, SizeAxis& axis) {
   Figure f;
   f.name = name;
   f.title = title;
@@ -67,6 +75,7 @@ Figure size_figure(const std::string& name, const std::string& title, const std:
        << "  set xlabel \"" << xlabel << "\"\n  set ylabel \"" << ylabel << "\"\n"
        << "  set grid lc rgb \"#dddddd\"\n  set key " << key << " font small\n";
   size_tics(body, low, high);
+  axis = {low, high};
   return f;
 }
 
@@ -74,8 +83,9 @@ Figure size_figure(const std::string& name, const std::string& title, const std:
 // A vertical line at a size, labelled along it: from the top down, or (bottom) from the bottom
 // up, so that a declared and an effective capacity close to each other (48 and 44 KiB) do not
 // write over each other.
-void size_mark(std::ostream& body, double bytes, const std::string& label, const char* style,
-               bool bottom = false) {
+void size_mark(std::ostream& body, const SizeAxis& axis, double bytes, const std::string& label,
+               const char* style, bool bottom = false) {
+  if (!axis.shows(bytes)) return;
   body << "  set arrow from " << bytes << ", graph 0 to " << bytes << ", graph 1 nohead " << style
        << "\n"
        << "  set label " << gnuplot_string(label) << " at " << bytes
@@ -85,14 +95,15 @@ void size_mark(std::ostream& body, double bytes, const std::string& label, const
 
 // The effective capacities one sweep found for a domain (issue 12), as solid lines (declared
 // ones too when the figure has no other marks for them); the caption's words for them.
-std::string mark_capacities(std::ostream& body, const results::Results& results, int domain,
-                            SizeSweep sweep, bool declared_too) {
+std::string mark_capacities(std::ostream& body, const SizeAxis& axis,
+                            const results::Results& results, int domain, SizeSweep sweep,
+                            bool declared_too) {
   std::string text;
   for (const results::CacheCapacity& c : results.capacities) {
     if (c.domain != domain || c.sweep != sweep) continue;
     const std::string level = name(c.level);
     if (declared_too && c.declared_bytes > 0) {
-      size_mark(body, static_cast<double>(c.declared_bytes),
+      size_mark(body, axis, static_cast<double>(c.declared_bytes),
                 level + " declared " + bytes_label(static_cast<double>(c.declared_bytes)),
                 "lc rgb \"#888888\" dt 2");
     }
@@ -100,7 +111,7 @@ std::string mark_capacities(std::ostream& body, const results::Results& results,
             bytes_label(static_cast<double>(c.declared_bytes)) + ", effective ";
     if (c.effective_bytes) {
       const auto effective = static_cast<double>(*c.effective_bytes);
-      size_mark(body, effective, level + " effective " + bytes_label(effective),
+      size_mark(body, axis, effective, level + " effective " + bytes_label(effective),
                 "lc rgb \"#D55E00\" lw 1.5", true);
       text += bytes_label(effective);
     } else {
@@ -149,12 +160,14 @@ std::vector<Figure> latency_sweep_figures(const results::Results& results,
   }
   for (const auto& [domain, series] : by_domain) {
     std::ostringstream body;
+    SizeAxis axis;
     Figure f =
         size_figure("latency-sweep-domain" + std::to_string(domain),
                     "Load-to-use latency vs working-set size, domain " + std::to_string(domain),
                     "working_set_bytes median_ns", "series", series, "Working set (bytes)",
-                    "Latency (ns per dependent load)", "bottom right", body);
-    const std::string capacities = mark_capacities(body, results, domain, SizeSweep::latency, true);
+                    "Latency (ns per dependent load)", "bottom right", body, axis);
+    const std::string capacities =
+        mark_capacities(body, axis, results, domain, SizeSweep::latency, true);
     body << "  plot \"" << f.name
          << ".dat\" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb \"" << colour(0)
          << "\" title \"pointer chase, one core\"\n";
@@ -187,11 +200,12 @@ std::vector<Figure> sweep_figures(const results::Results& results,
   if (by_domain.empty()) omitted.push_back("size sweep figures: no size sweep in the results");
   for (const auto& [domain, accesses] : by_domain) {
     std::ostringstream body;
+    SizeAxis axis;
     Figure f = size_figure("sweep-domain" + std::to_string(domain),
                            "Bandwidth vs working-set size, domain " + std::to_string(domain),
                            "working_set_bytes_per_thread median_gbps", "access", accesses,
                            "Working set per thread (bytes)", "Bandwidth (GB/s, all threads)",
-                           "below horizontal Left reverse", body);
+                           "below horizontal Left reverse", body, axis);
     // The caches as one thread of the domain sees them (METHOD §3).
     std::string caches;
     for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
@@ -200,13 +214,13 @@ std::vector<Figure> sweep_figures(const results::Results& results,
         const double per_thread = cache.value("bytes_per_thread", 0.0);
         if (per_thread <= 0) continue;
         const std::string level = cache.value("level", "");
-        size_mark(body, per_thread, level + " " + bytes_label(per_thread),
+        size_mark(body, axis, per_thread, level + " " + bytes_label(per_thread),
                   "lc rgb \"#888888\" dt 2");
         caches += (caches.empty() ? "" : ", ") + level + " " + bytes_label(per_thread);
       }
     }
     const std::string effective =
-        mark_capacities(body, results, domain, SizeSweep::bandwidth, false);
+        mark_capacities(body, axis, results, domain, SizeSweep::bandwidth, false);
     body << "  plot \\\n";
     // One hue per access (load blue, copy orange), darker with more threads (thesis fig. 2.11's
     // gradient); the one-core series dashed with open points.

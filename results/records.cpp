@@ -115,6 +115,11 @@ json roof_json(const Roof& r) {
             {"status", status_text(r.status, r.status_reason)}};
   add_huge_pages(j, r.huge_page_fraction);
   add_interference(j, r.interference);
+  if (!r.pass_values.empty()) j["pass_values"] = r.pass_values;
+  if (r.interval) {
+    j["interval"] = {
+        {"low", r.interval->low}, {"high", r.interval->high}, {"modes", r.interval->modes}};
+  }
   return j;
 }
 
@@ -147,6 +152,13 @@ Roof roof_from(const json& j, const MemoryReader& memories) {
   r.documented_ipc = read_optional(j, "documented_ipc");
   r.huge_page_fraction = read_optional(j, "huge_page_fraction");
   r.interference = interference_from(j);
+  if (j.contains("pass_values")) r.pass_values = j.at("pass_values").get<std::vector<double>>();
+  if (j.contains("interval")) {
+    const json& in = j.at("interval");
+    r.interval = RoofInterval{.low = in.at("low").get<double>(),
+                              .high = in.at("high").get<double>(),
+                              .modes = in.at("modes").get<std::vector<double>>()};
+  }
   read_status(j, r);
   return r;
 }

@@ -9,13 +9,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/roof_interval.h"
 #include "results/statistics.h"
 #include "results/vocabulary.h"
 
 namespace larm::results {
 
 // Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
-inline constexpr const char* kSchemaVersion = "1.5";
+inline constexpr const char* kSchemaVersion = "1.6";
 
 // Samples of a measurement that were interfered with (issue 12): their threads were descheduled,
 // stolen from by the hypervisor or slowed (kernels/interference.h says the thresholds). They are
@@ -63,6 +64,10 @@ struct Roof {
   std::optional<double> huge_page_fraction;      // of its buffers of 2 MiB or more (bound ones)
   std::optional<double> instructions_per_cycle;  // per core, FLOP ceilings only
   std::optional<double> documented_ipc;          // vendor figure, when larm knows it
+  // Each pass's value, and the interval the value would take again (roof_interval.h); none in
+  // files from before schema 1.6.
+  std::vector<double> pass_values;
+  std::optional<RoofInterval> interval;
   Interference interference;
   Status status = Status::ok;
   std::string status_reason;  // why the roof is absent

@@ -28,6 +28,21 @@ std::string cell(const Roof* roof) {
   return text;
 }
 
+// An interval cell: its half width in % of the roof, or "2 modes"; "" without an interval.
+std::string interval_cell(const Roof* roof) {
+  if (roof == nullptr || !roof->present() || !roof->interval) return "";
+  if (roof->interval->bimodal()) return "2 modes";
+  return "±" + fixed_text(100 * roof->interval->half_width(roof->roof), 1);
+}
+
+bool any_interval(const std::vector<Roof>& roofs, int domain) {
+  return std::any_of(roofs.begin(), roofs.end(),
+                     [&](const Roof& r) { return r.domain == domain && r.interval; });
+}
+
+// The roofs whose samples fell in two groups: what each group gave.
+std::string bimodal_lines(const std::vector<Roof>& roofs, int domain);
+
 std::string row_label(const Roof& r) {
   if (r.level != Level::memory) return name(r.level);
   std::string label = "mem " + (r.memory ? r.memory->text() : std::string("all"));
@@ -35,6 +50,21 @@ std::string row_label(const Roof& r) {
   if (r.placement && *r.placement != Placement::local)
     label += std::string(" ") + name(*r.placement);
   return label;
+}
+
+std::string bimodal_lines(const std::vector<Roof>& roofs, int domain) {
+  std::string lines;
+  for (const Roof& r : roofs) {
+    if (r.domain != domain || !r.present() || !r.interval || !r.interval->bimodal()) continue;
+    lines += "  two modes: " +
+             (r.is_ceiling() ? std::string(name(r.isa)) + " " + name_or_empty(r.precision)
+                             : row_label(r)) +
+             " " + r.operation() + " " + format_value(r.interval->modes[0]) + " | " +
+             format_value(r.interval->modes[1]) + " " + r.unit() +
+             " (the host changed state during the run; interval " + format_value(r.interval->low) +
+             " - " + format_value(r.interval->high) + ")\n";
+  }
+  return lines;
 }
 
 }  // namespace
@@ -89,6 +119,23 @@ std::string summary_table(const Results& results) {
         }
         out << "\n";
       }
+      if (any_interval(results.roofs, domain)) {
+        out << "  " << right_aligned("interval, ± % (95 %)", 26) << "\n";
+        for (const std::string& label : row_order) {
+          if (std::none_of(rows[label].begin(), rows[label].end(),
+                           [](const auto& cell) { return !interval_cell(cell.second).empty(); })) {
+            continue;
+          }
+          out << "  " << right_aligned(label, 26);
+          for (Access access : all<Access>()) {
+            auto it = rows[label].find(access);
+            // ± is two bytes in UTF-8 and one column on the screen.
+            const std::string text = interval_cell(it == rows[label].end() ? nullptr : it->second);
+            out << right_aligned(" " + text, 10 + (text.starts_with("±") ? 1 : 0));
+          }
+          out << "\n";
+        }
+      }
     }
 
     // FLOP ceilings: one row per ISA and precision.
@@ -102,7 +149,8 @@ std::string summary_table(const Results& results) {
     }
     if (!flop_order.empty()) {
       out << "  " << right_aligned("GFLOP/s (" + estimator + ") [IPC]", 26);
-      for (FlopOp op : all<FlopOp>()) out << right_aligned(name(op), 16);
+      const std::size_t width = any_interval(results.roofs, domain) ? 24 : 16;
+      for (FlopOp op : all<FlopOp>()) out << right_aligned(name(op), width);
       out << "\n";
       for (const std::string& label : flop_order) {
         out << "  " << right_aligned(label, 26);
@@ -112,11 +160,18 @@ std::string summary_table(const Results& results) {
           if (it != flops[label].end() && it->second->instructions_per_cycle) {
             text += " [" + format_value(*it->second->instructions_per_cycle) + "]";
           }
-          out << right_aligned(" " + text, 16);
+          if (const std::string interval =
+                  interval_cell(it == flops[label].end() ? nullptr : it->second);
+              !interval.empty()) {
+            text += " " + interval;
+          }
+          // ± is two bytes in UTF-8 and one column on the screen.
+          out << right_aligned(" " + text, width + (text.find("±") != std::string::npos ? 1 : 0));
         }
         out << "\n";
       }
     }
+    out << bimodal_lines(results.roofs, domain);
 
     bool first = true;
     for (const LatencyPoint& p : results.latency) {

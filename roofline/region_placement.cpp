@@ -372,6 +372,11 @@ std::vector<RoofLine> domain_roofs(const results::Results& results, int domain,
     if (roof.roof > 0 && roof.stats.count > 0) {
       line.tolerance = std::max(roof.stats.max - roof.roof, roof.roof - roof.stats.min) / roof.roof;
     }
+    if (roof.roof > 0 && roof.interval) {
+      line.interval = std::pair(std::max(0.0, roof.roof - roof.interval->low) / roof.roof,
+                                std::max(0.0, roof.interval->high - roof.roof) / roof.roof);
+      line.tolerance = std::max(line.interval->first, line.interval->second);
+    }
     line.level = roof.level;
     line.access = roof.access;
     line.op = roof.op;
@@ -483,9 +488,7 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
   const auto height = [&](const RoofLine& roof) {
     return placement.by_bandwidth ? roof.value : roof.at(ai);
   };
-  const auto within_noise = [&](const RoofLine& roof) {
-    return std::abs(y - height(roof)) <= roof.tolerance * height(roof);
-  };
+  const auto within_noise = [&](const RoofLine& roof) { return roof.within(height(roof), y); };
   // The lowest roof the point is under, or within that roof's noise above it: noise that puts
   // a point just over a roof does not make the next roof up its bound.
   const RoofLine* lowest = nullptr;
@@ -554,10 +557,14 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
     std::string names;
     for (std::size_t i = 0; i < near.size(); ++i) {
       names += (i == 0 ? "" : i + 1 == near.size() ? " and " : ", ") + near[i]->name;
-      names += " (±" + results::percent_text(near[i]->tolerance, 1) + ")";
+      names += near[i]->interval
+                   ? " (interval -" + results::percent_text(near[i]->interval->first, 1) + " +" +
+                         results::percent_text(near[i]->interval->second, 1) + ")"
+                   : " (±" + results::percent_text(near[i]->tolerance, 1) + ")";
     }
-    placement.verdict += "; within the measured noise of " + std::to_string(near.size()) +
-                         " roofs (" + names +
+    placement.verdict += std::string("; within the ") +
+                         (near.front()->interval ? "intervals" : "measured noise") + " of " +
+                         std::to_string(near.size()) + " roofs (" + names +
                          "): the measurements cannot tell which of them bounds it";
   }
   if (placement.distance_percent > kFarBelowPercent) {

@@ -86,14 +86,21 @@ struct RoofLine {
   // The roof's own noise: how far its farthest sample lies from value, as a fraction of it
   // (0 for a model's roof). A point within it of the roof cannot be told from one on it.
   double tolerance = 0;
+  // The roof's interval (results/roof_interval.h) as fractions of value below and above it, when
+  // the results carry one (schema 1.6): it replaces the tolerance.
+  std::optional<std::pair<double, double>> interval;
 
   bool slope() const { return level != Level::flops; }
   bool is_cache() const { return larm::is_cache(level); }
   double at(double ai) const { return slope() ? ai * value : value; }
-  // Whether y, at ai, is within the roof's noise of it (above or below).
-  bool within_noise(double ai, double y) const {
-    return std::abs(y - at(ai)) <= tolerance * at(ai);
+  // Whether y is within the roof's interval (or noise) around `height`, the roof where y stands.
+  bool within(double height, double y) const {
+    if (interval)
+      return y >= height * (1 - interval->first) && y <= height * (1 + interval->second);
+    return std::abs(y - height) <= tolerance * height;
   }
+  // Whether y, at ai, is within the roof's interval or noise (above or below).
+  bool within_noise(double ai, double y) const { return within(at(ai), y); }
   RoofKind kind() const { return roof_kind(level, placement); }
 };
 

@@ -1,6 +1,7 @@
 // Model error metrics per roof.
 #include "validate/model_error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -15,10 +16,28 @@ ModelError model_error(std::span<const ModelPoint> points) {
   return {.points = e.points, .thesis_percent = e.thesis, .mean_abs_percent = e.mean_abs};
 }
 
+namespace {
+
+// The interval of the roof (or ceiling) a validation point used: the domain's roof of that kind
+// whose value is the one the point was predicted with.
+const results::RoofInterval* interval_of(const results::Results& results, int domain, bool ceiling,
+                                         double value) {
+  for (const results::Roof& r : results.roofs) {
+    if (r.domain == domain && r.is_ceiling() == ceiling && r.present() && r.roof == value &&
+        r.interval) {
+      return &*r.interval;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::vector<RoofErrors> roof_errors(const results::Results& results) {
   struct Collected {
     double ridge = 0;
     std::vector<ModelPoint> all, near, away;
+    int with_interval = 0, in_interval = 0;
   };
   std::map<std::pair<int, std::string>, Collected> by_roof;
   for (const results::ValidationPoint& p : results.validation) {
@@ -28,6 +47,14 @@ std::vector<RoofErrors> roof_errors(const results::Results& results) {
     const ModelPoint point{.ai = p.ai, .achieved = p.stats.median, .predicted = p.predicted_gflops};
     c.all.push_back(point);
     (near_ridge(p.ai, c.ridge) ? c.near : c.away).push_back(point);
+    const auto* bandwidth = interval_of(results, p.domain, false, p.roof_gbps);
+    const auto* ceiling = interval_of(results, p.domain, true, p.ceiling_gflops);
+    if (bandwidth && ceiling) {
+      ++c.with_interval;
+      const double low = std::min(p.ai * bandwidth->low, ceiling->low);
+      const double high = std::min(p.ai * bandwidth->high, ceiling->high);
+      c.in_interval += p.stats.median >= low && p.stats.median <= high;
+    }
   }
   std::vector<RoofErrors> rows;
   for (const auto& [key, c] : by_roof) {
@@ -36,7 +63,9 @@ std::vector<RoofErrors> roof_errors(const results::Results& results) {
                     .ridge = c.ridge,
                     .all = model_error(c.all),
                     .near = model_error(c.near),
-                    .away = model_error(c.away)});
+                    .away = model_error(c.away),
+                    .with_interval = c.with_interval,
+                    .in_interval = c.in_interval});
   }
   return rows;
 }
@@ -44,8 +73,12 @@ std::vector<RoofErrors> roof_errors(const results::Results& results) {
 std::string error_table(const std::vector<RoofErrors>& errors) {
   std::ostringstream out;
   char line[256];
-  std::snprintf(line, sizeof line, "%-6s %-30s %7s | %-20s | %-20s | %-20s\n", "domain", "roof",
-                "ridge", "all:   n     E  MARE", "near:  n     E  MARE", "away:  n     E  MARE");
+  // A column for the roofs' intervals when the results carry them (schema 1.6).
+  const bool intervals = std::any_of(errors.begin(), errors.end(),
+                                     [](const RoofErrors& r) { return r.with_interval > 0; });
+  std::snprintf(line, sizeof line, "%-6s %-30s %7s | %-20s | %-20s | %-20s%s\n", "domain", "roof",
+                "ridge", "all:   n     E  MARE", "near:  n     E  MARE", "away:  n     E  MARE",
+                intervals ? " | in interval" : "");
   out << line;
   auto cell = [](const ModelError& e) {
     char text[64];
@@ -55,10 +88,17 @@ std::string error_table(const std::vector<RoofErrors>& errors) {
     return std::string(text);
   };
   for (const RoofErrors& r : errors) {
-    std::snprintf(line, sizeof line, "%-6d %-30s %7.3f |  %-19s |  %-19s |  %-19s\n", r.domain,
+    std::snprintf(line, sizeof line, "%-6d %-30s %7.3f |  %-19s |  %-19s |  %-19s", r.domain,
                   r.roof.c_str(), r.ridge, cell(r.all).c_str(), cell(r.near).c_str(),
                   cell(r.away).c_str());
     out << line;
+    if (intervals) {
+      out << " | "
+          << (r.with_interval > 0
+                  ? std::to_string(r.in_interval) + " of " + std::to_string(r.with_interval)
+                  : std::string("-"));
+    }
+    out << "\n";
   }
   return out.str();
 }

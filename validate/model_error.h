@@ -35,6 +35,10 @@ struct RoofErrors {
   std::string roof;
   double ridge = 0;  // F / B
   ModelError all, near, away;
+  // Of the points whose roof and ceiling carry intervals (schema 1.6), how many lie within the
+  // band the model predicts from them: min(AI x [B low, B high], [F low, F high]).
+  int with_interval = 0;
+  int in_interval = 0;
 };
 
 // One row per validated roof of the results, from its present validation points.

@@ -1,0 +1,50 @@
+// The interval of a roof's value (issue 29): one value and a mark told a user nothing of how far
+// the next run may land on a host whose memory bandwidth moves with its neighbours. Each roof
+// carries the range its value would take again, from its clean samples and its passes:
+//  - the percentile bootstrap of the run's estimator (p90 or median) over the pooled samples:
+//    kBootstrapResamples resamples with replacement, a fixed seed (the same samples give the same
+//    interval), its kIntervalLow and kIntervalHigh quantiles;
+//  - widened to every pass's own value: a drift between passes, minutes apart, is what separates
+//    runs, and the bootstrap of pooled samples cannot see it;
+//  - two modes: where the sorted samples split at a gap wider than kModeGap of the median and wider
+//    than the range of either side, each side holding at least kModeShare of them (and 2), the
+//    host switched state during the run (the vCPUs moved to cores that do not share an L3): the
+//    interval spans both groups and names their medians instead of averaging them away.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "results/vocabulary.h"
+
+namespace larm::results {
+
+inline constexpr int kBootstrapResamples = 1000;
+inline constexpr double kIntervalLow = 0.025;
+inline constexpr double kIntervalHigh = 0.975;
+inline constexpr double kModeGap = 0.08;
+inline constexpr double kModeShare = 0.2;
+
+struct RoofInterval {
+  double low = 0;
+  double high = 0;
+  std::vector<double> modes;  // empty, or the medians of the two groups (ascending)
+
+  bool contains(double value) const { return value >= low && value <= high; }
+  bool bimodal() const { return modes.size() == 2; }
+  // (high - low) / 2 / value: the half width relative to the roof's value.
+  double half_width(double value) const { return value > 0 ? (high - low) / 2 / value : 0; }
+};
+
+// The two groups of samples split by kModeGap (their medians), or empty.
+std::vector<double> find_modes(std::span<const double> samples);
+
+// The interval of estimator(samples) as above; pass_values are each pass's estimate (may be empty).
+// Empty samples give an interval of zeros.
+RoofInterval roof_interval(std::span<const double> samples, std::span<const double> pass_values,
+                           Estimator estimator);
+
+// The method in one sentence, for provenance and `larm show`.
+extern const char* const kIntervalMethod;
+
+}  // namespace larm::results
