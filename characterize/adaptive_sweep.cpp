@@ -5,6 +5,7 @@
 
 #include "characterize/cache_capacity.h"
 #include "characterize/working_set.h"
+#include "results/statistics.h"
 
 namespace larm::characterize {
 
@@ -15,6 +16,12 @@ SweepCurveLimits sweep_curve_limits(const topology::Domain& domain, int threads)
     limits.inner_levels_bytes += domain.caches[k].bytes_per_thread();
   }
   limits.smallest_memory_bytes = memory_working_set(0, threads);
+  return limits;
+}
+
+SweepCurveLimits chase_curve_limits(const topology::Domain& lone) {
+  SweepCurveLimits limits = sweep_curve_limits(lone, 1);
+  limits.smallest_memory_bytes = 0;
   return limits;
 }
 
@@ -29,6 +36,7 @@ bool memory_plateau_reached(const std::vector<std::uint64_t>& sizes,
     return false;
   }
   if (sizes[last.first] <= limits.inner_levels_bytes) return false;
+  if (last.cost < kMemoryJump * plateaus[plateaus.size() - 2].cost) return false;
   // Smoothed as the plateaus are (a running median of three): one noisy size does not decide.
   const std::vector<double> smooth = smoothed_costs(costs);
   const auto tail = smooth.end() - static_cast<std::ptrdiff_t>(kMemoryPlateauPoints);
@@ -37,7 +45,7 @@ bool memory_plateau_reached(const std::vector<std::uint64_t>& sizes,
 }
 
 bool SweepSeries::can_skip() const {
-  if (points_.size() < 2 || stopped_at_) return false;
+  if (points_.size() < 2 || stopped_at_ || candidate_) return false;
   const double a = points_[points_.size() - 2].second, b = points_.back().second;
   return a > 0 && b > 0 && std::max(a, b) <= std::min(a, b) * (1 + kFlatStep);
 }
@@ -53,16 +61,37 @@ bool SweepSeries::add(std::uint64_t bytes, double cost) {
     transition = before <= 0 || cost <= 0 ||
                  std::max(before, cost) > std::min(before, cost) * (1 + kFlatStep);
   }
-  if (!stopped_at_) {
+  // A rejected probe holds off the next candidate until the sweep reaches it.
+  if (!stopped_at_ && !candidate_ && bytes >= probed_up_to_) {
     std::vector<std::uint64_t> sizes;
     std::vector<double> costs;
     for (const auto& [b, c] : points_) {
       sizes.push_back(b);
       costs.push_back(c);
     }
-    if (memory_plateau_reached(sizes, costs, limits_)) stopped_at_ = points_.back().first;
+    if (memory_plateau_reached(sizes, costs, limits_)) {
+      std::vector<double> tail;
+      for (std::size_t k = points_.size() - kMemoryPlateauPoints; k < points_.size(); ++k) {
+        tail.push_back(points_[k].second);
+      }
+      candidate_ = Candidate{points_.back().first, results::median(tail)};
+    }
   }
   return transition;
+}
+
+void SweepSeries::confirm(std::optional<std::uint64_t> probe_bytes, std::optional<double> cost) {
+  if (!candidate_) return;
+  const Candidate candidate = *candidate_;
+  candidate_.reset();
+  if (!probe_bytes) {  // the planned sweep ends before a probe: it ends here
+    stopped_at_ = candidate.bytes;
+    return;
+  }
+  probed_up_to_ = *probe_bytes;
+  if (!cost) return;
+  const double ratio = *cost / candidate.cost;
+  if (ratio <= 1 + kPlateauRise && ratio >= 1 / (1 + kPlateauRise)) stopped_at_ = *probe_bytes;
 }
 
 bool walk_sweep(SweepSeries& series, const std::vector<std::uint64_t>& sizes,
@@ -71,9 +100,53 @@ bool walk_sweep(SweepSeries& series, const std::vector<std::uint64_t>& sizes,
                 const std::function<void(std::size_t)>& leave_out) {
   constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   std::size_t stepped_over = kNone;  // a size stepped over, until the next one is measured
+  std::vector<std::optional<double>> probed(sizes.size());  // probes measured ahead of the walk
+  std::vector<bool> done(sizes.size(), false);
+  const auto within_limit = [&](std::size_t k) { return !limit || sizes[k] <= *limit; };
+  // A measured point into the series; the skipped size before it when it shows a transition; a
+  // candidate memory plateau confirmed (or not) by a probe at twice its size. False: stop the run.
+  std::function<bool(std::size_t, std::optional<double>)> take = [&](std::size_t k,
+                                                                     std::optional<double> cost) {
+    done[k] = true;
+    const bool transition = cost && series.add(sizes[k], *cost);
+    if (stepped_over != kNone) {
+      const std::size_t between = stepped_over;
+      stepped_over = kNone;
+      if (!transition) {
+        leave_out(between);
+        done[between] = true;
+      } else {
+        // The curve moved: the size between is measured after all.
+        const SweepMeasured again = measure(between);
+        if (again.stop) return false;
+        if (!take(between, again.cost)) return false;
+      }
+    }
+    if (!series.candidate()) return true;
+    std::size_t probe = k + 1;
+    while (probe < sizes.size() && sizes[probe] < 2 * series.candidate()->bytes) ++probe;
+    if (probe == sizes.size() || !within_limit(probe)) {
+      series.confirm(std::nullopt, std::nullopt);
+      return true;
+    }
+    const SweepMeasured at = measure(probe);
+    if (at.stop) return false;
+    probed[probe] = at.cost;
+    done[probe] = true;
+    series.confirm(sizes[probe], at.cost);
+    return true;
+  };
   for (std::size_t k = 0; k < sizes.size(); ++k) {
-    if (!series.wants(sizes[k]) || (limit && sizes[k] > *limit)) {
+    if (probed[k]) {  // measured as a probe: it joins the curve when the walk reaches it
+      if (!series.stopped_at() || sizes[k] <= *series.stopped_at()) {
+        if (!take(k, probed[k])) return false;
+      }
+      continue;
+    }
+    if (done[k]) continue;
+    if (!series.wants(sizes[k]) || !within_limit(k)) {
       leave_out(k);
+      done[k] = true;
       continue;
     }
     if (stepped_over == kNone && k + 1 < sizes.size() && series.can_skip()) {
@@ -82,18 +155,7 @@ bool walk_sweep(SweepSeries& series, const std::vector<std::uint64_t>& sizes,
     }
     const SweepMeasured measured = measure(k);
     if (measured.stop) return false;
-    const bool transition = measured.cost && series.add(sizes[k], *measured.cost);
-    if (stepped_over == kNone) continue;
-    const std::size_t between = stepped_over;
-    stepped_over = kNone;
-    if (!transition) {
-      leave_out(between);
-      continue;
-    }
-    // The curve moved: the size between is measured after all.
-    const SweepMeasured again = measure(between);
-    if (again.stop) return false;
-    if (again.cost) series.add(sizes[between], *again.cost);
+    if (!take(k, measured.cost)) return false;
   }
   if (stepped_over != kNone) leave_out(stepped_over);
   return true;

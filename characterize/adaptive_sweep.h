@@ -23,6 +23,10 @@ namespace larm::characterize {
 //  - its last kMemoryPlateauPoints costs within kMemoryPlateauTolerance of each other (a plateau
 //  may
 //    rise by 25 % over its length; memory's is flat);
+//  - its cost at least kMemoryJump x the cost of the plateau before it: a level that slopes (a
+//    VM's L3 from 1 to 32 MiB) breaks into plateaus 25 % apart, and memory is never that close to
+//    the last cache (DRAM latency is several times an L3's; its bandwidth, from one core or all,
+//    at most about half);
 //  - that plateau starting beyond what the levels below the last cache hold (their declared size:
 //    no cache holds more than it declares), so that a burst of noise among the inner levels is
 //    never taken for a level;
@@ -31,6 +35,7 @@ namespace larm::characterize {
 // runs the whole planned sweep.
 inline constexpr std::size_t kMemoryPlateauPoints = 3;
 inline constexpr double kMemoryPlateauTolerance = 0.10;
+inline constexpr double kMemoryJump = 1.4;
 // Two consecutive measured sizes within this of each other are inside a plateau: the next size is
 // skipped (and measured after all when the one after it differs by more).
 inline constexpr double kFlatStep = 0.05;
@@ -43,6 +48,9 @@ struct SweepCurveLimits {
 
 // The limits of a sweep of `threads` threads over the domain's sizes.
 SweepCurveLimits sweep_curve_limits(const topology::Domain& domain, int threads);
+// The one-core pointer chase's (single_core_view): no least size, its latency runs are sized
+// apart from it.
+SweepCurveLimits chase_curve_limits(const topology::Domain& lone);
 
 // sizes ascending, costs of the same points.
 bool memory_plateau_reached(const std::vector<std::uint64_t>& sizes,
@@ -53,21 +61,33 @@ class SweepSeries {
  public:
   explicit SweepSeries(SweepCurveLimits limits) : limits_(limits) {}
 
-  // Whether a planned size is still to be measured (not beyond where the sweep stopped).
-  bool wants(std::uint64_t bytes) const { return !stopped_at_ || bytes <= *stopped_at_; }
+  // Whether a planned size is still to be measured: not once the sweep has stopped.
+  bool wants(std::uint64_t) const { return !stopped_at_; }
   // Whether the next planned size can be skipped: the last two measured sizes are flat.
   bool can_skip() const;
   // A measured point (size ascending, except a skipped one measured after all); returns whether it
   // showed a transition since the previous measured point (the skipped size between is wanted).
   bool add(std::uint64_t bytes, double cost);
-  // Stops the sweep at a size (a copy sweep ends where its load sweep ended).
-  void stop_at(std::uint64_t bytes) { stopped_at_ = bytes; }
   std::optional<std::uint64_t> stopped_at() const { return stopped_at_; }
+
+  // A plateau that looks like memory's (memory_plateau_reached), ending at `bytes` with a median
+  // cost over its last points; it is memory's if a probe at twice its size costs the same.
+  struct Candidate {
+    std::uint64_t bytes = 0;
+    double cost = 0;
+  };
+  std::optional<Candidate> candidate() const { return candidate_; }
+  // The probe's size and cost: within kPlateauRise of the candidate's cost, the sweep stops at the
+  // probe; else it goes on (no candidate before it reaches the probe's size). No probe size: the
+  // planned sweep ends first, and stops at the candidate.
+  void confirm(std::optional<std::uint64_t> probe_bytes, std::optional<double> cost);
 
  private:
   SweepCurveLimits limits_;
   std::vector<std::pair<std::uint64_t, double>> points_;  // ascending
   std::optional<std::uint64_t> stopped_at_;
+  std::optional<Candidate> candidate_;
+  std::uint64_t probed_up_to_ = 0;
 };
 
 // What measuring one size of a sweep gave: its cost (none when it failed), or that the run stops.
@@ -76,10 +96,12 @@ struct SweepMeasured {
   bool stop = false;
 };
 
-// Walks one sweep's planned sizes (ascending) with the series: a size beyond where the sweep
-// stopped (or beyond `limit`, where the load sweep of a copy sweep ended) is left out; inside a
-// flat stretch every other size is stepped over, and measured after the next one when that one
-// shows a transition. Returns false when a measurement said stop.
+// Walks one sweep's planned sizes (ascending) with the series: once the sweep has stopped (or
+// beyond `limit`, where the load sweep of a copy sweep ended) a size is left out; inside a flat
+// stretch every other size is stepped over, and measured after the next one when that one shows a
+// transition; a candidate memory plateau is confirmed by measuring the first planned size at
+// twice its end (a transition from the last cache to memory can hold three sizes within 10 % on
+// its way down). Returns false when a measurement said stop.
 bool walk_sweep(SweepSeries& series, const std::vector<std::uint64_t>& sizes,
                 std::optional<std::uint64_t> limit,
                 const std::function<SweepMeasured(std::size_t)>& measure,

@@ -507,8 +507,18 @@ class EffectiveSizing {
       resized_.working_set_bytes = set.bytes_per_thread;
       resized_.absent_reason = set.absent_reason;
     }
+    // Memory bandwidth runs no smaller than where the load sweep confirmed memory's plateau: a
+    // sloping L3 can make its effective capacity look far smaller than it is.
+    const auto floor = memory_floor_.find(m.domain);
+    if (m.level == Level::memory && m.kind != MeasurementKind::latency &&
+        floor != memory_floor_.end()) {
+      resized_.working_set_bytes = std::max(resized_.working_set_bytes, floor->second);
+    }
     return resized_;
   }
+
+  // Where the domain's all-core load sweep stopped, on memory's plateau.
+  void set_memory_floor(int domain, std::uint64_t bytes) { memory_floor_[domain] = bytes; }
 
   // A run of cores of several domains on memory (contention, congestion, the contention curve):
   // 4 x the effective last-level caches of the machine, when every domain's load sweep found its
@@ -544,6 +554,7 @@ class EffectiveSizing {
   const topology::Topology& topology_;
   std::set<int> chased_, swept_;  // domains with a latency sweep, a load bandwidth sweep
   std::map<std::pair<SizeSweep, int>, std::vector<results::CacheCapacity>> capacities_;
+  std::map<int, std::uint64_t> memory_floor_;
   PlannedMeasurement resized_;
 
   // A domain's capacities by one sweep, found the first time and then added to the results (so
@@ -650,7 +661,11 @@ class AdaptiveSweeps {
       // The chase runs on one core, whose caches are its own.
       const topology::Domain view =
           threads == 1 ? single_core_view(domain) : topology::Domain(domain);
-      it = series_.emplace(k, SweepSeries(sweep_curve_limits(view, threads))).first;
+      const bool chase = std::get<0>(k) == static_cast<int>(MeasurementKind::capacity);
+      it = series_
+               .emplace(k, SweepSeries(chase ? chase_curve_limits(view)
+                                             : sweep_curve_limits(view, threads)))
+               .first;
     }
     return it->second;
   }
@@ -673,7 +688,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   // once, a few for the latency sweep.
   auto samples_of = [&](MeasurementKind kind) {
     if (kind == MeasurementKind::capacity) return kCapacitySamples;
-    if (first_pass_only(kind)) return options.sampling.samples;
+    if (first_pass_only(kind)) return sweep_samples(options.sampling.samples);
     return (options.sampling.samples + passes - 1) / passes;
   };
   const auto count = plan.measurements.size();
@@ -742,11 +757,14 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     return std::nullopt;
   };
 
-  // A sweep's point not measured: beyond its memory plateau, or stepped over in a flat plateau.
+  // A run not made: a sweep's point beyond its memory plateau or stepped over in a flat plateau,
+  // or a pass a measurement's tight interval made needless.
   auto leave_out = [&](std::size_t i) {
+    const PlannedMeasurement& m = plan.measurements[i];
     --total;
-    estimated_total -= plan.measurements[i].estimated_seconds;
+    estimated_total -= m.estimated_seconds / (first_pass_only(m.kind) ? 1 : passes);
   };
+  int passes_saved = 0, extra_runs = 0;
   // A sweep (first pass): the plan's consecutive points of one series, walked adaptively.
   auto run_sweep = [&](std::size_t first, std::size_t end) -> std::optional<RunOutcome> {
     std::vector<std::uint64_t> sizes;
@@ -762,6 +780,14 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
           return {.cost = AdaptiveSweeps::cost(plan.measurements[i], results, slots[i])};
         },
         [&](std::size_t k) { leave_out(first + k); });
+    const PlannedMeasurement& m = plan.measurements[first];
+    const auto* stream = std::get_if<codegen::StreamSpec>(&m.spec);
+    const auto& domain = topology.domains()[static_cast<std::size_t>(m.domain)];
+    if (const auto stop = sweeps.series(m).stopped_at();
+        stop && stream && stream->access == Access::load && m.kind == MeasurementKind::sweep &&
+        m.pus.size() == domain.core_pus.size()) {
+      sizing.set_memory_floor(m.domain, *stop);
+    }
     return outcome;
   };
 
@@ -772,6 +798,12 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     for (std::size_t k = 0; k < count; ++k) {
       const std::size_t i = (k + offset) % count;
       if (pass > 0 && first_pass_only(plan.measurements[i].kind)) continue;
+      // Adaptive samples: two passes that gave a tight interval are enough.
+      if (pass >= 2 && tight_enough(results, slots[i], pool)) {
+        leave_out(i);
+        ++passes_saved;
+        continue;
+      }
       if (pass == 0 && AdaptiveSweeps::adaptive(plan.measurements[i])) {
         std::size_t end = i + 1;
         while (end < count && sweeps.same_series(plan.measurements[i], plan.measurements[end])) {
@@ -788,11 +820,13 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   for (int extra = 0; passes > 1 && options.max_seconds > 0; ++extra) {
     std::vector<std::size_t> again;
     for (std::size_t i = 0; i < count; ++i) {
-      if (wants_extra_pass(slots[i], pool)) again.push_back(i);
+      if (wants_extra_pass(results, slots[i], pool)) again.push_back(i);
     }
     if (again.empty()) break;
     for (std::size_t i : again) {
       if (elapsed() >= options.max_seconds) break;
+      ++total;
+      ++extra_runs;
       if (const auto stop = run_once(i, passes + extra)) return *stop;
     }
     if (elapsed() >= options.max_seconds) break;
@@ -804,6 +838,8 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   sort_each_run(results.latency_sweep, [](const auto& p) { return p.domain; });
   results.provenance["sweep_stops"] = sweeps.stops();
   results.provenance["measured_seconds_by_kind"] = seconds_by_kind;
+  results.provenance["passes_saved_by_tight_intervals"] = passes_saved;
+  results.provenance["extra_passes"] = extra_runs;
   sizing.record(results);
   mark_levels_without_plateau(results);
   mark_indistinct_levels(results);

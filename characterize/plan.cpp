@@ -30,8 +30,9 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
   // The first pass calibrates, each later one warms up once and reuses the repetitions; each
   // takes its share of the samples (rounded up).
   const int passes = first_pass_only(m.kind) ? 1 : std::max(1, o.passes);
+  const int samples = m.kind == MeasurementKind::sweep ? sweep_samples(o.samples) : o.samples;
   const double runs =
-      kCalibrationSamples + (passes - 1) + passes * ((o.samples + passes - 1) / passes);
+      kCalibrationSamples + (passes - 1) + passes * ((samples + passes - 1) / passes);
   const double threads_ws = static_cast<double>(m.working_set_bytes);
   switch (m.kind) {
     case MeasurementKind::frequency: {

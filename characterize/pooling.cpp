@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "results/statistics.h"
 
@@ -59,10 +60,19 @@ void merge_samples(T& into, const T& from, std::vector<double> T::*samples,
   }
 }
 
+// A pass's value of a roof, and the interval of the pooled value (results/roof_interval.h).
+void add_pass_value(results::Roof& roof, const std::vector<double>& pass_samples,
+                    const PoolOptions& options) {
+  if (pass_samples.empty()) return;
+  roof.pass_values.push_back(results::estimate(pass_samples, options.estimator));
+  roof.interval = results::roof_interval(roof.samples, roof.pass_values, options.estimator);
+}
+
 void merge(results::Roof& into, const results::Roof& from, const PoolOptions& options) {
   lowest(into.placement_fraction, from.placement_fraction);
   merge_samples(into, from, &results::Roof::samples, options);
   into.roof = results::estimate(into.samples, options.estimator);
+  add_pass_value(into, from.samples, options);
 }
 
 void merge(results::StreamMeasurement& into, const results::StreamMeasurement& from,
@@ -98,6 +108,7 @@ void add_samples(std::vector<T>& pooled, const std::vector<T>& pass,
     T& into = pooled[range.first + i];
     if (!present(into)) {
       into = pass[i];  // absent the first time (it failed then), measured now
+      if constexpr (std::is_same_v<T, results::Roof>) add_pass_value(into, into.samples, options);
     } else {
       merge(into, pass[i], options);
     }
@@ -155,6 +166,9 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
   if (!slots.placed) {
     place(pooled.frequency, pass.frequency, slots.frequency);
     place(pooled.roofs, pass.roofs, slots.roofs);
+    for (std::size_t i = slots.roofs.first; i < slots.roofs.first + slots.roofs.count; ++i) {
+      add_pass_value(pooled.roofs[i], pooled.roofs[i].samples, options);
+    }
     place(pooled.sweep, pass.sweep, slots.sweep);
     place(pooled.latency, pass.latency, slots.latency);
     place(pooled.latency_sweep, pass.latency_sweep, slots.latency_sweep);
@@ -193,6 +207,37 @@ bool settled(const RecordSlots& slots, const PoolOptions& options) {
 bool wants_extra_pass(const RecordSlots& slots, const PoolOptions& options) {
   return slots.placed && slots.pass_values.size() >= 2 && !settled(slots, options) &&
          static_cast<int>(slots.pass_values.size()) < 2 * options.passes;
+}
+
+std::optional<double> interval_half_width(const results::Results& pooled,
+                                          const RecordSlots& slots) {
+  std::optional<double> widest;
+  for (std::size_t i = slots.roofs.first; i < slots.roofs.first + slots.roofs.count; ++i) {
+    const results::Roof& roof = pooled.roofs[i];
+    if (!roof.present() || !roof.interval || roof.roof <= 0) continue;
+    widest = std::max(widest.value_or(0.0), roof.interval->half_width(roof.roof));
+  }
+  if (widest || slots.roofs.count > 0) return widest;
+  if (slots.pass_values.size() < 2) return std::nullopt;
+  return pass_spread(slots) / 2;
+}
+
+bool tight_enough(const results::Results& pooled, const RecordSlots& slots,
+                  const PoolOptions& options) {
+  if (!slots.placed || slots.pass_values.size() < 2 || !settled(slots, options)) return false;
+  const auto half = interval_half_width(pooled, slots);
+  return half && *half <= kTightInterval;
+}
+
+bool wants_extra_pass(const results::Results& pooled, const RecordSlots& slots,
+                      const PoolOptions& options) {
+  if (wants_extra_pass(slots, options)) return true;  // its passes disagree
+  if (!slots.placed || slots.pass_values.size() < 2 ||
+      static_cast<int>(slots.pass_values.size()) >= 2 * options.passes) {
+    return false;
+  }
+  const auto half = interval_half_width(pooled, slots);
+  return half && *half > kLooseInterval;
 }
 
 double pass_spread(const RecordSlots& slots) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "results/records.h"
@@ -47,6 +48,24 @@ double pass_spread(const RecordSlots& slots);
 // extra passes as regular ones are taken.
 bool settled(const RecordSlots& slots, const PoolOptions& options);
 bool wants_extra_pass(const RecordSlots& slots, const PoolOptions& options);
+
+// Adaptive samples (issue 29): a measurement whose interval is this tight (half width, relative
+// to its value) after two passes takes no more; one wider than kLooseInterval (or whose passes
+// disagree) takes extra passes while the run's --max-time allows.
+inline constexpr double kTightInterval = 0.01;
+inline constexpr double kLooseInterval = 0.05;
+
+// The half width of a measurement's interval: the widest of its roofs' intervals, relative to
+// each roof's value; for a record with no roof (frequency, latency, curves), half its passes'
+// spread. None before two passes of a record without roofs.
+std::optional<double> interval_half_width(const results::Results& pooled, const RecordSlots& slots);
+
+// After two passes or more: the interval is within kTightInterval and the passes agree.
+bool tight_enough(const results::Results& pooled, const RecordSlots& slots,
+                  const PoolOptions& options);
+// Not settled, or its interval wider than kLooseInterval: one more pass wanted.
+bool wants_extra_pass(const results::Results& pooled, const RecordSlots& slots,
+                      const PoolOptions& options);
 
 // After the last pass: with several passes, a measurement is unstable when it has not settled
 // (or interfered samples were kept), else by its samples' spread.

@@ -85,9 +85,8 @@ struct Walked {
   std::optional<std::uint64_t> stopped_at;
 };
 
-Walked walk(const topology::Domain& view, int threads, const std::vector<std::uint64_t>& bytes,
+Walked walk(SweepSeries series, const std::vector<std::uint64_t>& bytes,
             const std::vector<double>& cost) {
-  SweepSeries series(sweep_curve_limits(view, threads));
   Walked w;
   walk_sweep(
       series, bytes, std::nullopt,
@@ -98,6 +97,11 @@ Walked walk(const topology::Domain& view, int threads, const std::vector<std::ui
       [&](std::size_t k) { w.left_out.push_back(k); });
   w.stopped_at = series.stopped_at();
   return w;
+}
+
+Walked walk(const topology::Domain& view, int threads, const std::vector<std::uint64_t>& bytes,
+            const std::vector<double>& cost) {
+  return walk(SweepSeries(sweep_curve_limits(view, threads)), bytes, cost);
 }
 
 std::vector<results::SweepPoint> sweep_points(const std::vector<std::uint64_t>& bytes,
@@ -184,7 +188,7 @@ TEST(AdaptiveSweep, TheOneCoreSweepsStopAtTheirOwnPlateau) {
       bandwidth_capacities(lone, sweep_points(kOneCoreBytes, kOneCoreGbps, load.measured));
   expect_same_capacities(adaptive, full);
 
-  const Walked chase = walk(lone, 1, kChaseBytes, kChaseNs);
+  const Walked chase = walk(SweepSeries(chase_curve_limits(lone)), kChaseBytes, kChaseNs);
   ASSERT_TRUE(chase.stopped_at.has_value());
   EXPECT_LE(*chase.stopped_at, 256u << 20);
   std::vector<results::ChasePoint> all, kept;
@@ -230,6 +234,40 @@ TEST(AdaptiveSweep, NoiseAmongTheInnerLevelsIsNoLevel) {
   EXPECT_FALSE(memory_plateau_reached(bytes, cost, limits));  // below 32 MiB, memory's least
   limits.smallest_memory_bytes = 0;
   EXPECT_TRUE(memory_plateau_reached(bytes, cost, limits));
+}
+
+// Curves of a later run on the same guest whose L3 slopes (10 to 18 ns, 205 to 124 GB/s) into
+// plateaus 25 % apart, up to where the sweep then stopped, before memory (an earlier rule).
+const std::vector<std::uint64_t> kSlopingChaseBytes = {
+    1024,   1216,   1664,   2432,    3392,    4864,    6848,    9728,    13760,   19456,   27520,
+    38912,  46336,  55104,  65536,   92672,   131072,  185344,  262144,  370688,  440832,  524288,
+    623424, 741440, 881728, 1048576, 1246912, 1482880, 1763456, 2097152, 2493888, 2965760,
+};
+const std::vector<double> kSlopingChaseNs = {
+    1.19, 1.18, 1.16, 1.17,  1.17,  1.2,   1.18,  1.23,  1.23,  1.22,  1.24,
+    1.23, 1.25, 4.28, 4.29,  4.26,  4.27,  4.27,  4.3,   4.27,  4.55,  4.89,
+    5.34, 5.95, 8.28, 10.27, 12.31, 13.52, 14.77, 15.99, 17.14, 17.91,
+};
+const std::vector<std::uint64_t> kSlopingLoadBytes = {
+    1024,     1024,     1024,     2048,     2048,     4096,    4096,    8192,     8192,
+    16384,    20480,    32768,    45056,    53248,    65536,   90112,   131072,   184320,
+    262144,   368640,   438272,   524288,   622592,   741376,  880640,  1048576,  1245184,
+    1482752,  1761280,  2097152,  2965504,  4194304,  5931008, 8388608, 11862016, 14106624,
+    16777216, 19947520, 23724032, 28213248, 33554432,
+};
+const std::vector<double> kSlopingLoadGbps = {
+    688.1, 798.8, 798.7, 805.6, 811.1, 803.7, 806.5, 801.4, 807.0, 806.1, 805.6,
+    828.2, 838.3, 314.7, 315.1, 313.8, 312.3, 311.2, 313.4, 317.7, 337.4, 359.4,
+    355.0, 289.9, 253.4, 228.3, 205.8, 202.7, 192.8, 184.0, 177.0, 173.2, 168.5,
+    169.1, 164.2, 161.7, 152.6, 137.2, 134.7, 133.9, 123.6,
+};
+
+TEST(AdaptiveSweep, ASlopingLastCacheIsNotTakenForMemory) {
+  const topology::Domain lone = single_core_view(guest_domain());
+  EXPECT_FALSE(walk(SweepSeries(chase_curve_limits(lone)), kSlopingChaseBytes, kSlopingChaseNs)
+                   .stopped_at.has_value());
+  EXPECT_FALSE(
+      walk(guest_domain(), 2, kSlopingLoadBytes, inverse(kSlopingLoadGbps)).stopped_at.has_value());
 }
 
 }  // namespace
