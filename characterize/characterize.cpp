@@ -695,9 +695,13 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   std::vector<RecordSlots> slots(count);
   std::vector<std::uint64_t> repetitions(count, 0);
   const auto start = std::chrono::steady_clock::now();
+  // Seconds since the run's start; a resumed run's count on from the journal's.
+  double time_base = 0;
   auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return time_base +
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
+  bool resumed_said = false;
   double estimated_done = 0;
   const auto sweep_points =
       static_cast<int>(std::count_if(plan.measurements.begin(), plan.measurements.end(),
@@ -721,23 +725,43 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
                            std::max(0.0, estimated_total - estimated_done) * pace});
     }
     results::Results one;
-    if (!m.absent_reason.empty()) {
-      if (pass == 0) record_absent(topology, m, m.absent_reason, one);
+    const JournalEntry* journaled = options.journal ? options.journal->find(i, pass) : nullptr;
+    if (journaled) {
+      // Done before the interruption: its records again, and the clock where it ended.
+      one = journaled->records;
+      repetitions[i] = journaled->repetitions;
+      time_base += journaled->elapsed_seconds - elapsed();
     } else {
-      const double began = elapsed();
-      try {
-        throw_if_stopped(options.sampling);
-        runner.run(m, samples_of(m.kind), &repetitions[i], one);
-        seconds_by_kind[name(m.kind)] += elapsed() - began;
-      } catch (const kernels::Interrupted&) {
-        results.incomplete_reason = "interrupted in pass " + std::to_string(pass + 1) + " of " +
-                                    std::to_string(passes) + " after " + std::to_string(index - 1) +
-                                    " of " + std::to_string(total) + " measurement runs";
-        return RunOutcome::interrupted;
-      } catch (const std::exception& e) {
-        record_absent(topology, m, std::string("failed: ") + e.what(), one);
+      if (options.journal && options.journal->kept() > 0 && !resumed_said) {
+        resumed_said = true;  // the first run a resumed run makes again
+        results.provenance["resumed"].push_back(
+            {{"runs_kept", options.journal->kept()},
+             {"redone_first", m.label() + ", pass " + std::to_string(pass + 1)}});
       }
+      if (!m.absent_reason.empty()) {
+        if (pass == 0) record_absent(topology, m, m.absent_reason, one);
+      } else {
+        const double began = elapsed();
+        try {
+          throw_if_stopped(options.sampling);
+          runner.run(m, samples_of(m.kind), &repetitions[i], one);
+          seconds_by_kind[name(m.kind)] += elapsed() - began;
+        } catch (const kernels::Interrupted&) {
+          results.incomplete_reason = "interrupted in pass " + std::to_string(pass + 1) + " of " +
+                                      std::to_string(passes) + " after " +
+                                      std::to_string(index - 1) + " of " + std::to_string(total) +
+                                      " measurement runs";
+          return RunOutcome::interrupted;
+        } catch (const std::exception& e) {
+          record_absent(topology, m, std::string("failed: ") + e.what(), one);
+        }
+      }
+    }
+    if (m.absent_reason.empty()) {
       estimated_done += m.estimated_seconds / (first_pass_only(m.kind) ? 1 : passes);
+    }
+    if (options.journal && !journaled) {
+      options.journal->append(i, pass, {one, repetitions[i], elapsed()});
     }
     const int misplaced_before = options.require_placement ? count_misplaced(results) : 0;
     pool_pass(results, slots[i], one, pool);

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "characterize/plan.h"
+#include "characterize/run_journal.h"
 #include "kernels/sampler.h"
 #include "platform/clock.h"
 #include "platform/cpu_info.h"
@@ -32,6 +33,8 @@ struct RunOptions {
   int passes = 1;
   double pass_threshold = 0.05;
   double max_seconds = 0;
+  // Each run appended as it ends; on resume, the runs it holds are taken from it, not re-made.
+  RunJournal* journal = nullptr;
   std::function<void(const ProgressEvent&)> on_progress;        // before each measurement
   std::function<void(const results::Results&)> on_measurement;  // after each one that ran
 };

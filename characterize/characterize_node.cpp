@@ -1,11 +1,44 @@
 // A characterization from the plan to the saved results.
 #include "characterize/characterize_node.h"
 
+#include <stdexcept>
+
+#include "characterize/run_journal.h"
 #include "platform/cpu_info.h"
 #include "results/statistics.h"
 #include "results/store.h"
 
 namespace larm::characterize {
+
+namespace {
+
+// The run of a plan into results saved in out, a new run or a resumed one.
+RunOutcome run_node(const topology::Topology& topology, const platform::Clock& clock,
+                    const Plan& plan, const CharacterizeOptions& options, RunJournal& journal,
+                    const std::filesystem::path& out, results::Results& results) {
+  const platform::CpuInfo cpu = platform::read_cpu_info();
+  RunOptions run;
+  run.sampling.samples = options.plan.samples;
+  run.sampling.min_sample_seconds = options.plan.min_sample_seconds;
+  run.sampling.stop = options.stop;
+  run.require_placement = options.require_placement;
+  run.estimator = options.estimator;
+  run.passes = options.plan.passes;
+  run.max_seconds = options.max_seconds > 0 ? options.max_seconds : 2 * plan.estimated_seconds;
+  run.on_progress = options.on_progress;
+  run.journal = &journal;
+  // Saves while running at most once a second; the final save follows the run.
+  results::SaveThrottle throttle;
+  run.on_measurement = [&](const results::Results& so_far) {
+    if (throttle.due()) results::save_results(out, so_far);
+  };
+  results.incomplete_reason.clear();
+  const RunOutcome outcome = run_plan(topology, plan, clock, cpu, run, results);
+  results::save_results(out, results);
+  return outcome;
+}
+
+}  // namespace
 
 RunOutcome characterize_node(const topology::Topology& topology, const platform::Clock& clock,
                              const CharacterizeOptions& options, const std::filesystem::path& out,
@@ -36,25 +69,79 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   }
   results.incomplete_reason = "running";
   results::save_results(out, results);
+  RunJournal journal = RunJournal::create(out, {{"plan", options_json(options)},
+                                                {"provenance", results.provenance},
+                                                {"topology", results.topology},
+                                                {"warnings", results.warnings}});
+  return run_node(topology, clock, plan, options, journal, out, results);
+}
 
-  RunOptions run;
-  run.sampling.samples = options.plan.samples;
-  run.sampling.min_sample_seconds = options.plan.min_sample_seconds;
-  run.sampling.stop = options.stop;
-  run.require_placement = options.require_placement;
-  run.estimator = options.estimator;
-  run.passes = options.plan.passes;
-  run.max_seconds = options.max_seconds > 0 ? options.max_seconds : 2 * plan.estimated_seconds;
-  run.on_progress = options.on_progress;
-  // Saves while running at most once a second; the final save follows the run.
-  results::SaveThrottle throttle;
-  run.on_measurement = [&](const results::Results& so_far) {
-    if (throttle.due()) results::save_results(out, so_far);
+RunOutcome resume_node(const topology::Topology& topology, const platform::Clock& clock,
+                       const CharacterizeOptions& callbacks, const std::filesystem::path& out,
+                       results::Results& results) {
+  RunJournal journal = RunJournal::open(out);
+  const nlohmann::json& header = journal.header();
+  if (header.at("topology") != topology.to_json()) {
+    throw std::runtime_error("the run in " + out.string() +
+                             " was measured on another topology than this machine's: it can "
+                             "only be resumed where it started");
+  }
+  CharacterizeOptions options = options_from_json(header.at("plan"));
+  options.stop = callbacks.stop;
+  options.on_progress = callbacks.on_progress;
+  options.on_machine_state = callbacks.on_machine_state;
+  results = results::Results{};
+  results.provenance = header.at("provenance");
+  results.topology = header.at("topology");
+  results.warnings = header.at("warnings").get<std::vector<std::string>>();
+  const Plan plan = make_plan(topology, options.plan);
+  return run_node(topology, clock, plan, options, journal, out, results);
+}
+
+nlohmann::json options_json(const CharacterizeOptions& o) {
+  nlohmann::json isas = nlohmann::json::array(), only = nlohmann::json::array();
+  for (Isa isa : o.plan.flop_isas) isas.push_back(name(isa));
+  for (MeasurementKind kind : o.plan.only) only.push_back(name(kind));
+  return {{"quick", o.plan.quick},
+          {"samples", o.plan.samples},
+          {"passes", o.plan.passes},
+          {"min_sample_seconds", o.plan.min_sample_seconds},
+          {"isa", name(o.plan.isa)},
+          {"flop_isas", isas},
+          {"domains", o.plan.domains},
+          {"only", only},
+          {"sweep_points_per_octave", o.plan.sweep_points_per_octave},
+          {"require_placement", o.require_placement},
+          {"estimator", name(o.estimator)},
+          {"max_seconds", o.max_seconds}};
+}
+
+CharacterizeOptions options_from_json(const nlohmann::json& j) {
+  const auto word = [](auto parsed, const std::string& text) {
+    if (!parsed) throw std::runtime_error("the journal names an unknown word: " + text);
+    return *parsed;
   };
-  results.incomplete_reason.clear();
-  const RunOutcome outcome = run_plan(topology, plan, clock, cpu, run, results);
-  results::save_results(out, results);
-  return outcome;
+  CharacterizeOptions o;
+  o.plan.quick = j.at("quick").get<bool>();
+  o.plan.samples = j.at("samples").get<int>();
+  o.plan.passes = j.at("passes").get<int>();
+  o.plan.min_sample_seconds = j.at("min_sample_seconds").get<double>();
+  const std::string isa = j.at("isa").get<std::string>();
+  o.plan.isa = word(parse<Isa>(isa), isa);
+  for (const auto& text : j.at("flop_isas")) {
+    o.plan.flop_isas.push_back(word(parse<Isa>(text.get<std::string>()), text.get<std::string>()));
+  }
+  o.plan.domains = j.at("domains").get<std::vector<int>>();
+  for (const auto& text : j.at("only")) {
+    o.plan.only.insert(
+        word(parse_measurement_kind(text.get<std::string>()), text.get<std::string>()));
+  }
+  o.plan.sweep_points_per_octave = j.at("sweep_points_per_octave").get<int>();
+  o.require_placement = j.at("require_placement").get<bool>();
+  const std::string estimator = j.at("estimator").get<std::string>();
+  o.estimator = word(parse<Estimator>(estimator), estimator);
+  o.max_seconds = j.at("max_seconds").get<double>();
+  return o;
 }
 
 }  // namespace larm::characterize

@@ -28,9 +28,22 @@ struct CharacterizeOptions {
   std::function<void(const MachineState&)> on_machine_state;
 };
 
-// Measures the live node into results and saves them in out (a writable directory).
+// Measures the live node into results and saves them in out (a writable directory), every run
+// journaled in out/journal.jsonl (run_journal.h).
 RunOutcome characterize_node(const topology::Topology& topology, const platform::Clock& clock,
                              const CharacterizeOptions& options, const std::filesystem::path& out,
                              results::Results& results);
+
+// Continues the interrupted run in out from its journal: the same plan (its options from the
+// journal; `options` gives only stop and the callbacks), provenance and topology, the runs it
+// kept taken from it and the others made. Throws when out holds no interrupted run, or when
+// this machine's topology is not the one it was measured on.
+RunOutcome resume_node(const topology::Topology& topology, const platform::Clock& clock,
+                       const CharacterizeOptions& options, const std::filesystem::path& out,
+                       results::Results& results);
+
+// The options a journal keeps, and back.
+nlohmann::json options_json(const CharacterizeOptions& options);
+CharacterizeOptions options_from_json(const nlohmann::json& plan);
 
 }  // namespace larm::characterize

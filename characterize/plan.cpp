@@ -72,7 +72,10 @@ const char* const kEstimateMethod =
     "share of the samples) x max(sample length, one sweep of its working set at 5 GB/s per "
     "thread) + passes x first touch of its buffers at 2 GB/s per thread (+60 ns per line to "
     "build a pointer chase); the sweeps run in one pass, the latency sweep with 3 + 3 runs of 5 ms "
-    "per point and a warm-up walk of its chain at 100 ns per line; the sum over the plan";
+    "per point and a warm-up walk of its chain at 100 ns per line; the sum over the plan. The size "
+    "sweeps are priced to their planned end (4 x the declared last-level cache) with half the "
+    "samples, half as long; they stop at memory's plateau, earlier where the cache a run gets is "
+    "smaller than the declared one: then the run is shorter than this";
 
 const char* name(MeasurementKind kind) {
   const char* const names[] = {"frequency", "capacity", "bandwidth", "flops",

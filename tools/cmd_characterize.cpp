@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "characterize/characterize_node.h"
+#include "characterize/run_journal.h"
 #include "platform/environment.h"
 #include "results/atomic_file.h"
 #include "results/store.h"
@@ -28,6 +29,7 @@ struct CharacterizeOptions {
   std::string out;
   bool validate = false;
   std::optional<double> fail_above;
+  std::string resume;  // an interrupted run's directory
 };
 
 std::string default_out_dir() {
@@ -46,12 +48,27 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
         "and kernels");
   }
   const topology::Topology topology = load_topology(global);
+  const bool resuming = !options.resume.empty();
   characterize::CharacterizeOptions run =
-      make_characterize_options(options.measurement, options.choices, topology);
-  const std::filesystem::path out = options.out.empty() ? default_out_dir() : options.out;
+      resuming ? characterize::CharacterizeOptions{}
+               : make_characterize_options(options.measurement, options.choices, topology);
+  const std::filesystem::path out = resuming              ? options.resume
+                                    : options.out.empty() ? default_out_dir()
+                                                          : options.out;
+  if (resuming && !std::filesystem::is_directory(out)) {
+    throw UsageError("--resume: no directory " + out.string());
+  }
   // Claimed before it is checked: two runs started at once cannot both find it free.
   const results::OutputClaim claim = claim_output(out, "larm characterize");
-  if (std::filesystem::exists(out / results::kResultsFile)) {
+  if (resuming) {
+    if (!std::filesystem::exists(out / characterize::kJournalFile)) {
+      throw UsageError("--resume: " + out.string() + " holds no journal of a characterization");
+    }
+    if (std::filesystem::exists(out / results::kResultsFile) &&
+        results::load_results(out).complete) {
+      throw UsageError("--resume: the run in " + out.string() + " is complete; nothing to resume");
+    }
+  } else if (std::filesystem::exists(out / results::kResultsFile)) {
     throw UsageError("results already exist in " + out.string() + " (choose another --out)");
   }
 
@@ -75,11 +92,24 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   results::Results results;
   characterize::RunOutcome outcome;
   {
-    const InterruptGuard interrupt;
+    // Ctrl-C or SIGTERM (a job's time limit) stops between samples; what is done is saved.
+    const InterruptGuard interrupt(true);
     run.stop = interrupt.stop_flag();
-    outcome = characterize::characterize_node(topology, clock, run, out, results);
+    outcome = resuming ? characterize::resume_node(topology, clock, run, out, results)
+                       : characterize::characterize_node(topology, clock, run, out, results);
   }
   if (show_progress) std::fprintf(stderr, "\r\033[K");
+  if (resuming && !global.quiet) {
+    const auto& resumed = results.provenance.value("resumed", nlohmann::json::array());
+    if (resumed.empty()) {
+      std::cout << "Resumed " << out.string() << ": every run was in its journal\n";
+    } else {
+      const auto& last = resumed.back();
+      std::cout << "Resumed " << out.string() << ": " << last.value("runs_kept", 0)
+                << " measurement runs kept from its journal; re-done from "
+                << last.value("redone_first", std::string("?")) << " (interrupted)\n";
+    }
+  }
 
   if (!global.quiet) {
     std::cout << results::summary_table(results) << roofline::describe_ridges(results)
@@ -120,7 +150,23 @@ void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action) {
       ->check(number_above_zero_up_to(1e4));
   command->add_option("--out", options->out,
                       "results directory (default results/<host>-<date>); must not hold results");
-  command->callback([options, &global, &action] {
+  command->add_option("--resume", options->resume,
+                      "continue the interrupted run in DIR from its journal, with its plan and "
+                      "provenance (no other measurement option)");
+  command->callback([options, command, &global, &action] {
+    if (!options->resume.empty()) {
+      // The plan is the interrupted run's: an option that would change it is refused.
+      for (const CLI::Option* option : command->get_options()) {
+        const std::string name = option->get_name();
+        if (option->count() > 0 && name != "--resume" && name != "--quiet" && name != "--help") {
+          action = [name]() -> int {
+            throw UsageError("--resume takes its options from the interrupted run: leave out " +
+                             name);
+          };
+          return;
+        }
+      }
+    }
     action = [options, &global] { return run_characterize(*options, global); };
   });
 }

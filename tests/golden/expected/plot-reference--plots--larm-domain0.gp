@@ -15,7 +15,7 @@ do for [fmt in formats] {
   set logscale y 10
   set samples 500
   set xrange [0.014881:67.2]
-  set yrange [0.1:273.233]
+  set yrange [0.1:503.974]
   set xtics ("1/64" 1./64, "1/16" 1./16, "1/4" 0.25, "1" 1, "4" 4, "16" 16, "64" 64)
   set mxtics 2
   set format y "%g"
@@ -28,19 +28,24 @@ do for [fmt in formats] {
   set tmargin at screen 0.9
   set bmargin at screen 0.35
   set key at screen 0.06, screen 0.2125 left top Left reverse samplen 4 font small vertical maxrows 5
-  F = 109.293
-  set y2tics ('add,mul 53.6' 53.6476, 'fma 109' 109.293)
-  set y2range [0.1:273.233]
+  F = 201.59
+  set y2tics ('add,mul 102' 102.198, 'fma 202' 201.59)
+  set y2range [0.1:503.974]
   set logscale y2
   set title 'Domain 0: load roofs, dp ceilings'
   plot \
-    min(x*389.347, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 389 GB/s', \
-    min(x*215.391, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 215 GB/s', \
-    min(x*168.53, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 169 GB/s', \
-    min(x*33.0562, F) with lines lc rgb "#000000" dt 1 lw 1.5 title 'mem 0 DRAM local: 33.1 GB/s', \
-    53.6476 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 53.6 GFLOP/s', \
-    109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109 GFLOP/s', \
-    54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.7 GFLOP/s', \
+    '+' using 1:(min($1*603.646, F)):(min($1*770.659, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#56B4E9" notitle, \
+    min(x*762.305, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 762 GB/s', \
+    '+' using 1:(min($1*247.629, F)):(min($1*266.936, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#009E73" notitle, \
+    min(x*263.168, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 263 GB/s', \
+    '+' using 1:(min($1*156.33, F)):(min($1*164.392, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#E69F00" notitle, \
+    min(x*164.068, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 164 GB/s', \
+    '+' using 1:(min($1*65.8087, F)):(min($1*67.7044, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#000000" notitle, \
+    min(x*67.0045, F) with lines lc rgb "#000000" dt 1 lw 1.5 title 'mem 0 DRAM local: 67 GB/s', \
+    '+' using 1:(101.058):(102.879) with filledcurves fs transparent solid 0.18 noborder lc rgb "#555555" notitle, \
+    102.198 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512 = mul avx512: 102 GFLOP/s', \
+    '+' using 1:(200.767):(202.303) with filledcurves fs transparent solid 0.18 noborder lc rgb "#555555" notitle, \
+    201.59 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 202 GFLOP/s', \
     "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.6 lc rgb "#777777" title "validation points", \
     "larm-domain0-regions.dat" index 0 using 1:2 with points pt 5 ps 1.2 lc rgb "#0072B2" title 'regions: firsttouch', \
     "larm-domain0-regions.dat" index 0 using ($1 <= 1 ? $1 : 1/0):2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \

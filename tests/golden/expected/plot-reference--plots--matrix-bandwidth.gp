@@ -12,7 +12,7 @@ do for [fmt in formats] {
   tiny = sprintf(",%g", base * 0.65)
   set palette defined (0 "#f7fbff", 1 "#6baed6", 2 "#08306b")
   set cblabel "GB/s"
-  set cbrange [0:33.0562]
+  set cbrange [0:67.0045]
   set cbtics font small
   unset key
   set view map
@@ -24,7 +24,7 @@ do for [fmt in formats] {
   set ytics ("0" 0)
   set title 'Memory bandwidth (load)'
   plot "matrix-bandwidth.dat" using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette, \
-    "" using 1:2:(sprintf("%.3g", $3)):($3 > 16.5281 ? 0xffffff : 0x000000) with labels font small tc rgb variable
+    "" using 1:2:(sprintf("%.3g", $3)):($3 > 33.5023 ? 0xffffff : 0x000000) with labels font small tc rgb variable
   unset multiplot
   set output
 }

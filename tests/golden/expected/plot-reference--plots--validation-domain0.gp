@@ -14,7 +14,7 @@ do for [fmt in formats] {
   set logscale y 10
   set format y "%g"
   set xrange [1./64/1.05:64*1.05]
-  set yrange [0.500781:232.316]
+  set yrange [1.04695:406.785]
   set xtics ("1/64" 1./64, "1/16" 1./16, "1/4" 0.25, "1" 1, "4" 4, "16" 16, "64" 64)
   set xlabel "Arithmetic intensity (FLOP/byte)"
   set ylabel "Performance (GFLOP/s)"
@@ -23,17 +23,17 @@ do for [fmt in formats] {
   set rmargin at screen 0.55
   set key at screen 0.58, screen 0.9 left top Left reverse samplen 2 font tiny
   plot \
-    109.293 with lines lc rgb "#555555" dt 3 title 'fma avx512: 109 GFLOP/s', \
-    54.682 with lines lc rgb "#555555" dt 2 title 'mul avx512: 54.7 GFLOP/s', \
-    53.6476 with lines lc rgb "#555555" dt 4 title 'add avx512: 53.6 GFLOP/s', \
+    201.59 with lines lc rgb "#555555" dt 3 title 'fma avx512: 202 GFLOP/s', \
+    102.198 with lines lc rgb "#555555" dt 2 title 'add avx512: 102 GFLOP/s', \
+    101.751 with lines lc rgb "#555555" dt 4 title 'mul avx512: 102 GFLOP/s', \
     "validation-domain0.dat" index 0 using 1:3 with lines lc rgb "#0072B2" notitle, \
-    "" index 0 using 1:2 with points pt 5 lc rgb "#0072B2" title 'L1 load: E 2.4 %, MARE 6.3 %, n 7', \
+    "" index 0 using 1:2 with points pt 5 lc rgb "#0072B2" title 'L1 load: E 4.5 %, MARE 8.4 %, n 6', \
     "validation-domain0.dat" index 1 using 1:3 with lines lc rgb "#D55E00" notitle, \
-    "" index 1 using 1:2 with points pt 7 lc rgb "#D55E00" title 'L2 load: E 2.2 %, MARE 5.6 %, n 7', \
+    "" index 1 using 1:2 with points pt 7 lc rgb "#D55E00" title 'L2 load: E 0.68 %, MARE 1.3 %, n 7', \
     "validation-domain0.dat" index 2 using 1:3 with lines lc rgb "#009E73" notitle, \
-    "" index 2 using 1:2 with points pt 9 lc rgb "#009E73" title 'L3 load: E 1.4 %, MARE 3 %, n 7', \
+    "" index 2 using 1:2 with points pt 9 lc rgb "#009E73" title 'L3 load: E 3.5 %, MARE 6.9 %, n 6', \
     "validation-domain0.dat" index 3 using 1:3 with lines lc rgb "#CC79A7" notitle, \
-    "" index 3 using 1:2 with points pt 11 lc rgb "#CC79A7" title 'memory 0 local load: E 9.4 %, MARE 18 %, n 7'
+    "" index 3 using 1:2 with points pt 11 lc rgb "#CC79A7" title 'memory 0 local load: E 11 %, MARE 20 %, n 7'
   unset multiplot
   set output
 }
