@@ -22,6 +22,7 @@ SweepCurveLimits sweep_curve_limits(const topology::Domain& domain, int threads)
 SweepCurveLimits chase_curve_limits(const topology::Domain& lone) {
   SweepCurveLimits limits = sweep_curve_limits(lone, 1);
   limits.smallest_memory_bytes = 0;
+  limits.probe_tolerance = kChaseProbeTolerance;
   return limits;
 }
 
@@ -91,7 +92,8 @@ void SweepSeries::confirm(std::optional<std::uint64_t> probe_bytes, std::optiona
   probed_up_to_ = *probe_bytes;
   if (!cost) return;
   const double ratio = *cost / candidate.cost;
-  if (ratio <= 1 + kPlateauRise && ratio >= 1 / (1 + kPlateauRise)) stopped_at_ = *probe_bytes;
+  const double tolerance = 1 + limits_.probe_tolerance;
+  if (ratio <= tolerance && ratio >= 1 / tolerance) stopped_at_ = *probe_bytes;
 }
 
 bool walk_sweep(SweepSeries& series, const std::vector<std::uint64_t>& sizes,

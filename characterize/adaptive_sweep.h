@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "characterize/cache_capacity.h"
 #include "topology/topology.h"
 
 namespace larm::characterize {
@@ -41,6 +42,8 @@ inline constexpr double kMemoryJump = 1.4;
 inline constexpr double kFlatStep = 0.05;
 
 struct SweepCurveLimits {
+  // How far the confirming probe's cost may be from the candidate plateau's, as a ratio - 1.
+  double probe_tolerance = kPlateauRise;
   std::size_t cache_levels = 0;
   std::uint64_t inner_levels_bytes = 0;  // per thread (per instance for the one-core chase)
   std::uint64_t smallest_memory_bytes = 0;
@@ -49,7 +52,11 @@ struct SweepCurveLimits {
 // The limits of a sweep of `threads` threads over the domain's sizes.
 SweepCurveLimits sweep_curve_limits(const topology::Domain& domain, int threads);
 // The one-core pointer chase's (single_core_view): no least size, its latency runs are sized
-// apart from it.
+// apart from it; its probe may cost up to kChaseProbeTolerance more or less than the plateau: past
+// the last cache a chase's latency keeps rising with the page walks (in a VM, nested ones: 150 ns
+// at 16 MiB, 460 ns at 2 GiB here), while a probe from the middle of the fall from L3 to memory
+// lands at memory, several times higher.
+inline constexpr double kChaseProbeTolerance = 0.5;
 SweepCurveLimits chase_curve_limits(const topology::Domain& lone);
 
 // sizes ascending, costs of the same points.
@@ -77,9 +84,9 @@ class SweepSeries {
     double cost = 0;
   };
   std::optional<Candidate> candidate() const { return candidate_; }
-  // The probe's size and cost: within kPlateauRise of the candidate's cost, the sweep stops at the
-  // probe; else it goes on (no candidate before it reaches the probe's size). No probe size: the
-  // planned sweep ends first, and stops at the candidate.
+  // The probe's size and cost: within the limits' probe_tolerance of the candidate's cost, the
+  // sweep stops at the probe; else it goes on (no candidate before it reaches the probe's size). No
+  // probe size: the planned sweep ends first, and stops at the candidate.
   void confirm(std::optional<std::uint64_t> probe_bytes, std::optional<double> cost);
 
  private:
