@@ -2,6 +2,7 @@
 #include "characterize/adaptive_sweep.h"
 
 #include <algorithm>
+#include <map>
 
 #include "characterize/cache_capacity.h"
 #include "characterize/working_set.h"
@@ -102,21 +103,19 @@ bool walk_sweep(SweepSeries& series, const std::vector<std::uint64_t>& sizes,
                 const std::function<void(std::size_t)>& leave_out) {
   constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   std::size_t stepped_over = kNone;  // a size stepped over, until the next one is measured
-  std::vector<std::optional<double>> probed(sizes.size());  // probes measured ahead of the walk
-  std::vector<bool> done(sizes.size(), false);
+  // Probes measured ahead of the walk (their cost, none when it failed), until it reaches them.
+  std::map<std::size_t, std::optional<double>> probes;
   const auto within_limit = [&](std::size_t k) { return !limit || sizes[k] <= *limit; };
   // A measured point into the series; the skipped size before it when it shows a transition; a
   // candidate memory plateau confirmed (or not) by a probe at twice its size. False: stop the run.
   std::function<bool(std::size_t, std::optional<double>)> take = [&](std::size_t k,
                                                                      std::optional<double> cost) {
-    done[k] = true;
     const bool transition = cost && series.add(sizes[k], *cost);
     if (stepped_over != kNone) {
       const std::size_t between = stepped_over;
       stepped_over = kNone;
       if (!transition) {
         leave_out(between);
-        done[between] = true;
       } else {
         // The curve moved: the size between is measured after all.
         const SweepMeasured again = measure(between);
@@ -133,22 +132,18 @@ bool walk_sweep(SweepSeries& series, const std::vector<std::uint64_t>& sizes,
     }
     const SweepMeasured at = measure(probe);
     if (at.stop) return false;
-    probed[probe] = at.cost;
-    done[probe] = true;
+    probes[probe] = at.cost;
     series.confirm(sizes[probe], at.cost);
     return true;
   };
   for (std::size_t k = 0; k < sizes.size(); ++k) {
-    if (probed[k]) {  // measured as a probe: it joins the curve when the walk reaches it
-      if (!series.stopped_at() || sizes[k] <= *series.stopped_at()) {
-        if (!take(k, probed[k])) return false;
-      }
+    // A probe joins the curve when the walk reaches it (a sweep stops at its probe, never before).
+    if (const auto probe = probes.find(k); probe != probes.end()) {
+      if (probe->second && !take(k, probe->second)) return false;
       continue;
     }
-    if (done[k]) continue;
-    if (!series.wants(sizes[k]) || !within_limit(k)) {
+    if (series.stopped_at() || !within_limit(k)) {
       leave_out(k);
-      done[k] = true;
       continue;
     }
     if (stepped_over == kNone && k + 1 < sizes.size() && series.can_skip()) {

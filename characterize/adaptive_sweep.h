@@ -68,8 +68,6 @@ class SweepSeries {
  public:
   explicit SweepSeries(SweepCurveLimits limits) : limits_(limits) {}
 
-  // Whether a planned size is still to be measured: not once the sweep has stopped.
-  bool wants(std::uint64_t) const { return !stopped_at_; }
   // Whether the next planned size can be skipped: the last two measured sizes are flat.
   bool can_skip() const;
   // A measured point (size ascending, except a skipped one measured after all); returns whether it

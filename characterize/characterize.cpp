@@ -617,16 +617,18 @@ class AdaptiveSweeps {
   // The measured point's cost (ns per load, or 1 / GB/s), none when it failed.
   static std::optional<double> cost(const PlannedMeasurement& m, const results::Results& results,
                                     const RecordSlots& slots) {
-    if (m.kind == MeasurementKind::capacity) {
-      if (slots.latency_sweep.count == 0) return std::nullopt;
-      const auto& p = results.latency_sweep[slots.latency_sweep.first];
-      if (p.stats.count == 0 || p.stats.median <= 0) return std::nullopt;
-      return p.stats.median;
-    }
-    if (slots.sweep.count == 0) return std::nullopt;
-    const auto& p = results.sweep[slots.sweep.first];
-    if (p.stats.count == 0 || p.stats.median <= 0) return std::nullopt;
-    return 1 / p.stats.median;
+    // The median of the point's first record, when it has one.
+    const auto median = [](const auto& records, RecordSlots::Range range) -> std::optional<double> {
+      if (range.count == 0 || records[range.first].stats.count == 0 ||
+          records[range.first].stats.median <= 0) {
+        return std::nullopt;
+      }
+      return records[range.first].stats.median;
+    };
+    if (m.kind == MeasurementKind::capacity)
+      return median(results.latency_sweep, slots.latency_sweep);
+    const auto gbps = median(results.sweep, slots.sweep);
+    return gbps ? std::optional(1 / *gbps) : std::nullopt;
   }
 
   // Where each stopped sweep ended, for the warnings-free summary in provenance.
