@@ -88,13 +88,17 @@ void SweepSeries::confirm(std::optional<std::uint64_t> probe_bytes, std::optiona
   candidate_.reset();
   if (!probe_bytes) {  // the planned sweep ends before a probe: it ends here
     stopped_at_ = candidate.bytes;
+    memory_plateau_end_ = candidate.bytes;
     return;
   }
   probed_up_to_ = *probe_bytes;
   if (!cost) return;
   const double ratio = *cost / candidate.cost;
   const double tolerance = 1 + limits_.probe_tolerance;
-  if (ratio <= tolerance && ratio >= 1 / tolerance) stopped_at_ = *probe_bytes;
+  if (ratio <= tolerance && ratio >= 1 / tolerance) {
+    stopped_at_ = *probe_bytes;
+    memory_plateau_end_ = candidate.bytes;
+  }
 }
 
 bool walk_sweep(SweepSeries& series, const std::vector<std::uint64_t>& sizes,

@@ -74,6 +74,8 @@ class SweepSeries {
   // showed a transition since the previous measured point (the skipped size between is wanted).
   bool add(std::uint64_t bytes, double cost);
   std::optional<std::uint64_t> stopped_at() const { return stopped_at_; }
+  // The last size of the plateau the stop took for memory's (the probe, if any, lies past it).
+  std::optional<std::uint64_t> memory_plateau_end() const { return memory_plateau_end_; }
 
   // A plateau that looks like memory's (memory_plateau_reached), ending at `bytes` with a median
   // cost over its last points; it is memory's if a probe at twice its size costs the same.
@@ -91,6 +93,7 @@ class SweepSeries {
   SweepCurveLimits limits_;
   std::vector<std::pair<std::uint64_t, double>> points_;  // ascending
   std::optional<std::uint64_t> stopped_at_;
+  std::optional<std::uint64_t> memory_plateau_end_;
   std::optional<Candidate> candidate_;
   std::uint64_t probed_up_to_ = 0;
 };

@@ -473,7 +473,8 @@ void summarize_huge_pages(results::Results& r) {
 // passes reuse the same sizes.
 class EffectiveSizing {
  public:
-  EffectiveSizing(const topology::Topology& topology, const Plan& plan) : topology_(topology) {
+  EffectiveSizing(const topology::Topology& topology, const Plan& plan)
+      : topology_(topology), usable_llc_fraction_(plan.usable_llc_fraction) {
     for (const PlannedMeasurement& m : plan.measurements) {
       if (m.kind == MeasurementKind::capacity) chased_.insert(m.domain);
       const auto* stream = std::get_if<codegen::StreamSpec>(&m.spec);
@@ -507,17 +508,37 @@ class EffectiveSizing {
       resized_.working_set_bytes = set.bytes_per_thread;
       resized_.absent_reason = set.absent_reason;
     }
-    // Memory bandwidth runs no smaller than where the load sweep confirmed memory's plateau: a
-    // sloping L3 can make its effective capacity look far smaller than it is.
+    // Memory bandwidth runs no smaller than the plateau the load sweep established as memory's
+    // (its end, not the confirming probe at twice it): a sloping L3 can make its effective
+    // capacity look far smaller than it is.
     const auto floor = memory_floor_.find(m.domain);
     if (m.level == Level::memory && m.kind != MeasurementKind::latency &&
         floor != memory_floor_.end()) {
       resized_.working_set_bytes = std::max(resized_.working_set_bytes, floor->second);
     }
+    // And no smaller than 4 x the cache the probe found one core to get (llc_probe.h): a sweep
+    // stopped before it called memory's plateau flat sets no floor, and a chase's effective L3
+    // (where its page walks start to show) may be a tenth of what the cache holds.
+    if (m.level == Level::memory) {
+      resized_.working_set_bytes = std::max(
+          resized_.working_set_bytes,
+          probed_memory_bytes(domain, m.kind == MeasurementKind::latency ? 1 : m.pus.size()));
+    }
     return resized_;
   }
 
-  // Where the domain's all-core load sweep stopped, on memory's plateau.
+  // 4 x the usable last-level cache per thread of `threads` threads of the domain (0 when the
+  // plan was priced as declared).
+  std::uint64_t probed_memory_bytes(const topology::Domain& domain, std::size_t threads) const {
+    if (usable_llc_fraction_ >= 1 || domain.caches.empty()) return 0;
+    const topology::Domain usable = usable_view(domain, usable_llc_fraction_);
+    const std::uint64_t per_thread =
+        threads <= 1 ? usable.caches.back().instance_bytes
+                     : usable.caches.back().total_bytes / static_cast<std::uint64_t>(threads);
+    return 4 * per_thread;
+  }
+
+  // The end of the memory plateau the domain's all-core load sweep established.
   void set_memory_floor(int domain, std::uint64_t bytes) { memory_floor_[domain] = bytes; }
 
   // A run of cores of several domains on memory (contention, congestion, the contention curve):
@@ -534,6 +555,10 @@ class EffectiveSizing {
               c.plateau_end_bytes) {
             total = std::min(total, *c.effective_bytes * d.core_pus.size());
           }
+        }
+        // Never less than the probe found the cores to get (as for a domain's own memory runs).
+        if (usable_llc_fraction_ < 1) {
+          total = std::max(total, usable_view(d, usable_llc_fraction_).caches.back().total_bytes);
         }
       }
       llc += total;
@@ -555,6 +580,7 @@ class EffectiveSizing {
   std::set<int> chased_, swept_;  // domains with a latency sweep, a load bandwidth sweep
   std::map<std::pair<SizeSweep, int>, std::vector<results::CacheCapacity>> capacities_;
   std::map<int, std::uint64_t> memory_floor_;
+  double usable_llc_fraction_ = 1;
   PlannedMeasurement resized_;
 
   // A domain's capacities by one sweep, found the first time and then added to the results (so
@@ -592,7 +618,8 @@ void sort_each_run(std::vector<Record>& records, Key key) {
 // access); a copy sweep also ends where the load sweep of the same threads ended.
 class AdaptiveSweeps {
  public:
-  explicit AdaptiveSweeps(const topology::Topology& topology) : topology_(topology) {}
+  AdaptiveSweeps(const topology::Topology& topology, double usable_llc_fraction)
+      : topology_(topology), usable_llc_fraction_(usable_llc_fraction) {}
 
   static bool adaptive(const PlannedMeasurement& m) {
     return m.domain >= 0 &&
@@ -605,13 +632,23 @@ class AdaptiveSweeps {
     return adaptive(b) && key(a) == key(b);
   }
 
-  // A copy sweep ends where the load sweep of the same threads ended.
+  // Where a sweep ends before its planned end: past a multiple of the last-level cache the probe
+  // found (llc_probe.h; 64 MiB in all at least) every size is memory's, and a sweep that has not
+  // yet called memory's plateau flat there (a noisy host) would go on to 4 x the declared cache (2
+  // GiB per thread here, 8 s of a 25 s quick run). The one-core chase ends at 4 x the usable cache
+  // (one point of 362 MiB takes a second to build and walk), a bandwidth sweep at 8 x its share
+  // per thread. A copy sweep also ends where the load sweep of the same threads stopped.
   std::optional<std::uint64_t> limit(const PlannedMeasurement& m) const {
+    std::optional<std::uint64_t> end = probed_end(m);
     auto load = key(m);
-    if (std::get<3>(load) < 0 || std::get<3>(load) == static_cast<int>(Access::load)) return {};
-    std::get<3>(load) = static_cast<int>(Access::load);
-    const auto it = series_.find(load);
-    return it == series_.end() ? std::nullopt : it->second.stopped_at();
+    if (std::get<3>(load) >= 0 && std::get<3>(load) != static_cast<int>(Access::load)) {
+      std::get<3>(load) = static_cast<int>(Access::load);
+      const auto it = series_.find(load);
+      if (it != series_.end() && it->second.stopped_at()) {
+        end = std::min(end.value_or(*it->second.stopped_at()), *it->second.stopped_at());
+      }
+    }
+    return end;
   }
 
   // The measured point's cost (ns per load, or 1 / GB/s), none when it failed.
@@ -671,7 +708,25 @@ class AdaptiveSweeps {
     }
     return it->second;
   }
+  std::optional<std::uint64_t> probed_end(const PlannedMeasurement& m) const {
+    if (usable_llc_fraction_ >= 1) return {};
+    const topology::Domain usable =
+        usable_view(topology_.domains()[static_cast<std::size_t>(m.domain)], usable_llc_fraction_);
+    if (usable.caches.empty()) return {};
+    constexpr std::uint64_t kLeast = 64ull << 20;
+    if (m.kind == MeasurementKind::capacity) {
+      return std::max<std::uint64_t>(4 * single_core_view(usable).caches.back().instance_bytes,
+                                     kLeast);
+    }
+    const std::uint64_t threads = std::max<std::size_t>(m.pus.size(), 1);
+    const std::uint64_t per_thread = threads == 1
+                                         ? single_core_view(usable).caches.back().instance_bytes
+                                         : usable.caches.back().total_bytes / threads;
+    return std::max(8 * per_thread, (kLeast + threads - 1) / threads);
+  }
+
   const topology::Topology& topology_;
+  double usable_llc_fraction_ = 1;
   std::map<Key, SweepSeries> series_;
 };
 
@@ -711,7 +766,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   int total = static_cast<int>(count) * passes - sweep_points * (passes - 1);
   double estimated_total = plan.estimated_seconds;
   EffectiveSizing sizing(topology, plan);
-  AdaptiveSweeps sweeps(topology);
+  AdaptiveSweeps sweeps(topology, plan.usable_llc_fraction);
   std::map<std::string, double> seconds_by_kind;  // measured, for the plan's estimate
   int index = 0;
   results.complete = false;
@@ -809,7 +864,8 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     const PlannedMeasurement& m = plan.measurements[first];
     const auto* stream = std::get_if<codegen::StreamSpec>(&m.spec);
     const auto& domain = topology.domains()[static_cast<std::size_t>(m.domain)];
-    if (const auto stop = sweeps.series(m).stopped_at();
+    // Memory runs are no smaller than the plateau this sweep established as memory's.
+    if (const auto stop = sweeps.series(m).memory_plateau_end();
         stop && stream && stream->access == Access::load && m.kind == MeasurementKind::sweep &&
         m.pus.size() == domain.core_pus.size()) {
       sizing.set_memory_floor(m.domain, *stop);

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "characterize/llc_probe.h"
 #include "characterize/run_journal.h"
 #include "platform/cpu_info.h"
 #include "results/statistics.h"
@@ -41,10 +42,10 @@ RunOutcome run_node(const topology::Topology& topology, const platform::Clock& c
 }  // namespace
 
 RunOutcome characterize_node(const topology::Topology& topology, const platform::Clock& clock,
-                             const CharacterizeOptions& options, const std::filesystem::path& out,
+                             const CharacterizeOptions& asked, const std::filesystem::path& out,
                              results::Results& results) {
   const platform::CpuInfo cpu = platform::read_cpu_info();
-  const Plan plan = make_plan(topology, options.plan);
+  CharacterizeOptions options = asked;
   results.provenance = make_provenance(topology, clock, cpu, options.plan.isa, options.plan.quick,
                                        options.plan.samples);
   results.provenance["roof_estimator"] = name(options.estimator);
@@ -59,7 +60,22 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
         "are absent");
   }
   // How quiet the machine is before the run: the first lines of the output, and provenance.
-  const MachineState state = examine_machine(clock);
+  MachineState state = examine_machine(clock);
+  if (topology.is_this_system()) {
+    // What the caches really hold prices the plan (its estimate, the default --max-time).
+    const UsableLlc llc = probe_usable_llc(topology, clock, options.plan.isa);
+    options.plan.usable_llc_fraction = llc.fraction;
+    state.values["usable_llc"] = {
+        {"declared_bytes", llc.declared_bytes},
+        {"usable_bytes",
+         llc.usable_bytes ? nlohmann::json(*llc.usable_bytes) : nlohmann::json(nullptr)},
+        {"fraction", llc.fraction},
+        {"probe_bytes_gbps", llc.points}};
+    state.lines.push_back("last-level cache: " + llc.summary);
+  }
+  const Plan plan = make_plan(topology, options.plan);
+  state.lines.push_back("plan: " + std::to_string(plan.to_run) + " measurements, estimated " +
+                        std::to_string(static_cast<int>(plan.estimated_seconds + 0.5)) + " s");
   results.provenance["machine_state"] = state.values;
   if (options.on_machine_state) options.on_machine_state(state);
   if (state.verdict != "quiet") {
@@ -111,6 +127,7 @@ nlohmann::json options_json(const CharacterizeOptions& o) {
           {"domains", o.plan.domains},
           {"only", only},
           {"sweep_points_per_octave", o.plan.sweep_points_per_octave},
+          {"usable_llc_fraction", o.plan.usable_llc_fraction},
           {"require_placement", o.require_placement},
           {"estimator", name(o.estimator)},
           {"max_seconds", o.max_seconds}};
@@ -137,6 +154,10 @@ CharacterizeOptions options_from_json(const nlohmann::json& j) {
         word(parse_measurement_kind(text.get<std::string>()), text.get<std::string>()));
   }
   o.plan.sweep_points_per_octave = j.at("sweep_points_per_octave").get<int>();
+  o.plan.usable_llc_fraction = j.value("usable_llc_fraction", 1.0);
+  if (!(o.plan.usable_llc_fraction > 0 && o.plan.usable_llc_fraction <= 1)) {
+    throw std::runtime_error("the journal's usable_llc_fraction is not in (0, 1]");
+  }
   o.require_placement = j.at("require_placement").get<bool>();
   const std::string estimator = j.at("estimator").get<std::string>();
   o.estimator = word(parse<Estimator>(estimator), estimator);

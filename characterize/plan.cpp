@@ -65,7 +65,34 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
   return 0;
 }
 
+// The working set per thread a run will use for each level of a domain's sets (same levels, same
+// order as level_working_sets of the declared domain); none where the usable view has no size.
+std::vector<std::optional<std::uint64_t>> priced_sets(const topology::Domain& usable) {
+  std::vector<std::optional<std::uint64_t>> bytes;
+  for (const LevelWorkingSet& set : level_working_sets(usable)) {
+    bytes.push_back(set.bytes_per_thread > 0 ? std::optional(set.bytes_per_thread) : std::nullopt);
+  }
+  return bytes;
+}
+
 }  // namespace
+
+topology::Domain usable_view(const topology::Domain& domain, double fraction) {
+  topology::Domain view = domain;
+  if (view.caches.empty() || fraction >= 1) return view;
+  topology::CacheLevel& last = view.caches.back();
+  const std::uint64_t floor =
+      view.caches.size() > 1 ? 2 * view.caches[view.caches.size() - 2].bytes_per_thread() *
+                                   static_cast<std::uint64_t>(std::max(last.max_sharing_cores, 1))
+                             : 0;
+  const auto scaled = [&](std::uint64_t bytes) {
+    return std::min(
+        bytes, std::max(floor, static_cast<std::uint64_t>(static_cast<double>(bytes) * fraction)));
+  };
+  last.total_bytes = scaled(last.instance_bytes) * static_cast<std::uint64_t>(last.instances);
+  last.instance_bytes = scaled(last.instance_bytes);
+  return view;
+}
 
 const char* const kEstimateMethod =
     "each measurement = (3 warm-up/calibration runs + 1 warm-up per later pass + every pass's "
@@ -75,7 +102,12 @@ const char* const kEstimateMethod =
     "per point and a warm-up walk of its chain at 100 ns per line; the sum over the plan. The size "
     "sweeps are priced to their planned end (4 x the declared last-level cache) with half the "
     "samples, half as long; they stop at memory's plateau, earlier where the cache a run gets is "
-    "smaller than the declared one: then the run is shorter than this";
+    "smaller than the declared one. On this machine (not a topology file) a probe of one core's "
+    "load "
+    "bandwidth at doubling sizes finds the share of the last-level cache a run gets (a guest may "
+    "get a tenth of it): memory working sets are priced at 4 x that share and the sweeps' points "
+    "past 4 x it at nothing (the run's one-core chase stops there, its bandwidth sweeps at 8 x, 64 "
+    "MiB in all at least)";
 
 const char* name(MeasurementKind kind) {
   const char* const names[] = {"frequency", "capacity", "bandwidth", "flops",
@@ -168,13 +200,18 @@ PlanOptions default_plan_options(bool quick) {
 
 Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
   Plan plan;
+  plan.usable_llc_fraction = options.usable_llc_fraction;
   const auto wanted = [&](MeasurementKind kind) {
     return options.only.empty() || options.only.count(kind) > 0;
   };
   const bool single_memory = topology.memories().size() < 2;
-  auto add = [&](PlannedMeasurement m) {
+  // priced: the working set per thread the run is expected to use (0: a sweep point past where
+  // the run is expected to stop); none: the planned one.
+  auto add = [&](PlannedMeasurement m, std::optional<std::uint64_t> priced = std::nullopt) {
     if (m.absent_reason.empty()) {
-      m.estimated_seconds = estimate(m, options);
+      PlannedMeasurement as_run = m;
+      if (priced) as_run.working_set_bytes = *priced;
+      m.estimated_seconds = priced == 0u ? 0 : estimate(as_run, options);
       plan.estimated_seconds += m.estimated_seconds;
       ++plan.to_run;
     } else {
@@ -184,24 +221,26 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
   };
 
   // A memory-level entry once per memory of the machine: local to the domain, or remote.
-  auto add_on_each_memory = [&](const topology::Domain& domain, const PlannedMeasurement& m) {
+  auto add_on_each_memory = [&](const topology::Domain& domain, const PlannedMeasurement& m,
+                                std::optional<std::uint64_t> priced) {
     for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
       PlannedMeasurement on_memory = m;
       on_memory.memory = topology.memory_ref(static_cast<int>(mem));
       const bool local = std::find(domain.local_memories.begin(), domain.local_memories.end(),
                                    static_cast<int>(mem)) != domain.local_memories.end();
       on_memory.placement = local ? Placement::local : Placement::remote;
-      add(on_memory);
+      add(on_memory, priced);
     }
   };
 
   // A cache-level entry once (its data on the domain's first memory); a memory-level one once
   // per memory.
-  auto add_at_its_level = [&](const topology::Domain& domain, const PlannedMeasurement& m) {
+  auto add_at_its_level = [&](const topology::Domain& domain, const PlannedMeasurement& m,
+                              std::optional<std::uint64_t> priced) {
     if (m.level == Level::memory) {
-      add_on_each_memory(domain, m);
+      add_on_each_memory(domain, m, priced);
     } else {
-      add(m);
+      add(m, priced);
     }
   };
 
@@ -210,6 +249,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
                                               domain.index) == options.domains.end()) {
       continue;
     }
+    const topology::Domain usable = usable_view(domain, options.usable_llc_fraction);
     PlannedMeasurement base;
     base.domain = domain.index;
     base.pus = domain.core_pus;
@@ -240,13 +280,14 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
       const topology::Domain lone = single_core_view(domain);
       // 4 points per octave even when quick: a plateau takes 3 points, and a VM's L3 plateau
       // may span less than an octave.
-      for (std::uint64_t size : chase_sweep_sizes(
-               domain, std::max(kCapacityPointsPerOctave, options.sweep_points_per_octave))) {
+      const int per_octave = std::max(kCapacityPointsPerOctave, options.sweep_points_per_octave);
+      const std::uint64_t end = chase_sweep_sizes(usable, per_octave).back();
+      for (std::uint64_t size : chase_sweep_sizes(domain, per_octave)) {
         PlannedMeasurement m = base;
         m.kind = MeasurementKind::capacity;
         m.pus = lone.core_pus;
         m.working_set_bytes = size;
-        add(m);
+        add(m, size <= end ? size : 0);
       }
     }
 
@@ -256,9 +297,12 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     // core has only the first.
     if (wanted(MeasurementKind::sweep)) {
       const topology::Domain lone = single_core_view(domain);
-      std::vector<const topology::Domain*> views = {&domain};
-      if (domain.core_pus.size() > 1) views.push_back(&lone);
-      for (const topology::Domain* view : views) {
+      const topology::Domain usable_lone = single_core_view(usable);
+      std::vector<std::pair<const topology::Domain*, const topology::Domain*>> views = {
+          {&domain, &usable}};
+      if (domain.core_pus.size() > 1) views.emplace_back(&lone, &usable_lone);
+      for (const auto& [view, priced_view] : views) {
+        const std::uint64_t end = sweep_sizes(*priced_view, options.sweep_points_per_octave).back();
         for (Access access : {Access::load, Access::copy}) {
           for (std::uint64_t size : sweep_sizes(*view, options.sweep_points_per_octave)) {
             PlannedMeasurement m = base;
@@ -266,7 +310,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
             m.pus = view->core_pus;
             m.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
             m.working_set_bytes = size;
-            add(m);
+            add(m, size <= end ? size : 0);
           }
         }
       }
@@ -278,6 +322,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         std::vector<std::size_t> counts;
         for (std::size_t n = 2; n < domain.core_pus.size(); n *= 2) counts.push_back(n);
         if (counts.size() > 3) counts.erase(counts.begin(), counts.end() - 3);
+        const std::uint64_t end = sweep_sizes(usable, options.sweep_points_per_octave).back();
         for (std::size_t n : counts) {
           for (std::uint64_t size : sweep_sizes(domain, options.sweep_points_per_octave)) {
             PlannedMeasurement m = base;
@@ -285,14 +330,17 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
             m.pus = SharedPrefix<unsigned>(cores, n);
             m.spec = codegen::StreamSpec{.isa = options.isa, .access = Access::load};
             m.working_set_bytes = size;
-            add(m);
+            add(m, size <= end ? size : 0);
           }
         }
       }
     }
 
     if (wanted(MeasurementKind::bandwidth)) {
+      const auto priced = priced_sets(usable);
+      std::size_t at = 0;
       for (const LevelWorkingSet& level : level_working_sets(domain)) {
+        const std::optional<std::uint64_t> as_run = priced.at(at++);
         for (Access access : larm::all<larm::Access>()) {
           PlannedMeasurement m = base;
           m.kind = MeasurementKind::bandwidth;
@@ -300,7 +348,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
           m.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
           m.working_set_bytes = level.bytes_per_thread;
           m.absent_reason = level.absent_reason;
-          add_at_its_level(domain, m);
+          add_at_its_level(domain, m, as_run);
           // With one memory, contention and congestion are the local roof: absent, said so.
           if (level.level == Level::memory && single_memory) {
             for (Placement placement : {Placement::contention, Placement::congestion}) {
@@ -320,6 +368,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     // working set per thread, re-sized with it from the bandwidth sweep).
     if (wanted(MeasurementKind::curve)) {
       const auto sets = level_working_sets(domain);
+      const auto priced = priced_sets(usable);
       for (const topology::CacheLevel& cache : domain.caches) {
         if (cache.sharing_pus.size() < 2) continue;
         const auto set = std::find_if(sets.begin(), sets.end(),
@@ -334,7 +383,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
               std::vector<unsigned>(cache.sharing_pus.begin(), cache.sharing_pus.begin() + threads);
           m.working_set_bytes = set->bytes_per_thread;
           m.absent_reason = set->absent_reason;
-          add(m);
+          add(m, priced.at(static_cast<std::size_t>(set - sets.begin())));
         }
       }
     }
@@ -358,6 +407,8 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
 
     if (wanted(MeasurementKind::latency)) {
       const topology::Domain lone = single_core_view(domain);
+      const auto priced = priced_sets(single_core_view(usable));
+      std::size_t at = 0;
       for (const LevelWorkingSet& level : level_working_sets(lone)) {
         PlannedMeasurement m = base;
         m.kind = MeasurementKind::latency;
@@ -365,7 +416,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         m.level = level.level;
         m.working_set_bytes = level.bytes_per_thread;
         m.absent_reason = level.absent_reason;
-        add_at_its_level(domain, m);
+        add_at_its_level(domain, m, priced.at(at++));
       }
     }
   }
@@ -376,9 +427,11 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
   // thesis fig. 2.12).
   const bool shared_runs = !single_memory && wanted(MeasurementKind::bandwidth);
   if ((shared_runs || wanted(MeasurementKind::curve)) && options.domains.empty()) {
-    std::uint64_t llc = 0;
+    std::uint64_t llc = 0, usable_llc = 0;
     for (const topology::Domain& d : topology.domains()) {
       if (!d.caches.empty()) llc += d.caches.back().total_bytes;
+      const topology::Domain usable = usable_view(d, options.usable_llc_fraction);
+      if (!usable.caches.empty()) usable_llc += usable.caches.back().total_bytes;
     }
     const int cores = topology.core_count();
     PlannedMeasurement machine;
@@ -407,11 +460,11 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         PlannedMeasurement m = machine;
         m.memory = topology.memory_ref(static_cast<int>(mem));
         m.placement = Placement::contention;
-        add(m);
+        add(m, memory_working_set(usable_llc, cores));
       }
       PlannedMeasurement m = machine;
       m.placement = Placement::congestion;
-      add(m);
+      add(m, memory_working_set(usable_llc, cores));
     }
     for (std::size_t mem = 0; wanted(MeasurementKind::curve) && mem < topology.memories().size();
          ++mem) {
@@ -427,7 +480,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         m.pus = SharedPrefix<unsigned>(pus, static_cast<std::size_t>(threads));
         m.pu_domains = SharedPrefix<int>(domains, static_cast<std::size_t>(threads));
         m.working_set_bytes = memory_working_set(llc, threads);
-        add(m);
+        add(m, memory_working_set(usable_llc, threads));
       }
     }
   }
@@ -443,10 +496,11 @@ std::string describe_plan(const Plan& plan, const topology::Topology& topology, 
       std::snprintf(
           line, sizeof line, "  %-60s threads %3zu  ws %12s  %s\n", m.label().c_str(), m.pus.size(),
           m.working_set_bytes ? results::bytes_text(m.working_set_bytes).c_str() : "-",
-          m.absent_reason.empty()
+          !m.absent_reason.empty() ? ("absent: " + m.absent_reason).c_str()
+          : m.estimated_seconds > 0
               ? ("est " + std::to_string(static_cast<int>(m.estimated_seconds * 1000)) + " ms")
                     .c_str()
-              : ("absent: " + m.absent_reason).c_str());
+              : "est 0: past where the sweep should stop");
       out << line;
     }
     if (m.absent_reason.empty()) {

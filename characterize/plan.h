@@ -60,6 +60,10 @@ struct PlanOptions {
   std::vector<int> domains;           // empty: every domain
   std::set<MeasurementKind> only;     // empty: every kind
   int sweep_points_per_octave = 4;
+  // Pricing only: the share of each declared last-level cache a run gets (llc_probe.h). The
+  // measurements stay those of the declared sizes; their estimates follow the sizes the run will
+  // use (memory working sets of 4 x the usable cache, sweeps stopping past it). 1: as declared.
+  double usable_llc_fraction = 1;
 };
 
 // The machine's cores, one PU per core, ordered to fill memory m's own domains first, then the
@@ -77,11 +81,17 @@ PlanOptions default_plan_options(bool quick);
 struct Plan {
   std::vector<PlannedMeasurement> measurements;
   double estimated_seconds = 0;
+  double usable_llc_fraction = 1;  // PlanOptions': the run's chase sweeps stop past it
   int to_run = 0;
   int absent = 0;
 };
 
 Plan make_plan(const topology::Topology& topology, const PlanOptions& options);
+
+// The domain as the estimate prices it: its last level at `fraction` of its declared size (the
+// share a run gets, llc_probe.h), and still twice per thread what the level under it holds (a
+// level of its own), never more than declared.
+topology::Domain usable_view(const topology::Domain& domain, double fraction);
 
 // How estimated_seconds is computed, for `larm plan` and the README.
 extern const char* const kEstimateMethod;

@@ -2,6 +2,8 @@
 #include <iostream>
 #include <memory>
 
+#include "characterize/llc_probe.h"
+#include "platform/clock.h"
 #include "tools/commands.h"
 
 namespace larm::cli {
@@ -14,9 +16,19 @@ struct PlanCommandOptions {
 
 int run_plan_command(const PlanCommandOptions& options, const GlobalOptions& global) {
   const topology::Topology topology = load_topology(global);
-  const characterize::PlanOptions plan_options = make_plan_options(options.measurement, topology);
+  characterize::PlanOptions plan_options = make_plan_options(options.measurement, topology);
+  std::string priced;
+  if (topology.is_this_system()) {
+    // As characterize does: the estimate follows the cache a run really gets (a fraction of a
+    // second of measuring).
+    const platform::Clock clock = platform::Clock::calibrate();
+    const characterize::UsableLlc llc =
+        characterize::probe_usable_llc(topology, clock, plan_options.isa);
+    plan_options.usable_llc_fraction = llc.fraction;
+    priced = "Last-level cache: " + llc.summary + "\n";
+  }
   const characterize::Plan plan = characterize::make_plan(topology, plan_options);
-  std::cout << characterize::describe_plan(plan, topology, options.verbose);
+  std::cout << characterize::describe_plan(plan, topology, options.verbose) << priced;
   return 0;
 }
 }  // namespace
