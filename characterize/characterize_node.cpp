@@ -1,6 +1,7 @@
 // A characterization from the plan to the saved results.
 #include "characterize/characterize_node.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "characterize/llc_probe.h"
@@ -12,6 +13,25 @@
 namespace larm::characterize {
 
 namespace {
+
+// The doctor again once the run has ended (half as long as before it: the run's own samples
+// have shown its noise already).
+constexpr double kAfterRunProbeSeconds = 0.5;
+
+// Each roof's interval for another run (results/roof_interval.h): widened by the larger of the
+// run-to-run errors the doctor measured before and after the run.
+void add_next_run_intervals(const MachineState& after, results::Results& results) {
+  const double before =
+      results.provenance.at("machine_state").value("expected_error", after.expected_error);
+  const double between_run = std::max(before, after.expected_error);
+  results.provenance["machine_state_after"] = after.values;
+  results.provenance["between_run_error"] = between_run;
+  for (results::Roof& roof : results.roofs) {
+    if (roof.interval && roof.present()) {
+      roof.interval->next_run = results::next_run_interval(*roof.interval, roof.roof, between_run);
+    }
+  }
+}
 
 // The run of a plan into results saved in out, a new run or a resumed one.
 RunOutcome run_node(const topology::Topology& topology, const platform::Clock& clock,
@@ -25,7 +45,10 @@ RunOutcome run_node(const topology::Topology& topology, const platform::Clock& c
   run.require_placement = options.require_placement;
   run.estimator = options.estimator;
   run.passes = options.plan.passes;
-  run.max_seconds = options.max_seconds > 0 ? options.max_seconds : 2 * plan.estimated_seconds;
+  // Extra passes take at most the plan's estimate again; a quick run takes none unless --max-time
+  // asks (its promise is its length: extra passes were a fifth of a quick run here).
+  const double budget = options.plan.quick ? 0 : 2 * plan.estimated_seconds;
+  run.max_seconds = options.max_seconds > 0 ? options.max_seconds : budget;
   run.on_progress = options.on_progress;
   run.journal = &journal;
   // Saves while running at most once a second; the final save follows the run.
@@ -35,6 +58,9 @@ RunOutcome run_node(const topology::Topology& topology, const platform::Clock& c
   };
   results.incomplete_reason.clear();
   const RunOutcome outcome = run_plan(topology, plan, clock, cpu, run, results);
+  if (outcome == RunOutcome::complete && topology.is_this_system()) {
+    add_next_run_intervals(examine_machine(clock, kAfterRunProbeSeconds), results);
+  }
   results::save_results(out, results);
   return outcome;
 }
@@ -60,7 +86,7 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
         "are absent");
   }
   // How quiet the machine is before the run: the first lines of the output, and provenance.
-  MachineState state = examine_machine(clock);
+  MachineState state = examine_machine(clock, options.plan.quick ? kAfterRunProbeSeconds : 1.0);
   if (topology.is_this_system()) {
     // What the caches really hold prices the plan (its estimate, the default --max-time).
     const UsableLlc llc = probe_usable_llc(topology, clock, options.plan.isa);

@@ -303,7 +303,11 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
       if (domain.core_pus.size() > 1) views.emplace_back(&lone, &usable_lone);
       for (const auto& [view, priced_view] : views) {
         const std::uint64_t end = sweep_sizes(*priced_view, options.sweep_points_per_octave).back();
-        for (Access access : {Access::load, Access::copy}) {
+        // A quick run sweeps loads only: the roofs are sized from the load curve, and the copy
+        // curve cost a quick run a quarter of its time here for a second line on the figure.
+        const std::vector<Access> accesses =
+            options.quick ? std::vector{Access::load} : std::vector{Access::load, Access::copy};
+        for (Access access : accesses) {
           for (std::uint64_t size : sweep_sizes(*view, options.sweep_points_per_octave)) {
             PlannedMeasurement m = base;
             m.kind = MeasurementKind::sweep;

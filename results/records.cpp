@@ -119,6 +119,10 @@ json roof_json(const Roof& r) {
   if (r.interval) {
     j["interval"] = {
         {"low", r.interval->low}, {"high", r.interval->high}, {"modes", r.interval->modes}};
+    if (const auto& next = r.interval->next_run) {
+      j["interval"]["next_run"] = {
+          {"low", next->low}, {"high", next->high}, {"between_run", next->between_run}};
+    }
   }
   return j;
 }
@@ -157,7 +161,14 @@ Roof roof_from(const json& j, const MemoryReader& memories) {
     const json& in = j.at("interval");
     r.interval = RoofInterval{.low = in.at("low").get<double>(),
                               .high = in.at("high").get<double>(),
-                              .modes = in.at("modes").get<std::vector<double>>()};
+                              .modes = in.at("modes").get<std::vector<double>>(),
+                              .next_run = std::nullopt};
+    if (in.contains("next_run")) {
+      const json& next = in.at("next_run");
+      r.interval->next_run = NextRunInterval{.low = next.at("low").get<double>(),
+                                             .high = next.at("high").get<double>(),
+                                             .between_run = next.at("between_run").get<double>()};
+    }
   }
   read_status(j, r);
   return r;

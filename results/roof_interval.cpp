@@ -14,6 +14,16 @@ const char* const kIntervalMethod =
     "seed), widened to every pass's value; two modes when the samples split at a gap over 8 % of "
     "the median and over either group's range";
 
+const char* const kNextRunMethod =
+    "the run's interval widened to the roof's value x (1 +- the run-to-run error larm doctor "
+    "measured before and after the run, the larger)";
+
+NextRunInterval next_run_interval(const RoofInterval& interval, double value, double between_run) {
+  return {.low = std::min(interval.low, value * (1 - between_run)),
+          .high = std::max(interval.high, value * (1 + between_run)),
+          .between_run = between_run};
+}
+
 std::vector<double> find_modes(std::span<const double> samples) {
   std::vector<double> sorted(samples.begin(), samples.end());
   std::sort(sorted.begin(), sorted.end());

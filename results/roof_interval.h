@@ -12,6 +12,7 @@
 //    interval spans both groups and names their medians instead of averaging them away.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -25,10 +26,23 @@ inline constexpr double kIntervalHigh = 0.975;
 inline constexpr double kModeGap = 0.08;
 inline constexpr double kModeShare = 0.2;
 
+// What another run on this host is expected to read (issue 29): the run's interval widened to
+// value x (1 +- between_run), between_run the run-to-run error `larm doctor` measured before and
+// after the run (the larger). One run cannot see a state the host takes between runs, minutes
+// apart; the doctor's clock probes and the other processes' CPU share are what it can see of it.
+struct NextRunInterval {
+  double low = 0;
+  double high = 0;
+  double between_run = 0;  // the fraction it was widened by
+
+  bool contains(double value) const { return value >= low && value <= high; }
+};
+
 struct RoofInterval {
   double low = 0;
   double high = 0;
-  std::vector<double> modes;  // empty, or the medians of the two groups (ascending)
+  std::vector<double> modes;                // empty, or the medians of the two groups (ascending)
+  std::optional<NextRunInterval> next_run;  // none before the run ended (or files before 1.7)
 
   bool contains(double value) const { return value >= low && value <= high; }
   bool bimodal() const { return modes.size() == 2; }
@@ -44,7 +58,11 @@ std::vector<double> find_modes(std::span<const double> samples);
 RoofInterval roof_interval(std::span<const double> samples, std::span<const double> pass_values,
                            Estimator estimator);
 
-// The method in one sentence, for provenance and `larm show`.
+// The interval widened to value x (1 +- between_run) (between_run a fraction, >= 0).
+NextRunInterval next_run_interval(const RoofInterval& interval, double value, double between_run);
+
+// The methods in one sentence each, for provenance and `larm show`.
 extern const char* const kIntervalMethod;
+extern const char* const kNextRunMethod;
 
 }  // namespace larm::results

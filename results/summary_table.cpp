@@ -67,6 +67,17 @@ std::string bimodal_lines(const std::vector<Roof>& roofs, int domain) {
   return lines;
 }
 
+// The between-run term of the domain's intervals, once (the run measured one for all its roofs).
+std::string next_run_line(const std::vector<Roof>& roofs, int domain) {
+  for (const Roof& r : roofs) {
+    if (r.domain != domain || !r.present() || !r.interval || !r.interval->next_run) continue;
+    return "  another run: each roof's interval widened to ±" +
+           fixed_text(100 * r.interval->next_run->between_run, 1) +
+           " % (larm doctor's run-to-run error before and after this run)\n";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string summary_table(const Results& results) {
@@ -172,6 +183,7 @@ std::string summary_table(const Results& results) {
       }
     }
     out << bimodal_lines(results.roofs, domain);
+    out << next_run_line(results.roofs, domain);
 
     bool first = true;
     for (const LatencyPoint& p : results.latency) {

@@ -10,6 +10,9 @@ scripts/interference_injector.py busy 50 % of every 100 ms on the last CPU, then
 present in all runs counts the ordered pairs (i, j), i != j, whose value i lies within interval j
 (results/roof_interval.h), and prints the coverage per roof, the lowest, and the pairs overall.
 A roof whose interval said two modes in some run is marked; it is counted all the same.
+Two intervals are counted: the run's own (`interval`: its samples and passes), and the one for
+another run (`interval.next_run`, schema 1.7: widened by larm doctor's run-to-run error measured
+before and after the run); the second is the one that claims to cover another run's value.
 """
 import argparse
 import itertools
@@ -66,22 +69,47 @@ if not dirs:
 
 runs = [roofs(d) for d in dirs]
 common = sorted(set.intersection(*(set(r) for r in runs)))
-total = inside = 0
-lowest = (2.0, "")
-print(f"{'roof':52s} {'covered':>9s} {'median ± %':>10s}  values")
+pairs = list(itertools.permutations(range(len(runs)), 2))
+
+
+def bounds(roof, which):
+    interval = roof["interval"]
+    if which == "next_run":
+        interval = interval.get("next_run")
+        if interval is None:
+            return None
+    return interval["low"], interval["high"]
+
+
+def covered(k, which):
+    hits = 0
+    for a, b in pairs:
+        span = bounds(runs[b][k], which)
+        hits += span is not None and span[0] <= runs[a][k]["roof"] <= span[1]
+    return hits
+
+
+print(f"{'roof':52s} {'own':>7s} {'next run':>8s} {'± %':>5s} {'next ±':>6s}  values")
+summary = {}
+for which in ("interval", "next_run"):
+    summary[which] = [0, 2.0, ""]
 for k in common:
-    pairs = [(a, b) for a, b in itertools.permutations(range(len(runs)), 2)]
-    hits = sum(1 for a, b in pairs
-               if runs[b][k]["interval"]["low"] <= runs[a][k]["roof"] <= runs[b][k]["interval"]["high"])
-    total += len(pairs)
-    inside += hits
-    rate = hits / len(pairs)
-    lowest = min(lowest, (rate, k))
+    row = {}
+    for which in ("interval", "next_run"):
+        hits = covered(k, which)
+        row[which] = hits
+        summary[which][0] += hits
+        summary[which] = [summary[which][0], *min(summary[which][1:], [hits / len(pairs), k])]
     widths = sorted((r[k]["interval"]["high"] - r[k]["interval"]["low"]) / 2 / r[k]["roof"]
                     for r in runs)
+    between = sorted(r[k]["interval"].get("next_run", {}).get("between_run", 0) for r in runs)
     bimodal = any(len(r[k]["interval"]["modes"]) == 2 for r in runs)
     values = " ".join(f"{r[k]['roof']:.4g}" for r in runs)
-    print(f"{k:52s} {hits:3d}/{len(pairs):<3d}  {100 * widths[len(widths) // 2]:8.1f}  {values}"
+    print(f"{k:52s} {row['interval']:3d}/{len(pairs):<3d} {row['next_run']:3d}/{len(pairs):<3d}"
+          f" {100 * widths[len(widths) // 2]:5.1f} {100 * between[len(between) // 2]:6.1f}  {values}"
           f"{'  (two modes in a run)' if bimodal else ''}")
-print(f"pairs inside: {inside} of {total} ({100 * inside / max(total, 1):.1f} %); lowest roof "
-      f"{100 * lowest[0]:.1f} % ({lowest[1]}); {len(runs)} runs, {len(common)} roofs")
+total = len(pairs) * len(common)
+for which, label in (("interval", "own interval"), ("next_run", "next-run interval")):
+    inside, lowest, name = summary[which]
+    print(f"{label}: pairs inside {inside} of {total} ({100 * inside / max(total, 1):.1f} %); "
+          f"lowest roof {100 * lowest:.1f} % ({name}); {len(runs)} runs, {len(common)} roofs")

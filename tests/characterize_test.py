@@ -76,6 +76,18 @@ except jsonschema.ValidationError as e:
 c.check(doc["complete"] is True, "results not complete")
 
 roofs = doc["roofs"]
+# Issue 29: a run that ended here widens each roof's interval for another run by the doctor's
+# run-to-run error before and after it (schema 1.7).
+between = doc["provenance"].get("between_run_error")
+c.check(between is not None and "expected_error" in doc["provenance"].get("machine_state_after", {}),
+        "no between-run error or doctor after the run")
+for roof in (x for x in roofs if x["samples"] and between is not None):
+    interval = roof.get("interval") or {}
+    nxt = interval.get("next_run")
+    c.check(nxt is not None and nxt["between_run"] == between and
+            nxt["low"] <= min(interval["low"], roof["roof"] * (1 - between)) * (1 + 1e-12) and
+            nxt["high"] >= max(interval["high"], roof["roof"] * (1 + between)) * (1 - 1e-12),
+            f"next-run interval of {roof['level']} {roof['access']}: {nxt}")
 # Every access mix the format knows (its schema lists the vocabulary's words, a unit test checks
 # that they agree).
 accesses = json.load(open(schema_file))["properties"]["sweep"]["items"]["properties"]["access"]["enum"]

@@ -69,6 +69,22 @@ TEST(RoofInterval, NoSamplesNoInterval) {
   EXPECT_EQ(interval.high, 0);
 }
 
+TEST(NextRunInterval, WidensToTheBetweenRunErrorAndKeepsTheRunsOwn) {
+  const RoofInterval own = roof_interval(kMemory, {}, Estimator::p90);
+  const double value = estimate(kMemory, Estimator::p90);
+  // A between-run error wider than the run's interval sets both sides.
+  const NextRunInterval wide = next_run_interval(own, value, 0.10);
+  EXPECT_DOUBLE_EQ(wide.low, value * 0.9);
+  EXPECT_DOUBLE_EQ(wide.high, value * 1.1);
+  EXPECT_EQ(wide.between_run, 0.10);
+  // A narrower one keeps the run's own interval: it never narrows what the run saw.
+  const NextRunInterval narrow = next_run_interval(own, value, 0.001);
+  EXPECT_EQ(narrow.low, own.low);
+  EXPECT_EQ(narrow.high, own.high);
+  EXPECT_TRUE(narrow.contains(value));
+  EXPECT_FALSE(wide.contains(value * 1.11));
+}
+
 TEST(RoofInterval, ComesBackFromJson) {
   Roof roof;
   roof.level = Level::memory;
@@ -80,6 +96,7 @@ TEST(RoofInterval, ComesBackFromJson) {
   roof.roof = estimate(roof.samples, Estimator::p90);
   roof.pass_values = {65.0, 66.0};
   roof.interval = roof_interval(roof.samples, roof.pass_values, Estimator::p90);
+  roof.interval->next_run = next_run_interval(*roof.interval, roof.roof, 0.05);
   Results r;
   r.provenance = testing::complete_provenance();
   r.topology = testing::complete_topology();
@@ -90,6 +107,10 @@ TEST(RoofInterval, ComesBackFromJson) {
   EXPECT_EQ(back.roofs[0].interval->low, roof.interval->low);
   EXPECT_EQ(back.roofs[0].interval->high, roof.interval->high);
   EXPECT_EQ(back.roofs[0].pass_values, roof.pass_values);
+  ASSERT_TRUE(back.roofs[0].interval->next_run.has_value());
+  EXPECT_EQ(back.roofs[0].interval->next_run->low, roof.interval->next_run->low);
+  EXPECT_EQ(back.roofs[0].interval->next_run->high, roof.interval->next_run->high);
+  EXPECT_EQ(back.roofs[0].interval->next_run->between_run, 0.05);
 }
 
 }  // namespace
