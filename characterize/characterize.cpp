@@ -13,6 +13,7 @@
 #include "characterize/adaptive_sweep.h"
 #include "characterize/cache_capacity.h"
 #include "characterize/distinct_levels.h"
+#include "characterize/placement_log.h"
 #include "characterize/pooling.h"
 #include "characterize/working_set.h"
 #include "codegen/isa.h"
@@ -873,9 +874,18 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     return outcome;
   };
 
+  // The placement the host gives our cores, probed between passes and after them (issue 34; the
+  // doctor probed it before the run): a run that sees it change says so.
+  PlacementLog placements;
+  auto probe_placement_now = [&](const std::string& when) {
+    if (topology.is_this_system())
+      placements.add(when, elapsed(), probe_placement(topology, clock));
+  };
+
   // Passes in rotated order: each starts a share of the plan further on. The frequencies of a
   // domain come before its other measurements in the plan, so the first pass keeps them first.
   for (int pass = 0; pass < passes; ++pass) {
+    if (pass > 0) probe_placement_now("before pass " + std::to_string(pass + 1));
     const std::size_t offset = pass == 0 ? 0 : count * static_cast<std::size_t>(pass) / passes;
     for (std::size_t k = 0; k < count; ++k) {
       const std::size_t i = (k + offset) % count;
@@ -913,6 +923,8 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     }
     if (elapsed() >= options.max_seconds) break;
   }
+  probe_placement_now("after the passes");
+  placements.record(results);
   for (const RecordSlots& s : slots) settle_status(results, s, pool);
   // A stepped-over size is measured after the next one: each curve in size order again.
   sort_each_run(results.sweep,

@@ -59,7 +59,7 @@ RunOutcome run_node(const topology::Topology& topology, const platform::Clock& c
   results.incomplete_reason.clear();
   const RunOutcome outcome = run_plan(topology, plan, clock, cpu, run, results);
   if (outcome == RunOutcome::complete && topology.is_this_system()) {
-    add_next_run_intervals(examine_machine(clock, kAfterRunProbeSeconds), results);
+    add_next_run_intervals(examine_machine(clock, kAfterRunProbeSeconds, &topology), results);
   }
   results::save_results(out, results);
   return outcome;
@@ -86,7 +86,8 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
         "are absent");
   }
   // How quiet the machine is before the run: the first lines of the output, and provenance.
-  MachineState state = examine_machine(clock, options.plan.quick ? kAfterRunProbeSeconds : 1.0);
+  MachineState state =
+      examine_machine(clock, options.plan.quick ? kAfterRunProbeSeconds : 1.0, &topology);
   if (topology.is_this_system()) {
     // What the caches really hold prices the plan (its estimate, the default --max-time).
     const UsableLlc llc = probe_usable_llc(topology, clock, options.plan.isa);

@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 
+#include "characterize/placement_probe.h"
 #include "kernels/interference.h"
 #include "platform/cpu_info.h"
 #include "platform/environment.h"
@@ -82,7 +83,8 @@ std::vector<unsigned> smt_siblings(unsigned cpu) {
 
 }  // namespace
 
-MachineState examine_machine(const platform::Clock& clock, double probe_seconds) {
+MachineState examine_machine(const platform::Clock& clock, double probe_seconds,
+                             const topology::Topology* topology) {
   MachineState state;
   auto& v = state.values;
   const std::vector<unsigned> cpus = allowed_cpus();
@@ -160,6 +162,12 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds)
   std::snprintf(clock_line, sizeof clock_line, "clock          %.2f GHz, 20 probes spread %s",
                 clock_median / 1e9, results::percent_text(clock_spread).c_str());
   state.lines.push_back(clock_line);
+
+  if (topology != nullptr && topology->is_this_system()) {
+    const PlacementProbe placement = probe_placement(*topology, clock);
+    v["core_to_core"] = placement.to_json();
+    for (std::string& line : placement.lines()) state.lines.push_back(std::move(line));
+  }
 
   // SMT siblings of the allowed CPUs, and how busy they were.
   std::string siblings_text;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/clock.h"
+#include "topology/topology.h"
 
 namespace larm::characterize {
 
@@ -21,7 +22,10 @@ struct MachineState {
 // Watches the machine for probe_seconds (keeping one CPU busy): load, other processes' CPU time
 // and the top ones, steal since boot and over the probe, 20 clock probes, SMT siblings of the
 // allowed CPUs and the settings that change results (THP, governor, NUMA balancing).
-MachineState examine_machine(const platform::Clock& clock, double probe_seconds = 1.0);
+// With a live topology, also the core-to-core latencies of its cores beside what hwloc declares
+// they share (placement_probe.h): values "core_to_core", after the clock's lines.
+MachineState examine_machine(const platform::Clock& clock, double probe_seconds = 1.0,
+                             const topology::Topology* topology = nullptr);
 
 // The verdict's rule (README, "larm doctor"): expected error = max(1 %, clock probes' spread) +
 // steal share over the probe + the share of the allowed CPUs that other processes used.

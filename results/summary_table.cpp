@@ -229,6 +229,12 @@ std::string summary_table(const Results& results) {
   }
   for (const std::string& reason : indistinct) out << "  indistinct: " << reason << "\n";
   for (const std::string& reason : absent_reasons) out << "  absent " << reason << "\n";
+  // One placement state seen (issue 34's probes): which; several are a warning already.
+  if (const auto states = results.provenance.find("placement_states");
+      states != results.provenance.end() && states->size() == 1) {
+    out << "placement: " << states->at(0).at("state").get<std::string>() << " at every probe ("
+        << states->at(0).at("seen").size() << ", core to core)\n";
+  }
   for (const std::string& warning : results.warnings) out << "warning: " << warning << "\n";
   if (!results.complete) {
     out << "INCOMPLETE results"

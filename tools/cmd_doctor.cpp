@@ -20,7 +20,9 @@ void setup_doctor(CLI::App& app, GlobalOptions& global, Action& action) {
   command->callback([json, seconds, &action] {
     action = [json, seconds] {
       const platform::Clock clock = platform::Clock::calibrate();
-      const characterize::MachineState state = characterize::examine_machine(clock, *seconds);
+      const topology::Topology topology = topology::Topology::load_live();
+      const characterize::MachineState state =
+          characterize::examine_machine(clock, *seconds, &topology);
       if (*json) {
         std::cout << state.values.dump(1) << "\n";
       } else {

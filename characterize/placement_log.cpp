@@ -1,0 +1,57 @@
+// Placement probes in provenance, and the warning of a run that saw the host move its cores.
+#include "characterize/placement_log.h"
+
+#include <map>
+#include <vector>
+
+namespace larm::characterize {
+
+void PlacementLog::add(const std::string& when, double elapsed_seconds,
+                       const PlacementProbe& probe) {
+  probes_.push_back({{"when", when},
+                     {"elapsed_s", elapsed_seconds},
+                     {"state", probe.state()},
+                     {"pairs", probe.to_json().at("pairs")}});
+}
+
+void PlacementLog::record(results::Results& results) const {
+  nlohmann::json probes = nlohmann::json::array();
+  const nlohmann::json& before =
+      results.provenance.value("machine_state", nlohmann::json::object());
+  if (before.contains("core_to_core")) {
+    const nlohmann::json& doctor = before.at("core_to_core");
+    probes.push_back({{"when", "before the run (larm doctor)"},
+                      {"elapsed_s", 0.0},
+                      {"state", doctor.at("state")},
+                      {"pairs", doctor.at("pairs")}});
+  }
+  for (const nlohmann::json& probe : probes_) probes.push_back(probe);
+  if (probes.empty()) return;
+  // Each state in the order first seen, with the probes that saw it.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::string>> seen_at;
+  for (const nlohmann::json& probe : probes) {
+    const std::string state = probe.at("state").get<std::string>();
+    if (!seen_at.count(state)) order.push_back(state);
+    seen_at[state].push_back(probe.at("when").get<std::string>());
+  }
+  nlohmann::json states = nlohmann::json::array();
+  for (const std::string& state : order)
+    states.push_back({{"state", state}, {"seen", seen_at[state]}});
+  results.provenance["placement_probes"] = probes;
+  results.provenance["placement_states"] = states;
+  if (order.size() < 2) return;
+  std::string text = "the host moved this run's cores between " + std::to_string(order.size()) +
+                     " placements (core-to-core probes, issue 34):";
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    text += (i ? "; " : " ") + order[i] + " (";
+    for (std::size_t k = 0; k < seen_at[order[i]].size(); ++k) {
+      text += (k ? ", " : "") + seen_at[order[i]][k];
+    }
+    text += ")";
+  }
+  text += ": roofs measured on several cores may mix them";
+  results.warnings.push_back(text);
+}
+
+}  // namespace larm::characterize

@@ -1,0 +1,60 @@
+// The placement the host gives our CPUs now, measured (issue 34): the one-way core-to-core latency
+// of pairs of the allowed cores (kernels/core_to_core.h), each set beside what hwloc declares the
+// two share. A guest's hwloc shows the topology the hypervisor declares whatever the host does;
+// a pair declared to share a cache whose cache line takes as long as one that crosses the machine
+// does not share it now.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/core_to_core.h"
+#include "platform/clock.h"
+#include "topology/topology.h"
+
+namespace larm::characterize {
+
+// A pair declared to share a cache is apart now when its one-way latency is over kApartNs and
+// over kApartRatio x the median of the pairs declared to share the same level. 100 ns: through a
+// shared L3, 36-67 ns on the Zen 5 guest here, ~20 ns within a Zen 3/4 CCX and ~50-60 ns on a
+// Sapphire Rapids mesh (published core-to-core charts); across L3s 186-200 ns on the guest here.
+inline constexpr double kApartNs = 100;
+inline constexpr double kApartRatio = 2;
+
+struct PlacementPair {
+  unsigned pu_a = 0;
+  unsigned pu_b = 0;
+  std::optional<double> one_way_ns;  // none when the probe never got both threads running
+  std::string declared;  // the innermost thing hwloc says they share: "L3", "L2", "Package", ...
+  bool declared_cache = false;  // declared is a cache
+  bool far = false;             // over kApartNs: no cache shared between them now
+  bool apart_now = false;       // declared to share a cache, measured as if they did not
+};
+
+struct PlacementProbe {
+  std::vector<PlacementPair> pairs;
+  double seconds = 0;  // how long the probe took
+
+  // The placement state: "near" when no pair is far, else "far: CPUs 0-1" naming the far pairs
+  // (the first four, then how many more). Two probes that name one state saw one placement.
+  std::string state() const;
+  // No pair declared to share a cache is apart now.
+  bool as_declared() const;
+  // The report of `larm doctor`: the pairs' latencies (a matrix up to 8 cores) and the findings.
+  std::vector<std::string> lines() const;
+  nlohmann::json to_json() const;
+};
+
+// Probes the pairs of kernels::core_pairs over the cores of every domain of a live topology (one
+// PU per core). Options as kernels::measure_core_to_core.
+PlacementProbe probe_placement(const topology::Topology& topology, const platform::Clock& clock,
+                               const kernels::CoreToCoreOptions& options = {});
+
+// The same classification, for pairs already measured (the latencies, with their declarations):
+// marks apart_now.
+void classify_pairs(std::vector<PlacementPair>& pairs);
+
+}  // namespace larm::characterize

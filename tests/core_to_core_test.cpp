@@ -1,0 +1,54 @@
+// The cache-line ping-pong (kernels/core_to_core.h) between the first two allowed cores, and the
+// placement probe over this machine's cores (characterize/placement_probe.h).
+#include <gtest/gtest.h>
+
+#include "characterize/placement_probe.h"
+#include "kernels/core_to_core.h"
+#include "topology/topology.h"
+
+namespace larm {
+namespace {
+
+std::vector<unsigned> cores(const topology::Topology& topology) {
+  std::vector<unsigned> pus;
+  for (const auto& domain : topology.domains()) {
+    pus.insert(pus.end(), domain.core_pus.begin(), domain.core_pus.end());
+  }
+  return pus;
+}
+
+TEST(CoreToCore, ACacheLineCrossesBetweenTwoCoresInNanosecondsToMicroseconds) {
+  const auto topology = topology::Topology::load_live();
+  const auto pus = cores(topology);
+  if (pus.size() < 2) GTEST_SKIP() << "one core allowed";
+  const auto clock = platform::Clock::calibrate();
+  // A loaded machine can deschedule a thread for a whole batch: one of three tries must finish.
+  std::optional<double> ns;
+  for (int attempt = 0; attempt < 3 && !ns; ++attempt) {
+    ns = kernels::measure_core_to_core(topology.handle(), pus[0], pus[1], clock).one_way_ns;
+  }
+  ASSERT_TRUE(ns.has_value());
+  // Faster than a cache hit is not a transfer; slower than 50 us is not a cache line (a thread
+  // descheduled in every batch).
+  EXPECT_GT(*ns, 5);
+  EXPECT_LT(*ns, 50'000);
+}
+
+TEST(CoreToCore, TheProbeNamesEveryPairAndWhatHwlocDeclares) {
+  const auto topology = topology::Topology::load_live();
+  const auto pus = cores(topology);
+  const auto clock = platform::Clock::calibrate();
+  const characterize::PlacementProbe probe = characterize::probe_placement(topology, clock);
+  EXPECT_EQ(probe.pairs.size(), kernels::core_pairs(pus).size());
+  for (const auto& p : probe.pairs) {
+    EXPECT_FALSE(p.declared.empty());
+    EXPECT_NE(p.declared, "unknown") << p.pu_a << "-" << p.pu_b;
+  }
+  const auto json = probe.to_json();
+  EXPECT_EQ(json.at("pairs").size(), probe.pairs.size());
+  EXPECT_EQ(json.at("state").get<std::string>(), probe.state());
+  EXPECT_FALSE(probe.lines().empty());
+}
+
+}  // namespace
+}  // namespace larm

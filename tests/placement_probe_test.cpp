@@ -1,0 +1,75 @@
+// The placement probe's rules (characterize/placement_probe.h): which pairs are probed, and when a
+// pair declared to share a cache is taken as apart now.
+#include <gtest/gtest.h>
+
+#include "characterize/placement_probe.h"
+
+namespace larm::characterize {
+namespace {
+
+PlacementPair pair(unsigned a, unsigned b, std::optional<double> ns, const std::string& declared) {
+  PlacementPair p;
+  p.pu_a = a;
+  p.pu_b = b;
+  p.one_way_ns = ns;
+  p.declared = declared;
+  p.declared_cache = declared.starts_with("L");
+  return p;
+}
+
+TEST(PlacementProbe, TheTwoVcpusOfTheGuestApartOrNot) {
+  // Issue 34's ping-pong on the Zen 5 guest: 36-67 ns sharing the L3, 186-200 ns apart.
+  std::vector<PlacementPair> shared = {pair(0, 1, 41.0, "L3")};
+  classify_pairs(shared);
+  EXPECT_FALSE(shared[0].apart_now);
+  std::vector<PlacementPair> apart = {pair(0, 1, 190.0, "L3")};
+  classify_pairs(apart);
+  EXPECT_TRUE(apart[0].apart_now);
+  const PlacementProbe probe{.pairs = apart, .seconds = 0.01};
+  EXPECT_FALSE(probe.as_declared());
+  EXPECT_EQ(probe.state(), "far: CPUs 0-1");
+  EXPECT_EQ((PlacementProbe{.pairs = shared, .seconds = 0.01}.state()), "near");
+  bool said = false;
+  for (const std::string& line : probe.lines()) {
+    said |= line.find("CPUs 0 and 1 declared to share an L3; measured 190 ns: they do not, now") !=
+            std::string::npos;
+  }
+  EXPECT_TRUE(said);
+}
+
+TEST(PlacementProbe, OnlyAPairFarSlowerThanItsLevelIsApart) {
+  // Six cores declared to share an L3: one pair slow, the others at the level's usual latency.
+  std::vector<PlacementPair> pairs = {pair(0, 1, 45, "L3"),       pair(0, 2, 48, "L3"),
+                                      pair(1, 2, 44, "L3"),       pair(2, 3, 170, "L3"),
+                                      pair(3, 4, 47, "L3"),       pair(4, 5, 46, "L3"),
+                                      pair(0, 6, 140, "Package"), pair(6, 7, 250, "Machine")};
+  classify_pairs(pairs);
+  for (const PlacementPair& p : pairs) {
+    EXPECT_EQ(p.apart_now, p.pu_a == 2 && p.pu_b == 3) << p.pu_a << "-" << p.pu_b;
+  }
+  // The state names every pair far from the other, declared to share a cache or not.
+  EXPECT_EQ((PlacementProbe{.pairs = pairs, .seconds = 0}.state()), "far: CPUs 2-3, 0-6, 6-7");
+  // Slower than 100 ns but within twice its level's median: a slow mesh, not a move.
+  std::vector<PlacementPair> mesh = {pair(0, 1, 110, "L3"), pair(0, 2, 120, "L3"),
+                                     pair(1, 2, 105, "L3"), pair(2, 3, 60, "L3")};
+  classify_pairs(mesh);
+  EXPECT_TRUE(std::none_of(mesh.begin(), mesh.end(), [](const auto& p) { return p.apart_now; }));
+  // A pair never measured is not judged.
+  std::vector<PlacementPair> unmeasured = {pair(0, 1, std::nullopt, "L3")};
+  classify_pairs(unmeasured);
+  EXPECT_FALSE(unmeasured[0].apart_now);
+}
+
+TEST(PlacementProbe, EveryPairOfASmallDomainAndASampleOfABigOne) {
+  const auto small = kernels::core_pairs({0, 1, 2, 3});
+  EXPECT_EQ(small.size(), 6u);
+  std::vector<unsigned> pus;
+  for (unsigned i = 0; i < 64; ++i) pus.push_back(i);
+  const auto big = kernels::core_pairs(pus);
+  // 63 neighbours, 7 of every eighth with the first, the first with the last.
+  EXPECT_EQ(big.size(), 63u + 7u + 1u);
+  EXPECT_TRUE(kernels::core_pairs({5}).empty());
+}
+
+}  // namespace
+}  // namespace larm::characterize
