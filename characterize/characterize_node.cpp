@@ -7,6 +7,7 @@
 #include "characterize/llc_probe.h"
 #include "characterize/run_journal.h"
 #include "platform/cpu_info.h"
+#include "results/run_history.h"
 #include "results/statistics.h"
 #include "results/store.h"
 
@@ -19,17 +20,35 @@ namespace {
 constexpr double kAfterRunProbeSeconds = 0.5;
 
 // Each roof's interval for another run (results/roof_interval.h): widened by the larger of the
-// run-to-run errors the doctor measured before and after the run.
+// run-to-run errors the doctor measured before and after the run, and by what the roof did over
+// this machine's earlier runs (results/run_history.h): to the range it took and to its value x
+// (1 +- that range's largest deviation from its median). The run then joins the history.
 void add_next_run_intervals(const MachineState& after, results::Results& results) {
   const double before =
       results.provenance.at("machine_state").value("expected_error", after.expected_error);
-  const double between_run = std::max(before, after.expected_error);
+  const double doctor = std::max(before, after.expected_error);
   results.provenance["machine_state_after"] = after.values;
-  results.provenance["between_run_error"] = between_run;
+  results.provenance["between_run_error"] = doctor;
+  const auto path = results::history_path();
+  const auto history = path ? results::read_history(*path, results::machine_key(results))
+                            : std::vector<std::map<std::string, double>>{};
+  results.provenance["history_runs"] = history.size();
   for (results::Roof& roof : results.roofs) {
-    if (roof.interval && roof.present()) {
-      roof.interval->next_run = results::next_run_interval(*roof.interval, roof.roof, between_run);
+    if (!roof.interval || !roof.present()) continue;
+    const auto range = results::history_range(history, results::roof_key(roof));
+    auto next = results::next_run_interval(*roof.interval, roof.roof,
+                                           std::max(doctor, range ? range->spread : 0.0));
+    if (range) {
+      next.low = std::min(next.low, range->low);
+      next.high = std::max(next.high, range->high);
     }
+    roof.interval->next_run = next;
+  }
+  if (!path) return;
+  try {
+    results::append_history(*path, results);
+  } catch (const std::exception& e) {
+    results.warnings.push_back(std::string("run history not kept: ") + e.what());
   }
 }
 

@@ -15,8 +15,9 @@ const char* const kIntervalMethod =
     "the median and over either group's range";
 
 const char* const kNextRunMethod =
-    "the run's interval widened to the roof's value x (1 +- the run-to-run error larm doctor "
-    "measured before and after the run, the larger)";
+    "the run's interval widened to the roof's value x (1 +- the larger of the run-to-run error "
+    "larm doctor measured before and after the run and of the roof's largest deviation from its "
+    "median over this machine's last 20 runs), and to the range it took in those runs";
 
 NextRunInterval next_run_interval(const RoofInterval& interval, double value, double between_run) {
   return {.low = std::min(interval.low, value * (1 - between_run)),

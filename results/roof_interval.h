@@ -27,9 +27,10 @@ inline constexpr double kModeGap = 0.08;
 inline constexpr double kModeShare = 0.2;
 
 // What another run on this host is expected to read (issue 29): the run's interval widened to
-// value x (1 +- between_run), between_run the run-to-run error `larm doctor` measured before and
-// after the run (the larger). One run cannot see a state the host takes between runs, minutes
-// apart; the doctor's clock probes and the other processes' CPU share are what it can see of it.
+// value x (1 +- between_run), between_run the larger of the run-to-run error `larm doctor`
+// measured before and after the run and of the spread the roof showed over this machine's
+// earlier runs, and to the range it took there (results/run_history.h). One run cannot see a
+// state the host takes between runs, minutes apart; the doctor and the history are what it has.
 struct NextRunInterval {
   double low = 0;
   double high = 0;

@@ -67,15 +67,21 @@ std::string bimodal_lines(const std::vector<Roof>& roofs, int domain) {
   return lines;
 }
 
-// The between-run term of the domain's intervals, once (the run measured one for all its roofs).
-std::string next_run_line(const std::vector<Roof>& roofs, int domain) {
-  for (const Roof& r : roofs) {
-    if (r.domain != domain || !r.present() || !r.interval || !r.interval->next_run) continue;
-    return "  another run: each roof's interval widened to ±" +
-           fixed_text(100 * r.interval->next_run->between_run, 1) +
-           " % (larm doctor's run-to-run error before and after this run)\n";
-  }
-  return "";
+// How the domain's intervals were widened for another run, once (results/roof_interval.h).
+std::string next_run_line(const Results& results, int domain) {
+  const bool any = std::any_of(results.roofs.begin(), results.roofs.end(), [&](const Roof& r) {
+    return r.domain == domain && r.present() && r.interval && r.interval->next_run;
+  });
+  if (!any) return "";
+  const double doctor = results.provenance.value("between_run_error", 0.0);
+  const int runs = results.provenance.value("history_runs", 0);
+  return "  another run: each roof's interval widened to ±" + fixed_text(100 * doctor, 1) +
+         " % (larm doctor before and after this run)" +
+         (runs >= 2
+              ? " and to what it did over this machine's last " + std::to_string(runs) + " runs"
+              : std::string(", this machine's run history has ") + std::to_string(runs) +
+                    " earlier run" + (runs == 1 ? "" : "s")) +
+         "\n";
 }
 
 }  // namespace
@@ -183,7 +189,7 @@ std::string summary_table(const Results& results) {
       }
     }
     out << bimodal_lines(results.roofs, domain);
-    out << next_run_line(results.roofs, domain);
+    out << next_run_line(results, domain);
 
     bool first = true;
     for (const LatencyPoint& p : results.latency) {

@@ -1,0 +1,103 @@
+// The history of this host's runs: one JSON line per run, appended.
+#include "results/run_history.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <stdexcept>
+
+#include "results/statistics.h"
+
+namespace larm::results {
+
+std::optional<std::filesystem::path> history_path() {
+  if (const char* explicit_path = std::getenv("LARM_HISTORY")) {
+    if (std::string(explicit_path) == "off" || *explicit_path == '\0') return std::nullopt;
+    return std::filesystem::path(explicit_path);
+  }
+  if (const char* state = std::getenv("XDG_STATE_HOME"); state != nullptr && *state != '\0') {
+    return std::filesystem::path(state) / "larm" / "history.jsonl";
+  }
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    return std::filesystem::path(home) / ".local" / "state" / "larm" / "history.jsonl";
+  }
+  return std::nullopt;
+}
+
+std::string machine_key(const Results& results) {
+  const auto text = [&](const char* key) {
+    const auto it = results.provenance.find(key);
+    return it != results.provenance.end() && it->is_string() ? it->get<std::string>()
+                                                             : std::string();
+  };
+  return text("host") + " | " + text("cpu_model") + " | topology " +
+         std::to_string(std::hash<std::string>{}(results.topology.dump()));
+}
+
+std::string roof_key(const Roof& roof) {
+  std::string key = "domain " + std::to_string(roof.domain) + " " + name(roof.level);
+  if (roof.memory) key += " memory " + roof.memory->text();
+  if (roof.placement) key += std::string(" ") + name(*roof.placement);
+  key += std::string(" ") + roof.operation();
+  if (roof.precision) key += std::string(" ") + name(*roof.precision);
+  return key + " " + name(roof.isa) + " threads " + std::to_string(roof.threads);
+}
+
+std::vector<std::map<std::string, double>> read_history(const std::filesystem::path& path,
+                                                        const std::string& machine) {
+  std::vector<std::map<std::string, double>> runs;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    const nlohmann::json entry = nlohmann::json::parse(line, nullptr, false);
+    if (entry.is_discarded() || !entry.is_object() || entry.value("machine", "") != machine ||
+        !entry.contains("roofs") || !entry.at("roofs").is_object()) {
+      continue;
+    }
+    std::map<std::string, double> roofs;
+    for (const auto& [key, value] : entry.at("roofs").items()) {
+      if (value.is_number() && std::isfinite(value.get<double>())) roofs[key] = value.get<double>();
+    }
+    runs.push_back(std::move(roofs));
+    if (runs.size() > kHistoryRuns) runs.erase(runs.begin());
+  }
+  return runs;
+}
+
+void append_history(const std::filesystem::path& path, const Results& results) {
+  nlohmann::json roofs = nlohmann::json::object();
+  for (const Roof& roof : results.roofs) {
+    if (roof.present() && std::isfinite(roof.roof)) roofs[roof_key(roof)] = roof.roof;
+  }
+  const nlohmann::json entry = {{"machine", machine_key(results)},
+                                {"date", results.provenance.value("date", "")},
+                                {"roofs", roofs}};
+  std::error_code ignored;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ignored);
+  std::ofstream out(path, std::ios::app);
+  out << entry.dump() << "\n";
+  out.flush();
+  if (!out) throw std::runtime_error("cannot append to the run history " + path.string());
+}
+
+std::optional<HistoryRange> history_range(const std::vector<std::map<std::string, double>>& history,
+                                          const std::string& roof) {
+  std::vector<double> values;
+  for (const auto& run : history) {
+    if (const auto it = run.find(roof); it != run.end()) values.push_back(it->second);
+  }
+  if (values.size() < 2) return std::nullopt;
+  const double middle = median(values);
+  if (!(middle > 0)) return std::nullopt;
+  HistoryRange range{.low = values[0], .high = values[0], .spread = 0, .runs = values.size()};
+  for (double v : values) {
+    range.low = std::min(range.low, v);
+    range.high = std::max(range.high, v);
+    range.spread = std::max(range.spread, std::abs(v / middle - 1));
+  }
+  return range;
+}
+
+}  // namespace larm::results

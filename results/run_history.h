@@ -1,0 +1,52 @@
+// This host's earlier runs, for the next-run interval (issue 29). A run sees what `larm doctor`
+// measures of the host before and after it, not the states the host takes between runs: on the
+// guest here the FLOP ceilings moved 6 % and the memory roofs 40-75 GB/s over 8 runs the doctor
+// called quiet (3.6 %). Each run that ends on this machine appends its roofs' values to a history
+// (one JSON line per run); the next run widens each roof's next-run interval by the spread that
+// roof showed over the last kHistoryRuns runs of the same machine (host, CPU, topology).
+//   path: $LARM_HISTORY, "off" for none; else $XDG_STATE_HOME/larm/history.jsonl, else
+//   $HOME/.local/state/larm/history.jsonl.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "results/records.h"
+
+namespace larm::results {
+
+inline constexpr std::size_t kHistoryRuns = 20;
+
+std::optional<std::filesystem::path> history_path();
+
+// What identifies one machine in the history: host, CPU model and a digest of the topology.
+std::string machine_key(const Results& results);
+
+// A roof's name in the history: domain, level, memory and placement, access or operation,
+// precision, ISA, threads.
+std::string roof_key(const Roof& roof);
+
+// The roofs' values of the last kHistoryRuns runs of machine in the file (oldest first); a line
+// that does not parse is skipped (a torn last line).
+std::vector<std::map<std::string, double>> read_history(const std::filesystem::path& path,
+                                                        const std::string& machine);
+
+// Appends one line: the machine, the date and every present roof's value. Creates the folder.
+// Throws std::runtime_error when the file cannot be written.
+void append_history(const std::filesystem::path& path, const Results& results);
+
+// What a roof took in the history: its lowest and highest value and the largest
+// |value / median - 1|; none under 2 values.
+struct HistoryRange {
+  double low = 0;
+  double high = 0;
+  double spread = 0;
+  std::size_t runs = 0;
+};
+std::optional<HistoryRange> history_range(const std::vector<std::map<std::string, double>>& history,
+                                          const std::string& roof);
+
+}  // namespace larm::results
