@@ -15,9 +15,9 @@ namespace larm::characterize {
 
 namespace {
 
-// The doctor again once the run has ended (half as long as before it: the run's own samples
-// have shown its noise already).
-constexpr double kAfterRunProbeSeconds = 0.5;
+// The doctor's probe after the run, and before a quick one: half the default second (the run's
+// own samples show its noise; a quick run's promise is its length).
+constexpr double kShortDoctorSeconds = 0.5;
 
 // Each roof's interval for another run (results/roof_interval.h): widened by the larger of the
 // run-to-run errors the doctor measured before and after the run, and by what the roof did over
@@ -30,23 +30,20 @@ void add_next_run_intervals(const MachineState& after, results::Results& results
   results.provenance["machine_state_after"] = after.values;
   results.provenance["between_run_error"] = doctor;
   const auto path = results::history_path();
-  const auto history = path ? results::read_history(*path, results::machine_key(results))
-                            : std::vector<std::map<std::string, double>>{};
+  const std::string machine = results::machine_key(results);
+  const auto history =
+      path ? results::read_history(*path, machine) : std::vector<std::map<std::string, double>>{};
   results.provenance["history_runs"] = history.size();
   for (results::Roof& roof : results.roofs) {
     if (!roof.interval || !roof.present()) continue;
     const auto range = results::history_range(history, results::roof_key(roof));
-    auto next = results::next_run_interval(*roof.interval, roof.roof,
-                                           std::max(doctor, range ? range->spread : 0.0));
-    if (range) {
-      next.low = std::min(next.low, range->low);
-      next.high = std::max(next.high, range->high);
-    }
-    roof.interval->next_run = next;
+    roof.interval->next_run = results::next_run_interval(
+        *roof.interval, roof.roof, std::max(doctor, range ? range->spread : 0.0),
+        range ? std::optional(range->seen) : std::nullopt);
   }
   if (!path) return;
   try {
-    results::append_history(*path, results);
+    results::append_history(*path, machine, results);
   } catch (const std::exception& e) {
     results.warnings.push_back(std::string("run history not kept: ") + e.what());
   }
@@ -65,7 +62,7 @@ RunOutcome run_node(const topology::Topology& topology, const platform::Clock& c
   run.estimator = options.estimator;
   run.passes = options.plan.passes;
   // Extra passes take at most the plan's estimate again; a quick run takes none unless --max-time
-  // asks (its promise is its length: extra passes were a fifth of a quick run here).
+  // asks (its promise is its length: 8-26 extra measurement runs in three quiet quick runs here).
   const double budget = options.plan.quick ? 0 : 2 * plan.estimated_seconds;
   run.max_seconds = options.max_seconds > 0 ? options.max_seconds : budget;
   run.on_progress = options.on_progress;
@@ -78,7 +75,7 @@ RunOutcome run_node(const topology::Topology& topology, const platform::Clock& c
   results.incomplete_reason.clear();
   const RunOutcome outcome = run_plan(topology, plan, clock, cpu, run, results);
   if (outcome == RunOutcome::complete && topology.is_this_system()) {
-    add_next_run_intervals(examine_machine(clock, kAfterRunProbeSeconds, &topology), results);
+    add_next_run_intervals(examine_machine(clock, kShortDoctorSeconds, &topology), results);
   }
   results::save_results(out, results);
   return outcome;
@@ -106,7 +103,7 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   }
   // How quiet the machine is before the run: the first lines of the output, and provenance.
   MachineState state =
-      examine_machine(clock, options.plan.quick ? kAfterRunProbeSeconds : 1.0, &topology);
+      examine_machine(clock, options.plan.quick ? kShortDoctorSeconds : 1.0, &topology);
   if (topology.is_this_system()) {
     // What the caches really hold prices the plan (its estimate, the default --max-time).
     const UsableLlc llc = probe_usable_llc(topology, clock, options.plan.isa);

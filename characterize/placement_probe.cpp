@@ -53,18 +53,16 @@ void classify_pairs(std::vector<PlacementPair>& pairs) {
   for (const PlacementPair& p : pairs) {
     if (p.declared_cache && p.one_way_ns) by_level[p.declared].push_back(*p.one_way_ns);
   }
+  // A pair is apart when far and far above its level's median; where every pair of the level is
+  // far (the whole guest moved), the median is theirs and far alone tells.
+  std::map<std::string, double> apart_above;
+  for (const auto& [level, ns] : by_level) {
+    const bool all_far = std::all_of(ns.begin(), ns.end(), [](double x) { return x > kApartNs; });
+    apart_above[level] = all_far ? kApartNs : kApartRatio * results::median(ns);
+  }
   for (PlacementPair& p : pairs) {
     p.far = p.one_way_ns && *p.one_way_ns > kApartNs;
-    p.apart_now = false;
-    if (!p.declared_cache || !p.one_way_ns) continue;
-    const double typical = results::median(by_level[p.declared]);
-    p.apart_now = *p.one_way_ns > kApartNs && *p.one_way_ns > kApartRatio * typical;
-    // Every pair of the level apart (the whole guest moved): the median is theirs, the absolute
-    // bound alone tells.
-    if (!p.apart_now && *p.one_way_ns > kApartNs) {
-      p.apart_now = std::all_of(by_level[p.declared].begin(), by_level[p.declared].end(),
-                                [](double ns) { return ns > kApartNs; });
-    }
+    p.apart_now = p.far && p.declared_cache && *p.one_way_ns > apart_above[p.declared];
   }
 }
 
@@ -175,15 +173,19 @@ nlohmann::json PlacementProbe::to_json() const {
   return {{"pairs", list}, {"state", state()}, {"seconds", seconds}};
 }
 
-PlacementProbe probe_placement(const topology::Topology& topology, const platform::Clock& clock,
-                               const kernels::CoreToCoreOptions& options) {
-  PlacementProbe probe;
-  const auto began = std::chrono::steady_clock::now();
+std::vector<unsigned> probed_cores(const topology::Topology& topology) {
   std::vector<unsigned> pus;
   for (const topology::Domain& domain : topology.domains()) {
     pus.insert(pus.end(), domain.core_pus.begin(), domain.core_pus.end());
   }
-  for (const auto& [a, b] : kernels::core_pairs(pus)) {
+  return pus;
+}
+
+PlacementProbe probe_placement(const topology::Topology& topology, const platform::Clock& clock,
+                               const kernels::CoreToCoreOptions& options) {
+  PlacementProbe probe;
+  const auto began = std::chrono::steady_clock::now();
+  for (const auto& [a, b] : kernels::core_pairs(probed_cores(topology))) {
     PlacementPair pair;
     pair.pu_a = a;
     pair.pu_b = b;

@@ -19,8 +19,9 @@ namespace larm::characterize {
 
 // A pair declared to share a cache is apart now when its one-way latency is over kApartNs and
 // over kApartRatio x the median of the pairs declared to share the same level. 100 ns: through a
-// shared L3, 36-67 ns on the Zen 5 guest here, ~20 ns within a Zen 3/4 CCX and ~50-60 ns on a
-// Sapphire Rapids mesh (published core-to-core charts); across L3s 186-200 ns on the guest here.
+// shared L3, 36-67 ns on the Zen 5 guest of issue 34 and 15-19 ns on a Zen 4 7950X; across L3s
+// 186-260 ns on the guests here, but up to 79.5 ns across the 7950X's two CCDs (AnandTech's
+// 7950X review, core-to-core latency), which this bound would take as near.
 inline constexpr double kApartNs = 100;
 inline constexpr double kApartRatio = 2;
 
@@ -48,8 +49,11 @@ struct PlacementProbe {
   nlohmann::json to_json() const;
 };
 
-// Probes the pairs of kernels::core_pairs over the cores of every domain of a live topology (one
-// PU per core). Options as kernels::measure_core_to_core.
+// The cores the probe pairs: one PU per core of every domain, in domain order.
+std::vector<unsigned> probed_cores(const topology::Topology& topology);
+
+// Probes the pairs of kernels::core_pairs over probed_cores of a live topology. Options as
+// kernels::measure_core_to_core.
 PlacementProbe probe_placement(const topology::Topology& topology, const platform::Clock& clock,
                                const kernels::CoreToCoreOptions& options = {});
 

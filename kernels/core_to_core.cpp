@@ -1,7 +1,6 @@
 // Cache-line ping-pong between two bound threads.
 #include "kernels/core_to_core.h"
 
-#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <set>

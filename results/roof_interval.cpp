@@ -9,20 +9,16 @@
 
 namespace larm::results {
 
-const char* const kIntervalMethod =
-    "95 % percentile bootstrap of the roof's estimator over its samples (1000 resamples, fixed "
-    "seed), widened to every pass's value; two modes when the samples split at a gap over 8 % of "
-    "the median and over either group's range";
-
-const char* const kNextRunMethod =
-    "the run's interval widened to the roof's value x (1 +- the larger of the run-to-run error "
-    "larm doctor measured before and after the run and of the roof's largest deviation from its "
-    "median over this machine's last 20 runs), and to the range it took in those runs";
-
-NextRunInterval next_run_interval(const RoofInterval& interval, double value, double between_run) {
-  return {.low = std::min(interval.low, value * (1 - between_run)),
-          .high = std::max(interval.high, value * (1 + between_run)),
-          .between_run = between_run};
+NextRunInterval next_run_interval(const RoofInterval& interval, double value, double between_run,
+                                  const std::optional<SeenRange>& seen) {
+  NextRunInterval next{.low = std::min(interval.low, value * (1 - between_run)),
+                       .high = std::max(interval.high, value * (1 + between_run)),
+                       .between_run = between_run};
+  if (seen) {
+    next.low = std::min(next.low, seen->low);
+    next.high = std::max(next.high, seen->high);
+  }
+  return next;
 }
 
 std::vector<double> find_modes(std::span<const double> samples) {

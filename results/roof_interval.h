@@ -59,11 +59,13 @@ std::vector<double> find_modes(std::span<const double> samples);
 RoofInterval roof_interval(std::span<const double> samples, std::span<const double> pass_values,
                            Estimator estimator);
 
-// The interval widened to value x (1 +- between_run) (between_run a fraction, >= 0).
-NextRunInterval next_run_interval(const RoofInterval& interval, double value, double between_run);
-
-// The methods in one sentence each, for provenance and `larm show`.
-extern const char* const kIntervalMethod;
-extern const char* const kNextRunMethod;
+// The interval widened to value x (1 +- between_run) (between_run a fraction, >= 0) and to
+// [seen_low, seen_high], the range the roof took in earlier runs, when there is one.
+struct SeenRange {
+  double low = 0;
+  double high = 0;
+};
+NextRunInterval next_run_interval(const RoofInterval& interval, double value, double between_run,
+                                  const std::optional<SeenRange>& seen = std::nullopt);
 
 }  // namespace larm::results

@@ -66,14 +66,14 @@ std::vector<std::map<std::string, double>> read_history(const std::filesystem::p
   return runs;
 }
 
-void append_history(const std::filesystem::path& path, const Results& results) {
+void append_history(const std::filesystem::path& path, const std::string& machine,
+                    const Results& results) {
   nlohmann::json roofs = nlohmann::json::object();
   for (const Roof& roof : results.roofs) {
     if (roof.present() && std::isfinite(roof.roof)) roofs[roof_key(roof)] = roof.roof;
   }
-  const nlohmann::json entry = {{"machine", machine_key(results)},
-                                {"date", results.provenance.value("date", "")},
-                                {"roofs", roofs}};
+  const nlohmann::json entry = {
+      {"machine", machine}, {"date", results.provenance.value("date", "")}, {"roofs", roofs}};
   std::error_code ignored;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ignored);
   std::ofstream out(path, std::ios::app);
@@ -91,12 +91,9 @@ std::optional<HistoryRange> history_range(const std::vector<std::map<std::string
   if (values.size() < 2) return std::nullopt;
   const double middle = median(values);
   if (!(middle > 0)) return std::nullopt;
-  HistoryRange range{.low = values[0], .high = values[0], .spread = 0, .runs = values.size()};
-  for (double v : values) {
-    range.low = std::min(range.low, v);
-    range.high = std::max(range.high, v);
-    range.spread = std::max(range.spread, std::abs(v / middle - 1));
-  }
+  const auto [low, high] = std::minmax_element(values.begin(), values.end());
+  HistoryRange range{.seen = {.low = *low, .high = *high}, .spread = 0, .runs = values.size()};
+  for (double v : values) range.spread = std::max(range.spread, std::abs(v / middle - 1));
   return range;
 }
 

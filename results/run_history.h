@@ -34,15 +34,15 @@ std::string roof_key(const Roof& roof);
 std::vector<std::map<std::string, double>> read_history(const std::filesystem::path& path,
                                                         const std::string& machine);
 
-// Appends one line: the machine, the date and every present roof's value. Creates the folder.
-// Throws std::runtime_error when the file cannot be written.
-void append_history(const std::filesystem::path& path, const Results& results);
+// Appends one line: the machine (machine_key(results)), the date and every present roof's value.
+// Creates the folder. Throws std::runtime_error when the file cannot be written.
+void append_history(const std::filesystem::path& path, const std::string& machine,
+                    const Results& results);
 
 // What a roof took in the history: its lowest and highest value and the largest
 // |value / median - 1|; none under 2 values.
 struct HistoryRange {
-  double low = 0;
-  double high = 0;
+  SeenRange seen;
   double spread = 0;
   std::size_t runs = 0;
 };

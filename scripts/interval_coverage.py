@@ -89,27 +89,26 @@ def covered(k, which):
     return hits
 
 
+kinds = {"interval": "own interval", "next_run": "next-run interval"}
+inside = dict.fromkeys(kinds, 0)
+lowest = dict.fromkeys(kinds, (2.0, ""))
 print(f"{'roof':52s} {'own':>7s} {'next run':>8s} {'± %':>5s} {'next ±':>6s}  values")
-summary = {}
-for which in ("interval", "next_run"):
-    summary[which] = [0, 2.0, ""]
 for k in common:
-    row = {}
-    for which in ("interval", "next_run"):
-        hits = covered(k, which)
-        row[which] = hits
-        summary[which][0] += hits
-        summary[which] = [summary[which][0], *min(summary[which][1:], [hits / len(pairs), k])]
+    hits = {which: covered(k, which) for which in kinds}
+    for which in kinds:
+        inside[which] += hits[which]
+        lowest[which] = min(lowest[which], (hits[which] / len(pairs), k))
     widths = sorted((r[k]["interval"]["high"] - r[k]["interval"]["low"]) / 2 / r[k]["roof"]
                     for r in runs)
     between = sorted(r[k]["interval"].get("next_run", {}).get("between_run", 0) for r in runs)
     bimodal = any(len(r[k]["interval"]["modes"]) == 2 for r in runs)
     values = " ".join(f"{r[k]['roof']:.4g}" for r in runs)
-    print(f"{k:52s} {row['interval']:3d}/{len(pairs):<3d} {row['next_run']:3d}/{len(pairs):<3d}"
+    print(f"{k:52s} {hits['interval']:3d}/{len(pairs):<3d} {hits['next_run']:3d}/{len(pairs):<3d}"
           f" {100 * widths[len(widths) // 2]:5.1f} {100 * between[len(between) // 2]:6.1f}  {values}"
           f"{'  (two modes in a run)' if bimodal else ''}")
 total = len(pairs) * len(common)
-for which, label in (("interval", "own interval"), ("next_run", "next-run interval")):
-    inside, lowest, name = summary[which]
-    print(f"{label}: pairs inside {inside} of {total} ({100 * inside / max(total, 1):.1f} %); "
-          f"lowest roof {100 * lowest:.1f} % ({name}); {len(runs)} runs, {len(common)} roofs")
+for which, label in kinds.items():
+    rate, name = lowest[which]
+    print(f"{label}: pairs inside {inside[which]} of {total} "
+          f"({100 * inside[which] / max(total, 1):.1f} %); lowest roof {100 * rate:.1f} % ({name}); "
+          f"{len(runs)} runs, {len(common)} roofs")

@@ -9,17 +9,9 @@
 namespace larm {
 namespace {
 
-std::vector<unsigned> cores(const topology::Topology& topology) {
-  std::vector<unsigned> pus;
-  for (const auto& domain : topology.domains()) {
-    pus.insert(pus.end(), domain.core_pus.begin(), domain.core_pus.end());
-  }
-  return pus;
-}
-
 TEST(CoreToCore, ACacheLineCrossesBetweenTwoCoresInNanosecondsToMicroseconds) {
   const auto topology = topology::Topology::load_live();
-  const auto pus = cores(topology);
+  const auto pus = characterize::probed_cores(topology);
   if (pus.size() < 2) GTEST_SKIP() << "one core allowed";
   const auto clock = platform::Clock::calibrate();
   // A loaded machine can deschedule a thread for a whole batch: one of three tries must finish.
@@ -36,7 +28,7 @@ TEST(CoreToCore, ACacheLineCrossesBetweenTwoCoresInNanosecondsToMicroseconds) {
 
 TEST(CoreToCore, TheProbeNamesEveryPairAndWhatHwlocDeclares) {
   const auto topology = topology::Topology::load_live();
-  const auto pus = cores(topology);
+  const auto pus = characterize::probed_cores(topology);
   const auto clock = platform::Clock::calibrate();
   const characterize::PlacementProbe probe = characterize::probe_placement(topology, clock);
   EXPECT_EQ(probe.pairs.size(), kernels::core_pairs(pus).size());

@@ -83,6 +83,11 @@ TEST(NextRunInterval, WidensToTheBetweenRunErrorAndKeepsTheRunsOwn) {
   EXPECT_EQ(narrow.high, own.high);
   EXPECT_TRUE(narrow.contains(value));
   EXPECT_FALSE(wide.contains(value * 1.11));
+  // The range earlier runs took widens it further, on the side it lies.
+  const NextRunInterval seen =
+      next_run_interval(own, value, 0.10, SeenRange{.low = value * 0.5, .high = value});
+  EXPECT_DOUBLE_EQ(seen.low, value * 0.5);
+  EXPECT_DOUBLE_EQ(seen.high, value * 1.1);
 }
 
 TEST(RoofInterval, ComesBackFromJson) {

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "results/run_history.h"
 
 namespace larm::results {
@@ -30,12 +32,16 @@ Results run_with(const std::string& host, double load_gbps) {
   return r;
 }
 
+void append(const std::filesystem::path& path, const Results& run) {
+  append_history(path, machine_key(run), run);
+}
+
 class RunHistory : public ::testing::Test {
  protected:
   void SetUp() override {
     path_ = std::filesystem::temp_directory_path() /
-            ("larm-history-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-             "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name()) /
+            ("larm-history-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name()) /
             "sub" / "history.jsonl";
     std::filesystem::remove_all(path_.parent_path().parent_path());
   }
@@ -44,8 +50,8 @@ class RunHistory : public ::testing::Test {
 };
 
 TEST_F(RunHistory, ARoofsRangeOverTheRunsOfOneMachine) {
-  for (double v : {70.0, 50.0, 66.0}) append_history(path_, run_with("guest", v));
-  append_history(path_, run_with("other", 10.0));
+  for (double v : {70.0, 50.0, 66.0}) append(path_, run_with("guest", v));
+  append(path_, run_with("other", 10.0));
   const std::string machine = machine_key(run_with("guest", 0));
   const auto history = read_history(path_, machine);
   ASSERT_EQ(history.size(), 3u);  // the other machine's run is not this one's
@@ -53,8 +59,8 @@ TEST_F(RunHistory, ARoofsRangeOverTheRunsOfOneMachine) {
   EXPECT_EQ(history[0].size(), 1u);  // only present roofs are kept
   const auto range = history_range(history, key);
   ASSERT_TRUE(range.has_value());
-  EXPECT_EQ(range->low, 50.0);
-  EXPECT_EQ(range->high, 70.0);
+  EXPECT_EQ(range->seen.low, 50.0);
+  EXPECT_EQ(range->seen.high, 70.0);
   EXPECT_EQ(range->runs, 3u);
   EXPECT_NEAR(range->spread, 16.0 / 66.0, 1e-12);  // 50 against the median 66
   // One run is no range.
@@ -63,7 +69,7 @@ TEST_F(RunHistory, ARoofsRangeOverTheRunsOfOneMachine) {
 
 TEST_F(RunHistory, KeepsTheLastRunsAndSkipsATornLine) {
   for (int i = 0; i < static_cast<int>(kHistoryRuns) + 5; ++i) {
-    append_history(path_, run_with("guest", 40.0 + i));
+    append(path_, run_with("guest", 40.0 + i));
   }
   {
     std::ofstream torn(path_, std::ios::app);
