@@ -15,6 +15,7 @@
 #include "characterize/distinct_levels.h"
 #include "characterize/placement_log.h"
 #include "characterize/pooling.h"
+#include "characterize/state_roofs.h"
 #include "characterize/working_set.h"
 #include "codegen/isa.h"
 #include "kernels/drivers.h"
@@ -475,7 +476,9 @@ void summarize_huge_pages(results::Results& r) {
 class EffectiveSizing {
  public:
   EffectiveSizing(const topology::Topology& topology, const Plan& plan)
-      : topology_(topology), usable_llc_fraction_(plan.usable_llc_fraction) {
+      : topology_(topology),
+        sized_from_(plan.sized_from),
+        usable_llc_fraction_(plan.usable_llc_fraction) {
     for (const PlannedMeasurement& m : plan.measurements) {
       if (m.kind == MeasurementKind::capacity) chased_.insert(m.domain);
       const auto* stream = std::get_if<codegen::StreamSpec>(&m.spec);
@@ -493,16 +496,19 @@ class EffectiveSizing {
                             m.kind == MeasurementKind::latency || m.kind == MeasurementKind::curve;
     if (m.domain < 0 && m.level == Level::memory && m.absent_reason.empty())
       return machine_wide(m, results);
-    const bool swept = (m.kind == MeasurementKind::latency ? chased_ : swept_).count(m.domain) > 0;
-    if (!cache_level || !sized_kind || m.domain < 0 || !swept || !m.absent_reason.empty()) {
-      return m;
-    }
-    const topology::Domain& domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
+    if (m.domain < 0) return m;
+    // A twin domain's sizes are its twin's: the same caches, swept once (twin_domains.h).
+    const int source = sizing_domain(m.domain);
+    const bool swept = (m.kind == MeasurementKind::latency ? chased_ : swept_).count(source) > 0;
+    if (!cache_level || !sized_kind || !swept || !m.absent_reason.empty()) return m;
+    // The twin's cores and caches under its source's index: the capacities found are the source's.
+    topology::Domain domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
+    domain.index = source;
     const auto sets =
         m.kind == MeasurementKind::latency
             ? level_working_sets(single_core_view(domain),
-                                 found(SizeSweep::latency, m.domain, results))
-            : level_working_sets(domain, found(SizeSweep::bandwidth, m.domain, results));
+                                 found(SizeSweep::latency, source, results))
+            : level_working_sets(domain, found(SizeSweep::bandwidth, source, results));
     resized_ = m;
     for (const LevelWorkingSet& set : sets) {
       if (set.level != *m.level) continue;
@@ -512,7 +518,7 @@ class EffectiveSizing {
     // Memory bandwidth runs no smaller than the plateau the load sweep established as memory's
     // (its end, not the confirming probe at twice it): a sloping L3 can make its effective
     // capacity look far smaller than it is.
-    const auto floor = memory_floor_.find(m.domain);
+    const auto floor = memory_floor_.find(source);
     if (m.level == Level::memory && m.kind != MeasurementKind::latency &&
         floor != memory_floor_.end()) {
       resized_.working_set_bytes = std::max(resized_.working_set_bytes, floor->second);
@@ -550,8 +556,8 @@ class EffectiveSizing {
     for (const topology::Domain& d : topology_.domains()) {
       if (d.caches.empty()) continue;
       std::uint64_t total = d.caches.back().total_bytes;
-      if (swept_.count(d.index) > 0) {
-        for (const results::CacheCapacity& c : found(SizeSweep::bandwidth, d.index, results)) {
+      if (const int source = sizing_domain(d.index); swept_.count(source) > 0) {
+        for (const results::CacheCapacity& c : found(SizeSweep::bandwidth, source, results)) {
           if (c.level == d.caches.back().level() && c.effective_bytes && c.plateau_start_bytes &&
               c.plateau_end_bytes) {
             total = std::min(total, *c.effective_bytes * d.core_pus.size());
@@ -578,11 +584,17 @@ class EffectiveSizing {
 
  private:
   const topology::Topology& topology_;
-  std::set<int> chased_, swept_;  // domains with a latency sweep, a load bandwidth sweep
+  std::map<int, int> sized_from_;  // the plan's: a twin domain -> the domain that swept
+  std::set<int> chased_, swept_;   // domains with a latency sweep, a load bandwidth sweep
   std::map<std::pair<SizeSweep, int>, std::vector<results::CacheCapacity>> capacities_;
   std::map<int, std::uint64_t> memory_floor_;
   double usable_llc_fraction_ = 1;
   PlannedMeasurement resized_;
+
+  int sizing_domain(int domain) const {
+    const auto twin = sized_from_.find(domain);
+    return twin == sized_from_.end() ? domain : twin->second;
+  }
 
   // A domain's capacities by one sweep, found the first time and then added to the results (so
   // that an interrupted run keeps them).
@@ -771,6 +783,14 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   std::map<std::string, double> seconds_by_kind;  // measured, for the plan's estimate
   int index = 0;
   results.complete = false;
+  // Said from the start, so that an interrupted run's partial results say it too.
+  if (!plan.sized_from.empty()) {
+    nlohmann::json twins = nlohmann::json::array();
+    for (const auto& [twin, source] : plan.sized_from) {
+      twins.push_back({{"domain", twin}, {"sized_from", source}});
+    }
+    results.provenance["twin_domains"] = std::move(twins);
+  }
 
   // One pass of one measurement, pooled; an outcome when the run must stop.
   auto run_once = [&](std::size_t i, int pass) -> std::optional<RunOutcome> {
@@ -783,7 +803,11 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
                            std::max(0.0, estimated_total - estimated_done) * pace});
     }
     results::Results one;
+    // When this pass ran, for the placement state it belongs to (state_roofs.h); a journaled one's
+    // probes were lost with its process: no state.
+    RecordSlots::PassSpan span{.start_s = elapsed(), .end_s = 0};
     const JournalEntry* journaled = options.journal ? options.journal->find(i, pass) : nullptr;
+    if (journaled) span.start_s = -1;
     if (journaled) {
       // Done before the interruption: its records again, and the clock where it ended.
       one = journaled->records;
@@ -822,7 +846,8 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
       options.journal->append(i, pass, {one, repetitions[i], elapsed()});
     }
     const int misplaced_before = options.require_placement ? count_misplaced(results) : 0;
-    pool_pass(results, slots[i], one, pool);
+    span.end_s = journaled ? -1 : elapsed();
+    pool_pass(results, slots[i], one, pool, span);
     if (!results.provenance.contains("core_frequency_hz")) {
       for (const results::FrequencyRecord& f : results.frequency) {
         if (!f.under && !f.samples_hz.empty()) {
@@ -837,6 +862,25 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
       return RunOutcome::misplaced;
     }
     return std::nullopt;
+  };
+
+  // The placement the host gives our cores, probed between passes and after them (issue 34; the
+  // doctor probed it before the run): a run that sees it change says so.
+  PlacementLog placements;
+  double last_probe_s = 0, probe_every_s = kPlacementProbeEvery;
+  auto probe_placement_now = [&](const std::string& when) {
+    if (!topology.is_this_system()) return;
+    const PlacementProbe probe = probe_placement(topology, clock);
+    last_probe_s = elapsed();
+    probe_every_s = std::max(kPlacementProbeEvery, kPlacementProbeShare * probe.seconds);
+    placements.add(when, last_probe_s, probe);
+  };
+  // Between measurements too, so that a move is placed within a second or so, not a pass: at most
+  // 1/kPlacementProbeShare of the run's time (2 vCPUs: ~5 ms a probe; 16 cores, 120 pairs: more).
+  auto probe_placement_if_due = [&](int pass) {
+    if (elapsed() - last_probe_s >= probe_every_s) {
+      probe_placement_now("during pass " + std::to_string(pass + 1));
+    }
   };
 
   // A run not made: a sweep's point beyond its memory plateau or stepped over in a flat plateau,
@@ -857,6 +901,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
         sweeps.series(plan.measurements[first]), sizes, sweeps.limit(plan.measurements[first]),
         [&](std::size_t k) -> SweepMeasured {
           const std::size_t i = first + k;
+          probe_placement_if_due(0);
           outcome = run_once(i, 0);
           if (outcome) return {.cost = std::nullopt, .stop = true};
           return {.cost = AdaptiveSweeps::cost(plan.measurements[i], results, slots[i])};
@@ -872,14 +917,6 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
       sizing.set_memory_floor(m.domain, *stop);
     }
     return outcome;
-  };
-
-  // The placement the host gives our cores, probed between passes and after them (issue 34; the
-  // doctor probed it before the run): a run that sees it change says so.
-  PlacementLog placements;
-  auto probe_placement_now = [&](const std::string& when) {
-    if (topology.is_this_system())
-      placements.add(when, elapsed(), probe_placement(topology, clock));
   };
 
   // Passes in rotated order: each starts a share of the plan further on. The frequencies of a
@@ -905,6 +942,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
         k = end - 1;
         continue;
       }
+      probe_placement_if_due(pass);
       if (const auto stop = run_once(i, pass)) return *stop;
     }
   }
@@ -919,12 +957,21 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
       if (elapsed() >= options.max_seconds) break;
       ++total;
       ++extra_runs;
+      probe_placement_if_due(passes + extra);
       if (const auto stop = run_once(i, passes + extra)) return *stop;
     }
     if (elapsed() >= options.max_seconds) break;
   }
   probe_placement_now("after the passes");
   placements.record(results);
+  {
+    const std::vector<StateProbe> probes = placements.state_probes(results);
+    if (split_roofs_by_state(results, slots, probes, options.estimator) > 0) {
+      if (auto warning = state_roofs_warning(results, model_state(probes))) {
+        results.warnings.push_back(*warning);
+      }
+    }
+  }
   for (const RecordSlots& s : slots) settle_status(results, s, pool);
   // A stepped-over size is measured after the next one: each curve in size order again.
   sort_each_run(results.sweep,
@@ -935,7 +982,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   results.provenance["passes_saved_by_tight_intervals"] = passes_saved;
   results.provenance["extra_passes"] = extra_runs;
   sizing.record(results);
-  mark_levels_without_plateau(results);
+  mark_levels_without_plateau(results, plan.sized_from);
   mark_indistinct_levels(results);
   for (const results::FrequencyRecord& f : results.frequency) {
     if (!f.under) warn_if_chains_disagree(f, results);

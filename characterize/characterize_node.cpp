@@ -36,7 +36,12 @@ void add_next_run_intervals(const MachineState& after, results::Results& results
   results.provenance["history_runs"] = history.size();
   for (results::Roof& roof : results.roofs) {
     if (!roof.interval || !roof.present()) continue;
-    const auto range = results::history_range(history, results::roof_key(roof));
+    // A roof measured in a known placement state learns from that state's runs only: the other
+    // state's would widen it across both (issue 34).
+    const auto state = results::placement_state(results, roof);
+    const std::string key = results::roof_key(roof);
+    const auto range =
+        results::history_range(history, state ? results::state_key(key, *state) : key);
     roof.interval->next_run = results::next_run_interval(
         *roof.interval, roof.roof, std::max(doctor, range ? range->spread : 0.0),
         range ? std::optional(range->seen) : std::nullopt);
@@ -171,6 +176,7 @@ nlohmann::json options_json(const CharacterizeOptions& o) {
           {"only", only},
           {"sweep_points_per_octave", o.plan.sweep_points_per_octave},
           {"usable_llc_fraction", o.plan.usable_llc_fraction},
+          {"sweep_every_domain", o.plan.sweep_every_domain},
           {"require_placement", o.require_placement},
           {"estimator", name(o.estimator)},
           {"max_seconds", o.max_seconds}};
@@ -201,6 +207,8 @@ CharacterizeOptions options_from_json(const nlohmann::json& j) {
   if (!(o.plan.usable_llc_fraction > 0 && o.plan.usable_llc_fraction <= 1)) {
     throw std::runtime_error("the journal's usable_llc_fraction is not in (0, 1]");
   }
+  // Journals from before twin domains swept every domain.
+  o.plan.sweep_every_domain = j.value("sweep_every_domain", true);
   o.require_placement = j.at("require_placement").get<bool>();
   const std::string estimator = j.at("estimator").get<std::string>();
   o.estimator = word(parse<Estimator>(estimator), estimator);

@@ -27,13 +27,19 @@ void mark_level(results::Results& results, int domain, Level level, const std::s
 
 }  // namespace
 
-int mark_levels_without_plateau(results::Results& results) {
+int mark_levels_without_plateau(results::Results& results, const std::map<int, int>& sized_from) {
   int marked = 0;
   for (const results::CacheCapacity& c : results.capacities) {
     if (c.effective_bytes) continue;
     const bool latency = c.sweep == SizeSweep::latency;
-    mark_level(results, c.domain, c.level, "domain " + std::to_string(c.domain) + " " + c.reason,
-               latency, !latency);
+    const std::string reason = "domain " + std::to_string(c.domain) + " " + c.reason;
+    mark_level(results, c.domain, c.level, reason, latency, !latency);
+    for (const auto& [twin, source] : sized_from) {
+      if (source == c.domain) {
+        mark_level(results, twin, c.level, reason + " (its twin, swept for both)", latency,
+                   !latency);
+      }
+    }
     ++marked;
   }
   return marked;

@@ -4,6 +4,8 @@
 // its latency and roofs are marked indistinct with the reason instead of carrying its name.
 #pragma once
 
+#include <map>
+
 #include "results/records.h"
 
 namespace larm::characterize {
@@ -18,7 +20,9 @@ int mark_indistinct_levels(results::Results& results);
 
 // Every cache level a sweep found no plateau for (results.capacities) gets status indistinct
 // with the capacity's reason: its latency (latency sweep) or its roofs (bandwidth sweep) of that
-// domain. Returns how many.
-int mark_levels_without_plateau(results::Results& results);
+// domain, and of the twin domains sized from it (sized_from: twin -> swept domain, plan.h).
+// Returns how many levels.
+int mark_levels_without_plateau(results::Results& results,
+                                const std::map<int, int>& sized_from = {});
 
 }  // namespace larm::characterize

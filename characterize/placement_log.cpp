@@ -1,6 +1,7 @@
 // Placement probes in provenance, and the warning of a run that saw the host move its cores.
 #include "characterize/placement_log.h"
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -8,10 +9,32 @@ namespace larm::characterize {
 
 void PlacementLog::add(const std::string& when, double elapsed_seconds,
                        const PlacementProbe& probe) {
-  probes_.push_back({{"when", when},
-                     {"elapsed_s", elapsed_seconds},
-                     {"state", probe.state()},
-                     {"pairs", probe.to_json().at("pairs")}});
+  const std::string state = probe.state();
+  nlohmann::json entry = {{"when", when}, {"elapsed_s", elapsed_seconds}, {"state", state}};
+  const bool between = when.rfind("during", 0) == 0;
+  if (!between || states_.empty() || states_.back().state != state) {
+    entry["pairs"] = probe.to_json().at("pairs");
+  }
+  probes_.push_back(std::move(entry));
+  states_.push_back({elapsed_seconds, state, probe.matches_declaration()});
+}
+
+std::vector<StateProbe> PlacementLog::state_probes(const results::Results& results) const {
+  std::vector<StateProbe> probes;
+  const nlohmann::json& before =
+      results.provenance.value("machine_state", nlohmann::json::object());
+  if (before.contains("core_to_core")) {
+    const nlohmann::json& doctor = before.at("core_to_core");
+    bool as_declared = true;
+    for (const nlohmann::json& pair : doctor.at("pairs")) {
+      if (pair.at("one_way_ns").is_null()) continue;
+      as_declared =
+          as_declared && pair.at("far").get<bool>() != pair.value("declared_cache", false);
+    }
+    probes.push_back({0.0, doctor.at("state").get<std::string>(), as_declared});
+  }
+  probes.insert(probes.end(), states_.begin(), states_.end());
+  return probes;
 }
 
 void PlacementLog::record(results::Results& results) const {
@@ -33,7 +56,10 @@ void PlacementLog::record(results::Results& results) const {
   for (const nlohmann::json& probe : probes) {
     const std::string state = probe.at("state").get<std::string>();
     if (!seen_at.count(state)) order.push_back(state);
-    seen_at[state].push_back(probe.at("when").get<std::string>());
+    // Once per kind of probe: "during pass 2" may be many.
+    const std::string when = probe.at("when").get<std::string>();
+    auto& seen = seen_at[state];
+    if (std::find(seen.begin(), seen.end(), when) == seen.end()) seen.push_back(when);
   }
   nlohmann::json states = nlohmann::json::array();
   for (const std::string& state : order)

@@ -70,6 +70,11 @@ bool PlacementProbe::as_declared() const {
   return std::none_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.apart_now; });
 }
 
+bool PlacementProbe::matches_declaration() const {
+  return std::all_of(pairs.begin(), pairs.end(),
+                     [](const auto& p) { return !p.one_way_ns || p.far != p.declared_cache; });
+}
+
 std::string PlacementProbe::state() const {
   std::vector<std::string> far;
   for (const PlacementPair& p : pairs) {
@@ -167,6 +172,7 @@ nlohmann::json PlacementProbe::to_json() const {
     list.push_back({{"cpus", {p.pu_a, p.pu_b}},
                     {"one_way_ns", p.one_way_ns ? nlohmann::json(*p.one_way_ns) : nullptr},
                     {"declared", p.declared},
+                    {"declared_cache", p.declared_cache},
                     {"far", p.far},
                     {"apart_now", p.apart_now}});
   }

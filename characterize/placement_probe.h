@@ -44,6 +44,9 @@ struct PlacementProbe {
   std::string state() const;
   // No pair declared to share a cache is apart now.
   bool as_declared() const;
+  // Every measured pair is near exactly when it is declared to share a cache: the placement hwloc
+  // declares, both ways (a pair declared apart and near now is not as declared either).
+  bool matches_declaration() const;
   // The report of `larm doctor`: the pairs' latencies (a matrix up to 8 cores) and the findings.
   std::vector<std::string> lines() const;
   nlohmann::json to_json() const;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "characterize/cache_capacity.h"
+#include "characterize/twin_domains.h"
 #include "characterize/working_set.h"
 #include "results/statistics.h"
 
@@ -201,6 +202,7 @@ PlanOptions default_plan_options(bool quick) {
 Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
   Plan plan;
   plan.usable_llc_fraction = options.usable_llc_fraction;
+  if (!options.sweep_every_domain) plan.sized_from = twin_sources(topology, options.domains);
   const auto wanted = [&](MeasurementKind kind) {
     return options.only.empty() || options.only.count(kind) > 0;
   };
@@ -250,6 +252,9 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
       continue;
     }
     const topology::Domain usable = usable_view(domain, options.usable_llc_fraction);
+    // A twin's sweeps would find its twin's capacities again: on a 2 x 8-core Xeon they are 36 s
+    // of the 136 s a default run is estimated at.
+    const bool sweeps_own_sizes = plan.sized_from.count(domain.index) == 0;
     PlannedMeasurement base;
     base.domain = domain.index;
     base.pus = domain.core_pus;
@@ -275,8 +280,9 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     }
 
     // The latency sweep next: the cache roofs and latencies are sized from what it finds.
-    if (wanted(MeasurementKind::capacity) || wanted(MeasurementKind::bandwidth) ||
-        wanted(MeasurementKind::latency)) {
+    if (sweeps_own_sizes &&
+        (wanted(MeasurementKind::capacity) || wanted(MeasurementKind::bandwidth) ||
+         wanted(MeasurementKind::latency))) {
       const topology::Domain lone = single_core_view(domain);
       // 4 points per octave even when quick: a plateau takes 3 points, and a VM's L3 plateau
       // may span less than an octave.
@@ -295,7 +301,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     // Then the same sweep from one core (thesis fig. 2.8, left): what one core obtains from each
     // level, which the all-core sweep divides among the cores sharing a cache. A domain of one
     // core has only the first.
-    if (wanted(MeasurementKind::sweep)) {
+    if (sweeps_own_sizes && wanted(MeasurementKind::sweep)) {
       const topology::Domain lone = single_core_view(domain);
       const topology::Domain usable_lone = single_core_view(usable);
       std::vector<std::pair<const topology::Domain*, const topology::Domain*>> views = {
@@ -370,7 +376,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     // Each shared cache level's scaling curve (thesis figs. 2.11-2.12): load bandwidth as threads
     // fill the cores that share one instance, each with its data in the level (the level roof's
     // working set per thread, re-sized with it from the bandwidth sweep).
-    if (wanted(MeasurementKind::curve)) {
+    if (sweeps_own_sizes && wanted(MeasurementKind::curve)) {
       const auto sets = level_working_sets(domain);
       const auto priced = priced_sets(usable);
       for (const topology::CacheLevel& cache : domain.caches) {
@@ -520,6 +526,16 @@ std::string describe_plan(const Plan& plan, const topology::Topology& topology, 
     std::snprintf(line, sizeof line, "  %-10s %5d measurements  %8.1f s\n", kind.c_str(),
                   entry.first, entry.second);
     out << line;
+  }
+  std::map<int, std::vector<int>> twins_of;
+  for (const auto& [twin, source] : plan.sized_from) twins_of[source].push_back(twin);
+  for (const auto& [source, twins] : twins_of) {
+    std::string list;
+    for (int twin : twins) list += (list.empty() ? "" : ",") + std::to_string(twin);
+    out << "  domain" << (twins.size() > 1 ? "s " : " ") << list
+        << ": the same cores and caches as domain " << source
+        << ", sized from its sweeps (no size sweeps, capacity sweep or cache scaling curves of "
+           "their own; --sweep-every-domain runs them)\n";
   }
   char total[160];
   std::snprintf(total, sizeof total,

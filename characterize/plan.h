@@ -2,6 +2,7 @@
 // (domain × memory × access × threads) before anything runs, with its estimated time.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -64,6 +65,9 @@ struct PlanOptions {
   // measurements stay those of the declared sizes; their estimates follow the sizes the run will
   // use (memory working sets of 4 x the usable cache, sweeps stopping past it). 1: as declared.
   double usable_llc_fraction = 1;
+  // Every domain runs its own size sweeps, capacity sweep and cache scaling curves; otherwise a
+  // domain alike another (twin_domains.h) is sized from the other's.
+  bool sweep_every_domain = false;
 };
 
 // The machine's cores, one PU per core, ordered to fill memory m's own domains first, then the
@@ -82,6 +86,9 @@ struct Plan {
   std::vector<PlannedMeasurement> measurements;
   double estimated_seconds = 0;
   double usable_llc_fraction = 1;  // PlanOptions': the run's chase sweeps stop past it
+  // Domain -> the twin whose sweeps size its roofs and latencies (twin_domains.h); its own
+  // sweeps, capacity sweep and cache scaling curves are not in the plan.
+  std::map<int, int> sized_from;
   int to_run = 0;
   int absent = 0;
 };

@@ -157,7 +157,9 @@ RecordSlots whole(const results::Results& pass) {
 }  // namespace
 
 void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& pass,
-               const PoolOptions& options) {
+               const PoolOptions& options, RecordSlots::PassSpan span) {
+  slots.spans.push_back(span);
+  const std::size_t ordinal = slots.spans.size() - 1;
   if (const auto value = value_of(pass, whole(pass))) slots.pass_values.push_back(*value);
   pooled.warnings.insert(pooled.warnings.end(), pass.warnings.begin(), pass.warnings.end());
   for (const results::Roof& r : pass.roofs) {
@@ -166,8 +168,12 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
   if (!slots.placed) {
     place(pooled.frequency, pass.frequency, slots.frequency);
     place(pooled.roofs, pass.roofs, slots.roofs);
+    slots.roof_passes.assign(slots.roofs.count, {});
     for (std::size_t i = slots.roofs.first; i < slots.roofs.first + slots.roofs.count; ++i) {
       add_pass_value(pooled.roofs[i], pooled.roofs[i].samples, options);
+      if (pooled.roofs[i].present()) {
+        slots.roof_passes[i - slots.roofs.first] = {{ordinal, pooled.roofs[i].samples.size()}};
+      }
     }
     place(pooled.sweep, pass.sweep, slots.sweep);
     place(pooled.latency, pass.latency, slots.latency);
@@ -180,6 +186,15 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
     return;
   }
   add_samples(pooled.frequency, pass.frequency, slots.frequency, options);
+  // Which samples each pass added to each roof, as add_samples pools them.
+  if (pass.roofs.size() == slots.roofs.count) {
+    for (std::size_t k = 0; k < slots.roofs.count; ++k) {
+      if (!pass.roofs[k].present()) continue;
+      auto& passes = slots.roof_passes[k];
+      if (!pooled.roofs[slots.roofs.first + k].present()) passes.clear();
+      passes.emplace_back(ordinal, pass.roofs[k].samples.size());
+    }
+  }
   add_samples(pooled.roofs, pass.roofs, slots.roofs, options);
   add_samples(pooled.sweep, pass.sweep, slots.sweep, options);
   add_samples(pooled.latency, pass.latency, slots.latency, options);

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "results/records.h"
@@ -24,6 +25,15 @@ struct RecordSlots {
   std::vector<double> pass_values;
   std::vector<double> pooled_values;  // the pooled value after each pass
   std::vector<double> pass_ipcs;      // FLOP ceilings: the IPC each pass measured
+  // When each pooled pass ran (seconds since the run's start), and for each roof of the range
+  // the samples each pass added to it, as (pass ordinal, count): what a roof is split by when the
+  // host moved the run's cores between placements (state_roofs.h).
+  struct PassSpan {
+    double start_s = 0;
+    double end_s = 0;
+  };
+  std::vector<PassSpan> spans;
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> roof_passes;
 };
 
 struct PoolOptions {
@@ -38,7 +48,7 @@ struct PoolOptions {
 // value, interference, huge pages and status recomputed). Absent records of a later pass
 // (a failure) leave the pooled ones as they were.
 void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& pass,
-               const PoolOptions& options);
+               const PoolOptions& options, RecordSlots::PassSpan span = {});
 
 // (max - min) / median of the passes' values; 0 with fewer than two.
 double pass_spread(const RecordSlots& slots);

@@ -124,6 +124,20 @@ json roof_json(const Roof& r) {
           {"low", next->low}, {"high", next->high}, {"between_run", next->between_run}};
     }
   }
+  if (!r.by_state.empty()) {
+    json states = json::array();
+    for (const StateRoof& s : r.by_state) {
+      states.push_back(
+          {{"state", s.state},
+           {"value", s.value},
+           {"interval",
+            {{"low", s.interval.low}, {"high", s.interval.high}, {"modes", s.interval.modes}}},
+           {"samples", s.samples},
+           {"passes", s.passes},
+           {"model", s.model}});
+    }
+    j["by_state"] = std::move(states);
+  }
   return j;
 }
 
@@ -168,6 +182,21 @@ Roof roof_from(const json& j, const MemoryReader& memories) {
       r.interval->next_run = NextRunInterval{.low = next.at("low").get<double>(),
                                              .high = next.at("high").get<double>(),
                                              .between_run = next.at("between_run").get<double>()};
+    }
+  }
+  if (j.contains("by_state")) {
+    for (const json& s : j.at("by_state")) {
+      const json& in = s.at("interval");
+      r.by_state.push_back(
+          StateRoof{.state = s.at("state").get<std::string>(),
+                    .value = s.at("value").get<double>(),
+                    .interval = RoofInterval{.low = in.at("low").get<double>(),
+                                             .high = in.at("high").get<double>(),
+                                             .modes = in.at("modes").get<std::vector<double>>(),
+                                             .next_run = std::nullopt},
+                    .samples = s.at("samples").get<int>(),
+                    .passes = s.at("passes").get<int>(),
+                    .model = s.at("model").get<bool>()});
     }
   }
   read_status(j, r);

@@ -42,6 +42,18 @@ inline Status sampled_status(const SampleStats& stats, const Interference& inter
   return is_unstable(stats, threshold) ? Status::unstable : Status::ok;
 }
 
+// A roof's value from the passes measured in one placement state (issue 34): the host moved the
+// run's cores between states whose shared resources differ (an L3 shared or not), and one value
+// over both would be neither's.
+struct StateRoof {
+  std::string state;  // as the placement probes name it: "near", "far: CPUs 0-1"
+  double value = 0;   // the run's estimator over this state's samples
+  RoofInterval interval;
+  int samples = 0;
+  int passes = 0;
+  bool model = false;  // the state the roof's value is taken from
+};
+
 // One roof: a bandwidth slope (GB/s) or a FLOP ceiling (GFLOP/s) of one domain.
 struct Roof {
   int domain = 0;
@@ -68,6 +80,9 @@ struct Roof {
   // files from before schema 1.6.
   std::vector<double> pass_values;
   std::optional<RoofInterval> interval;
+  // Several placement states seen during its passes (characterize/state_roofs.h): each state's
+  // value; roof and interval are then the model's state's.
+  std::vector<StateRoof> by_state;
   Interference interference;
   Status status = Status::ok;
   std::string status_reason;  // why the roof is absent

@@ -66,11 +66,35 @@ std::vector<std::map<std::string, double>> read_history(const std::filesystem::p
   return runs;
 }
 
+std::optional<std::string> placement_state(const Results& results, const Roof& roof) {
+  if (roof.is_ceiling() || roof.threads < 2) return std::nullopt;
+  for (const StateRoof& s : roof.by_state) {
+    if (s.model) return s.state;
+  }
+  const nlohmann::json states =
+      results.provenance.value("placement_states", nlohmann::json::array());
+  if (states.size() != 1 || !states[0].is_object()) return std::nullopt;
+  const auto state = states[0].value("state", std::string());
+  return state.empty() ? std::nullopt : std::optional(state);
+}
+
+std::string state_key(const std::string& roof_key, const std::string& state) {
+  return roof_key + " @ " + state;
+}
+
 void append_history(const std::filesystem::path& path, const std::string& machine,
                     const Results& results) {
   nlohmann::json roofs = nlohmann::json::object();
   for (const Roof& roof : results.roofs) {
-    if (roof.present() && std::isfinite(roof.roof)) roofs[roof_key(roof)] = roof.roof;
+    if (!roof.present() || !std::isfinite(roof.roof)) continue;
+    const std::string key = roof_key(roof);
+    roofs[key] = roof.roof;
+    for (const StateRoof& s : roof.by_state) {
+      if (std::isfinite(s.value)) roofs[state_key(key, s.state)] = s.value;
+    }
+    if (const auto state = placement_state(results, roof); state && roof.by_state.empty()) {
+      roofs[state_key(key, *state)] = roof.roof;
+    }
   }
   const nlohmann::json entry = {
       {"machine", machine}, {"date", results.provenance.value("date", "")}, {"roofs", roofs}};

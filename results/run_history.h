@@ -29,12 +29,23 @@ std::string machine_key(const Results& results);
 // precision, ISA, threads.
 std::string roof_key(const Roof& roof);
 
+// The placement state a roof's value was measured in (issue 34), for the roofs that depend on where
+// the host puts the run's cores (bandwidth roofs of two threads or more): a roof split by state,
+// its model state; else the run's one state (provenance.placement_states). None otherwise: one
+// thread, a ceiling, no probes, or several states and the roof not split.
+std::optional<std::string> placement_state(const Results& results, const Roof& roof);
+
+// A roof's name in the history in one placement state: its values there are kept apart from the
+// other states' (the memory roofs here: ~40 GB/s near, ~70 GB/s far).
+std::string state_key(const std::string& roof_key, const std::string& state);
+
 // The roofs' values of the last kHistoryRuns runs of machine in the file (oldest first); a line
 // that does not parse is skipped (a torn last line).
 std::vector<std::map<std::string, double>> read_history(const std::filesystem::path& path,
                                                         const std::string& machine);
 
-// Appends one line: the machine (machine_key(results)), the date and every present roof's value.
+// Appends one line: the machine (machine_key(results)), the date and every present roof's value,
+// under roof_key and, with a placement state, under state_key too (each state of a split roof).
 // Creates the folder. Throws std::runtime_error when the file cannot be written.
 void append_history(const std::filesystem::path& path, const std::string& machine,
                     const Results& results);

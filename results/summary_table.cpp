@@ -55,7 +55,19 @@ std::string row_label(const Roof& r) {
 std::string bimodal_lines(const std::vector<Roof>& roofs, int domain) {
   std::string lines;
   for (const Roof& r : roofs) {
+    if (r.domain != domain || !r.present() || r.by_state.empty()) continue;
+    // Issue 34: one value per placement state the run saw, the model's marked.
+    lines += "  by placement: " + row_label(r) + " " + r.operation();
+    for (const StateRoof& s : r.by_state) {
+      lines += std::string(&s == &r.by_state.front() ? " " : " | ") + s.state + " " +
+               format_value(s.value) + (s.model ? " (model)" : "") + " [" +
+               std::to_string(s.samples) + " samples]";
+    }
+    lines += std::string(" ") + r.unit() + "\n";
+  }
+  for (const Roof& r : roofs) {
     if (r.domain != domain || !r.present() || !r.interval || !r.interval->bimodal()) continue;
+    if (!r.by_state.empty()) continue;  // its modes are the states above
     lines += "  two modes: " +
              (r.is_ceiling() ? std::string(name(r.isa)) + " " + name_or_empty(r.precision)
                              : row_label(r)) +
@@ -220,6 +232,13 @@ std::string summary_table(const Results& results) {
       out << "  "
           << (sweep == SizeSweep::latency ? "caches, one core chase" : "caches, load per thread")
           << " (declared -> effective): " << line << "\n";
+    }
+    // A twin domain's working sets come from another domain's sweeps (characterize/twin_domains.h).
+    for (const auto& twin : results.provenance.value("twin_domains", nlohmann::json::array())) {
+      if (twin.is_object() && twin.value("domain", -1) == domain) {
+        out << "  caches: the same as domain " << twin.value("sized_from", -1)
+            << "'s, sized from its sweeps (not swept here)\n";
+      }
     }
     out << "\n";
   }

@@ -82,9 +82,18 @@ roofs = doc["roofs"]
 c.check(doc["provenance"].get("history_runs") == 0, "a run history that was not empty")
 with open(history) as f:
     lines = [json.loads(line) for line in f]
+# Each present roof once, and the roofs of two threads or more again in the run's placement state
+# when it saw one (issue 34: "<roof> @ <state>").
+plain = [k for k in lines[0]["roofs"] if " @ " not in k] if lines else []
 c.check(len(lines) >= 1 and all(l["machine"] == lines[0]["machine"] for l in lines) and
-        len(lines[0]["roofs"]) == sum(1 for x in roofs if x["samples"]),
+        len(plain) == sum(1 for x in roofs if x["samples"]),
         f"run history: {len(lines)} lines")
+states = doc["provenance"].get("placement_states", [])
+if len(states) == 1 and lines:
+    in_state = [k for k in lines[0]["roofs"] if k.endswith(" @ " + states[0]["state"])]
+    c.check(len(in_state) == sum(1 for x in roofs if x["samples"] and x["threads"] >= 2
+                                 and x["level"] != "flops"),
+            f"run history: {len(in_state)} roofs in the run's placement state")
 # Issue 29: a run that ended here widens each roof's interval for another run by the doctor's
 # run-to-run error before and after it (schema 1.7).
 between = doc["provenance"].get("between_run_error")

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "characterize/plan.h"
+#include "characterize/twin_domains.h"
 #include "tests/topology_fixture.h"
 
 namespace larm::characterize {
@@ -69,8 +70,9 @@ TEST(Plan, TwoSocketNodeHasLocalAndRemoteMemoryRoofsPerDomain) {
   }
   EXPECT_EQ(machine_contention, 10);
   EXPECT_EQ(machine_congestion, 5);
-  // 12 threads on each of 2 memories, and each domain's L3 (6 cores share it) from 1 to 6.
-  EXPECT_EQ(count(plan, MeasurementKind::curve), 2 * 12 + 2 * 6);
+  // 12 threads on each of 2 memories, and domain 0's L3 (6 cores share it) from 1 to 6: domain 1
+  // is its twin.
+  EXPECT_EQ(count(plan, MeasurementKind::curve), 2 * 12 + 6);
   EXPECT_EQ(plan.to_run + plan.absent, static_cast<int>(plan.measurements.size()));
   EXPECT_GT(plan.estimated_seconds, 0);
 }
@@ -128,6 +130,66 @@ TEST(Plan, OneCoreSweepAndCacheScalingCurvesAreMeasuredAndEstimated) {
   const Plan only = make_plan(load_fixture("cxlmem+dax.v2.xml"), curves);
   EXPECT_GT(count(only, MeasurementKind::curve), 0);
   EXPECT_EQ(count(only, MeasurementKind::bandwidth), 0);
+}
+
+// Issue 29: a domain with the same cores and caches as an earlier one is sized from its sweeps;
+// every roof, ceiling and latency is still measured on it.
+TEST(Plan, TwinDomainsAreSweptOnceAndMeasuredEach) {
+  const topology::Topology t = load_fixture("32em64t-2n8c2t-pci-noio.xml");
+  const Plan twins = make_plan(t, all_isas_options());
+  PlanOptions every = all_isas_options();
+  every.sweep_every_domain = true;
+  const Plan full = make_plan(t, every);
+  EXPECT_EQ(twins.sized_from, (std::map<int, int>{{1, 0}}));
+  EXPECT_TRUE(full.sized_from.empty());
+  for (MeasurementKind kind :
+       {MeasurementKind::sweep, MeasurementKind::capacity, MeasurementKind::curve}) {
+    EXPECT_GT(count(twins, kind, 0), 0) << name(kind);
+    EXPECT_EQ(count(twins, kind, 0), count(full, kind, 0)) << name(kind);
+    EXPECT_GT(count(full, kind, 1), 0) << name(kind);
+    // The curves of the machine (domain -1) stay; only the twin's own go.
+    EXPECT_EQ(count(twins, kind, 1), 0) << name(kind);
+  }
+  for (MeasurementKind kind : {MeasurementKind::frequency, MeasurementKind::bandwidth,
+                               MeasurementKind::flops, MeasurementKind::latency}) {
+    EXPECT_EQ(count(twins, kind, 1), count(full, kind, 1)) << name(kind);
+    EXPECT_GT(count(twins, kind, 1), 0) << name(kind);
+  }
+  EXPECT_LT(twins.estimated_seconds, 0.8 * full.estimated_seconds);
+  const std::string text = describe_plan(twins, t, false);
+  EXPECT_NE(text.find("domain 1: the same cores and caches as domain 0"), std::string::npos)
+      << text;
+  // The twin of a domain left out of the run has its own sweeps.
+  PlanOptions second = all_isas_options();
+  second.domains = {1};
+  const Plan alone = make_plan(t, second);
+  EXPECT_TRUE(alone.sized_from.empty());
+  EXPECT_GT(count(alone, MeasurementKind::sweep, 1), 0);
+  // Domains that differ are not twins: KNL's four SNC domains are alike, cxlmem's CPU domain has
+  // no CPU-less twin (a CPU-less node is no domain), and the 4-node AMD's eight domains are one
+  // kind.
+  EXPECT_EQ(make_plan(load_fixture("64intel64-fakeKNL-SNC4-hybrid.xml"), all_isas_options())
+                .sized_from.size(),
+            3u);
+  EXPECT_EQ(make_plan(load_fixture("16amd64-4distances.xml"), all_isas_options()).sized_from.size(),
+            7u);
+}
+
+// A domain with other caches, or another kind of local memory, is no twin.
+TEST(Plan, TwinSignatureTellsCachesAndMemoryKinds) {
+  const topology::Topology t = load_fixture("32em64t-2n8c2t-pci-noio.xml");
+  topology::Domain other = t.domains()[1];
+  EXPECT_EQ(twin_signature(t, t.domains()[0]), twin_signature(t, other));
+  other.caches.back().instance_bytes /= 2;
+  EXPECT_NE(twin_signature(t, t.domains()[0]), twin_signature(t, other));
+  other = t.domains()[1];
+  other.core_pus.pop_back();
+  EXPECT_NE(twin_signature(t, t.domains()[0]), twin_signature(t, other));
+  const topology::Topology knl = load_fixture("64intel64-fakeKNL-SNC4-hybrid.xml");
+  topology::Domain no_mcdram = knl.domains()[1];
+  ASSERT_GT(no_mcdram.local_memories.size(), 1u);
+  no_mcdram.local_memories.pop_back();
+  EXPECT_NE(twin_signature(knl, knl.domains()[0]), twin_signature(knl, no_mcdram));
 }
 
 TEST(Plan, ContentionCurveFillsTheMemorysDomainFirstThenByDistance) {

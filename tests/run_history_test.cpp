@@ -67,6 +67,52 @@ TEST_F(RunHistory, ARoofsRangeOverTheRunsOfOneMachine) {
   EXPECT_FALSE(history_range({history[0]}, key).has_value());
 }
 
+// Issue 34: a roof of two threads measured in one placement state is kept under that state too,
+// and a roof split by state under each; the ranges of two states stay apart.
+TEST_F(RunHistory, PlacementStatesKeepTheirOwnRanges) {
+  const auto in_state = [](double gbps, const std::string& state) {
+    Results r = run_with("guest", gbps);
+    r.provenance["placement_states"] = {{{"state", state}, {"seen", {"after the passes"}}}};
+    return r;
+  };
+  for (double v : {40.0, 42.0}) append(path_, in_state(v, "near"));
+  for (double v : {70.0, 74.0}) append(path_, in_state(v, "far: CPUs 0-1"));
+  Results split = run_with("guest", 72.0);
+  split.provenance["placement_states"] = {{{"state", "near"}}, {{"state", "far: CPUs 0-1"}}};
+  split.roofs[0].by_state = {StateRoof{.state = "near",
+                                       .value = 41.0,
+                                       .interval = {},
+                                       .samples = 3,
+                                       .passes = 1,
+                                       .model = false},
+                             StateRoof{.state = "far: CPUs 0-1",
+                                       .value = 72.0,
+                                       .interval = {},
+                                       .samples = 3,
+                                       .passes = 1,
+                                       .model = true}};
+  EXPECT_EQ(placement_state(split, split.roofs[0]), "far: CPUs 0-1");
+  append(path_, split);
+  const auto history = read_history(path_, machine_key(split));
+  const std::string key = roof_key(split.roofs[0]);
+  const auto near = history_range(history, state_key(key, "near"));
+  const auto far = history_range(history, state_key(key, "far: CPUs 0-1"));
+  ASSERT_TRUE(near && far);
+  EXPECT_EQ(near->seen.low, 40.0);
+  EXPECT_EQ(near->seen.high, 42.0);
+  EXPECT_EQ(near->runs, 3u);
+  EXPECT_EQ(far->seen.low, 70.0);
+  EXPECT_EQ(far->seen.high, 74.0);
+  EXPECT_EQ(history_range(history, key)->seen.low, 40.0);  // the plain key mixes them
+  // No state for a one-thread roof, a ceiling, or a run of two states whose roof was not split.
+  Results one = in_state(40.0, "near");
+  one.roofs[0].threads = 1;
+  EXPECT_FALSE(placement_state(one, one.roofs[0]));
+  Results unsplit = run_with("guest", 50.0);
+  unsplit.provenance["placement_states"] = split.provenance["placement_states"];
+  EXPECT_FALSE(placement_state(unsplit, unsplit.roofs[0]));
+}
+
 TEST_F(RunHistory, KeepsTheLastRunsAndSkipsATornLine) {
   for (int i = 0; i < static_cast<int>(kHistoryRuns) + 5; ++i) {
     append(path_, run_with("guest", 40.0 + i));

@@ -96,6 +96,9 @@ void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
   command.add_option("--passes", options.passes,
                      "interleaved passes over the plan, each taking its share of every "
                      "measurement's samples (default 3, quick 2)");
+  command.add_flag("--sweep-every-domain", options.sweep_every_domain,
+                   "run the size sweeps on every domain (default: once per kind of domain, the "
+                   "others, with the same cores and caches, sized from it)");
 }
 
 void add_estimator_option(CLI::App& command, std::string& estimator, const std::string& value) {
@@ -127,6 +130,7 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
       plan.flop_isas.push_back(candidate);
   }
 
+  plan.sweep_every_domain = options.sweep_every_domain;
   if (!options.domains.empty()) {
     plan.domains = parse_index_list(options.domains, "domain");
     const int count = static_cast<int>(topology.domains().size());

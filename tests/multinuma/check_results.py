@@ -57,6 +57,18 @@ for b in congestion:
     c.check(b["interleave_evenness"] >= 0.9, f"congestion pages not spread evenly: {b['interleave_evenness']}")
 c.check(not [r for r in roofs if r["status"] == "misplaced"], "misplaced roofs")
 
+# The two one-core domains are twins (issue 29): domain 0 runs the size sweeps, domain 1 is sized
+# from them; both have their own cache roofs and latencies, at the same working sets.
+c.check(doc["provenance"].get("twin_domains") == [{"domain": 1, "sized_from": 0}],
+        f"twin domains: {doc['provenance'].get('twin_domains')}")
+c.check({p["domain"] for p in doc["sweep"]} == {0}, "a twin domain ran its own size sweep")
+c.check({p["domain"] for p in doc["latency_sweep"]} == {0}, "a twin domain ran its own chase")
+for level in ("L1", "L2"):
+    sizes = {r["domain"]: (r["working_set_bytes"] if r["samples"] else "absent") for r in roofs
+             if r["level"] == level and r["access"] == "load"}
+    c.check(len(sizes) == 2 and sizes[0] == sizes[1],
+            f"{level} load roofs of the twins at {sizes}: expected the same working set on both")
+
 # larm validate --quick ran after the characterization, for domain 0's congestion load roof:
 # its points (every core of the machine running), pages where they should be.
 validation = doc.get("validation", [])
