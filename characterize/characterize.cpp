@@ -966,10 +966,9 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   placements.record(results);
   {
     const std::vector<StateProbe> probes = placements.state_probes(results);
-    if (split_roofs_by_state(results, slots, probes, options.estimator) > 0) {
-      if (auto warning = state_roofs_warning(results, model_state(probes))) {
-        results.warnings.push_back(*warning);
-      }
+    split_roofs_by_state(results, slots, probes, options.estimator);
+    if (auto warning = state_roofs_warning(results, model_state(probes))) {
+      results.warnings.push_back(*warning);
     }
   }
   for (const RecordSlots& s : slots) settle_status(results, s, pool);

@@ -76,7 +76,9 @@ void PlacementLog::record(results::Results& results) const {
     }
     text += ")";
   }
-  text += ": roofs measured on several cores may mix them";
+  text +=
+      ": each roof of several cores whose passes lie in known states carries its value per "
+      "state (by_state; a pass while the host moved is in none)";
   results.warnings.push_back(text);
 }
 

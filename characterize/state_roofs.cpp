@@ -61,10 +61,12 @@ int split_roofs_by_state(results::Results& results, const std::vector<RecordSlot
       std::map<std::string, std::vector<double>> samples;
       std::map<std::string, std::vector<double>> pass_values;
       std::size_t at = 0;
+      bool all_known = true;
       for (const auto& [ordinal, count] : s.roof_passes[k]) {
         if (at + count > roof.samples.size()) break;
         const RecordSlots::PassSpan& span = s.spans.at(ordinal);
         const auto state = state_of_span(probes, span.start_s, span.end_s);
+        all_known = all_known && state.has_value();
         if (state && count > 0) {
           const std::vector<double> pass(
               roof.samples.begin() + static_cast<std::ptrdiff_t>(at),
@@ -74,7 +76,11 @@ int split_roofs_by_state(results::Results& results, const std::vector<RecordSlot
         }
         at += count;
       }
-      if (samples.size() < 2) continue;
+      // Every pass in one state: the roof is that state's, whichever the model's (said so, so
+      // that the history and the reader keep it with its state). Some passes in no state and
+      // the others in one: nothing can be said of the roof.
+      if (samples.empty() || (samples.size() == 1 && !all_known)) continue;
+      const bool one_state = samples.size() == 1;
       roof.by_state.clear();
       for (const std::string& state : states) {
         if (!samples.count(state)) continue;
@@ -85,7 +91,7 @@ int split_roofs_by_state(results::Results& results, const std::vector<RecordSlot
             .interval = results::roof_interval(values, pass_values[state], estimator),
             .samples = static_cast<int>(values.size()),
             .passes = static_cast<int>(pass_values[state].size()),
-            .model = state == model};
+            .model = one_state || state == model};
         if (entry.model) {
           // The interval's next-run widening comes after the run, from this interval.
           roof.roof = entry.value;
@@ -93,7 +99,7 @@ int split_roofs_by_state(results::Results& results, const std::vector<RecordSlot
         }
         roof.by_state.push_back(std::move(entry));
       }
-      ++split;
+      split += one_state ? 0 : 1;
     }
   }
   return split;
@@ -107,7 +113,13 @@ std::optional<std::string> state_roofs_warning(const results::Results& results,
   };
   std::vector<Split> splits;
   std::vector<std::string> states;
+  int elsewhere = 0;  // roofs measured in one state only, not the model's
+  std::string elsewhere_state;
   for (const results::Roof& roof : results.roofs) {
+    if (roof.by_state.size() == 1 && roof.by_state.front().state != model) {
+      ++elsewhere;
+      elsewhere_state = roof.by_state.front().state;
+    }
     if (roof.by_state.size() < 2) continue;
     double lo = roof.by_state.front().value, hi = lo;
     for (const results::StateRoof& s : roof.by_state) {
@@ -118,7 +130,13 @@ std::optional<std::string> state_roofs_warning(const results::Results& results,
     }
     splits.push_back({&roof, lo > 0 ? hi / lo : 1});
   }
-  if (splits.empty()) return std::nullopt;
+  if (splits.empty() && elsewhere == 0) return std::nullopt;
+  const std::string only_there =
+      elsewhere == 0 ? std::string()
+                     : std::to_string(elsewhere) + " roofs were measured only in " +
+                           elsewhere_state + ", not in the model's state " + model +
+                           ": their values are that state's (by_state says so)";
+  if (splits.empty()) return "roofs and placement states: " + only_there;
   std::stable_sort(splits.begin(), splits.end(),
                    [](const Split& a, const Split& b) { return a.ratio > b.ratio; });
   std::string text = "roofs measured in " + std::to_string(states.size()) + " placement states (";
@@ -139,6 +157,7 @@ std::optional<std::string> state_roofs_warning(const results::Results& results,
     }
     text += std::string(" ") + roof.unit();
   }
+  if (!only_there.empty()) text += "; " + only_there;
   return text;
 }
 

@@ -35,13 +35,16 @@ std::string model_state(const std::vector<StateProbe>& probes);
 
 // With probes naming two states or more: each present bandwidth roof of two threads or more whose
 // passes (slots.roof_passes, slots.spans) lie in known states gets by_state, one entry per state,
-// and takes the model state's value and interval when that state has samples. Returns the number
-// of roofs split in two states or more.
+// and takes the model state's value and interval when that state has samples; a roof all of whose
+// passes lie in one state gets that one entry (model: its value is that state's). A roof with
+// passes in no known state gets none, unless two states have some. Returns the number of roofs
+// split in two states or more.
 int split_roofs_by_state(results::Results& results, const std::vector<RecordSlots>& slots,
                          const std::vector<StateProbe>& probes, Estimator estimator);
 
 // The warning of a run whose roofs were split: the states, the model's, and the roofs that differ
-// most between them (up to four); none when no roof was split.
+// most between them (up to four), and how many were measured only in a state not the model's;
+// none when neither.
 std::optional<std::string> state_roofs_warning(const results::Results& results,
                                                const std::string& model);
 

@@ -42,6 +42,7 @@ def far(state):
 
 
 def measure(work):
+    os.makedirs(work, exist_ok=True)
     probe = os.path.join(work, "ping_pong")
     subprocess.run(["cc", "-O2", "-pthread", "-o", probe,
                     os.path.join(here, "probes", "ping_pong.c")], check=True)

@@ -102,15 +102,34 @@ TEST(StateRoofs, OneStateOneCoreOrCeilingsAreLeftAlone) {
     EXPECT_EQ(split_roofs_by_state(pooled, slots, two, Estimator::p90), 0);
     EXPECT_TRUE(pooled.roofs[0].by_state.empty());
   }
-  // Every pass in one state: nothing to split, even with two states seen by the run.
+  // Every pass in one state: nothing to split, even with two states seen by the run; the roof
+  // says which state it is, and the warning says when that is not the model's.
   results::Results pooled;
   std::vector<RecordSlots> slots(1);
   auto a = pass_of({40, 41});
   pool_pass(pooled, slots[0], a, {}, {.start_s = 2.2, .end_s = 2.4});
   auto b = pass_of({42, 41});
   pool_pass(pooled, slots[0], b, {}, {.start_s = 2.5, .end_s = 2.8});
+  const double value = pooled.roofs[0].roof;
   EXPECT_EQ(split_roofs_by_state(pooled, slots, two, Estimator::p90), 0);
+  ASSERT_EQ(pooled.roofs[0].by_state.size(), 1u);
+  EXPECT_EQ(pooled.roofs[0].by_state[0].state, kFar);
+  EXPECT_TRUE(pooled.roofs[0].by_state[0].model);
+  EXPECT_DOUBLE_EQ(pooled.roofs[0].roof, value);
   EXPECT_FALSE(state_roofs_warning(pooled, kFar));
+  const auto warning = state_roofs_warning(pooled, kNear);
+  ASSERT_TRUE(warning);
+  EXPECT_NE(warning->find("1 roofs were measured only in far: CPUs 0-1"), std::string::npos)
+      << *warning;
+  // One pass in a state, one while the host moved: no state can be given.
+  results::Results mixed;
+  std::vector<RecordSlots> mixed_slots(1);
+  auto c = pass_of({40, 41});
+  pool_pass(mixed, mixed_slots[0], c, {}, {.start_s = 2.2, .end_s = 2.4});
+  auto d = pass_of({60, 61});
+  pool_pass(mixed, mixed_slots[0], d, {}, {.start_s = 1.2, .end_s = 1.8});
+  EXPECT_EQ(split_roofs_by_state(mixed, mixed_slots, two, Estimator::p90), 0);
+  EXPECT_TRUE(mixed.roofs[0].by_state.empty());
 }
 
 TEST(StateRoofs, PerStateValuesSurviveTheFile) {
