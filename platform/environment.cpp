@@ -6,6 +6,8 @@
 
 #include <fstream>
 
+extern char** environ;  // POSIX: the process's environment
+
 namespace larm::platform {
 namespace {
 
@@ -25,6 +27,43 @@ std::string status_field(const std::string& name) {
     }
   }
   return "unavailable";
+}
+
+// The CPUs of this process's cpuset cgroup (v2: cpuset.cpus.effective of its group; v1: the
+// cpuset hierarchy's cpuset.cpus), or "unavailable". What a batch system confines a task to.
+std::string cgroup_cpus() {
+  std::ifstream in("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(in, line)) {
+    // "0::/path" (v2) or "3:cpuset:/path" (v1)
+    const auto first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    const std::string path = line.substr(second + 1);
+    if (controllers == "cpuset") {
+      const std::string v1 = read_first_line("/sys/fs/cgroup/cpuset" + path + "/cpuset.cpus");
+      if (v1 != "unavailable") return v1;
+    }
+    if (controllers.empty() && line.rfind("0::", 0) == 0) {
+      const std::string v2 = read_first_line("/sys/fs/cgroup" + path + "/cpuset.cpus.effective");
+      if (v2 != "unavailable") return v2;
+    }
+  }
+  return "unavailable";
+}
+
+// Every SLURM_* variable of the environment (issue 33): what Slurm gave the task. Empty outside
+// a Slurm job.
+nlohmann::json slurm_variables() {
+  nlohmann::json vars = nlohmann::json::object();
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const auto equals = entry.find('=');
+    if (entry.rfind("SLURM_", 0) == 0 && equals != std::string::npos) {
+      vars[entry.substr(0, equals)] = entry.substr(equals + 1);
+    }
+  }
+  return vars;
 }
 
 }  // namespace
@@ -55,6 +94,9 @@ EnvironmentReport read_environment(const CpuInfo& cpu) {
   v["cpus_online"] = read_first_line("/sys/devices/system/cpu/online");
   v["cpus_allowed"] = status_field("Cpus_allowed_list");
   v["mems_allowed"] = status_field("Mems_allowed_list");
+  v["cgroup_cpus"] = cgroup_cpus();
+  const nlohmann::json slurm = slurm_variables();
+  if (!slurm.empty()) v["slurm"] = slurm;
 
   const std::string balancing = v["numa_balancing"];
   if (balancing != "0" && balancing != "unavailable") {
@@ -72,8 +114,18 @@ EnvironmentReport read_environment(const CpuInfo& cpu) {
                               "): other guests may share the cores, caches and memory");
   }
   if (v["cpus_allowed"] != v["cpus_online"] && v["cpus_allowed"] != "unavailable") {
-    report.warnings.push_back("this process may only use CPUs " + std::string(v["cpus_allowed"]) +
-                              " of the online " + std::string(v["cpus_online"]));
+    if (slurm.contains("SLURM_JOB_ID")) {
+      // A task's share of its node passes for the node unless said so (issue 33).
+      report.warnings.push_back(
+          "part of the node: Slurm gave this task CPUs " + std::string(v["cpus_allowed"]) +
+          " of the node's " + std::string(v["cpus_online"]) + " (its cgroup: " +
+          std::string(v["cgroup_cpus"]) + "; job " + slurm.value("SLURM_JOB_ID", "") +
+          "), and larm measures those only; for the whole node: srun --exclusive "
+          "--ntasks-per-node=1 --cpus-per-task=<the node's CPUs>");
+    } else {
+      report.warnings.push_back("this process may only use CPUs " + std::string(v["cpus_allowed"]) +
+                                " of the online " + std::string(v["cpus_online"]));
+    }
   }
   return report;
 }

@@ -35,8 +35,11 @@ std::optional<double> read_optional(const nlohmann::json& value) {
 }  // namespace
 
 nlohmann::json shape_json(const NodeShape& s) {
-  return {{"cpu", s.cpu},       {"cores", s.cores},       {"domains", s.domains},
-          {"caches", s.caches}, {"memories", s.memories}, {"memory_bytes", s.memory_bytes}};
+  nlohmann::json j = {{"cpu", s.cpu},           {"cores", s.cores},
+                      {"domains", s.domains},   {"caches", s.caches},
+                      {"memories", s.memories}, {"memory_bytes", s.memory_bytes}};
+  if (!s.part_of_node.empty()) j["part_of_node"] = s.part_of_node;
+  return j;
 }
 
 NodeShape shape_from_json(const nlohmann::json& j) {
@@ -47,6 +50,7 @@ NodeShape shape_from_json(const nlohmann::json& j) {
   s.caches = j.at("caches").get<std::string>();
   s.memories = j.at("memories").get<std::string>();
   s.memory_bytes = j.at("memory_bytes").get<std::vector<std::uint64_t>>();
+  s.part_of_node = j.value("part_of_node", std::string());
   return s;
 }
 

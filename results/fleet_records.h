@@ -37,6 +37,9 @@ struct NodeShape {
   std::string caches;                       // "L1 32.0 KiB x2, L2 512.0 KiB x2, L3 32.0 MiB x1"
   std::string memories;                     // kinds in order: "DRAM, DRAM, HBM"
   std::vector<std::uint64_t> memory_bytes;  // per memory, in order
+  // "CPUs 0 of 0-1" when the run could use part of the node's online CPUs only (a batch system's
+  // cgroup, a binding: issue 33); empty when it had them all. Said, not compared.
+  std::string part_of_node;
 };
 
 nlohmann::json shape_json(const NodeShape& shape);

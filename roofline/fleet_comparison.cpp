@@ -138,6 +138,16 @@ NodeShape node_shape(const results::Results& results) {
     if (cores > 0) ++s.domains;
   }
   s.caches = cache_text(t);
+  // The CPUs the run could use against the node's (issue 33): a task's share passes for the node
+  // unless said.
+  const nlohmann::json environment =
+      results.provenance.value("environment", nlohmann::json::object());
+  const std::string allowed = environment.value("cpus_allowed", ""),
+                    online = environment.value("cpus_online", "");
+  if (!allowed.empty() && !online.empty() && allowed != "unavailable" && online != "unavailable" &&
+      allowed != online) {
+    s.part_of_node = "CPUs " + allowed + " of " + online;
+  }
   for (const auto& memory : t.value("memories", nlohmann::json::array())) {
     if (!s.memories.empty()) s.memories += ", ";
     s.memories += memory.value("kind", "?");

@@ -10,7 +10,8 @@
 #     programs that use the region API);
 #  3. release: GCC, Release, one file at a time, what scripts/run.sh builds: the fork test, the
 #     multi-NUMA test in a three-node QEMU guest, larm count under Valgrind (label "count": a
-#     program under Valgrind cannot carry a sanitizer's runtime) and the installation ("install").
+#     program under Valgrind cannot carry a sanitizer's runtime), the installation ("install")
+#     and larm fleet under a one-host Slurm cluster ("slurm": the daemons run the release build).
 # The sanitizer builds are unity builds (CMAKE_UNITY_BUILD) at -O1 -g1: on CI's 2-core machine the
 # template-heavy sources (nlohmann::json, CLI11) compiled one by one took 19 min with GCC's ASan
 # and 8.8 min with clang's, 4.2-4.7 min batched (README, "Tests"). The release build is not batched:
@@ -68,7 +69,7 @@ if wanted asan; then
   cmake --build "$root/build/asan" -j "$jobs"
   step_done "asan build"
   (cd "$root/build/asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --output-on-failure -j "$jobs" -LE 'multinuma|count|install')
+    ctest --output-on-failure -j "$jobs" -LE 'multinuma|count|install|slurm')
   step_done "asan tests"
   "$root/scripts/fuzz.sh" --build "$root/build/asan" 30
   step_done "asan fuzz smoke"
@@ -100,6 +101,6 @@ if wanted release; then
     count_fftw_dft count_avx512_program count_access_kinds count_triad_avx2 count_triad_scalar count_ddot_avx2 \
     count_ddot_scalar
   step_done "release build"
-  (cd "$root/build/release-tests" && ctest --output-on-failure -j 1 -L 'multinuma|fork|count|install')
+  (cd "$root/build/release-tests" && ctest --output-on-failure -j 1 -L 'multinuma|fork|count|install|slurm')
   step_done "release tests"
 fi
