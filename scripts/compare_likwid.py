@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
-"""larm against likwid-bench, same threads and working-set sizes, runs alternated.
+"""larm against likwid-bench (issue 32): every level x access likwid-bench has an equivalent for,
+at larm's own working sets and threads, runs alternated.
 
-For each round: one `larm characterize --only bandwidth` run (every level, every access), then
-likwid-bench `load_<isa>` and `copy_<isa>` at each level's per-thread working set (total size =
-per-thread size x threads, as likwid counts it). Reports the median over rounds of each tool and
-the median of the per-round ratios larm / likwid (1 GB = 1e9 bytes for both). Also prints the
-FMA ceiling against the documented peak, from the same larm runs.
+For each round: one `larm characterize` run (default `--quick --only bandwidth,sweep`: the roofs
+sized from the load sweep, as a full run sizes them), then for every local roof of domain 0
+likwid-bench's equivalent kernel at the roof's working set (-w N:<per-thread bytes x
+threads>B:<threads>, likwid counting the size over every stream as larm does), best of
+--likwid-runs runs (default 1).
+Equivalents: load -> load_<isa>, store -> store_<isa>, store-nt -> store_mem_<isa> (non-temporal
+stores), copy -> copy_<isa>, 2ld1st -> stream_<isa> (a = b + s*c: two loads and a store over
+three arrays; its FMA is free at these rates). Both count 1 GB = 1e9 bytes and no write-allocate
+traffic. larm's value is the roof's (the run's estimator, p90 by default). Prints per level and
+access the medians over rounds of each tool and of the per-round ratio larm / likwid, and the
+lowest ratio; the target of issue 32 is >= 1.00 everywhere.
 """
 import argparse
-import csv
 import json
 import os
 import re
@@ -17,67 +23,71 @@ import subprocess
 import sys
 import tempfile
 
-parser = argparse.ArgumentParser(description=__doc__)
+parser = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--larm", required=True)
-parser.add_argument("--rounds", type=int, default=5)
+parser.add_argument("--rounds", type=int, default=3)
 parser.add_argument("--isa", default="avx512")
-parser.add_argument("--samples", type=int, default=11)
+parser.add_argument("--likwid-runs", type=int, default=1,
+                    help="likwid-bench runs per kernel and round, the best kept (each ~5 s: it "
+                         "calibrates its iterations to a 1 s run)")
+parser.add_argument("--larm-options", default="--quick --only bandwidth,sweep",
+                    help="the characterize options of larm's runs")
 args = parser.parse_args()
 
-work = tempfile.mkdtemp(prefix="larm-vs-likwid-")
+likwid_suffix = {"sse2": "sse", "avx": "avx", "avx2": "avx", "avx512": "avx512"}[args.isa]
+kernels = {"load": "load", "store": "store", "store-nt": "store_mem", "copy": "copy",
+           "2ld1st": "stream"}
 levels = ["L1", "L2", "L3", "memory"]
-accesses = ["load", "copy"]
-larm_values = {(l, a): [] for l in levels for a in accesses}
-sizes = {}
-likwid_values = {(l, a): [] for l in levels for a in accesses}
-ratios = {(l, a): [] for l in levels for a in accesses}
-fma = []
+work = tempfile.mkdtemp(prefix="larm-vs-likwid-")
+larm_values, likwid_values, ratios, sizes = {}, {}, {}, {}
 
-def likwid(kernel, total_bytes, threads):
-    out = subprocess.run(["likwid-bench", "-t", kernel, "-w", f"S0:{total_bytes}B:{threads}"],
-                         capture_output=True, text=True, check=True).stdout
-    return float(re.search(r"MByte/s:\s+([0-9.]+)", out).group(1)) / 1000.0
+
+def likwid(access, total_bytes, threads):
+    kernel = f"{kernels[access]}_{likwid_suffix}"
+    best = 0.0
+    for _ in range(args.likwid_runs):
+        out = subprocess.run(["likwid-bench", "-t", kernel, "-w", f"N:{total_bytes}B:{threads}"],
+                             capture_output=True, text=True, check=True).stdout
+        best = max(best, float(re.search(r"MByte/s:\s+([0-9.]+)", out).group(1)) / 1000.0)
+    return best
+
 
 for round_ in range(args.rounds):
     out = os.path.join(work, f"round{round_}")
-    subprocess.run([args.larm, "characterize", "--quiet", "--only", "bandwidth,flops", "--isa",
-                    args.isa, "--samples", str(args.samples), "--out", out],
-                   check=True, stdout=subprocess.DEVNULL)
-    doc = json.load(open(os.path.join(out, "results.json")))
+    subprocess.run([args.larm, "characterize", "--quiet", "--isa", args.isa,
+                    *args.larm_options.split(), "--out", out], check=True,
+                   stdout=subprocess.DEVNULL)
+    with open(os.path.join(out, "results.json")) as f:
+        doc = json.load(f)
     for roof in doc["roofs"]:
         key = (roof["level"], roof["access"])
-        if roof["domain"] != 0 or not roof["samples"]:
+        if roof["domain"] != 0 or not roof["samples"] or roof["level"] not in levels or \
+                roof["access"] not in kernels or roof["placement"] not in ("", "local"):
             continue
-        if key in larm_values and roof["placement"] in ("", "local"):
-            larm = roof["stats"]["median"]
-            threads = roof["threads"]
-            ref = likwid(f"{roof['access']}_{args.isa}", roof["working_set_bytes"] * threads, threads)
-            larm_values[key].append(larm)
-            sizes[key] = roof["working_set_bytes"]
-            likwid_values[key].append(ref)
-            ratios[key].append(larm / ref)
-        if roof["level"] == "flops" and roof["access"] == "fma" and roof["precision"] == "dp" \
-                and roof["isa"] == args.isa and roof["documented_ipc"]:
-            hz = doc["provenance"]["core_frequency_hz"]
-            lanes = {"sse2": 2, "avx": 4, "avx2": 4, "avx512": 8}[args.isa]
-            peak = roof["threads"] * hz * roof["documented_ipc"] * lanes * 2 / 1e9
-            fma.append((roof["stats"]["median"], peak, hz, roof["documented_ipc"], roof["threads"]))
-    print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr)
+        threads = roof["threads"]
+        ref = likwid(roof["access"], roof["working_set_bytes"] * threads, threads)
+        larm_values.setdefault(key, []).append(roof["roof"])
+        likwid_values.setdefault(key, []).append(ref)
+        ratios.setdefault(key, []).append(roof["roof"] / ref)
+        sizes[key] = roof["working_set_bytes"]
+    print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr, flush=True)
 
-print(f"larm vs likwid-bench, {args.isa}, {args.rounds} alternated rounds, medians (GB/s)")
-print(f"{'level':8} {'access':6} {'ws/thread':>13} {'larm':>9} {'likwid':>9} {'ratio':>7}")
+print(f"larm vs likwid-bench, {args.isa}, {args.rounds} alternated rounds, medians (GB/s); "
+      f"larm {args.larm_options}")
+print(f"| {'roof':16} | {'ws/thread':>11} | {'larm':>7} | {'likwid':>7} | {'larm/likwid':>11} |")
+print(f"|{'-' * 18}|{'-' * 13}|{'-' * 9}|{'-' * 9}|{'-' * 13}|")
 worst = None
-for key in larm_values:
-    if not ratios[key]:
-        continue
-    r = statistics.median(ratios[key])
-    worst = r if worst is None else min(worst, r)
-    print(f"{key[0]:8} {key[1]:6} {sizes[key] / 1024:9.0f} KiB {statistics.median(larm_values[key]):9.1f} "
-          f"{statistics.median(likwid_values[key]):9.1f} {r:7.3f}")
-if fma:
-    got = statistics.median(f[0] for f in fma)
-    peak = statistics.median(f[1] for f in fma)
-    print(f"DP FMA {args.isa}: {got:.1f} GFLOP/s = {100 * got / peak:.1f} % of the documented peak "
-          f"{peak:.1f} (threads {fma[0][4]} x measured {statistics.median(f[2] for f in fma) / 1e9:.2f} GHz"
-          f" x {fma[0][3]:g} FMA/cycle x {8 if args.isa == 'avx512' else 4} lanes x 2)")
-print(f"lowest ratio: {worst:.3f}")
+for level in levels:
+    for access in kernels:
+        key = (level, access)
+        if key not in ratios:
+            continue
+        r = statistics.median(ratios[key])
+        worst = r if worst is None else min(worst, r)
+        ws = sizes[key]
+        ws_text = f"{ws / 2**20:.1f} MiB" if ws >= 2**20 else f"{ws / 1024:.1f} KiB"
+        print(f"| {level + ' ' + access:16} | {ws_text:>11} | {statistics.median(larm_values[key]):7.1f}"
+              f" | {statistics.median(likwid_values[key]):7.1f} | {r:11.3f} |")
+if worst is not None:
+    print(f"lowest ratio: {worst:.3f}")
