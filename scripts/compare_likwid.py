@@ -31,6 +31,8 @@ parser.add_argument("--isa", default="avx512")
 parser.add_argument("--likwid-runs", type=int, default=1,
                     help="likwid-bench runs per kernel and round, the best kept (each ~5 s: it "
                          "calibrates its iterations to a 1 s run)")
+parser.add_argument("--accesses", default="load,store,store-nt,copy,2ld1st",
+                    help="the accesses compared (comma list)")
 parser.add_argument("--larm-options", default="--quick --only bandwidth,sweep",
                     help="the characterize options of larm's runs")
 args = parser.parse_args()
@@ -39,6 +41,7 @@ likwid_suffix = {"sse2": "sse", "avx": "avx", "avx2": "avx", "avx512": "avx512"}
 kernels = {"load": "load", "store": "store", "store-nt": "store_mem", "copy": "copy",
            "2ld1st": "stream"}
 levels = ["L1", "L2", "L3", "memory"]
+wanted = set(args.accesses.split(","))
 work = tempfile.mkdtemp(prefix="larm-vs-likwid-")
 larm_values, likwid_values, ratios, sizes = {}, {}, {}, {}
 
@@ -63,7 +66,8 @@ for round_ in range(args.rounds):
     for roof in doc["roofs"]:
         key = (roof["level"], roof["access"])
         if roof["domain"] != 0 or not roof["samples"] or roof["level"] not in levels or \
-                roof["access"] not in kernels or roof["placement"] not in ("", "local"):
+                roof["access"] not in kernels or roof["access"] not in wanted or \
+                roof["placement"] not in ("", "local"):
             continue
         threads = roof["threads"]
         ref = likwid(roof["access"], roof["working_set_bytes"] * threads, threads)
