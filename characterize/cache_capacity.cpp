@@ -168,7 +168,7 @@ std::vector<results::CacheCapacity> bandwidth_capacities(
 std::vector<std::uint64_t> chase_sweep_sizes(const topology::Domain& domain,
                                              int points_per_octave) {
   const std::uint64_t llc = domain.caches.empty() ? 0 : domain.caches.back().instance_bytes;
-  return sizes_up_to(std::max<std::uint64_t>(4 * llc, 64ull << 20), points_per_octave);
+  return sizes_up_to(std::max<std::uint64_t>(4 * llc, kSweepLeastBytes), points_per_octave);
 }
 
 }  // namespace larm::characterize

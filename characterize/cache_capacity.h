@@ -47,6 +47,10 @@ std::vector<results::CacheCapacity> latency_capacities(
 std::vector<results::CacheCapacity> bandwidth_capacities(
     const topology::Domain& domain, const std::vector<results::SweepPoint>& sweep);
 
+// The least a size sweep and the one-core chase go to, whatever the caches (their hard stops and
+// the plan's prices share it).
+inline constexpr std::uint64_t kSweepLeastBytes = 64ull << 20;
+
 // Sizes of the chase sweep: 1 KiB up to 4 × the declared last-level cache instance (at least
 // 64 MiB), points_per_octave points per doubling.
 std::vector<std::uint64_t> chase_sweep_sizes(const topology::Domain& domain, int points_per_octave);

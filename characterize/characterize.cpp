@@ -726,16 +726,15 @@ class AdaptiveSweeps {
     const topology::Domain usable =
         usable_view(topology_.domains()[static_cast<std::size_t>(m.domain)], usable_llc_fraction_);
     if (usable.caches.empty()) return {};
-    constexpr std::uint64_t kLeast = 64ull << 20;
     if (m.kind == MeasurementKind::capacity) {
       return std::max<std::uint64_t>(4 * single_core_view(usable).caches.back().instance_bytes,
-                                     kLeast);
+                                     kSweepLeastBytes);
     }
     const std::uint64_t threads = std::max<std::size_t>(m.pus.size(), 1);
     const std::uint64_t per_thread = threads == 1
                                          ? single_core_view(usable).caches.back().instance_bytes
                                          : usable.caches.back().total_bytes / threads;
-    return std::max(8 * per_thread, (kLeast + threads - 1) / threads);
+    return std::max(8 * per_thread, (kSweepLeastBytes + threads - 1) / threads);
   }
 
   const topology::Topology& topology_;
@@ -805,9 +804,8 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     results::Results one;
     // When this pass ran, for the placement state it belongs to (state_roofs.h); a journaled one's
     // probes were lost with its process: no state.
-    RecordSlots::PassSpan span{.start_s = elapsed(), .end_s = 0};
     const JournalEntry* journaled = options.journal ? options.journal->find(i, pass) : nullptr;
-    if (journaled) span.start_s = -1;
+    RecordSlots::PassSpan span{.start_s = journaled ? -1 : elapsed(), .end_s = -1};
     if (journaled) {
       // Done before the interruption: its records again, and the clock where it ended.
       one = journaled->records;
@@ -846,7 +844,7 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
       options.journal->append(i, pass, {one, repetitions[i], elapsed()});
     }
     const int misplaced_before = options.require_placement ? count_misplaced(results) : 0;
-    span.end_s = journaled ? -1 : elapsed();
+    if (!journaled) span.end_s = elapsed();
     pool_pass(results, slots[i], one, pool, span);
     if (!results.provenance.contains("core_frequency_hz")) {
       for (const results::FrequencyRecord& f : results.frequency) {

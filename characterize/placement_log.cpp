@@ -25,13 +25,8 @@ std::vector<StateProbe> PlacementLog::state_probes(const results::Results& resul
       results.provenance.value("machine_state", nlohmann::json::object());
   if (before.contains("core_to_core")) {
     const nlohmann::json& doctor = before.at("core_to_core");
-    bool as_declared = true;
-    for (const nlohmann::json& pair : doctor.at("pairs")) {
-      if (pair.at("one_way_ns").is_null()) continue;
-      as_declared =
-          as_declared && pair.at("far").get<bool>() != pair.value("declared_cache", false);
-    }
-    probes.push_back({0.0, doctor.at("state").get<std::string>(), as_declared});
+    probes.push_back({0.0, doctor.at("state").get<std::string>(),
+                      PlacementProbe::matches_declaration(doctor.at("pairs"))});
   }
   probes.insert(probes.end(), states_.begin(), states_.end());
   return probes;

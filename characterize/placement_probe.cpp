@@ -70,9 +70,24 @@ bool PlacementProbe::as_declared() const {
   return std::none_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.apart_now; });
 }
 
+namespace {
+// A measured pair is as declared when it is far exactly when it shares no cache by hwloc.
+bool pair_as_declared(bool measured, bool far, bool declared_cache) {
+  return !measured || far != declared_cache;
+}
+}  // namespace
+
 bool PlacementProbe::matches_declaration() const {
-  return std::all_of(pairs.begin(), pairs.end(),
-                     [](const auto& p) { return !p.one_way_ns || p.far != p.declared_cache; });
+  return std::all_of(pairs.begin(), pairs.end(), [](const auto& p) {
+    return pair_as_declared(p.one_way_ns.has_value(), p.far, p.declared_cache);
+  });
+}
+
+bool PlacementProbe::matches_declaration(const nlohmann::json& pairs) {
+  return std::all_of(pairs.begin(), pairs.end(), [](const nlohmann::json& p) {
+    return pair_as_declared(!p.at("one_way_ns").is_null(), p.at("far").get<bool>(),
+                            p.value("declared_cache", false));
+  });
 }
 
 std::string PlacementProbe::state() const {

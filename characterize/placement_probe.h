@@ -47,6 +47,8 @@ struct PlacementProbe {
   // Every measured pair is near exactly when it is declared to share a cache: the placement hwloc
   // declares, both ways (a pair declared apart and near now is not as declared either).
   bool matches_declaration() const;
+  // The same, for the pairs of a probe saved as to_json() (the doctor's, in provenance).
+  static bool matches_declaration(const nlohmann::json& pairs);
   // The report of `larm doctor`: the pairs' latencies (a matrix up to 8 cores) and the findings.
   std::vector<std::string> lines() const;
   nlohmann::json to_json() const;

@@ -26,7 +26,6 @@ constexpr double kStreamBytesPerSecond = 5e9;          // a memory sweep, per th
 constexpr double kChaseSetupSecondsPerLine = 60e-9;    // building and walking the permutation
 constexpr double kChaseWarmUpSecondsPerLine = 100e-9;  // one walk of the chain, near memory latency
 constexpr double kCalibrationSamples = 3;              // untimed warm-up and calibration runs
-constexpr std::uint64_t kChasePricedAtLeast = 64ull << 20;  // the run's chase goes that far
 
 double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
   // The first pass calibrates, each later one warms up once and reuses the repetitions; each
@@ -297,7 +296,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
       const std::uint64_t end =
           options.usable_llc_fraction < 1 && !usable.caches.empty()
               ? std::max<std::uint64_t>(2 * single_core_view(usable).caches.back().instance_bytes,
-                                        kChasePricedAtLeast)
+                                        kSweepLeastBytes)
               : chase_sweep_sizes(usable, per_octave).back();
       for (std::uint64_t size : chase_sweep_sizes(domain, per_octave)) {
         PlannedMeasurement m = base;

@@ -131,11 +131,11 @@ std::optional<std::string> state_roofs_warning(const results::Results& results,
     splits.push_back({&roof, lo > 0 ? hi / lo : 1});
   }
   if (splits.empty() && elsewhere == 0) return std::nullopt;
-  const std::string only_there =
-      elsewhere == 0 ? std::string()
-                     : std::to_string(elsewhere) + " roofs were measured only in " +
-                           elsewhere_state + ", not in the model's state " + model +
-                           ": their values are that state's (by_state says so)";
+  const std::string only_there = elsewhere == 0
+                                     ? std::string()
+                                     : std::to_string(elsewhere) + " roofs were measured only in " +
+                                           elsewhere_state + ", not in the model's state " + model +
+                                           ": their values are that state's (by_state says so)";
   if (splits.empty()) return "roofs and placement states: " + only_there;
   std::stable_sort(splits.begin(), splits.end(),
                    [](const Split& a, const Split& b) { return a.ratio > b.ratio; });

@@ -37,6 +37,23 @@ TEST(PlacementProbe, TheTwoVcpusOfTheGuestApartOrNot) {
   EXPECT_TRUE(said);
 }
 
+// Issue 34: the model's state is the one hwloc declares, both ways; a probe saved in provenance
+// (the doctor's) is judged by the same rule as a live one.
+TEST(PlacementProbe, MatchesTheDeclarationBothWaysLiveOrSaved) {
+  const auto judged = [](double ns, const std::string& declared) {
+    std::vector<PlacementPair> pairs = {pair(0, 1, ns, declared)};
+    classify_pairs(pairs);
+    const PlacementProbe probe{.pairs = pairs, .seconds = 0.01};
+    EXPECT_EQ(probe.matches_declaration(),
+              PlacementProbe::matches_declaration(probe.to_json().at("pairs")));
+    return probe.matches_declaration();
+  };
+  EXPECT_TRUE(judged(41.0, "L3"));        // shares the L3, as declared
+  EXPECT_FALSE(judged(190.0, "L3"));      // declared to share it, apart now
+  EXPECT_TRUE(judged(230.0, "Package"));  // the bhyve guest: declared apart, measured apart
+  EXPECT_FALSE(judged(55.0, "Package"));  // declared apart, sharing a cache now
+}
+
 TEST(PlacementProbe, OnlyAPairFarSlowerThanItsLevelIsApart) {
   // Six cores declared to share an L3: one pair slow, the others at the level's usual latency.
   std::vector<PlacementPair> pairs = {pair(0, 1, 45, "L3"),       pair(0, 2, 48, "L3"),
