@@ -28,7 +28,7 @@ struct RunOptions {
   bool require_placement = false;        // a misplaced measurement stops the run as an error
   Estimator estimator = Estimator::p90;  // each roof's value from its samples
   // The plan runs in this many passes, each taking ceil(samples / passes) samples of every
-  // measurement (README, "Passes"); after them, measurements whose passes' values spread more
+  // measurement (docs/method.md, "Passes"); after them, measurements whose passes' values spread more
   // than pass_threshold get more passes until max_seconds have passed since the start (0: none).
   int passes = 1;
   double pass_threshold = 0.05;

@@ -100,7 +100,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options);
 // level of its own), never more than declared.
 topology::Domain usable_view(const topology::Domain& domain, double fraction);
 
-// How estimated_seconds is computed, for `larm plan` and the README.
+// How estimated_seconds is computed, for `larm plan` and docs/method.md.
 extern const char* const kEstimateMethod;
 
 std::string describe_plan(const Plan& plan, const topology::Topology& topology, bool verbose);

@@ -27,7 +27,7 @@ struct HybridSweepOptions {
   bool validation = true;
   int samples = 11;
   // Each point's time is the one at this estimator's bandwidth over its samples: the roofs'
-  // estimator (README, "The roof estimator"), so that the corners agree with the roofs.
+  // estimator (docs/method.md, "The roof estimator"), so that the corners agree with the roofs.
   Estimator estimator = Estimator::p90;
   larm::Isa isa = larm::Isa::sse2;  // the kernels' instruction set
   const std::atomic<bool>* stop = nullptr;

@@ -284,7 +284,7 @@ std::string markdown_report(const ReportInputs& inputs) {
       << md(r.placement) << " | " << md(r.access) << " | " << md(r.isa) << " | " << md(r.value)
       << " | " << md(r.unit) << " | " << md(r.spread) << " | " << md(r.status) << " |\n";
   }
-  // The hybrid model's θ, as the page has them (README: report.md carries them too).
+  // The hybrid model's θ, as the page has them (docs/validation-and-figures.md: report.md carries them too).
   if (inputs.plot.hybrid && inputs.plot.hybrid->fit) {
     const auto& fit = *inputs.plot.hybrid->fit;
     m << "\n## Hybrid bandwidth model\n\n| dominant k | samples | θ ll | θ lr | θ el | θ er |\n"

@@ -24,7 +24,7 @@ std::string read_input_file(const std::filesystem::path& file,
 
 // The largest magnitude of any number larm reads, from a file or an option: far above any real
 // quantity (an exabyte, 1e18 FLOPs), and far enough below DBL_MAX that no product or sum of a few
-// such numbers overflows to infinity. Documented in the README.
+// such numbers overflows to infinity. Documented in docs/commands.md.
 inline constexpr double kMaxMagnitude = 1e18;
 
 // Whether v is finite and at most kMaxMagnitude in magnitude.

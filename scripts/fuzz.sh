@@ -5,7 +5,7 @@
 # its corpus (tests/fuzz/corpus/TARGET, plus the reference results, fixtures and topologies as
 # seeds) and fails on the first crash, leak, sanitizer report, uncaught exception or input that
 # takes over 10 s, printing the input. New inputs go to a temporary directory, never the
-# repository; to keep those that add coverage: -merge=1 into the corpus (README, "Fuzzing").
+# repository; to keep those that add coverage: -merge=1 into the corpus (docs/commands.md, "Fuzzing").
 # The targets run as many at a time as there are CPUs. The build is build/fuzz, configured here,
 # or --build DIR: a build configured with clang and -DLARM_FUZZ=ON (scripts/test.sh passes its
 # ASan one), where only the fuzz targets are brought up to date.

@@ -2,19 +2,18 @@
 # Quick start, main job: install what is missing (apt), build Release, characterize this node,
 # then measure and fit the hybrid fast/slow memory model (not applicable on a one-memory node,
 # which it says), then draw the figures and write the report. Results go to
-# results/<host>-<date>/ (results.json, roofs.csv, sweep.csv, latency.csv, hybrid.json,
+# runs/<host>-<date>/ (results.json, roofs.csv, sweep.csv, latency.csv, hybrid.json,
 # hybrid.csv, plots/, report.html, report.md) and summary tables are printed. Extra arguments go to
 # `larm characterize` (e.g. --quick, which also makes the hybrid sweep quick; --out DIR).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/install-deps.sh"
-cmake -S "$root" -B "$root/build/release" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DLARM_BUILD_TESTS=OFF >/dev/null
-cmake --build "$root/build/release"
 cd "$root"
+cmake --preset release >/dev/null  # build/release (CMakePresets.json)
+cmake --build --preset release
 larm="$root/build/release/tools/larm"
 
-out="results/$(hostname)-$(date -u +%Y%m%d-%H%M%S)"
+out="runs/$(hostname)-$(date -u +%Y%m%d-%H%M%S)"
 quick=()
 args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do

@@ -14,7 +14,7 @@
 #     and larm fleet under a one-host Slurm cluster ("slurm": the daemons run the release build).
 # The sanitizer builds are unity builds (CMAKE_UNITY_BUILD) at -O1 -g1: on CI's 2-core machine the
 # template-heavy sources (nlohmann::json, CLI11) compiled one by one took 19 min with GCC's ASan
-# and 8.8 min with clang's, 4.2-4.7 min batched (README, "Tests"). The release build is not batched:
+# and 8.8 min with clang's, 4.2-4.7 min batched (docs/development.md, "Tests"). The release build is not batched:
 # it is the build users make, and it shows that every source compiles on its own.
 # Each step's time is printed as it ends, and all of them at the end.
 #   scripts/test.sh [STAGE...]    STAGE: asan, tsan or release (default: the three, in this order)
@@ -52,24 +52,18 @@ trap summary EXIT
 "$root/scripts/install-deps.sh"
 step_done "install-deps"
 
-configure() {  # DIR CC CXX BUILD_TYPE SANITIZERS [CMAKE ARGS...]
-  local dir=$1 cc=$2 cxx=$3 type=$4 sanitizers=$5
-  shift 5
-  CC=$cc CXX=$cxx cmake -S "$root" -B "$root/build/$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" \
-    -DLARM_SANITIZE="$sanitizers" -DLARM_BUILD_TESTS=ON "$@" >/dev/null
+# The builds are CMakePresets.json's (asan, tsan, release-tests): one place for their flags, the
+# same builds as `cmake --preset NAME` by hand (docs/development.md).
+configure() {  # PRESET
+  (cd "$root" && cmake --preset "$1" >/dev/null)
 }
-# -O1 -g1: the optimisation ASan's documentation advises, line tables for the sanitizers' stacks.
-sanitizer_flags=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
-                 -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG")
 
 if wanted asan; then
   echo "== 1. asan: clang-14, ASan + UBSan (+ libFuzzer coverage), all tests but the multi-NUMA guest"
-  configure asan clang-14 clang++-14 RelWithDebInfo address,undefined "${sanitizer_flags[@]}" \
-    -DLARM_FUZZ=ON
+  configure asan
   cmake --build "$root/build/asan" -j "$jobs"
   step_done "asan build"
-  (cd "$root/build/asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --output-on-failure -j "$jobs" -LE 'multinuma|count|install|slurm')
+  (cd "$root" && ctest --preset asan -j "$jobs")
   step_done "asan tests"
   "$root/scripts/fuzz.sh" --build "$root/build/asan" 30
   step_done "asan fuzz smoke"
@@ -77,20 +71,18 @@ fi
 
 if wanted tsan; then
   echo "== 2. tsan: clang-14, ThreadSanitizer, LLVM OpenMP + Archer: the threaded code"
-  configure tsan clang-14 clang++-14 RelWithDebInfo thread "${sanitizer_flags[@]}"
+  configure tsan
   cmake --build "$root/build/tsan" -j "$jobs" --target larm larm_measuring_tests \
     larm_region_tests likwid_markers_program larm_example_ddot larm_example_dgemm \
     larm_example_triad larm_example_stencil
   step_done "tsan build"
-  (cd "$root/build/tsan" && \
-    TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1" \
-    ctest --output-on-failure -j 1 -L threads)
+  (cd "$root" && ctest --preset tsan)
   step_done "tsan tests"
 fi
 
 if wanted release; then
   echo "== 3. release: GCC, what scripts/run.sh builds; the fork test, the multi-NUMA QEMU guest"
-  configure release-tests cc c++ Release ""
+  configure release-tests
   # Every top-level folder but tests/ (what run.sh's LARM_BUILD_TESTS=OFF builds), and the fork
   # test's program.
   user_targets=$(cd "$root/build/release-tests" && ninja -t targets all |
@@ -101,6 +93,6 @@ if wanted release; then
     count_fftw_dft count_avx512_program count_access_kinds count_triad_avx2 count_triad_scalar count_ddot_avx2 \
     count_ddot_scalar
   step_done "release build"
-  (cd "$root/build/release-tests" && ctest --output-on-failure -j 1 -L 'multinuma|fork|count|install|slurm')
+  (cd "$root" && ctest --preset release-tests)
   step_done "release tests"
 fi

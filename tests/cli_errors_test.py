@@ -12,6 +12,8 @@ fresh = os.path.join(tmp, "never-created")
 
 cases = [
     (["frobnicate"], {}, "unknown command 'frobnicate'"),
+    (["frobnicate", "--help"], {}, "unknown command 'frobnicate'"),  # not the main help, exit 0
+    (["hybrid", "frobnicate", "--help"], {}, "unknown command 'frobnicate' of larm hybrid"),
     (["characterize", "--bogus"], {}, "bogus"),
     (["characterize", "--out", fresh, "--domains", "0,x"], {}, "domain"),
     (["characterize", "--out", fresh, "--domains", "7"], {}, "does not exist"),

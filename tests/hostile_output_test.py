@@ -367,14 +367,14 @@ if as_user is not None:
 else:
     print("root without setpriv: the unwritable validate check skipped")
 
-# 17. The README states the topology size limit the code applies.
-readme = open(os.path.join(repo, "README.md")).read()
+# 17. The documentation of the commands states the topology size limit the code applies.
+readme = open(os.path.join(repo, "docs", "commands.md")).read()
 big_xml = os.path.join(work, "big.xml")
 with open(big_xml, "wb") as f:
     f.truncate((512 << 20) + 1)
 r = run(larm, "plan", "--topology", big_xml, timeout=60)
 one_error_line(r, "a topology of 512 MiB + 1 byte", "larger than 512 MiB")
-c.check("512 MiB for a topology" in readme, "README: the topology limit it states")
+c.check("512 MiB for a topology" in readme, "docs/commands.md: the topology limit it states")
 
 os.chmod(unwritable, 0o755)
 shutil.rmtree(work, ignore_errors=True)

@@ -1,4 +1,4 @@
-"""The folders are the architecture: each may include only the folders below it, as the README's
+"""The folders are the architecture: each may include only the folders below it, as docs/development.md's
 layout table says. Reads every #include "folder/..." of the library folders and fails on any
 include that points up or sideways.
     layout_test.py REPO_ROOT"""

@@ -53,7 +53,7 @@ if chromium:
     c.check(os.path.exists(screenshot) and os.path.getsize(screenshot) > 20000,
             f"no screenshot at {screenshot}")
     print(f"screenshot: {screenshot}")
-# The hybrid model's θ in report.md too (the README promises them there), on the four-domain
+# The hybrid model's θ in report.md too (docs/validation-and-figures.md promises them there), on the four-domain
 # fixture that has a fit.
 repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 hbm = os.path.join(tempfile.mkdtemp(prefix="larm-report-hbm-"), "hbm")

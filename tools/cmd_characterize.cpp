@@ -38,7 +38,7 @@ std::string default_out_dir() {
   const std::time_t now = std::time(nullptr);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::gmtime(&now));
-  return std::string("results/") + host + "-" + stamp;
+  return std::string("runs/") + host + "-" + stamp;
 }
 
 int run_characterize(const CharacterizeOptions& options, const GlobalOptions& global) {
@@ -149,7 +149,7 @@ void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action) {
                    "with --validate: exit 1 when a roof's error away from the ridge exceeds PCT")
       ->check(number_above_zero_up_to(1e4));
   command->add_option("--out", options->out,
-                      "results directory (default results/<host>-<date>); must not hold results");
+                      "results directory (default runs/<host>-<date>); must not hold results");
   command->add_option("--resume", options->resume,
                       "continue the interrupted run in DIR from its journal, with its plan and "
                       "provenance (no other measurement option)");

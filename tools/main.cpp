@@ -24,8 +24,15 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    // `larm nosuch --help`: CLI11 answers the main help, exit 0, as if the command existed.
+    if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
+      return fail(2, unknown, true);
+    }
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
+      return fail(2, unknown, true);
+    }
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);

@@ -6,7 +6,7 @@ sites) runs
      (LARM_FLEET_HOST=node-{rank}), three busy processes on the last CPU: every node complete,
      that rank's node, and only it, an outlier; each node's provenance holds what Slurm gave it
      (SLURM_* variables, the cgroup's CPUs) and says it is part of the node;
-  2. the README's srun line as written, for one node: the whole node measured, nothing partial;
+  2. the srun line of docs/fleet.md as written, for one node: the whole node measured, nothing partial;
   3. the same line without --cpus-per-task: the task's cgroup holds one CPU, and the node says
      it was measured in part.
 Then the daemons are stopped; nothing is left running. Skipped (exit 77, with the reason) where it
@@ -193,11 +193,11 @@ PartitionName=test Nodes={host} Default=YES MaxTime=INFINITE State=UP
                                          f"{busy_node}")
         c.check("PART OF THE NODE: node-0" in r.stdout, "the summary does not say node-0 is part")
 
-    # 2. The README's line, for one node (the whole node: --cpus-per-task is its CPUs).
+    # 2. docs/fleet.md's line, for one node (the whole node: --cpus-per-task is its CPUs).
     out = os.path.join(work, "readme")
     r = srun(["-N", "1", "--ntasks-per-node=1", "--exclusive", f"--cpus-per-task={cpus}",
               "--mpi=pmix"], ["--out", out])
-    c.check(r.returncode == 0, f"the README's srun line: exit {r.returncode}: {r.stderr[-2000:]}")
+    c.check(r.returncode == 0, f"docs/fleet.md's srun line: exit {r.returncode}: {r.stderr[-2000:]}")
     if r.returncode == 0:
         doc, by_host = nodes(out)
         c.check(len(by_host) == 1 and all(n["outcome"] == "complete" for n in by_host.values()),
@@ -211,7 +211,7 @@ PartitionName=test Nodes={host} Default=YES MaxTime=INFINITE State=UP
                 "SLURM_CPUS_PER_TASK not recorded")
         c.check(not any(w.startswith("part of the node") for w in res["warnings"]),
                 "a part-of-the-node warning on the whole node")
-        print(f"README line: {measured} cores measured, {doc['nodes'][0]['seconds']:.0f} s")
+        print(f"docs/fleet.md's line: {measured} cores measured, {doc['nodes'][0]['seconds']:.0f} s")
 
     # 3. Without --cpus-per-task, a cgroup gives the task one CPU: the node says it is part.
     if cgroup_v1 and cpus > 1:
