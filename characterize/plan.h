@@ -56,10 +56,10 @@ struct PlanOptions {
   int samples = 11;
   int passes = 3;  // interleaved passes over the plan, each with ceil(samples / passes) samples
   double min_sample_seconds = 0.02;
-  larm::Isa isa = larm::Isa::avx512;  // bandwidth kernels; caps the FLOP ISAs
-  std::vector<larm::Isa> flop_isas;   // the ceilings' ISAs
-  std::vector<int> domains;           // empty: every domain
-  std::set<MeasurementKind> only;     // empty: every kind
+  larm::Isa isa = codegen::widest_isa();  // bandwidth kernels; covers the FLOP ISAs
+  std::vector<larm::Isa> flop_isas;       // the ceilings' ISAs
+  std::vector<int> domains;               // empty: every domain
+  std::set<MeasurementKind> only;         // empty: every kind
   int sweep_points_per_octave = 4;
   // Pricing only: the share of each declared last-level cache a run gets (llc_probe.h). The
   // measurements stay those of the declared sizes; their estimates follow the sizes the run will

@@ -3,42 +3,25 @@
 
 #include <cstdlib>
 #include <stdexcept>
-#include <type_traits>
 #include <variant>
 
-#include "codegen/x64/generators.h"
+#include "codegen/backend.h"
 
 namespace larm::codegen {
 
 namespace {
 
-// x86-64 is the one backend; another architecture's generators would be chosen here.
-std::unique_ptr<x64::Generator> x64_generator(const KernelSpec& spec) {
-  using namespace x64;
-  return std::visit(
-      [](const auto& s) -> std::unique_ptr<Generator> {
-        using Spec = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<Spec, StreamSpec>) return std::make_unique<StreamKernel>(s);
-        if constexpr (std::is_same_v<Spec, FlopsSpec>) return std::make_unique<FlopsKernel>(s);
-        if constexpr (std::is_same_v<Spec, ChaseSpec>) return std::make_unique<ChaseKernel>(s);
-        if constexpr (std::is_same_v<Spec, ClockSpec>) return std::make_unique<ClockKernel>(s);
-        if constexpr (std::is_same_v<Spec, MixedSpec>) return std::make_unique<MixedKernel>(s);
-        if constexpr (std::is_same_v<Spec, ReadWriteSpec>) {
-          return std::make_unique<ReadWriteKernel>(s);
-        }
-        if constexpr (std::is_same_v<Spec, StreamBenchSpec>) {
-          return std::make_unique<StreamBenchmarkKernel>(s);
-        }
-      },
-      spec);
-}
-
 // fma without FMA3 (sse2, avx), a negative unroll, a mixed kernel without FP instructions.
 void check(const KernelSpec& spec) {
   const auto fma_without_fma3 = [](Isa isa, FlopOp op) {
     if (op == FlopOp::fma && !traits(isa).has_fma) {
+      std::string with_fma;  // "avx2 or avx512"
+      for (Isa other : isa_family()) {
+        if (traits(other).has_fma)
+          with_fma += (with_fma.empty() ? "" : " or ") + std::string(name(other));
+      }
       throw std::invalid_argument(std::string("fma needs FMA3, which ISA ") + name(isa) +
-                                  " does not have (use avx2 or avx512)");
+                                  " does not have (use " + with_fma + ")");
     }
   };
   if (const auto* flops = std::get_if<FlopsSpec>(&spec)) fma_without_fma3(flops->isa, flops->op);
@@ -59,8 +42,7 @@ void check(const KernelSpec& spec) {
 
 std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
   check(spec);
-  std::unique_ptr<x64::Generator> kernel = x64_generator(spec);
-  kernel->build();
+  std::unique_ptr<Kernel> kernel = backend::generate(spec);
   if (const char* dir = std::getenv("LARM_JIT_DUMP"); dir != nullptr && *dir != '\0') {
     kernel->dump(dir);
   }

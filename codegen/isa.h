@@ -1,5 +1,6 @@
-// Instruction sets larm generates kernels for, their traits, and run-time detection
-// (cpuid + xgetbv OS state, through xbyak), capped by LARM_MAX_ISA to test lower paths.
+// Instruction sets larm generates kernels for: the architecture's family of them (codegen/<arch>/),
+// their traits, run-time detection, and the LARM_MAX_ISA cap that runs the lower paths on a
+// bigger CPU.
 #pragma once
 
 #include <optional>
@@ -14,19 +15,38 @@ namespace larm::codegen {
 struct IsaTraits {
   int vector_bytes;    // width of one vector register
   int register_count;  // architectural vector registers
-  bool has_fma;        // FMA3 is part of what larm calls this ISA
+  bool has_fma;        // fused multiply-add is part of what larm calls this ISA
+  // The instruction-set extensions the ISA's kernels use, one bit each: an ISA covers another
+  // when its set holds the other's (oneDNN's cpu_isa_traits), which is not an order of widths on
+  // every architecture (SVE is not "wider than" NEON at every vector length).
+  unsigned features;
 };
 
+// Implemented per architecture (codegen/x64/isa.cpp):
+// The ISAs this build generates kernels for, narrowest first (x86-64: sse2, avx, avx2, avx512).
+const std::vector<Isa>& isa_family();
+// The one every CPU of the architecture has (x86-64: sse2): scalar kernels (the chase) use it.
+Isa baseline_isa();
+// Throws std::invalid_argument for an ISA of another architecture.
 const IsaTraits& traits(Isa isa);
-
 // What the CPU and OS support, before the cap.
 bool cpu_supports(Isa isa);
+
+// Architecture-neutral (codegen/isa.cpp):
+// The widest of the family: what a plan for another machine's topology file prices.
+Isa widest_isa();
+// Every feature of `narrower` is in `wider`.
+bool covers(Isa wider, Isa narrower);
+// The family's names for messages: "sse2, avx, avx2, avx512".
+std::string isa_names();
+// The ISA a word names, if it is one of this family's.
+std::optional<Isa> parse_isa(std::string_view word);
 // The LARM_MAX_ISA cap; throws std::invalid_argument when the variable names no ISA.
 std::optional<Isa> isa_cap();
-// Supported by CPU and OS and not above the cap.
+// Supported by CPU and OS and covered by the cap.
 bool usable(Isa isa);
-std::vector<Isa> usable_isas();  // in increasing width
-Isa widest_usable_isa();         // sse2 is the x86-64 baseline
+std::vector<Isa> usable_isas();  // the family's order
+Isa widest_usable_isa();         // the baseline where none is (cannot happen on a real CPU)
 
 // Why an ISA cannot be used here, for error messages (empty when usable).
 std::string unusable_reason(Isa isa);

@@ -156,8 +156,8 @@ std::string kernel_name(const KernelSpec& spec) {
 }
 
 Isa isa_of(const KernelSpec& spec) {
-  return std::visit(Overloaded{[](const ChaseSpec&) { return Isa::sse2; },
-                               [](const ClockSpec& s) { return s.load.value_or(Isa::sse2); },
+  return std::visit(Overloaded{[](const ChaseSpec&) { return baseline_isa(); },
+                               [](const ClockSpec& s) { return s.load.value_or(baseline_isa()); },
                                [](const auto& s) { return s.isa; }},
                     spec);
 }

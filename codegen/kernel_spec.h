@@ -34,7 +34,7 @@ inline int stream_count(Access access) {
 
 // One spec type per family: each holds what means something for its family only.
 struct StreamSpec {
-  Isa isa = Isa::sse2;
+  Isa isa = baseline_isa();
   Access access = Access::load;
   int unroll = 0;         // vector accesses per stream per iteration; 0: the default
   bool checksum = false;  // load only: accumulate what is loaded so a test can check it
@@ -44,7 +44,7 @@ struct StreamSpec {
 
 // add, mul or fma on registers only.
 struct FlopsSpec {
-  Isa isa = Isa::sse2;
+  Isa isa = baseline_isa();
   FlopOp op = FlopOp::fma;
   Precision precision = Precision::dp;
   int unroll = 0;  // FP instructions per iteration; 0: the default
@@ -80,7 +80,7 @@ struct ClockSpec {
 // A stream kernel with fp_ops independent FP instructions of (op, precision) per iteration, of
 // known arithmetic intensity, to validate the roofs (METHOD §7).
 struct MixedSpec {
-  Isa isa = Isa::sse2;
+  Isa isa = baseline_isa();
   Access access = Access::load;
   FlopOp op = FlopOp::fma;
   Precision precision = Precision::dp;
@@ -93,7 +93,7 @@ struct MixedSpec {
 // Loads from one stream and stores to another in a chosen byte ratio (the hybrid model's sweep,
 // METHOD §8); each stream advances at its own pace.
 struct ReadWriteSpec {
-  Isa isa = Isa::sse2;
+  Isa isa = baseline_isa();
   int loads = 0;   // vector loads per iteration
   int stores = 0;  // vector stores per iteration
   std::string name() const;
@@ -102,7 +102,7 @@ struct ReadWriteSpec {
 // STREAM's copy, scale, add, triad and ddot loops, computing their real results (the hybrid
 // model's validation, METHOD §8).
 struct StreamBenchSpec {
-  Isa isa = Isa::sse2;
+  Isa isa = baseline_isa();
   StreamBenchmark benchmark = StreamBenchmark::copy;
   Precision precision = Precision::dp;
   int unroll = 0;  // vectors per stream per iteration; 0: the default

@@ -4,7 +4,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
-#include <x86intrin.h>
 
 #include <cerrno>
 #include <chrono>
@@ -30,7 +29,7 @@ namespace {
 bool g_use_tsc = false;
 
 std::uint64_t now_ticks() {
-  return g_use_tsc ? __rdtsc() : platform::monotonic_raw_ns();
+  return g_use_tsc ? platform::read_counter() : platform::monotonic_raw_ns();
 }
 
 thread_local ThreadState* t_state = nullptr;

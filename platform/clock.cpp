@@ -1,20 +1,22 @@
-// TSC detection, calibration and fenced reads.
+// The clock: the architecture's invariant counter (platform/arch.h) calibrated against
+// CLOCK_MONOTONIC_RAW, or clock_gettime itself.
 #include "platform/clock.h"
 
-#include <cpuid.h>
 #include <time.h>
-#include <x86intrin.h>
 
 #include <algorithm>
 #include <vector>
 
+#include "platform/arch.h"
+
 namespace larm::platform {
 
 bool has_invariant_tsc() {
-  unsigned eax, ebx, ecx, edx;
-  if (!__get_cpuid(0x80000000u, &eax, &ebx, &ecx, &edx) || eax < 0x80000007u) return false;
-  __get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx);
-  return (edx & (1u << 8)) != 0;
+  return arch::has_invariant_counter();
+}
+
+std::uint64_t read_counter() {
+  return arch::counter_now();
 }
 
 std::uint64_t monotonic_raw_ns() {
@@ -46,19 +48,11 @@ Clock Clock::calibrate(double calibration_seconds) {
 }
 
 std::uint64_t Clock::begin() const {
-  if (!uses_tsc_) return monotonic_raw_ns();
-  _mm_lfence();  // earlier instructions retire before the read
-  const std::uint64_t t = __rdtsc();
-  _mm_lfence();  // the timed work starts after it
-  return t;
+  return uses_tsc_ ? arch::counter_begin() : monotonic_raw_ns();
 }
 
 std::uint64_t Clock::end() const {
-  if (!uses_tsc_) return monotonic_raw_ns();
-  unsigned aux;
-  const std::uint64_t t = __rdtscp(&aux);  // waits for the timed work to finish
-  _mm_lfence();
-  return t;
+  return uses_tsc_ ? arch::counter_end() : monotonic_raw_ns();
 }
 
 }  // namespace larm::platform

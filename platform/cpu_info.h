@@ -1,4 +1,5 @@
-// What the CPU says about itself (cpuid), and the FP throughput its vendor documents.
+// What the CPU says about itself, and the FP throughput its vendor documents: implemented per
+// architecture (platform/x64/: cpuid and the x86-64 vendors' optimization guides).
 #pragma once
 
 #include <optional>

@@ -1,10 +1,10 @@
 // Bound thread team and spin barrier.
 #include "platform/thread_team.h"
 
-#include <immintrin.h>
-
 #include <stdexcept>
 #include <string>
+
+#include "platform/arch.h"
 
 namespace larm::platform {
 
@@ -15,7 +15,7 @@ void SpinBarrier::wait() {
     generation_.fetch_add(1, std::memory_order_acq_rel);
     return;
   }
-  while (generation_.load(std::memory_order_acquire) == generation) _mm_pause();
+  while (generation_.load(std::memory_order_acquire) == generation) arch::spin_pause();
 }
 
 ThreadTeam::ThreadTeam(hwloc_topology_t topology, std::vector<unsigned> pus)

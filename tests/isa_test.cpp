@@ -39,6 +39,29 @@ TEST(Isa, TraitsMatchTheArchitecture) {
   EXPECT_TRUE(traits(Isa::avx2).has_fma);
 }
 
+// The architecture's family: a covers b exactly when b's features are a subset of a's; the
+// baseline is covered by every member, the widest covers every member, nothing else is implied.
+TEST(Isa, CoversIsASubsetOfFeatures) {
+  const std::vector<Isa>& family = isa_family();
+  ASSERT_FALSE(family.empty());
+  EXPECT_EQ(widest_isa(), family.back());
+  for (Isa a : family) {
+    EXPECT_TRUE(covers(a, a));
+    EXPECT_TRUE(covers(a, baseline_isa())) << name(a);
+    EXPECT_TRUE(covers(widest_isa(), a)) << name(a);
+    for (Isa b : family) {
+      const unsigned fa = traits(a).features, fb = traits(b).features;
+      EXPECT_EQ(covers(a, b), (fa & fb) == fb) << name(a) << " " << name(b);
+    }
+  }
+  EXPECT_TRUE(covers(Isa::avx512, Isa::avx2));
+  EXPECT_FALSE(covers(Isa::avx, Isa::avx2));  // no FMA3 in avx
+  EXPECT_FALSE(covers(Isa::sse2, Isa::avx));
+  EXPECT_EQ(isa_names(), "sse2, avx, avx2, avx512");
+  EXPECT_EQ(parse_isa("avx2"), Isa::avx2);
+  EXPECT_FALSE(parse_isa("avx512f").has_value());
+}
+
 TEST(Isa, Sse2IsAlwaysUsableOnX86_64) {
   EXPECT_TRUE(cpu_supports(Isa::sse2));
   EXPECT_TRUE(usable(Isa::sse2));

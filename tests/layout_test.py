@@ -1,6 +1,7 @@
-"""The folders are the architecture: each may include only the folders below it, as docs/development.md's
-layout table says. Reads every #include "folder/..." of the library folders and fails on any
-include that points up or sideways.
+"""The folders are the architecture: each may include only the folders below it, as
+docs/development.md's layout table says. Reads every #include "folder/..." of the library folders
+and fails on any include that points up or sideways, and on x86-specific code outside the
+architecture folders (platform/x64/, codegen/x64/).
     layout_test.py REPO_ROOT"""
 import os
 import re
@@ -44,9 +45,27 @@ for folder, allowed in ALLOWED.items():
                 c.check(ok, f"{os.path.relpath(file, root)} includes {target}/: "
                             f"{folder}/ may include only {sorted(allowed) or 'nothing'}")
 c.check(seen > 100, f"only {seen} includes read: wrong root?")
-# codegen's architecture-neutral part knows no instruction set encoder: xbyak only under x64/.
-for name in os.listdir(os.path.join(root, "codegen")):
-    file = os.path.join(root, "codegen", name)
-    if os.path.isfile(file) and name.endswith(".h"):
-        c.check("#include <xbyak" not in open(file).read(), f"codegen/{name} includes xbyak")
+# The architecture seam (issue 30): what names an instruction or an x86 register lives under an
+# architecture folder (platform/x64/, codegen/x64/; a new architecture adds its own). Elsewhere in
+# the library folders, the CLI and the examples: no x86 intrinsics or cpuid header, no xbyak, no
+# inline assembly, no direct TSC read.
+ARCH_FOLDERS = {"x64", "aarch64"}
+X86_ONLY = re.compile(r'#\s*include\s*<(x86intrin|immintrin|emmintrin|xmmintrin|cpuid|xbyak/[^>]*)\.h>'
+                      r'|\b(__asm__|asm)\s*(volatile\s*)?\(|__rdtsc|_mm_[a-z0-9_]+\(|__builtin_ia32_')
+arch_checked = 0
+for folder in list(ALLOWED) + ["examples"]:
+    for directory, dirs, files in os.walk(os.path.join(root, folder)):
+        dirs[:] = [d for d in dirs if d not in ARCH_FOLDERS]
+        for name in files:
+            if not name.endswith((".h", ".cpp", ".c")):
+                continue
+            file = os.path.join(directory, name)
+            arch_checked += 1
+            for number, line in enumerate(open(file, encoding="utf-8"), 1):
+                if line.lstrip().startswith("//"):
+                    continue
+                m = X86_ONLY.search(line)
+                c.check(m is None, f"{os.path.relpath(file, root)}:{number}: {m.group(0) if m else ''}: "
+                                   "architecture-specific code outside platform/x64/ or codegen/x64/")
+c.check(arch_checked > 100, f"only {arch_checked} files checked for architecture code: wrong root?")
 c.finish()

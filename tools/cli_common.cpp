@@ -85,9 +85,12 @@ std::vector<int> parse_index_list(const std::string& text, const std::string& wh
 void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
   command.add_flag("--quick", options.quick,
                    "fewer samples (5), shorter samples (10 ms), coarser size sweep");
+  std::string isas = codegen::isa_names();  // "sse2, avx, avx2, avx512" -> "... avx2 or avx512"
+  if (const auto last = isas.rfind(", "); last != std::string::npos) isas.replace(last, 2, " or ");
   command.add_option("--isa", options.isa,
-                     "ISA of the kernels: sse2, avx, avx2 or avx512 (default: the widest usable); "
-                     "FLOP ceilings are measured for every usable ISA up to it");
+                     "ISA of the kernels: " + isas +
+                         " (default: the widest usable); FLOP ceilings are measured for every "
+                         "usable ISA up to it");
   command.add_option("--domains", options.domains, "domains to measure, e.g. 0,2-3 (default: all)");
   command.add_option(
       "--only", options.only,
@@ -115,18 +118,21 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
   characterize::PlanOptions plan = characterize::default_plan_options(options.quick);
   const bool live = topology.is_this_system();
 
-  larm::Isa isa = larm::Isa::avx512;
+  // Another machine's topology: the widest kernels this build generates.
+  larm::Isa isa = codegen::widest_isa();
   if (!options.isa.empty()) {
-    const auto parsed = larm::parse<larm::Isa>(options.isa);
-    if (!parsed) throw UsageError("unknown ISA '" + options.isa + "' (sse2, avx, avx2, avx512)");
+    const auto parsed = codegen::parse_isa(options.isa);
+    if (!parsed) {
+      throw UsageError("unknown ISA '" + options.isa + "' (" + codegen::isa_names() + ")");
+    }
     isa = *parsed;
     if (live && !codegen::usable(isa)) throw UsageError(codegen::unusable_reason(isa));
   } else if (live) {
     isa = codegen::widest_usable_isa();
   }
   plan.isa = isa;
-  for (larm::Isa candidate : larm::all<larm::Isa>()) {
-    if (candidate <= isa && (!live || codegen::usable(candidate)))
+  for (larm::Isa candidate : codegen::isa_family()) {
+    if (codegen::covers(isa, candidate) && (!live || codegen::usable(candidate)))
       plan.flop_isas.push_back(candidate);
   }
 

@@ -81,7 +81,7 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
   }
   larm::Isa isa = codegen::widest_usable_isa();
   if (!options.isa.empty()) {
-    const auto given = larm::parse<larm::Isa>(options.isa);
+    const auto given = codegen::parse_isa(options.isa);
     if (!given) throw UsageError("unknown ISA '" + options.isa + "'");
     if (!codegen::usable(*given)) throw UsageError(codegen::unusable_reason(*given));
     isa = *given;

@@ -24,12 +24,12 @@ std::string registers_text(const std::set<int>& registers) {
 
 int run_kernels(const KernelsOptions& options, const GlobalOptions& global) {
   (void)global;
-  const std::vector<larm::Isa> isas = options.all ? larm::all<larm::Isa>() : codegen::usable_isas();
+  const std::vector<larm::Isa> isas = options.all ? codegen::isa_family() : codegen::usable_isas();
   const std::vector<codegen::KernelSpec> specs = codegen::kernel_catalog(isas);
   if (!options.dump.empty()) {
     const std::string& wanted = options.dump[0];
     const std::filesystem::path dir = options.dump[1];
-    for (const codegen::KernelSpec& spec : codegen::kernel_catalog(larm::all<larm::Isa>())) {
+    for (const codegen::KernelSpec& spec : codegen::kernel_catalog(codegen::isa_family())) {
       if (codegen::kernel_name(spec) != wanted) continue;
       const results::OutputClaim claim = claim_output(dir, "larm kernels --dump");
       for (const auto& file : codegen::make_kernel(spec)->dump(dir)) {

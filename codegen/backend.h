@@ -1,0 +1,14 @@
+// What an architecture's kernel generators give the factory (codegen/<arch>/backend.cpp): the
+// kernel of a specification, its code emitted. The factory checks the specification before and
+// dumps the code after; nothing else of the architecture shows through.
+#pragma once
+
+#include <memory>
+
+#include "codegen/kernel.h"
+
+namespace larm::codegen::backend {
+
+std::unique_ptr<Kernel> generate(const KernelSpec& spec);
+
+}  // namespace larm::codegen::backend
