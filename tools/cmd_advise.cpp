@@ -14,6 +14,9 @@
 #include "roofline/contention_model.h"
 #include "roofline/policy_advice.h"
 #include "roofline/treematch.h"
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
+#include "tools/cli_outputs.h"
 #include "tools/commands.h"
 #include "tools/plot_inputs.h"
 

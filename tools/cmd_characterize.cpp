@@ -16,6 +16,10 @@
 #include "results/summary_table.h"
 #include "roofline/contention.h"
 #include "roofline/roof_set.h"
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
+#include "tools/cli_outputs.h"
+#include "tools/cli_plan.h"
 #include "tools/commands.h"
 #include "tools/validation_step.h"
 

@@ -22,6 +22,8 @@
 #include "results/input_file.h"
 #include "results/number_text.h"
 #include "results/region_records.h"
+#include "tools/cli_options.h"
+#include "tools/cli_outputs.h"
 #include "tools/commands.h"
 
 extern char** environ;

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "characterize/doctor.h"
+#include "tools/cli_options.h"
 #include "tools/commands.h"
 
 namespace larm::cli {

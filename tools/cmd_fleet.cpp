@@ -9,6 +9,8 @@
 #include "tools/fleet_node.h"
 #include "tools/fleet_text.h"
 #ifdef LARM_HAVE_MPI
+#include "tools/cli_options.h"
+#include "tools/cli_plan.h"
 #include "tools/fleet_mpi.h"
 #endif
 

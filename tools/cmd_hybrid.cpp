@@ -16,6 +16,9 @@
 #include "results/hybrid_codec.h"
 #include "results/hybrid_samples_csv.h"
 #include "roofline/hybrid_model.h"
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
+#include "tools/cli_outputs.h"
 #include "tools/commands.h"
 #include "tools/hybrid_text.h"
 

@@ -6,6 +6,8 @@
 
 #include "codegen/factory.h"
 #include "results/atomic_file.h"
+#include "tools/cli_options.h"
+#include "tools/cli_outputs.h"
 #include "tools/commands.h"
 
 namespace larm::cli {

@@ -8,6 +8,9 @@
 #include "results/atomic_file.h"
 #include "results/store.h"
 #include "roofline/region_placement.h"
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
+#include "tools/cli_outputs.h"
 #include "tools/commands.h"
 #include "tools/plot_inputs.h"
 

@@ -4,6 +4,9 @@
 
 #include "characterize/llc_probe.h"
 #include "platform/clock.h"
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
+#include "tools/cli_plan.h"
 #include "tools/commands.h"
 
 namespace larm::cli {

@@ -5,6 +5,9 @@
 #include "report/fleet_report.h"
 #include "report/report_page.h"
 #include "results/atomic_file.h"
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
+#include "tools/cli_outputs.h"
 #include "tools/commands.h"
 #include "tools/plot_inputs.h"
 

@@ -7,6 +7,8 @@
 #include "results/summary_table.h"
 #include "roofline/contention.h"
 #include "roofline/roof_set.h"
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
 #include "tools/commands.h"
 #include "tools/fleet_text.h"
 

@@ -2,6 +2,8 @@
 #include <iostream>
 #include <memory>
 
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
 #include "tools/commands.h"
 
 namespace larm::cli {

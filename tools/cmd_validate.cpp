@@ -5,6 +5,9 @@
 #include <memory>
 
 #include "results/store.h"
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
+#include "tools/cli_outputs.h"
 #include "tools/commands.h"
 #include "tools/validation_step.h"
 

@@ -6,6 +6,7 @@
 #include "larm/build_info.h"
 #include "results/input_file.h"
 #include "results/printable_text.h"
+#include "tools/cli_options.h"
 
 namespace larm::cli {
 

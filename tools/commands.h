@@ -3,7 +3,7 @@
 
 #include <functional>
 
-#include "tools/cli_common.h"
+#include "tools/cli_options.h"
 
 namespace larm::cli {
 

@@ -20,6 +20,8 @@
 #include "results/output_claim.h"
 #include "results/printable_text.h"
 #include "results/store.h"
+#include "tools/cli_options.h"
+#include "tools/cli_outputs.h"
 #include "tools/fleet_text.h"
 
 namespace larm::cli {

@@ -12,6 +12,7 @@
 #include "platform/clock.h"
 #include "results/atomic_file.h"
 #include "results/store.h"
+#include "tools/cli_plan.h"
 
 namespace larm::cli {
 

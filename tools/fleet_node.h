@@ -13,7 +13,7 @@
 #include "characterize/characterize.h"
 #include "results/fleet_records.h"
 #include "roofline/fleet_comparison.h"
-#include "tools/cli_common.h"
+#include "tools/cli_plan.h"
 
 namespace larm::cli {
 

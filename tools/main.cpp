@@ -4,6 +4,7 @@
 
 #include "codegen/isa.h"
 #include "results/printable_text.h"
+#include "tools/cli_options.h"
 #include "tools/command_line.h"
 
 namespace {

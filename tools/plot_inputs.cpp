@@ -7,7 +7,8 @@
 #include "results/input_file.h"
 #include "results/json_schema.h"
 #include "results/store.h"
-#include "tools/cli_common.h"
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
 
 namespace larm::cli {
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "tools/cli_common.h"
+#include "tools/cli_outputs.h"
 #include "validate/model_error.h"
 
 namespace larm::cli {

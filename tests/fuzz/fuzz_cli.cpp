@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/cli_options.h"
 #include "tools/command_line.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,0 +1,116 @@
+// The subcommands' loaders: a reader's error becomes a UsageError naming the file.
+#include "tools/cli_inputs.h"
+
+#include <iostream>
+#include <stdexcept>
+
+#include "results/input_file.h"
+#include "results/region_pairing.h"
+#include "results/store.h"
+
+namespace larm::cli {
+
+topology::Topology load_topology(const GlobalOptions& global) {
+  try {
+    return global.topology_file.empty() ? topology::Topology::load_live()
+                                        : topology::Topology::load_xml(global.topology_file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+fleet::Fleet load_fleet_argument(const std::string& dir_or_file) {
+  try {
+    return fleet::load_fleet(dir_or_file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+std::filesystem::path fleet_directory(const std::string& dir_or_file) {
+  const std::filesystem::path path(dir_or_file);
+  return std::filesystem::is_directory(path) ? path : path.parent_path();
+}
+
+results::Results load_results_argument(const std::string& dir_or_file) {
+  try {
+    return results::load_results(dir_or_file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+void add_results_and_regions_arguments(CLI::App& command, std::string& results_dir,
+                                       std::vector<std::string>& region_files) {
+  command.add_option("results", results_dir, "results directory (or its results.json)")->required();
+  command.add_option("regions", region_files, "regions.json files, or directories holding one")
+      ->required();
+}
+
+nlohmann::json read_regions_file(const std::string& given) {
+  std::filesystem::path file = given;
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) file /= "regions.json";
+  if (!std::filesystem::exists(file, ec))
+    throw UsageError("regions file not found: " + file.string());
+  try {
+    return results::read_json_file(file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+}
+
+void add_counts_option(CLI::App& command, std::vector<std::string>& counts_files) {
+  command
+      .add_option("--counts", counts_files,
+                  "regions.json of count runs (larm count) of the same commands: their exact "
+                  "FLOP and byte counts replace the timed runs' (regions paired by name); one "
+                  "for all regions files, or one per regions file in their order")
+      ->delimiter(',');
+}
+
+std::string counts_for(const std::vector<std::string>& counts_files, std::size_t index,
+                       std::size_t files) {
+  if (counts_files.empty()) return {};
+  if (counts_files.size() == 1) return counts_files.front();
+  if (counts_files.size() != files) {
+    throw UsageError("--counts: " + std::to_string(counts_files.size()) + " count runs for " +
+                     std::to_string(files) +
+                     " regions files (give one for all, or one per regions file)");
+  }
+  return counts_files[index];
+}
+
+regions::RegionsFile load_regions(const std::string& file_or_dir, const std::string& counts_file) {
+  auto parse = [](const std::string& file) {
+    try {
+      return regions::regions_from_json(read_regions_file(file));
+    } catch (const nlohmann::json::exception& e) {
+      throw UsageError(file + " is not a valid regions file: " + e.what());
+    } catch (const std::runtime_error& e) {
+      if (dynamic_cast<const UsageError*>(&e) != nullptr) throw;
+      throw UsageError(file + ": " + e.what());
+    }
+  };
+  regions::RegionsFile timed = parse(file_or_dir);
+  if (counts_file.empty()) {
+    if (timed.run == "counted") {
+      throw UsageError(file_or_dir +
+                       " is a count run (larm count): its times are Valgrind's, not the "
+                       "program's; give the program's own run and this one with --counts");
+    }
+    return timed;
+  }
+  const regions::RegionsFile counted = parse(counts_file);
+  try {
+    regions::Pairing pairing = regions::pair_counts(timed, counted);
+    for (const std::string& note : pairing.notes) {
+      std::cout << "counts (" << counts_file << "): " << note << "\n";
+    }
+    return std::move(pairing.file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string(e.what()));
+  }
+}
+
+}  // namespace larm::cli

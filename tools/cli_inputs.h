@@ -1,0 +1,53 @@
+// What the subcommands read: the topology, results, regions with their counts, fleets; each
+// loader turns a reader's error into a UsageError naming the file.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "results/fleet_records.h"
+#include "results/records.h"
+#include "results/region_records.h"
+#include "tools/cli_options.h"
+#include "topology/topology.h"
+
+namespace larm::cli {
+
+// The live machine, or the XML file given with --topology.
+topology::Topology load_topology(const GlobalOptions& global);
+
+// The fleet of a directory (or its fleet.json); throws UsageError naming the problem.
+fleet::Fleet load_fleet_argument(const std::string& dir_or_file);
+// The fleet directory of a directory or of its fleet.json.
+std::filesystem::path fleet_directory(const std::string& dir_or_file);
+
+// The results of a directory (or its results.json); throws UsageError naming the problem.
+results::Results load_results_argument(const std::string& dir_or_file);
+
+// The RESULTS and REGIONS... positional arguments of the commands that read regions (place,
+// advise).
+void add_results_and_regions_arguments(CLI::App& command, std::string& results_dir,
+                                       std::vector<std::string>& region_files);
+
+// A regions.json of liblarm (or a directory holding one), parsed; throws UsageError when it is
+// missing or not JSON.
+nlohmann::json read_regions_file(const std::string& file_or_dir);
+
+// --counts FILE,...: count runs of larm count whose exact counts the timed regions files take:
+// one for every regions file, or one per regions file in the same order.
+void add_counts_option(CLI::App& command, std::vector<std::string>& counts_files);
+// The count run that goes with the index-th of `files` regions files ("" for none); throws
+// UsageError when the numbers do not match.
+std::string counts_for(const std::vector<std::string>& counts_files, std::size_t index,
+                       std::size_t files);
+// A regions file to place: with the counts of counts_file when one is given (paired by region
+// name; one line per region printed on stdout says how), and a count run given alone refused
+// (its times are Valgrind's). Throws UsageError naming the problem.
+regions::RegionsFile load_regions(const std::string& file_or_dir, const std::string& counts_file);
+
+}  // namespace larm::cli

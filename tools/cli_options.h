@@ -1,0 +1,66 @@
+// How the subcommands take their options: the usage-error channel, the options every command
+// accepts, word options from the vocabulary, number and list checks.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "results/vocabulary.h"
+
+namespace larm::cli {
+
+// Bad input: printed as one line "larm: error: ..." with exit status 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct GlobalOptions {
+  std::string topology_file;  // --topology: a saved hwloc XML instead of this machine
+  bool quiet = false;
+};
+
+// --topology and --quiet, which every subcommand accepts.
+void add_global_options(CLI::App& command, GlobalOptions& global);
+
+// The value of a word option that CLI11 has already checked against the vocabulary's words.
+template <VocabularyWord E>
+E parse_word(const std::string& text) {
+  const std::optional<E> value = parse<E>(text);
+  if (!value) {
+    throw UsageError("unknown " + std::string(Vocabulary<E>::what) + " '" + text + "' (" +
+                     word_list<E>() + ")");
+  }
+  return *value;
+}
+
+// --access (an access mix of the bandwidth roofs) and --precision (sp, dp), shared by the
+// commands that read roofs.
+void add_access_option(CLI::App& command, std::string& access, const std::string& help);
+void add_precision_option(CLI::App& command, std::string& precision, const std::string& help);
+
+// --estimator (p90 or median) into `estimator`; `value` says what it gives a value to.
+void add_estimator_option(CLI::App& command, std::string& estimator, const std::string& value);
+
+// Checks of number options, with short messages (CLI11's PositiveNumber prints DBL_MAX in full).
+// NaN fails both; refuse_empty_values (command_line.h) also refuses NaN and infinities in every
+// number option, with or without these.
+CLI::Validator number_above_zero_up_to(double max);
+// text as a number when all of it is one (strtod: "nan" and "inf" too), else nullopt.
+std::optional<double> whole_number(const std::string& text);
+CLI::Validator number_between(double low, double high);
+
+// "0,2-4" -> {0,2,3,4}; throws UsageError on anything else.
+std::vector<int> parse_index_list(const std::string& text, const std::string& what);
+
+// "a,b,,c" -> {"a", "b", "", "c"}; a trailing separator gives a last empty part.
+std::vector<std::string> split(const std::string& text, char separator);
+
+// A duration as progress lines write it: 75.4 -> "1:15".
+std::string minutes_text(double seconds);
+
+}  // namespace larm::cli

@@ -1,0 +1,116 @@
+// The plan's and the run's options of a characterization, checked against the topology.
+#include "tools/cli_plan.h"
+
+#include <string>
+
+#include "codegen/isa.h"
+#include "tools/cli_options.h"
+
+namespace larm::cli {
+
+void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
+  command.add_flag("--quick", options.quick,
+                   "fewer samples (5), shorter samples (10 ms), coarser size sweep");
+  std::string isas = codegen::isa_names();  // "sse2, avx, avx2, avx512" -> "... avx2 or avx512"
+  if (const auto last = isas.rfind(", "); last != std::string::npos) isas.replace(last, 2, " or ");
+  command.add_option("--isa", options.isa,
+                     "ISA of the kernels: " + isas +
+                         " (default: the widest usable); FLOP ceilings are measured for every "
+                         "usable ISA up to it");
+  command.add_option("--domains", options.domains, "domains to measure, e.g. 0,2-3 (default: all)");
+  command.add_option(
+      "--only", options.only,
+      "kinds of measurement: capacity, bandwidth, flops, sweep, latency (comma list)");
+  command.add_option("--samples", options.samples, "samples per measurement (default 11, quick 5)");
+  command.add_option("--passes", options.passes,
+                     "interleaved passes over the plan, each taking its share of every "
+                     "measurement's samples (default 3, quick 2)");
+  command.add_flag("--sweep-every-domain", options.sweep_every_domain,
+                   "run the size sweeps on every domain (default: once per kind of domain, the "
+                   "others, with the same cores and caches, sized from it)");
+}
+
+characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
+                                            const topology::Topology& topology) {
+  characterize::PlanOptions plan = characterize::default_plan_options(options.quick);
+  const bool live = topology.is_this_system();
+
+  // Another machine's topology: the widest kernels this build generates.
+  larm::Isa isa = codegen::widest_isa();
+  if (!options.isa.empty()) {
+    const auto parsed = codegen::parse_isa(options.isa);
+    if (!parsed) {
+      throw UsageError("unknown ISA '" + options.isa + "' (" + codegen::isa_names() + ")");
+    }
+    isa = *parsed;
+    if (live && !codegen::usable(isa)) throw UsageError(codegen::unusable_reason(isa));
+  } else if (live) {
+    isa = codegen::widest_usable_isa();
+  }
+  plan.isa = isa;
+  for (larm::Isa candidate : codegen::isa_family()) {
+    if (codegen::covers(isa, candidate) && (!live || codegen::usable(candidate)))
+      plan.flop_isas.push_back(candidate);
+  }
+
+  plan.sweep_every_domain = options.sweep_every_domain;
+  if (!options.domains.empty()) {
+    plan.domains = parse_index_list(options.domains, "domain");
+    const int count = static_cast<int>(topology.domains().size());
+    for (int d : plan.domains) {
+      if (d >= count) {
+        throw UsageError("domain " + std::to_string(d) + " does not exist (this topology has " +
+                         std::to_string(count) + ": 0-" + std::to_string(count - 1) + ")");
+      }
+    }
+  }
+  if (!options.only.empty()) {
+    for (const std::string& part : split(options.only, ',')) {
+      const auto kind = characterize::parse_measurement_kind(part);
+      if (!kind || *kind == characterize::MeasurementKind::frequency) {
+        throw UsageError("unknown measurement kind '" + part +
+                         "' in --only (capacity, bandwidth, flops, sweep, latency)");
+      }
+      plan.only.insert(*kind);
+    }
+  }
+  if (options.samples) {
+    if (*options.samples < 1) {
+      throw UsageError("--samples must be at least 1 (got " + std::to_string(*options.samples) +
+                       ")");
+    }
+    plan.samples = *options.samples;
+  }
+  if (options.passes) {
+    if (*options.passes < 1 || *options.passes > plan.samples) {
+      throw UsageError("--passes must be between 1 and the samples (" +
+                       std::to_string(plan.samples) + "), got " + std::to_string(*options.passes));
+    }
+    plan.passes = *options.passes;
+  }
+  return plan;
+}
+
+void add_run_choices(CLI::App& command, RunChoices& choices) {
+  command.add_flag("--require-placement", choices.require_placement,
+                   "stop with an error when a measurement's pages are not on the intended memory");
+  add_estimator_option(command, choices.estimator, "each roof's one value");
+  command
+      .add_option("--max-time", choices.max_time,
+                  "seconds after which measurements whose passes disagree by more than 5 % get "
+                  "no more passes (default: twice the plan's estimate)")
+      ->check(number_above_zero_up_to(1e7));
+}
+
+characterize::CharacterizeOptions make_characterize_options(const MeasurementOptions& measurement,
+                                                            const RunChoices& choices,
+                                                            const topology::Topology& topology) {
+  characterize::CharacterizeOptions run;
+  run.plan = make_plan_options(measurement, topology);
+  run.require_placement = choices.require_placement;
+  run.estimator = parse_word<Estimator>(choices.estimator);
+  run.max_seconds = choices.max_time.value_or(0);
+  return run;
+}
+
+}  // namespace larm::cli
