@@ -34,4 +34,11 @@ std::string format_number(const char* pattern, double value) {
   return printed(pattern, value);
 }
 
+std::string minutes_text(double seconds) {
+  char buffer[32];
+  const int s = static_cast<int>(seconds + 0.5);
+  std::snprintf(buffer, sizeof buffer, "%d:%02d", s / 60, s % 60);
+  return buffer;
+}
+
 }  // namespace larm::results

@@ -15,4 +15,7 @@ std::string fixed_text(double value, int decimals);
 // scientific notation from 1e15 on, as fixed_text), into a string of the length it needs.
 std::string format_number(const char* pattern, double value);
 
+// A duration as progress lines write it: 75.4 -> "1:15".
+std::string minutes_text(double seconds);
+
 }  // namespace larm::results

@@ -23,8 +23,10 @@ ALLOWED = {
     "characterize": {"results", "topology", "platform", "codegen", "kernels", "roofline", "larm"},
     "report": {"results", "roofline"},
     "instrument": {"results", "topology", "platform", "larm"},
+    "fleet": {"results", "topology", "platform", "codegen", "kernels", "roofline", "characterize",
+              "larm"},
     "tools": {"results", "topology", "platform", "codegen", "kernels", "roofline", "validate",
-              "characterize", "report", "larm"},
+              "characterize", "report", "fleet", "larm"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/', re.M)
 

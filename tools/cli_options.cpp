@@ -84,13 +84,6 @@ void add_precision_option(CLI::App& command, std::string& precision, const std::
       ->capture_default_str();
 }
 
-std::string minutes_text(double seconds) {
-  char buffer[32];
-  const int s = static_cast<int>(seconds + 0.5);
-  std::snprintf(buffer, sizeof buffer, "%d:%02d", s / 60, s % 60);
-  return buffer;
-}
-
 std::optional<double> whole_number(const std::string& text) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);

@@ -60,7 +60,4 @@ std::vector<int> parse_index_list(const std::string& text, const std::string& wh
 // "a,b,,c" -> {"a", "b", "", "c"}; a trailing separator gives a last empty part.
 std::vector<std::string> split(const std::string& text, char separator);
 
-// A duration as progress lines write it: 75.4 -> "1:15".
-std::string minutes_text(double seconds);
-
 }  // namespace larm::cli

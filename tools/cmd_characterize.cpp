@@ -11,7 +11,9 @@
 #include "characterize/characterize_node.h"
 #include "characterize/run_journal.h"
 #include "platform/environment.h"
+#include "platform/interrupt_guard.h"
 #include "results/atomic_file.h"
+#include "results/number_text.h"
 #include "results/store.h"
 #include "results/summary_table.h"
 #include "roofline/contention.h"
@@ -88,8 +90,8 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   if (show_progress) {
     run.on_progress = [](const characterize::ProgressEvent& e) {
       std::fprintf(stderr, "\r\033[K[%d/%d] %s  (%s elapsed, ~%s left)", e.index, e.total,
-                   e.measurement->label().c_str(), minutes_text(e.elapsed_seconds).c_str(),
-                   minutes_text(e.remaining_seconds).c_str());
+                   e.measurement->label().c_str(), results::minutes_text(e.elapsed_seconds).c_str(),
+                   results::minutes_text(e.remaining_seconds).c_str());
       std::fflush(stderr);
     };
   }
@@ -97,7 +99,7 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   characterize::RunOutcome outcome;
   {
     // Ctrl-C or SIGTERM (a job's time limit) stops between samples; what is done is saved.
-    const InterruptGuard interrupt(true);
+    const platform::InterruptGuard interrupt(true);
     run.stop = interrupt.stop_flag();
     outcome = resuming ? characterize::resume_node(topology, clock, run, out, results)
                        : characterize::characterize_node(topology, clock, run, out, results);

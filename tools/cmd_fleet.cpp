@@ -3,15 +3,15 @@
 #include <iostream>
 #include <memory>
 
+#include "fleet/node_step.h"
 #include "larm/build_info.h"
 #include "results/atomic_file.h"
-#include "tools/commands.h"
-#include "tools/fleet_node.h"
-#include "tools/fleet_text.h"
-#ifdef LARM_HAVE_MPI
 #include "tools/cli_options.h"
 #include "tools/cli_plan.h"
-#include "tools/fleet_mpi.h"
+#include "tools/commands.h"
+#include "tools/fleet_text.h"
+#ifdef LARM_HAVE_MPI
+#include "fleet/mpi_run.h"
 #endif
 
 namespace larm::cli {
@@ -50,18 +50,27 @@ int run_compare_fleet(const std::string& dir, fleet::OutlierRule rule, bool quie
   return 0;
 }
 
+// What larm fleet is given: what each node measures, checked on that node against its own
+// topology, and how the fleet is run (fleet/node_step.h).
+struct FleetCommand {
+  MeasurementOptions measurement;
+  RunChoices choices;
+  fleet::FleetRunOptions run;
+};
+
 }  // namespace
 
 void setup_fleet(CLI::App& app, GlobalOptions& global, Action& action) {
-  auto options = std::make_shared<FleetRunOptions>();
+  auto command_options = std::make_shared<FleetCommand>();
+  fleet::FleetRunOptions* options = &command_options->run;
   auto drop = std::make_shared<double>(options->rule.min_drop * 100);
   CLI::App* command = app.add_subcommand(
       "fleet",
       "under mpirun or srun, one rank per node: characterize every node, gather the results on "
       "rank 0, compare them and name the outliers");
   add_global_options(*command, global);
-  add_measurement_options(*command, options->measurement);
-  add_run_choices(*command, options->choices);
+  add_measurement_options(*command, command_options->measurement);
+  add_run_choices(*command, command_options->choices);
   command->add_option("--out", options->out, "fleet directory (FLEET/<host>/ per node)")
       ->required();
   command->add_flag("--synchronized", options->synchronized,
@@ -73,16 +82,28 @@ void setup_fleet(CLI::App& app, GlobalOptions& global, Action& action) {
                    "(default 600)")
       ->check(number_above_zero_up_to(1e7));
   add_outlier_options(*command, options->rule, *drop);
-  command->callback([options, drop, &global, &action] {
-    action = [options, drop, &global] {
+  command->callback([command_options, drop, &global, &action] {
+    action = [command_options, drop, &global] {
+      fleet::FleetRunOptions* run = &command_options->run;
       if (!global.topology_file.empty()) {
         throw UsageError(
             "fleet measures the live machines; --topology is for plan, topology "
             "and kernels");
       }
-      options->rule.min_drop = *drop / 100;
+      run->rule.min_drop = *drop / 100;
+      const MeasurementOptions measurement = command_options->measurement;
+      const RunChoices choices = command_options->choices;
+      run->run_options = [measurement, choices](const topology::Topology& topology) {
+        return make_characterize_options(measurement, choices, topology);
+      };
+      run->request = {{"quick", measurement.quick},
+                      {"only", measurement.only},
+                      {"domains", measurement.domains}};
+      run->on_gathered = [](const fleet::Fleet& fleet) {
+        std::cout << "\n" << describe_fleet(fleet);
+      };
 #ifdef LARM_HAVE_MPI
-      return run_fleet_mpi(*options, global.quiet);
+      return fleet::run_fleet_mpi(*run, global.quiet);
 #else
       throw UsageError(
           "this larm was built without MPI: install Open MPI (scripts/install-deps.sh) and "

@@ -12,6 +12,7 @@
 #include "characterize/hybrid_run.h"
 #include "codegen/isa.h"
 #include "platform/cpu_info.h"
+#include "platform/interrupt_guard.h"
 #include "results/atomic_file.h"
 #include "results/hybrid_codec.h"
 #include "results/hybrid_samples_csv.h"
@@ -136,7 +137,7 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
   hybrid::HybridResults results;
   bool finished = false;
   {
-    const InterruptGuard interrupt;
+    const platform::InterruptGuard interrupt;
     sweep.stop = interrupt.stop_flag();
     finished = characterize::run_hybrid(topology, run, results);
   }

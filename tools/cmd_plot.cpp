@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "platform/interrupt_guard.h"
 #include "report/plot_set.h"
 #include "results/atomic_file.h"
 #include "results/store.h"
@@ -50,7 +51,7 @@ int run_plot(const PlotCommandOptions& options, const GlobalOptions& global) {
       is_fleet ? std::optional(load_fleet_argument(options.dir)) : std::nullopt;
   const std::optional<report::PlotInputs> inputs =
       is_fleet ? std::nullopt : std::optional(load_plot_inputs(options.dir, options.inputs));
-  const InterruptGuard interrupt;
+  const platform::InterruptGuard interrupt;
   const report::PlotOutcome outcome =
       is_fleet ? report::plot_fleet(*fleet, out, formats, interrupt.stop_flag())
                : report::plot_all(*inputs, out, formats, interrupt.stop_flag());

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "platform/interrupt_guard.h"
 #include "report/fleet_report.h"
 #include "report/report_page.h"
 #include "results/atomic_file.h"
@@ -60,7 +61,7 @@ int report_fleet(const ReportCommandOptions& options) {
       options.out.empty() ? fleet_directory(options.dir) : std::filesystem::path(options.out);
   const results::OutputClaim claim = claim_output(out, "larm report");
   const std::filesystem::path figures_dir = figures_directory(out);
-  const InterruptGuard interrupt;
+  const platform::InterruptGuard interrupt;
   const report::PlotOutcome figures = report::plot_fleet(
       fleet, figures_dir, {report::Format::svg, report::Format::png}, interrupt.stop_flag());
   if (figures.interrupted) return report_interrupted_drawing(figures, figures_dir);
@@ -76,7 +77,7 @@ int run_report(const ReportCommandOptions& options) {
       options.out.empty() ? results_directory(options.dir) : std::filesystem::path(options.out);
   const results::OutputClaim claim = claim_output(out, "larm report");
   const std::filesystem::path figures_dir = figures_directory(out);
-  const InterruptGuard interrupt;
+  const platform::InterruptGuard interrupt;
   const report::PlotOutcome figures = report::plot_all(
       inputs, figures_dir, {report::Format::svg, report::Format::png}, interrupt.stop_flag());
   if (figures.interrupted) return report_interrupted_drawing(figures, figures_dir);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "platform/interrupt_guard.h"
 #include "tools/cli_outputs.h"
 #include "validate/model_error.h"
 
@@ -25,7 +26,7 @@ int run_validation_step(const topology::Topology& topology, const platform::Cloc
   validate::ValidationOutcome outcome;
   {
     // Ctrl-C stops between samples; the points measured are saved.
-    const InterruptGuard interrupt;
+    const platform::InterruptGuard interrupt;
     run.stop = interrupt.stop_flag();
     outcome = validate::validate_roofs(topology, clock, run, dir, results);
   }

@@ -1,7 +1,7 @@
 // `larm fleet` over MPI. Rank 0 writes; only one rank per node measures, the others wait without
 // spinning (every wait below polls a request and sleeps, since blocking MPI calls spin a core
 // that the node's measurement needs).
-#include "tools/fleet_mpi.h"
+#include "fleet/mpi_run.h"
 
 #include <mpi.h>
 
@@ -16,15 +16,14 @@
 #include <thread>
 
 #include "larm/build_info.h"
+#include "platform/interrupt_guard.h"
 #include "results/atomic_file.h"
+#include "results/number_text.h"
 #include "results/output_claim.h"
 #include "results/printable_text.h"
 #include "results/store.h"
-#include "tools/cli_options.h"
-#include "tools/cli_outputs.h"
-#include "tools/fleet_text.h"
 
-namespace larm::cli {
+namespace larm::fleet {
 namespace {
 
 constexpr int kNameBytes = 256;
@@ -256,7 +255,7 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
   std::optional<Synchronizer> sync;
   if (options.synchronized && roles.measures) sync.emplace(measurers, sync_timeout);
 
-  const InterruptGuard interrupt(true);
+  const platform::InterruptGuard interrupt(true);
   const std::filesystem::path node_dir = out / roles.host;
   const auto start = Clock::now();
   std::optional<NodeReport> own;
@@ -293,16 +292,14 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
                                {"ranks", size},
                                {"measuring_ranks", measuring.size()},
                                {"synchronized", options.synchronized},
-                               {"gather_timeout_s", timeout},
-                               {"quick", options.measurement.quick},
-                               {"only", options.measurement.only},
-                               {"domains", options.measurement.domains}};
+                               {"gather_timeout_s", timeout}};
+  provenance.update(options.request);  // quick, only, domains
   if (sync) provenance["synchronized_steps"] = sync->steps();
   std::map<int, NodeReport> reports;
   reports[0] = *own;
   if (!quiet) {
     std::cout << own->node.host << " (rank 0): " << fleet::name(own->node.outcome) << " in "
-              << minutes_text(own->node.seconds) << "\n"
+              << results::minutes_text(own->node.seconds) << "\n"
               << std::flush;
   }
   // The fleet so far (reason: why it is not complete; empty when it is). Only the final save
@@ -342,7 +339,7 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
         if (!quiet) {
           std::cout << report.node.host << " (rank " << probe.MPI_SOURCE
                     << "): " << fleet::name(report.node.outcome) << " in "
-                    << minutes_text(report.node.seconds)
+                    << results::minutes_text(report.node.seconds)
                     << (report.node.reason.empty() ? "" : ": " + report.node.reason) << "\n"
                     << std::flush;
         }
@@ -379,7 +376,7 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
   }
   results::sync_file_system(out);
   const fleet::Fleet fleet = save(reason, true);
-  if (!quiet) std::cout << "\n" << describe_fleet(fleet);
+  if (!quiet && options.on_gathered) options.on_gathered(fleet);
   std::cout << "Fleet: " << out.string() << "\n" << std::flush;
   if (missing > 0) {
     // Ranks that hang would keep the job alive: end it (what every node saved stays).
@@ -398,4 +395,4 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
   return interrupted ? 130 : failures ? 1 : 0;
 }
 
-}  // namespace larm::cli
+}  // namespace larm::fleet

@@ -10,16 +10,24 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "characterize/characterize.h"
+#include "characterize/characterize_node.h"
 #include "results/fleet_records.h"
 #include "roofline/fleet_comparison.h"
-#include "tools/cli_plan.h"
+#include "topology/topology.h"
 
-namespace larm::cli {
+namespace larm::fleet {
 
 struct FleetRunOptions {
-  MeasurementOptions measurement;
-  RunChoices choices;
+  // The characterization of a node from its own topology (the command line's options, checked
+  // against what that node has); throws std::runtime_error naming a bad option.
+  std::function<characterize::CharacterizeOptions(const topology::Topology&)> run_options;
+  // What the nodes were asked to measure, for fleet.json's provenance (quick, only, domains).
+  nlohmann::json request = nlohmann::json::object();
+  // Rank 0, once the fleet is gathered and saved, before the job ends: e.g. print it.
+  std::function<void(const Fleet&)> on_gathered;
   std::string out;
   bool synchronized = false;
   std::optional<double> gather_timeout;  // seconds; default: see default_gather_timeout
@@ -64,4 +72,4 @@ NodeReport measure_node(const FleetRunOptions& options, const std::string& host,
 NodeReport unanswered_node(const std::string& host, int rank, const std::filesystem::path& dir,
                            const std::string& reason, bool read_own_save);
 
-}  // namespace larm::cli
+}  // namespace larm::fleet

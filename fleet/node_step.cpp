@@ -1,5 +1,5 @@
 // One node of `larm fleet`: its run, its report, and the assembly on rank 0.
-#include "tools/fleet_node.h"
+#include "fleet/node_step.h"
 
 #include <unistd.h>
 
@@ -12,9 +12,8 @@
 #include "platform/clock.h"
 #include "results/atomic_file.h"
 #include "results/store.h"
-#include "tools/cli_plan.h"
 
-namespace larm::cli {
+namespace larm::fleet {
 
 namespace {
 bool is_node_name_char(char c) {
@@ -113,8 +112,7 @@ NodeReport measure_node(
     results::ensure_output_subdirectory(dir);  // never a link planted in the fleet directory
     const topology::Topology topology = topology::Topology::load_live(
         bound_cpus ? topology::Topology::LiveScope::bound : topology::Topology::LiveScope::allowed);
-    characterize::CharacterizeOptions run =
-        make_characterize_options(options.measurement, options.choices, topology);
+    characterize::CharacterizeOptions run = options.run_options(topology);
     run.stop = stop;
     run.on_progress = on_progress;
     const platform::Clock clock = platform::Clock::calibrate();
@@ -157,4 +155,4 @@ NodeReport unanswered_node(const std::string& host, int rank, const std::filesys
   return report;
 }
 
-}  // namespace larm::cli
+}  // namespace larm::fleet

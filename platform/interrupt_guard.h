@@ -1,0 +1,27 @@
+// Ctrl-C (and SIGTERM) during a run: the first asks the measurements to stop between samples,
+// keeping what they finished; a second ends the process.
+#pragma once
+
+#include <atomic>
+
+namespace larm::platform {
+
+// While alive, the first Ctrl-C sets the stop flag (measurements stop between samples and save
+// what they finished) and a second one ends the process at once; the previous SIGINT handler is
+// restored on destruction. One at a time.
+class InterruptGuard {
+ public:
+  // also_terminate: SIGTERM too (larm fleet: mpirun and Slurm end ranks with it on Ctrl-C).
+  explicit InterruptGuard(bool also_terminate = false);
+  ~InterruptGuard();
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  const std::atomic<bool>* stop_flag() const;
+
+ private:
+  void (*previous_)(int);
+  void (*previous_terminate_)(int) = nullptr;
+  bool also_terminate_ = false;
+};
+
+}  // namespace larm::platform
