@@ -150,13 +150,18 @@ std::vector<int> curve_thread_counts(int cores) {
 }
 
 std::optional<MeasurementKind> parse_measurement_kind(std::string_view text) {
-  for (MeasurementKind k :
-       {MeasurementKind::frequency, MeasurementKind::capacity, MeasurementKind::bandwidth,
-        MeasurementKind::flops, MeasurementKind::sweep, MeasurementKind::latency,
-        MeasurementKind::curve}) {
+  if (text == name(MeasurementKind::frequency)) return MeasurementKind::frequency;
+  for (MeasurementKind k : selectable_kinds()) {
     if (text == name(k)) return k;
   }
   return std::nullopt;
+}
+
+const std::vector<MeasurementKind>& selectable_kinds() {
+  static const std::vector<MeasurementKind> kinds = {
+      MeasurementKind::capacity, MeasurementKind::bandwidth, MeasurementKind::flops,
+      MeasurementKind::sweep,    MeasurementKind::latency,   MeasurementKind::curve};
+  return kinds;
 }
 
 std::string PlannedMeasurement::label() const {
@@ -200,101 +205,129 @@ PlanOptions default_plan_options(bool quick) {
   return options;
 }
 
-Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
-  Plan plan;
-  plan.usable_llc_fraction = options.usable_llc_fraction;
-  if (!options.sweep_every_domain) plan.sized_from = twin_sources(topology, options.domains);
-  const auto wanted = [&](MeasurementKind kind) {
-    return options.only.empty() || options.only.count(kind) > 0;
-  };
-  const bool single_memory = topology.memories().size() < 2;
+namespace {
+
+// Builds a plan: each kind of measurement of a domain in its own step, in the order a run makes
+// them (the frequencies first, then the sweeps that size the roofs, then the roofs), then the
+// runs of every core of the machine at once.
+class PlanBuilder {
+ public:
+  PlanBuilder(const topology::Topology& topology, const PlanOptions& options)
+      : topology_(topology), options_(options) {
+    plan_.usable_llc_fraction = options_.usable_llc_fraction;
+    if (!options_.sweep_every_domain) plan_.sized_from = twin_sources(topology, options_.domains);
+  }
+
+  Plan build() && {
+    for (const topology::Domain& domain : topology_.domains()) {
+      if (!options_.domains.empty() && std::find(options_.domains.begin(), options_.domains.end(),
+                                                 domain.index) == options_.domains.end()) {
+        continue;
+      }
+      add_domain(domain);
+    }
+    add_machine_runs();
+    return std::move(plan_);
+  }
+
+ private:
+  bool wanted(MeasurementKind kind) const {
+    return options_.only.empty() || options_.only.count(kind) > 0;
+  }
+  bool single_memory() const { return topology_.memories().size() < 2; }
+
   // priced: the working set per thread the run is expected to use (0: a sweep point past where
   // the run is expected to stop); none: the planned one.
-  auto add = [&](PlannedMeasurement m, std::optional<std::uint64_t> priced = std::nullopt) {
+  void add(PlannedMeasurement m, std::optional<std::uint64_t> priced = std::nullopt) {
     if (m.absent_reason.empty()) {
       PlannedMeasurement as_run = m;
       if (priced) as_run.working_set_bytes = *priced;
-      m.estimated_seconds = priced == 0u ? 0 : estimate(as_run, options);
-      plan.estimated_seconds += m.estimated_seconds;
-      ++plan.to_run;
+      m.estimated_seconds = priced == 0u ? 0 : estimate(as_run, options_);
+      plan_.estimated_seconds += m.estimated_seconds;
+      ++plan_.to_run;
     } else {
-      ++plan.absent;
+      ++plan_.absent;
     }
-    plan.measurements.push_back(std::move(m));
-  };
+    plan_.measurements.push_back(std::move(m));
+  }
 
   // A memory-level entry once per memory of the machine: local to the domain, or remote.
-  auto add_on_each_memory = [&](const topology::Domain& domain, const PlannedMeasurement& m,
-                                std::optional<std::uint64_t> priced) {
-    for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
+  void add_on_each_memory(const topology::Domain& domain, const PlannedMeasurement& m,
+                          std::optional<std::uint64_t> priced) {
+    for (std::size_t mem = 0; mem < topology_.memories().size(); ++mem) {
       PlannedMeasurement on_memory = m;
-      on_memory.memory = topology.memory_ref(static_cast<int>(mem));
+      on_memory.memory = topology_.memory_ref(static_cast<int>(mem));
       const bool local = std::find(domain.local_memories.begin(), domain.local_memories.end(),
                                    static_cast<int>(mem)) != domain.local_memories.end();
       on_memory.placement = local ? Placement::local : Placement::remote;
       add(on_memory, priced);
     }
-  };
+  }
 
   // A cache-level entry once (its data on the domain's first memory); a memory-level one once
   // per memory.
-  auto add_at_its_level = [&](const topology::Domain& domain, const PlannedMeasurement& m,
-                              std::optional<std::uint64_t> priced) {
+  void add_at_its_level(const topology::Domain& domain, const PlannedMeasurement& m,
+                        std::optional<std::uint64_t> priced) {
     if (m.level == Level::memory) {
       add_on_each_memory(domain, m, priced);
     } else {
       add(m, priced);
     }
-  };
+  }
 
-  for (const topology::Domain& domain : topology.domains()) {
-    if (!options.domains.empty() && std::find(options.domains.begin(), options.domains.end(),
-                                              domain.index) == options.domains.end()) {
-      continue;
-    }
-    const topology::Domain usable = usable_view(domain, options.usable_llc_fraction);
+  void add_domain(const topology::Domain& domain) {
+    const topology::Domain usable = usable_view(domain, options_.usable_llc_fraction);
     // A twin's sweeps would find its twin's capacities again: on a 2 x 8-core Xeon they are 36 s
     // of the 136 s a default run is estimated at.
-    const bool sweeps_own_sizes = plan.sized_from.count(domain.index) == 0;
+    const bool sweeps_own_sizes = plan_.sized_from.count(domain.index) == 0;
     PlannedMeasurement base;
     base.domain = domain.index;
     base.pus = domain.core_pus;
     // Cache-level runs, the sweep and cache latencies keep their data on the first local memory.
     if (!domain.local_memories.empty()) {
-      base.memory = topology.memory_ref(domain.local_memories.front());
+      base.memory = topology_.memory_ref(domain.local_memories.front());
     }
+    add_frequencies(base);
+    if (sweeps_own_sizes) add_capacity_sweep(domain, usable, base);
+    if (sweeps_own_sizes) add_bandwidth_sweeps(domain, usable, base);
+    add_level_roofs(domain, usable, base);
+    if (sweeps_own_sizes) add_cache_curves(domain, usable, base);
+    add_flop_ceilings(base);
+    add_latencies(domain, usable, base);
+  }
 
+  void add_frequencies(const PlannedMeasurement& base) {
     // The frequency comes first: FLOP IPC and latency cycles are computed with it, and every
     // result states the clock it was measured at. Each FLOP ISA gets the clock under its own
     // load too (license frequencies): its ceilings' IPC and % of peak use that one.
-    {
-      PlannedMeasurement m = base;
-      m.kind = MeasurementKind::frequency;
-      m.spec = codegen::ClockSpec{};
-      add(m);
-      if (wanted(MeasurementKind::flops)) {
-        for (larm::Isa isa : options.flop_isas) {
-          m.spec = codegen::ClockSpec{.load = isa};
-          add(m);
-        }
+    PlannedMeasurement m = base;
+    m.kind = MeasurementKind::frequency;
+    m.spec = codegen::ClockSpec{};
+    add(m);
+    if (wanted(MeasurementKind::flops)) {
+      for (larm::Isa isa : options_.flop_isas) {
+        m.spec = codegen::ClockSpec{.load = isa};
+        add(m);
       }
     }
+  }
 
+  void add_capacity_sweep(const topology::Domain& domain, const topology::Domain& usable,
+                          const PlannedMeasurement& base) {
     // The latency sweep next: the cache roofs and latencies are sized from what it finds.
-    if (sweeps_own_sizes &&
-        (wanted(MeasurementKind::capacity) || wanted(MeasurementKind::bandwidth) ||
-         wanted(MeasurementKind::latency))) {
+    if (wanted(MeasurementKind::capacity) || wanted(MeasurementKind::bandwidth) ||
+        wanted(MeasurementKind::latency)) {
       const topology::Domain lone = single_core_view(domain);
       // 4 points per octave even when quick: a plateau takes 3 points, and a VM's L3 plateau
       // may span less than an octave.
-      const int per_octave = std::max(kCapacityPointsPerOctave, options.sweep_points_per_octave);
+      const int per_octave = std::max(kCapacityPointsPerOctave, options_.sweep_points_per_octave);
       // Where the probe found a smaller share of the cache than declared (a guest), the chase is
       // priced to twice that share (64 MiB at least), not to its hard stop at 4 x: there its own
       // effective L3 is smaller still (nested page walks) and it confirms memory's plateau
       // earlier — here at 22.6 MiB for a 40 MiB share, its points past 64 MiB priced 3.4 s of a
       // quick run measured at 14.7 s.
       const std::uint64_t end =
-          options.usable_llc_fraction < 1 && !usable.caches.empty()
+          options_.usable_llc_fraction < 1 && !usable.caches.empty()
               ? std::max<std::uint64_t>(2 * single_core_view(usable).caches.back().instance_bytes,
                                         kSweepLeastBytes)
               : chase_sweep_sizes(usable, per_octave).back();
@@ -306,29 +339,33 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         add(m, size <= end ? size : 0);
       }
     }
+  }
 
+  void add_bandwidth_sweeps(const topology::Domain& domain, const topology::Domain& usable,
+                            const PlannedMeasurement& base) {
     // The bandwidth sweep before the roofs: the cache roofs are sized from its load curve.
     // Then the same sweep from one core (thesis fig. 2.8, left): what one core obtains from each
     // level, which the all-core sweep divides among the cores sharing a cache. A domain of one
     // core has only the first.
-    if (sweeps_own_sizes && wanted(MeasurementKind::sweep)) {
+    if (wanted(MeasurementKind::sweep)) {
       const topology::Domain lone = single_core_view(domain);
       const topology::Domain usable_lone = single_core_view(usable);
       std::vector<std::pair<const topology::Domain*, const topology::Domain*>> views = {
           {&domain, &usable}};
       if (domain.core_pus.size() > 1) views.emplace_back(&lone, &usable_lone);
       for (const auto& [view, priced_view] : views) {
-        const std::uint64_t end = sweep_sizes(*priced_view, options.sweep_points_per_octave).back();
+        const std::uint64_t end =
+            sweep_sizes(*priced_view, options_.sweep_points_per_octave).back();
         // A quick run sweeps loads only: the roofs are sized from the load curve, and the copy
         // curves cost a quick run here 2.4 s of its 19 (sweeps 5.0 s -> 2.6 s, medians of 3).
         const std::vector<Access> accesses =
-            options.quick ? std::vector{Access::load} : std::vector{Access::load, Access::copy};
+            options_.quick ? std::vector{Access::load} : std::vector{Access::load, Access::copy};
         for (Access access : accesses) {
-          for (std::uint64_t size : sweep_sizes(*view, options.sweep_points_per_octave)) {
+          for (std::uint64_t size : sweep_sizes(*view, options_.sweep_points_per_octave)) {
             PlannedMeasurement m = base;
             m.kind = MeasurementKind::sweep;
             m.pus = view->core_pus;
-            m.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
+            m.spec = codegen::StreamSpec{.isa = options_.isa, .access = access};
             m.working_set_bytes = size;
             add(m, size <= end ? size : 0);
           }
@@ -337,25 +374,28 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
       // Thesis fig. 2.11: the load sweep at the thread counts between, the three largest powers
       // of two (a full run only; the sizes per thread of the all-core sweep, so that the curves
       // share x). On 12 cores it adds 2 sweeps to the 4 (+31 % of a full run's estimate).
-      if (!options.quick) {
+      if (!options_.quick) {
         const auto cores = std::make_shared<const std::vector<unsigned>>(domain.core_pus);
         std::vector<std::size_t> counts;
         for (std::size_t n = 2; n < domain.core_pus.size(); n *= 2) counts.push_back(n);
         if (counts.size() > 3) counts.erase(counts.begin(), counts.end() - 3);
-        const std::uint64_t end = sweep_sizes(usable, options.sweep_points_per_octave).back();
+        const std::uint64_t end = sweep_sizes(usable, options_.sweep_points_per_octave).back();
         for (std::size_t n : counts) {
-          for (std::uint64_t size : sweep_sizes(domain, options.sweep_points_per_octave)) {
+          for (std::uint64_t size : sweep_sizes(domain, options_.sweep_points_per_octave)) {
             PlannedMeasurement m = base;
             m.kind = MeasurementKind::sweep;
             m.pus = SharedPrefix<unsigned>(cores, n);
-            m.spec = codegen::StreamSpec{.isa = options.isa, .access = Access::load};
+            m.spec = codegen::StreamSpec{.isa = options_.isa, .access = Access::load};
             m.working_set_bytes = size;
             add(m, size <= end ? size : 0);
           }
         }
       }
     }
+  }
 
+  void add_level_roofs(const topology::Domain& domain, const topology::Domain& usable,
+                       const PlannedMeasurement& base) {
     if (wanted(MeasurementKind::bandwidth)) {
       const auto priced = priced_sets(usable);
       std::size_t at = 0;
@@ -365,12 +405,12 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
           PlannedMeasurement m = base;
           m.kind = MeasurementKind::bandwidth;
           m.level = level.level;
-          m.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
+          m.spec = codegen::StreamSpec{.isa = options_.isa, .access = access};
           m.working_set_bytes = level.bytes_per_thread;
           m.absent_reason = level.absent_reason;
           add_at_its_level(domain, m, as_run);
           // With one memory, contention and congestion are the local roof: absent, said so.
-          if (level.level == Level::memory && single_memory) {
+          if (level.level == Level::memory && single_memory()) {
             for (Placement placement : {Placement::contention, Placement::congestion}) {
               PlannedMeasurement shared = m;
               shared.memory.reset();
@@ -382,11 +422,14 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         }
       }
     }
+  }
 
+  void add_cache_curves(const topology::Domain& domain, const topology::Domain& usable,
+                        const PlannedMeasurement& base) {
     // Each shared cache level's scaling curve (thesis figs. 2.11-2.12): load bandwidth as threads
     // fill the cores that share one instance, each with its data in the level (the level roof's
     // working set per thread, re-sized with it from the bandwidth sweep).
-    if (sweeps_own_sizes && wanted(MeasurementKind::curve)) {
+    if (wanted(MeasurementKind::curve)) {
       const auto sets = level_working_sets(domain);
       const auto priced = priced_sets(usable);
       for (const topology::CacheLevel& cache : domain.caches) {
@@ -398,7 +441,7 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
           PlannedMeasurement m = base;
           m.kind = MeasurementKind::curve;
           m.level = cache.level();
-          m.spec = codegen::StreamSpec{.isa = options.isa, .access = Access::load};
+          m.spec = codegen::StreamSpec{.isa = options_.isa, .access = Access::load};
           m.pus =
               std::vector<unsigned>(cache.sharing_pus.begin(), cache.sharing_pus.begin() + threads);
           m.working_set_bytes = set->bytes_per_thread;
@@ -407,9 +450,11 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         }
       }
     }
+  }
 
+  void add_flop_ceilings(const PlannedMeasurement& base) {
     if (wanted(MeasurementKind::flops)) {
-      for (larm::Isa isa : options.flop_isas) {
+      for (larm::Isa isa : options_.flop_isas) {
         for (Precision precision : {Precision::sp, Precision::dp}) {
           for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
             PlannedMeasurement m = base;
@@ -424,7 +469,10 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
         }
       }
     }
+  }
 
+  void add_latencies(const topology::Domain& domain, const topology::Domain& usable,
+                     const PlannedMeasurement& base) {
     if (wanted(MeasurementKind::latency)) {
       const topology::Domain lone = single_core_view(domain);
       const auto priced = priced_sets(single_core_view(usable));
@@ -441,70 +489,82 @@ Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
     }
   }
 
-  // Every core of the machine at once: on each memory (contention), on all memories
-  // interleaved page by page (congestion), and the contention curve of each memory: the memory's
-  // scaling curve, drawn with the caches' (with one memory too: it is then the DRAM curve of
-  // thesis fig. 2.12).
-  const bool shared_runs = !single_memory && wanted(MeasurementKind::bandwidth);
-  if ((shared_runs || wanted(MeasurementKind::curve)) && options.domains.empty()) {
-    std::uint64_t llc = 0, usable_llc = 0;
-    for (const topology::Domain& d : topology.domains()) {
-      if (!d.caches.empty()) llc += d.caches.back().total_bytes;
-      const topology::Domain usable = usable_view(d, options.usable_llc_fraction);
-      if (!usable.caches.empty()) usable_llc += usable.caches.back().total_bytes;
-    }
-    const int cores = topology.core_count();
-    PlannedMeasurement machine;
-    machine.domain = -1;
-    machine.kind = MeasurementKind::bandwidth;
-    machine.level = Level::memory;
-    machine.working_set_bytes = memory_working_set(llc, cores);
-    // Lists of every core and its domain in memory m's order, shared by m's measurements.
-    const auto ordered = [&](int m) {
-      auto pus = std::make_shared<std::vector<unsigned>>();
-      auto domains = std::make_shared<std::vector<int>>();
-      for (const auto& [pu, domain] : cores_by_distance(topology, m)) {
-        pus->push_back(pu);
-        domains->push_back(domain);
+  void add_machine_runs() {
+    // Every core of the machine at once: on each memory (contention), on all memories
+    // interleaved page by page (congestion), and the contention curve of each memory: the
+    // memory's scaling curve, drawn with the caches' (with one memory too: it is then the DRAM
+    // curve of thesis fig. 2.12).
+    const bool shared_runs = !single_memory() && wanted(MeasurementKind::bandwidth);
+    if ((shared_runs || wanted(MeasurementKind::curve)) && options_.domains.empty()) {
+      std::uint64_t llc = 0, usable_llc = 0;
+      for (const topology::Domain& d : topology_.domains()) {
+        if (!d.caches.empty()) llc += d.caches.back().total_bytes;
+        const topology::Domain usable = usable_view(d, options_.usable_llc_fraction);
+        if (!usable.caches.empty()) usable_llc += usable.caches.back().total_bytes;
       }
-      return std::pair<std::shared_ptr<const std::vector<unsigned>>,
-                       std::shared_ptr<const std::vector<int>>>(std::move(pus), std::move(domains));
-    };
-    const auto [all_pus, all_domains] = ordered(0);
-    machine.pus = SharedPrefix<unsigned>(all_pus, all_pus->size());
-    machine.pu_domains = SharedPrefix<int>(all_domains, all_domains->size());
-    for (Access access : larm::all<larm::Access>()) {
-      if (!shared_runs) break;
-      machine.spec = codegen::StreamSpec{.isa = options.isa, .access = access};
-      for (std::size_t mem = 0; mem < topology.memories().size(); ++mem) {
+      const int cores = topology_.core_count();
+      PlannedMeasurement machine;
+      machine.domain = -1;
+      machine.kind = MeasurementKind::bandwidth;
+      machine.level = Level::memory;
+      machine.working_set_bytes = memory_working_set(llc, cores);
+      // Lists of every core and its domain in memory m's order, shared by m's measurements.
+      const auto ordered = [&](int m) {
+        auto pus = std::make_shared<std::vector<unsigned>>();
+        auto domains = std::make_shared<std::vector<int>>();
+        for (const auto& [pu, domain] : cores_by_distance(topology_, m)) {
+          pus->push_back(pu);
+          domains->push_back(domain);
+        }
+        return std::pair<std::shared_ptr<const std::vector<unsigned>>,
+                         std::shared_ptr<const std::vector<int>>>(std::move(pus),
+                                                                  std::move(domains));
+      };
+      const auto [all_pus, all_domains] = ordered(0);
+      machine.pus = SharedPrefix<unsigned>(all_pus, all_pus->size());
+      machine.pu_domains = SharedPrefix<int>(all_domains, all_domains->size());
+      for (Access access : larm::all<larm::Access>()) {
+        if (!shared_runs) break;
+        machine.spec = codegen::StreamSpec{.isa = options_.isa, .access = access};
+        for (std::size_t mem = 0; mem < topology_.memories().size(); ++mem) {
+          PlannedMeasurement m = machine;
+          m.memory = topology_.memory_ref(static_cast<int>(mem));
+          m.placement = Placement::contention;
+          add(m, memory_working_set(usable_llc, cores));
+        }
         PlannedMeasurement m = machine;
-        m.memory = topology.memory_ref(static_cast<int>(mem));
-        m.placement = Placement::contention;
+        m.placement = Placement::congestion;
         add(m, memory_working_set(usable_llc, cores));
       }
-      PlannedMeasurement m = machine;
-      m.placement = Placement::congestion;
-      add(m, memory_working_set(usable_llc, cores));
-    }
-    for (std::size_t mem = 0; wanted(MeasurementKind::curve) && mem < topology.memories().size();
-         ++mem) {
-      // Memory 0's lists are the contention runs' own.
-      const auto [pus, domains] =
-          mem == 0 ? std::pair(all_pus, all_domains) : ordered(static_cast<int>(mem));
-      for (int threads : curve_thread_counts(cores)) {
-        PlannedMeasurement m = machine;
-        m.kind = MeasurementKind::curve;
-        m.memory = topology.memory_ref(static_cast<int>(mem));
-        m.placement = Placement::contention;
-        m.spec = codegen::StreamSpec{.isa = options.isa, .access = Access::load};
-        m.pus = SharedPrefix<unsigned>(pus, static_cast<std::size_t>(threads));
-        m.pu_domains = SharedPrefix<int>(domains, static_cast<std::size_t>(threads));
-        m.working_set_bytes = memory_working_set(llc, threads);
-        add(m, memory_working_set(usable_llc, threads));
+      for (std::size_t mem = 0; wanted(MeasurementKind::curve) && mem < topology_.memories().size();
+           ++mem) {
+        // Memory 0's lists are the contention runs' own.
+        const auto [pus, domains] =
+            mem == 0 ? std::pair(all_pus, all_domains) : ordered(static_cast<int>(mem));
+        for (int threads : curve_thread_counts(cores)) {
+          PlannedMeasurement m = machine;
+          m.kind = MeasurementKind::curve;
+          m.memory = topology_.memory_ref(static_cast<int>(mem));
+          m.placement = Placement::contention;
+          m.spec = codegen::StreamSpec{.isa = options_.isa, .access = Access::load};
+          m.pus = SharedPrefix<unsigned>(pus, static_cast<std::size_t>(threads));
+          m.pu_domains = SharedPrefix<int>(domains, static_cast<std::size_t>(threads));
+          m.working_set_bytes = memory_working_set(llc, threads);
+          add(m, memory_working_set(usable_llc, threads));
+        }
       }
     }
   }
-  return plan;
+
+  const topology::Topology& topology_;
+  const PlanOptions& options_;
+  Plan plan_;
+};
+
+}  // namespace
+
+Plan make_plan(const topology::Topology& topology, const PlanOptions& options) {
+  return PlanBuilder(topology, options).build();
 }
 
 std::string describe_plan(const Plan& plan, const topology::Topology& topology, bool verbose) {

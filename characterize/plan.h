@@ -18,6 +18,8 @@ namespace larm::characterize {
 enum class MeasurementKind { frequency, capacity, bandwidth, flops, sweep, latency, curve };
 const char* name(MeasurementKind kind);
 std::optional<MeasurementKind> parse_measurement_kind(std::string_view text);
+// The kinds --only chooses from: every kind but frequency, which comes with the others.
+const std::vector<MeasurementKind>& selectable_kinds();
 
 // The sweeps draw curves and find where plateaus end; they are not roofs, and the roofs are sized
 // from them: they run in the first pass only, the bandwidth sweep with all its samples, the

@@ -178,43 +178,38 @@ NodeReport receive_report(const MPI_Status& probe, const std::filesystem::path& 
   return report;
 }
 
-}  // namespace
-
-int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
-  int provided = 0;
-  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  // Every rank's node name fits the fixed-size exchanges below (kNameBytes) and is a directory
-  // name, or no rank measures: the lowest rank with a bad one is named, exit 2.
-  const std::string own_host = fleet_host_name(rank);
+// Every rank's node name fits the fixed-size exchanges (kNameBytes) and is a directory name,
+// or no rank measures: the lowest rank with a bad one is named. True when all are good.
+bool node_names_are_good(int rank, int size, const std::string& own_host) {
+  static_assert(kMaxNodeNameBytes < kNameBytes, "a node name and its terminating zero fit");
   const int own_bad = is_node_directory_name(own_host) ? size : rank;
   int first_bad = size;
   MPI_Allreduce(&own_bad, &first_bad, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (first_bad < size) {
-    if (rank == first_bad) {
-      std::fprintf(stderr,
-                   "larm: error: rank %d's node name (%zu bytes) is not a directory name of 1 to "
-                   "%zu letters, digits, '-', '_' and '.' (set LARM_FLEET_HOST to a shorter one)\n",
-                   rank, own_host.size(), kMaxNodeNameBytes);
-    }
-    MPI_Finalize();
-    return 2;
+  if (first_bad < size && rank == first_bad) {
+    std::fprintf(stderr,
+                 "larm: error: rank %d's node name (%zu bytes) is not a directory name of 1 to "
+                 "%zu letters, digits, '-', '_' and '.' (set LARM_FLEET_HOST to a shorter one)\n",
+                 rank, own_host.size(), kMaxNodeNameBytes);
   }
-  static_assert(kMaxNodeNameBytes < kNameBytes, "a node name and its terminating zero fit");
-  const Roles roles = find_roles(rank, own_host);
+  return first_bad == size;
+}
 
-  // Rank 0 learns every rank's node and role.
+// Rank 0 learns every rank's node and role, checks them and claims the fleet directory for the
+// whole run; the other ranks learn only whether it could. Returns the measuring ranks and their
+// nodes (rank 0), or the error every rank stops on.
+struct Measuring {
+  std::map<int, std::string> nodes;  // rank -> node (rank 0 only)
+  std::string error;
+};
+Measuring learn_measuring_ranks(int rank, int size, const Roles& roles,
+                                const std::filesystem::path& out, results::OutputClaim& claim) {
   std::vector<char> mine = padded_name(roles.host);
   mine.push_back(roles.measures ? 1 : 0);
   std::vector<char> all(rank == 0 ? static_cast<std::size_t>(size) * (kNameBytes + 1) : 0);
   MPI_Gather(mine.data(), kNameBytes + 1, MPI_CHAR, all.data(), kNameBytes + 1, MPI_CHAR, 0,
              MPI_COMM_WORLD);
-  const std::filesystem::path out = options.out;
-  std::map<int, std::string> measuring;  // rank -> node (rank 0 only)
-  results::OutputClaim claim;            // rank 0: the fleet directory, for the whole run
-  std::string error;
+  Measuring measuring;
+  std::string& error = measuring.error;
   if (rank == 0) {
     std::map<std::string, int> seen;
     for (int r = 0; r < size; ++r) {
@@ -227,10 +222,10 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
                 " on different machines: give the machines distinct host names";
       }
       seen[host] = r;
-      measuring[r] = host;
+      measuring.nodes[r] = host;
     }
-    if (measuring.count(0) == 0) error = "rank 0 does not measure its node";
-    if (std::filesystem::exists(out / fleet::kFleetFile)) {
+    if (measuring.nodes.count(0) == 0) error = "rank 0 does not measure its node";
+    if (std::filesystem::exists(out / kFleetFile)) {
       error = "a fleet already exists in " + out.string() + " (choose another --out)";
     }
     if (error.empty()) {
@@ -243,8 +238,151 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
   }
   int error_size = static_cast<int>(error.size());
   MPI_Bcast(&error_size, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (error_size > 0) {
-    if (rank == 0) std::fprintf(stderr, "larm: error: %s\n", error.c_str());
+  if (error_size > 0 && rank != 0) error.assign(static_cast<std::size_t>(error_size), '?');
+  return measuring;
+}
+
+// Rank 0's gather: the reports as they arrive, the fleet saved as it grows (throttled) and at
+// the end, until every node answered, the timeout passed or Ctrl-C (then a few seconds' grace for
+// the interrupted nodes' last reports).
+class Gather {
+ public:
+  Gather(const FleetRunOptions& options, const std::map<int, std::string>& measuring,
+         nlohmann::json provenance, bool quiet)
+      : options_(options),
+        measuring_(measuring),
+        provenance_(std::move(provenance)),
+        quiet_(quiet),
+        out_(options.out) {}
+
+  void add(int rank, NodeReport report) { reports_[rank] = std::move(report); }
+
+  // Until every node answered, `timeout` seconds passed or the stop flag was set; the reason the
+  // fleet is not complete (empty when it is).
+  std::string wait(double timeout, const std::atomic<bool>& stop) {
+    results::SaveThrottle throttle;
+    save("still gathering", false);
+    auto deadline = after(timeout);
+    interrupted_ = stop.load();
+    if (interrupted_) deadline = Clock::now() + kInterruptGrace;
+    while (reports_.size() < measuring_.size()) {
+      int arrived = 0;
+      MPI_Status probe;
+      MPI_Iprobe(MPI_ANY_SOURCE, kTagHeader, MPI_COMM_WORLD, &arrived, &probe);
+      if (arrived) {
+        receive(probe);
+        if (throttle.due()) save("still gathering", false);
+        continue;
+      }
+      if (stop.load() && !interrupted_) {
+        // Interrupted nodes stop between samples and still report: a few seconds for them.
+        interrupted_ = true;
+        deadline = std::min(deadline, Clock::now() + kInterruptGrace);
+      }
+      if (Clock::now() > deadline) break;
+      std::this_thread::sleep_for(kPoll);
+    }
+    if (interrupted_) {
+      return missing() == 0
+                 ? std::string("interrupted")
+                 : "interrupted (" + std::to_string(missing()) + " nodes without answer)";
+    }
+    if (missing() > 0) {
+      char text[96];
+      std::snprintf(text, sizeof text, "no answer after %.0f s (--gather-timeout)", timeout);
+      return text;
+    }
+    return "";
+  }
+
+  // The fleet so far (reason: why it is not complete; empty when it is). Only the final save
+  // reads what the unanswered nodes' own saves left: a whole results.json each, too slow to
+  // parse for a thousand nodes every second while they arrive.
+  Fleet save(const std::string& reason, bool final_save) {
+    std::vector<NodeInput> inputs;
+    for (const auto& [r, host] : measuring_) {
+      const auto it = reports_.find(r);
+      if (it != reports_.end()) {
+        inputs.push_back({it->second.node, it->second.digest});
+        continue;
+      }
+      NodeReport late = unanswered_node(host, r, out_ / host, reason, final_save);
+      inputs.push_back({std::move(late.node), std::move(late.digest)});
+    }
+    Fleet fleet = compare_fleet(std::move(inputs), options_.rule);
+    fleet.provenance = provenance_;
+    fleet.complete = reason.empty();
+    fleet.incomplete_reason = reason;
+    save_fleet(out_, fleet);
+    return fleet;
+  }
+
+  std::size_t missing() const {
+    return measuring_.size() > reports_.size() ? measuring_.size() - reports_.size() : 0;
+  }
+  bool interrupted() const { return interrupted_; }
+
+ private:
+  void receive(const MPI_Status& probe) {
+    try {
+      NodeReport report = receive_report(probe, out_);
+      report.node.rank = probe.MPI_SOURCE;
+      if (!quiet_) {
+        std::cout << report.node.host << " (rank " << probe.MPI_SOURCE
+                  << "): " << name(report.node.outcome) << " in "
+                  << results::minutes_text(report.node.seconds)
+                  << (report.node.reason.empty() ? "" : ": " + report.node.reason) << "\n"
+                  << std::flush;
+      }
+      reports_[probe.MPI_SOURCE] = std::move(report);
+    } catch (const std::exception& e) {
+      NodeReport bad;
+      bad.node.host = measuring_.at(probe.MPI_SOURCE);
+      bad.node.rank = probe.MPI_SOURCE;
+      bad.node.outcome = NodeOutcome::failed;
+      bad.node.reason = std::string("its report could not be read: ") + e.what();
+      reports_[probe.MPI_SOURCE] = bad;
+    }
+  }
+
+  const FleetRunOptions& options_;
+  const std::map<int, std::string>& measuring_;
+  const nlohmann::json provenance_;
+  const bool quiet_;
+  const std::filesystem::path out_;
+  std::map<int, NodeReport> reports_;
+  bool interrupted_ = false;
+};
+
+// The end of the job on every rank: a barrier without spinning (a rank whose node hangs would
+// keep the job alive: rank 0 ends it instead), then MPI_Finalize.
+void finish(MPI_Comm& measurers) {
+  MPI_Request done;
+  MPI_Ibarrier(MPI_COMM_WORLD, &done);
+  wait_politely(done, std::nullopt);
+  if (measurers != MPI_COMM_NULL) MPI_Comm_free(&measurers);
+  MPI_Finalize();
+}
+
+}  // namespace
+
+int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
+  int provided = 0;
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const std::string own_host = fleet_host_name(rank);
+  if (!node_names_are_good(rank, size, own_host)) {
+    MPI_Finalize();
+    return 2;
+  }
+  const Roles roles = find_roles(rank, own_host);
+  const std::filesystem::path out = options.out;
+  results::OutputClaim claim;  // rank 0: the fleet directory, for the whole run
+  const Measuring measuring = learn_measuring_ranks(rank, size, roles, out, claim);
+  if (!measuring.error.empty()) {
+    if (rank == 0) std::fprintf(stderr, "larm: error: %s\n", measuring.error.c_str());
     MPI_Finalize();
     return 2;
   }
@@ -261,8 +399,8 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
   std::optional<NodeReport> own;
   if (roles.measures) {
     if (rank == 0 && !quiet) {
-      std::cout << "larm fleet: " << measuring.size() << " nodes measure, " << size << " ranks"
-                << (options.synchronized ? ", synchronised steps" : "") << "\n"
+      std::cout << "larm fleet: " << measuring.nodes.size() << " nodes measure, " << size
+                << " ranks" << (options.synchronized ? ", synchronised steps" : "") << "\n"
                 << std::flush;
     }
     auto on_progress = [&](const characterize::ProgressEvent&) {
@@ -275,11 +413,7 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
   }
   if (rank != 0) {
     // Wait for rank 0 to finish without spinning; if it ends the job, this ends with it.
-    MPI_Request done;
-    MPI_Ibarrier(MPI_COMM_WORLD, &done);
-    wait_politely(done, std::nullopt);
-    if (measurers != MPI_COMM_NULL) MPI_Comm_free(&measurers);
-    MPI_Finalize();
+    finish(measurers);
     return 0;
   }
 
@@ -290,109 +424,32 @@ int run_fleet_mpi(const FleetRunOptions& options, bool quiet) {
                                {"git_commit", LARM_GIT_COMMIT},
                                {"date", utc_now()},
                                {"ranks", size},
-                               {"measuring_ranks", measuring.size()},
+                               {"measuring_ranks", measuring.nodes.size()},
                                {"synchronized", options.synchronized},
                                {"gather_timeout_s", timeout}};
   provenance.update(options.request);  // quick, only, domains
   if (sync) provenance["synchronized_steps"] = sync->steps();
-  std::map<int, NodeReport> reports;
-  reports[0] = *own;
+  Gather gather(options, measuring.nodes, std::move(provenance), quiet);
+  gather.add(0, *own);
   if (!quiet) {
-    std::cout << own->node.host << " (rank 0): " << fleet::name(own->node.outcome) << " in "
+    std::cout << own->node.host << " (rank 0): " << name(own->node.outcome) << " in "
               << results::minutes_text(own->node.seconds) << "\n"
               << std::flush;
   }
-  // The fleet so far (reason: why it is not complete; empty when it is). Only the final save
-  // reads what the unanswered nodes' own saves left: a whole results.json each, too slow to parse
-  // for a thousand nodes every second while they arrive.
-  auto save = [&](const std::string& reason, bool final_save) {
-    std::vector<fleet::NodeInput> inputs;
-    for (const auto& [r, host] : measuring) {
-      const auto it = reports.find(r);
-      if (it != reports.end()) {
-        inputs.push_back({it->second.node, it->second.digest});
-        continue;
-      }
-      NodeReport late = unanswered_node(host, r, out / host, reason, final_save);
-      inputs.push_back({std::move(late.node), std::move(late.digest)});
-    }
-    fleet::Fleet fleet = fleet::compare_fleet(std::move(inputs), options.rule);
-    fleet.provenance = provenance;
-    fleet.complete = reason.empty();
-    fleet.incomplete_reason = reason;
-    fleet::save_fleet(out, fleet);
-    return fleet;
-  };
-  results::SaveThrottle throttle;
-  save("still gathering", false);
-  auto deadline = after(timeout);
-  bool interrupted = interrupt.stop_flag()->load();
-  if (interrupted) deadline = Clock::now() + kInterruptGrace;
-  while (reports.size() < measuring.size()) {
-    int arrived = 0;
-    MPI_Status probe;
-    MPI_Iprobe(MPI_ANY_SOURCE, kTagHeader, MPI_COMM_WORLD, &arrived, &probe);
-    if (arrived) {
-      try {
-        NodeReport report = receive_report(probe, out);
-        report.node.rank = probe.MPI_SOURCE;
-        if (!quiet) {
-          std::cout << report.node.host << " (rank " << probe.MPI_SOURCE
-                    << "): " << fleet::name(report.node.outcome) << " in "
-                    << results::minutes_text(report.node.seconds)
-                    << (report.node.reason.empty() ? "" : ": " + report.node.reason) << "\n"
-                    << std::flush;
-        }
-        reports[probe.MPI_SOURCE] = std::move(report);
-      } catch (const std::exception& e) {
-        NodeReport bad;
-        bad.node.host = measuring[probe.MPI_SOURCE];
-        bad.node.rank = probe.MPI_SOURCE;
-        bad.node.outcome = fleet::NodeOutcome::failed;
-        bad.node.reason = std::string("its report could not be read: ") + e.what();
-        reports[probe.MPI_SOURCE] = bad;
-      }
-      if (throttle.due()) save("still gathering", false);
-      continue;
-    }
-    if (interrupt.stop_flag()->load() && !interrupted) {
-      // Interrupted nodes stop between samples and still report: a few seconds for them.
-      interrupted = true;
-      deadline = std::min(deadline, Clock::now() + kInterruptGrace);
-    }
-    if (Clock::now() > deadline) break;
-    std::this_thread::sleep_for(kPoll);
-  }
-  const std::size_t missing =
-      measuring.size() > reports.size() ? measuring.size() - reports.size() : 0;
-  std::string reason;
-  if (interrupted) {
-    reason = missing == 0 ? std::string("interrupted")
-                          : "interrupted (" + std::to_string(missing) + " nodes without answer)";
-  } else if (missing > 0) {
-    char text[96];
-    std::snprintf(text, sizeof text, "no answer after %.0f s (--gather-timeout)", timeout);
-    reason = text;
-  }
+  const std::string reason = gather.wait(timeout, *interrupt.stop_flag());
   results::sync_file_system(out);
-  const fleet::Fleet fleet = save(reason, true);
+  const Fleet fleet = gather.save(reason, true);
   if (!quiet && options.on_gathered) options.on_gathered(fleet);
   std::cout << "Fleet: " << out.string() << "\n" << std::flush;
-  if (missing > 0) {
+  if (gather.missing() > 0) {
     // Ranks that hang would keep the job alive: end it (what every node saved stays).
     std::fprintf(stderr, "larm: %s; ending the job\n", reason.c_str());
-    MPI_Abort(MPI_COMM_WORLD, interrupted ? 130 : 1);
+    MPI_Abort(MPI_COMM_WORLD, gather.interrupted() ? 130 : 1);
   }
-  MPI_Request done;
-  MPI_Ibarrier(MPI_COMM_WORLD, &done);
-  wait_politely(done, std::nullopt);
-  if (measurers != MPI_COMM_NULL) MPI_Comm_free(&measurers);
-  MPI_Finalize();
+  finish(measurers);
   bool failures = false;
-  for (const fleet::FleetNode& n : fleet.nodes) {
-    failures = failures || n.outcome != fleet::NodeOutcome::complete;
-  }
-  return interrupted ? 130 : failures ? 1 : 0;
+  for (const FleetNode& n : fleet.nodes) failures = failures || n.outcome != NodeOutcome::complete;
+  return gather.interrupted() ? 130 : failures ? 1 : 0;
 }
 
 }  // namespace larm::fleet

@@ -63,25 +63,19 @@ std::vector<int> parse_index_list(const std::string& text, const std::string& wh
   return {values.begin(), values.end()};
 }
 
-void add_estimator_option(CLI::App& command, std::string& estimator, const std::string& value) {
-  command
-      .add_option("--estimator", estimator,
+void add_estimator_option(CLI::App& command, Estimator& estimator, const std::string& value) {
+  add_word_option(command, "--estimator", estimator,
                   value +
                       " from its samples: p90 (default; the 90th percentile, stable across "
-                      "runs on shared machines) or median (the thesis')")
-      ->check(CLI::IsMember(words<Estimator>()));
+                      "runs on shared machines) or median (the thesis')");
 }
 
-void add_access_option(CLI::App& command, std::string& access, const std::string& help) {
-  command.add_option("--access", access, help)
-      ->check(CLI::IsMember(words<Access>()))
-      ->capture_default_str();
+void add_access_option(CLI::App& command, Access& access, const std::string& help) {
+  add_word_option(command, "--access", access, help);
 }
 
-void add_precision_option(CLI::App& command, std::string& precision, const std::string& help) {
-  command.add_option("--precision", precision, help)
-      ->check(CLI::IsMember(words<Precision>()))
-      ->capture_default_str();
+void add_precision_option(CLI::App& command, Precision& precision, const std::string& help) {
+  add_word_option(command, "--precision", precision, help);
 }
 
 std::optional<double> whole_number(const std::string& text) {

@@ -38,13 +38,28 @@ E parse_word(const std::string& text) {
   return *value;
 }
 
+// An option whose value is one of a vocabulary's words (results/vocabulary.h), bound to the enum
+// itself: the words accepted (all of the vocabulary's, or `allowed`) and the default shown come
+// from its table, never typed again here.
+template <VocabularyWord E>
+CLI::Option* add_word_option(CLI::App& command, const std::string& flag, E& value,
+                             const std::string& help, const std::vector<E>& allowed = all<E>()) {
+  std::vector<std::string> texts;
+  for (E e : allowed) texts.emplace_back(name(e));
+  return command
+      .add_option_function<std::string>(
+          flag, [&value](const std::string& text) { value = parse_word<E>(text); }, help)
+      ->check(CLI::IsMember(texts))
+      ->default_str(name(value));
+}
+
 // --access (an access mix of the bandwidth roofs) and --precision (sp, dp), shared by the
 // commands that read roofs.
-void add_access_option(CLI::App& command, std::string& access, const std::string& help);
-void add_precision_option(CLI::App& command, std::string& precision, const std::string& help);
+void add_access_option(CLI::App& command, Access& access, const std::string& help);
+void add_precision_option(CLI::App& command, Precision& precision, const std::string& help);
 
 // --estimator (p90 or median) into `estimator`; `value` says what it gives a value to.
-void add_estimator_option(CLI::App& command, std::string& estimator, const std::string& value);
+void add_estimator_option(CLI::App& command, Estimator& estimator, const std::string& value);
 
 // Checks of number options, with short messages (CLI11's PositiveNumber prints DBL_MAX in full).
 // NaN fails both; refuse_empty_values (command_line.h) also refuses NaN and infinities in every

@@ -7,6 +7,18 @@
 #include "tools/cli_options.h"
 
 namespace larm::cli {
+namespace {
+
+// "capacity, bandwidth, flops, sweep, latency, curve"
+std::string selectable_kinds_text() {
+  std::string text;
+  for (characterize::MeasurementKind kind : characterize::selectable_kinds()) {
+    text += (text.empty() ? "" : ", ") + std::string(characterize::name(kind));
+  }
+  return text;
+}
+
+}  // namespace
 
 void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
   command.add_flag("--quick", options.quick,
@@ -18,9 +30,8 @@ void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
                          " (default: the widest usable); FLOP ceilings are measured for every "
                          "usable ISA up to it");
   command.add_option("--domains", options.domains, "domains to measure, e.g. 0,2-3 (default: all)");
-  command.add_option(
-      "--only", options.only,
-      "kinds of measurement: capacity, bandwidth, flops, sweep, latency (comma list)");
+  command.add_option("--only", options.only,
+                     "kinds of measurement: " + selectable_kinds_text() + " (comma list)");
   command.add_option("--samples", options.samples, "samples per measurement (default 11, quick 5)");
   command.add_option("--passes", options.passes,
                      "interleaved passes over the plan, each taking its share of every "
@@ -68,8 +79,8 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
     for (const std::string& part : split(options.only, ',')) {
       const auto kind = characterize::parse_measurement_kind(part);
       if (!kind || *kind == characterize::MeasurementKind::frequency) {
-        throw UsageError("unknown measurement kind '" + part +
-                         "' in --only (capacity, bandwidth, flops, sweep, latency)");
+        throw UsageError("unknown measurement kind '" + part + "' in --only (" +
+                         selectable_kinds_text() + ")");
       }
       plan.only.insert(*kind);
     }
@@ -108,7 +119,7 @@ characterize::CharacterizeOptions make_characterize_options(const MeasurementOpt
   characterize::CharacterizeOptions run;
   run.plan = make_plan_options(measurement, topology);
   run.require_placement = choices.require_placement;
-  run.estimator = parse_word<Estimator>(choices.estimator);
+  run.estimator = choices.estimator;
   run.max_seconds = choices.max_time.value_or(0);
   return run;
 }

@@ -36,7 +36,7 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
 // What else characterize and fleet share: placement check, estimator, time budget.
 struct RunChoices {
   bool require_placement = false;
-  std::string estimator = "p90";
+  Estimator estimator = Estimator::p90;
   std::optional<double> max_time;
 };
 void add_run_choices(CLI::App& command, RunChoices& choices);

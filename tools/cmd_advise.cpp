@@ -30,7 +30,7 @@ struct AdviseOptions {
   std::string results_dir;
   std::vector<std::string> region_files;
   std::vector<std::string> counts_files;  // --counts: count runs' regions.json
-  std::string precision = "dp";
+  Precision precision = Precision::dp;
   std::string hybrid_file;  // empty: hybrid.json beside the results, if any
   std::string out = "advice.json";
   std::string app_command = "<application>";
@@ -206,7 +206,7 @@ int run_advise(const AdviseOptions& options, const GlobalOptions& /*global*/) {
     throw UsageError("--cores constrains the thread mapping: it needs --affinity");
   }
   roofline::advice::AdviceOptions advice_options;
-  advice_options.precision = parse_word<Precision>(options.precision);
+  advice_options.precision = options.precision;
   // Both bandwidth models checked on this node's own roofs; the better one used unless named.
   namespace contention = roofline::contention;
   contention::PredictorChoice choice;
@@ -241,7 +241,7 @@ int run_advise(const AdviseOptions& options, const GlobalOptions& /*global*/) {
     throw UsageError(options.results_dir + ": " + e.what());
   }
   std::cout << "Placements predicted from the roofs of " << options.results_dir << " ("
-            << options.precision << " ceilings"
+            << name(options.precision) << " ceilings"
             << (hybrid_file.empty() ? "" : ", hybrid model " + hybrid_file) << ")\n";
   for (const std::string& note : notes) std::cout << note << "\n";
   std::cout << choice.why << "\n";

@@ -34,7 +34,7 @@ struct SweepCommandOptions {
   bool quick = false;
   std::optional<int> samples;
   std::string isa;
-  std::string estimator = "p90";
+  Estimator estimator = Estimator::p90;
   bool no_validation = false;
 };
 
@@ -106,7 +106,7 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
   sweep.samples = options.samples.value_or(options.quick ? 3 : 11);
   sweep.validation = !options.no_validation;
   sweep.isa = isa;
-  sweep.estimator = parse_word<Estimator>(options.estimator);
+  sweep.estimator = options.estimator;
   sweep.quiet = global.quiet;
   run.quick = options.quick;
 

@@ -21,7 +21,7 @@ struct PlaceOptions {
   std::string results_dir;
   std::vector<std::string> region_files;
   std::string access = "auto";
-  std::string precision = "dp";
+  Precision precision = Precision::dp;
   std::string json_file;
   std::string hybrid_file;                // empty: hybrid.json beside the results, if any
   std::vector<std::string> counts_files;  // --counts: count runs' regions.json
@@ -34,7 +34,7 @@ int run_place(const PlaceOptions& options) {
   roofline::PlaceOptions place_options{
       .access = follow ? Access::load : parse_word<Access>(options.access),
       .access_follows_region = follow,
-      .precision = parse_word<Precision>(options.precision)};
+      .precision = options.precision};
   const std::optional<hybrid::HybridResults> hybrid_results =
       load_hybrid_beside(options.results_dir, options.hybrid_file);
   if (hybrid_results) place_options.hybrid = &*hybrid_results;
@@ -51,7 +51,7 @@ int run_place(const PlaceOptions& options) {
   }
   std::cout << "Regions on the "
             << (follow ? "roofs of each region's access mix" : options.access + " roofs") << " and "
-            << options.precision << " ceilings of " << options.results_dir << "\n";
+            << name(options.precision) << " ceilings of " << options.results_dir << "\n";
   for (int domain : domains) {
     for (const auto& absent : roofline::absent_roof_kinds(results, domain, place_options)) {
       std::cout << "domain " << domain << ": no " << absent << "\n";

@@ -17,9 +17,9 @@ namespace {
 struct ValidateCommandOptions {
   std::string dir;
   bool quick = false;
-  std::string access = "load";
-  std::string op = "fma";
-  std::string precision = "dp";
+  Access access = Access::load;
+  FlopOp op = FlopOp::fma;
+  Precision precision = Precision::dp;
   std::string domains;
   std::vector<std::string> placements;
   std::optional<double> fail_above;
@@ -47,9 +47,9 @@ int run_validate(const ValidateCommandOptions& options, const GlobalOptions& glo
   const platform::Clock clock = platform::Clock::calibrate();
   ValidationStepOptions step;
   step.run.quick = options.quick;
-  step.run.access = parse_word<Access>(options.access);
-  step.run.op = parse_word<FlopOp>(options.op);
-  step.run.precision = parse_word<Precision>(options.precision);
+  step.run.access = options.access;
+  step.run.op = options.op;
+  step.run.precision = options.precision;
   if (!options.domains.empty()) step.run.domains = parse_index_list(options.domains, "domain");
   for (int d : step.run.domains) {
     if (d >= static_cast<int>(topology.domains().size())) {
@@ -76,16 +76,22 @@ void setup_validate(CLI::App& app, GlobalOptions& global, Action& action) {
   command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
   command->add_flag("--quick", options->quick, "a few points per roof (ends and ridge)");
   add_access_option(*command, options->access, "access mix of the roofs to validate");
-  command->add_option("--op", options->op, "FP instruction interleaved with the accesses")
-      ->check(CLI::IsMember({"fma", "add"}))
-      ->capture_default_str();
+  // The mixed kernels interleave FMA or ADD (MUL runs on the same ports as FMA).
+  add_word_option(*command, "--op", options->op, "FP instruction interleaved with the accesses",
+                  {FlopOp::fma, FlopOp::add});
   add_precision_option(*command, options->precision, "precision of the FP instructions");
   command->add_option("--domains", options->domains, "only these domains, e.g. 0,2-3");
+  std::vector<std::string> bandwidth_kinds;  // every roof kind but the compute ceilings
+  for (RoofKind kind : all<RoofKind>()) {
+    if (kind != RoofKind::compute) bandwidth_kinds.emplace_back(name(kind));
+  }
+  std::string kinds_text;
+  for (const std::string& kind : bandwidth_kinds)
+    kinds_text += (kinds_text.empty() ? "" : ", ") + kind;
   command
-      ->add_option("--placements", options->placements,
-                   "only these kinds of roofs: cache, local, remote, contention, congestion")
+      ->add_option("--placements", options->placements, "only these kinds of roofs: " + kinds_text)
       ->delimiter(',')
-      ->check(CLI::IsMember({"cache", "local", "remote", "contention", "congestion"}));
+      ->check(CLI::IsMember(bandwidth_kinds));
   command
       ->add_option("--fail-above", options->fail_above,
                    "exit 1 when a roof's mean absolute relative error away from the ridge "

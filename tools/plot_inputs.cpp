@@ -72,8 +72,7 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
                                     const PlotInputOptions& options) {
   report::PlotInputs inputs;
   inputs.results = load_results_argument(results_dir);
-  inputs.roofs = {.access = parse_word<Access>(options.access),
-                  .precision = parse_word<Precision>(options.precision)};
+  inputs.roofs = {.access = options.access, .precision = options.precision};
   const std::vector<std::string>& region_files = options.regions;
   const std::filesystem::path dir = results_directory(results_dir);
   for (std::size_t i = 0; i < region_files.size(); ++i) {

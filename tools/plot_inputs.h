@@ -17,8 +17,8 @@ struct PlotInputOptions {
   std::vector<std::string> regions;
   std::vector<std::string> counts;  // --counts: count runs' regions.json for --regions
   std::string advice;               // advice.json of larm advise
-  std::string access = "load";
-  std::string precision = "dp";
+  Access access = Access::load;
+  Precision precision = Precision::dp;
 };
 void add_plot_input_options(CLI::App& command, PlotInputOptions& options);
 
