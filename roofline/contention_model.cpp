@@ -355,12 +355,22 @@ MemoryModel fit_memory_model(const results::Results& results, Access access,
 StreamPlacement roof_placement(const MemoryModel& model, int domain_position, Placement placement,
                                int memory_position) {
   const std::size_t D = model.domains.size(), M = model.memories.size();
+  // A domain or memory the model lacks (-1 from domain_position / memory_position: e.g. its only
+  // roof held out) has no placement, rather than an index before the vectors' start.
+  const bool machine_wide =
+      placement == Placement::contention || placement == Placement::congestion;
+  if (!machine_wide && (domain_position < 0 || static_cast<std::size_t>(domain_position) >= D)) {
+    throw std::invalid_argument("the domain is not in the model");
+  }
+  if (placement != Placement::congestion &&
+      (memory_position < 0 || static_cast<std::size_t>(memory_position) >= M)) {
+    throw std::invalid_argument("the memory is not in the model");
+  }
   StreamPlacement p;
   p.threads.assign(D, 0);
   p.share.assign(D, std::vector<double>(M, 0));
   for (std::size_t d = 0; d < D; ++d) {
-    const bool runs = placement == Placement::contention || placement == Placement::congestion ||
-                      static_cast<int>(d) == domain_position;
+    const bool runs = machine_wide || static_cast<int>(d) == domain_position;
     if (!runs) continue;
     p.threads[d] = model.cores[d];
     if (placement == Placement::congestion) {
@@ -738,6 +748,11 @@ std::vector<CrossValidation> leave_one_out(const results::Results& results, Acce
           HeldOut{.domain = roof.domain, .memory = v.memory, .placement = v.placement});
       const int dp = model.domain_position(roof.domain);
       const int mp = v.memory ? model.memory_position(*v.memory) : 0;
+      if (dp < 0 || mp < 0) {
+        // Its only roof was the one held out: nothing is left to predict it from.
+        throw std::invalid_argument(std::string("no other roof of its ") +
+                                    (dp < 0 ? "domain" : "memory") + " to fit the model on");
+      }
       const auto bandwidth = predict(model, roof_placement(model, dp, v.placement, mp), predictor);
       v.predicted = bandwidth.at(static_cast<std::size_t>(dp)).gbps;
       if (predictor == Predictor::capacity && v.placement == Placement::contention &&

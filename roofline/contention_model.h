@@ -158,7 +158,8 @@ RegionBandwidth region_bandwidth(const MemoryModel& model, const StreamPlacement
 
 // The placement each kind of memory roof was measured with (all the domain's cores): domain d
 // alone on memory m (local/remote), every domain on memory m (contention), every domain on all
-// memories interleaved (congestion).
+// memories interleaved (congestion). Throws std::invalid_argument for a position the model does
+// not have (-1 from domain_position or memory_position).
 StreamPlacement roof_placement(const MemoryModel& model, int domain_position, Placement placement,
                                int memory_position);
 

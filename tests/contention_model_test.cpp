@@ -217,6 +217,27 @@ std::vector<advice::RegionAdvice> advise_broadwell() {
       {});
 }
 
+// A memory whose only roof is held out leaves the model (memory_position -1): the cross-check
+// says so instead of writing before the placement's vector (found by larm advise on the HBM
+// fixture: "double free or corruption").
+TEST(MemoryModel, LeaveOneOutOfAMemorysOnlyRoofSaysWhy) {
+  const results::Results hbm =
+      results::load_results(std::string(LARM_SOURCE_DIR) + "/tests/fixtures/four-domain-hbm");
+  const auto rows = contention::leave_one_out(hbm, Access::load, contention::Predictor::capacity);
+  ASSERT_FALSE(rows.empty());
+  bool lone = false;
+  for (const auto& row : rows) {
+    if (row.reason.find("no other roof of its memory") != std::string::npos) lone = true;
+  }
+  EXPECT_TRUE(lone);
+  const auto model = contention::fit_memory_model(broadwell(), Access::load);
+  EXPECT_THROW(contention::roof_placement(model, 0, Placement::local, -1), std::invalid_argument);
+  EXPECT_THROW(contention::roof_placement(model, 0, Placement::contention, 4),
+               std::invalid_argument);
+  EXPECT_THROW(contention::roof_placement(model, -1, Placement::remote, 1), std::invalid_argument);
+  EXPECT_NO_THROW(contention::roof_placement(model, -1, Placement::congestion, -1));
+}
+
 TEST(Advise, DdotRanksFirstTouchThenInterleaveThenBind) {
   const auto all = advise_broadwell();
   ASSERT_EQ(all.size(), 2u);
