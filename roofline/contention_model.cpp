@@ -202,7 +202,8 @@ MemoryModel fit_memory_model(const results::Results& results, Access access,
     }
   }
   model.path.assign(D, std::vector<std::optional<double>>(M));
-  model.path_source.assign(D, std::vector<std::string>(M));
+  using PathSource = MemoryModel::PathSource;
+  model.path_source.assign(D, std::vector<PathSource>(M, PathSource::none));
   std::vector<std::vector<std::optional<double>>> contention(D,
                                                              std::vector<std::optional<double>>(M));
   std::vector<std::optional<double>> congestion(D);
@@ -225,7 +226,7 @@ MemoryModel fit_memory_model(const results::Results& results, Access access,
       contention[dp][mp] = roof.roof;
     } else {
       model.path[dp][mp] = roof.roof;
-      model.path_source[dp][mp] = "roof";
+      model.path_source[dp][mp] = PathSource::roof;
     }
   }
   if (!any) {
@@ -250,7 +251,7 @@ MemoryModel fit_memory_model(const results::Results& results, Access access,
     for (std::size_t d = 0; d < D; ++d) {
       if (!model.path[d][m] && contention[d][m]) {
         model.path[d][m] = *contention[d][m] / share;
-        model.path_source[d][m] = "contention";
+        model.path_source[d][m] = PathSource::contention;
       }
     }
   }
@@ -270,15 +271,18 @@ MemoryModel fit_memory_model(const results::Results& results, Access access,
     const double rest = 1.0 / *congestion[d] - known;
     if (rest > 0) {
       model.path[d][missing[0]] = 1.0 / static_cast<double>(M) / rest;
-      model.path_source[d][missing[0]] = "congestion";
+      model.path_source[d][missing[0]] = PathSource::congestion;
     }
   }
   for (std::size_t d = 0; d < D; ++d) {
     for (std::size_t m = 0; m < M; ++m) {
-      if (model.path_source[d][m] == "contention" || model.path_source[d][m] == "congestion") {
-        model.notes.push_back("path domain " + std::to_string(model.domains[d]) + " -> memory " +
-                              std::to_string(model.memories[m]) + " estimated from the " +
-                              model.path_source[d][m] + " roofs (no roof of its own)");
+      if (model.path_source[d][m] == PathSource::contention ||
+          model.path_source[d][m] == PathSource::congestion) {
+        model.notes.push_back(
+            "path domain " + std::to_string(model.domains[d]) + " -> memory " +
+            std::to_string(model.memories[m]) + " estimated from the " +
+            (model.path_source[d][m] == PathSource::contention ? "contention" : "congestion") +
+            " roofs (no roof of its own)");
       }
     }
   }

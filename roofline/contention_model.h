@@ -93,7 +93,10 @@ struct MemoryModel {
   // path[d][m]: GB/s domain d's cores alone get from memory m (its local or remote roof), or
   // estimated from the contention or congestion roofs when that roof is missing.
   std::vector<std::vector<std::optional<double>>> path;
-  std::vector<std::vector<std::string>> path_source;  // "roof", "contention", "congestion"
+  // Where path[d][m] comes from: its own roof, or estimated from the contention or congestion
+  // roofs; none: no path.
+  enum class PathSource { none, roof, contention, congestion };
+  std::vector<std::vector<PathSource>> path_source;
   // C_m: GB/s memory m serves to every core at once (its contention roofs); none: not measured.
   std::vector<std::optional<double>> memory_capacity;
   // K: GB/s of remote traffic the interconnect carries, when the congestion roofs show one below

@@ -813,95 +813,90 @@ std::string advice_table(const std::vector<RegionAdvice>& advice) {
 }
 
 namespace {
-// Per-domain and per-memory values keyed by domain index and memory OS index.
-json by_domain(const RegionAdvice& a, const std::vector<int>& values) {
-  json out = json::object();
+
+std::map<int, int> by_domain(const RegionAdvice& a, const std::vector<int>& values) {
+  std::map<int, int> out;
   for (std::size_t i = 0; i < values.size() && i < a.domains.size(); ++i) {
-    out[std::to_string(a.domains[i])] = values[i];
+    out[a.domains[i]] = values[i];
   }
   return out;
 }
-json by_memory(const RegionAdvice& a, const std::vector<double>& values) {
-  json out = json::object();
+
+std::map<unsigned, double> by_memory(const RegionAdvice& a, const std::vector<double>& values) {
+  std::map<unsigned, double> out;
   for (std::size_t i = 0; i < values.size() && i < a.memories.size(); ++i) {
-    out[std::to_string(a.memories[i])] = values[i];
+    out[a.memories[i]] = values[i];
   }
   return out;
 }
-}  // namespace
 
-namespace {
-json thesis_ratios(const RegionAdvice& a) {
-  json out = json::object();
-  for (const auto& [policy, ratio] : a.thesis_time_ratios) out[policy] = ratio;
-  return out;
+const char* data_word(DataPolicy data) {
+  switch (data) {
+    case DataPolicy::first_touch:
+      return "first-touch";
+    case DataPolicy::interleave:
+      return "interleave";
+    case DataPolicy::bind:
+      return "bind";
+    case DataPolicy::fast_share:
+      break;
+  }
+  return "fast-share";
 }
+
 }  // namespace
 
-json advice_json(const std::vector<RegionAdvice>& advice, const std::vector<std::string>& notes) {
-  const auto optional = [](const std::optional<double>& v) { return results::number_or_null(v); };
-  json regions = json::array();
+std::vector<results::RegionAdviceRecord> advice_records(const std::vector<RegionAdvice>& advice) {
+  std::vector<results::RegionAdviceRecord> out;
   for (const RegionAdvice& a : advice) {
-    json ranking = json::array();
+    results::RegionAdviceRecord r;
     for (const PolicyPrediction& p : a.ranking) {
-      json environment = json::object();
-      for (const auto& [key, value] : p.commands.environment) environment[key] = value;
-      ranking.push_back(
-          {{"placement", p.policy.name()},
-           {"threads", p.policy.threads == ThreadPolicy::compact ? "compact" : "scatter"},
-           {"data", p.policy.data == DataPolicy::first_touch  ? "first-touch"
-                    : p.policy.data == DataPolicy::interleave ? "interleave"
-                    : p.policy.data == DataPolicy::bind       ? "bind"
-                                                              : "fast-share"},
-           {"memory", p.policy.memory ? json(*p.policy.memory) : json()},
-           {"fast_share",
-            p.policy.data == DataPolicy::fast_share ? json(p.policy.fast_share) : json()},
-           {"threads_per_domain", by_domain(a, p.threads_per_domain)},
-           {"expected_pages", by_memory(a, p.expected_pages)},
-           {"gbps", optional(p.gbps)},
-           {"gflops", optional(p.gflops)},
-           {"bound", p.bound},
-           {"speedup", optional(p.speedup)},
-           {"expected_gflops", optional(p.expected_gflops)},
-           {"current", p.current},
-           {"unavailable", p.unavailable},
-           {"commands",
-            {{"environment", environment},
-             {"numactl", p.commands.numactl},
-             {"hwloc_bind", p.commands.hwloc_bind},
-             {"shell", p.commands.shell},
-             {"note", p.commands.note}}}});
+      results::RankedPlacement q;
+      q.placement = p.policy.name();
+      q.threads = p.policy.threads == ThreadPolicy::compact ? "compact" : "scatter";
+      q.data = data_word(p.policy.data);
+      q.memory = p.policy.memory;
+      if (p.policy.data == DataPolicy::fast_share) q.fast_share = p.policy.fast_share;
+      q.threads_per_domain = by_domain(a, p.threads_per_domain);
+      q.expected_pages = by_memory(a, p.expected_pages);
+      q.gbps = p.gbps;
+      q.gflops = p.gflops;
+      q.bound = p.bound;
+      q.speedup = p.speedup;
+      q.expected_gflops = p.expected_gflops;
+      q.current = p.current;
+      q.unavailable = p.unavailable;
+      for (const auto& [key, value] : p.commands.environment) q.commands.environment[key] = value;
+      q.commands.numactl = p.commands.numactl;
+      q.commands.hwloc_bind = p.commands.hwloc_bind;
+      q.commands.shell = p.commands.shell;
+      q.commands.note = p.commands.note;
+      r.ranking.push_back(std::move(q));
     }
-    json data = json::object();
-    for (const auto& [memory, fraction] : a.data_memories) data[std::to_string(memory)] = fraction;
-    regions.push_back(
-        {{"file", a.file},
-         {"label", a.label},
-         {"region", a.region},
-         {"threads", a.threads},
-         {"threads_per_domain", by_domain(a, a.threads_per_domain)},
-         {"ai", optional(a.ai)},
-         {"measured_gflops", optional(a.measured_gflops)},
-         {"measured_gbps", optional(a.measured_gbps)},
-         {"read_share", optional(a.read_share)},
-         {"data_memories", data},
-         {"current", a.current},
-         {"current_predicted", optional(a.current_gflops)},
-         {"hybrid_roof_gbps", optional(a.hybrid_roof_gbps)},
-         {"hybrid_note", a.hybrid_note},
-         {"ranking", ranking},
-         {"thesis_sensitive", a.thesis_sensitive ? json(*a.thesis_sensitive) : json()},
-         {"thesis_time_ratios", thesis_ratios(a)},
-         {"sensitive", a.sensitive},
-         {"best_over_worst", optional(a.best_over_worst)},
-         {"recommendation", a.recommendation},
-         {"evidence", a.evidence},
-         {"unavailable", a.unavailable}});
+    r.file = a.file;
+    r.label = a.label;
+    r.region = a.region;
+    r.threads = a.threads;
+    r.threads_per_domain = by_domain(a, a.threads_per_domain);
+    r.ai = a.ai;
+    r.measured_gflops = a.measured_gflops;
+    r.measured_gbps = a.measured_gbps;
+    r.read_share = a.read_share;
+    r.data_memories = a.data_memories;
+    r.current = a.current;
+    r.current_predicted = a.current_gflops;
+    r.hybrid_roof_gbps = a.hybrid_roof_gbps;
+    r.hybrid_note = a.hybrid_note;
+    r.thesis_sensitive = a.thesis_sensitive;
+    for (const auto& [policy, ratio] : a.thesis_time_ratios) r.thesis_time_ratios[policy] = ratio;
+    r.sensitive = a.sensitive;
+    r.best_over_worst = a.best_over_worst;
+    r.recommendation = a.recommendation;
+    r.evidence = a.evidence;
+    r.unavailable = a.unavailable;
+    out.push_back(std::move(r));
   }
-  return {{"format", "larm-advice"},
-          {"schema_version", kAdviceSchemaVersion},
-          {"notes", notes},
-          {"regions", regions}};
+  return out;
 }
 
 }  // namespace larm::roofline::advice

@@ -11,14 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/advice_records.h"
 #include "results/hybrid_records.h"
 #include "results/records.h"
 #include "results/region_records.h"
 #include "roofline/contention_model.h"
 
 namespace larm::roofline::advice {
-
-inline constexpr const char* kAdviceSchemaVersion = "1.1";
 
 // Thesis Def. 6.1 (seed 003 §6.2.3): an application is placement-sensitive when one of its
 // policies changes its execution time by at least 10 % against the default policy; its policies
@@ -128,7 +127,7 @@ std::vector<RegionAdvice> advise(const results::Results& results,
 void judge_thesis_sensitivity(RegionAdvice& advice, bool several_memories);
 
 std::string advice_table(const std::vector<RegionAdvice>& advice);
-nlohmann::json advice_json(const std::vector<RegionAdvice>& advice,
-                           const std::vector<std::string>& notes);
+// What advice.json holds of each region's advice (results/advice_records.h).
+std::vector<results::RegionAdviceRecord> advice_records(const std::vector<RegionAdvice>& advice);
 
 }  // namespace larm::roofline::advice

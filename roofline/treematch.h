@@ -95,9 +95,4 @@ Tree tree_from_hwloc(hwloc_topology_t topology, std::vector<unsigned>& leaf_pus)
 // Throws std::invalid_argument when the domains or cache groups are not balanced.
 Tree tree_from_results(const nlohmann::json& topology, std::vector<unsigned>& leaf_pus);
 
-// A CSV matrix (threads × threads, bytes; optional header row and column of names are not
-// accepted: numbers only, comma-separated). Throws std::runtime_error naming the file, row and
-// column of the first problem.
-Matrix read_affinity_csv(const std::filesystem::path& file);
-
 }  // namespace larm::roofline::treematch

@@ -19,7 +19,7 @@ fi
 seconds=${1:-30}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(results regions hybrid samples_csv topology_xml cli affinity_csv)
+((${#targets[@]})) || targets=(results regions hybrid samples_csv topology_xml cli affinity_csv advice fleet)
 [[ $seconds =~ ^[0-9]+$ && $seconds -gt 0 ]] || { echo "fuzz: SECONDS must be a positive whole number" >&2; exit 2; }
 
 "$root/scripts/install-deps.sh"
@@ -42,7 +42,7 @@ seeds_of() {
     samples_csv) echo "$root"/tests/fixtures/*.csv "$root"/tests/fixtures/*/samples.csv ;;
     topology_xml) echo "$root"/tests/fixtures/topologies/*.xml ;;
     cli) ;;
-    affinity_csv) ;;
+    affinity_csv | advice | fleet) ;;  # their corpora hold larm's own outputs
     *) echo "fuzz: unknown target $1" >&2; exit 2 ;;
   esac
 }

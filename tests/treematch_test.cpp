@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/affinity_csv.h"
 #include "roofline/treematch.h"
 #include "topology/topology.h"
 
@@ -370,10 +371,10 @@ TEST(TreeMatch, ReadsCsvAndNamesBadCells) {
   const auto dir = std::filesystem::temp_directory_path() / "larm-treematch-test";
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "good.csv") << "0,5\n5,0\n";
-  EXPECT_EQ(read_affinity_csv(dir / "good.csv"), (Matrix{{0, 5}, {5, 0}}));
+  EXPECT_EQ(results::read_affinity_csv(dir / "good.csv"), (Matrix{{0, 5}, {5, 0}}));
   std::ofstream(dir / "bad.csv") << "0,5\n5,x\n";
   try {
-    read_affinity_csv(dir / "bad.csv");
+    results::read_affinity_csv(dir / "bad.csv");
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("row 2, column 2"), std::string::npos) << e.what();

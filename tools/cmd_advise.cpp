@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "results/affinity_csv.h"
 #include "results/atomic_file.h"
 #include "results/hybrid_codec.h"
 #include "results/statistics.h"
@@ -108,7 +109,7 @@ json thread_mapping(const AdviseOptions& options, const results::Results& result
   namespace tm = roofline::treematch;
   tm::Matrix affinity;
   try {
-    affinity = tm::read_affinity_csv(options.affinity_file);
+    affinity = results::read_affinity_csv(options.affinity_file);
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
@@ -246,9 +247,11 @@ int run_advise(const AdviseOptions& options, const GlobalOptions& /*global*/) {
   for (const std::string& note : notes) std::cout << note << "\n";
   std::cout << choice.why << "\n";
   std::cout << "\n" << roofline::advice::advice_table(advice);
-  json document = roofline::advice::advice_json(advice, notes);
-  document["results"] = options.results_dir;
-  document["hybrid"] = hybrid_file.empty() ? json() : json(hybrid_file);
+  results::AdviceFile document;
+  document.notes = notes;
+  document.regions = roofline::advice::advice_records(advice);
+  document.results = options.results_dir;
+  if (!hybrid_file.empty()) document.hybrid = hybrid_file;
   json checks = json::array();
   for (const auto& c : choice.checks) {
     // To 1e-6: the β fit behind the martinasso error is an iterative search whose last digits
@@ -260,7 +263,7 @@ int run_advise(const AdviseOptions& options, const GlobalOptions& /*global*/) {
                       {"roofs_predicted", c.predicted},
                       {"roofs", c.rows.size()}});
   }
-  document["bandwidth_model"] = {
+  document.bandwidth_model = {
       {"chosen", contention::predictor_name(choice.chosen)},
       {"selected_by", options.model == "auto" ? "leave-one-out" : "--model"},
       {"why", choice.why},
@@ -269,14 +272,14 @@ int run_advise(const AdviseOptions& options, const GlobalOptions& /*global*/) {
     for (const auto& c : choice.checks) {
       if (c.predictor != choice.chosen) continue;
       std::cout << cross_validation_text(c.rows, c.predictor) << "\n";
-      document["model_check"] = cross_validation_json(c.rows);
+      document.model_check = cross_validation_json(c.rows);
     }
   }
   if (!options.affinity_file.empty()) {
-    document["thread_mapping"] = mapping_json;
+    document.thread_mapping = mapping_json;
     std::cout << mapping_text << "\n";
   }
-  results::write_file_atomically(options.out, document.dump(2) + "\n");
+  results::write_file_atomically(options.out, results::to_json(document).dump(2) + "\n");
   std::cout << "Wrote " << options.out << "\n";
   return 0;
 }

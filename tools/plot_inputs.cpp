@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 
+#include "results/advice_records.h"
 #include "results/input_file.h"
 #include "results/json_schema.h"
 #include "results/store.h"
@@ -28,40 +29,24 @@ namespace {
 
 // Each region's predicted placements, per domain: the domain's share of the GFLOP/s.
 std::vector<report::PredictedPoint> predicted_points(const std::string& file) {
-  nlohmann::json doc;
+  results::AdviceFile advice;
   try {
-    doc = results::read_json_file(file);
+    advice = results::load_advice(file);
   } catch (const std::runtime_error& e) {
     throw UsageError(e.what());
   }
-  if (results::text_member(doc, "format") != "larm-advice") {
-    throw UsageError(file + " is not an advice file (no \"format\": \"larm-advice\")");
-  }
-  try {
-    results::check_against_schema(doc, results::FileFormat::advice);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(file + ": " + e.what());
-  }
   std::vector<report::PredictedPoint> points;
-  try {
-    for (const auto& region : doc.at("regions")) {
-      if (!region.at("ai").is_number()) continue;
-      for (const auto& p : region.at("ranking")) {
-        if (!p.at("gflops").is_number()) continue;
-        const auto threads = p.at("threads_per_domain").get<std::map<std::string, int>>();
-        long long total = 0;  // up to 65 536 domains of at most 2^20 threads each
-        for (const auto& [domain, n] : threads) total += n;
-        for (const auto& [domain, n] : threads) {
-          if (n <= 0 || total <= 0) continue;
-          points.push_back({static_cast<int>(results::parse_index(domain, "domain")),
-                            region.at("ai").get<double>(), p.at("gflops").get<double>() * n / total,
-                            region.at("region").get<std::string>(),
-                            p.at("placement").get<std::string>()});
-        }
+  for (const results::RegionAdviceRecord& region : advice.regions) {
+    if (!region.ai) continue;
+    for (const results::RankedPlacement& p : region.ranking) {
+      if (!p.gflops) continue;
+      long long total = 0;  // up to 65 536 domains of at most 2^20 threads each
+      for (const auto& [domain, n] : p.threads_per_domain) total += n;
+      for (const auto& [domain, n] : p.threads_per_domain) {
+        if (n <= 0 || total <= 0) continue;
+        points.push_back({domain, *region.ai, *p.gflops * n / total, region.region, p.placement});
       }
     }
-  } catch (const std::exception& e) {
-    throw UsageError(file + " is not a valid advice file: " + e.what());
   }
   return points;
 }

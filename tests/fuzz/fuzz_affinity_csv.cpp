@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "results/affinity_csv.h"
 #include "results/input_file.h"
 #include "roofline/treematch.h"
 
@@ -33,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace larm::roofline::treematch;
   Matrix m;
   try {
-    m = read_affinity_csv(file);
+    m = larm::results::read_affinity_csv(file);
   } catch (const std::runtime_error&) {
     return 0;
   }
