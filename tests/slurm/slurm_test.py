@@ -4,9 +4,11 @@ task/cgroup plugin confines each task's CPUs where cgroup v1's cpuset is mounted
 sites) runs
   1. `srun -N1 -n2 --mpi=pmix larm fleet --quick --only flops` in test mode
      (LARM_FLEET_HOST=node-{rank}), three busy processes on the last CPU: every node complete,
-     that rank's node, and only it, an outlier; each node's provenance holds what Slurm gave it
-     (SLURM_* variables, the cgroup's CPUs) and says it is part of the node;
-  2. the srun line of docs/fleet.md as written, for one node: the whole node measured, nothing partial;
+     that rank's node, and only it, an outlier (or saying it re-took its interfered samples);
+     each node's provenance holds what Slurm gave it (SLURM_* variables, the cgroup's CPUs) and
+     says it is part of the node;
+  2. the srun line of docs/fleet.md as written, for one node: the whole node measured, nothing
+     partial;
   3. the same line without --cpus-per-task: the task's cgroup holds one CPU, and the node says
      it was measured in part.
 Then the daemons are stopped; nothing is left running. Skipped (exit 77, with the reason) where it
@@ -153,7 +155,8 @@ PartitionName=test Nodes={host} Default=YES MaxTime=INFINITE State=UP
         doc = json.load(open(os.path.join(out, "fleet.json")))
         return doc, {n["host"]: n for n in doc["nodes"]}
 
-    # 1. Two ranks named apart, the last CPU busy: its node alone is the outlier.
+    # 1. Two ranks named apart, the last CPU busy: its node alone is the outlier, or says it was
+    # interfered with.
     out = os.path.join(work, "two-ranks")
     busy = [subprocess.Popen([sys.executable, injector, "--cpu", str(cpus - 1), "--duty", "1",
                               "--seconds", "300"]) for _ in range(3)]
@@ -188,9 +191,18 @@ PartitionName=test Nodes={host} Default=YES MaxTime=INFINITE State=UP
                         for w in res["warnings"]), f"{h}: no part-of-the-node warning")
             c.check((by_host[h]["shape"] or {}).get("part_of_node", "").startswith("CPUs "),
                     f"{h}: fleet.json does not say it was measured in part")
+        # The busy CPU's node is the outlier, or larm re-took its interfered samples until they
+        # were clean and its roofs match the quiet node's (seen once in CI: node-1 took 15 s
+        # instead of 5 and read 103.4 GFLOP/s against 103.6): both are right; the quiet node is
+        # never an outlier, and a busy node not named must say it was interfered with.
         outliers = {o["host"] for o in doc["outliers"]}
-        c.check(outliers == {busy_node}, f"outliers {sorted(outliers)}, the busy CPU's node is "
+        c.check(outliers <= {busy_node}, f"outliers {sorted(outliers)}, the busy CPU's node is "
                                          f"{busy_node}")
+        if busy_node and busy_node not in outliers:
+            res = json.load(open(os.path.join(out, busy_node, "results.json")))
+            c.check(any("were interfered with" in w for w in res["warnings"]),
+                    f"{busy_node} is no outlier and does not say it was interfered with")
+            print(f"{busy_node}: no outlier, its interfered samples re-taken")
         c.check("PART OF THE NODE: node-0" in r.stdout, "the summary does not say node-0 is part")
 
     # 2. docs/fleet.md's line, for one node (the whole node: --cpus-per-task is its CPUs).
