@@ -105,6 +105,5 @@ topology::Domain usable_view(const topology::Domain& domain, double fraction);
 // How estimated_seconds is computed, for `larm plan` and docs/method.md.
 extern const char* const kEstimateMethod;
 
-std::string describe_plan(const Plan& plan, const topology::Topology& topology, bool verbose);
 
 }  // namespace larm::characterize

@@ -126,7 +126,6 @@ std::vector<RegionAdvice> advise(const results::Results& results,
 // the same threads on each domain as compact; with one memory, interleave is first touch.
 void judge_thesis_sensitivity(RegionAdvice& advice, bool several_memories);
 
-std::string advice_table(const std::vector<RegionAdvice>& advice);
 // What advice.json holds of each region's advice (results/advice_records.h).
 std::vector<results::RegionAdviceRecord> advice_records(const std::vector<RegionAdvice>& advice);
 

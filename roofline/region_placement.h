@@ -132,8 +132,7 @@ struct PlacedRegion {
 PlacedRegion place(const RegionPoint& point, const results::Results& results,
                    const PlaceOptions& options);
 
-// The table `larm place` prints, and its JSON form.
-std::string placement_table(const std::vector<PlacedRegion>& placements);
+// The JSON form of `larm place`'s table (its text: report/text/placement_table.h).
 nlohmann::json placements_json(const std::vector<PlacedRegion>& placements);
 
 }  // namespace larm::roofline

@@ -7,6 +7,7 @@
 
 #include "characterize/plan.h"
 #include "characterize/twin_domains.h"
+#include "report/text/plan_text.h"
 #include "tests/topology_fixture.h"
 
 namespace larm::characterize {

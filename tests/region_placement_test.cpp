@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "report/text/placement_table.h"
 #include "results/store.h"
 #include "roofline/region_placement.h"
 

@@ -8,7 +8,7 @@
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
 #include "results/store.h"
-#include "results/summary_table.h"
+#include "report/text/summary_table.h"
 #include "tests/schema_complete.h"
 
 namespace larm::results {

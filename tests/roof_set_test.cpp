@@ -1,7 +1,7 @@
 // The roofline model of a results set on hand-computed cases.
 #include <gtest/gtest.h>
 
-#include "results/matrix_table.h"
+#include "report/text/matrix_table.h"
 #include "roofline/contention.h"
 #include "roofline/roof_set.h"
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "report/text/advice_table.h"
 #include "results/affinity_csv.h"
 #include "results/atomic_file.h"
 #include "results/hybrid_codec.h"

@@ -5,11 +5,11 @@
 
 #include "fleet/node_step.h"
 #include "larm/build_info.h"
+#include "report/text/fleet_text.h"
 #include "results/atomic_file.h"
 #include "tools/cli_options.h"
 #include "tools/cli_plan.h"
 #include "tools/commands.h"
-#include "tools/fleet_text.h"
 #ifdef LARM_HAVE_MPI
 #include "fleet/mpi_run.h"
 #endif

@@ -13,6 +13,7 @@
 #include "codegen/isa.h"
 #include "platform/cpu_info.h"
 #include "platform/interrupt_guard.h"
+#include "report/text/hybrid_text.h"
 #include "results/atomic_file.h"
 #include "results/hybrid_codec.h"
 #include "results/hybrid_samples_csv.h"
@@ -21,7 +22,6 @@
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
 #include "tools/commands.h"
-#include "tools/hybrid_text.h"
 
 namespace larm::cli {
 namespace {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <set>
 
+#include "report/text/placement_table.h"
 #include "results/atomic_file.h"
 #include "results/store.h"
 #include "roofline/region_placement.h"

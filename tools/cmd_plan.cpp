@@ -4,6 +4,7 @@
 
 #include "characterize/llc_probe.h"
 #include "platform/clock.h"
+#include "report/text/plan_text.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/cli_plan.h"

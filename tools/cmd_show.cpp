@@ -2,15 +2,15 @@
 #include <iostream>
 #include <memory>
 
-#include "results/matrix_table.h"
+#include "report/text/fleet_text.h"
+#include "report/text/matrix_table.h"
+#include "report/text/summary_table.h"
 #include "results/store.h"
-#include "results/summary_table.h"
 #include "roofline/contention.h"
 #include "roofline/roof_set.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/commands.h"
-#include "tools/fleet_text.h"
 
 namespace larm::cli {
 

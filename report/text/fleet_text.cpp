@@ -1,5 +1,5 @@
 // The text of a fleet.
-#include "tools/fleet_text.h"
+#include "report/text/fleet_text.h"
 
 #include <algorithm>
 #include <cstdio>

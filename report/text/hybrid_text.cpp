@@ -1,5 +1,5 @@
 // Text tables of the hybrid model.
-#include "tools/hybrid_text.h"
+#include "report/text/hybrid_text.h"
 
 #include <cmath>
 #include <cstdio>

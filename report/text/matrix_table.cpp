@@ -1,5 +1,5 @@
 // The domain × memory view of a results set.
-#include "results/matrix_table.h"
+#include "report/text/matrix_table.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // The human-readable summary of a results set.
-#include "results/summary_table.h"
+#include "report/text/summary_table.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -5,11 +5,11 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "report/text/matrix_table.h"
+#include "report/text/summary_table.h"
 #include "results/csv_writer.h"
 #include "results/input_file.h"
-#include "results/matrix_table.h"
 #include "results/records.h"
-#include "results/summary_table.h"
 #include "tests/fuzz/accepted_invariants.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

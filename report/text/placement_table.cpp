@@ -1,0 +1,58 @@
+// `larm place`'s table.
+#include "report/text/placement_table.h"
+
+#include <sstream>
+
+#include "results/number_text.h"
+
+namespace larm::roofline {
+namespace {
+
+std::string format(const std::optional<double>& value, const char* pattern = "%.3g") {
+  if (!value) return "-";
+  return results::format_number(pattern, *value);
+}
+
+std::string pad(std::string text, std::size_t width) {
+  if (text.size() < width) text.append(width - text.size(), ' ');
+  return text;
+}
+
+}  // namespace
+
+std::string placement_table(const std::vector<PlacedRegion>& placements) {
+  const std::vector<std::pair<std::string, std::size_t>> columns = {
+      {"label", 12},  {"region", 16}, {"domain", 7},    {"threads", 8}, {"AI", 9},
+      {"GFLOP/s", 9}, {"GB/s", 9},    {"bound by", 34}, {"below", 7}};
+  std::ostringstream out;
+  for (const auto& [title, width] : columns) out << pad(title, width) << ' ';
+  out << "\n";
+  for (const auto& p : placements) {
+    const auto& point = p.point;
+    std::vector<std::string> cells = {point.label,
+                                      point.region,
+                                      std::to_string(point.domain),
+                                      std::to_string(point.threads),
+                                      format(point.ai),
+                                      format(point.gflops),
+                                      format(point.gbps),
+                                      p.bound ? p.bound->name : "-",
+                                      p.bound ? format(p.distance_percent, "%.0f %%") : "-"};
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      std::string cell = cells[i];
+      const std::size_t width = columns[i].second;
+      if (cell.size() > width) cell = cell.substr(0, width - 1) + "~";
+      out << pad(cell, width) << ' ';
+    }
+    out << "\n    " << p.verdict << "\n";
+    if (p.hybrid_roof) {
+      out << "    hybrid roof of this region: " << format(p.hybrid_roof->value) << " GB/s"
+          << (p.hybrid_note.empty() ? "" : " (" + p.hybrid_note + ")") << "\n";
+    } else if (!p.hybrid_note.empty()) {
+      out << "    no hybrid roof: " << p.hybrid_note << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace larm::roofline

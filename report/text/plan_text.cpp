@@ -1,0 +1,61 @@
+// `larm plan`'s text.
+#include "report/text/plan_text.h"
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "results/number_text.h"
+#include "results/statistics.h"
+
+namespace larm::characterize {
+
+std::string describe_plan(const Plan& plan, const topology::Topology& topology, bool verbose) {
+  std::ostringstream out;
+  std::map<std::string, std::pair<int, double>> by_kind;
+  for (const PlannedMeasurement& m : plan.measurements) {
+    if (verbose) {
+      char line[256];
+      std::snprintf(
+          line, sizeof line, "  %-60s threads %3zu  ws %12s  %s\n", m.label().c_str(), m.pus.size(),
+          m.working_set_bytes ? results::bytes_text(m.working_set_bytes).c_str() : "-",
+          !m.absent_reason.empty() ? ("absent: " + m.absent_reason).c_str()
+          : m.estimated_seconds > 0
+              ? ("est " + std::to_string(static_cast<int>(m.estimated_seconds * 1000)) + " ms")
+                    .c_str()
+              : "est 0: past where the sweep should stop");
+      out << line;
+    }
+    if (m.absent_reason.empty()) {
+      auto& entry = by_kind[name(m.kind)];
+      ++entry.first;
+      entry.second += m.estimated_seconds;
+    }
+  }
+  out << "Plan for " << topology.source() << ": " << topology.domains().size() << " domain(s), "
+      << topology.memories().size() << " memory(ies), " << topology.core_count() << " cores\n";
+  for (const auto& [kind, entry] : by_kind) {
+    char line[128];
+    std::snprintf(line, sizeof line, "  %-10s %5d measurements  %8.1f s\n", kind.c_str(),
+                  entry.first, entry.second);
+    out << line;
+  }
+  std::map<int, std::vector<int>> twins_of;
+  for (const auto& [twin, source] : plan.sized_from) twins_of[source].push_back(twin);
+  for (const auto& [source, twins] : twins_of) {
+    std::string list;
+    for (int twin : twins) list += (list.empty() ? "" : ",") + std::to_string(twin);
+    out << "  domain" << (twins.size() > 1 ? "s " : " ") << list
+        << ": the same cores and caches as domain " << source
+        << ", sized from its sweeps (no size sweeps, capacity sweep or cache scaling curves of "
+           "their own; --sweep-every-domain runs them)\n";
+  }
+  char total[160];
+  std::snprintf(total, sizeof total,
+                "%d measurements to run, %d absent with a reason; estimated %.0f s (%.1f min)\n",
+                plan.to_run, plan.absent, plan.estimated_seconds, plan.estimated_seconds / 60);
+  out << total << "Estimate: " << kEstimateMethod << "\n";
+  return out.str();
+}
+
+}  // namespace larm::characterize
