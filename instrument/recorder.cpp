@@ -17,6 +17,7 @@
 
 #include "instrument/messages.h"
 #include "instrument/region_report.h"
+#include "platform/arch.h"
 #include "platform/clock.h"
 #include "platform/page_nodes.h"
 #include "results/atomic_file.h"
@@ -29,7 +30,7 @@ namespace {
 bool g_use_tsc = false;
 
 std::uint64_t now_ticks() {
-  return g_use_tsc ? platform::read_counter() : platform::monotonic_raw_ns();
+  return g_use_tsc ? platform::arch::counter_now() : platform::monotonic_raw_ns();
 }
 
 thread_local ThreadState* t_state = nullptr;
@@ -201,7 +202,7 @@ bool Recorder::initialize(const char* out_dir, bool explicit_call) {
     counters_unavailable_ = counters != nullptr && std::strcmp(counters, "off") == 0
                                 ? "LARM_COUNTERS=off"
                                 : counters_.start();
-    g_use_tsc = platform::has_invariant_tsc();
+    g_use_tsc = platform::arch::has_invariant_counter();
     start_ns_ = platform::monotonic_raw_ns();
     start_ticks_ = now_ticks();
     started_at_ = utc_now();

@@ -11,14 +11,6 @@
 
 namespace larm::platform {
 
-bool has_invariant_tsc() {
-  return arch::has_invariant_counter();
-}
-
-std::uint64_t read_counter() {
-  return arch::counter_now();
-}
-
 std::uint64_t monotonic_raw_ns() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
@@ -28,7 +20,7 @@ std::uint64_t monotonic_raw_ns() {
 
 Clock Clock::calibrate(double calibration_seconds) {
   Clock clock;
-  clock.uses_tsc_ = has_invariant_tsc();
+  clock.uses_tsc_ = arch::has_invariant_counter();
   if (!clock.uses_tsc_) return clock;
   std::vector<double> rates;
   const auto round_ns = static_cast<std::uint64_t>(calibration_seconds / 3 * 1e9);

@@ -30,10 +30,6 @@ class Clock {
   double ticks_per_second_ = 1e9;
 };
 
-// The architecture's invariant counter (x86-64: the TSC): whether there is one, and its value
-// read without fences (liblarm's region stamps).
-bool has_invariant_tsc();
-std::uint64_t read_counter();
 std::uint64_t monotonic_raw_ns();
 
 }  // namespace larm::platform
