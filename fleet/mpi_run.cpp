@@ -238,7 +238,7 @@ Measuring learn_measuring_ranks(int rank, int size, const Roles& roles,
   }
   int error_size = static_cast<int>(error.size());
   MPI_Bcast(&error_size, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (error_size > 0 && rank != 0) error.assign(static_cast<std::size_t>(error_size), '?');
+  if (error_size > 0 && rank != 0) error = "rank 0 stopped the run";  // rank 0 prints why
   return measuring;
 }
 

@@ -12,20 +12,11 @@ namespace {
 
 using json = nlohmann::json;
 
-json optional_number(const std::optional<double>& v) {
-  return number_or_null(v);
-}
-
 template <typename K, typename V>
 json by_index(const std::map<K, V>& values) {
   json out = json::object();
   for (const auto& [key, value] : values) out[std::to_string(key)] = value;
   return out;
-}
-
-std::optional<double> read_number(const json& j, const char* key) {
-  const json& v = j.at(key);
-  return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
 }
 
 template <typename K, typename V>
@@ -45,11 +36,11 @@ json placement_json(const RankedPlacement& p) {
           {"fast_share", p.fast_share ? json(*p.fast_share) : json()},
           {"threads_per_domain", by_index(p.threads_per_domain)},
           {"expected_pages", by_index(p.expected_pages)},
-          {"gbps", optional_number(p.gbps)},
-          {"gflops", optional_number(p.gflops)},
+          {"gbps", number_or_null(p.gbps)},
+          {"gflops", number_or_null(p.gflops)},
           {"bound", p.bound},
-          {"speedup", optional_number(p.speedup)},
-          {"expected_gflops", optional_number(p.expected_gflops)},
+          {"speedup", number_or_null(p.speedup)},
+          {"expected_gflops", number_or_null(p.expected_gflops)},
           {"current", p.current},
           {"unavailable", p.unavailable},
           {"commands",
@@ -66,14 +57,14 @@ RankedPlacement placement_from_json(const json& j) {
   p.threads = j.at("threads").get<std::string>();
   p.data = j.at("data").get<std::string>();
   if (j.at("memory").is_number()) p.memory = j.at("memory").get<unsigned>();
-  p.fast_share = read_number(j, "fast_share");
+  p.fast_share = number_member(j, "fast_share");
   p.threads_per_domain = read_by_index<int, int>(j.at("threads_per_domain"), "domain");
   p.expected_pages = read_by_index<unsigned, double>(j.at("expected_pages"), "memory");
-  p.gbps = read_number(j, "gbps");
-  p.gflops = read_number(j, "gflops");
+  p.gbps = number_member(j, "gbps");
+  p.gflops = number_member(j, "gflops");
   p.bound = j.at("bound").get<std::string>();
-  p.speedup = read_number(j, "speedup");
-  p.expected_gflops = read_number(j, "expected_gflops");
+  p.speedup = number_member(j, "speedup");
+  p.expected_gflops = number_member(j, "expected_gflops");
   p.current = j.at("current").get<bool>();
   p.unavailable = j.at("unavailable").get<std::string>();
   const json& c = j.at("commands");
@@ -93,20 +84,20 @@ json region_json(const RegionAdviceRecord& a) {
           {"region", a.region},
           {"threads", a.threads},
           {"threads_per_domain", by_index(a.threads_per_domain)},
-          {"ai", optional_number(a.ai)},
-          {"measured_gflops", optional_number(a.measured_gflops)},
-          {"measured_gbps", optional_number(a.measured_gbps)},
-          {"read_share", optional_number(a.read_share)},
+          {"ai", number_or_null(a.ai)},
+          {"measured_gflops", number_or_null(a.measured_gflops)},
+          {"measured_gbps", number_or_null(a.measured_gbps)},
+          {"read_share", number_or_null(a.read_share)},
           {"data_memories", by_index(a.data_memories)},
           {"current", a.current},
-          {"current_predicted", optional_number(a.current_predicted)},
-          {"hybrid_roof_gbps", optional_number(a.hybrid_roof_gbps)},
+          {"current_predicted", number_or_null(a.current_predicted)},
+          {"hybrid_roof_gbps", number_or_null(a.hybrid_roof_gbps)},
           {"hybrid_note", a.hybrid_note},
           {"ranking", ranking},
           {"thesis_sensitive", a.thesis_sensitive ? json(*a.thesis_sensitive) : json()},
           {"thesis_time_ratios", a.thesis_time_ratios},
           {"sensitive", a.sensitive},
-          {"best_over_worst", optional_number(a.best_over_worst)},
+          {"best_over_worst", number_or_null(a.best_over_worst)},
           {"recommendation", a.recommendation},
           {"evidence", a.evidence},
           {"unavailable", a.unavailable}};
@@ -119,14 +110,14 @@ RegionAdviceRecord region_from_json(const json& j) {
   a.region = j.at("region").get<std::string>();
   a.threads = j.at("threads").get<int>();
   a.threads_per_domain = read_by_index<int, int>(j.at("threads_per_domain"), "domain");
-  a.ai = read_number(j, "ai");
-  a.measured_gflops = read_number(j, "measured_gflops");
-  a.measured_gbps = read_number(j, "measured_gbps");
-  a.read_share = read_number(j, "read_share");
+  a.ai = number_member(j, "ai");
+  a.measured_gflops = number_member(j, "measured_gflops");
+  a.measured_gbps = number_member(j, "measured_gbps");
+  a.read_share = number_member(j, "read_share");
   a.data_memories = read_by_index<unsigned, double>(j.at("data_memories"), "memory");
   a.current = j.at("current").get<std::string>();
-  a.current_predicted = read_number(j, "current_predicted");
-  a.hybrid_roof_gbps = read_number(j, "hybrid_roof_gbps");
+  a.current_predicted = number_member(j, "current_predicted");
+  a.hybrid_roof_gbps = number_member(j, "hybrid_roof_gbps");
   a.hybrid_note = j.at("hybrid_note").get<std::string>();
   for (const json& p : j.at("ranking")) a.ranking.push_back(placement_from_json(p));
   if (j.at("thesis_sensitive").is_boolean()) {
@@ -134,7 +125,7 @@ RegionAdviceRecord region_from_json(const json& j) {
   }
   a.thesis_time_ratios = j.at("thesis_time_ratios").get<std::map<std::string, double>>();
   a.sensitive = j.at("sensitive").get<bool>();
-  a.best_over_worst = read_number(j, "best_over_worst");
+  a.best_over_worst = number_member(j, "best_over_worst");
   a.recommendation = j.at("recommendation").get<std::string>();
   a.evidence = j.at("evidence").get<std::vector<std::string>>();
   a.unavailable = j.at("unavailable").get<std::string>();

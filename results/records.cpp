@@ -456,6 +456,12 @@ json number_or_null(const std::optional<double>& value) {
   return value && std::isfinite(*value) ? json(*value) : json();
 }
 
+std::optional<double> number_member(const json& object, const char* key) {
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_number()) return std::nullopt;
+  return found->get<double>();
+}
+
 json stats_json(const SampleStats& s) {
   return {{"count", s.count}, {"median", s.median}, {"min", s.min},
           {"max", s.max},     {"mean", s.mean},     {"spread", s.spread}};

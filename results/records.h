@@ -258,8 +258,10 @@ Estimator roof_estimator(const Results& results);
 // when `under` is none or was not measured under that ISA; 0 when the domain has no clock.
 double core_hz(const Results& results, int domain, std::optional<Isa> under = std::nullopt);
 
-// A measured number, or null when there is none (or it is not finite), in every results file.
+// A measured number, or null when there is none (or it is not finite), in every results file;
+// number_member reads it back: none when the member is missing, null or not a number.
 nlohmann::json number_or_null(const std::optional<double>& value);
+std::optional<double> number_member(const nlohmann::json& object, const char* key);
 
 // The JSON form of sample statistics, the same in every results file.
 nlohmann::json stats_json(const SampleStats& stats);

@@ -22,12 +22,6 @@ T field(const json& object, const char* key, T fallback) {
   return found == object.end() || found->is_null() ? fallback : found->get<T>();
 }
 
-std::optional<double> read_number(const json& object, const char* key) {
-  const auto found = object.find(key);
-  if (found == object.end() || !found->is_number()) return std::nullopt;
-  return found->get<double>();
-}
-
 std::optional<int> read_int(const json& object, const char* key) {
   const auto found = object.find(key);
   if (found == object.end() || !found->is_number_integer()) return std::nullopt;
@@ -56,7 +50,8 @@ std::map<std::string, double> read_counted(const json& in) {
 }
 
 Rates read_rates(const json& in) {
-  return {read_number(in, "ai"), read_number(in, "gflops"), read_number(in, "gbps")};
+  return {results::number_member(in, "ai"), results::number_member(in, "gflops"),
+          results::number_member(in, "gbps")};
 }
 
 void write_count(json& out, const char* key, const Count& count) {
@@ -66,7 +61,7 @@ void write_count(json& out, const char* key, const Count& count) {
 
 Count read_count(const json& in, const char* key) {
   const std::string source = std::string(key) + "_source";
-  return {read_number(in, key), field(in, source.c_str(), std::string("unavailable"))};
+  return {results::number_member(in, key), field(in, source.c_str(), std::string("unavailable"))};
 }
 
 json thread_json(const ThreadRecord& t) {
@@ -104,15 +99,15 @@ ThreadRecord thread_from(const json& in) {
   t.bytes = read_count(in, "bytes");
   t.bytes_read = read_count(in, "bytes_read");
   t.bytes_written = read_count(in, "bytes_written");
-  t.flops_declared = read_number(in, "flops_declared");
-  t.bytes_declared = read_number(in, "bytes_declared");
-  t.flops_papi = read_number(in, "flops_papi");
-  t.load_instructions = read_number(in, "load_instructions");
-  t.store_instructions = read_number(in, "store_instructions");
+  t.flops_declared = results::number_member(in, "flops_declared");
+  t.bytes_declared = results::number_member(in, "bytes_declared");
+  t.flops_papi = results::number_member(in, "flops_papi");
+  t.load_instructions = results::number_member(in, "load_instructions");
+  t.store_instructions = results::number_member(in, "store_instructions");
   t.rates = read_rates(in);
   t.counted = read_counted(in);
-  t.first_begin_s = read_number(in, "first_begin_s");
-  t.last_end_s = read_number(in, "last_end_s");
+  t.first_begin_s = results::number_member(in, "first_begin_s");
+  t.last_end_s = results::number_member(in, "last_end_s");
   return t;
 }
 
@@ -148,8 +143,8 @@ Aggregate aggregate_from(const json& in) {
   a.rates = read_rates(in);
   a.ai_unavailable = field(in, "ai_unavailable", std::string());
   a.counted = read_counted(in);
-  a.first_begin_s = read_number(in, "first_begin_s");
-  a.last_end_s = read_number(in, "last_end_s");
+  a.first_begin_s = results::number_member(in, "first_begin_s");
+  a.last_end_s = results::number_member(in, "last_end_s");
   return a;
 }
 
@@ -315,7 +310,7 @@ RegionsFile regions_from_json(const json& document) {
     file.counters.events = field(counters, "events", std::vector<std::string>{});
     file.counters.events_refused = field(counters, "events_refused", std::vector<std::string>{});
     file.counters.bytes_per_memory_instruction =
-        read_number(counters, "bytes_per_memory_instruction");
+        results::number_member(counters, "bytes_per_memory_instruction");
     file.counters.tool = field(counters, "tool", std::string());
     file.topology = field(document, "topology", json::object());
     file.open_at_finalize = field(document, "open_at_finalize", std::vector<std::string>{});

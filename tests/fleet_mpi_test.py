@@ -92,14 +92,24 @@ with tempfile.TemporaryDirectory() as tmp:
     for n in doc["nodes"]:
         c.check_equal(len(node_cpus(out, n["host"])), 1, n["host"] + " measured its own CPU only")
     outliers = {o["host"]: {d["roof"] for d in o["roofs"]} for o in doc["outliers"]}
-    if victim:
-        low = outliers.get(victim[0], set())
+    ceilings = [r["key"] for r in doc["roofs"] if " flops " in r["key"]]
+    low = outliers.get(victim[0], set()) if victim else set()
+    if victim and len(low & set(ceilings)) * 2 < len(ceilings):
+        # larm may re-take the interfered samples until they are clean (the Slurm test met it in
+        # CI: the busy node took 3 x as long and read its quiet peer's ceilings): then it says so,
+        # and no quiet node is low on more roofs than it.
+        warnings = json.load(open(os.path.join(out, victim[0], "results.json")))["warnings"]
+        c.check(any("were interfered with" in w for w in warnings),
+                f"{victim[0]} is low on {len(low)} of {len(ceilings)} FLOP ceilings and does not "
+                "say it was interfered with")
+        for host, roofs in outliers.items():
+            if host != victim[0]:
+                c.check(len(roofs) <= len(low), f"{host} (no interference) is low on more roofs")
+        print(f"interfered node {victim[0]}: low on {len(low)} ceilings, its samples re-taken")
+    elif victim:
         # The busy processes take three quarters of the victim's CPU: every ceiling drops (it was
         # 20 of 20 here with one process on a quiet machine). Half of them at least, the peak among
-        # them.
-        ceilings = [r["key"] for r in doc["roofs"] if " flops " in r["key"]]
-        c.check(len(low & set(ceilings)) * 2 >= len(ceilings),
-                f"{victim[0]} is low on {len(low)} of {len(ceilings)} FLOP ceilings: {sorted(low)}")
+        # them (the branch's condition).
         print(f"interfered node {victim[0]}: low on {len(low & set(ceilings))} of {len(ceilings)}"
               f" FLOP ceilings; the others on {[len(v) for h, v in outliers.items() if h != victim[0]]}")
         peak = next(r["key"] for r in doc["roofs"] if r["key_roof"] and " flops " in r["key"])
