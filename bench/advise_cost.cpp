@@ -40,14 +40,19 @@ results::Roof memory_roof(int domain, unsigned memory, Placement placement, doub
 
 results::Results node() {
   results::Results r;
-  nlohmann::json domains = nlohmann::json::array(), memories = nlohmann::json::array();
   for (int d = 0; d < kDomains; ++d) {
-    std::vector<int> pus;
-    for (int c = 0; c < kCores; ++c) pus.push_back(d * kCores + c);
-    domains.push_back({{"index", d}, {"core_pus", pus}, {"pus", pus}, {"local_memories", {d}}});
-    memories.push_back({{"os_index", d}, {"kind", "DRAM"}, {"cpuless", false}});
+    std::vector<unsigned> pus;
+    for (int c = 0; c < kCores; ++c) pus.push_back(static_cast<unsigned>(d * kCores + c));
+    results::DomainRecord domain;
+    domain.index = d;
+    domain.core_pus = domain.pus = pus;
+    domain.local_memories = {static_cast<unsigned>(d)};
+    r.topology.domains.push_back(std::move(domain));
+    results::MemoryRecord memory;
+    memory.os_index = static_cast<unsigned>(d);
+    memory.kind = "DRAM";
+    r.topology.memories.push_back(std::move(memory));
   }
-  r.topology = {{"domains", domains}, {"memories", memories}};
   for (int d = 0; d < kDomains; ++d) {
     for (int m = 0; m < kDomains; ++m) {
       const int hops = std::abs(d / 4 - m / 4) + (d == m ? 0 : 1);

@@ -784,11 +784,8 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   results.complete = false;
   // Said from the start, so that an interrupted run's partial results say it too.
   if (!plan.sized_from.empty()) {
-    nlohmann::json twins = nlohmann::json::array();
-    for (const auto& [twin, source] : plan.sized_from) {
-      twins.push_back({{"domain", twin}, {"sized_from", source}});
-    }
-    results.provenance["twin_domains"] = std::move(twins);
+    auto& twins = results.provenance.twin_domains.emplace();
+    for (const auto& [twin, source] : plan.sized_from) twins.push_back({twin, source});
   }
 
   // One pass of one measurement, pooled; an outcome when the run must stop.
@@ -814,9 +811,9 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     } else {
       if (options.journal && options.journal->kept() > 0 && !resumed_said) {
         resumed_said = true;  // the first run a resumed run makes again
-        results.provenance["resumed"].push_back(
-            {{"runs_kept", options.journal->kept()},
-             {"redone_first", m.label() + ", pass " + std::to_string(pass + 1)}});
+        if (!results.provenance.resumed) results.provenance.resumed.emplace();
+        results.provenance.resumed->push_back({static_cast<long>(options.journal->kept()),
+                                               m.label() + ", pass " + std::to_string(pass + 1)});
       }
       if (!m.absent_reason.empty()) {
         if (pass == 0) record_absent(topology, m, m.absent_reason, one);
@@ -846,10 +843,10 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
     const int misplaced_before = options.require_placement ? count_misplaced(results) : 0;
     if (!journaled) span.end_s = elapsed();
     pool_pass(results, slots[i], one, pool, span);
-    if (!results.provenance.contains("core_frequency_hz")) {
+    if (!results.provenance.core_frequency_hz) {
       for (const results::FrequencyRecord& f : results.frequency) {
         if (!f.under && !f.samples_hz.empty()) {
-          results.provenance["core_frequency_hz"] = f.stats.median;
+          results.provenance.core_frequency_hz = f.stats.median;
         }
       }
     }
@@ -974,10 +971,10 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
   sort_each_run(results.sweep,
                 [](const auto& p) { return std::tuple(p.domain, p.threads, p.access); });
   sort_each_run(results.latency_sweep, [](const auto& p) { return p.domain; });
-  results.provenance["sweep_stops"] = sweeps.stops();
-  results.provenance["measured_seconds_by_kind"] = seconds_by_kind;
-  results.provenance["passes_saved_by_tight_intervals"] = passes_saved;
-  results.provenance["extra_passes"] = extra_runs;
+  results.provenance.sweep_stops = sweeps.stops();
+  results.provenance.measured_seconds_by_kind = seconds_by_kind;
+  results.provenance.passes_saved_by_tight_intervals = passes_saved;
+  results.provenance.extra_passes = extra_runs;
   sizing.record(results);
   mark_levels_without_plateau(results, plan.sized_from);
   mark_indistinct_levels(results);

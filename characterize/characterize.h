@@ -28,8 +28,9 @@ struct RunOptions {
   bool require_placement = false;        // a misplaced measurement stops the run as an error
   Estimator estimator = Estimator::p90;  // each roof's value from its samples
   // The plan runs in this many passes, each taking ceil(samples / passes) samples of every
-  // measurement (docs/method.md, "Passes"); after them, measurements whose passes' values spread more
-  // than pass_threshold get more passes until max_seconds have passed since the start (0: none).
+  // measurement (docs/method.md, "Passes"); after them, measurements whose passes' values spread
+  // more than pass_threshold get more passes until max_seconds have passed since the start (0:
+  // none).
   int passes = 1;
   double pass_threshold = 0.05;
   double max_seconds = 0;
@@ -51,8 +52,8 @@ RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
 
 // The provenance block of results.json (host, CPU, kernel, compiler, versions, clock, ISA,
 // environment guards); the core frequency is added once measured.
-nlohmann::json make_provenance(const topology::Topology& topology, const platform::Clock& clock,
-                               const platform::CpuInfo& cpu, larm::Isa isa, bool quick,
-                               int samples);
+results::Provenance make_provenance(const topology::Topology& topology,
+                                    const platform::Clock& clock, const platform::CpuInfo& cpu,
+                                    larm::Isa isa, bool quick, int samples);
 
 }  // namespace larm::characterize

@@ -24,16 +24,15 @@ constexpr double kShortDoctorSeconds = 0.5;
 // this machine's earlier runs (results/run_history.h): to the range it took and to its value x
 // (1 +- that range's largest deviation from its median). The run then joins the history.
 void add_next_run_intervals(const MachineState& after, results::Results& results) {
-  const double before =
-      results.provenance.at("machine_state").value("expected_error", after.expected_error);
+  const double before = results.provenance.expected_error_before().value_or(after.expected_error);
   const double doctor = std::max(before, after.expected_error);
-  results.provenance["machine_state_after"] = after.values;
-  results.provenance["between_run_error"] = doctor;
+  results.provenance.machine_state_after = after.values;
+  results.provenance.between_run_error = doctor;
   const auto path = results::history_path();
   const std::string machine = results::machine_key(results);
   const auto history =
       path ? results::read_history(*path, machine) : std::vector<std::map<std::string, double>>{};
-  results.provenance["history_runs"] = history.size();
+  results.provenance.history_runs = static_cast<long>(history.size());
   for (results::Roof& roof : results.roofs) {
     if (!roof.interval || !roof.present()) continue;
     // A roof measured in a known placement state learns from that state's runs only: the other
@@ -95,11 +94,11 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   CharacterizeOptions options = asked;
   results.provenance = make_provenance(topology, clock, cpu, options.plan.isa, options.plan.quick,
                                        options.plan.samples);
-  results.provenance["roof_estimator"] = name(options.estimator);
-  results.provenance["passes"] = options.plan.passes;
-  results.topology = topology.to_json();
-  for (const auto& warning : results.provenance["environment_warnings"]) {
-    results.warnings.push_back(warning.get<std::string>());
+  results.provenance.roof_estimator = options.estimator;
+  results.provenance.passes = options.plan.passes;
+  results.topology = topology.record();
+  for (const std::string& warning : *results.provenance.environment_warnings) {
+    results.warnings.push_back(warning);
   }
   if (topology.memories().size() < 2) {
     results.warnings.push_back(
@@ -124,7 +123,7 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   const Plan plan = make_plan(topology, options.plan);
   state.lines.push_back("plan: " + std::to_string(plan.to_run) + " measurements, estimated " +
                         std::to_string(static_cast<int>(plan.estimated_seconds + 0.5)) + " s");
-  results.provenance["machine_state"] = state.values;
+  results.provenance.machine_state = state.values;
   if (options.on_machine_state) options.on_machine_state(state);
   if (state.verdict != "quiet") {
     results.warnings.push_back("the machine is " + state.verdict +
@@ -134,8 +133,8 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   results.incomplete_reason = "running";
   results::save_results(out, results);
   RunJournal journal = RunJournal::create(out, {{"plan", options_json(options)},
-                                                {"provenance", results.provenance},
-                                                {"topology", results.topology},
+                                                {"provenance", to_json(results.provenance)},
+                                                {"topology", to_json(results.topology)},
                                                 {"warnings", results.warnings}});
   return run_node(topology, clock, plan, options, journal, out, results);
 }
@@ -155,8 +154,8 @@ RunOutcome resume_node(const topology::Topology& topology, const platform::Clock
   options.on_progress = callbacks.on_progress;
   options.on_machine_state = callbacks.on_machine_state;
   results = results::Results{};
-  results.provenance = header.at("provenance");
-  results.topology = header.at("topology");
+  results.provenance = results::provenance_from_json(header.at("provenance"));
+  results.topology = results::topology_from_json(header.at("topology"));
   results.warnings = header.at("warnings").get<std::vector<std::string>>();
   const Plan plan = make_plan(topology, options.plan);
   return run_node(topology, clock, plan, options, journal, out, results);

@@ -72,9 +72,9 @@ bool run_hybrid(const topology::Topology& topology, const HybridRunOptions& opti
   const platform::Clock clock = platform::Clock::calibrate();
   results.provenance = make_provenance(topology, clock, platform::read_cpu_info(),
                                        options.sweep.isa, options.quick, options.sweep.samples);
-  results.provenance["roof_estimator"] = name(options.sweep.estimator);
-  for (const auto& warning : results.provenance["environment_warnings"]) {
-    results.warnings.push_back(warning.get<std::string>());
+  results.provenance.roof_estimator = options.sweep.estimator;
+  for (const std::string& warning : *results.provenance.environment_warnings) {
+    results.warnings.push_back(warning);
   }
   if (results.status == Status::not_applicable) {
     results.complete = true;

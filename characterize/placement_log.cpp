@@ -21,8 +21,7 @@ void PlacementLog::add(const std::string& when, double elapsed_seconds,
 
 std::vector<StateProbe> PlacementLog::state_probes(const results::Results& results) const {
   std::vector<StateProbe> probes;
-  const nlohmann::json& before =
-      results.provenance.value("machine_state", nlohmann::json::object());
+  const nlohmann::json before = results.provenance.machine_state.value_or(nlohmann::json::object());
   if (before.contains("core_to_core")) {
     const nlohmann::json& doctor = before.at("core_to_core");
     probes.push_back({0.0, doctor.at("state").get<std::string>(),
@@ -34,8 +33,7 @@ std::vector<StateProbe> PlacementLog::state_probes(const results::Results& resul
 
 void PlacementLog::record(results::Results& results) const {
   nlohmann::json probes = nlohmann::json::array();
-  const nlohmann::json& before =
-      results.provenance.value("machine_state", nlohmann::json::object());
+  const nlohmann::json before = results.provenance.machine_state.value_or(nlohmann::json::object());
   if (before.contains("core_to_core")) {
     const nlohmann::json& doctor = before.at("core_to_core");
     probes.push_back({{"when", "before the run (larm doctor)"},
@@ -56,11 +54,9 @@ void PlacementLog::record(results::Results& results) const {
     auto& seen = seen_at[state];
     if (std::find(seen.begin(), seen.end(), when) == seen.end()) seen.push_back(when);
   }
-  nlohmann::json states = nlohmann::json::array();
-  for (const std::string& state : order)
-    states.push_back({{"state", state}, {"seen", seen_at[state]}});
-  results.provenance["placement_probes"] = probes;
-  results.provenance["placement_states"] = states;
+  auto& states = results.provenance.placement_states.emplace();
+  for (const std::string& state : order) states.push_back({state, seen_at[state]});
+  results.provenance.placement_probes = probes;
   if (order.size() < 2) return;
   std::string text = "the host moved this run's cores between " + std::to_string(order.size()) +
                      " placements (core-to-core probes, issue 34):";

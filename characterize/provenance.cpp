@@ -11,9 +11,9 @@
 
 namespace larm::characterize {
 
-nlohmann::json make_provenance(const topology::Topology& topology, const platform::Clock& clock,
-                               const platform::CpuInfo& cpu, larm::Isa isa, bool quick,
-                               int samples) {
+results::Provenance make_provenance(const topology::Topology& topology,
+                                    const platform::Clock& clock, const platform::CpuInfo& cpu,
+                                    larm::Isa isa, bool quick, int samples) {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -21,34 +21,31 @@ nlohmann::json make_provenance(const topology::Topology& topology, const platfor
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
 
   const platform::EnvironmentReport environment = platform::read_environment(cpu);
-  nlohmann::json usable = nlohmann::json::array();
-  for (larm::Isa i : codegen::usable_isas()) usable.push_back(codegen::name(i));
-
-  return {
-      {"host", host},
-      {"date", date},
-      {"cpu_model", cpu.model_name},
-      {"cpu_vendor", cpu.vendor},
-      {"cpu_family", cpu.family},
-      {"cpu_model_number", cpu.model},
-      {"cpu_stepping", cpu.stepping},
-      {"kernel", environment.values["kernel"]},
-      {"compiler", LARM_CXX_COMPILER},
-      {"compiler_flags", LARM_CXX_FLAGS},
-      {"build_type", LARM_BUILD_TYPE},
-      {"hwloc_version", topology::hwloc_runtime_version()},
-      {"topology_source", topology.source()},
-      {"larm_version", LARM_VERSION_STRING},
-      {"git_commit", LARM_GIT_COMMIT},
-      {"isa", codegen::name(isa)},
-      {"usable_isas", usable},
-      {"clock_source", clock.source()},
-      {"tsc_hz", clock.uses_tsc() ? nlohmann::json(clock.ticks_per_second()) : nlohmann::json()},
-      {"quick", quick},
-      {"samples", samples},
-      {"environment", environment.values},
-      {"environment_warnings", environment.warnings},
-  };
+  results::Provenance p;
+  p.host = host;
+  p.date = date;
+  p.cpu_model = cpu.model_name;
+  p.cpu_vendor = cpu.vendor;
+  p.cpu_family = cpu.family;
+  p.cpu_model_number = cpu.model;
+  p.cpu_stepping = cpu.stepping;
+  p.kernel = environment.values["kernel"].get<std::string>();
+  p.compiler = LARM_CXX_COMPILER;
+  p.compiler_flags = LARM_CXX_FLAGS;
+  p.build_type = LARM_BUILD_TYPE;
+  p.hwloc_version = topology::hwloc_runtime_version();
+  p.topology_source = topology.source();
+  p.larm_version = LARM_VERSION_STRING;
+  p.git_commit = LARM_GIT_COMMIT;
+  p.isa = isa;
+  p.usable_isas = codegen::usable_isas();
+  p.clock_source = clock.source();
+  if (clock.uses_tsc()) p.tsc_hz = clock.ticks_per_second();
+  p.quick = quick;
+  p.samples = samples;
+  p.environment = environment.values;
+  p.environment_warnings = environment.warnings;
+  return p;
 }
 
 }  // namespace larm::characterize

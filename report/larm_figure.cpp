@@ -168,7 +168,7 @@ DomainData collect(const results::Results& results, int domain,
   // One memory: no remote roof was even attempted, so no record says it is absent.
   const bool remote = std::any_of(d.bandwidth.begin(), d.bandwidth.end(),
                                   [](const auto& r) { return r.kind() == RoofKind::remote; });
-  if (!remote && results.topology.value("memories", nlohmann::json::array()).size() == 1) {
+  if (!remote && results.topology.memories.size() == 1) {
     d.absent.insert(d.absent.begin(), "remote: single NUMA node");
   }
   for (const auto& r : regions) {

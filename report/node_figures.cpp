@@ -208,12 +208,12 @@ std::vector<Figure> sweep_figures(const results::Results& results,
                            "below horizontal Left reverse", body, axis);
     // The caches as one thread of the domain sees them (METHOD §3).
     std::string caches;
-    for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
-      if (d.value("index", -1) != domain) continue;
-      for (const auto& cache : d.value("caches", nlohmann::json::array())) {
-        const double per_thread = cache.value("bytes_per_thread", 0.0);
+    for (const results::DomainRecord& d : results.topology.domains) {
+      if (d.index != domain) continue;
+      for (const results::CacheRecord& cache : d.caches) {
+        const auto per_thread = static_cast<double>(cache.bytes_per_thread);
         if (per_thread <= 0) continue;
-        const std::string level = cache.value("level", "");
+        const std::string& level = cache.level;
         size_mark(body, axis, per_thread, level + " " + bytes_label(per_thread),
                   "lc rgb \"#888888\" dt 2");
         caches += (caches.empty() ? "" : ", ") + level + " " + bytes_label(per_thread);
@@ -447,11 +447,11 @@ std::vector<Figure> scaling_figures(const results::Results& results,
                                                     results::estimate(p.samples, estimator));
     with_cache.insert(p.domain);
   }
-  for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
-    const int domain = d.value("index", -1);
-    for (const auto& local : d.value("local_memories", nlohmann::json::array())) {
+  for (const results::DomainRecord& d : results.topology.domains) {
+    const int domain = d.index;
+    for (unsigned local : d.local_memories) {
       for (const auto& p : results.contention_curve) {
-        if (p.stats.count == 0 || !p.memory || p.memory->os_index != local.get<unsigned>()) {
+        if (p.stats.count == 0 || !p.memory || p.memory->os_index != local) {
           continue;
         }
         by_domain[domain]["memory " + memory_text(p.memory)].emplace_back(

@@ -213,7 +213,7 @@ std::vector<std::vector<std::string>> theta_rows(const hybrid::Fit& fit) {
 
 std::string html_report(const ReportInputs& inputs) {
   const auto& results = inputs.plot.results;
-  const std::string host = results.provenance.value("host", "unknown host");
+  const std::string host = results.provenance.host.value_or("unknown host");
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>larm report: "
     << html_escape(host) << "</title>\n<style>\n"
@@ -225,7 +225,7 @@ std::string html_report(const ReportInputs& inputs) {
     << "</style></head><body>\n";
   h << "<h1>larm report: " << html_escape(host) << "</h1>\n";
   h << "<h2>Machine and provenance</h2>\n<table id=\"provenance\">\n";
-  for (const auto& [key, value] : provenance_rows(results.provenance)) {
+  for (const auto& [key, value] : provenance_rows(results::to_json(results.provenance))) {
     h << "<tr><th>" << html_escape(key) << "</th><td>" << html_escape(value) << "</td></tr>\n";
   }
   h << "</table>\n";
@@ -267,9 +267,9 @@ std::string markdown_report(const ReportInputs& inputs) {
   const auto& results = inputs.plot.results;
   const auto md = [](const std::string& text) { return markdown_escape(text); };
   std::ostringstream m;
-  m << "# larm report: " << md(results.provenance.value("host", "unknown host")) << "\n\n";
+  m << "# larm report: " << md(results.provenance.host.value_or("unknown host")) << "\n\n";
   m << "## Machine and provenance\n\n| | |\n|---|---|\n";
-  for (const auto& [key, value] : provenance_rows(results.provenance)) {
+  for (const auto& [key, value] : provenance_rows(results::to_json(results.provenance))) {
     m << "| " << md(key) << " | " << md(value) << " |\n";
   }
   const auto warns = warnings(inputs.plot);
@@ -284,7 +284,8 @@ std::string markdown_report(const ReportInputs& inputs) {
       << md(r.placement) << " | " << md(r.access) << " | " << md(r.isa) << " | " << md(r.value)
       << " | " << md(r.unit) << " | " << md(r.spread) << " | " << md(r.status) << " |\n";
   }
-  // The hybrid model's θ, as the page has them (docs/validation-and-figures.md: report.md carries them too).
+  // The hybrid model's θ, as the page has them (docs/validation-and-figures.md: report.md carries
+  // them too).
   if (inputs.plot.hybrid && inputs.plot.hybrid->fit) {
     const auto& fit = *inputs.plot.hybrid->fit;
     m << "\n## Hybrid bandwidth model\n\n| dominant k | samples | θ ll | θ lr | θ el | θ er |\n"

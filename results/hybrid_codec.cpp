@@ -149,7 +149,7 @@ std::string number_or_empty(std::optional<double> v) {
 json to_json(const HybridResults& r) {
   json out = {{"schema_version", kHybridSchemaVersion},
               {"kind", "larm-hybrid"},
-              {"provenance", r.provenance},
+              {"provenance", results::to_json(r.provenance)},
               {"status", name(r.status)},
               {"reason", r.reason},
               {"complete", r.complete},
@@ -188,7 +188,7 @@ HybridResults hybrid_from_json(const json& document) {
   results::check_against_schema(document, results::FileFormat::hybrid);
   try {
     HybridResults r;
-    r.provenance = document.at("provenance");
+    r.provenance = results::provenance_from_json(document.at("provenance"));
     const std::string status = document.at("status").get<std::string>();
     const auto known = parse<Status>(status);
     if (known != Status::ok && known != Status::not_applicable) {

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/provenance_record.h"
 #include "results/statistics.h"
 #include "results/vocabulary.h"
 
@@ -106,7 +107,7 @@ struct MemoryChoice {
 };
 
 struct HybridResults {
-  nlohmann::json provenance = nlohmann::json::object();
+  results::Provenance provenance;
   Status status = Status::ok;  // ok, or not_applicable (with reason)
   std::string reason;
   int domain = 0;

@@ -40,12 +40,9 @@ void read_status(const json& object, Record& record) {
 // Memories are written by OS index ("" for none); their position comes from the file's topology.
 class MemoryReader {
  public:
-  explicit MemoryReader(const json& topology) {
-    if (!topology.is_object() || !topology.contains("memories")) return;
+  explicit MemoryReader(const TopologyRecord& topology) {
     int index = 0;
-    for (const json& memory : topology.at("memories")) {
-      positions_[memory.at("os_index").get<unsigned>()] = index++;
-    }
+    for (const MemoryRecord& memory : topology.memories) positions_[memory.os_index] = index++;
   }
 
   std::optional<MemoryRef> read(const json& object, const char* key = "memory") const {
@@ -468,15 +465,11 @@ json stats_json(const SampleStats& s) {
 }
 
 std::optional<Isa> kernel_isa(const Results& results) {
-  const auto found = results.provenance.find("isa");
-  if (found == results.provenance.end() || !found->is_string()) return std::nullopt;
-  return parse<Isa>(found->get<std::string>());
+  return results.provenance.isa;
 }
 
 Estimator roof_estimator(const Results& results) {
-  const auto found = results.provenance.find("roof_estimator");
-  if (found == results.provenance.end() || !found->is_string()) return Estimator::median;
-  return parse<Estimator>(found->get<std::string>()).value_or(Estimator::median);
+  return results.provenance.roof_estimator.value_or(Estimator::median);
 }
 
 double core_hz(const Results& results, int domain, std::optional<Isa> under) {
@@ -493,9 +486,9 @@ json to_json(const Results& results) {
   return {{"schema_version", kSchemaVersion},
           {"complete", results.complete},
           {"incomplete_reason", results.incomplete_reason},
-          {"provenance", results.provenance},
+          {"provenance", to_json(results.provenance)},
           {"warnings", results.warnings},
-          {"topology", results.topology},
+          {"topology", to_json(results.topology)},
           {"frequency", array_of(results.frequency, frequency_json)},
           {"roofs", array_of(results.roofs, roof_json)},
           {"sweep", array_of(results.sweep, sweep_json)},
@@ -522,9 +515,9 @@ Results results_from_json(const json& document) {
     Results r;
     r.complete = document.at("complete").get<bool>();
     r.incomplete_reason = document.value("incomplete_reason", "");
-    r.provenance = document.at("provenance");
+    r.provenance = provenance_from_json(document.at("provenance"));
     r.warnings = document.at("warnings").get<std::vector<std::string>>();
-    r.topology = document.at("topology");
+    r.topology = topology_from_json(document.at("topology"));
     const MemoryReader memories(r.topology);
     r.frequency = vector_of<FrequencyRecord>(document.at("frequency"), frequency_from);
     r.roofs = vector_of<Roof>(document.at("roofs"), roof_from, memories);

@@ -9,8 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/provenance_record.h"
 #include "results/roof_interval.h"
 #include "results/statistics.h"
+#include "results/topology_record.h"
 #include "results/vocabulary.h"
 
 namespace larm::results {
@@ -216,8 +218,8 @@ struct ValidationPoint {
 };
 
 struct Results {
-  nlohmann::json provenance = nlohmann::json::object();
-  nlohmann::json topology = nlohmann::json::object();
+  Provenance provenance;
+  TopologyRecord topology;
   std::vector<Roof> roofs;
   std::vector<SweepPoint> sweep;
   std::vector<LatencyPoint> latency;

@@ -27,13 +27,9 @@ std::optional<std::filesystem::path> history_path() {
 }
 
 std::string machine_key(const Results& results) {
-  const auto text = [&](const char* key) {
-    const auto it = results.provenance.find(key);
-    return it != results.provenance.end() && it->is_string() ? it->get<std::string>()
-                                                             : std::string();
-  };
-  return text("host") + " | " + text("cpu_model") + " | topology " +
-         std::to_string(std::hash<std::string>{}(results.topology.dump()));
+  const Provenance& p = results.provenance;
+  return p.host.value_or("") + " | " + p.cpu_model.value_or("") + " | topology " +
+         std::to_string(std::hash<std::string>{}(to_json(results.topology).dump()));
 }
 
 std::string roof_key(const Roof& roof) {
@@ -71,11 +67,7 @@ std::optional<std::string> placement_state(const Results& results, const Roof& r
   for (const StateRoof& s : roof.by_state) {
     if (s.model) return s.state;
   }
-  const nlohmann::json states =
-      results.provenance.value("placement_states", nlohmann::json::array());
-  if (states.size() != 1 || !states[0].is_object()) return std::nullopt;
-  const auto state = states[0].value("state", std::string());
-  return state.empty() ? std::nullopt : std::optional(state);
+  return results.provenance.single_placement_state();
 }
 
 std::string state_key(const std::string& roof_key, const std::string& state) {
@@ -97,7 +89,7 @@ void append_history(const std::filesystem::path& path, const std::string& machin
     }
   }
   const nlohmann::json entry = {
-      {"machine", machine}, {"date", results.provenance.value("date", "")}, {"roofs", roofs}};
+      {"machine", machine}, {"date", results.provenance.date.value_or("")}, {"roofs", roofs}};
   std::error_code ignored;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ignored);
   std::ofstream out(path, std::ios::app);

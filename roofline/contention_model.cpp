@@ -184,20 +184,20 @@ MemoryModel fit_memory_model(const results::Results& results, Access access,
                              const std::optional<HeldOut>& held_out) {
   MemoryModel model;
   model.access = access;
-  for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
-    model.domains.push_back(d.value("index", 0));
-    model.cores.push_back(static_cast<int>(d.value("core_pus", nlohmann::json::array()).size()));
+  for (const results::DomainRecord& d : results.topology.domains) {
+    model.domains.push_back(d.index);
+    model.cores.push_back(static_cast<int>(d.core_pus.size()));
   }
-  for (const auto& m : results.topology.value("memories", nlohmann::json::array())) {
-    model.memories.push_back(m.value("os_index", 0u));
+  for (const results::MemoryRecord& m : results.topology.memories) {
+    model.memories.push_back(m.os_index);
   }
   const std::size_t D = model.domains.size(), M = model.memories.size();
   if (D == 0 || M == 0) throw std::runtime_error("the results' topology names no domain or memory");
   model.local.assign(D, std::vector<bool>(M, false));
-  for (const auto& d : results.topology.value("domains", nlohmann::json::array())) {
-    const int dp = model.domain_position(d.value("index", 0));
-    for (const auto& m : d.value("local_memories", nlohmann::json::array())) {
-      const int mp = model.memory_position(m.get<unsigned>());
+  for (const results::DomainRecord& d : results.topology.domains) {
+    const int dp = model.domain_position(d.index);
+    for (unsigned m : d.local_memories) {
+      const int mp = model.memory_position(m);
       if (dp >= 0 && mp >= 0) model.local[dp][mp] = true;
     }
   }

@@ -27,13 +27,12 @@ double median_without(const std::vector<double>& sorted, std::size_t skip) {
   return rest % 2 == 1 ? at(rest / 2) : (at(rest / 2 - 1) + at(rest / 2)) / 2;
 }
 
-std::string cache_text(const nlohmann::json& topology) {
+std::string cache_text(const results::TopologyRecord& topology) {
   // Level -> (instance bytes -> instances over every domain).
   std::map<std::string, std::map<std::uint64_t, long>> levels;
-  for (const auto& domain : topology.value("domains", nlohmann::json::array())) {
-    for (const auto& cache : domain.value("caches", nlohmann::json::array())) {
-      levels[cache.value("level", "?")][cache.value("instance_bytes", std::uint64_t{0})] +=
-          cache.value("instances", 0L);
+  for (const results::DomainRecord& domain : topology.domains) {
+    for (const results::CacheRecord& cache : domain.caches) {
+      levels[cache.level.empty() ? "?" : cache.level][cache.instance_bytes] += cache.instances;
     }
   }
   std::string text;
@@ -129,29 +128,25 @@ std::string roof_key(const results::Roof& r) {
 
 NodeShape node_shape(const results::Results& results) {
   NodeShape s;
-  s.cpu = results.provenance.value("cpu_model", "");
-  const nlohmann::json& t = results.topology;
-  std::vector<std::string> kinds;
-  for (const auto& domain : t.value("domains", nlohmann::json::array())) {
-    const auto cores = domain.value("core_pus", nlohmann::json::array()).size();
-    s.cores += static_cast<int>(cores);
-    if (cores > 0) ++s.domains;
+  s.cpu = results.provenance.cpu_model.value_or("");
+  const results::TopologyRecord& t = results.topology;
+  for (const results::DomainRecord& domain : t.domains) {
+    s.cores += static_cast<int>(domain.core_pus.size());
+    if (!domain.core_pus.empty()) ++s.domains;
   }
   s.caches = cache_text(t);
   // The CPUs the run could use against the node's (issue 33): a task's share passes for the node
   // unless said.
-  const nlohmann::json environment =
-      results.provenance.value("environment", nlohmann::json::object());
-  const std::string allowed = environment.value("cpus_allowed", ""),
-                    online = environment.value("cpus_online", "");
+  const std::string allowed = results.provenance.environment_text("cpus_allowed"),
+                    online = results.provenance.environment_text("cpus_online");
   if (!allowed.empty() && !online.empty() && allowed != "unavailable" && online != "unavailable" &&
       allowed != online) {
     s.part_of_node = "CPUs " + allowed + " of " + online;
   }
-  for (const auto& memory : t.value("memories", nlohmann::json::array())) {
+  for (const results::MemoryRecord& memory : t.memories) {
     if (!s.memories.empty()) s.memories += ", ";
-    s.memories += memory.value("kind", "?");
-    s.memory_bytes.push_back(memory.value("bytes", std::uint64_t{0}));
+    s.memories += memory.kind.empty() ? "?" : memory.kind;
+    s.memory_bytes.push_back(memory.bytes);
   }
   return s;
 }

@@ -39,9 +39,9 @@ NodeShape node_shape(const contention::MemoryModel& model, const results::Result
   shape.cores = model.cores;
   shape.memories = model.memories;
   std::vector<bool> cpuless;
-  for (const auto& m : results.topology.value("memories", json::array())) {
-    shape.high_bandwidth.push_back(is_high_bandwidth_kind(m.value("kind", std::string())));
-    cpuless.push_back(m.value("cpuless", false));
+  for (const results::MemoryRecord& m : results.topology.memories) {
+    shape.high_bandwidth.push_back(is_high_bandwidth_kind(m.kind));
+    cpuless.push_back(m.cpuless);
   }
   shape.high_bandwidth.resize(shape.memories.size(), false);
   cpuless.resize(shape.memories.size(), false);
@@ -362,9 +362,9 @@ std::string Policy::name() const {
 }
 
 std::optional<std::string> single_memory_note(const results::Results& results) {
-  const auto memories = results.topology.value("memories", json::array());
-  const auto domains = results.topology.value("domains", json::array());
-  if (memories.size() > 1 || domains.size() > 1) return std::nullopt;
+  if (results.topology.memories.size() > 1 || results.topology.domains.size() > 1) {
+    return std::nullopt;
+  }
   return "this node has one NUMA domain and one memory: every thread runs beside the only "
          "memory, so first touch, interleaving and binding put every page in the same place and "
          "no memory choice matters here (advise on a node with several memories)";

@@ -27,27 +27,15 @@ constexpr double kStaleRoofPercent = 50;
 // The largest cache capacity of a domain (one level's instances together), from the results'
 // topology; 0 when unknown.
 double cache_capacity(const results::Results& results, int domain) {
-  double largest = 0;
-  for (const auto& d : results.topology.value("domains", json::array())) {
-    if (d.value("index", -1) != domain) continue;
-    for (const auto& cache : d.value("caches", json::array())) {
-      largest =
-          std::max(largest, cache.value("instance_bytes", 0.0) * cache.value("instances", 1.0));
-    }
-  }
-  return largest;
+  const results::DomainRecord* d = results.topology.domain(domain);
+  return d ? d->largest_cache_bytes() : 0;
 }
 
 // OS indexes of the memories local to a domain, from the results' topology.
 std::set<unsigned> local_memories(const results::Results& results, int domain) {
-  std::set<unsigned> local;
-  const json domains = results.topology.value("domains", json::array());
-  for (const auto& d : domains) {
-    if (d.value("index", -1) != domain) continue;
-    const json memories = d.value("local_memories", json::array());
-    for (const auto& m : memories) local.insert(m.get<unsigned>());
-  }
-  return local;
+  const results::DomainRecord* d = results.topology.domain(domain);
+  return d ? std::set<unsigned>(d->local_memories.begin(), d->local_memories.end())
+           : std::set<unsigned>{};
 }
 
 std::string data_note(const RegionPoint& point, const std::set<unsigned>& local) {

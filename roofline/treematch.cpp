@@ -493,7 +493,7 @@ Tree tree_from_hwloc(hwloc_topology_t topology, std::vector<unsigned>& leaf_pus)
   return tree;
 }
 
-Tree tree_from_results(const nlohmann::json& topology, std::vector<unsigned>& leaf_pus) {
+Tree tree_from_results(const results::TopologyRecord& topology, std::vector<unsigned>& leaf_pus) {
   struct Domain {
     int index = 0;
     std::vector<unsigned> cores;
@@ -501,17 +501,14 @@ Tree tree_from_results(const nlohmann::json& topology, std::vector<unsigned>& le
   };
   std::vector<std::string> packages;  // in order of appearance
   std::map<std::string, std::vector<Domain>> by_package;
-  for (const auto& d : topology.value("domains", nlohmann::json::array())) {
+  for (const results::DomainRecord& d : topology.domains) {
     Domain domain;
-    domain.index = d.value("index", 0);
-    for (const auto& pu : d.value("core_pus", nlohmann::json::array())) {
-      domain.cores.push_back(pu.get<unsigned>());
-    }
-    const auto caches = d.value("caches", nlohmann::json::array());
+    domain.index = d.index;
+    domain.cores = d.core_pus;
     for (const char* level : {"L3", "L2"}) {
-      for (const auto& c : caches) {
-        if (c.value("level", "") != level) continue;
-        const int sharing = c.value("max_sharing_cores", 0);
+      for (const results::CacheRecord& c : d.caches) {
+        if (c.level != level) continue;
+        const int sharing = c.max_sharing_cores;
         const int n = static_cast<int>(domain.cores.size());
         const bool nests = domain.sharing.empty() || domain.sharing.back() % sharing == 0;
         if (sharing > 1 && sharing < n && n % sharing == 0 && nests) {
@@ -519,7 +516,7 @@ Tree tree_from_results(const nlohmann::json& topology, std::vector<unsigned>& le
         }
       }
     }
-    const std::string package = d.value("attached_to", "");
+    const std::string& package = d.attached_to;
     if (!by_package.count(package)) packages.push_back(package);
     by_package[package].push_back(domain);
   }

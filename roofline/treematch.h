@@ -15,8 +15,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "results/topology_record.h"
 #include "roofline/treematch_grouping.h"
 
 namespace larm::roofline::treematch {
@@ -93,6 +92,6 @@ Tree tree_from_hwloc(hwloc_topology_t topology, std::vector<unsigned>& leaf_pus)
 // The tree of a characterized node (a results file's "topology"): packages (the domains'
 // attached_to), NUMA domains, the cores sharing an L3 or L2 when that divides a domain, cores.
 // Throws std::invalid_argument when the domains or cache groups are not balanced.
-Tree tree_from_results(const nlohmann::json& topology, std::vector<unsigned>& leaf_pus);
+Tree tree_from_results(const results::TopologyRecord& topology, std::vector<unsigned>& leaf_pus);
 
 }  // namespace larm::roofline::treematch

@@ -206,8 +206,8 @@ TEST(CacheCapacity, WorkingSetsLieInsideTheMeasuredPlateaus) {
 
 TEST(CacheCapacity, RecordsComeBackFromJson) {
   results::Results r;
-  r.provenance = testing::complete_provenance();
-  r.topology = testing::complete_topology();
+  r.provenance = larm::results::provenance_from_json(testing::complete_provenance());
+  r.topology = larm::results::topology_from_json(testing::complete_topology());
   r.latency_sweep = chase({1.1, 1.1, 4.0});
   r.capacities = latency_capacities(zen5_domain(), chase(kVmChaseNs));
   const results::Results back = results::results_from_json(results::to_json(r));

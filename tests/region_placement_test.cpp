@@ -41,9 +41,9 @@ results::Roof ceiling(int domain, const std::string& op, double gflops) {
 // remote 17.5, contention 16.7 (local) / 8.3 (remote), congestion 18.1; FMA 300, ADD 150.
 results::Results two_domain_fixture() {
   results::Results r;
-  r.topology = nlohmann::json::parse(R"({"domains": [
+  r.topology = results::topology_from_json(nlohmann::json::parse(R"({"domains": [
       {"index": 0, "pus": [0, 1], "local_memories": [0]},
-      {"index": 1, "pus": [2, 3], "local_memories": [1]}]})");
+      {"index": 1, "pus": [2, 3], "local_memories": [1]}]})"));
   r.roofs = {bandwidth(0, "L1", 760.1),
              bandwidth(0, "L2", 309.2),
              bandwidth(0, "L3", 154.0),

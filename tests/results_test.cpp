@@ -5,10 +5,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "report/text/summary_table.h"
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
 #include "results/store.h"
-#include "report/text/summary_table.h"
 #include "tests/schema_complete.h"
 
 namespace larm::results {
@@ -16,8 +16,8 @@ namespace {
 
 Results sample_results() {
   Results r;
-  r.provenance = testing::complete_provenance();
-  r.topology = testing::complete_topology();
+  r.provenance = larm::results::provenance_from_json(testing::complete_provenance());
+  r.topology = larm::results::topology_from_json(testing::complete_topology());
   Roof l1;
   l1.domain = 0;
   l1.level = Level::L1;
@@ -103,7 +103,8 @@ TEST(Results, UnknownWordsAreRefusedWithTheField) {
 
 TEST(Results, MemoriesTakeTheirPositionFromTheFilesTopology) {
   Results r = sample_results();
-  r.topology = testing::complete_topology({{"memories", {{{"os_index", 4}}, {{"os_index", 1}}}}});
+  r.topology = larm::results::topology_from_json(
+      testing::complete_topology({{"memories", {{{"os_index", 4}}, {{"os_index", 1}}}}}));
   const Results back = results_from_json(to_json(r));
   ASSERT_TRUE(back.roofs[1].memory);
   EXPECT_EQ(back.roofs[1].memory->index, 1);
@@ -120,7 +121,7 @@ TEST(Results, OtherMajorVersionIsRefused) {
 // The model's value is the file's "roof"; files from before it (no "roof") use the median.
 TEST(Results, RoofValueIsReadBackOrTheMedianForOlderFiles) {
   Results r = sample_results();
-  r.provenance["roof_estimator"] = "p90";
+  r.provenance.roof_estimator = Estimator::p90;
   r.roofs[0].roof = quantile(r.roofs[0].samples, 0.9);
   nlohmann::json document = to_json(r);
   EXPECT_DOUBLE_EQ(document["roofs"][0]["roof"].get<double>(), 101.6);

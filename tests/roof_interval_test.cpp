@@ -103,8 +103,8 @@ TEST(RoofInterval, ComesBackFromJson) {
   roof.interval = roof_interval(roof.samples, roof.pass_values, Estimator::p90);
   roof.interval->next_run = next_run_interval(*roof.interval, roof.roof, 0.05);
   Results r;
-  r.provenance = testing::complete_provenance();
-  r.topology = testing::complete_topology();
+  r.provenance = larm::results::provenance_from_json(testing::complete_provenance());
+  r.topology = larm::results::topology_from_json(testing::complete_topology());
   r.roofs.push_back(roof);
   const Results back = results_from_json(to_json(r));
   ASSERT_EQ(back.roofs.size(), 1u);

@@ -107,9 +107,9 @@ TEST(Contention, DescriptionListsCurvesAndTotals) {
 
 TEST(Matrix, ShowsLocalAndRemoteBandwidthPerDomainAndMemory) {
   results::Results r;
-  r.topology = {
-      {"memories", {{{"os_index", 0}, {"kind", "DRAM"}}, {{"os_index", 1}, {"kind", "DRAM"}}}},
-      {"distances", {{"kind", "latency (from OS)"}, {"values", {{10, 20}, {20, 10}}}}}};
+  r.topology = results::topology_from_json(
+      {{"memories", {{{"os_index", 0}, {"kind", "DRAM"}}, {{"os_index", 1}, {"kind", "DRAM"}}}},
+       {"distances", {{"kind", "latency (from OS)"}, {"values", {{10, 20}, {20, 10}}}}}});
   for (int d = 0; d < 2; ++d) {
     for (int m = 0; m < 2; ++m) {
       results::Roof memory_roof = roof("memory", "load", d == m ? 36.1 : 17.5);

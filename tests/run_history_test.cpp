@@ -15,8 +15,10 @@ namespace {
 
 Results run_with(const std::string& host, double load_gbps) {
   Results r;
-  r.provenance = {{"host", host}, {"cpu_model", "AMD EPYC"}, {"date", "2026-11-26T03:00:00Z"}};
-  r.topology = {{"domains", 1}};
+  r.provenance.host = host;
+  r.provenance.cpu_model = "AMD EPYC";
+  r.provenance.date = "2026-11-26T03:00:00Z";
+  r.topology.domains.resize(1);
   Roof roof;
   roof.level = Level::memory;
   roof.memory = MemoryRef{0, 0};
@@ -72,13 +74,13 @@ TEST_F(RunHistory, ARoofsRangeOverTheRunsOfOneMachine) {
 TEST_F(RunHistory, PlacementStatesKeepTheirOwnRanges) {
   const auto in_state = [](double gbps, const std::string& state) {
     Results r = run_with("guest", gbps);
-    r.provenance["placement_states"] = {{{"state", state}, {"seen", {"after the passes"}}}};
+    r.provenance.placement_states = {{state, {"after the passes"}}};
     return r;
   };
   for (double v : {40.0, 42.0}) append(path_, in_state(v, "near"));
   for (double v : {70.0, 74.0}) append(path_, in_state(v, "far: CPUs 0-1"));
   Results split = run_with("guest", 72.0);
-  split.provenance["placement_states"] = {{{"state", "near"}}, {{"state", "far: CPUs 0-1"}}};
+  split.provenance.placement_states = {{"near", {}}, {"far: CPUs 0-1", {}}};
   split.roofs[0].by_state = {StateRoof{.state = "near",
                                        .value = 41.0,
                                        .interval = {},
@@ -109,7 +111,7 @@ TEST_F(RunHistory, PlacementStatesKeepTheirOwnRanges) {
   one.roofs[0].threads = 1;
   EXPECT_FALSE(placement_state(one, one.roofs[0]));
   Results unsplit = run_with("guest", 50.0);
-  unsplit.provenance["placement_states"] = split.provenance["placement_states"];
+  unsplit.provenance.placement_states = split.provenance.placement_states;
   EXPECT_FALSE(placement_state(unsplit, unsplit.roofs[0]));
 }
 

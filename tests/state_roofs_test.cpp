@@ -147,8 +147,8 @@ TEST(StateRoofs, PerStateValuesSurviveTheFile) {
   roof.memory = MemoryRef{0, 0};
   roof.placement = Placement::local;
   results::Results r;
-  r.provenance = testing::complete_provenance();
-  r.topology = testing::complete_topology();
+  r.provenance = larm::results::provenance_from_json(testing::complete_provenance());
+  r.topology = larm::results::topology_from_json(testing::complete_topology());
   r.roofs.push_back(roof);
   const results::Results file = results::results_from_json(results::to_json(r));
   ASSERT_EQ(file.roofs.size(), 1u);

@@ -332,7 +332,7 @@ TEST(TreeMatch, TreeOfTheCharacterizedNode) {
   std::ifstream in(std::string(LARM_SOURCE_DIR) + "/tests/fixtures/broadwell-table42/results.json");
   const auto doc = nlohmann::json::parse(in);
   std::vector<unsigned> pus;
-  const Tree tree = tree_from_results(doc["topology"], pus);
+  const Tree tree = tree_from_results(results::topology_from_json(doc["topology"]), pus);
   EXPECT_EQ(tree.arity, (std::vector<int>{2, 2, 7}));
   ASSERT_EQ(pus.size(), 28u);
   EXPECT_EQ(pus[7], 7u);

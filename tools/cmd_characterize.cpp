@@ -106,14 +106,14 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   }
   if (show_progress) std::fprintf(stderr, "\r\033[K");
   if (resuming && !global.quiet) {
-    const auto& resumed = results.provenance.value("resumed", nlohmann::json::array());
-    if (resumed.empty()) {
+    const auto& resumed = results.provenance.resumed;
+    if (!resumed || resumed->empty()) {
       std::cout << "Resumed " << out.string() << ": every run was in its journal\n";
     } else {
-      const auto& last = resumed.back();
-      std::cout << "Resumed " << out.string() << ": " << last.value("runs_kept", 0)
-                << " measurement runs kept from its journal; re-done from "
-                << last.value("redone_first", std::string("?")) << " (interrupted)\n";
+      const results::Resumption& last = resumed->back();
+      std::cout << "Resumed " << out.string() << ": " << last.runs_kept
+                << " measurement runs kept from its journal; re-done from " << last.redone_first
+                << " (interrupted)\n";
     }
   }
 

@@ -215,10 +215,11 @@ int run_fit(const FitCommandOptions& options) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!options.out.empty()) {
-    if (results.provenance.empty()) {
+    if (results::to_json(results.provenance).empty()) {  // fitted from a samples file
       char host[256] = {};
       ::gethostname(host, sizeof host - 1);
-      results.provenance = {{"host", host}, {"fitted_from", results.samples_source}};
+      results.provenance.host = host;
+      results.provenance.fitted_from = results.samples_source;
     }
     results::write_file_atomically(options.out, hybrid::to_json(results).dump(2) + "\n");
   }

@@ -28,9 +28,9 @@ int run_show(const ShowOptions& options, const GlobalOptions& global) {
   }
   const results::Results results = load_results_argument(options.dir);
   const auto& p = results.provenance;
-  std::cout << "larm " << p.value("larm_version", "?") << " (" << p.value("git_commit", "?")
-            << ") on " << p.value("host", "?") << ", " << p.value("date", "?") << "\n"
-            << p.value("cpu_model", "?") << "\n\n";
+  std::cout << "larm " << p.larm_version.value_or("?") << " (" << p.git_commit.value_or("?")
+            << ") on " << p.host.value_or("?") << ", " << p.date.value_or("?") << "\n"
+            << p.cpu_model.value_or("?") << "\n\n";
   std::cout << results::summary_table(results) << roofline::describe_ridges(results)
             << roofline::describe_contention(results);
   if (options.matrix) std::cout << "\n" << results::matrix_table(results);

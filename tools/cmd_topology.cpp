@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "report/text/topology_text.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/commands.h"
@@ -18,7 +19,7 @@ int run_topology(const TopologyOptions& options, const GlobalOptions& global) {
   if (options.json) {
     std::cout << topology.to_json().dump(2) << "\n";
   } else {
-    std::cout << topology.describe();
+    std::cout << text::topology_text(topology.record());
   }
   return 0;
 }

@@ -32,7 +32,7 @@ int run_validate(const ValidateCommandOptions& options, const GlobalOptions& glo
   results::Results results = load_results_argument(options.dir);
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
-  const std::string measured_on = results.provenance.value("host", "");
+  const std::string measured_on = results.provenance.host.value_or("");
   if (!measured_on.empty() && measured_on != host) {
     throw UsageError("the roofs in " + options.dir + " were measured on " + measured_on +
                      "; validate them on that machine, not on " + host);

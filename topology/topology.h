@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/topology_record.h"
 #include "results/vocabulary.h"
 
 namespace larm::topology {
@@ -102,8 +103,8 @@ class Topology {
     return {index, memories_.at(static_cast<std::size_t>(index)).os_index};
   }
 
-  nlohmann::json to_json() const;
-  std::string describe() const;  // the text `larm topology` prints
+  results::TopologyRecord record() const;  // as results files carry it
+  nlohmann::json to_json() const;          // the record, as topology --json writes it
 
  private:
   struct HandleDeleter {

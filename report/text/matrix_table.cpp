@@ -26,10 +26,10 @@ std::string matrix_table(const Results& results) {
   // Memories in the topology's order, labelled "P#kind".
   std::vector<std::string> memories;
   std::map<std::string, std::string> kinds;
-  for (const auto& m : results.topology.value("memories", nlohmann::json::array())) {
-    const std::string os = std::to_string(m.value("os_index", 0u));
+  for (const MemoryRecord& m : results.topology.memories) {
+    const std::string os = std::to_string(m.os_index);
     memories.push_back(os);
-    kinds[os] = m.value("kind", "");
+    kinds[os] = m.kind;
   }
   std::set<int> domains;
   for (const Roof& r : results.roofs) domains.insert(r.domain);
@@ -90,15 +90,14 @@ std::string matrix_table(const Results& results) {
   });
   out << "  (* local memory)\n";
 
-  const auto& distances = results.topology.value("distances", nlohmann::json());
-  if (distances.is_object()) {
-    out << "hwloc distances (" << distances.value("kind", "") << ")\n  " << right_aligned("", 16);
+  if (const auto& distances = results.topology.distances) {
+    out << "hwloc distances (" << distances->kind << ")\n  " << right_aligned("", 16);
     for (const std::string& m : memories) out << right_aligned(m, 12);
     out << "\n";
     std::size_t i = 0;
-    for (const auto& row : distances.value("values", nlohmann::json::array())) {
+    for (const auto& row : distances->values) {
       out << "  " << right_aligned(i < memories.size() ? memories[i] : "?", 16);
-      for (const auto& v : row) out << right_aligned(std::to_string(v.get<std::uint64_t>()), 12);
+      for (std::uint64_t v : row) out << right_aligned(std::to_string(v), 12);
       out << "\n";
       ++i;
     }

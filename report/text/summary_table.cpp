@@ -85,8 +85,8 @@ std::string next_run_line(const Results& results, int domain) {
     return r.domain == domain && r.present() && r.interval && r.interval->next_run;
   });
   if (!any) return "";
-  const double doctor = results.provenance.value("between_run_error", 0.0);
-  const int runs = results.provenance.value("history_runs", 0);
+  const double doctor = results.provenance.between_run_error.value_or(0.0);
+  const long runs = results.provenance.history_runs.value_or(0);
   return "  another run: each roof's interval widened to ±" + fixed_text(100 * doctor, 1) +
          " % (larm doctor before and after this run)" +
          (runs >= 2
@@ -234,9 +234,10 @@ std::string summary_table(const Results& results) {
           << " (declared -> effective): " << line << "\n";
     }
     // A twin domain's working sets come from another domain's sweeps (characterize/twin_domains.h).
-    for (const auto& twin : results.provenance.value("twin_domains", nlohmann::json::array())) {
-      if (twin.is_object() && twin.value("domain", -1) == domain) {
-        out << "  caches: the same as domain " << twin.value("sized_from", -1)
+    for (const TwinDomain& twin :
+         results.provenance.twin_domains.value_or(std::vector<TwinDomain>{})) {
+      if (twin.domain == domain) {
+        out << "  caches: the same as domain " << twin.sized_from
             << "'s, sized from its sweeps (not swept here)\n";
       }
     }
@@ -255,10 +256,9 @@ std::string summary_table(const Results& results) {
   for (const std::string& reason : indistinct) out << "  indistinct: " << reason << "\n";
   for (const std::string& reason : absent_reasons) out << "  absent " << reason << "\n";
   // One placement state seen (issue 34's probes): which; several are a warning already.
-  if (const auto states = results.provenance.find("placement_states");
-      states != results.provenance.end() && states->size() == 1) {
-    out << "placement: " << states->at(0).at("state").get<std::string>() << " at every probe ("
-        << states->at(0).at("seen").size() << ", core to core)\n";
+  if (const auto& states = results.provenance.placement_states; states && states->size() == 1) {
+    out << "placement: " << states->front().state << " at every probe ("
+        << states->front().seen.size() << ", core to core)\n";
   }
   for (const std::string& warning : results.warnings) out << "warning: " << warning << "\n";
   if (!results.complete) {
