@@ -157,7 +157,7 @@ TEST(Plan, TwinDomainsAreSweptOnceAndMeasuredEach) {
     EXPECT_GT(count(twins, kind, 1), 0) << name(kind);
   }
   EXPECT_LT(twins.estimated_seconds, 0.8 * full.estimated_seconds);
-  const std::string text = describe_plan(twins, t, false);
+  const std::string text = text::describe_plan(twins, t, false);
   EXPECT_NE(text.find("domain 1: the same cores and caches as domain 0"), std::string::npos)
       << text;
   // The twin of a domain left out of the run has its own sweeps.
@@ -286,7 +286,7 @@ TEST(Plan, QuickIsShorterThanDefault) {
 TEST(Plan, DescriptionGivesCountsAndEstimate) {
   const topology::Topology t = load_fixture("24em64t-2n6c2t-pci.xml");
   const Plan plan = make_plan(t, all_isas_options());
-  const std::string text = describe_plan(plan, t, true);
+  const std::string text = text::describe_plan(plan, t, true);
   EXPECT_NE(text.find(std::to_string(plan.to_run) + " measurements to run"), std::string::npos);
   EXPECT_NE(text.find("absent: no FMA in sse2"), std::string::npos);
   EXPECT_NE(text.find("Estimate:"), std::string::npos);

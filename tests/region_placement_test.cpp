@@ -148,7 +148,7 @@ TEST(RegionPlacement, ARegionWithoutFlopsIsPlacedByItsBandwidth) {
   EXPECT_EQ(placed.bound->kind(), RoofKind::local);
   EXPECT_NEAR(placed.distance_percent, (36.1 - 25) / 36.1 * 100, 1e-9);
   EXPECT_NE(placed.verdict.find("no FLOPs: placed by its bandwidth"), std::string::npos);
-  const std::string text = placement_table({placed}) + placements_json({placed}).dump();
+  const std::string text = text::placement_table({placed}) + placements_json({placed}).dump();
   EXPECT_EQ(text.find("nan"), std::string::npos) << text;
   EXPECT_EQ(text.find("inf"), std::string::npos) << text;
   // No bytes either, or no time: not placed, and said.

@@ -215,7 +215,7 @@ TEST(Results, SummaryMarksAbsentAndIncomplete) {
   Results r = sample_results();
   r.complete = false;
   r.incomplete_reason = "interrupted after 3 of 10 measurements";
-  const std::string text = summary_table(r);
+  const std::string text = text::summary_table(r);
   EXPECT_NE(text.find("absent mem 1 remote: single NUMA node"), std::string::npos) << text;
   EXPECT_NE(text.find("INCOMPLETE results: interrupted"), std::string::npos);
   EXPECT_NE(text.find("100.0"), std::string::npos);

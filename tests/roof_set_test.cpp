@@ -119,7 +119,7 @@ TEST(Matrix, ShowsLocalAndRemoteBandwidthPerDomainAndMemory) {
       r.roofs.push_back(memory_roof);
     }
   }
-  const std::string text = results::matrix_table(r);
+  const std::string text = text::matrix_table(r);
   EXPECT_NE(text.find("36.1*"), std::string::npos) << text;
   EXPECT_NE(text.find("17.5"), std::string::npos);
   EXPECT_NE(text.find("hwloc distances (latency (from OS))"), std::string::npos);

@@ -247,7 +247,7 @@ int run_advise(const AdviseOptions& options, const GlobalOptions& /*global*/) {
             << (hybrid_file.empty() ? "" : ", hybrid model " + hybrid_file) << ")\n";
   for (const std::string& note : notes) std::cout << note << "\n";
   std::cout << choice.why << "\n";
-  std::cout << "\n" << roofline::advice::advice_table(advice);
+  std::cout << "\n" << text::advice_table(advice);
   results::AdviceFile document;
   document.notes = notes;
   document.regions = roofline::advice::advice_records(advice);

@@ -118,7 +118,7 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   }
 
   if (!global.quiet) {
-    std::cout << results::summary_table(results) << roofline::describe_ridges(results)
+    std::cout << text::summary_table(results) << roofline::describe_ridges(results)
               << roofline::describe_contention(results);
   }
   std::cout << "Results: " << out.string() << "\n";

@@ -45,7 +45,7 @@ int run_compare_fleet(const std::string& dir, fleet::OutlierRule rule, bool quie
   } catch (const std::exception& e) {
     throw UsageError(std::string("cannot write the fleet files: ") + e.what());
   }
-  if (!quiet) std::cout << describe_fleet(fleet);
+  if (!quiet) std::cout << text::describe_fleet(fleet);
   std::cout << "Fleet: " << dir << "\n";
   return 0;
 }
@@ -100,7 +100,7 @@ void setup_fleet(CLI::App& app, GlobalOptions& global, Action& action) {
                       {"only", measurement.only},
                       {"domains", measurement.domains}};
       run->on_gathered = [](const fleet::Fleet& fleet) {
-        std::cout << "\n" << describe_fleet(fleet);
+        std::cout << "\n" << text::describe_fleet(fleet);
       };
 #ifdef LARM_HAVE_MPI
       return fleet::run_fleet_mpi(*run, global.quiet);

@@ -151,13 +151,13 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
               << results.fast->os_index << " (" << results.fast->kind << ", " << results.fast->why
               << "), slow memory " << results.slow->os_index << " (" << results.slow->kind << ", "
               << results.slow->why << ")\n";
-    std::cout << hybrid_sweep_table(results);
+    std::cout << text::hybrid_sweep_table(results);
     if (results.fit) {
-      std::cout << hybrid_fit_text(*results.fit);
+      std::cout << text::hybrid_fit_text(*results.fit);
     } else {
       std::cout << "No fit: " << results.fit_error << "\n";
     }
-    if (!results.validation.empty()) std::cout << hybrid_validation_table(results);
+    if (!results.validation.empty()) std::cout << text::hybrid_validation_table(results);
   }
   if (!run.out.empty()) std::cout << "Results: " << run.out.string() << "\n";
   if (!finished) {
@@ -228,7 +228,7 @@ int run_fit(const FitCommandOptions& options) {
     return 0;
   }
   for (const std::string& w : results.warnings) std::cout << "Note: " << w << "\n";
-  std::cout << hybrid_fit_text(*results.fit);
+  std::cout << text::hybrid_fit_text(*results.fit);
   char timing[64];
   std::snprintf(timing, sizeof timing, "Fitted in %.2f ms.\n", 1e3 * seconds);
   std::cout << timing;
@@ -282,7 +282,7 @@ int run_predict(const PredictCommandOptions& options) {
   }
   std::cout << "Quantities (bytes):";
   for (hybrid::Transfer t : hybrid::kTransfers) std::cout << "  q_" << name(t) << " " << bytes[t];
-  std::cout << "\n" << hybrid_prediction_text(p);
+  std::cout << "\n" << text::hybrid_prediction_text(p);
   return 0;
 }
 

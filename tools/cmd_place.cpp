@@ -58,7 +58,7 @@ int run_place(const PlaceOptions& options) {
       std::cout << "domain " << domain << ": no " << absent << "\n";
     }
   }
-  std::cout << "\n" << roofline::placement_table(placements);
+  std::cout << "\n" << text::placement_table(placements);
   if (placements.empty()) std::cout << "(no region with a known domain in the given files)\n";
   if (!options.json_file.empty()) {
     results::write_file_atomically(options.json_file,

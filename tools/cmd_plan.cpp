@@ -32,7 +32,7 @@ int run_plan_command(const PlanCommandOptions& options, const GlobalOptions& glo
     priced = "Last-level cache: " + llc.summary + "\n";
   }
   const characterize::Plan plan = characterize::make_plan(topology, plan_options);
-  std::cout << characterize::describe_plan(plan, topology, options.verbose) << priced;
+  std::cout << text::describe_plan(plan, topology, options.verbose) << priced;
   return 0;
 }
 }  // namespace

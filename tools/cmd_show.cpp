@@ -23,7 +23,7 @@ struct ShowOptions {
 int run_show(const ShowOptions& options, const GlobalOptions& global) {
   (void)global;
   if (fleet::is_fleet(options.dir)) {
-    std::cout << describe_fleet(load_fleet_argument(options.dir));
+    std::cout << text::describe_fleet(load_fleet_argument(options.dir));
     return 0;
   }
   const results::Results results = load_results_argument(options.dir);
@@ -31,9 +31,9 @@ int run_show(const ShowOptions& options, const GlobalOptions& global) {
   std::cout << "larm " << p.larm_version.value_or("?") << " (" << p.git_commit.value_or("?")
             << ") on " << p.host.value_or("?") << ", " << p.date.value_or("?") << "\n"
             << p.cpu_model.value_or("?") << "\n\n";
-  std::cout << results::summary_table(results) << roofline::describe_ridges(results)
+  std::cout << text::summary_table(results) << roofline::describe_ridges(results)
             << roofline::describe_contention(results);
-  if (options.matrix) std::cout << "\n" << results::matrix_table(results);
+  if (options.matrix) std::cout << "\n" << text::matrix_table(results);
   return 0;
 }
 }  // namespace

@@ -6,7 +6,9 @@
 
 #include "results/number_text.h"
 
-namespace larm::roofline::advice {
+namespace larm::text {
+using larm::roofline::advice::PolicyPrediction;
+using larm::roofline::advice::RegionAdvice;
 namespace {
 
 std::string number(double value, const char* pattern = "%.3g") {
@@ -76,4 +78,4 @@ std::string advice_table(const std::vector<RegionAdvice>& advice) {
   return out.str();
 }
 
-}  // namespace larm::roofline::advice
+}  // namespace larm::text

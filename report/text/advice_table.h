@@ -6,8 +6,8 @@
 
 #include "roofline/policy_advice.h"
 
-namespace larm::roofline::advice {
+namespace larm::text {
 
-std::string advice_table(const std::vector<RegionAdvice>& advice);
+std::string advice_table(const std::vector<roofline::advice::RegionAdvice>& advice);
 
-}  // namespace larm::roofline::advice
+}  // namespace larm::text

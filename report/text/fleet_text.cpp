@@ -8,7 +8,7 @@
 #include "results/number_text.h"
 #include "results/statistics.h"
 
-namespace larm::cli {
+namespace larm::text {
 
 namespace {
 
@@ -89,4 +89,4 @@ std::string describe_fleet(const fleet::Fleet& f) {
   return out.str();
 }
 
-}  // namespace larm::cli
+}  // namespace larm::text

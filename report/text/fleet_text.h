@@ -6,8 +6,8 @@
 
 #include "results/fleet_records.h"
 
-namespace larm::cli {
+namespace larm::text {
 
 std::string describe_fleet(const fleet::Fleet& fleet);
 
-}  // namespace larm::cli
+}  // namespace larm::text

@@ -6,7 +6,7 @@
 #include <map>
 #include <sstream>
 
-namespace larm::cli {
+namespace larm::text {
 namespace {
 
 using hybrid::kTransfers;
@@ -126,4 +126,4 @@ std::string hybrid_prediction_text(const hybrid::Prediction& p) {
   return out.str();
 }
 
-}  // namespace larm::cli
+}  // namespace larm::text

@@ -7,11 +7,11 @@
 #include "results/hybrid_records.h"
 #include "roofline/hybrid_model.h"
 
-namespace larm::cli {
+namespace larm::text {
 
 std::string hybrid_sweep_table(const hybrid::HybridResults& results);
 std::string hybrid_fit_text(const hybrid::Fit& fit);
 std::string hybrid_validation_table(const hybrid::HybridResults& results);
 std::string hybrid_prediction_text(const hybrid::Prediction& prediction);
 
-}  // namespace larm::cli
+}  // namespace larm::text

@@ -11,7 +11,14 @@
 #include "results/number_text.h"
 #include "results/statistics.h"
 
-namespace larm::results {
+namespace larm::text {
+using larm::results::fixed_text;
+using larm::results::LatencyPoint;
+using larm::results::MemoryRecord;
+using larm::results::Results;
+using larm::results::right_aligned;
+using larm::results::Roof;
+using larm::results::roof_estimator;
 namespace {
 
 std::string cell(double value, bool present) {
@@ -107,4 +114,4 @@ std::string matrix_table(const Results& results) {
   return out.str();
 }
 
-}  // namespace larm::results
+}  // namespace larm::text

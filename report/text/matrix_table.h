@@ -6,8 +6,8 @@
 
 #include "results/records.h"
 
-namespace larm::results {
+namespace larm::text {
 
-std::string matrix_table(const Results& results);
+std::string matrix_table(const results::Results& results);
 
-}  // namespace larm::results
+}  // namespace larm::text

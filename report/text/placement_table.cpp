@@ -5,7 +5,8 @@
 
 #include "results/number_text.h"
 
-namespace larm::roofline {
+namespace larm::text {
+using larm::roofline::PlacedRegion;
 namespace {
 
 std::string format(const std::optional<double>& value, const char* pattern = "%.3g") {
@@ -55,4 +56,4 @@ std::string placement_table(const std::vector<PlacedRegion>& placements) {
   return out.str();
 }
 
-}  // namespace larm::roofline
+}  // namespace larm::text

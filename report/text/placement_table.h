@@ -6,8 +6,8 @@
 
 #include "roofline/region_placement.h"
 
-namespace larm::roofline {
+namespace larm::text {
 
-std::string placement_table(const std::vector<PlacedRegion>& placements);
+std::string placement_table(const std::vector<roofline::PlacedRegion>& placements);
 
-}  // namespace larm::roofline
+}  // namespace larm::text

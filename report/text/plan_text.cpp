@@ -8,7 +8,10 @@
 #include "results/number_text.h"
 #include "results/statistics.h"
 
-namespace larm::characterize {
+namespace larm::text {
+using larm::characterize::kEstimateMethod;
+using larm::characterize::Plan;
+using larm::characterize::PlannedMeasurement;
 
 std::string describe_plan(const Plan& plan, const topology::Topology& topology, bool verbose) {
   std::ostringstream out;
@@ -58,4 +61,4 @@ std::string describe_plan(const Plan& plan, const topology::Topology& topology, 
   return out.str();
 }
 
-}  // namespace larm::characterize
+}  // namespace larm::text

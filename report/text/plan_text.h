@@ -6,8 +6,9 @@
 
 #include "characterize/plan.h"
 
-namespace larm::characterize {
+namespace larm::text {
 
-std::string describe_plan(const Plan& plan, const topology::Topology& topology, bool verbose);
+std::string describe_plan(const characterize::Plan& plan, const topology::Topology& topology,
+                          bool verbose);
 
-}  // namespace larm::characterize
+}  // namespace larm::text

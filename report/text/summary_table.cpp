@@ -10,7 +10,18 @@
 #include "results/number_text.h"
 #include "results/statistics.h"
 
-namespace larm::results {
+namespace larm::text {
+using larm::results::bytes_text;
+using larm::results::CacheCapacity;
+using larm::results::fixed_text;
+using larm::results::FrequencyRecord;
+using larm::results::LatencyPoint;
+using larm::results::Results;
+using larm::results::right_aligned;
+using larm::results::Roof;
+using larm::results::roof_estimator;
+using larm::results::StateRoof;
+using larm::results::TwinDomain;
 namespace {
 
 std::string format_value(double value) {
@@ -268,4 +279,4 @@ std::string summary_table(const Results& results) {
   return out.str();
 }
 
-}  // namespace larm::results
+}  // namespace larm::text

@@ -5,8 +5,8 @@
 
 #include "results/records.h"
 
-namespace larm::results {
+namespace larm::text {
 
-std::string summary_table(const Results& results);
+std::string summary_table(const results::Results& results);
 
-}  // namespace larm::results
+}  // namespace larm::text

@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   (void)larm::results::results_from_json(larm::results::to_json(results));
   (void)larm::results::roofs_csv(results);
-  larm::fuzz::check_printed(larm::results::summary_table(results));
-  larm::fuzz::check_printed(larm::results::matrix_table(results));
+  larm::fuzz::check_printed(larm::text::summary_table(results));
+  larm::fuzz::check_printed(larm::text::matrix_table(results));
   return 0;
 }
