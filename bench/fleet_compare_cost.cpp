@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "fleet/node_directories.h"
 #include "results/atomic_file.h"
 #include "results/statistics.h"
 #include "results/store.h"

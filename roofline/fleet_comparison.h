@@ -4,7 +4,6 @@
 // its shape, a few kB): rank 0 of `larm fleet` parses digests, not whole results files.
 #pragma once
 
-#include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
@@ -57,9 +56,5 @@ std::vector<OthersStats> leave_one_out(std::span<const double> values);
 // The nodes in the given order, every roof any node has (in the order they first appear), the
 // outliers (topology differences first, then the most roofs).
 Fleet compare_fleet(std::vector<NodeInput> inputs, const OutlierRule& rule = {});
-
-// Every DIR/<name>/results.json, read as a node named <name> (rank -1), in name order; a
-// directory whose results cannot be read is a failed node with the reason.
-std::vector<NodeInput> read_node_directories(const std::filesystem::path& dir);
 
 }  // namespace larm::fleet

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "fleet/node_directories.h"
 #include "fleet/node_step.h"
 #include "larm/build_info.h"
 #include "report/text/fleet_text.h"
