@@ -10,6 +10,7 @@
 #include "results/fleet_records.h"
 #include "results/input_file.h"
 #include "results/json_schema.h"
+#include "results/records.h"
 #include "results/store.h"
 
 namespace larm::fleet {
@@ -22,10 +23,6 @@ constexpr std::pair<NodeOutcome, const char*> kOutcomes[] = {
     {NodeOutcome::failed, "failed"},
     {NodeOutcome::no_answer, "no_answer"},
 };
-
-nlohmann::json optional_number(const std::optional<double>& value) {
-  return value && std::isfinite(*value) ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
 
 std::optional<double> read_optional(const nlohmann::json& value) {
   if (value.is_null()) return std::nullopt;
@@ -101,7 +98,7 @@ nlohmann::json to_json(const Fleet& fleet) {
   nlohmann::json roofs = nlohmann::json::array();
   for (const FleetRoof& r : fleet.roofs) {
     nlohmann::json values = nlohmann::json::array();
-    for (const auto& v : r.values) values.push_back(optional_number(v));
+    for (const auto& v : r.values) values.push_back(results::number_or_null(v));
     roofs.push_back({{"key", r.key},
                      {"unit", r.unit},
                      {"key_roof", r.key_roof},
@@ -124,7 +121,7 @@ nlohmann::json to_json(const Fleet& fleet) {
                        {"value", d.value},
                        {"others_median", d.others_median},
                        {"drop", d.drop},
-                       {"mads", optional_number(d.mads)}});
+                       {"mads", results::number_or_null(d.mads)}});
     }
     outliers.push_back({{"host", o.host}, {"topology", topology}, {"roofs", drops}});
   }
