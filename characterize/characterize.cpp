@@ -742,250 +742,309 @@ class AdaptiveSweeps {
   std::map<Key, SweepSeries> series_;
 };
 
-}  // namespace
-
-RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
-                    const platform::Clock& clock, const platform::CpuInfo& cpu,
-                    const RunOptions& options, results::Results& results) {
-  Runner runner(topology, clock, cpu, options, results);
-  const PoolOptions pool{.passes = std::max(1, options.passes),
-                         .estimator = options.estimator,
-                         .unstable_threshold = options.unstable_threshold,
-                         .pass_threshold = options.pass_threshold};
-  const int passes = std::max(1, options.passes);
-  // A measurement's samples in one pass: its share of them, all of them for a sweep that runs
-  // once, a few for the latency sweep.
-  auto samples_of = [&](MeasurementKind kind) {
-    if (kind == MeasurementKind::capacity) return kCapacitySamples;
-    if (first_pass_only(kind)) return sweep_samples(options.sampling.samples);
-    return (options.sampling.samples + passes - 1) / passes;
-  };
-  const auto count = plan.measurements.size();
-  std::vector<RecordSlots> slots(count);
-  std::vector<std::uint64_t> repetitions(count, 0);
-  const auto start = std::chrono::steady_clock::now();
-  // Seconds since the run's start; a resumed run's count on from the journal's.
-  double time_base = 0;
-  auto elapsed = [&] {
-    return time_base +
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  bool resumed_said = false;
-  double estimated_done = 0;
-  const auto sweep_points =
-      static_cast<int>(std::count_if(plan.measurements.begin(), plan.measurements.end(),
-                                     [](const auto& m) { return first_pass_only(m.kind); }));
-  int total = static_cast<int>(count) * passes - sweep_points * (passes - 1);
-  double estimated_total = plan.estimated_seconds;
-  EffectiveSizing sizing(topology, plan);
-  AdaptiveSweeps sweeps(topology, plan.usable_llc_fraction);
-  std::map<std::string, double> seconds_by_kind;  // measured, for the plan's estimate
-  int index = 0;
-  results.complete = false;
-  // Said from the start, so that an interrupted run's partial results say it too.
-  if (!plan.sized_from.empty()) {
-    auto& twins = results.provenance.twin_domains.emplace();
-    for (const auto& [twin, source] : plan.sized_from) twins.push_back({twin, source});
+// One run of a plan: its passes in rotated order, its adaptive sweeps, the extra passes of the
+// measurements whose passes disagree, and what they share (the records' slots, the run's clock,
+// the progress estimate, the placement probes).
+class PlanRun {
+ public:
+  PlanRun(const topology::Topology& topology, const Plan& plan, const platform::Clock& clock,
+          const platform::CpuInfo& cpu, const RunOptions& options, results::Results& results)
+      : topology_(topology),
+        plan_(plan),
+        clock_(clock),
+        options_(options),
+        results_(results),
+        runner_(topology, clock, cpu, options, results),
+        pool_{.passes = std::max(1, options.passes),
+              .estimator = options.estimator,
+              .unstable_threshold = options.unstable_threshold,
+              .pass_threshold = options.pass_threshold},
+        passes_(std::max(1, options.passes)),
+        count_(plan.measurements.size()),
+        slots_(count_),
+        repetitions_(count_, 0),
+        estimated_total_(plan.estimated_seconds),
+        sizing_(topology, plan),
+        sweeps_(topology, plan.usable_llc_fraction) {
+    const auto sweep_points =
+        static_cast<int>(std::count_if(plan.measurements.begin(), plan.measurements.end(),
+                                       [](const auto& m) { return first_pass_only(m.kind); }));
+    total_ = static_cast<int>(count_) * passes_ - sweep_points * (passes_ - 1);
   }
 
-  // One pass of one measurement, pooled; an outcome when the run must stop.
-  auto run_once = [&](std::size_t i, int pass) -> std::optional<RunOutcome> {
-    const PlannedMeasurement& m = sizing.sized(plan.measurements[i], results);
-    ++index;
-    if (options.on_progress) {
-      // Scale the remaining estimate by how fast the run has gone against its estimates so far.
-      const double pace = estimated_done > 1 ? elapsed() / estimated_done : 1;
-      options.on_progress({index, std::max(total, index), &m, elapsed(),
-                           std::max(0.0, estimated_total - estimated_done) * pace});
+  RunOutcome run() {
+    results_.complete = false;
+    // Said from the start, so that an interrupted run's partial results say it too.
+    if (!plan_.sized_from.empty()) {
+      auto& twins = results_.provenance.twin_domains.emplace();
+      for (const auto& [twin, source] : plan_.sized_from) twins.push_back({twin, source});
     }
-    results::Results one;
-    // When this pass ran, for the placement state it belongs to (state_roofs.h); a journaled one's
-    // probes were lost with its process: no state.
-    const JournalEntry* journaled = options.journal ? options.journal->find(i, pass) : nullptr;
-    RecordSlots::PassSpan span{.start_s = journaled ? -1 : elapsed(), .end_s = -1};
-    if (journaled) {
-      // Done before the interruption: its records again, and the clock where it ended.
-      one = journaled->records;
-      repetitions[i] = journaled->repetitions;
-      time_base += journaled->elapsed_seconds - elapsed();
-    } else {
-      if (options.journal && options.journal->kept() > 0 && !resumed_said) {
-        resumed_said = true;  // the first run a resumed run makes again
-        if (!results.provenance.resumed) results.provenance.resumed.emplace();
-        results.provenance.resumed->push_back({static_cast<long>(options.journal->kept()),
-                                               m.label() + ", pass " + std::to_string(pass + 1)});
-      }
-      if (!m.absent_reason.empty()) {
-        if (pass == 0) record_absent(topology, m, m.absent_reason, one);
-      } else {
-        const double began = elapsed();
-        try {
-          throw_if_stopped(options.sampling);
-          runner.run(m, samples_of(m.kind), &repetitions[i], one);
-          seconds_by_kind[name(m.kind)] += elapsed() - began;
-        } catch (const kernels::Interrupted&) {
-          results.incomplete_reason = "interrupted in pass " + std::to_string(pass + 1) + " of " +
-                                      std::to_string(passes) + " after " +
-                                      std::to_string(index - 1) + " of " + std::to_string(total) +
-                                      " measurement runs";
-          return RunOutcome::interrupted;
-        } catch (const std::exception& e) {
-          record_absent(topology, m, std::string("failed: ") + e.what(), one);
+    if (const auto stop = run_passes()) return *stop;
+    if (const auto stop = run_extra_passes()) return *stop;
+    finish();
+    return RunOutcome::complete;
+  }
+
+ private:
+  // Seconds since the run's start; a resumed run's count on from the journal's.
+  double elapsed() const {
+    return time_base_ +
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+  // A measurement's samples in one pass: its share of them, all of them for a sweep that runs
+  // once, a few for the latency sweep.
+  int samples_of(MeasurementKind kind) const {
+    if (kind == MeasurementKind::capacity) return kCapacitySamples;
+    if (first_pass_only(kind)) return sweep_samples(options_.sampling.samples);
+    return (options_.sampling.samples + passes_ - 1) / passes_;
+  }
+
+  // Passes in rotated order: each starts a share of the plan further on. The frequencies of a
+  // domain come before its other measurements in the plan, so the first pass keeps them first.
+  std::optional<RunOutcome> run_passes() {
+    for (int pass = 0; pass < passes_; ++pass) {
+      if (pass > 0) probe_placement_now("before pass " + std::to_string(pass + 1));
+      const std::size_t offset = pass == 0 ? 0 : count_ * static_cast<std::size_t>(pass) / passes_;
+      for (std::size_t k = 0; k < count_; ++k) {
+        const std::size_t i = (k + offset) % count_;
+        if (pass > 0 && first_pass_only(plan_.measurements[i].kind)) continue;
+        // Adaptive samples: two passes that gave a tight interval are enough.
+        if (pass >= 2 && tight_enough(results_, slots_[i], pool_)) {
+          leave_out(i);
+          ++passes_saved_;
+          continue;
         }
-      }
-    }
-    if (m.absent_reason.empty()) {
-      estimated_done += m.estimated_seconds / (first_pass_only(m.kind) ? 1 : passes);
-    }
-    if (options.journal && !journaled) {
-      options.journal->append(i, pass, {one, repetitions[i], elapsed()});
-    }
-    const int misplaced_before = options.require_placement ? count_misplaced(results) : 0;
-    if (!journaled) span.end_s = elapsed();
-    pool_pass(results, slots[i], one, pool, span);
-    if (!results.provenance.core_frequency_hz) {
-      for (const results::FrequencyRecord& f : results.frequency) {
-        if (!f.under && !f.samples_hz.empty()) {
-          results.provenance.core_frequency_hz = f.stats.median;
+        if (pass == 0 && AdaptiveSweeps::adaptive(plan_.measurements[i])) {
+          std::size_t end = i + 1;
+          while (end < count_ &&
+                 sweeps_.same_series(plan_.measurements[i], plan_.measurements[end])) {
+            ++end;
+          }
+          if (const auto stop = run_sweep(i, end)) return stop;
+          k = end - 1;
+          continue;
         }
+        probe_placement_if_due(pass);
+        if (const auto stop = run_once(i, pass)) return stop;
       }
-    }
-    if (options.on_measurement) options.on_measurement(results);
-    if (options.require_placement && count_misplaced(results) > misplaced_before) {
-      results.incomplete_reason = "stopped by --require-placement: " + m.label() +
-                                  " has less than 99 % of its pages on the intended memory";
-      return RunOutcome::misplaced;
     }
     return std::nullopt;
-  };
+  }
 
-  // The placement the host gives our cores, probed between passes and after them (issue 34; the
-  // doctor probed it before the run): a run that sees it change says so.
-  PlacementLog placements;
-  double last_probe_s = 0, probe_every_s = kPlacementProbeEvery;
-  auto probe_placement_now = [&](const std::string& when) {
-    if (!topology.is_this_system()) return;
-    const PlacementProbe probe = probe_placement(topology, clock);
-    last_probe_s = elapsed();
-    probe_every_s = std::max(kPlacementProbeEvery, kPlacementProbeShare * probe.seconds);
-    placements.add(when, last_probe_s, probe);
-  };
-  // Between measurements too, so that a move is placed within a second or so, not a pass: at most
-  // 1/kPlacementProbeShare of the run's time (2 vCPUs: ~5 ms a probe; 16 cores, 120 pairs: more).
-  auto probe_placement_if_due = [&](int pass) {
-    if (elapsed() - last_probe_s >= probe_every_s) {
-      probe_placement_now("during pass " + std::to_string(pass + 1));
+  // Measurements whose passes disagree get more passes while the time budget allows.
+  std::optional<RunOutcome> run_extra_passes() {
+    for (int extra = 0; passes_ > 1 && options_.max_seconds > 0; ++extra) {
+      std::vector<std::size_t> again;
+      for (std::size_t i = 0; i < count_; ++i) {
+        if (wants_extra_pass(results_, slots_[i], pool_)) again.push_back(i);
+      }
+      if (again.empty()) break;
+      for (std::size_t i : again) {
+        if (elapsed() >= options_.max_seconds) break;
+        ++total_;
+        ++extra_runs_;
+        probe_placement_if_due(passes_ + extra);
+        if (const auto stop = run_once(i, passes_ + extra)) return stop;
+      }
+      if (elapsed() >= options_.max_seconds) break;
     }
-  };
+    return std::nullopt;
+  }
 
-  // A run not made: a sweep's point beyond its memory plateau or stepped over in a flat plateau,
-  // or a pass a measurement's tight interval made needless.
-  auto leave_out = [&](std::size_t i) {
-    const PlannedMeasurement& m = plan.measurements[i];
-    --total;
-    estimated_total -= m.estimated_seconds / (first_pass_only(m.kind) ? 1 : passes);
-  };
-  int passes_saved = 0, extra_runs = 0;
   // A sweep (first pass): the plan's consecutive points of one series, walked adaptively.
-  auto run_sweep = [&](std::size_t first, std::size_t end) -> std::optional<RunOutcome> {
+  std::optional<RunOutcome> run_sweep(std::size_t first, std::size_t end) {
     std::vector<std::uint64_t> sizes;
-    for (std::size_t i = first; i < end; ++i)
-      sizes.push_back(plan.measurements[i].working_set_bytes);
+    for (std::size_t i = first; i < end; ++i) {
+      sizes.push_back(plan_.measurements[i].working_set_bytes);
+    }
     std::optional<RunOutcome> outcome;
     walk_sweep(
-        sweeps.series(plan.measurements[first]), sizes, sweeps.limit(plan.measurements[first]),
+        sweeps_.series(plan_.measurements[first]), sizes, sweeps_.limit(plan_.measurements[first]),
         [&](std::size_t k) -> SweepMeasured {
           const std::size_t i = first + k;
           probe_placement_if_due(0);
           outcome = run_once(i, 0);
           if (outcome) return {.cost = std::nullopt, .stop = true};
-          return {.cost = AdaptiveSweeps::cost(plan.measurements[i], results, slots[i])};
+          return {.cost = AdaptiveSweeps::cost(plan_.measurements[i], results_, slots_[i])};
         },
         [&](std::size_t k) { leave_out(first + k); });
-    const PlannedMeasurement& m = plan.measurements[first];
+    const PlannedMeasurement& m = plan_.measurements[first];
     const auto* stream = std::get_if<codegen::StreamSpec>(&m.spec);
-    const auto& domain = topology.domains()[static_cast<std::size_t>(m.domain)];
+    const auto& domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
     // Memory runs are no smaller than the plateau this sweep established as memory's.
-    if (const auto stop = sweeps.series(m).memory_plateau_end();
+    if (const auto stop = sweeps_.series(m).memory_plateau_end();
         stop && stream && stream->access == Access::load && m.kind == MeasurementKind::sweep &&
         m.pus.size() == domain.core_pus.size()) {
-      sizing.set_memory_floor(m.domain, *stop);
+      sizing_.set_memory_floor(m.domain, *stop);
     }
     return outcome;
-  };
+  }
 
-  // Passes in rotated order: each starts a share of the plan further on. The frequencies of a
-  // domain come before its other measurements in the plan, so the first pass keeps them first.
-  for (int pass = 0; pass < passes; ++pass) {
-    if (pass > 0) probe_placement_now("before pass " + std::to_string(pass + 1));
-    const std::size_t offset = pass == 0 ? 0 : count * static_cast<std::size_t>(pass) / passes;
-    for (std::size_t k = 0; k < count; ++k) {
-      const std::size_t i = (k + offset) % count;
-      if (pass > 0 && first_pass_only(plan.measurements[i].kind)) continue;
-      // Adaptive samples: two passes that gave a tight interval are enough.
-      if (pass >= 2 && tight_enough(results, slots[i], pool)) {
-        leave_out(i);
-        ++passes_saved;
-        continue;
-      }
-      if (pass == 0 && AdaptiveSweeps::adaptive(plan.measurements[i])) {
-        std::size_t end = i + 1;
-        while (end < count && sweeps.same_series(plan.measurements[i], plan.measurements[end])) {
-          ++end;
+  // A run not made: a sweep's point beyond its memory plateau or stepped over in a flat plateau,
+  // or a pass a measurement's tight interval made needless.
+  void leave_out(std::size_t i) {
+    const PlannedMeasurement& m = plan_.measurements[i];
+    --total_;
+    estimated_total_ -= m.estimated_seconds / (first_pass_only(m.kind) ? 1 : passes_);
+  }
+
+  // One pass of one measurement, pooled; an outcome when the run must stop.
+  std::optional<RunOutcome> run_once(std::size_t i, int pass) {
+    const PlannedMeasurement& m = sizing_.sized(plan_.measurements[i], results_);
+    ++index_;
+    if (options_.on_progress) {
+      // Scale the remaining estimate by how fast the run has gone against its estimates so far.
+      const double pace = estimated_done_ > 1 ? elapsed() / estimated_done_ : 1;
+      options_.on_progress({index_, std::max(total_, index_), &m, elapsed(),
+                            std::max(0.0, estimated_total_ - estimated_done_) * pace});
+    }
+    results::Results one;
+    // When this pass ran, for the placement state it belongs to (state_roofs.h); a journaled one's
+    // probes were lost with its process: no state.
+    const JournalEntry* journaled = options_.journal ? options_.journal->find(i, pass) : nullptr;
+    RecordSlots::PassSpan span{.start_s = journaled ? -1 : elapsed(), .end_s = -1};
+    if (journaled) {
+      // Done before the interruption: its records again, and the clock where it ended.
+      one = journaled->records;
+      repetitions_[i] = journaled->repetitions;
+      time_base_ += journaled->elapsed_seconds - elapsed();
+    } else if (const auto stop = measure(m, i, pass, one)) {
+      return stop;
+    }
+    if (m.absent_reason.empty()) {
+      estimated_done_ += m.estimated_seconds / (first_pass_only(m.kind) ? 1 : passes_);
+    }
+    if (options_.journal && !journaled) {
+      options_.journal->append(i, pass, {one, repetitions_[i], elapsed()});
+    }
+    const int misplaced_before = options_.require_placement ? count_misplaced(results_) : 0;
+    if (!journaled) span.end_s = elapsed();
+    pool_pass(results_, slots_[i], one, pool_, span);
+    if (!results_.provenance.core_frequency_hz) {
+      for (const results::FrequencyRecord& f : results_.frequency) {
+        if (!f.under && !f.samples_hz.empty()) {
+          results_.provenance.core_frequency_hz = f.stats.median;
         }
-        if (const auto stop = run_sweep(i, end)) return *stop;
-        k = end - 1;
-        continue;
       }
-      probe_placement_if_due(pass);
-      if (const auto stop = run_once(i, pass)) return *stop;
+    }
+    if (options_.on_measurement) options_.on_measurement(results_);
+    if (options_.require_placement && count_misplaced(results_) > misplaced_before) {
+      results_.incomplete_reason = "stopped by --require-placement: " + m.label() +
+                                   " has less than 99 % of its pages on the intended memory";
+      return RunOutcome::misplaced;
+    }
+    return std::nullopt;
+  }
+
+  // The kernels of one pass of a measurement not in the journal, into `one`; interrupted when
+  // the run was asked to stop.
+  std::optional<RunOutcome> measure(const PlannedMeasurement& m, std::size_t i, int pass,
+                                    results::Results& one) {
+    if (options_.journal && options_.journal->kept() > 0 && !resumed_said_) {
+      resumed_said_ = true;  // the first run a resumed run makes again
+      if (!results_.provenance.resumed) results_.provenance.resumed.emplace();
+      results_.provenance.resumed->push_back({static_cast<long>(options_.journal->kept()),
+                                              m.label() + ", pass " + std::to_string(pass + 1)});
+    }
+    if (!m.absent_reason.empty()) {
+      if (pass == 0) record_absent(topology_, m, m.absent_reason, one);
+      return std::nullopt;
+    }
+    const double began = elapsed();
+    try {
+      throw_if_stopped(options_.sampling);
+      runner_.run(m, samples_of(m.kind), &repetitions_[i], one);
+      seconds_by_kind_[name(m.kind)] += elapsed() - began;
+    } catch (const kernels::Interrupted&) {
+      results_.incomplete_reason = "interrupted in pass " + std::to_string(pass + 1) + " of " +
+                                   std::to_string(passes_) + " after " +
+                                   std::to_string(index_ - 1) + " of " + std::to_string(total_) +
+                                   " measurement runs";
+      return RunOutcome::interrupted;
+    } catch (const std::exception& e) {
+      record_absent(topology_, m, std::string("failed: ") + e.what(), one);
+    }
+    return std::nullopt;
+  }
+
+  // The placement the host gives our cores, probed between passes and after them (issue 34; the
+  // doctor probed it before the run): a run that sees it change says so.
+  void probe_placement_now(const std::string& when) {
+    if (!topology_.is_this_system()) return;
+    const PlacementProbe probe = probe_placement(topology_, clock_);
+    last_probe_s_ = elapsed();
+    probe_every_s_ = std::max(kPlacementProbeEvery, kPlacementProbeShare * probe.seconds);
+    placements_.add(when, last_probe_s_, probe);
+  }
+  // Between measurements too, so that a move is placed within a second or so, not a pass: at most
+  // 1/kPlacementProbeShare of the run's time (2 vCPUs: ~5 ms a probe; 16 cores, 120 pairs: more).
+  void probe_placement_if_due(int pass) {
+    if (elapsed() - last_probe_s_ >= probe_every_s_) {
+      probe_placement_now("during pass " + std::to_string(pass + 1));
     }
   }
-  // Measurements whose passes disagree get more passes while the time budget allows.
-  for (int extra = 0; passes > 1 && options.max_seconds > 0; ++extra) {
-    std::vector<std::size_t> again;
-    for (std::size_t i = 0; i < count; ++i) {
-      if (wants_extra_pass(results, slots[i], pool)) again.push_back(i);
+
+  // After the passes: the records settled, split by placement state, sorted and summarized.
+  void finish() {
+    probe_placement_now("after the passes");
+    placements_.record(results_);
+    const std::vector<StateProbe> probes = placements_.state_probes(results_);
+    split_roofs_by_state(results_, slots_, probes, options_.estimator);
+    if (auto warning = state_roofs_warning(results_, model_state(probes))) {
+      results_.warnings.push_back(*warning);
     }
-    if (again.empty()) break;
-    for (std::size_t i : again) {
-      if (elapsed() >= options.max_seconds) break;
-      ++total;
-      ++extra_runs;
-      probe_placement_if_due(passes + extra);
-      if (const auto stop = run_once(i, passes + extra)) return *stop;
+    for (const RecordSlots& s : slots_) settle_status(results_, s, pool_);
+    // A stepped-over size is measured after the next one: each curve in size order again.
+    sort_each_run(results_.sweep,
+                  [](const auto& p) { return std::tuple(p.domain, p.threads, p.access); });
+    sort_each_run(results_.latency_sweep, [](const auto& p) { return p.domain; });
+    results_.provenance.sweep_stops = sweeps_.stops();
+    results_.provenance.measured_seconds_by_kind = seconds_by_kind_;
+    results_.provenance.passes_saved_by_tight_intervals = passes_saved_;
+    results_.provenance.extra_passes = extra_runs_;
+    sizing_.record(results_);
+    mark_levels_without_plateau(results_, plan_.sized_from);
+    mark_indistinct_levels(results_);
+    for (const results::FrequencyRecord& f : results_.frequency) {
+      if (!f.under) warn_if_chains_disagree(f, results_);
     }
-    if (elapsed() >= options.max_seconds) break;
+    summarize_interference(results_);
+    summarize_huge_pages(results_);
+    results_.complete = true;
+    results_.incomplete_reason.clear();
   }
-  probe_placement_now("after the passes");
-  placements.record(results);
-  {
-    const std::vector<StateProbe> probes = placements.state_probes(results);
-    split_roofs_by_state(results, slots, probes, options.estimator);
-    if (auto warning = state_roofs_warning(results, model_state(probes))) {
-      results.warnings.push_back(*warning);
-    }
-  }
-  for (const RecordSlots& s : slots) settle_status(results, s, pool);
-  // A stepped-over size is measured after the next one: each curve in size order again.
-  sort_each_run(results.sweep,
-                [](const auto& p) { return std::tuple(p.domain, p.threads, p.access); });
-  sort_each_run(results.latency_sweep, [](const auto& p) { return p.domain; });
-  results.provenance.sweep_stops = sweeps.stops();
-  results.provenance.measured_seconds_by_kind = seconds_by_kind;
-  results.provenance.passes_saved_by_tight_intervals = passes_saved;
-  results.provenance.extra_passes = extra_runs;
-  sizing.record(results);
-  mark_levels_without_plateau(results, plan.sized_from);
-  mark_indistinct_levels(results);
-  for (const results::FrequencyRecord& f : results.frequency) {
-    if (!f.under) warn_if_chains_disagree(f, results);
-  }
-  summarize_interference(results);
-  summarize_huge_pages(results);
-  results.complete = true;
-  results.incomplete_reason.clear();
-  return RunOutcome::complete;
+
+  const topology::Topology& topology_;
+  const Plan& plan_;
+  const platform::Clock& clock_;
+  const RunOptions& options_;
+  results::Results& results_;
+  Runner runner_;
+  const PoolOptions pool_;
+  const int passes_;
+  const std::size_t count_;
+  std::vector<RecordSlots> slots_;
+  std::vector<std::uint64_t> repetitions_;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  double time_base_ = 0;
+  bool resumed_said_ = false;
+  int index_ = 0, total_ = 0;
+  double estimated_done_ = 0, estimated_total_ = 0;
+  EffectiveSizing sizing_;
+  AdaptiveSweeps sweeps_;
+  std::map<std::string, double> seconds_by_kind_;  // measured, for the plan's estimate
+  PlacementLog placements_;
+  double last_probe_s_ = 0, probe_every_s_ = kPlacementProbeEvery;
+  int passes_saved_ = 0, extra_runs_ = 0;
+};
+
+}  // namespace
+
+RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
+                    const platform::Clock& clock, const platform::CpuInfo& cpu,
+                    const RunOptions& options, results::Results& results) {
+  return PlanRun(topology, plan, clock, cpu, options, results).run();
 }
 
 }  // namespace larm::characterize
