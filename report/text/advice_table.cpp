@@ -11,7 +11,7 @@ using larm::roofline::advice::PolicyPrediction;
 using larm::roofline::advice::RegionAdvice;
 namespace {
 
-std::string number(double value, const char* pattern = "%.3g") {
+std::string advice_number(double value, const char* pattern = "%.3g") {
   return results::format_number(pattern, value);
 }
 
@@ -21,16 +21,17 @@ std::string advice_table(const std::vector<RegionAdvice>& advice) {
   std::ostringstream out;
   for (const RegionAdvice& a : advice) {
     out << a.label << " / " << a.region << ": " << a.threads << " threads";
-    if (a.ai) out << ", AI " << number(*a.ai) << " FLOP/byte";
-    if (a.measured_gflops) out << ", measured " << number(*a.measured_gflops) << " GFLOP/s";
-    if (a.measured_gbps) out << ", " << number(*a.measured_gbps) << " GB/s";
+    if (a.ai) out << ", AI " << advice_number(*a.ai) << " FLOP/byte";
+    if (a.measured_gflops) out << ", measured " << advice_number(*a.measured_gflops) << " GFLOP/s";
+    if (a.measured_gbps) out << ", " << advice_number(*a.measured_gbps) << " GB/s";
     out << "\n  current: " << a.current;
     if (a.current_gflops) {
-      out << " (predicted " << number(*a.current_gflops) << (a.ai ? " GFLOP/s" : " GB/s") << ")";
+      out << " (predicted " << advice_number(*a.current_gflops) << (a.ai ? " GFLOP/s" : " GB/s")
+          << ")";
     }
     out << "\n";
     if (a.hybrid_roof_gbps) {
-      out << "  hybrid roof of this region: " << number(*a.hybrid_roof_gbps) << " GB/s"
+      out << "  hybrid roof of this region: " << advice_number(*a.hybrid_roof_gbps) << " GB/s"
           << (a.hybrid_note.empty() ? "" : " (" + a.hybrid_note + ")") << "\n";
     } else if (!a.hybrid_note.empty()) {
       out << "  no hybrid roof: " << a.hybrid_note << "\n";
@@ -51,17 +52,18 @@ std::string advice_table(const std::vector<RegionAdvice>& advice) {
         std::snprintf(row, sizeof row, "  %-4s %-34s %s\n", "-", name.c_str(),
                       ("not predicted: " + p.unavailable).c_str());
       } else {
-        std::snprintf(
-            row, sizeof row, "  %-4d %-34s %10s %10s %9s  %s\n", ++rank, name.c_str(),
-            p.gbps ? number(*p.gbps).c_str() : "-", p.gflops ? number(*p.gflops).c_str() : "-",
-            p.speedup ? ("×" + number(*p.speedup, "%.2f")).c_str() : "-", p.bound.c_str());
+        std::snprintf(row, sizeof row, "  %-4d %-34s %10s %10s %9s  %s\n", ++rank, name.c_str(),
+                      p.gbps ? advice_number(*p.gbps).c_str() : "-",
+                      p.gflops ? advice_number(*p.gflops).c_str() : "-",
+                      p.speedup ? ("×" + advice_number(*p.speedup, "%.2f")).c_str() : "-",
+                      p.bound.c_str());
       }
       out << row;
     }
     // The thesis runs its policies on every core; larm predicts them with the region's threads.
     out << "  thesis Def. 6.1 (its " << a.threads << " threads; time against compact + first touch";
     for (const auto& [policy, ratio] : a.thesis_time_ratios) {
-      out << "; " << policy << " ×" << number(ratio, "%.2f");
+      out << "; " << policy << " ×" << advice_number(ratio, "%.2f");
     }
     out << "): "
         << (!a.thesis_sensitive   ? "no verdict (a thesis policy is not predicted)"
@@ -70,7 +72,7 @@ std::string advice_table(const std::vector<RegionAdvice>& advice) {
         << "\n";
     out << "  larm's extended verdict (best/worst of its " << a.ranking.size()
         << " placements): " << (a.sensitive ? "placement-sensitive" : "not placement-sensitive");
-    if (a.best_over_worst) out << " (×" << number(*a.best_over_worst, "%.2f") << ")";
+    if (a.best_over_worst) out << " (×" << advice_number(*a.best_over_worst, "%.2f") << ")";
     out << "\n  advice: " << a.recommendation << "\n";
     for (const std::string& e : a.evidence) out << "  evidence: " << e << "\n";
     out << "\n";

@@ -12,7 +12,7 @@ namespace larm::text {
 
 namespace {
 
-std::string number(double value) {
+std::string value_text(double value) {
   return results::fixed_text(value, value >= 100 ? 1 : 2);
 }
 
@@ -33,7 +33,7 @@ std::string describe_fleet(const fleet::Fleet& f) {
   out << " (larm " << f.provenance.value("larm_version", "?") << ", "
       << f.provenance.value("date", "?") << ")\n";
   if (!f.complete) out << "INCOMPLETE: " << f.incomplete_reason << "\n";
-  out << "Outlier: a roof more than " << number(f.rule.mads) << " scaled MADs and more than "
+  out << "Outlier: a roof more than " << value_text(f.rule.mads) << " scaled MADs and more than "
       << results::percent_text(f.rule.min_drop, 0)
       << " below the other nodes' median, or a topology unlike the majority's\n\n";
 
@@ -52,10 +52,10 @@ std::string describe_fleet(const fleet::Fleet& f) {
         out << "    " << padded(d.what, 26) << d.node << " (majority " << d.majority << ")\n";
       }
       for (const fleet::RoofDrop& d : o.roofs) {
-        out << "    " << padded(d.roof, 26) << number(d.value) << " " << d.unit << " vs "
-            << number(d.others_median) << " (others' median): -" << results::percent_text(d.drop)
-            << ", "
-            << (d.mads ? number(*d.mads) + " MADs" : std::string("no spread among the others"))
+        out << "    " << padded(d.roof, 26) << value_text(d.value) << " " << d.unit << " vs "
+            << value_text(d.others_median) << " (others' median): -"
+            << results::percent_text(d.drop) << ", "
+            << (d.mads ? value_text(*d.mads) + " MADs" : std::string("no spread among the others"))
             << "\n";
       }
     }
@@ -82,9 +82,9 @@ std::string describe_fleet(const fleet::Fleet& f) {
   for (const fleet::FleetRoof& r : f.roofs) {
     if (!r.key_roof) continue;
     const auto [low, high] = r.range();
-    out << "  " << padded(r.key, 26) << padded(number(r.median) + " " + r.unit, 16) << "MAD "
-        << padded(number(r.mad), 8) << number(low) << "-" << number(high) << ", " << r.count
-        << "\n";
+    out << "  " << padded(r.key, 26) << padded(value_text(r.median) + " " + r.unit, 16) << "MAD "
+        << padded(value_text(r.mad), 8) << value_text(low) << "-" << value_text(high) << ", "
+        << r.count << "\n";
   }
   return out.str();
 }

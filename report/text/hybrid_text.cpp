@@ -12,7 +12,7 @@ namespace {
 using hybrid::kTransfers;
 using hybrid::Transfer;
 
-std::string format(const char* pattern, double value) {
+std::string formatted(const char* pattern, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, pattern, value);
   return buffer;
@@ -26,7 +26,7 @@ std::string hybrid_sweep_table(const hybrid::HybridResults& results) {
   std::map<double, bool> columns;
   for (const auto& p : results.sweep) {
     cells[p.ratio_read][p.ratio_fast] =
-        p.usable() ? format("%.1f", p.stats.median) + (p.status == Status::unstable ? "~" : "")
+        p.usable() ? formatted("%.1f", p.stats.median) + (p.status == Status::unstable ? "~" : "")
                    : "-";
     columns[p.ratio_fast] = true;
   }
@@ -34,10 +34,10 @@ std::string hybrid_sweep_table(const hybrid::HybridResults& results) {
   out << "Measured bandwidth (GB/s, all " << results.threads << " cores of domain "
       << results.domain << "; ~ unstable, - misplaced or absent)\n";
   out << "read\\fast";
-  for (const auto& [f, unused] : columns) out << format("%8.2f", f);
+  for (const auto& [f, unused] : columns) out << formatted("%8.2f", f);
   out << "\n";
   for (const auto& [r, row] : cells) {
-    out << format("%9.2f", r);
+    out << formatted("%9.2f", r);
     for (const auto& [f, unused] : columns) {
       const auto it = row.find(f);
       char cell[16];
@@ -53,17 +53,18 @@ std::string hybrid_fit_text(const hybrid::Fit& fit) {
   std::ostringstream out;
   out << "Bandwidths b (GB/s):";
   for (Transfer t : kTransfers)
-    out << "  " << name(t) << " " << format("%.1f", fit.bandwidth_gbps[t]);
+    out << "  " << name(t) << " " << formatted("%.1f", fit.bandwidth_gbps[t]);
   out << "\nMonolithic model (4.4), θ:";
-  for (Transfer t : kTransfers) out << "  " << name(t) << " " << format("%.3f", fit.monolithic[t]);
-  out << "\n  mean relative error " << format("%.2f", 100 * fit.monolithic_error.mean) << " %, max "
-      << format("%.2f", 100 * fit.monolithic_error.max) << " %\n";
+  for (Transfer t : kTransfers)
+    out << "  " << name(t) << " " << formatted("%.3f", fit.monolithic[t]);
+  out << "\n  mean relative error " << formatted("%.2f", 100 * fit.monolithic_error.mean)
+      << " %, max " << formatted("%.2f", 100 * fit.monolithic_error.max) << " %\n";
   out << "Piecewise model (4.5), θ_k^j (row k: the dominant transfer; " << fit.samples
       << " samples):\n";
   out << "  k    samples      ll      lr      el      er\n";
   for (Transfer k : kTransfers) {
     const auto kk = static_cast<std::size_t>(k);
-    out << "  " << name(k) << format("%10.0f", fit.piece_samples[kk]);
+    out << "  " << name(k) << formatted("%10.0f", fit.piece_samples[kk]);
     for (Transfer j : kTransfers) {
       char cell[16];
       if (j == k) {
@@ -75,8 +76,8 @@ std::string hybrid_fit_text(const hybrid::Fit& fit) {
     }
     out << "\n";
   }
-  out << "  mean relative error " << format("%.2f", 100 * fit.piecewise_error.mean) << " %, max "
-      << format("%.2f", 100 * fit.piecewise_error.max) << " %\n";
+  out << "  mean relative error " << formatted("%.2f", 100 * fit.piecewise_error.mean) << " %, max "
+      << formatted("%.2f", 100 * fit.piecewise_error.max) << " %\n";
   return out.str();
 }
 
@@ -106,7 +107,7 @@ std::string hybrid_validation_table(const hybrid::HybridResults& results) {
     }
     out << line;
   }
-  if (n > 0) out << "mean absolute relative error " << format("%.1f", 100 * sum / n) << " %\n";
+  if (n > 0) out << "mean absolute relative error " << formatted("%.1f", 100 * sum / n) << " %\n";
   return out.str();
 }
 
@@ -115,14 +116,14 @@ std::string hybrid_prediction_text(const hybrid::Prediction& p) {
   const auto& b = p.bounds;
   out << "Dominant transfer: " << name(b.dominant) << " (" << hybrid::description(b.dominant)
       << ")\n";
-  out << "Piecewise model:  " << format("%.2f", p.piecewise_gbps()) << " GB/s, "
-      << format("%.6g", p.piecewise_seconds) << " s\n";
-  out << "Monolithic model: " << format("%.2f", p.monolithic_gbps()) << " GB/s, "
-      << format("%.6g", p.monolithic_seconds) << " s\n";
-  out << "Upper bound (perfect overlap, t_min): " << format("%.2f", p.bound_max_gbps()) << " GB/s, "
-      << format("%.6g", b.t_min) << " s\n";
-  out << "Lower bound (no overlap, t_max):      " << format("%.2f", p.bound_min_gbps()) << " GB/s, "
-      << format("%.6g", b.t_max) << " s\n";
+  out << "Piecewise model:  " << formatted("%.2f", p.piecewise_gbps()) << " GB/s, "
+      << formatted("%.6g", p.piecewise_seconds) << " s\n";
+  out << "Monolithic model: " << formatted("%.2f", p.monolithic_gbps()) << " GB/s, "
+      << formatted("%.6g", p.monolithic_seconds) << " s\n";
+  out << "Upper bound (perfect overlap, t_min): " << formatted("%.2f", p.bound_max_gbps())
+      << " GB/s, " << formatted("%.6g", b.t_min) << " s\n";
+  out << "Lower bound (no overlap, t_max):      " << formatted("%.2f", p.bound_min_gbps())
+      << " GB/s, " << formatted("%.6g", b.t_max) << " s\n";
   return out.str();
 }
 

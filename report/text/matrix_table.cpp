@@ -21,7 +21,7 @@ using larm::results::Roof;
 using larm::results::roof_estimator;
 namespace {
 
-std::string cell(double value, bool present) {
+std::string matrix_cell(double value, bool present) {
   if (!present) return "-";
   return fixed_text(value, value >= 100 ? 0 : 1);
 }
@@ -78,19 +78,20 @@ std::string matrix_table(const Results& results) {
           [&](int d, const std::string& m) {
             const Roof* r = memory_roof(d, m, access, {Placement::local, Placement::remote});
             if (r == nullptr) return std::string("");
-            return cell(r->roof, r->present()) + (r->placement == Placement::local ? "*" : "");
+            return matrix_cell(r->roof, r->present()) +
+                   (r->placement == Placement::local ? "*" : "");
           });
     table(std::string("Contention, ") + name(access) +
               " (GB/s each domain obtains with every core of the machine on the memory)",
           [&](int d, const std::string& m) {
             const Roof* r = memory_roof(d, m, access, {Placement::contention});
-            return r == nullptr ? std::string("") : cell(r->roof, r->present());
+            return r == nullptr ? std::string("") : matrix_cell(r->roof, r->present());
           });
   }
   table("Latency (ns, median; one core)", [&](int d, const std::string& m) {
     for (const LatencyPoint& p : results.latency) {
       if (p.domain == d && p.level == Level::memory && memory_text(p.memory) == m) {
-        return cell(p.stats.median, p.stats.count > 0);
+        return matrix_cell(p.stats.median, p.stats.count > 0);
       }
     }
     return std::string("");

@@ -9,7 +9,7 @@ namespace larm::text {
 using larm::roofline::PlacedRegion;
 namespace {
 
-std::string format(const std::optional<double>& value, const char* pattern = "%.3g") {
+std::string optional_text(const std::optional<double>& value, const char* pattern = "%.3g") {
   if (!value) return "-";
   return results::format_number(pattern, *value);
 }
@@ -34,11 +34,11 @@ std::string placement_table(const std::vector<PlacedRegion>& placements) {
                                       point.region,
                                       std::to_string(point.domain),
                                       std::to_string(point.threads),
-                                      format(point.ai),
-                                      format(point.gflops),
-                                      format(point.gbps),
+                                      optional_text(point.ai),
+                                      optional_text(point.gflops),
+                                      optional_text(point.gbps),
                                       p.bound ? p.bound->name : "-",
-                                      p.bound ? format(p.distance_percent, "%.0f %%") : "-"};
+                                      p.bound ? optional_text(p.distance_percent, "%.0f %%") : "-"};
     for (std::size_t i = 0; i < cells.size(); ++i) {
       std::string cell = cells[i];
       const std::size_t width = columns[i].second;
@@ -47,7 +47,7 @@ std::string placement_table(const std::vector<PlacedRegion>& placements) {
     }
     out << "\n    " << p.verdict << "\n";
     if (p.hybrid_roof) {
-      out << "    hybrid roof of this region: " << format(p.hybrid_roof->value) << " GB/s"
+      out << "    hybrid roof of this region: " << optional_text(p.hybrid_roof->value) << " GB/s"
           << (p.hybrid_note.empty() ? "" : " (" + p.hybrid_note + ")") << "\n";
     } else if (!p.hybrid_note.empty()) {
       out << "    no hybrid roof: " << p.hybrid_note << "\n";

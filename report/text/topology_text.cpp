@@ -7,7 +7,7 @@
 namespace larm::text {
 namespace {
 
-std::string bytes_text(std::uint64_t bytes) {
+std::string size_text(std::uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double value = static_cast<double>(bytes);
   int unit = 0;
@@ -22,7 +22,7 @@ std::string bytes_text(std::uint64_t bytes) {
 }
 
 // Runs of consecutive values as ranges, to keep 64-core lists readable.
-std::string list(const std::vector<unsigned>& values) {
+std::string pu_list(const std::vector<unsigned>& values) {
   std::ostringstream out;
   for (std::size_t i = 0; i < values.size(); ++i) {
     std::size_t j = i;
@@ -46,13 +46,13 @@ std::string topology_text(const results::TopologyRecord& t) {
       << " memory(ies)\n";
   for (const results::DomainRecord& d : t.domains) {
     out << "Domain " << d.index << " (" << d.attached_to << "): " << d.core_pus.size()
-        << " cores, PUs " << list(d.pus) << ", local memories";
+        << " cores, PUs " << pu_list(d.pus) << ", local memories";
     for (unsigned m : d.local_memories) out << " " << m;
     out << "\n";
     for (const results::CacheRecord& c : d.caches) {
-      out << "  " << c.level << " " << bytes_text(c.instance_bytes) << " x " << c.instances
+      out << "  " << c.level << " " << size_text(c.instance_bytes) << " x " << c.instances
           << ", line " << c.line_bytes << " B, shared by up to " << c.max_sharing_cores
-          << " core(s), " << bytes_text(c.bytes_per_thread) << " per thread\n";
+          << " core(s), " << size_text(c.bytes_per_thread) << " per thread\n";
     }
   }
   for (const results::MemoryRecord& m : t.memories) {
@@ -60,7 +60,7 @@ std::string topology_text(const results::TopologyRecord& t) {
     // The kind sources as topology/ names them.
     if (m.kind_source == "assumed") out << " (assumed: hwloc gives no kind)";
     if (m.kind_source == "memattr (declared bandwidth)") out << " (from the declared bandwidth)";
-    out << ", " << bytes_text(m.bytes);
+    out << ", " << size_text(m.bytes);
     if (m.tier) out << ", tier " << *m.tier;
     if (m.declared_bandwidth_mbps) out << ", declared " << *m.declared_bandwidth_mbps << " MB/s";
     if (m.declared_latency_ns) out << " " << *m.declared_latency_ns << " ns";
