@@ -759,7 +759,7 @@ class PlanRun {
               .estimator = options.estimator,
               .unstable_threshold = options.unstable_threshold,
               .pass_threshold = options.pass_threshold},
-        passes_(std::max(1, options.passes)),
+        passes_(pool_.passes),  // at least one
         count_(plan.measurements.size()),
         slots_(count_),
         repetitions_(count_, 0),

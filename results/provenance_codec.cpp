@@ -1,6 +1,5 @@
 // The provenance record to and from the JSON of results and hybrid files.
-#include <stdexcept>
-#include <tuple>
+#include <cstddef>
 #include <utility>
 
 #include "results/provenance_record.h"
@@ -49,37 +48,39 @@ constexpr std::pair<const char*, std::optional<json> Provenance::*> kReports[] =
     {"sweep_stops", &Provenance::sweep_stops},
     {"measured_seconds_by_kind", &Provenance::measured_seconds_by_kind},
 };
-// Members with a record or a word of the vocabulary: written and read below.
-constexpr const char* kTyped[] = {"tsc_hz",       "isa",
-                                  "usable_isas",  "environment_warnings",
-                                  "quick",        "roof_estimator",
-                                  "twin_domains", "placement_states",
-                                  "resumed"};
+template <typename T, std::size_t N>
+using Fields = std::pair<const char*, std::optional<T> Provenance::*>[N];
 
-template <typename E>
-E word(const json& value, const char* key) {
-  const auto parsed = parse<E>(value.get<std::string>());
-  if (!parsed) {
-    throw std::runtime_error("provenance " + std::string(key) + ": unknown '" +
-                             value.get<std::string>() + "'");
+template <typename T, std::size_t N>
+void write_fields(json& doc, const Provenance& p, const Fields<T, N>& fields) {
+  for (const auto& [key, member] : fields) {
+    if (p.*member) doc[key] = *(p.*member);
   }
-  return *parsed;
 }
 
-bool known(const std::string& key) {
-  const auto is = [&](const char* k) { return key == k; };
-  for (const auto& [k, member] : kTexts)
-    if (is(k)) return true;
-  for (const auto& [k, member] : kCounts)
-    if (is(k)) return true;
-  for (const auto& [k, member] : kNumbers)
-    if (is(k)) return true;
-  for (const auto& [k, member] : kReports)
-    if (is(k)) return true;
-  for (const char* k : kTyped)
-    if (is(k)) return true;
-  return false;
-}
+// What a document holds, handed out member by member; what is left is what this larm does not
+// know.
+class Members {
+ public:
+  explicit Members(const json& document) : rest_(document) {}
+  std::optional<json> take(const char* key) {
+    const auto found = rest_.find(key);
+    if (found == rest_.end()) return std::nullopt;
+    json value = std::move(*found);
+    rest_.erase(found);
+    return value;
+  }
+  template <typename T, std::size_t N>
+  void read(Provenance& p, const Fields<T, N>& fields) {
+    for (const auto& [key, member] : fields) {
+      if (auto value = take(key)) p.*member = value->template get<T>();
+    }
+  }
+  json rest() && { return std::move(rest_); }
+
+ private:
+  json rest_;
+};
 
 }  // namespace
 
@@ -104,18 +105,10 @@ std::optional<std::string> Provenance::single_placement_state() const {
 
 json to_json(const Provenance& p) {
   json doc = p.other.is_object() ? p.other : json::object();
-  for (const auto& [key, member] : kTexts) {
-    if (p.*member) doc[key] = *(p.*member);
-  }
-  for (const auto& [key, member] : kCounts) {
-    if (p.*member) doc[key] = *(p.*member);
-  }
-  for (const auto& [key, member] : kNumbers) {
-    if (p.*member) doc[key] = *(p.*member);
-  }
-  for (const auto& [key, member] : kReports) {
-    if (p.*member) doc[key] = *(p.*member);
-  }
+  write_fields(doc, p, kTexts);
+  write_fields(doc, p, kCounts);
+  write_fields(doc, p, kNumbers);
+  write_fields(doc, p, kReports);
   if (p.clock_source || p.tsc_hz) doc["tsc_hz"] = p.tsc_hz ? json(*p.tsc_hz) : json();
   if (p.isa) doc["isa"] = name(*p.isa);
   if (p.usable_isas) {
@@ -149,57 +142,47 @@ json to_json(const Provenance& p) {
 Provenance provenance_from_json(const json& document) {
   Provenance p;
   if (!document.is_object()) return p;
-  for (const auto& [key, value] : document.items()) {
-    if (!known(key)) p.other[key] = value;
-  }
-  const auto present = [&](const char* key) -> const json* {
-    const auto found = document.find(key);
-    return found == document.end() ? nullptr : &*found;
-  };
-  for (const auto& [key, member] : kTexts) {
-    if (const json* v = present(key)) p.*member = v->get<std::string>();
-  }
-  for (const auto& [key, member] : kCounts) {
-    if (const json* v = present(key)) p.*member = v->get<long>();
-  }
-  for (const auto& [key, member] : kNumbers) {
-    if (const json* v = present(key)) p.*member = v->get<double>();
-  }
-  for (const auto& [key, member] : kReports) {
-    if (const json* v = present(key)) p.*member = *v;
-  }
-  if (const json* v = present("tsc_hz"); v && !v->is_null()) p.tsc_hz = v->get<double>();
-  if (const json* v = present("isa")) p.isa = word<Isa>(*v, "isa");
-  if (const json* v = present("usable_isas")) {
+  Members members(document);
+  members.read(p, kTexts);
+  members.read(p, kCounts);
+  members.read(p, kNumbers);
+  members.read(p, kReports);
+  if (auto v = members.take("tsc_hz"); v && !v->is_null()) p.tsc_hz = v->get<double>();
+  if (auto v = members.take("isa"))
+    p.isa = parse_word<Isa>(v->get<std::string>(), "provenance isa");
+  if (auto v = members.take("usable_isas")) {
     p.usable_isas.emplace();
-    for (const json& isa : *v) p.usable_isas->push_back(word<Isa>(isa, "usable_isas"));
+    for (const json& isa : *v) {
+      p.usable_isas->push_back(parse_word<Isa>(isa.get<std::string>(), "provenance usable_isas"));
+    }
   }
-  if (const json* v = present("environment_warnings")) {
+  if (auto v = members.take("environment_warnings")) {
     p.environment_warnings = v->get<std::vector<std::string>>();
   }
-  if (const json* v = present("quick")) p.quick = v->get<bool>();
-  if (const json* v = present("roof_estimator")) {
-    p.roof_estimator = word<Estimator>(*v, "roof_estimator");
+  if (auto v = members.take("quick")) p.quick = v->get<bool>();
+  if (auto v = members.take("roof_estimator")) {
+    p.roof_estimator = parse_word<Estimator>(v->get<std::string>(), "provenance roof_estimator");
   }
-  if (const json* v = present("twin_domains")) {
+  if (auto v = members.take("twin_domains")) {
     p.twin_domains.emplace();
     for (const json& t : *v) {
       p.twin_domains->push_back({t.value("domain", -1), t.value("sized_from", -1)});
     }
   }
-  if (const json* v = present("placement_states")) {
+  if (auto v = members.take("placement_states")) {
     p.placement_states.emplace();
     for (const json& s : *v) {
       p.placement_states->push_back(
           {s.value("state", ""), s.value("seen", std::vector<std::string>{})});
     }
   }
-  if (const json* v = present("resumed")) {
+  if (auto v = members.take("resumed")) {
     p.resumed.emplace();
     for (const json& r : *v) {
       p.resumed->push_back({r.value("runs_kept", 0L), r.value("redone_first", "?")});
     }
   }
+  p.other = std::move(members).rest();
   return p;
 }
 

@@ -16,13 +16,7 @@ using nlohmann::json;
 
 template <VocabularyWord E>
 E read_word(const json& object, const char* key) {
-  const std::string text = object.at(key).get<std::string>();
-  const std::optional<E> value = parse<E>(text);
-  if (!value) {
-    throw std::runtime_error(std::string("bad ") + std::string(Vocabulary<E>::what) + " '" + text +
-                             "' in " + key + " (" + word_list<E>() + ")");
-  }
-  return *value;
+  return parse_word<E>(object.at(key).get<std::string>(), key);
 }
 
 template <VocabularyWord E>

@@ -9,6 +9,7 @@
 #include <compare>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -189,6 +190,18 @@ std::string word_list(std::string_view separator = ", ") {
     text += entry.text;
   }
   return text;
+}
+
+// A word as a file wrote it; std::runtime_error naming the word, where it was read and the words
+// accepted when it is none of them.
+template <VocabularyWord E>
+E parse_word(std::string_view text, std::string_view where) {
+  const std::optional<E> value = parse<E>(text);
+  if (!value) {
+    throw std::runtime_error("bad " + std::string(Vocabulary<E>::what) + " '" + std::string(text) +
+                             "' in " + std::string(where) + " (" + word_list<E>() + ")");
+  }
+  return *value;
 }
 
 // A memory (NUMA node) of the machine: its position in Topology::memories() and its OS index.
