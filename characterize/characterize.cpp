@@ -199,9 +199,8 @@ class Runner {
     // The latency sweep finds where plateaus end, with short samples.
     context_.sampling.min_sample_seconds =
         m.kind == MeasurementKind::capacity ? kCapacitySampleSeconds
-        : m.kind == MeasurementKind::sweep
-            ? options_.sampling.min_sample_seconds * kSweepSampleFraction
-            : options_.sampling.min_sample_seconds;
+        : drawn_once(m.kind) ? options_.sampling.min_sample_seconds * kSweepSampleFraction
+                             : options_.sampling.min_sample_seconds;
     // The frequency runs two kernels of different lengths: each calibrates its own.
     context_.sampling.repetitions = m.kind == MeasurementKind::frequency ? nullptr : repetitions;
     switch (m.kind) {
@@ -365,8 +364,14 @@ class Runner {
   kernels::LatencyResult chase(const PlannedMeasurement& m) {
     const topology::Domain& domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
     const unsigned line = domain.caches.empty() ? 64 : domain.caches.front().line_bytes;
+    // A memory latency's chain is 4 x the cache one thread gets or more (working_set.h): half
+    // of it walked is twice that cache.
+    const std::uint64_t warm_up = m.kind == MeasurementKind::latency && m.level == Level::memory
+                                      ? m.working_set_bytes / 2
+                                      : 0;
     return kernels::measure_latency(
-        context_, team(m.pus), {memory_nodes(m.memory), m.working_set_bytes, line ? line : 64});
+        context_, team(m.pus),
+        {memory_nodes(m.memory), m.working_set_bytes, line ? line : 64, warm_up});
   }
 
   // Fills what a chase record takes from its measurement.
@@ -549,11 +554,12 @@ class EffectiveSizing {
   void set_memory_floor(int domain, std::uint64_t bytes) { memory_floor_[domain] = bytes; }
 
   // A run of cores of several domains on memory (contention, congestion, the contention curve):
-  // 4 x the effective last-level caches of the machine, when every domain's load sweep found its
-  // own (the declared size of a domain without).
+  // 4 x the effective last-level caches its threads reach (plan.h's reached_llc_share), when
+  // every domain's load sweep found its own (the declared size of a domain without).
   const PlannedMeasurement& machine_wide(const PlannedMeasurement& m, results::Results& results) {
     std::uint64_t llc = 0;
-    for (const topology::Domain& d : topology_.domains()) {
+    for (const auto& [index, threads] : threads_by_domain(m.pu_domains)) {
+      const topology::Domain& d = topology_.domains()[static_cast<std::size_t>(index)];
       if (d.caches.empty()) continue;
       std::uint64_t total = d.caches.back().total_bytes;
       if (const int source = sizing_domain(d.index); swept_.count(source) > 0) {
@@ -568,7 +574,7 @@ class EffectiveSizing {
           total = std::max(total, usable_view(d, usable_llc_fraction_).caches.back().total_bytes);
         }
       }
-      llc += total;
+      llc += static_cast<std::uint64_t>(static_cast<double>(total) * reached_llc_share(d, threads));
     }
     resized_ = m;
     resized_.working_set_bytes = memory_working_set(llc, static_cast<int>(m.pus.size()));
@@ -792,12 +798,14 @@ class PlanRun {
            std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
 
-  // A measurement's samples in one pass: its share of them, all of them for a sweep that runs
-  // once, a few for the latency sweep.
-  int samples_of(MeasurementKind kind) const {
+  // A measurement's samples in one pass: its share of them (the regular passes' shares add up
+  // to the samples asked for, the first ones taking one more where they do not divide; an extra
+  // pass takes the largest share), all of them for a sweep that runs once, a few for the latency
+  // sweep.
+  int samples_of(MeasurementKind kind, int pass) const {
     if (kind == MeasurementKind::capacity) return kCapacitySamples;
     if (first_pass_only(kind)) return sweep_samples(options_.sampling.samples);
-    return (options_.sampling.samples + passes_ - 1) / passes_;
+    return pass_share(options_.sampling.samples, passes_, pass < passes_ ? pass : 0);
   }
 
   // Passes in rotated order: each starts a share of the plan further on. The frequencies of a
@@ -954,7 +962,7 @@ class PlanRun {
     const double began = elapsed();
     try {
       throw_if_stopped(options_.sampling);
-      runner_.run(m, samples_of(m.kind), &repetitions_[i], one);
+      runner_.run(m, samples_of(m.kind, pass), &repetitions_[i], one);
       seconds_by_kind_[name(m.kind)] += elapsed() - began;
     } catch (const kernels::Interrupted&) {
       results_.incomplete_reason = "interrupted in pass " + std::to_string(pass + 1) + " of " +

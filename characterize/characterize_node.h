@@ -18,7 +18,8 @@ namespace larm::characterize {
 struct CharacterizeOptions {
   PlanOptions plan;
   bool require_placement = false;
-  Estimator estimator = Estimator::p90;  // of each roof's value (docs/method.md, "The roof estimator")
+  // Of each roof's value (docs/method.md, "The roof estimator").
+  Estimator estimator = Estimator::p90;
   // Extra passes for measurements whose passes disagree stop at this many seconds from the start;
   // 0: twice the plan's estimate.
   double max_seconds = 0;

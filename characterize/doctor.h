@@ -27,8 +27,8 @@ struct MachineState {
 MachineState examine_machine(const platform::Clock& clock, double probe_seconds = 1.0,
                              const topology::Topology* topology = nullptr);
 
-// The verdict's rule (docs/commands.md, "larm doctor"): expected error = max(1 %, clock probes' spread) +
-// steal share over the probe + the share of the allowed CPUs that other processes used.
+// The verdict's rule (docs/commands.md, "larm doctor"): expected error = max(1 %, clock probes'
+// spread) + steal share over the probe + the share of the allowed CPUs that other processes used.
 inline constexpr double kMinExpectedError = 0.01;  // the "1 %": no probe promises better
 inline constexpr double kQuietError = 0.03;
 inline constexpr double kBusyError = 0.10;

@@ -41,15 +41,16 @@ constexpr double kFirstTouchBytesPerSecond = 2e9;      // page faults and zeroin
 constexpr double kStreamBytesPerSecond = 5e9;          // a memory sweep, per thread, worst case
 constexpr double kChaseSetupSecondsPerLine = 60e-9;    // building and walking the permutation
 constexpr double kChaseWarmUpSecondsPerLine = 100e-9;  // one walk of the chain, near memory latency
-constexpr double kCalibrationSamples = 3;              // untimed warm-up and calibration runs
+// The untimed warm-up and the calibration runs (of a quarter of a sample each, kernels/sampler.h),
+// in samples.
+constexpr double kCalibrationSamples = 1;
 
 double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
-  // The first pass calibrates, each later one warms up once and reuses the repetitions; each
-  // takes its share of the samples (rounded up).
+  // The first pass calibrates, each later one warms up once and reuses the repetitions; the
+  // passes' shares add up to the samples.
   const int passes = first_pass_only(m.kind) ? 1 : std::max(1, o.passes);
-  const int samples = m.kind == MeasurementKind::sweep ? sweep_samples(o.samples) : o.samples;
-  const double runs =
-      kCalibrationSamples + (passes - 1) + passes * ((samples + passes - 1) / passes);
+  const int samples = drawn_once(m.kind) ? sweep_samples(o.samples) : o.samples;
+  const double runs = kCalibrationSamples + (passes - 1) + samples;
   const double threads_ws = static_cast<double>(m.working_set_bytes);
   switch (m.kind) {
     case MeasurementKind::frequency: {
@@ -63,14 +64,16 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
     case MeasurementKind::sweep:
     case MeasurementKind::curve: {
       const double sweep = threads_ws / kStreamBytesPerSecond;
-      const double length = m.kind == MeasurementKind::sweep
-                                ? o.min_sample_seconds * kSweepSampleFraction
-                                : o.min_sample_seconds;
+      const double length =
+          drawn_once(m.kind) ? o.min_sample_seconds * kSweepSampleFraction : o.min_sample_seconds;
       return passes * threads_ws / kFirstTouchBytesPerSecond + runs * std::max(length, sweep);
     }
     case MeasurementKind::latency: {
+      // Each pass builds its chain and walks it once (half of a memory's: latency_driver.cpp).
       const double lines = threads_ws / 64;
-      return passes * lines * kChaseSetupSecondsPerLine + runs * o.min_sample_seconds;
+      const double walked = m.level == Level::memory ? lines / 2 : lines;
+      return passes * (lines * kChaseSetupSecondsPerLine + walked * kChaseWarmUpSecondsPerLine) +
+             runs * o.min_sample_seconds;
     }
     case MeasurementKind::capacity: {
       // One pass, a few short samples: it finds boundaries, not roofs.
@@ -112,20 +115,20 @@ topology::Domain usable_view(const topology::Domain& domain, double fraction) {
 }
 
 const char* const kEstimateMethod =
-    "each measurement = (3 warm-up/calibration runs + 1 warm-up per later pass + every pass's "
-    "share of the samples) x max(sample length, one sweep of its working set at 5 GB/s per "
-    "thread) + passes x first touch of its buffers at 2 GB/s per thread (+60 ns per line to "
-    "build a pointer chase); the sweeps run in one pass, the latency sweep with 3 + 3 runs of 5 ms "
-    "per point and a warm-up walk of its chain at 100 ns per line; the sum over the plan. The size "
-    "sweeps are priced to their planned end (4 x the declared last-level cache) with half the "
-    "samples, half as long; they stop at memory's plateau, earlier where the cache a run gets is "
-    "smaller than the declared one. On this machine (not a topology file) a probe of one core's "
-    "load "
-    "bandwidth at doubling sizes finds the share of the last-level cache a run gets (a guest may "
-    "get a tenth of it): memory working sets are priced at 4 x that share and the sweeps' points "
-    "past 4 x it at nothing (the run's one-core chase stops there, its bandwidth sweeps at 8 x, 64 "
-    "MiB in all at least), the one-core chase's past 2 x it (64 MiB at least), where it confirms "
-    "memory's plateau on a guest";
+    "each measurement = (1 for the warm-up and calibration runs + 1 warm-up per later pass + the "
+    "samples) x max(sample length, one sweep of its working set at 5 GB/s per thread) + passes x "
+    "first touch of its buffers at 2 GB/s per thread (+60 ns per line to build a pointer chase, "
+    "+100 ns per line of its warm-up walk, half of a memory's chain); the size sweeps and the "
+    "scaling curves run in one pass with half the samples, half as long, the latency sweep with 3 "
+    "+ 3 runs of 5 ms per point and a warm-up walk of its chain at 100 ns per line; the sum over "
+    "the plan. The size sweeps are priced to their planned end (4 x the declared last-level "
+    "cache); they stop at memory's plateau, earlier where the cache a run gets is smaller than the "
+    "declared one. On this machine (not a topology file) a probe of one core's load bandwidth at "
+    "doubling sizes finds the share of the last-level cache a run gets (a guest may get a tenth of "
+    "it): memory working sets are priced at 4 x that share and the sweeps' points past 4 x it at "
+    "nothing (the run's one-core chase stops there, its bandwidth sweeps at 8 x, 64 MiB in all at "
+    "least), the one-core chase's past 2 x it (64 MiB at least), where it confirms memory's "
+    "plateau on a guest";
 
 const char* name(MeasurementKind kind) {
   const char* const names[] = {"frequency", "capacity", "bandwidth", "flops",
@@ -154,6 +157,22 @@ std::vector<std::pair<unsigned, int>> cores_by_distance(const topology::Topology
     for (unsigned pu : d->core_pus) cores.emplace_back(pu, d->index);
   }
   return cores;
+}
+
+double reached_llc_share(const topology::Domain& d, std::size_t threads) {
+  if (d.caches.empty() || threads == 0) return 0;
+  const topology::CacheLevel& last = d.caches.back();
+  if (last.instances <= 1 || last.max_sharing_cores <= 0) return 1;
+  const auto sharing = static_cast<std::size_t>(last.max_sharing_cores);
+  const auto instances = static_cast<std::size_t>(last.instances);
+  return static_cast<double>(std::min(instances, (threads + sharing - 1) / sharing)) /
+         static_cast<double>(instances);
+}
+
+std::map<int, std::size_t> threads_by_domain(const SharedPrefix<int>& pu_domains) {
+  std::map<int, std::size_t> threads;
+  for (int domain : pu_domains) ++threads[domain];
+  return threads;
 }
 
 std::vector<int> curve_thread_counts(int cores) {
@@ -513,18 +532,29 @@ class PlanBuilder {
     // curve of thesis fig. 2.12).
     const bool shared_runs = !single_memory() && wanted(MeasurementKind::bandwidth);
     if ((shared_runs || wanted(MeasurementKind::curve)) && options_.domains.empty()) {
-      std::uint64_t llc = 0, usable_llc = 0;
+      // The last-level cache, declared and usable, that a machine-wide run's threads reach
+      // (counted per domain).
+      std::vector<std::uint64_t> declared_llc, usable_llc;
       for (const topology::Domain& d : topology_.domains()) {
-        if (!d.caches.empty()) llc += d.caches.back().total_bytes;
         const topology::Domain usable = usable_view(d, options_.usable_llc_fraction);
-        if (!usable.caches.empty()) usable_llc += usable.caches.back().total_bytes;
+        declared_llc.push_back(d.caches.empty() ? 0 : d.caches.back().total_bytes);
+        usable_llc.push_back(usable.caches.empty() ? 0 : usable.caches.back().total_bytes);
       }
+      const auto reached = [&](const std::map<int, std::size_t>& threads,
+                               const std::vector<std::uint64_t>& llc) {
+        std::uint64_t bytes = 0;
+        for (const auto& [index, n] : threads) {
+          const auto i = static_cast<std::size_t>(index);
+          bytes += static_cast<std::uint64_t>(static_cast<double>(llc[i]) *
+                                              reached_llc_share(topology_.domains()[i], n));
+        }
+        return bytes;
+      };
       const int cores = topology_.core_count();
       PlannedMeasurement machine;
       machine.domain = -1;
       machine.kind = MeasurementKind::bandwidth;
       machine.level = Level::memory;
-      machine.working_set_bytes = memory_working_set(llc, cores);
       // Lists of every core and its domain in memory m's order, shared by m's measurements.
       const auto ordered = [&](int m) {
         auto pus = std::make_shared<std::vector<unsigned>>();
@@ -540,6 +570,9 @@ class PlanBuilder {
       const auto [all_pus, all_domains] = ordered(0);
       machine.pus = SharedPrefix<unsigned>(all_pus, all_pus->size());
       machine.pu_domains = SharedPrefix<int>(all_domains, all_domains->size());
+      const std::map<int, std::size_t> every_core = threads_by_domain(machine.pu_domains);
+      machine.working_set_bytes = memory_working_set(reached(every_core, declared_llc), cores);
+      const std::uint64_t usable_set = memory_working_set(reached(every_core, usable_llc), cores);
       for (Access access : larm::all<larm::Access>()) {
         if (!shared_runs) break;
         machine.spec = codegen::StreamSpec{.isa = options_.isa, .access = access};
@@ -547,18 +580,24 @@ class PlanBuilder {
           PlannedMeasurement m = machine;
           m.memory = topology_.memory_ref(static_cast<int>(mem));
           m.placement = Placement::contention;
-          add(m, memory_working_set(usable_llc, cores));
+          add(m, usable_set);
         }
         PlannedMeasurement m = machine;
         m.placement = Placement::congestion;
-        add(m, memory_working_set(usable_llc, cores));
+        add(m, usable_set);
       }
       for (std::size_t mem = 0; wanted(MeasurementKind::curve) && mem < topology_.memories().size();
            ++mem) {
         // Memory 0's lists are the contention runs' own.
         const auto [pus, domains] =
             mem == 0 ? std::pair(all_pus, all_domains) : ordered(static_cast<int>(mem));
+        // The points are prefixes of one list: its domains counted as the prefix grows.
+        std::map<int, std::size_t> threads_of;
+        std::size_t counted = 0;
         for (int threads : curve_thread_counts(cores)) {
+          for (; counted < static_cast<std::size_t>(threads); ++counted) {
+            ++threads_of[(*domains)[counted]];
+          }
           PlannedMeasurement m = machine;
           m.kind = MeasurementKind::curve;
           m.memory = topology_.memory_ref(static_cast<int>(mem));
@@ -566,8 +605,8 @@ class PlanBuilder {
           m.spec = codegen::StreamSpec{.isa = options_.isa, .access = Access::load};
           m.pus = SharedPrefix<unsigned>(pus, static_cast<std::size_t>(threads));
           m.pu_domains = SharedPrefix<int>(domains, static_cast<std::size_t>(threads));
-          m.working_set_bytes = memory_working_set(llc, threads);
-          add(m, memory_working_set(usable_llc, threads));
+          m.working_set_bytes = memory_working_set(reached(threads_of, declared_llc), threads);
+          add(m, memory_working_set(reached(threads_of, usable_llc), threads));
         }
       }
     }

@@ -23,18 +23,34 @@ const std::vector<MeasurementKind>& selectable_kinds();
 
 // The sweeps draw curves and find where plateaus end; they are not roofs, and the roofs are sized
 // from them: they run in the first pass only, the bandwidth sweep with all its samples, the
-// latency sweep with a few short ones.
+// latency sweep with a few short ones. The scaling curves (bandwidth as threads are added) are
+// pictures too, and their model takes ratios of their points: they run once, like the bandwidth
+// sweep (on the 96-core x3950, 4 memories' curves of 32 points each were priced at 39 s of its
+// 161 s in 3 passes).
 inline bool first_pass_only(MeasurementKind kind) {
-  return kind == MeasurementKind::capacity || kind == MeasurementKind::sweep;
+  return kind == MeasurementKind::capacity || kind == MeasurementKind::sweep ||
+         kind == MeasurementKind::curve;
+}
+// The measurements drawn once with half the samples, half as long: the bandwidth sweeps and
+// the scaling curves.
+inline bool drawn_once(MeasurementKind kind) {
+  return kind == MeasurementKind::sweep || kind == MeasurementKind::curve;
 }
 inline constexpr int kCapacitySamples = 3;
 inline constexpr int kCapacityPointsPerOctave = 4;
 inline constexpr double kCapacitySampleSeconds = 0.005;
 // The bandwidth sweeps draw a curve and find its plateaus: their samples are half as long as a
-// roof's, and half as many (rounded up) (issue 29).
+// roof's, and half as many (rounded up) (issue 29); so are the scaling curves'.
 inline constexpr double kSweepSampleFraction = 0.5;
 inline int sweep_samples(int samples) {
   return (samples + 1) / 2;
+}
+// Pass `pass`'s share of a measurement's samples over `passes` interleaved passes: the shares add
+// up to `samples`, the first passes taking one more where they do not divide (5 over 2: 3 + 2;
+// 11 over 3: 4 + 4 + 3).
+inline int pass_share(int samples, int passes, int pass) {
+  const auto upto = [&](int p) { return (samples * p + passes - 1) / passes; };
+  return passes <= 1 ? samples : upto(pass + 1) - upto(pass);
 }
 
 struct PlannedMeasurement {
@@ -80,6 +96,15 @@ std::vector<std::pair<unsigned, int>> cores_by_distance(const topology::Topology
 // Thread counts of a contention curve over n cores: every count up to 16, then 16 steps.
 std::vector<int> curve_thread_counts(int cores);
 
+// The share of domain d's last-level cache that `threads` of its cores, taken in its order,
+// reach: one instance per max_sharing_cores of them (hwloc's logical order, which a domain's
+// cores follow, keeps an instance's cores together). A contention curve's first points run on
+// a few cores: their memory working set is 4 x the cache those cores can fill, not the machine's.
+double reached_llc_share(const topology::Domain& d, std::size_t threads);
+
+// How many of a machine-wide measurement's threads run on each domain.
+std::map<int, std::size_t> threads_by_domain(const SharedPrefix<int>& pu_domains);
+
 // Defaults of a quick or full run: samples 5/11 in 2/3 passes, sample length 10/20 ms, sweep 2/4
 // per octave.
 PlanOptions default_plan_options(bool quick);
@@ -104,6 +129,5 @@ topology::Domain usable_view(const topology::Domain& domain, double fraction);
 
 // How estimated_seconds is computed, for `larm plan` and docs/method.md.
 extern const char* const kEstimateMethod;
-
 
 }  // namespace larm::characterize

@@ -98,6 +98,10 @@ struct LatencyRequest {
   std::vector<unsigned> nodes;
   std::uint64_t working_set_bytes = 0;
   unsigned line_bytes = 64;
+  // Bytes of the chain the warm-up walks (0 or more than the chain: the whole cycle). A chain
+  // that overflows the caches needs only twice what they hold walked: what building it left in
+  // them is gone by then, and every later load misses as it would in a whole cycle.
+  std::uint64_t warm_up_bytes = 0;
 };
 
 struct LatencyResult {

@@ -1,4 +1,5 @@
 // Load-to-use latency by a pointer chase over a single-cycle random permutation of lines.
+#include <algorithm>
 #include <random>
 #include <utility>
 
@@ -36,10 +37,13 @@ LatencyResult measure_latency(const DriverContext& context, platform::ThreadTeam
     const std::vector<std::uint64_t> next = single_cycle_permutation(lines, 0x1a2b3c4d);
     link_chase(base, next, request.line_bytes);
     cursor = base;
-    // Warm-up: one whole cycle, so caches and TLB hold what they can.
+    // Warm-up: one whole cycle, so caches and TLB hold what they can (or the part asked for).
+    const std::uint64_t warm_lines =
+        request.warm_up_bytes > 0 ? std::min(lines, request.warm_up_bytes / request.line_bytes)
+                                  : lines;
     codegen::KernelArgs a;
     a.src0 = cursor;
-    a.repetitions = lines / loads_per_iteration + 1;
+    a.repetitions = warm_lines / loads_per_iteration + 1;
     a.out = &cursor;
     kernel->run(a);
   });

@@ -14,6 +14,9 @@
 
 namespace larm::kernels {
 
+// The calibration runs last this fraction of a sample (sampler.cpp's calibrate).
+inline constexpr double kCalibrationFraction = 0.25;
+
 struct SamplingOptions {
   int samples = 11;
   double min_sample_seconds = 0.02;
@@ -42,8 +45,8 @@ struct TimedSamples {
 };
 
 // work(thread, repetitions) runs on each thread of the team. The sampler runs it once untimed,
-// grows the repetitions until a sample lasts min_sample_seconds, then takes the samples,
-// re-taking those that were interfered with.
+// grows the repetitions until a run lasts a quarter of min_sample_seconds, scales them to it
+// (10 % over), then takes the samples, re-taking those that were interfered with.
 TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
                     const SamplingOptions& options,
                     const std::function<void(int, std::uint64_t)>& work);

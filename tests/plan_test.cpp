@@ -230,6 +230,60 @@ TEST(Plan, ContentionCurveFillsTheMemorysDomainFirstThenByDistance) {
   EXPECT_LE(curve_thread_counts(64).size(), 33u);
 }
 
+// A contention curve's point is sized from the last-level caches its threads reach. The x3950
+// has 4 domains of 24 cores, each with 4 L3 instances of 16 MiB shared by 6 cores: one thread
+// reaches one L3, so its point takes 4 x 16 MiB, not 4 x the machine's 256 MiB; every core
+// reaches them all.
+TEST(Plan, ContentionCurvePointsAreSizedFromTheCachesTheirThreadsReach) {
+  const topology::Topology t = load_fixture("96em64t-4n4d3ca2co-pci.xml");
+  const topology::Domain& d = t.domains()[0];
+  const topology::CacheLevel& l3 = d.caches.back();
+  ASSERT_EQ(l3.instances, 4);
+  ASSERT_EQ(l3.max_sharing_cores, 6);
+  EXPECT_DOUBLE_EQ(reached_llc_share(d, 0), 0.0);
+  EXPECT_DOUBLE_EQ(reached_llc_share(d, 1), 0.25);
+  EXPECT_DOUBLE_EQ(reached_llc_share(d, 6), 0.25);
+  EXPECT_DOUBLE_EQ(reached_llc_share(d, 7), 0.5);
+  EXPECT_DOUBLE_EQ(reached_llc_share(d, 24), 1.0);
+  std::uint64_t machine_llc = 0;
+  for (const topology::Domain& each : t.domains()) machine_llc += each.caches.back().total_bytes;
+  std::map<std::size_t, std::uint64_t> bytes;  // threads -> working set per thread
+  for (const PlannedMeasurement& m : make_plan(t, all_isas_options()).measurements) {
+    if (m.kind == MeasurementKind::curve && m.domain < 0 && m.memory && m.memory->index == 0) {
+      bytes[m.pus.size()] = m.working_set_bytes;
+    }
+  }
+  ASSERT_EQ(bytes.count(1), 1u);
+  ASSERT_EQ(bytes.count(96), 1u);
+  EXPECT_EQ(bytes[1], 4 * l3.instance_bytes);
+  EXPECT_EQ(bytes[96], 4 * machine_llc / 96);
+  // A domain without a shared last level: each core its own L2, one reached per thread.
+  const topology::Topology opteron = load_fixture("16amd64-4distances.xml");
+  EXPECT_DOUBLE_EQ(reached_llc_share(opteron.domains()[0], 1), 0.5);
+}
+
+// The passes' shares of a measurement's samples add up to the samples asked for.
+TEST(Plan, PassSharesAddUpToTheSamples) {
+  EXPECT_EQ(pass_share(5, 2, 0), 3);
+  EXPECT_EQ(pass_share(5, 2, 1), 2);
+  EXPECT_EQ(pass_share(11, 3, 0), 4);
+  EXPECT_EQ(pass_share(11, 3, 1), 4);
+  EXPECT_EQ(pass_share(11, 3, 2), 3);
+  EXPECT_EQ(pass_share(7, 1, 0), 7);
+  for (int samples = 1; samples <= 40; ++samples) {
+    for (int passes = 1; passes <= 6; ++passes) {
+      int sum = 0;
+      for (int pass = 0; pass < passes; ++pass) {
+        const int share = pass_share(samples, passes, pass);
+        EXPECT_GE(share, samples / passes);
+        EXPECT_LE(share, (samples + passes - 1) / passes);
+        sum += share;
+      }
+      EXPECT_EQ(sum, samples) << samples << " over " << passes;
+    }
+  }
+}
+
 TEST(Plan, KnlDomainsSeeTwoLocalMemoriesAndSixRemoteOnes) {
   const topology::Topology t = load_fixture("64intel64-fakeKNL-SNC4-hybrid.xml");
   const Plan plan = make_plan(t, all_isas_options());
