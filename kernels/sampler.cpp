@@ -36,6 +36,7 @@ std::vector<double> stolen(const std::map<unsigned, platform::CpuTimes>& before,
 template <typename Timed>
 std::uint64_t calibrate(const SamplingOptions& options, Timed& timed) {
   constexpr double kMargin = 1.1;
+  if (options.min_sample_seconds <= 0) return 1;
   const double enough = options.min_sample_seconds * kCalibrationFraction;
   std::uint64_t repetitions = 1;
   double seconds = timed(repetitions);
