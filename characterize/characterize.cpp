@@ -364,14 +364,9 @@ class Runner {
   kernels::LatencyResult chase(const PlannedMeasurement& m) {
     const topology::Domain& domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
     const unsigned line = domain.caches.empty() ? 64 : domain.caches.front().line_bytes;
-    // A memory latency's chain is 4 x the cache one thread gets or more (working_set.h): half
-    // of it walked is twice that cache.
-    const std::uint64_t warm_up = m.kind == MeasurementKind::latency && m.level == Level::memory
-                                      ? m.working_set_bytes / 2
-                                      : 0;
     return kernels::measure_latency(
         context_, team(m.pus),
-        {memory_nodes(m.memory), m.working_set_bytes, line ? line : 64, warm_up});
+        {memory_nodes(m.memory), m.working_set_bytes, line ? line : 64, chase_warm_up_bytes(m)});
   }
 
   // Fills what a chase record takes from its measurement.
@@ -557,10 +552,8 @@ class EffectiveSizing {
   // 4 x the effective last-level caches its threads reach (plan.h's reached_llc_share), when
   // every domain's load sweep found its own (the declared size of a domain without).
   const PlannedMeasurement& machine_wide(const PlannedMeasurement& m, results::Results& results) {
-    std::uint64_t llc = 0;
-    for (const auto& [index, threads] : threads_by_domain(m.pu_domains)) {
-      const topology::Domain& d = topology_.domains()[static_cast<std::size_t>(index)];
-      if (d.caches.empty()) continue;
+    const auto effective_llc = [&](const topology::Domain& d) -> std::uint64_t {
+      if (d.caches.empty()) return 0;
       std::uint64_t total = d.caches.back().total_bytes;
       if (const int source = sizing_domain(d.index); swept_.count(source) > 0) {
         for (const results::CacheCapacity& c : found(SizeSweep::bandwidth, source, results)) {
@@ -574,8 +567,10 @@ class EffectiveSizing {
           total = std::max(total, usable_view(d, usable_llc_fraction_).caches.back().total_bytes);
         }
       }
-      llc += static_cast<std::uint64_t>(static_cast<double>(total) * reached_llc_share(d, threads));
-    }
+      return total;
+    };
+    const std::uint64_t llc =
+        reached_llc_bytes(topology_, threads_by_domain(m.pu_domains), effective_llc);
     resized_ = m;
     resized_.working_set_bytes = memory_working_set(llc, static_cast<int>(m.pus.size()));
     return resized_;

@@ -41,8 +41,9 @@ constexpr double kFirstTouchBytesPerSecond = 2e9;      // page faults and zeroin
 constexpr double kStreamBytesPerSecond = 5e9;          // a memory sweep, per thread, worst case
 constexpr double kChaseSetupSecondsPerLine = 60e-9;    // building and walking the permutation
 constexpr double kChaseWarmUpSecondsPerLine = 100e-9;  // one walk of the chain, near memory latency
-// The untimed warm-up and the calibration runs (of a quarter of a sample each, kernels/sampler.h),
-// in samples.
+// The untimed warm-up and the calibration runs (of a quarter of a sample each,
+// kernels/sampler.cpp), in samples: a price, checked by the estimate against measured runs
+// (docs/method.md: quick 12, 12, 10 s for 10.3, 10.4, 11.7 s; default 41 s for 37.4 s).
 constexpr double kCalibrationSamples = 1;
 
 double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
@@ -69,9 +70,10 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
       return passes * threads_ws / kFirstTouchBytesPerSecond + runs * std::max(length, sweep);
     }
     case MeasurementKind::latency: {
-      // Each pass builds its chain and walks it once (half of a memory's: latency_driver.cpp).
+      // Each pass builds its chain and walks it once (or the part chase_warm_up_bytes says).
       const double lines = threads_ws / 64;
-      const double walked = m.level == Level::memory ? lines / 2 : lines;
+      const double walked =
+          chase_warm_up_bytes(m) > 0 ? static_cast<double>(chase_warm_up_bytes(m)) / 64 : lines;
       return passes * (lines * kChaseSetupSecondsPerLine + walked * kChaseWarmUpSecondsPerLine) +
              runs * o.min_sample_seconds;
     }
@@ -542,13 +544,9 @@ class PlanBuilder {
       }
       const auto reached = [&](const std::map<int, std::size_t>& threads,
                                const std::vector<std::uint64_t>& llc) {
-        std::uint64_t bytes = 0;
-        for (const auto& [index, n] : threads) {
-          const auto i = static_cast<std::size_t>(index);
-          bytes += static_cast<std::uint64_t>(static_cast<double>(llc[i]) *
-                                              reached_llc_share(topology_.domains()[i], n));
-        }
-        return bytes;
+        return reached_llc_bytes(topology_, threads, [&](const topology::Domain& d) {
+          return llc[static_cast<std::size_t>(d.index)];
+        });
       };
       const int cores = topology_.core_count();
       PlannedMeasurement machine;

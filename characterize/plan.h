@@ -105,6 +105,27 @@ double reached_llc_share(const topology::Domain& d, std::size_t threads);
 // How many of a machine-wide measurement's threads run on each domain.
 std::map<int, std::size_t> threads_by_domain(const SharedPrefix<int>& pu_domains);
 
+// The bytes of last-level cache a machine-wide run's threads reach: each domain's, llc(domain),
+// times the share its threads reach.
+template <typename LlcOf>
+std::uint64_t reached_llc_bytes(const topology::Topology& topology,
+                                const std::map<int, std::size_t>& threads, LlcOf llc) {
+  std::uint64_t bytes = 0;
+  for (const auto& [index, n] : threads) {
+    const topology::Domain& d = topology.domains()[static_cast<std::size_t>(index)];
+    bytes += static_cast<std::uint64_t>(static_cast<double>(llc(d)) * reached_llc_share(d, n));
+  }
+  return bytes;
+}
+
+// The bytes of its chain a pointer chase walks to warm up (kernels::LatencyRequest; 0: the
+// whole cycle): half of a memory latency's chain, which is 4 x the cache one thread gets or more
+// (working_set.h), so twice that cache.
+inline std::uint64_t chase_warm_up_bytes(const PlannedMeasurement& m) {
+  return m.kind == MeasurementKind::latency && m.level == Level::memory ? m.working_set_bytes / 2
+                                                                        : 0;
+}
+
 // Defaults of a quick or full run: samples 5/11 in 2/3 passes, sample length 10/20 ms, sweep 2/4
 // per octave.
 PlanOptions default_plan_options(bool quick);

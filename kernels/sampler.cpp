@@ -35,9 +35,10 @@ std::vector<double> stolen(const std::map<unsigned, platform::CpuTimes>& before,
 // here: 0.8 s of 14), and 20 % to spare a tenth of every sample.
 template <typename Timed>
 std::uint64_t calibrate(const SamplingOptions& options, Timed& timed) {
+  constexpr double kFraction = 0.25;  // of a sample: a calibration run's length
   constexpr double kMargin = 1.1;
   if (options.min_sample_seconds <= 0) return 1;
-  const double enough = options.min_sample_seconds * kCalibrationFraction;
+  const double enough = options.min_sample_seconds * kFraction;
   std::uint64_t repetitions = 1;
   double seconds = timed(repetitions);
   while (seconds < enough) {

@@ -14,9 +14,6 @@
 
 namespace larm::kernels {
 
-// The calibration runs last this fraction of a sample (sampler.cpp's calibrate).
-inline constexpr double kCalibrationFraction = 0.25;
-
 struct SamplingOptions {
   int samples = 11;
   double min_sample_seconds = 0.02;

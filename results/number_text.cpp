@@ -34,6 +34,10 @@ std::string format_number(const char* pattern, double value) {
   return printed(pattern, value);
 }
 
+std::string table_value_text(double value) {
+  return fixed_text(value, value >= 100 ? 1 : 2);
+}
+
 std::string minutes_text(double seconds) {
   char buffer[32];
   const int s = static_cast<int>(seconds + 0.5);

@@ -15,6 +15,9 @@ std::string fixed_text(double value, int decimals);
 // scientific notation from 1e15 on, as fixed_text), into a string of the length it needs.
 std::string format_number(const char* pattern, double value);
 
+// A measured value in a table: two decimals under 100, one from 100 on (83.12, 830.1).
+std::string table_value_text(double value);
+
 // A duration as progress lines write it: 75.4 -> "1:15".
 std::string minutes_text(double seconds);
 

@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 
+from placement_state import FAR_NS, far, ping_pong, roof_state
+
 parser = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--larm", required=True)
@@ -46,8 +48,6 @@ parser.add_argument("--larm-options", default="--quick --only bandwidth,sweep",
 parser.add_argument("--no-states", action="store_true",
                     help="do not split the L3 and memory rows by placement state")
 args = parser.parse_args()
-here = os.path.dirname(os.path.abspath(__file__))
-FAR_NS = 100.0  # characterize/placement_probe.h, kApartNs
 STATE_LEVELS = ("L3", "memory")  # the rows whose bandwidth moves with the host's placement
 
 likwid_suffix = {"sse2": "sse", "avx": "avx", "avx2": "avx", "avx512": "avx512"}[args.isa]
@@ -58,17 +58,7 @@ wanted = set(args.accesses.split(","))
 work = tempfile.mkdtemp(prefix="larm-vs-likwid-")
 larm_values, likwid_values, ratios, sizes = {}, {}, {}, {}
 across = {}  # (level, access) -> rounds whose two tools ran in different placement states
-ping = None
-if not args.no_states:
-    probe = os.path.join(work, "ping_pong")
-    subprocess.run(["cc", "-O2", "-pthread", "-o", probe,
-                    os.path.join(here, "probes", "ping_pong.c")], check=True)
-    cpus = sorted(os.sched_getaffinity(0))[:2]
-
-    def ping():
-        out = subprocess.run([probe, str(cpus[0]), str(cpus[1])], capture_output=True, text=True,
-                             check=True)
-        return float(out.stdout.strip())
+ping = None if args.no_states else ping_pong(work)[1]
 
 
 def state_word(far_now):
@@ -77,10 +67,8 @@ def state_word(far_now):
 
 def larm_state(doc, roof):
     """The placement state larm measured this roof in: near, far or unknown."""
-    model = [s["state"] for s in roof.get("by_state", []) if s.get("model")]
-    states = [s["state"] for s in doc["provenance"].get("placement_states", [])]
-    state = model[0] if model else (states[0] if len(states) == 1 else None)
-    return state_word(state.startswith("far")) if state else "unknown"
+    state = roof_state(doc, roof)
+    return state_word(far(state)) if state else "unknown"
 
 
 def likwid(access, total_bytes, threads):

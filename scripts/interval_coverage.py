@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 
+from placement_state import roof_state
+
 here = os.path.dirname(os.path.abspath(__file__))
 parser = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -48,7 +50,6 @@ def key(roof):
 def roofs(directory):
     with open(os.path.join(directory, "results.json")) as f:
         doc = json.load(f)
-    states = [s["state"] for s in doc["provenance"].get("placement_states", [])]
     found = {}
     for r in doc["roofs"]:
         if not r["samples"] or not r.get("interval"):
@@ -57,8 +58,7 @@ def roofs(directory):
         # depend on it: bandwidth roofs of two threads or more (results/run_history.h).
         r["state"] = None
         if r["level"] != "flops" and r["threads"] >= 2:
-            model = [s["state"] for s in r.get("by_state", []) if s["model"]]
-            r["state"] = model[0] if model else (states[0] if len(states) == 1 else "unknown")
+            r["state"] = roof_state(doc, r) or "unknown"
         found[key(r)] = r
     return found
 

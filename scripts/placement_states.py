@@ -25,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 
+from placement_state import FAR_NS, far, ping_pong
+
 here = os.path.dirname(os.path.abspath(__file__))
 parser = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -34,26 +36,10 @@ parser.add_argument("--keep", help="directory to keep the runs in (default: a te
 parser.add_argument("--from", dest="dirs", nargs="+", help="directories this script measured")
 parser.add_argument("options", nargs="*", default=["--quick"])
 args = parser.parse_args()
-FAR_NS = 100.0  # characterize/placement_probe.h, kApartNs
-
-
-def far(state):
-    return state.startswith("far")
 
 
 def measure(work):
-    os.makedirs(work, exist_ok=True)
-    probe = os.path.join(work, "ping_pong")
-    subprocess.run(["cc", "-O2", "-pthread", "-o", probe,
-                    os.path.join(here, "probes", "ping_pong.c")], check=True)
-    cpus = sorted(os.sched_getaffinity(0))[:2]
-    if len(cpus) < 2:
-        sys.exit("placement_states.py: needs two CPUs")
-
-    def ping():
-        out = subprocess.run([probe, str(cpus[0]), str(cpus[1])], capture_output=True, text=True)
-        return float(out.stdout.strip())
-
+    cpus, ping = ping_pong(work)
     dirs = []
     for n in range(args.runs):
         out = os.path.join(work, f"run{n}")

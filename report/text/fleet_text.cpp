@@ -12,10 +12,6 @@ namespace larm::text {
 
 namespace {
 
-std::string value_text(double value) {
-  return results::fixed_text(value, value >= 100 ? 1 : 2);
-}
-
 std::string padded(const std::string& text, std::size_t width) {
   return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
 }
@@ -33,8 +29,8 @@ std::string describe_fleet(const fleet::Fleet& f) {
   out << " (larm " << f.provenance.value("larm_version", "?") << ", "
       << f.provenance.value("date", "?") << ")\n";
   if (!f.complete) out << "INCOMPLETE: " << f.incomplete_reason << "\n";
-  out << "Outlier: a roof more than " << value_text(f.rule.mads) << " scaled MADs and more than "
-      << results::percent_text(f.rule.min_drop, 0)
+  out << "Outlier: a roof more than " << results::table_value_text(f.rule.mads)
+      << " scaled MADs and more than " << results::percent_text(f.rule.min_drop, 0)
       << " below the other nodes' median, or a topology unlike the majority's\n\n";
 
   if (f.outliers.empty()) {
@@ -52,10 +48,11 @@ std::string describe_fleet(const fleet::Fleet& f) {
         out << "    " << padded(d.what, 26) << d.node << " (majority " << d.majority << ")\n";
       }
       for (const fleet::RoofDrop& d : o.roofs) {
-        out << "    " << padded(d.roof, 26) << value_text(d.value) << " " << d.unit << " vs "
-            << value_text(d.others_median) << " (others' median): -"
+        out << "    " << padded(d.roof, 26) << results::table_value_text(d.value) << " " << d.unit
+            << " vs " << results::table_value_text(d.others_median) << " (others' median): -"
             << results::percent_text(d.drop) << ", "
-            << (d.mads ? value_text(*d.mads) + " MADs" : std::string("no spread among the others"))
+            << (d.mads ? results::table_value_text(*d.mads) + " MADs"
+                       : std::string("no spread among the others"))
             << "\n";
       }
     }
@@ -82,9 +79,10 @@ std::string describe_fleet(const fleet::Fleet& f) {
   for (const fleet::FleetRoof& r : f.roofs) {
     if (!r.key_roof) continue;
     const auto [low, high] = r.range();
-    out << "  " << padded(r.key, 26) << padded(value_text(r.median) + " " + r.unit, 16) << "MAD "
-        << padded(value_text(r.mad), 8) << value_text(low) << "-" << value_text(high) << ", "
-        << r.count << "\n";
+    out << "  " << padded(r.key, 26)
+        << padded(results::table_value_text(r.median) + " " + r.unit, 16) << "MAD "
+        << padded(results::table_value_text(r.mad), 8) << results::table_value_text(low) << "-"
+        << results::table_value_text(high) << ", " << r.count << "\n";
   }
   return out.str();
 }

@@ -6,17 +6,14 @@
 #include <map>
 #include <sstream>
 
+#include "results/number_text.h"
+
 namespace larm::text {
 namespace {
 
 using hybrid::kTransfers;
 using hybrid::Transfer;
-
-std::string formatted(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
-}
+using results::format_number;
 
 }  // namespace
 
@@ -25,19 +22,19 @@ std::string hybrid_sweep_table(const hybrid::HybridResults& results) {
   std::map<double, std::map<double, std::string>> cells;
   std::map<double, bool> columns;
   for (const auto& p : results.sweep) {
-    cells[p.ratio_read][p.ratio_fast] =
-        p.usable() ? formatted("%.1f", p.stats.median) + (p.status == Status::unstable ? "~" : "")
-                   : "-";
+    cells[p.ratio_read][p.ratio_fast] = p.usable() ? format_number("%.1f", p.stats.median) +
+                                                         (p.status == Status::unstable ? "~" : "")
+                                                   : "-";
     columns[p.ratio_fast] = true;
   }
   std::ostringstream out;
   out << "Measured bandwidth (GB/s, all " << results.threads << " cores of domain "
       << results.domain << "; ~ unstable, - misplaced or absent)\n";
   out << "read\\fast";
-  for (const auto& [f, unused] : columns) out << formatted("%8.2f", f);
+  for (const auto& [f, unused] : columns) out << format_number("%8.2f", f);
   out << "\n";
   for (const auto& [r, row] : cells) {
-    out << formatted("%9.2f", r);
+    out << format_number("%9.2f", r);
     for (const auto& [f, unused] : columns) {
       const auto it = row.find(f);
       char cell[16];
@@ -53,18 +50,18 @@ std::string hybrid_fit_text(const hybrid::Fit& fit) {
   std::ostringstream out;
   out << "Bandwidths b (GB/s):";
   for (Transfer t : kTransfers)
-    out << "  " << name(t) << " " << formatted("%.1f", fit.bandwidth_gbps[t]);
+    out << "  " << name(t) << " " << format_number("%.1f", fit.bandwidth_gbps[t]);
   out << "\nMonolithic model (4.4), θ:";
   for (Transfer t : kTransfers)
-    out << "  " << name(t) << " " << formatted("%.3f", fit.monolithic[t]);
-  out << "\n  mean relative error " << formatted("%.2f", 100 * fit.monolithic_error.mean)
-      << " %, max " << formatted("%.2f", 100 * fit.monolithic_error.max) << " %\n";
+    out << "  " << name(t) << " " << format_number("%.3f", fit.monolithic[t]);
+  out << "\n  mean relative error " << format_number("%.2f", 100 * fit.monolithic_error.mean)
+      << " %, max " << format_number("%.2f", 100 * fit.monolithic_error.max) << " %\n";
   out << "Piecewise model (4.5), θ_k^j (row k: the dominant transfer; " << fit.samples
       << " samples):\n";
   out << "  k    samples      ll      lr      el      er\n";
   for (Transfer k : kTransfers) {
     const auto kk = static_cast<std::size_t>(k);
-    out << "  " << name(k) << formatted("%10.0f", fit.piece_samples[kk]);
+    out << "  " << name(k) << format_number("%10.0f", fit.piece_samples[kk]);
     for (Transfer j : kTransfers) {
       char cell[16];
       if (j == k) {
@@ -76,8 +73,8 @@ std::string hybrid_fit_text(const hybrid::Fit& fit) {
     }
     out << "\n";
   }
-  out << "  mean relative error " << formatted("%.2f", 100 * fit.piecewise_error.mean) << " %, max "
-      << formatted("%.2f", 100 * fit.piecewise_error.max) << " %\n";
+  out << "  mean relative error " << format_number("%.2f", 100 * fit.piecewise_error.mean)
+      << " %, max " << format_number("%.2f", 100 * fit.piecewise_error.max) << " %\n";
   return out.str();
 }
 
@@ -107,7 +104,8 @@ std::string hybrid_validation_table(const hybrid::HybridResults& results) {
     }
     out << line;
   }
-  if (n > 0) out << "mean absolute relative error " << formatted("%.1f", 100 * sum / n) << " %\n";
+  if (n > 0)
+    out << "mean absolute relative error " << format_number("%.1f", 100 * sum / n) << " %\n";
   return out.str();
 }
 
@@ -116,14 +114,14 @@ std::string hybrid_prediction_text(const hybrid::Prediction& p) {
   const auto& b = p.bounds;
   out << "Dominant transfer: " << name(b.dominant) << " (" << hybrid::description(b.dominant)
       << ")\n";
-  out << "Piecewise model:  " << formatted("%.2f", p.piecewise_gbps()) << " GB/s, "
-      << formatted("%.6g", p.piecewise_seconds) << " s\n";
-  out << "Monolithic model: " << formatted("%.2f", p.monolithic_gbps()) << " GB/s, "
-      << formatted("%.6g", p.monolithic_seconds) << " s\n";
-  out << "Upper bound (perfect overlap, t_min): " << formatted("%.2f", p.bound_max_gbps())
-      << " GB/s, " << formatted("%.6g", b.t_min) << " s\n";
-  out << "Lower bound (no overlap, t_max):      " << formatted("%.2f", p.bound_min_gbps())
-      << " GB/s, " << formatted("%.6g", b.t_max) << " s\n";
+  out << "Piecewise model:  " << format_number("%.2f", p.piecewise_gbps()) << " GB/s, "
+      << format_number("%.6g", p.piecewise_seconds) << " s\n";
+  out << "Monolithic model: " << format_number("%.2f", p.monolithic_gbps()) << " GB/s, "
+      << format_number("%.6g", p.monolithic_seconds) << " s\n";
+  out << "Upper bound (perfect overlap, t_min): " << format_number("%.2f", p.bound_max_gbps())
+      << " GB/s, " << format_number("%.6g", b.t_min) << " s\n";
+  out << "Lower bound (no overlap, t_max):      " << format_number("%.2f", p.bound_min_gbps())
+      << " GB/s, " << format_number("%.6g", b.t_max) << " s\n";
   return out.str();
 }
 

@@ -21,18 +21,15 @@ using larm::results::right_aligned;
 using larm::results::Roof;
 using larm::results::roof_estimator;
 using larm::results::StateRoof;
+using larm::results::table_value_text;
 using larm::results::TwinDomain;
 namespace {
-
-std::string format_value(double value) {
-  return fixed_text(value, value >= 100 ? 1 : 2);
-}
 
 // A cell: the roof value, with a mark when it should not be trusted as is.
 std::string cell(const Roof* roof) {
   if (roof == nullptr) return "";
   if (!roof->present()) return "-";
-  std::string text = format_value(roof->roof);
+  std::string text = table_value_text(roof->roof);
   if (roof->status == Status::unstable) text += "*";
   if (roof->status == Status::misplaced) text += "!";
   if (roof->status == Status::indistinct) text += "?";
@@ -71,7 +68,7 @@ std::string bimodal_lines(const std::vector<Roof>& roofs, int domain) {
     lines += "  by placement: " + row_label(r) + " " + r.operation();
     for (const StateRoof& s : r.by_state) {
       lines += std::string(&s == &r.by_state.front() ? " " : " | ") + s.state + " " +
-               format_value(s.value) + (s.model ? " (model)" : "") + " [" +
+               table_value_text(s.value) + (s.model ? " (model)" : "") + " [" +
                std::to_string(s.samples) + " samples]";
     }
     lines += std::string(" ") + r.unit() + "\n";
@@ -82,10 +79,10 @@ std::string bimodal_lines(const std::vector<Roof>& roofs, int domain) {
     lines += "  two modes: " +
              (r.is_ceiling() ? std::string(name(r.isa)) + " " + name_or_empty(r.precision)
                              : row_label(r)) +
-             " " + r.operation() + " " + format_value(r.interval->modes[0]) + " | " +
-             format_value(r.interval->modes[1]) + " " + r.unit() +
-             " (the host changed state during the run; interval " + format_value(r.interval->low) +
-             " - " + format_value(r.interval->high) + ")\n";
+             " " + r.operation() + " " + table_value_text(r.interval->modes[0]) + " | " +
+             table_value_text(r.interval->modes[1]) + " " + r.unit() +
+             " (the host changed state during the run; interval " +
+             table_value_text(r.interval->low) + " - " + table_value_text(r.interval->high) + ")\n";
   }
   return lines;
 }
@@ -127,10 +124,10 @@ std::string summary_table(const Results& results) {
     }
     out << "Domain " << domain << ": " << threads << " threads";
     if (isa) out << ", " << name(*isa) << " kernels";
-    if (core_hz > 0) out << ", core " << format_value(core_hz / 1e9) << " GHz (measured)";
+    if (core_hz > 0) out << ", core " << table_value_text(core_hz / 1e9) << " GHz (measured)";
     for (const FrequencyRecord& f : results.frequency) {
       if (f.domain == domain && f.under && f.stats.median > 0) {
-        out << ", " << format_value(f.stats.median / 1e9) << " GHz under " << name(*f.under);
+        out << ", " << table_value_text(f.stats.median / 1e9) << " GHz under " << name(*f.under);
       }
     }
     out << "\n";
@@ -198,7 +195,7 @@ std::string summary_table(const Results& results) {
           auto it = flops[label].find(op);
           std::string text = it == flops[label].end() ? "" : cell(it->second);
           if (it != flops[label].end() && it->second->instructions_per_cycle) {
-            text += " [" + format_value(*it->second->instructions_per_cycle) + "]";
+            text += " [" + table_value_text(*it->second->instructions_per_cycle) + "]";
           }
           if (const std::string interval =
                   interval_cell(it == flops[label].end() ? nullptr : it->second);
@@ -222,8 +219,8 @@ std::string summary_table(const Results& results) {
       const std::string label =
           p.level == Level::memory ? "mem " + memory_text(p.memory) : name(p.level);
       if (p.stats.count) {
-        out << label << " " << format_value(p.stats.median) << " ns";
-        if (p.cycles > 0) out << " (" << format_value(p.cycles) << " cyc)";
+        out << label << " " << table_value_text(p.stats.median) << " ns";
+        if (p.cycles > 0) out << " (" << table_value_text(p.cycles) << " cyc)";
         if (p.status == Status::indistinct) out << "?";
       } else {
         out << label << " -";
