@@ -113,7 +113,15 @@ with tempfile.TemporaryDirectory() as tmp:
         print(f"interfered node {victim[0]}: low on {len(low & set(ceilings))} of {len(ceilings)}"
               f" FLOP ceilings; the others on {[len(v) for h, v in outliers.items() if h != victim[0]]}")
         peak = next(r["key"] for r in doc["roofs"] if r["key_roof"] and " flops " in r["key"])
-        c.check(peak in low, f"{victim[0]} is low on the peak ceiling {peak}")
+        # Unless larm re-took the peak's interfered samples until clean ones came (it says so on
+        # that ceiling), as the branch above allows for the whole node.
+        with open(os.path.join(out, victim[0], "results.json")) as f:
+            retaken = any((r.get("interference") or {}).get("samples", 0) > 0
+                          for r in json.load(f)["roofs"]
+                          if r.get("level") == "flops" and r.get("access") == "fma" and
+                          r.get("precision") == "dp" and r.get("isa") == peak.split()[-1])
+        c.check(peak in low or retaken,
+                f"{victim[0]} is low on the peak ceiling {peak}, or re-took its samples")
         c.check_equal(doc["outliers"][0]["host"], victim[0], "the interfered node comes first")
         # The other nodes share this machine with its other tenants: one of them may lose a core
         # for a while and be named on a few roofs, but never on as many as the interfered one.
