@@ -93,13 +93,39 @@ std::vector<results::CacheCapacity> match(const topology::Domain& domain, SizeSw
   }
 
   std::vector<results::CacheCapacity> capacities;
+  // Effective: the last size before the cost first passes the geometric middle of plateau p's
+  // cost and the next level's plateau's (or the sweep's last point's).
+  const auto effective = [&](const Plateau& p, std::size_t next_level) {
+    const double after = next_level < plateaus.size() ? plateaus[next_level].cost : m.back();
+    const double middle = std::sqrt(p.cost * after);
+    std::size_t k = p.last;
+    while (k + 1 < m.size() && m[k + 1] <= middle) ++k;
+    return curve[k].bytes;
+  };
   std::size_t next = 0;
+  std::uint64_t below = 0;  // the declared size of the level before, comparable to the sweep's
+  const Plateau* below_plateau = nullptr;
   for (const topology::CacheLevel& cache : domain.caches) {
     results::CacheCapacity c;
     c.domain = domain.index;
     c.level = cache.level();
     c.sweep = sweep;
     c.declared_bytes = declared(cache);
+    // A plateau that starts within half of the level before is that level's data, slowed over a
+    // few sizes by the host: not this level's, and the level before ends past it (on a 16-core
+    // Xeon guest whose host halved its cores in phases, "L2" plateaus at 4-8 KiB per thread and
+    // "L3" at 360 KiB - 1 MiB, inside the 48 KiB L1 and the 2 MiB L2, put those roofs in the
+    // level below).
+    bool skipped = false;
+    while (next < cache_plateaus && 2 * curve[plateaus[next].first].bytes <= below) {
+      ++next;
+      skipped = true;
+    }
+    if (skipped && below_plateau != nullptr) {
+      capacities.back().effective_bytes = effective(*below_plateau, next);
+    }
+    below = c.declared_bytes;
+    below_plateau = nullptr;
     if (next < cache_plateaus && curve[plateaus[next].first].bytes <= c.declared_bytes) {
       const Plateau& p = plateaus[next];
       c.plateau_start_bytes = curve[p.first].bytes;
@@ -107,13 +133,8 @@ std::vector<results::CacheCapacity> match(const topology::Domain& domain, SizeSw
       std::vector<double> values;
       for (std::size_t k = p.first; k <= p.last; ++k) values.push_back(curve[k].value);
       c.plateau_value = results::median(values);
-      // Effective: the last size before the cost first passes the geometric middle of this
-      // plateau's cost and the next plateau's (or the sweep's last point's).
-      const double after = next + 1 < plateaus.size() ? plateaus[next + 1].cost : m.back();
-      const double middle = std::sqrt(p.cost * after);
-      std::size_t k = p.last;
-      while (k + 1 < m.size() && m[k + 1] <= middle) ++k;
-      c.effective_bytes = curve[k].bytes;
+      c.effective_bytes = effective(p, next + 1);
+      below_plateau = &p;
       ++next;
     } else {
       c.reason = std::string("the ") + std::string(name(sweep)) + " sweep shows no plateau of " +

@@ -21,7 +21,10 @@ namespace larm::characterize {
 // over kApartRatio x the median of the pairs declared to share the same level. 100 ns: through a
 // shared L3, 36-67 ns on the Zen 5 guest of issue 34 and 15-19 ns on a Zen 4 7950X; across L3s
 // 186-260 ns on the guests here, but up to 79.5 ns across the 7950X's two CCDs (AnandTech's
-// 7950X review, core-to-core latency), which this bound would take as near.
+// 7950X review, core-to-core latency), which this bound would take as near. The ratio: through
+// one L3 over a mesh, 71-111 ns between the 16 cores of the Xeon (family 6, model 207) KVM guest
+// of the device machine, median 90: a bound alone made pairs flicker across it, 33 "placements"
+// in one run.
 inline constexpr double kApartNs = 100;
 inline constexpr double kApartRatio = 2;
 
@@ -31,8 +34,10 @@ struct PlacementPair {
   std::optional<double> one_way_ns;  // none when the probe never got both threads running
   std::string declared;  // the innermost thing hwloc says they share: "L3", "L2", "Package", ...
   bool declared_cache = false;  // declared is a cache
-  bool far = false;             // over kApartNs: no cache shared between them now
-  bool apart_now = false;       // declared to share a cache, measured as if they did not
+  // No cache shared between them now: over kApartNs, and for a pair declared to share a cache
+  // also over kApartRatio x its level's median (unless every pair of the level is over kApartNs).
+  bool far = false;
+  bool apart_now = false;  // declared to share a cache, measured as if they did not
 };
 
 struct PlacementProbe {

@@ -58,6 +58,7 @@ wanted = set(args.accesses.split(","))
 work = tempfile.mkdtemp(prefix="larm-vs-likwid-")
 larm_values, likwid_values, ratios, sizes = {}, {}, {}, {}
 across = {}  # (level, access) -> rounds whose two tools ran in different placement states
+refused = {}  # (kernel, total bytes, threads) -> what likwid-bench said when it measured nothing
 ping = None if args.no_states else ping_pong(work)[1]
 
 
@@ -75,9 +76,16 @@ def likwid(access, total_bytes, threads):
     kernel = f"{kernels[access]}_{likwid_suffix}"
     best = 0.0
     for _ in range(args.likwid_runs):
-        out = subprocess.run(["likwid-bench", "-t", kernel, "-w", f"N:{total_bytes}B:{threads}"],
-                             capture_output=True, text=True, check=True).stdout
-        best = max(best, float(re.search(r"MByte/s:\s+([0-9.]+)", out).group(1)) / 1000.0)
+        run = subprocess.run(["likwid-bench", "-t", kernel, "-w", f"N:{total_bytes}B:{threads}"],
+                             capture_output=True, text=True)
+        found = re.search(r"MByte/s:\s+([0-9.]+)", run.stdout)
+        if run.returncode != 0 or not found:
+            # likwid-bench refuses some sizes (a stream under its unrolled loop's length per
+            # thread): the row is left out and says why.
+            said = (run.stderr.strip() or run.stdout.strip()).splitlines()
+            refused[(kernel, total_bytes, threads)] = said[-1] if said else f"exit {run.returncode}"
+            return None
+        best = max(best, float(found.group(1)) / 1000.0)
     return best
 
 
@@ -98,6 +106,8 @@ for round_ in range(args.rounds):
         split = ping is not None and threads >= 2 and roof["level"] in STATE_LEVELS
         before = ping() if split else None
         ref = likwid(roof["access"], roof["working_set_bytes"] * threads, threads)
+        if ref is None:
+            continue
         if split:
             after = ping()
             theirs = state_word(before > FAR_NS) if (before > FAR_NS) == (after > FAR_NS) \
@@ -135,3 +145,5 @@ if worst is not None:
 if across:
     print("left out, the two tools in different placement states (larm/likwid-bench): " +
           "; ".join(f"{' '.join(k)} {', '.join(v)}" for k, v in sorted(across.items())))
+for (kernel, total, threads), said in sorted(refused.items()):
+    print(f"left out, likwid-bench -t {kernel} -w N:{total}B:{threads} measured nothing: {said}")

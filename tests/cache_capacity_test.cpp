@@ -124,9 +124,11 @@ TEST(CacheCapacity, NoSweepNoCapacity) {
 }
 
 TEST(CacheCapacity, TheBandwidthSweepUsesItsLoadCurveAndPerThreadSizes) {
-  // Per thread: L1 plateau at 800 GB/s, L2 at 280, L3 at 175, memory at 40 (2 points per octave).
-  const std::vector<double> gbps = {800, 810, 790, 805, 800, 800, 800, 795, 285, 280, 278, 282, 280,
-                                    280, 175, 178, 172, 175, 176, 174, 120, 45,  42,  41,  40,  40};
+  // Per thread: L1 plateau at 800 GB/s up to 22.6 KiB, L2 at 280 from 32 KiB, L3 at 175 from
+  // 1 MiB, memory at 40 (2 points per octave).
+  const std::vector<double> gbps = {800, 810, 790, 805, 800, 800, 800, 795, 800, 805, 285, 280,
+                                    278, 282, 280, 280, 281, 279, 280, 282, 175, 178, 172, 175,
+                                    176, 174, 175, 177, 120, 45,  42,  41,  40,  40};
   std::vector<results::SweepPoint> sweep;
   for (std::size_t k = 0; k < gbps.size(); ++k) {
     for (Access access : {Access::load, Access::copy}) {
@@ -143,9 +145,9 @@ TEST(CacheCapacity, TheBandwidthSweepUsesItsLoadCurveAndPerThreadSizes) {
   EXPECT_EQ(capacities[2].sweep, SizeSweep::bandwidth);
   EXPECT_EQ(capacities[2].declared_bytes, 16u << 20);  // 32 MiB shared by the domain's 2 cores
   EXPECT_NEAR(*capacities[2].plateau_value, 175, 1.5);
-  EXPECT_EQ(capacities[2].plateau_start_bytes, 128u << 10);
-  // 1 MiB (120 GB/s) is the way down to memory, not the plateau.
-  EXPECT_EQ(capacities[2].plateau_end_bytes, std::llround(1024 * std::pow(2.0, 19 / 2.0)));
+  EXPECT_EQ(capacities[2].plateau_start_bytes, 1u << 20);
+  // 16 MiB (120 GB/s) is the way down to memory, not the plateau.
+  EXPECT_EQ(capacities[2].plateau_end_bytes, std::llround(1024 * std::pow(2.0, 27 / 2.0)));
   EXPECT_NEAR(*capacities[0].plateau_value, 800, 5);
 }
 
@@ -183,6 +185,47 @@ TEST(CacheCapacity, BurstsOverConsecutiveSizesAreNotLevels) {
   EXPECT_LE(*capacities[2].plateau_start_bytes, 2097152u);
   EXPECT_EQ(*capacities[2].plateau_end_bytes, 11862016u);
   EXPECT_NEAR(*capacities[2].plateau_value, 190, 15);
+}
+
+// The 16-core Xeon guest of the device machine (48 KiB L1 and 2 MiB L2 per core, 300 MiB L3):
+// its host halved the cores in phases, so a quick sweep's load curve stepped down inside L1 and
+// inside L2 too; those steps are slowed data of the level below, not the next level.
+TEST(CacheCapacity, AStepInsideTheLevelBelowIsNotTheNextLevel) {
+  topology::Domain xeon;
+  for (unsigned pu = 0; pu < 16; ++pu) xeon.core_pus.push_back(pu);
+  xeon.caches = {{1, 48 << 10, 64, 16, 1, 768 << 10, {0}},
+                 {2, 2 << 20, 64, 16, 1, 32 << 20, {0}},
+                 {3, 300ull << 20, 64, 1, 16, 300ull << 20, {0}}};
+  const auto gbps_at = [](double bytes) {
+    if (bytes <= 4096) return 3000.0;       // L1
+    if (bytes <= 32768) return 2000.0;      // L1, the host slowing the cores
+    if (bytes <= 300 << 10) return 1100.0;  // L2
+    if (bytes <= 1 << 20) return 700.0;     // L2, slowed
+    if (bytes <= 12 << 20) return 250.0;    // L3
+    if (bytes <= 24 << 20) return 120.0;    // on the way to memory
+    return 9.0;                             // memory
+  };
+  std::vector<results::SweepPoint> sweep;
+  for (std::size_t k = 0; swept_size(k) <= (64u << 20); ++k) {
+    results::SweepPoint p;
+    p.working_set_bytes = swept_size(k);
+    p.samples = {gbps_at(static_cast<double>(p.working_set_bytes))};
+    p.stats = results::summarize(p.samples);
+    sweep.push_back(p);
+  }
+  const auto capacities = bandwidth_capacities(xeon, sweep);
+  ASSERT_EQ(capacities.size(), 3u);
+  EXPECT_EQ(capacities[0].plateau_start_bytes, 1024u);
+  ASSERT_TRUE(capacities[1].plateau_start_bytes.has_value());
+  EXPECT_GT(*capacities[1].plateau_start_bytes, 32u << 10);
+  EXPECT_NEAR(*capacities[1].plateau_value, 1100, 1);
+  ASSERT_TRUE(capacities[2].plateau_start_bytes.has_value());
+  EXPECT_GT(*capacities[2].plateau_start_bytes, 1u << 20);
+  EXPECT_NEAR(*capacities[2].plateau_value, 250, 1);
+  // The roofs' working sets then lie in L2 and in L3, past the level below.
+  const auto sets = level_working_sets(xeon, capacities);
+  EXPECT_GT(sets[1].bytes_per_thread, 48u << 10);
+  EXPECT_GT(sets[2].bytes_per_thread, 2u << 20);
 }
 
 TEST(CacheCapacity, WorkingSetsLieInsideTheMeasuredPlateaus) {

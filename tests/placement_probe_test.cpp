@@ -71,10 +71,32 @@ TEST(PlacementProbe, OnlyAPairFarSlowerThanItsLevelIsApart) {
                                      pair(1, 2, 105, "L3"), pair(2, 3, 60, "L3")};
   classify_pairs(mesh);
   EXPECT_TRUE(std::none_of(mesh.begin(), mesh.end(), [](const auto& p) { return p.apart_now; }));
+  EXPECT_EQ((PlacementProbe{.pairs = mesh, .seconds = 0}.state()), "near");
+  EXPECT_TRUE((PlacementProbe{.pairs = mesh, .seconds = 0}.matches_declaration()));
   // A pair never measured is not judged.
   std::vector<PlacementPair> unmeasured = {pair(0, 1, std::nullopt, "L3")};
   classify_pairs(unmeasured);
   EXPECT_FALSE(unmeasured[0].apart_now);
+}
+
+// The 16-core Xeon guest of the device machine (doctor, 2026-11-26): every pair of its one L3 at
+// 71-111 ns, as a mesh gives; one state, near, as declared, whichever pairs cross 100 ns.
+TEST(PlacementProbe, AMeshSpreadIsOneStateNotMoves) {
+  std::vector<PlacementPair> pairs;
+  for (unsigned a = 0; a < 16; ++a) {
+    for (unsigned b = a + 1; b < 16; ++b) {
+      pairs.push_back(pair(a, b, 71.0 + static_cast<double>((a * 7 + b * 13) % 41), "L3"));
+    }
+  }
+  classify_pairs(pairs);
+  const PlacementProbe probe{.pairs = pairs, .seconds = 0.1};
+  EXPECT_EQ(probe.state(), "near");
+  EXPECT_TRUE(probe.as_declared());
+  EXPECT_TRUE(probe.matches_declaration());
+  // The host moving one core to another socket's L3 is still seen.
+  pairs[0].one_way_ns = 240.0;
+  classify_pairs(pairs);
+  EXPECT_EQ((PlacementProbe{.pairs = pairs, .seconds = 0.1}.state()), "far: CPUs 0-1");
 }
 
 TEST(PlacementProbe, EveryPairOfASmallDomainAndASampleOfABigOne) {
