@@ -22,8 +22,9 @@ enum class Access { load, store, store_nt, copy, ld2st1 };
 // FP instructions of the FLOP ceilings and mixed kernels.
 enum class FlopOp { add, mul, fma };
 enum class Precision { sp, dp };
-// Instruction sets larm generates kernels for, in increasing width.
-enum class Isa { sse2, avx, avx2, avx512 };
+// Instruction sets larm generates kernels for: x86-64's in increasing width, then AArch64's (NEON,
+// and SVE at the vector length the CPU runs).
+enum class Isa { sse2, avx, avx2, avx512, neon, sve };
 // Where a roof's data lives: a CPU cache level (hwloc knows L1 to L5), a memory, or no data at
 // all (FLOP ceilings).
 enum class Level { L1, L2, L3, L4, L5, memory, flops };
@@ -81,8 +82,12 @@ struct Vocabulary<Precision> {
 template <>
 struct Vocabulary<Isa> {
   static constexpr std::string_view what = "ISA";
-  static constexpr std::array<VocabularyEntry<Isa>, 4> entries{
-      {{Isa::sse2, "sse2"}, {Isa::avx, "avx"}, {Isa::avx2, "avx2"}, {Isa::avx512, "avx512"}}};
+  static constexpr std::array<VocabularyEntry<Isa>, 6> entries{{{Isa::sse2, "sse2"},
+                                                                {Isa::avx, "avx"},
+                                                                {Isa::avx2, "avx2"},
+                                                                {Isa::avx512, "avx512"},
+                                                                {Isa::neon, "neon"},
+                                                                {Isa::sve, "sve"}}};
 };
 template <>
 struct Vocabulary<Level> {

@@ -272,7 +272,7 @@ TEST_P(UsableIsa, StreamBenchmarksComputeTheirResults) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Isas, UsableIsa, ::testing::ValuesIn(larm::all<larm::Isa>()),
+INSTANTIATE_TEST_SUITE_P(Isas, UsableIsa, ::testing::ValuesIn(codegen::isa_family()),
                          [](const auto& param_info) {
                            return std::string(name(param_info.param));
                          });
@@ -290,7 +290,7 @@ TEST(ClockKernel, CountsItsAdds) {
 // Under an ISA's load the chain still counts every link, and the FP instructions run beside it.
 TEST(ClockKernel, KeepsItsChainUnderEachUsableIsaLoad) {
   alignas(64) static const double kOnes[8] = {1, 1, 1, 1, 1, 1, 1, 1};
-  for (Isa isa : larm::all<Isa>()) {
+  for (Isa isa : codegen::isa_family()) {
     if (!usable(isa)) continue;
     const auto kernel = make_kernel(ClockSpec{.load = isa});
     std::uint64_t out = 0;

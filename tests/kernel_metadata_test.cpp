@@ -89,8 +89,8 @@ Counted count(const std::string& disassembly) {
 }
 
 std::vector<KernelSpec> specs_under_test() {
-  std::vector<KernelSpec> specs = kernel_catalog(larm::all<larm::Isa>());
-  for (Isa isa : larm::all<larm::Isa>()) {
+  std::vector<KernelSpec> specs = kernel_catalog(codegen::isa_family());
+  for (Isa isa : codegen::isa_family()) {
     specs.push_back(StreamSpec{.isa = isa, .access = Access::load, .checksum = true});
     for (int unroll : {1, 3, 8}) {
       for (Access access : larm::all<larm::Access>()) {
@@ -159,7 +159,7 @@ TEST(MixedKernel, ArithmeticIntensityIsExactlyTheRequestedOne) {
       std::filesystem::temp_directory_path() / ("larm-mixed-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   int checked = 0;
-  for (Isa isa : larm::all<larm::Isa>()) {
+  for (Isa isa : codegen::isa_family()) {
     for (Access access : larm::all<larm::Access>()) {
       for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
         if (op == FlopOp::fma && !traits(isa).has_fma) continue;
@@ -211,7 +211,7 @@ TEST(MixedKernel, UnrepresentableIntensityIsRefused) {
 }
 
 TEST(KernelSpec, DefaultUnrollKeepsLoopOverheadUnderFivePercent) {
-  for (const KernelSpec& spec : kernel_catalog(larm::all<larm::Isa>())) {
+  for (const KernelSpec& spec : kernel_catalog(codegen::isa_family())) {
     EXPECT_LT(make_kernel(spec)->metadata().loop_overhead_fraction(), 0.05) << kernel_name(spec);
   }
 }
@@ -228,7 +228,7 @@ INSTANTIATE_TEST_SUITE_P(AllKernels, KernelMetadata, ::testing::ValuesIn(specs_u
                          spec_name);
 
 TEST(KernelSpec, StreamBytesPerIterationFollowTheAccessMix) {
-  for (Isa isa : larm::all<larm::Isa>()) {
+  for (Isa isa : codegen::isa_family()) {
     const int width = traits(isa).vector_bytes;
     for (Access access : larm::all<larm::Access>()) {
       const StreamSpec spec{.isa = isa, .access = access};

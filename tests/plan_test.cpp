@@ -18,7 +18,7 @@ using larm::testing::load_fixture;
 PlanOptions all_isas_options(bool quick = false) {
   PlanOptions o = default_plan_options(quick);
   o.isa = larm::Isa::avx512;
-  o.flop_isas = larm::all<larm::Isa>();
+  o.flop_isas = codegen::isa_family();
   return o;
 }
 

@@ -63,7 +63,7 @@ Xbyak::Xmm Generator::vreg(int index) {
     case Isa::avx:
     case Isa::avx2:
       return Xbyak::Ymm(index);
-    case Isa::sse2:
+    default:  // sse2 (another architecture's ISA: traits() refused it before)
       break;
   }
   return Xbyak::Xmm(index);

@@ -78,6 +78,8 @@ const InstructionForms& instruction_forms(Isa isa) {
       return avx2;
     case Isa::avx512:
       return avx512;
+    default:  // another architecture's: traits() refused it before
+      break;
   }
   return kLegacy;
 }
