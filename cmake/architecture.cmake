@@ -5,7 +5,11 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(LARM_ARCH x64)
   # The x86-64 kernels are generated with xbyak.
   find_path(XBYAK_INCLUDE_DIR xbyak/xbyak.h REQUIRED)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
+  set(LARM_ARCH aarch64)
+  # The AArch64 kernels are generated with asmjit's A64 assembler (Debian's libasmjit-dev).
+  find_path(ASMJIT_INCLUDE_DIR asmjit/arm/a64assembler.h REQUIRED)
+  find_library(ASMJIT_LIBRARY asmjit REQUIRED)
 else()
-  message(FATAL_ERROR "larm has no kernels for ${CMAKE_SYSTEM_PROCESSOR} yet: x86-64 only "
-                      "(AArch64 is issue 31)")
+  message(FATAL_ERROR "larm has no kernels for ${CMAKE_SYSTEM_PROCESSOR}: x86-64 and AArch64 only")
 endif()

@@ -49,6 +49,10 @@ std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
   return kernel;
 }
 
+bool can_generate(const KernelSpec& spec) {
+  return backend::generates(spec);
+}
+
 std::vector<KernelSpec> kernel_catalog(const std::vector<Isa>& isas) {
   std::vector<KernelSpec> specs;
   for (Isa isa : isas) {
@@ -73,6 +77,7 @@ std::vector<KernelSpec> kernel_catalog(const std::vector<Isa>& isas) {
   specs.push_back(ClockSpec{});
   specs.push_back(ClockSpec{.chain = ClockChain::imul});
   for (Isa isa : isas) specs.push_back(ClockSpec{.load = isa});
+  std::erase_if(specs, [](const KernelSpec& spec) { return !backend::generates(spec); });
   return specs;
 }
 

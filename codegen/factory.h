@@ -13,6 +13,9 @@ namespace larm::codegen {
 // Throws std::invalid_argument for a specification that makes no sense (fma on SSE2...).
 std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec);
 
+// Whether this build's architecture generates the kernel of a specification (x86-64: every one).
+bool can_generate(const KernelSpec& spec);
+
 // Every kernel larm uses for the given ISAs: stream accesses, FLOP ops × precisions, chase, clock.
 std::vector<KernelSpec> kernel_catalog(const std::vector<Isa>& isas);
 

@@ -20,6 +20,10 @@ struct IsaTraits {
   // when its set holds the other's (oneDNN's cpu_isa_traits), which is not an order of widths on
   // every architecture (SVE is not "wider than" NEON at every vector length).
   unsigned features;
+  // Vector registers one memory instruction of the stream kernels moves: 1 on x86-64, 2 on
+  // AArch64 (ldp/stp of Q registers). A stream kernel's default unroll follows it, so that its
+  // loop overhead stays the same share of its instructions.
+  int vectors_per_memory_instruction = 1;
 };
 
 // Implemented per architecture (codegen/x64/isa.cpp):

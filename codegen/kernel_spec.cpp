@@ -66,8 +66,9 @@ namespace {
 
 // A stream kernel's default: a power of two (so that chunks divide the power-of-two cache
 // sizes) keeping its memory instructions at kStreamInstructionsPerIteration.
-int default_stream_unroll(Access access) {
-  const int wanted = kStreamInstructionsPerIteration / stream_count(access);
+int default_stream_unroll(Access access, Isa isa) {
+  const int wanted = kStreamInstructionsPerIteration * traits(isa).vectors_per_memory_instruction /
+                     stream_count(access);
   int unroll = 1;
   while (unroll * 2 <= wanted) unroll *= 2;
   return unroll;
@@ -92,7 +93,7 @@ std::size_t vector_bytes(Isa isa) {
 }  // namespace
 
 int StreamSpec::effective_unroll() const {
-  return unroll > 0 ? unroll : default_stream_unroll(access);
+  return unroll > 0 ? unroll : default_stream_unroll(access, isa);
 }
 
 int FlopsSpec::effective_unroll() const {

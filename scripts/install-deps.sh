@@ -18,10 +18,28 @@ packages=(
   valgrind help2man libopenblas-dev libfftw3-dev
   slurmctld slurmd slurm-client munge
 )
+# On an arm64 Debian (issue 31) the kernels are generated with asmjit, not xbyak, and Debian has
+# no arm64 likwid (the likwid comparisons are x86-only).
+if [[ $(dpkg --print-architecture) == arm64 ]]; then
+  packages=("${packages[@]/libxbyak-dev/libasmjit-dev}")
+  packages=("${packages[@]/likwid/}")
+fi
+# --cross-aarch64: what the AArch64 cross build and its tests under QEMU need on x86-64 (issue 31):
+# the cross compilers and binutils, qemu-user, and the arm64 -dev packages of multiarch.
+if [[ ${1:-} == --cross-aarch64 ]]; then
+  packages=(g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user cmake ninja-build pkg-config
+            nlohmann-json3-dev libcli11-dev libeigen3-dev libhwloc-dev:arm64 libnuma-dev:arm64
+            libasmjit-dev:arm64 libpapi-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64
+            valgrind python3)
+  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    if [[ $(id -u) -ne 0 ]]; then sudo dpkg --add-architecture arm64; else dpkg --add-architecture arm64; fi
+  fi
+fi
 if [[ ${1:-} == --print ]]; then printf '%s\n' "${packages[@]}"; exit 0; fi
 
 missing=()
 for p in "${packages[@]}"; do
+  [[ -n $p ]] || continue
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 ((${#missing[@]} == 0)) && exit 0

@@ -30,6 +30,7 @@ TEST(Isa, ParsesEveryNameBack) {
 }
 
 TEST(Isa, TraitsMatchTheArchitecture) {
+  if (!parse_isa("avx2")) GTEST_SKIP() << "x86-64's ISAs";
   EXPECT_EQ(traits(Isa::sse2).vector_bytes, 16);
   EXPECT_EQ(traits(Isa::avx2).vector_bytes, 32);
   EXPECT_EQ(traits(Isa::avx512).vector_bytes, 64);
@@ -42,6 +43,7 @@ TEST(Isa, TraitsMatchTheArchitecture) {
 // The architecture's family: a covers b exactly when b's features are a subset of a's; the
 // baseline is covered by every member, the widest covers every member, nothing else is implied.
 TEST(Isa, CoversIsASubsetOfFeatures) {
+  if (!parse_isa("avx2")) GTEST_SKIP() << "x86-64's ISAs";
   const std::vector<Isa>& family = isa_family();
   ASSERT_FALSE(family.empty());
   EXPECT_EQ(widest_isa(), family.back());
@@ -63,6 +65,7 @@ TEST(Isa, CoversIsASubsetOfFeatures) {
 }
 
 TEST(Isa, Sse2IsAlwaysUsableOnX86_64) {
+  if (!parse_isa("avx2")) GTEST_SKIP() << "x86-64's ISAs";
   EXPECT_TRUE(cpu_supports(Isa::sse2));
   EXPECT_TRUE(usable(Isa::sse2));
 }
@@ -75,6 +78,7 @@ TEST(Isa, WiderIsaImpliesNarrowerOnes) {
 }
 
 TEST(Isa, CapRefusesWiderIsasWithAReason) {
+  if (!parse_isa("avx2")) GTEST_SKIP() << "x86-64's ISAs";
   ScopedEnv cap("LARM_MAX_ISA", "sse2");
   EXPECT_FALSE(usable(Isa::avx));
   EXPECT_FALSE(usable(Isa::avx512));
@@ -90,6 +94,20 @@ TEST(Isa, CapRefusesWiderIsasWithAReason) {
 TEST(Isa, BadCapIsAnError) {
   ScopedEnv cap("LARM_MAX_ISA", "avx1024");
   EXPECT_THROW(isa_cap(), std::invalid_argument);
+}
+
+// AArch64 (issue 31): NEON is every ARMv8-A core's, 16 bytes and 24 registers the kernels may
+// clobber; detection through the kernel's hardware capabilities.
+TEST(Isa, NeonIsTheAArch64Baseline) {
+  if (!parse_isa("neon")) GTEST_SKIP() << "AArch64's ISAs";
+  EXPECT_EQ(baseline_isa(), Isa::neon);
+  EXPECT_EQ(traits(Isa::neon).vector_bytes, 16);
+  EXPECT_EQ(traits(Isa::neon).register_count, 24);
+  EXPECT_TRUE(traits(Isa::neon).has_fma);
+  EXPECT_TRUE(cpu_supports(Isa::neon));
+  EXPECT_TRUE(usable(Isa::neon));
+  EXPECT_FALSE(cpu_supports(Isa::avx2));  // another architecture's
+  EXPECT_THROW(traits(Isa::avx512), std::invalid_argument);
 }
 
 }  // namespace

@@ -153,6 +153,8 @@ TEST_P(UsableIsa, FlopKernelsComputeTheExpectedValues) {
 // A mixed kernel does its FP work (on ones: each add or fma adds one per lane) and its memory
 // work (copy: the destination equals the source) in the same run.
 TEST_P(UsableIsa, MixedKernelsDoBothTheirFlopsAndTheirAccesses) {
+  if (!can_generate(MixedSpec{.isa = GetParam(), .fp_ops = 1}))
+    GTEST_SKIP() << "not generated here";
   for (FlopOp op : {FlopOp::add, FlopOp::fma}) {
     if (op == FlopOp::fma && !traits(GetParam()).has_fma) continue;
     const auto spec =
@@ -186,6 +188,7 @@ TEST_P(UsableIsa, MixedKernelsDoBothTheirFlopsAndTheirAccesses) {
 // The read/write mix stores its fill over exactly its write stream (guards intact) and its
 // loads stay inside the read stream, for every ratio of the sweep's grid.
 TEST_P(UsableIsa, ReadWriteKernelsTouchExactlyTheirTwoStreams) {
+  if (!can_generate(readwrite_spec(GetParam(), 0.5))) GTEST_SKIP() << "not generated here";
   for (double ratio_read : {0.0, 0.25, 0.5, 0.75, 1.0, 0.1}) {
     const ReadWriteSpec spec = readwrite_spec(GetParam(), ratio_read);
     const auto kernel = make_kernel(spec);
@@ -217,6 +220,7 @@ TEST_P(UsableIsa, ReadWriteKernelsTouchExactlyTheirTwoStreams) {
 
 // STREAM's kernels compute their results: c = a, b = s·c, c = a + b, a = b + s·c, Σ a·b.
 TEST_P(UsableIsa, StreamBenchmarksComputeTheirResults) {
+  if (!can_generate(StreamBenchSpec{.isa = GetParam()})) GTEST_SKIP() << "not generated here";
   for (StreamBenchmark benchmark : all_stream_benchmarks()) {
     const StreamBenchSpec spec{.isa = GetParam(), .benchmark = benchmark};
     const auto kernel = make_kernel(spec);
@@ -307,6 +311,7 @@ TEST(ClockKernel, KeepsItsChainUnderEachUsableIsaLoad) {
 
 // 3^(links) mod 2^64, computed here with the same wrap-around.
 TEST(ClockKernel, ImulChainMultipliesByThree) {
+  if (!can_generate(ClockSpec{.chain = ClockChain::imul})) GTEST_SKIP() << "not generated here";
   const auto kernel = make_kernel(ClockSpec{.chain = ClockChain::imul, .unroll = 4});
   std::uint64_t out = 0;
   KernelArgs args;

@@ -20,6 +20,7 @@ struct Counted {
   std::set<int> vector_registers;
 };
 
+#if !defined(__aarch64__)
 int width_of(const std::string& operand) {
   if (operand.find("zmm") != std::string::npos || operand.find("ZMMWORD") != std::string::npos)
     return 64;
@@ -27,10 +28,18 @@ int width_of(const std::string& operand) {
     return 32;
   return 16;
 }
+#endif
 
 std::string run_objdump(const std::filesystem::path& bin) {
+#if defined(__aarch64__)
+  // The machine's objdump on an AArch64 host, the cross binutils' under qemu-aarch64.
+  const std::string command = "{ aarch64-linux-gnu-objdump -D -b binary -maarch64 '" +
+                              bin.string() + "' || objdump -D -b binary -maarch64 '" +
+                              bin.string() + "'; } 2>/dev/null";
+#else
   const std::string command =
       "objdump -D -b binary -mi386:x86-64 -M intel '" + bin.string() + "' 2>/dev/null";
+#endif
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return "";
   std::string text;
@@ -40,6 +49,57 @@ std::string run_objdump(const std::filesystem::path& bin) {
   return text;
 }
 
+#if defined(__aarch64__)
+// AArch64 (codegen/aarch64/): the loop bodies address memory through the streams' moving pointers
+// x9, x10 (loads) and x11 (stores), pairs of Q registers (ldp, stp, stnp) or one (ldr, str); the
+// chase loads through x7, the clock chain adds x8 to x7; vector register k is v(k) below 8,
+// v(k + 8) above (v8-v15 are callee-saved and never used).
+Counted count(const std::string& disassembly) {
+  Counted c;
+  const std::regex line_re(R"(^\s*[0-9a-f]+:\t[0-9a-f ]+\t(\S+)\s*(.*)$)");
+  const std::regex reg_re(R"(\b[vq](\d+)\b)");
+  const std::regex stream_re(R"(\[x(9|10|11)(\], #\d+|, #-?\d+\]|\]))");
+  std::istringstream in(disassembly);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, line_re)) continue;
+    const std::string mnemonic = m[1], operands = m[2];
+    for (auto it = std::sregex_iterator(operands.begin(), operands.end(), reg_re);
+         it != std::sregex_iterator(); ++it) {
+      const int v = std::stoi((*it)[1]);
+      c.vector_registers.insert(v < 8 ? v : v - 8);
+    }
+    std::smatch where;
+    if (std::regex_search(operands, where, stream_re)) {
+      const int vectors = mnemonic == "ldp" || mnemonic == "stp" || mnemonic == "stnp" ? 2 : 1;
+      if (mnemonic == "ldp" || mnemonic == "ldr" || mnemonic == "ldur") {
+        c.loads += vectors;
+        c.bytes_loaded += 16 * static_cast<std::uint64_t>(vectors);
+      } else if (mnemonic == "stp" || mnemonic == "stnp" || mnemonic == "str" ||
+                 mnemonic == "stur") {
+        c.stores += vectors;
+        c.bytes_stored += 16 * static_cast<std::uint64_t>(vectors);
+      }
+    }
+    if (mnemonic == "ldr" && operands == "x7, [x7]") {
+      ++c.chase_loads;
+      c.bytes_loaded += 8;
+    }
+    if (mnemonic == "add" && operands == "x7, x7, x8") ++c.chain_cycles;
+    static const std::regex fp_re(R"(^f(add|mul|mla)$)");
+    std::smatch fp;
+    if (std::regex_match(mnemonic, fp, fp_re) && operands.find(".2d") != std::string::npos) {
+      ++c.fp_instructions;
+      c.flops += fp[1] == "mla" ? 4 : 2;
+    } else if (std::regex_match(mnemonic, fp, fp_re) && operands.find(".4s") != std::string::npos) {
+      ++c.fp_instructions;
+      c.flops += fp[1] == "mla" ? 8 : 4;
+    }
+  }
+  return c;
+}
+#else
 // Counts what the disassembly does per loop iteration: the loop bodies address memory with
 // the index register rax (stream), through the stream pointers r8 and r10 (readwrite), or load
 // through rax (chase); set-up code does none of these.
@@ -87,6 +147,7 @@ Counted count(const std::string& disassembly) {
   }
   return c;
 }
+#endif
 
 std::vector<KernelSpec> specs_under_test() {
   std::vector<KernelSpec> specs = kernel_catalog(codegen::isa_family());
@@ -109,6 +170,8 @@ std::vector<KernelSpec> specs_under_test() {
       }
     }
   }
+  // The families this architecture generates (AArch64 has not every one yet, issue 31).
+  std::erase_if(specs, [](const KernelSpec& spec) { return !can_generate(spec); });
   return specs;
 }
 
@@ -174,6 +237,7 @@ TEST(MixedKernel, ArithmeticIntensityIsExactlyTheRequestedOne) {
                   mixed_spec({.isa = isa, .access = access, .op = op, .precision = precision}, ai);
               ASSERT_TRUE(spec) << "no mixed kernel for AI " << ai.numerator << "/"
                                 << ai.denominator << " " << name(access) << " " << name(op);
+              if (!can_generate(*spec)) GTEST_SKIP() << "no mixed kernels on this architecture";
               const auto kernel = make_kernel(*spec);
               const auto& meta = kernel->metadata();
               const std::uint64_t bytes = meta.bytes_loaded + meta.bytes_stored;
@@ -204,6 +268,7 @@ TEST(MixedKernel, ArithmeticIntensityIsExactlyTheRequestedOne) {
 }
 
 TEST(MixedKernel, UnrepresentableIntensityIsRefused) {
+  if (!parse_isa("avx2")) GTEST_SKIP() << "an x86-64 case";
   // 1/3 FLOP/byte is no whole number of FP instructions per power-of-two group of loads.
   EXPECT_FALSE(mixed_spec({.isa = Isa::avx2, .access = Access::load, .op = FlopOp::fma}, {1, 3}));
   EXPECT_FALSE(mixed_spec({.isa = Isa::avx2, .access = Access::load, .op = FlopOp::fma}, {0, 1}));
@@ -256,7 +321,7 @@ TEST(KernelSpec, DumpWritesCodeAndDisassembly) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("larm-dump-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  const auto kernel = make_kernel(FlopsSpec{.isa = Isa::avx2, .op = FlopOp::fma});
+  const auto kernel = make_kernel(FlopsSpec{.isa = widest_isa(), .op = FlopOp::fma});
   const auto files = kernel->dump(dir);
   ASSERT_FALSE(files.empty());
   EXPECT_EQ(std::filesystem::file_size(files[0]), kernel->code_bytes());

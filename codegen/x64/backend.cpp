@@ -8,6 +8,10 @@
 
 namespace larm::codegen::backend {
 
+bool generates(const KernelSpec& /*spec*/) {
+  return true;  // every family
+}
+
 std::unique_ptr<Kernel> generate(const KernelSpec& spec) {
   using namespace x64;
   std::unique_ptr<Generator> kernel = std::visit(

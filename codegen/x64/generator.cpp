@@ -1,38 +1,17 @@
 // The x86-64 generator base: ABI, registers and the counting emit helpers.
 #include "codegen/x64/generator.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
 #include <cstddef>
 #include <fstream>
 #include <stdexcept>
 #include <string_view>
 
-#include "results/atomic_file.h"
-
-extern char** environ;
+#include "codegen/code_dump.h"
 
 namespace larm::codegen::x64 {
 namespace {
 
 constexpr std::size_t kMaxCodeBytes = 64 * 1024;
-
-// Finds a program on PATH, without running a shell.
-std::filesystem::path find_on_path(const char* program) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return {};
-  std::string_view rest(path);
-  while (!rest.empty()) {
-    const std::size_t colon = rest.find(':');
-    const std::filesystem::path candidate = std::filesystem::path(rest.substr(0, colon)) / program;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    if (colon == std::string_view::npos) break;
-    rest.remove_prefix(colon + 1);
-  }
-  return {};
-}
 
 }  // namespace
 
@@ -211,42 +190,7 @@ void Generator::epilogue() {
 }
 
 std::vector<std::filesystem::path> Generator::dump(const std::filesystem::path& dir) const {
-  std::vector<std::filesystem::path> written;
-  const std::filesystem::path bin = dir / (name() + ".bin");
-  // Never through a link or FIFO planted in dir: a new file renamed over the name.
-  results::write_file_atomically(
-      bin, std::string_view(reinterpret_cast<const char*>(getCode()), getSize()));
-  written.push_back(bin);
-  const std::filesystem::path objdump = find_on_path("objdump");
-  if (objdump.empty()) return written;
-  const std::filesystem::path asm_file = dir / (name() + ".asm");
-  const results::Temporary listing = results::create_temporary_beside(asm_file);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, listing.fd, 1);
-  std::string arg_binary = "binary", arg_machine = "-mi386:x86-64", arg_bin = bin.string();
-  char* argv[] = {const_cast<char*>("objdump"),
-                  const_cast<char*>("-D"),
-                  const_cast<char*>("-b"),
-                  arg_binary.data(),
-                  arg_machine.data(),
-                  arg_bin.data(),
-                  nullptr};
-  pid_t pid;
-  bool listed = false;
-  if (posix_spawn(&pid, objdump.c_str(), &actions, nullptr, argv, environ) == 0) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    listed = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  }
-  posix_spawn_file_actions_destroy(&actions);
-  if (listed) {
-    results::commit_temporary(listing, asm_file);
-    written.push_back(asm_file);
-  } else {
-    results::discard_temporary(listing);
-  }
-  return written;
+  return dump_code(dir, name(), getCode(), getSize(), {{"objdump"}, {"-mi386:x86-64"}});
 }
 
 }  // namespace larm::codegen::x64

@@ -1,0 +1,207 @@
+// The AArch64 generator base: ABI, registers and the counting emit helpers.
+#include "codegen/aarch64/generator.h"
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "codegen/code_dump.h"
+
+namespace larm::codegen::aarch64 {
+namespace {
+
+namespace a64 = asmjit::a64;
+
+// One runtime for the process: it maps every kernel's code read+execute.
+asmjit::JitRuntime& runtime() {
+  static asmjit::JitRuntime jit;
+  return jit;
+}
+
+void check(asmjit::Error error, const char* what) {
+  if (error != asmjit::kErrorOk) {
+    throw std::runtime_error(std::string(what) + ": " + asmjit::DebugUtils::errorAsString(error));
+  }
+}
+
+}  // namespace
+
+Generator::Generator(const KernelSpec& spec)
+    : spec_(spec), isa_(isa_of(spec)), precision_(precision_of(spec)) {
+  traits(isa_);  // another architecture's ISA is refused here
+  check(code_.init(runtime().environment()), "asmjit");
+  assembler_ = std::make_unique<a64::Assembler>(&code_);
+}
+
+Generator::~Generator() {
+  if (function_ != nullptr) runtime().release(function_);
+}
+
+void Generator::build() {
+  if (built_) return;
+  generate();
+  code_size_ = code_.codeSize();
+  check(runtime().add(&function_, &code_), "asmjit: mapping the kernel");
+  built_ = true;
+}
+
+Generator::Vec Generator::vreg(int index) {
+  if (index < 0 || index >= register_count()) {
+    throw std::logic_error("kernel " + Kernel::name() + " asked for vector register " +
+                           std::to_string(index));
+  }
+  metadata_.vector_registers.insert(index);
+  // v8-v15 are callee-saved (their low halves, AAPCS64): never used.
+  return a64::v(static_cast<std::uint32_t>(index < 8 ? index : index + 8));
+}
+
+Generator::Vec Generator::lanes_of(const Vec& v) const {
+  return precision_ == Precision::dp ? v.d2() : v.s4();
+}
+
+void Generator::count(std::uint64_t instructions, std::uint64_t overhead) {
+  if (!counting_) return;
+  metadata_.instructions += instructions;
+  metadata_.overhead_instructions += overhead;
+}
+
+void Generator::emit_load(const Vec& v, const Mem& src) {
+  check(a().ldr(v, src), "ldr");
+  if (counting_) {
+    metadata_.bytes_loaded += static_cast<std::uint64_t>(vector_bytes());
+    ++metadata_.vector_loads;
+  }
+  count(1);
+}
+
+void Generator::emit_load_pair(const Vec& v0, const Vec& v1, const Mem& src) {
+  check(a().ldp(v0, v1, src), "ldp");
+  if (counting_) {
+    metadata_.bytes_loaded += 2 * static_cast<std::uint64_t>(vector_bytes());
+    metadata_.vector_loads += 2;
+  }
+  count(1);
+}
+
+void Generator::emit_store(const Mem& dst, const Vec& v) {
+  check(a().str(v, dst), "str");
+  if (counting_) {
+    metadata_.bytes_stored += static_cast<std::uint64_t>(vector_bytes());
+    ++metadata_.vector_stores;
+  }
+  count(1);
+}
+
+void Generator::emit_store_pair(const Mem& dst, const Vec& v0, const Vec& v1) {
+  check(a().stp(v0, v1, dst), "stp");
+  if (counting_) {
+    metadata_.bytes_stored += 2 * static_cast<std::uint64_t>(vector_bytes());
+    metadata_.vector_stores += 2;
+  }
+  count(1);
+}
+
+void Generator::emit_store_pair_nt(const Mem& dst, const Vec& v0, const Vec& v1) {
+  check(a().stnp(v0, v1, dst), "stnp");
+  if (counting_) {
+    metadata_.bytes_stored += 2 * static_cast<std::uint64_t>(vector_bytes());
+    metadata_.vector_stores += 2;
+  }
+  count(1);
+}
+
+void Generator::emit_flop(FlopOp op, const Vec& acc, const Vec& x, const Vec& y) {
+  const Vec d = lanes_of(acc), m = lanes_of(x), n = lanes_of(y);
+  switch (op) {
+    case FlopOp::add:
+      check(a().fadd(d, d, n), "fadd");
+      break;
+    case FlopOp::mul:
+      check(a().fmul(d, d, n), "fmul");
+      break;
+    case FlopOp::fma:
+      check(a().fmla(d, m, n), "fmla");
+      break;
+  }
+  if (counting_) {
+    ++metadata_.fp_instructions;
+    metadata_.flops += static_cast<std::uint64_t>(lanes() * (op == FlopOp::fma ? 2 : 1));
+  }
+  count(1);
+}
+
+void Generator::emit_dependent_load(const Gp& pointer) {
+  check(a().ldr(pointer, a64::ptr(pointer)), "ldr");
+  if (counting_) {
+    ++metadata_.dependent_loads;
+    metadata_.bytes_loaded += 8;
+  }
+  count(1);
+}
+
+void Generator::emit_chain_add(const Gp& chain, const Gp& operand) {
+  check(a().add(chain, chain, operand), "add");
+  if (counting_) ++metadata_.chain_cycles;
+  count(1);
+}
+
+void Generator::emit_repetitions_loop(const std::function<void()>& body) {
+  asmjit::Label top = a().newLabel(), done = a().newLabel();
+  a().ldr(reg_repetitions(), arg(offsetof(KernelArgs, repetitions)));
+  a().cbz(reg_repetitions(), done);
+  a().bind(top);
+  begin_body();
+  body();
+  a().subs(reg_repetitions(), reg_repetitions(), 1);
+  a().b_ne(top);
+  count(2, 2);
+  end_body();
+  a().bind(done);
+}
+
+void Generator::emit_stream_sweeps(std::uint32_t step, const std::function<void()>& body,
+                                   std::uint32_t pd_bias) {
+  asmjit::Label sweep = a().newLabel(), inner = a().newLabel(), done = a().newLabel();
+  a().ldr(reg_src0(), arg(offsetof(KernelArgs, src0)));
+  a().ldr(reg_src1(), arg(offsetof(KernelArgs, src1)));
+  a().ldr(reg_dst(), arg(offsetof(KernelArgs, dst)));
+  a().ldr(reg_bytes(), arg(offsetof(KernelArgs, bytes_per_stream)));
+  a().ldr(reg_repetitions(), arg(offsetof(KernelArgs, repetitions)));
+  a().mov(reg_step(), step);
+  a().cbz(reg_repetitions(), done);
+  a().cbz(reg_bytes(), done);
+  a().bind(sweep);
+  a().mov(reg_p0(), reg_src0());
+  a().mov(reg_p1(), reg_src1());
+  a().mov(reg_pd(), reg_dst());
+  if (pd_bias) a().add(reg_pd(), reg_pd(), pd_bias);
+  a().mov(reg_left(), reg_bytes());
+  a().bind(inner);
+  begin_body();
+  body();
+  a().subs(reg_left(), reg_left(), reg_step());
+  a().b_ne(inner);
+  count(2, 2);
+  end_body();
+  a().subs(reg_repetitions(), reg_repetitions(), 1);
+  a().b_ne(sweep);
+  a().bind(done);
+}
+
+void Generator::emit_advance(const Gp& pointer, std::uint32_t bytes) {
+  check(a().add(pointer, pointer, bytes), "add");
+  count(1, 1);
+}
+
+void Generator::epilogue() {
+  a().ret(a64::x(30));
+}
+
+std::vector<std::filesystem::path> Generator::dump(const std::filesystem::path& dir) const {
+  // The machine's objdump on an AArch64 host; the cross binutils' beside a cross build.
+  return dump_code(dir, name(), reinterpret_cast<const void*>(function_), code_size_,
+                   {{"aarch64-linux-gnu-objdump", "objdump"}, {"-maarch64"}});
+}
+
+}  // namespace larm::codegen::aarch64

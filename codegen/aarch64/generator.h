@@ -1,0 +1,124 @@
+// The base of every AArch64 kernel generator (asmjit's A64 assembler): owns the ABI (one pointer
+// to KernelArgs in x0; only the registers AAPCS64 lets a function clobber: x0-x17, v0-v7 and
+// v16-v31), the vector registers by index, and the metadata that the emit helpers update as they
+// emit, so metadata cannot drift from code. Each generator only implements generate().
+#pragma once
+
+#include <asmjit/arm.h>
+#include <asmjit/arm/a64assembler.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "codegen/kernel.h"
+
+namespace larm::codegen::aarch64 {
+
+class Generator : public Kernel {
+ public:
+  using Function = void (*)(const KernelArgs*);
+
+  explicit Generator(const KernelSpec& spec);
+  ~Generator() override;
+  Generator(const Generator&) = delete;
+  Generator& operator=(const Generator&) = delete;
+
+  // Emits the code (once) and maps it read+execute (asmjit's JitRuntime).
+  void build();
+
+  const KernelSpec& spec() const override { return spec_; }
+  const KernelMetadata& metadata() const override { return metadata_; }
+  void run(const KernelArgs& args) const override { function_(&args); }
+  std::size_t code_bytes() const override { return code_size_; }
+  // NAME.bin and, when objdump is on PATH, NAME.asm (its AArch64 disassembly).
+  std::vector<std::filesystem::path> dump(const std::filesystem::path& dir) const override;
+
+ protected:
+  using Gp = asmjit::a64::Gp;
+  using Vec = asmjit::a64::Vec;
+  using Mem = asmjit::a64::Mem;
+
+  virtual void generate() = 0;
+  asmjit::a64::Assembler& a() { return *assembler_; }
+
+  // The general registers by role (all caller-saved).
+  static Gp reg_args() { return asmjit::a64::x(0); }
+  static Gp reg_src0() { return asmjit::a64::x(1); }  // first load stream, as given
+  static Gp reg_src1() { return asmjit::a64::x(2); }
+  static Gp reg_dst() { return asmjit::a64::x(3); }
+  static Gp reg_left() { return asmjit::a64::x(4); }         // bytes left in this sweep
+  static Gp reg_repetitions() { return asmjit::a64::x(5); }  // sweeps or iterations left
+  static Gp reg_scratch() { return asmjit::a64::x(6); }      // fill, out
+  static Gp reg_chain() { return asmjit::a64::x(7); }        // chase pointer; clock chain
+  static Gp reg_operand() { return asmjit::a64::x(8); }
+  static Gp reg_p0() { return asmjit::a64::x(9); }  // the streams' moving pointers
+  static Gp reg_p1() { return asmjit::a64::x(10); }
+  static Gp reg_pd() { return asmjit::a64::x(11); }
+  static Gp reg_bytes() { return asmjit::a64::x(12); }  // bytes per stream
+  static Gp reg_step() { return asmjit::a64::x(13); }   // bytes per iteration, where no immediate
+
+  // A KernelArgs field, read through reg_args.
+  static Mem arg(std::size_t offset) {
+    return asmjit::a64::ptr(reg_args(), static_cast<std::int32_t>(offset));
+  }
+
+  // The i-th vector register of the kernel (0-23: v0-v7, then v16-v31), recorded as used; as a
+  // whole 128-bit register (ldr/str q) or by lanes of the kernel's precision (arithmetic).
+  Vec vreg(int index);
+  Vec lanes_of(const Vec& v) const;
+  int vector_bytes() const { return traits(isa_).vector_bytes; }
+  int register_count() const { return traits(isa_).register_count; }
+  int lanes() const { return vector_bytes() / (precision_ == Precision::dp ? 8 : 4); }
+
+  // Metadata counts only what is emitted between begin_body() and end_body().
+  void begin_body() { counting_ = true; }
+  void end_body() { counting_ = false; }
+
+  // Loads (stores) of one or two whole vectors; a pair is one instruction (ldp/stp/stnp).
+  void emit_load(const Vec& v, const Mem& src);
+  void emit_load_pair(const Vec& v0, const Vec& v1, const Mem& src);
+  void emit_store(const Mem& dst, const Vec& v);
+  void emit_store_pair(const Mem& dst, const Vec& v0, const Vec& v1);
+  void emit_store_pair_nt(const Mem& dst, const Vec& v0, const Vec& v1);
+  // acc = acc op b (add, mul) or acc = acc + a * b (fma, fmla), in the kernel's precision.
+  void emit_flop(FlopOp op, const Vec& acc, const Vec& a, const Vec& b);
+  void emit_dependent_load(const Gp& pointer);
+  // chain += operand (one cycle on every AArch64 core: a register-register add).
+  void emit_chain_add(const Gp& chain, const Gp& operand);
+  // Runs body() KernelArgs::repetitions times (none when zero); the body and its loop overhead
+  // (subs, b.ne) are one iteration of the metadata.
+  void emit_repetitions_loop(const std::function<void()>& body);
+  // KernelArgs::repetitions sweeps (none when zero) over the streams from their start: each sweep
+  // sets reg_p0, reg_p1, reg_pd to src0, src1, dst and runs body() until bytes_per_stream are
+  // done, `step` bytes per stream an iteration; body() advances the pointers itself (post-index
+  // writeback, or emit_advance). The body and its loop overhead are one iteration of the metadata.
+  // reg_pd starts at dst + pd_bias (store-nt: STNP has no writeback form, so its stream is
+  // addressed around a pointer in the middle of the iteration and advanced once).
+  void emit_stream_sweeps(std::uint32_t step, const std::function<void()>& body,
+                          std::uint32_t pd_bias = 0);
+  // pointer += bytes, counted as loop overhead.
+  void emit_advance(const Gp& pointer, std::uint32_t bytes);
+  void epilogue();
+
+  Isa isa() const { return isa_; }
+
+ private:
+  void count(std::uint64_t instructions, std::uint64_t overhead = 0);
+
+  KernelSpec spec_;
+  Isa isa_;
+  Precision precision_;
+  KernelMetadata metadata_;
+  bool counting_ = false;
+  bool built_ = false;
+  asmjit::CodeHolder code_;
+  std::unique_ptr<asmjit::a64::Assembler> assembler_;
+  Function function_ = nullptr;
+  std::size_t code_size_ = 0;
+};
+
+}  // namespace larm::codegen::aarch64

@@ -1,0 +1,80 @@
+// The AArch64 ISAs: NEON (Advanced SIMD, 128 bits, every ARMv8-A core) and SVE at the vector
+// length the thread runs with. Detection: the kernel's hardware capabilities (getauxval
+// AT_HWCAP: HWCAP_ASIMD, HWCAP_SVE) and, for SVE, the vector length the kernel gives this thread
+// (prctl PR_SVE_GET_VL; Linux's Documentation/arch/arm64/sve.rst).
+#include <sys/auxv.h>
+#include <sys/prctl.h>
+
+#include <stdexcept>
+
+#include "codegen/isa.h"
+
+// From the kernel's uapi headers (asm/hwcap.h, linux/prctl.h), for a libc that lacks them.
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1 << 1)
+#endif
+#ifndef HWCAP_SVE
+#define HWCAP_SVE (1 << 22)
+#endif
+#ifndef PR_SVE_GET_VL
+#define PR_SVE_GET_VL 51
+#endif
+#ifndef PR_SVE_VL_LEN_MASK
+#define PR_SVE_VL_LEN_MASK 0xffff
+#endif
+
+namespace larm::codegen {
+namespace {
+
+enum Feature : unsigned { kNeon = 1, kSve = 2 };
+
+bool hwcap(unsigned long bit) {
+  return (getauxval(AT_HWCAP) & bit) != 0;
+}
+
+// The SVE vector length of this thread in bytes; 16 (the smallest) where SVE is absent, so that
+// traits stay defined for messages and plans of another machine.
+int sve_vector_bytes() {
+  if (!hwcap(HWCAP_SVE)) return 16;
+  const int vl = prctl(PR_SVE_GET_VL);
+  return vl > 0 ? (vl & PR_SVE_VL_LEN_MASK) : 16;
+}
+
+// SVE's registers: 32 Z registers; the generators use those the procedure-call standard lets a
+// function clobber without saving (z0-z7, z16-z31: the low halves of v8-v15 are callee-saved,
+// AAPCS64 6.1.2), 24, as for NEON.
+constexpr int kFreeVectorRegisters = 24;
+
+}  // namespace
+
+// NEON only so far: SVE joins the family with its generators (issue 31); until then its traits
+// and detection are here for messages, and `--isa sve` is refused as not this build's.
+const std::vector<Isa>& isa_family() {
+  static const std::vector<Isa> family = {Isa::neon};
+  return family;
+}
+
+Isa baseline_isa() {
+  return Isa::neon;
+}
+
+const IsaTraits& traits(Isa isa) {
+  static const IsaTraits neon{16, kFreeVectorRegisters, true, kNeon, 2};
+  static const IsaTraits sve{sve_vector_bytes(), kFreeVectorRegisters, true, kNeon | kSve, 1};
+  if (isa == Isa::neon) return neon;
+  if (isa == Isa::sve) return sve;
+  throw std::invalid_argument(std::string("ISA ") + name(isa) + " is not an AArch64 ISA");
+}
+
+bool cpu_supports(Isa isa) {
+  switch (isa) {
+    case Isa::neon:
+      return hwcap(HWCAP_ASIMD);
+    case Isa::sve:
+      return hwcap(HWCAP_SVE);
+    default:  // another architecture's
+      return false;
+  }
+}
+
+}  // namespace larm::codegen

@@ -1,0 +1,219 @@
+// The AArch64 kernel families generated so far: the stream accesses, the FLOP ceilings, the
+// pointer chase and the add-chain clock, NEON (issue 31). Each only implements generate().
+#include "codegen/aarch64/kernels.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace larm::codegen::aarch64 {
+namespace {
+namespace a64 = asmjit::a64;
+}  // namespace
+
+namespace {
+
+// Vectors per block: a block's accesses are addressed from its stream pointer with immediate
+// offsets (ldp/stp: up to 1008 bytes), and its last access writes the pointer back past the block
+// (post-index), so that the streams advance with no instruction of their own.
+constexpr int kBlockVectors = 32;
+
+}  // namespace
+
+// Vector accesses `unroll` per stream per iteration: pairs of Q registers (ldp, stp, stnp: one
+// instruction per 32 bytes), a last single one when unroll is odd. The checksum variant loads into
+// temporaries and adds them to accumulators.
+void StreamKernel::generate() {
+  const Access access = stream_.access;
+  if (stream_.checksum && access != Access::load) {
+    throw std::invalid_argument("only the load kernel has a checksum variant");
+  }
+  const int unroll = stream_.effective_unroll();
+  const int width = vector_bytes();
+  const int registers = register_count();
+  // Checksum: the first half temporaries, the second half accumulators (dp lanes).
+  const int data = stream_.checksum ? registers / 2 : registers;
+
+  if (access == Access::store || access == Access::store_nt) {
+    a().ldr(reg_scratch(), arg(offsetof(KernelArgs, fill)));
+    for (int r = 0; r < data; ++r) a().ldr(vreg(r), a64::ptr(reg_scratch(), 0));
+  }
+  if (stream_.checksum) {
+    for (int r = data; r < registers; ++r) a().movi(vreg(r).d2(), 0);
+  }
+  const auto reg = [&](int k) { return vreg(k % data); };
+
+  // The address of the access to vectors [k, k + count) of a stream. A block's first access
+  // writes the pointer past the block (post-index: imm7 x 16 for a pair, imm9 for one register);
+  // the block's later accesses are at negative offsets from there (ldp/stp, ldur/stur). Where the
+  // immediate does not reach (a longer block), offsets stay positive and an add is owed.
+  struct Address {
+    Mem mem;
+    std::uint32_t advance = 0;
+  };
+  const auto address = [&](const Gp& base, int k, int count) -> Address {
+    const int block_start = k / kBlockVectors * kBlockVectors;
+    const int vectors = std::min(kBlockVectors, unroll - block_start);
+    const int bytes = vectors * width;
+    const int offset = (k - block_start) * width;
+    const bool first_is_pair = vectors >= 2;
+    const bool writes_back = first_is_pair ? bytes <= 1008 : bytes <= 255;
+    if (writes_back) {
+      if (k == block_start) return {a64::ptr_post(base, bytes), 0};
+      return {a64::ptr(base, offset - bytes), 0};  // a single one only last: -16
+    }
+    const bool last = k + count == block_start + vectors;
+    return {a64::ptr(base, offset), last ? static_cast<std::uint32_t>(bytes) : 0U};
+  };
+
+  // store-nt: reg_pd sits nt_bias bytes into the iteration, so that STNP's offsets (-1024 to
+  // 1008) reach every vector of an iteration of up to 2 KiB with one add.
+  const int nt_bias = unroll * width > 1008 ? 1024 : 0;
+  if (access == Access::store_nt && unroll * width - nt_bias > 1024) {
+    throw std::invalid_argument("a store-nt kernel covers at most 2 KiB per iteration on AArch64");
+  }
+  const auto body = [&] {
+    for (int k = 0; k < unroll; k += 2) {
+      const int n = k + 1 < unroll ? 2 : 1;
+      // The pair's second register; a lone last vector names its first twice (not used).
+      const auto second = [&](int j) { return n == 2 ? reg(j + 1) : reg(j); };
+      std::vector<std::pair<Gp, std::uint32_t>> owed;
+      const auto load = [&](const Gp& base, const Vec& v0, const Vec& v1) {
+        const Address at = address(base, k, n);
+        if (n == 2) {
+          emit_load_pair(v0, v1, at.mem);
+        } else {
+          emit_load(v0, at.mem);
+        }
+        if (at.advance) owed.emplace_back(base, at.advance);
+      };
+      const auto store = [&](const Gp& base, const Vec& v0, const Vec& v1, bool nt) {
+        // STNP has no writeback form: around the biased pointer, advanced once an iteration.
+        const Address at =
+            nt ? Address{a64::ptr(base, k * width - nt_bias), 0} : address(base, k, n);
+        if (n == 2 && nt) {
+          emit_store_pair_nt(at.mem, v0, v1);
+        } else if (n == 2) {
+          emit_store_pair(at.mem, v0, v1);
+        } else {
+          emit_store(at.mem, v0);  // STNP has no single-register form
+        }
+        if (at.advance) owed.emplace_back(base, at.advance);
+      };
+      switch (access) {
+        case Access::load:
+          load(reg_p0(), reg(k), second(k));
+          if (stream_.checksum) {
+            for (int j = k; j < k + n; ++j) {
+              emit_flop(FlopOp::add, vreg(data + j % (registers - data)), reg(j), reg(j));
+            }
+          }
+          break;
+        case Access::store:
+        case Access::store_nt:
+          store(reg_pd(), reg(k), second(k), access == Access::store_nt);
+          break;
+        case Access::copy:
+          load(reg_p0(), reg(k), second(k));
+          store(reg_pd(), reg(k), second(k), false);
+          break;
+        case Access::ld2st1: {
+          // a from src0, b from src1, a stored.
+          const Vec a0 = vreg((2 * k) % data), b0 = vreg((2 * k + 1) % data);
+          // (the second pair's registers only where there is a pair: metadata lists what is used)
+          const Vec a1 = n == 2 ? vreg((2 * k + 2) % data) : a0;
+          const Vec b1 = n == 2 ? vreg((2 * k + 3) % data) : b0;
+          load(reg_p0(), a0, a1);
+          load(reg_p1(), b0, b1);
+          store(reg_pd(), a0, a1, false);
+          break;
+        }
+      }
+      for (const auto& [base, bytes] : owed) emit_advance(base, bytes);
+    }
+    if (access == Access::store_nt)
+      emit_advance(reg_pd(), static_cast<std::uint32_t>(unroll * width));
+  };
+  emit_stream_sweeps(static_cast<std::uint32_t>(unroll * width), body,
+                     access == Access::store_nt ? static_cast<std::uint32_t>(nt_bias) : 0U);
+  // Non-temporal stores are weakly ordered: completed once, before the call returns and its end
+  // is timed (as the x86-64 kernel's one sfence).
+  if (access == Access::store_nt) a().dsb(asmjit::Imm(0xb));  // dsb ish
+  if (stream_.checksum) {
+    a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));
+    for (int r = data; r < registers; ++r) {
+      a().str(vreg(r), a64::ptr(reg_scratch(), (r - data) * width));
+    }
+  }
+  epilogue();
+}
+
+void FlopsKernel::generate() {
+  const FlopOp op = flops_.op;
+  const int unroll = flops_.effective_unroll();
+  // Every register but the two operands accumulates, to cover the FP pipes' latency.
+  const int accumulators = register_count() - 2;
+  const Vec x = vreg(accumulators);
+  const Vec y = vreg(accumulators + 1);
+  // Operands are ones: add and fma then count exactly, mul keeps its accumulators at one.
+  a().ldr(reg_scratch(), arg(offsetof(KernelArgs, fill)));
+  a().ldr(x, a64::ptr(reg_scratch(), 0));
+  a().ldr(y, a64::ptr(reg_scratch(), 0));
+  for (int r = 0; r < accumulators; ++r) {
+    if (op == FlopOp::mul) {
+      a().ldr(vreg(r), a64::ptr(reg_scratch(), 0));
+    } else {
+      a().movi(vreg(r).d2(), 0);
+    }
+  }
+  emit_repetitions_loop([&] {
+    for (int k = 0; k < unroll; ++k) emit_flop(op, vreg(k % accumulators), x, y);
+  });
+  a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));
+  for (int r = 0; r < accumulators; ++r) {
+    a().str(vreg(r), a64::ptr(reg_scratch(), r * vector_bytes()));
+  }
+  epilogue();
+}
+
+void ChaseKernel::generate() {
+  const Gp pointer = reg_chain();
+  a().ldr(pointer, arg(offsetof(KernelArgs, src0)));
+  emit_repetitions_loop([&] {
+    for (int k = 0; k < chase_.effective_unroll(); ++k) emit_dependent_load(pointer);
+  });
+  // Where the chase ended: keeps it observable and lets a test follow it.
+  a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));
+  a().str(pointer, a64::ptr(reg_scratch(), 0));
+  epilogue();
+}
+
+// One chain of dependent register-register adds (one per core cycle), alone or beside one FP
+// instruction of an ISA per link on independent accumulators.
+void ClockKernel::generate() {
+  if (clock_.chain != ClockChain::add) {
+    throw std::invalid_argument("the AArch64 clock kernel has the add chain only (issue 31)");
+  }
+  const Gp chain = reg_chain(), operand = reg_operand();
+  a().mov(chain, 0);
+  a().mov(operand, 1);
+  const int accumulators = clock_.load ? register_count() - 2 : 0;
+  if (clock_.load) {
+    a().ldr(reg_scratch(), arg(offsetof(KernelArgs, fill)));
+    for (int r = 0; r < accumulators + 2; ++r) a().ldr(vreg(r), a64::ptr(reg_scratch(), 0));
+  }
+  emit_repetitions_loop([&] {
+    for (int k = 0; k < clock_.effective_unroll(); ++k) {
+      emit_chain_add(chain, operand);
+      if (clock_.load) {
+        emit_flop(FlopOp::fma, vreg(k % accumulators), vreg(accumulators), vreg(accumulators + 1));
+      }
+    }
+  });
+  a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));
+  a().str(chain, a64::ptr(reg_scratch(), 0));  // the chain's count of links: a test checks it
+  epilogue();
+}
+
+}  // namespace larm::codegen::aarch64

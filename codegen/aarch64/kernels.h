@@ -1,0 +1,49 @@
+// The AArch64 generators of the kernel families (issue 31: stream, flops, chase and the add-chain
+// clock so far, NEON); each only implements generate().
+#pragma once
+
+#include "codegen/aarch64/generator.h"
+
+namespace larm::codegen::aarch64 {
+
+// load, store, store-nt, copy, 2ld1st over 1-3 streams (METHOD §2, §4).
+class StreamKernel final : public Generator {
+ public:
+  explicit StreamKernel(const StreamSpec& spec) : Generator(spec), stream_(spec) {}
+
+ private:
+  void generate() override;
+  StreamSpec stream_;
+};
+
+// add, mul or fma (FMLA) on independent accumulators, no memory traffic.
+class FlopsKernel final : public Generator {
+ public:
+  explicit FlopsKernel(const FlopsSpec& spec) : Generator(spec), flops_(spec) {}
+
+ private:
+  void generate() override;
+  FlopsSpec flops_;
+};
+
+// A pointer chase: each load's address is the previous load's value.
+class ChaseKernel final : public Generator {
+ public:
+  explicit ChaseKernel(const ChaseSpec& spec) : Generator(spec), chase_(spec) {}
+
+ private:
+  void generate() override;
+  ChaseSpec chase_;
+};
+
+// A dependent add chain, one link per core cycle, optionally beside an ISA's FP load.
+class ClockKernel final : public Generator {
+ public:
+  explicit ClockKernel(const ClockSpec& spec) : Generator(spec), clock_(spec) {}
+
+ private:
+  void generate() override;
+  ClockSpec clock_;
+};
+
+}  // namespace larm::codegen::aarch64

@@ -1,0 +1,39 @@
+// The FP throughput Arm core vendors document, per core, ISA and operation (vector instructions
+// per cycle per core), with the document it comes from. FADD, FMUL and FMLA issue to the same
+// FP/ASIMD pipes on these cores, so one figure holds for all three operations.
+#include "platform/cpu_info.h"
+
+namespace larm::platform {
+
+std::optional<DocumentedThroughput> documented_throughput(const CpuInfo& cpu, larm::Isa isa,
+                                                          larm::FlopOp /*op*/) {
+  using larm::Isa;
+  if (isa != Isa::neon && isa != Isa::sve) return std::nullopt;
+  const bool sve = isa == Isa::sve;
+  if (cpu.family == 0x41) {  // Arm Ltd
+    switch (cpu.model) {
+      case 0xd0c:  // two 128-bit FP/ASIMD pipes (V0, V1), no SVE
+        if (sve) return std::nullopt;
+        return DocumentedThroughput{2, "Neoverse N1",
+                                    "Arm Neoverse N1 Software Optimization Guide"};
+      case 0xd49:  // two 128-bit pipes; SVE2 at 128 bits
+        return DocumentedThroughput{2, "Neoverse N2",
+                                    "Arm Neoverse N2 Software Optimization Guide"};
+      case 0xd40:  // four 128-bit pipes for ASIMD; SVE at 256 bits on them paired
+        return DocumentedThroughput{sve ? 2.0 : 4.0, "Neoverse V1",
+                                    "Arm Neoverse V1 Software Optimization Guide"};
+      case 0xd4f:  // four 128-bit pipes; SVE2 at 128 bits
+        return DocumentedThroughput{4, "Neoverse V2",
+                                    "Arm Neoverse V2 Software Optimization Guide"};
+      default:
+        return std::nullopt;
+    }
+  }
+  if (cpu.family == 0x46 && cpu.model == 0x001) {
+    // Two 512-bit FMA pipes (FLA, FLB); ASIMD runs on them at 128 bits.
+    return DocumentedThroughput{2, "A64FX", "Fujitsu A64FX Microarchitecture Manual"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace larm::platform
