@@ -49,6 +49,18 @@ std::string run_objdump(const std::filesystem::path& bin) {
   return text;
 }
 
+// Calls f(mnemonic, operands) for each instruction of objdump's listing.
+template <typename F>
+void for_each_instruction(const std::string& disassembly, F f) {
+  const std::regex line_re(R"(^\s*[0-9a-f]+:\t[0-9a-f ]+\t(\S+)\s*(.*)$)");
+  std::istringstream in(disassembly);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, line_re)) f(m[1].str(), m[2].str());
+  }
+}
+
 #if defined(__aarch64__)
 // AArch64 (codegen/aarch64/): the loop bodies address memory through the streams' moving pointers
 // x9, x10 (loads) and x11 (stores), pairs of Q registers (ldp, stp, stnp) or one (ldr, str); the
@@ -56,15 +68,9 @@ std::string run_objdump(const std::filesystem::path& bin) {
 // v(k + 8) above (v8-v15 are callee-saved and never used).
 Counted count(const std::string& disassembly) {
   Counted c;
-  const std::regex line_re(R"(^\s*[0-9a-f]+:\t[0-9a-f ]+\t(\S+)\s*(.*)$)");
   const std::regex reg_re(R"(\b[vq](\d+)\b)");
   const std::regex stream_re(R"(\[x(9|10|11)(\], #\d+|, #-?\d+\]|\]))");
-  std::istringstream in(disassembly);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::smatch m;
-    if (!std::regex_match(line, m, line_re)) continue;
-    const std::string mnemonic = m[1], operands = m[2];
+  for_each_instruction(disassembly, [&](const std::string& mnemonic, const std::string& operands) {
     for (auto it = std::sregex_iterator(operands.begin(), operands.end(), reg_re);
          it != std::sregex_iterator(); ++it) {
       const int v = std::stoi((*it)[1]);
@@ -96,7 +102,7 @@ Counted count(const std::string& disassembly) {
       ++c.fp_instructions;
       c.flops += fp[1] == "mla" ? 8 : 4;
     }
-  }
+  });
   return c;
 }
 #else
@@ -105,14 +111,8 @@ Counted count(const std::string& disassembly) {
 // through rax (chase); set-up code does none of these.
 Counted count(const std::string& disassembly) {
   Counted c;
-  const std::regex line_re(R"(^\s*[0-9a-f]+:\t[0-9a-f ]+\t(\S+)\s*(.*)$)");
   const std::regex reg_re(R"([xyz]mm(\d+))");
-  std::istringstream in(disassembly);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::smatch m;
-    if (!std::regex_match(line, m, line_re)) continue;
-    const std::string mnemonic = m[1], operands = m[2];
+  for_each_instruction(disassembly, [&](const std::string& mnemonic, const std::string& operands) {
     for (auto it = std::sregex_iterator(operands.begin(), operands.end(), reg_re);
          it != std::sregex_iterator(); ++it) {
       c.vector_registers.insert(std::stoi((*it)[1]));
@@ -144,7 +144,7 @@ Counted count(const std::string& disassembly) {
       const int lanes = width_of(first) / (fp[2] == "d" ? 8 : 4);
       c.flops += static_cast<std::uint64_t>(lanes * (fp[1] == "fmadd231" ? 2 : 1));
     }
-  }
+  });
   return c;
 }
 #endif

@@ -66,49 +66,39 @@ void Generator::count(std::uint64_t instructions, std::uint64_t overhead) {
   metadata_.overhead_instructions += overhead;
 }
 
-void Generator::emit_load(const Vec& v, const Mem& src) {
-  check(a().ldr(v, src), "ldr");
+void Generator::count_access(bool load, int vectors) {
   if (counting_) {
-    metadata_.bytes_loaded += static_cast<std::uint64_t>(vector_bytes());
-    ++metadata_.vector_loads;
+    const auto n = static_cast<std::uint64_t>(vectors);
+    (load ? metadata_.bytes_loaded : metadata_.bytes_stored) +=
+        n * static_cast<std::uint64_t>(vector_bytes());
+    (load ? metadata_.vector_loads : metadata_.vector_stores) += n;
   }
   count(1);
+}
+
+void Generator::emit_load(const Vec& v, const Mem& src) {
+  check(a().ldr(v, src), "ldr");
+  count_access(true, 1);
 }
 
 void Generator::emit_load_pair(const Vec& v0, const Vec& v1, const Mem& src) {
   check(a().ldp(v0, v1, src), "ldp");
-  if (counting_) {
-    metadata_.bytes_loaded += 2 * static_cast<std::uint64_t>(vector_bytes());
-    metadata_.vector_loads += 2;
-  }
-  count(1);
+  count_access(true, 2);
 }
 
 void Generator::emit_store(const Mem& dst, const Vec& v) {
   check(a().str(v, dst), "str");
-  if (counting_) {
-    metadata_.bytes_stored += static_cast<std::uint64_t>(vector_bytes());
-    ++metadata_.vector_stores;
-  }
-  count(1);
+  count_access(false, 1);
 }
 
 void Generator::emit_store_pair(const Mem& dst, const Vec& v0, const Vec& v1) {
   check(a().stp(v0, v1, dst), "stp");
-  if (counting_) {
-    metadata_.bytes_stored += 2 * static_cast<std::uint64_t>(vector_bytes());
-    metadata_.vector_stores += 2;
-  }
-  count(1);
+  count_access(false, 2);
 }
 
 void Generator::emit_store_pair_nt(const Mem& dst, const Vec& v0, const Vec& v1) {
   check(a().stnp(v0, v1, dst), "stnp");
-  if (counting_) {
-    metadata_.bytes_stored += 2 * static_cast<std::uint64_t>(vector_bytes());
-    metadata_.vector_stores += 2;
-  }
-  count(1);
+  count_access(false, 2);
 }
 
 void Generator::emit_flop(FlopOp op, const Vec& acc, const Vec& x, const Vec& y) {

@@ -108,6 +108,8 @@ class Generator : public Kernel {
 
  private:
   void count(std::uint64_t instructions, std::uint64_t overhead = 0);
+  // One memory instruction moving `vectors` whole vectors, counted inside the body.
+  void count_access(bool load, int vectors);
 
   KernelSpec spec_;
   Isa isa_;

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <utility>
+#include <string>
 #include <vector>
 
 namespace larm::codegen::aarch64 {
@@ -44,27 +44,20 @@ void StreamKernel::generate() {
   }
   const auto reg = [&](int k) { return vreg(k % data); };
 
-  // The address of the access to vectors [k, k + count) of a stream. A block's first access
+  // The address of the access to vector k of a stream (a pair's first). A block's first access
   // writes the pointer past the block (post-index: imm7 x 16 for a pair, imm9 for one register);
-  // the block's later accesses are at negative offsets from there (ldp/stp, ldur/stur). Where the
-  // immediate does not reach (a longer block), offsets stay positive and an add is owed.
-  struct Address {
-    Mem mem;
-    std::uint32_t advance = 0;
-  };
-  const auto address = [&](const Gp& base, int k, int count) -> Address {
+  // the block's later accesses are at negative offsets from there (ldp/stp, ldur/stur).
+  const auto address = [&](const Gp& base, int k) -> Mem {
     const int block_start = k / kBlockVectors * kBlockVectors;
     const int vectors = std::min(kBlockVectors, unroll - block_start);
     const int bytes = vectors * width;
-    const int offset = (k - block_start) * width;
-    const bool first_is_pair = vectors >= 2;
-    const bool writes_back = first_is_pair ? bytes <= 1008 : bytes <= 255;
-    if (writes_back) {
-      if (k == block_start) return {a64::ptr_post(base, bytes), 0};
-      return {a64::ptr(base, offset - bytes), 0};  // a single one only last: -16
+    if (bytes > (vectors >= 2 ? 1008 : 255)) {
+      // 32 NEON vectors are 512 bytes; wider vectors need addressing of their own.
+      throw std::logic_error("a " + std::to_string(bytes) +
+                             "-byte block is out of post-index reach");
     }
-    const bool last = k + count == block_start + vectors;
-    return {a64::ptr(base, offset), last ? static_cast<std::uint32_t>(bytes) : 0U};
+    if (k == block_start) return a64::ptr_post(base, bytes);
+    return a64::ptr(base, (k - block_start) * width - bytes);  // a lone last vector: -16
   };
 
   // store-nt: reg_pd sits nt_bias bytes into the iteration, so that STNP's offsets (-1024 to
@@ -78,28 +71,23 @@ void StreamKernel::generate() {
       const int n = k + 1 < unroll ? 2 : 1;
       // The pair's second register; a lone last vector names its first twice (not used).
       const auto second = [&](int j) { return n == 2 ? reg(j + 1) : reg(j); };
-      std::vector<std::pair<Gp, std::uint32_t>> owed;
       const auto load = [&](const Gp& base, const Vec& v0, const Vec& v1) {
-        const Address at = address(base, k, n);
         if (n == 2) {
-          emit_load_pair(v0, v1, at.mem);
+          emit_load_pair(v0, v1, address(base, k));
         } else {
-          emit_load(v0, at.mem);
+          emit_load(v0, address(base, k));
         }
-        if (at.advance) owed.emplace_back(base, at.advance);
       };
       const auto store = [&](const Gp& base, const Vec& v0, const Vec& v1, bool nt) {
         // STNP has no writeback form: around the biased pointer, advanced once an iteration.
-        const Address at =
-            nt ? Address{a64::ptr(base, k * width - nt_bias), 0} : address(base, k, n);
+        const Mem at = nt ? a64::ptr(base, k * width - nt_bias) : address(base, k);
         if (n == 2 && nt) {
-          emit_store_pair_nt(at.mem, v0, v1);
+          emit_store_pair_nt(at, v0, v1);
         } else if (n == 2) {
-          emit_store_pair(at.mem, v0, v1);
+          emit_store_pair(at, v0, v1);
         } else {
-          emit_store(at.mem, v0);  // STNP has no single-register form
+          emit_store(at, v0);  // STNP has no single-register form
         }
-        if (at.advance) owed.emplace_back(base, at.advance);
       };
       switch (access) {
         case Access::load:
@@ -130,7 +118,6 @@ void StreamKernel::generate() {
           break;
         }
       }
-      for (const auto& [base, bytes] : owed) emit_advance(base, bytes);
     }
     if (access == Access::store_nt)
       emit_advance(reg_pd(), static_cast<std::uint32_t>(unroll * width));

@@ -3,6 +3,7 @@
 // larm knows (Arm's Technical Reference Manuals list each core's MIDR part number). Whether it
 // runs under a hypervisor: what Linux shows of one (/sys/hypervisor, the device tree's node).
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "platform/cpu_info.h"
@@ -10,9 +11,10 @@
 namespace larm::platform {
 namespace {
 
-// The first "key : value" of /proc/cpuinfo whose key is `key`, as a number (0x.. or decimal).
-std::optional<unsigned> cpuinfo_number(const std::string& key) {
-  std::ifstream in("/proc/cpuinfo");
+// The first "key : value" of /proc/cpuinfo's text whose key is `key`, as a number (0x.. or
+// decimal).
+std::optional<unsigned> cpuinfo_number(const std::string& cpuinfo, const std::string& key) {
+  std::istringstream in(cpuinfo);
   std::string line;
   while (std::getline(in, line)) {
     const auto colon = line.find(':');
@@ -91,14 +93,17 @@ std::string first_line(const char* path) {
 
 CpuInfo read_cpu_info() {
   CpuInfo info;
-  const auto implementer = cpuinfo_number("CPU implementer");
-  const auto part = cpuinfo_number("CPU part");
+  std::ostringstream text;
+  text << std::ifstream("/proc/cpuinfo").rdbuf();  // read once, three fields from it
+  const std::string cpuinfo = text.str();
+  const auto implementer = cpuinfo_number(cpuinfo, "CPU implementer");
+  const auto part = cpuinfo_number(cpuinfo, "CPU part");
   if (implementer) {
     info.vendor = implementer_name(*implementer);
     info.family = *implementer;
   }
   if (part) info.model = *part;
-  info.stepping = cpuinfo_number("CPU revision").value_or(0);
+  info.stepping = cpuinfo_number(cpuinfo, "CPU revision").value_or(0);
   const std::string name = implementer && part ? part_name(*implementer, *part) : "";
   info.model_name = name.empty()
                         ? (implementer ? info.vendor + " part " + std::to_string(info.model)
