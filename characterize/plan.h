@@ -73,7 +73,7 @@ struct PlanOptions {
   bool quick = false;
   int samples = 11;
   int passes = 3;  // interleaved passes over the plan, each with ceil(samples / passes) samples
-  double min_sample_seconds = 0.02;
+  double min_sample_seconds = 0.01;
   larm::Isa isa = codegen::widest_isa();  // bandwidth kernels; covers the FLOP ISAs
   std::vector<larm::Isa> flop_isas;       // the ceilings' ISAs
   std::vector<int> domains;               // empty: every domain
@@ -126,7 +126,7 @@ inline std::uint64_t chase_warm_up_bytes(const PlannedMeasurement& m) {
                                                                         : 0;
 }
 
-// Defaults of a quick or full run: samples 5/11 in 2/3 passes, sample length 10/20 ms, sweep 2/4
+// Defaults of a quick or full run: samples 5/11 in 2/3 passes, sample length 10 ms, sweep 2/4
 // per octave.
 PlanOptions default_plan_options(bool quick);
 

@@ -21,6 +21,8 @@ cases = [
     (["characterize", "--out", fresh, "--domains", ","], {}, "empty"),
     (["characterize", "--out", fresh, "--samples", "0"], {}, "samples"),
     (["characterize", "--out", fresh, "--samples", "many"], {}, "samples"),
+    (["characterize", "--out", fresh, "--sample-ms", "0"], {}, "sample-ms"),
+    (["characterize", "--out", fresh, "--sample-ms", "nan"], {}, "sample-ms"),
     (["characterize", "--out", fresh, "--isa", "avx1024"], {}, "unknown ISA"),
     (["characterize", "--out", fresh, "--isa", "avx512"], {"LARM_MAX_ISA": "sse2"}, "avx512"),
     (["characterize", "--out", fresh], {"LARM_MAX_ISA": "mmx"}, "LARM_MAX_ISA"),

@@ -22,7 +22,7 @@ std::string selectable_kinds_text() {
 
 void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
   command.add_flag("--quick", options.quick,
-                   "fewer samples (5), shorter samples (10 ms), coarser size sweep");
+                   "fewer samples (5) in 2 passes, coarser size sweep of loads only");
   std::string isas = codegen::isa_names();  // "sse2, avx, avx2, avx512" -> "... avx2 or avx512"
   if (const auto last = isas.rfind(", "); last != std::string::npos) isas.replace(last, 2, " or ");
   command.add_option("--isa", options.isa,
@@ -36,6 +36,11 @@ void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
   command.add_option("--passes", options.passes,
                      "interleaved passes over the plan, each taking its share of every "
                      "measurement's samples (default 3, quick 2)");
+  command
+      .add_option("--sample-ms", options.sample_ms,
+                  "least length of a sample in milliseconds, its repetitions calibrated to it "
+                  "(default 10)")
+      ->check(CLI::Range(1.0, 1000.0));
   command.add_flag("--sweep-every-domain", options.sweep_every_domain,
                    "run the size sweeps on every domain (default: once per kind of domain, the "
                    "others, with the same cores and caches, sized from it)");
@@ -99,6 +104,7 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
     }
     plan.passes = *options.passes;
   }
+  if (options.sample_ms) plan.min_sample_seconds = *options.sample_ms / 1000;
   return plan;
 }
 

@@ -21,10 +21,9 @@ struct MeasurementOptions {
   std::string only;     // e.g. "bandwidth,flops"; empty: all
   std::optional<int> samples;
   std::optional<int> passes;
+  std::optional<double> sample_ms;  // each sample's least length
   bool sweep_every_domain = false;  // no twin domains (characterize/twin_domains.h)
 };
-
-void add_measurement_options(CLI::App& command, MeasurementOptions& options);
 
 void add_measurement_options(CLI::App& command, MeasurementOptions& options);
 
