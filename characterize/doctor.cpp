@@ -199,6 +199,8 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds,
                         std::string(environment.values["cpufreq_governor"]) + ", NUMA balancing " +
                         std::string(environment.values["numa_balancing"]) + ", hypervisor " +
                         std::string(environment.values["hypervisor"]));
+  const std::string emulated = environment.values.value("emulated", "no");
+  if (emulated != "no") state.lines.push_back("emulated       " + emulated);
 
   state.expected_error = std::max(kMinExpectedError, clock_spread) + steal_probe + others_share;
   state.verdict = state.expected_error <= kQuietError  ? "quiet"
@@ -206,8 +208,10 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds,
                                                        : "noisy";
   v["expected_error"] = state.expected_error;
   v["verdict"] = state.verdict;
-  state.lines.push_back("verdict        " + state.verdict + ": expect runs to differ by about " +
-                        results::percent_text(state.expected_error));
+  state.lines.push_back(
+      "verdict        " + state.verdict + ": expect runs to differ by about " +
+      results::percent_text(state.expected_error) +
+      (emulated != "no" ? " (of the emulator's timings, which are no CPU's)" : ""));
   return state;
 }
 

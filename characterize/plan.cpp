@@ -21,13 +21,17 @@ namespace {
 // 8 and 4 185-210; copy on 106 KiB, 32 109 GB/s, 16 and 4 138-142. likwid-bench's store kernel
 // (4 a loop) read 1 / 0.78 of larm's L2 store roof before. In L3 the long loops are the faster
 // (store 64 and 32: 99-100 GB/s, 16 to 4: 80-83; copy 32: 92, 16 and 4: 81-82) and in L1 they
-// tie, so L2 alone changes; non-temporal stores go to memory whatever the level.
-int roof_unroll(Level level, Access access) {
-  if (level != Level::L2 || access == Access::store_nt || codegen::store_streams(access) == 0) {
+// tie, so L2 alone changes; non-temporal stores go to memory whatever the level. Measured on
+// x86-64 only: AArch64's kernels keep their default until an Arm core has shown otherwise.
+int roof_unroll(larm::Isa isa, Level level, Access access) {
+  const bool x86 = isa == larm::Isa::sse2 || isa == larm::Isa::avx || isa == larm::Isa::avx2 ||
+                   isa == larm::Isa::avx512;
+  if (!x86 || level != Level::L2 || access == Access::store_nt ||
+      codegen::store_streams(access) == 0) {
     return 0;
   }
   constexpr int kL2StoresPerIteration = 16;
-  const int standard = codegen::StreamSpec{.access = access}.effective_unroll();
+  const int standard = codegen::StreamSpec{.isa = isa, .access = access}.effective_unroll();
   return standard > kL2StoresPerIteration ? kL2StoresPerIteration : 0;
 }
 
@@ -445,8 +449,9 @@ class PlanBuilder {
           PlannedMeasurement m = base;
           m.kind = MeasurementKind::bandwidth;
           m.level = level.level;
-          m.spec = codegen::StreamSpec{
-              .isa = options_.isa, .access = access, .unroll = roof_unroll(level.level, access)};
+          m.spec = codegen::StreamSpec{.isa = options_.isa,
+                                       .access = access,
+                                       .unroll = roof_unroll(options_.isa, level.level, access)};
           m.working_set_bytes = level.bytes_per_thread;
           m.absent_reason = level.absent_reason;
           add_at_its_level(domain, m, as_run);

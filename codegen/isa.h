@@ -36,6 +36,10 @@ const IsaTraits& traits(Isa isa);
 // What the CPU and OS support, before the cap.
 bool cpu_supports(Isa isa);
 
+// The SVE vector length this thread runs with, in bytes (prctl PR_SVE_GET_VL); none where the CPU
+// has no SVE or the architecture is not AArch64.
+std::optional<int> sve_vector_bytes();
+
 // Architecture-neutral (codegen/isa.cpp):
 // The widest of the family: what a plan for another machine's topology file prices.
 Isa widest_isa();

@@ -20,6 +20,9 @@ struct CpuInfo {
   unsigned stepping = 0;
   bool hypervisor = false;
   std::string hypervisor_vendor;  // e.g. KVMKVMKVM
+  // Not empty when this build's instructions are emulated (QEMU's user mode on another
+  // architecture's host): what gave it away. Timings then mean nothing.
+  std::string emulator;
 };
 
 CpuInfo read_cpu_info();

@@ -1,6 +1,8 @@
 // Environment guards: NUMA balancing, THP, governor, SMT, hypervisor, cpuset restrictions.
 #include "platform/environment.h"
 
+#include "platform/page_nodes.h"
+
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -91,6 +93,9 @@ EnvironmentReport read_environment(const CpuInfo& cpu) {
   v["smt_active"] = read_first_line("/sys/devices/system/cpu/smt/active");
   v["hypervisor"] =
       cpu.hypervisor ? (cpu.hypervisor_vendor.empty() ? "yes" : cpu.hypervisor_vendor) : "none";
+  v["emulated"] = cpu.emulator.empty() ? "no" : cpu.emulator;
+  const std::optional<int> only_node = only_node_without_numa_calls();
+  v["numa_policy_calls"] = only_node ? "none (ENOSYS)" : "yes";
   v["cpus_online"] = read_first_line("/sys/devices/system/cpu/online");
   v["cpus_allowed"] = status_field("Cpus_allowed_list");
   v["mems_allowed"] = status_field("Mems_allowed_list");
@@ -112,6 +117,18 @@ EnvironmentReport read_environment(const CpuInfo& cpu) {
   if (cpu.hypervisor) {
     report.warnings.push_back("running in a virtual machine (" + std::string(v["hypervisor"]) +
                               "): other guests may share the cores, caches and memory");
+  }
+  if (only_node) {
+    report.warnings.push_back(
+        "the kernel has no NUMA memory policy (mbind, move_pages: ENOSYS): the one memory, node " +
+        std::to_string(*only_node) +
+        ", holds every page unbound, and the pages' placement is taken from that, not checked");
+  }
+  if (!cpu.emulator.empty()) {
+    report.warnings.push_back(
+        "emulated: " + cpu.emulator +
+        "; every timing, roof and ceiling of this run is the emulator's, "
+        "not a CPU's (what it checks: each kernel's bytes, FLOPs and results)");
   }
   if (v["cpus_allowed"] != v["cpus_online"] && v["cpus_allowed"] != "unavailable") {
     if (slurm.contains("SLURM_JOB_ID")) {

@@ -8,11 +8,27 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace larm::platform {
+
+std::optional<int> only_node_without_numa_calls() {
+  // get_mempolicy of the calling thread: any kernel with NUMA policy answers it.
+  int mode = 0;
+  if (::get_mempolicy(&mode, nullptr, 0, nullptr, 0) == 0 || errno != ENOSYS) return std::nullopt;
+  std::ifstream online("/sys/devices/system/node/online");
+  std::string nodes;
+  if (!std::getline(online, nodes)) return 0;  // no node directory: one memory, node 0
+  if (nodes.empty() || nodes.find_first_of(",-") != std::string::npos) return std::nullopt;
+  try {
+    return std::stoi(nodes);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
 
 std::map<int, std::size_t> query_page_nodes(const void* data, std::size_t bytes,
                                             std::size_t max_pages) {
@@ -28,6 +44,10 @@ std::map<int, std::size_t> query_page_nodes(const void* data, std::size_t bytes,
     addresses[i] = reinterpret_cast<void*>((first + i * pages / queried) * page);
   }
   std::vector<int> status(queried, -1);
+  if (const auto only = only_node_without_numa_calls()) {
+    per_node[*only] = queried;
+    return per_node;
+  }
   if (::move_pages(0, queried, addresses.data(), nullptr, status.data(), 0) != 0) {
     throw std::runtime_error(std::string("move_pages cannot query page placement: ") +
                              std::strerror(errno));
@@ -60,7 +80,9 @@ PageLayout query_page_layout(const void* data, std::size_t bytes, std::size_t ma
     }
   }
   std::vector<int> status(addresses.size(), -1);
-  if (::move_pages(0, addresses.size(), addresses.data(), nullptr, status.data(), 0) != 0) {
+  if (const auto only = only_node_without_numa_calls()) {
+    std::fill(status.begin(), status.end(), *only);
+  } else if (::move_pages(0, addresses.size(), addresses.data(), nullptr, status.data(), 0) != 0) {
     throw std::runtime_error(std::string("move_pages cannot query page placement: ") +
                              std::strerror(errno));
   }

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 
 namespace larm::platform {
 
@@ -24,5 +25,11 @@ struct PageLayout {
   std::size_t neighbours_apart = 0;     // of those, on different nodes
 };
 PageLayout query_page_layout(const void* data, std::size_t bytes, std::size_t max_pages);
+
+// A kernel without NUMA memory policy (built without CONFIG_NUMA, or QEMU's user mode, whose
+// mbind and move_pages answer ENOSYS) on a machine of one memory: its node's OS index, which holds
+// every page by construction. nullopt when the kernel answers those calls or there are several
+// memories (then binding and page queries are needed and their failure is an error).
+std::optional<int> only_node_without_numa_calls();
 
 }  // namespace larm::platform

@@ -35,6 +35,7 @@ constexpr std::pair<const char*, std::optional<long> Provenance::*> kCounts[] = 
     {"history_runs", &Provenance::history_runs},
     {"passes_saved_by_tight_intervals", &Provenance::passes_saved_by_tight_intervals},
     {"extra_passes", &Provenance::extra_passes},
+    {"sve_vector_bits", &Provenance::sve_vector_bits},
 };
 constexpr std::pair<const char*, std::optional<double> Provenance::*> kNumbers[] = {
     {"core_frequency_hz", &Provenance::core_frequency_hz},

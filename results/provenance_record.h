@@ -46,6 +46,7 @@ struct Provenance {
   std::optional<double> core_frequency_hz;
   std::optional<Isa> isa;  // the widest ISA the run's kernels used
   std::optional<std::vector<Isa>> usable_isas;
+  std::optional<long> sve_vector_bits;  // the SVE vector length this process ran with, if any
   // The machine's settings as platform/environment.h reads them (numa_balancing, THP, governor,
   // CPUs allowed and online...), and what among them is worth a warning.
   std::optional<nlohmann::json> environment;

@@ -25,6 +25,23 @@ enum class Precision { sp, dp };
 // Instruction sets larm generates kernels for: x86-64's in increasing width, then AArch64's (NEON,
 // and SVE at the vector length the CPU runs).
 enum class Isa { sse2, avx, avx2, avx512, neon, sve };
+// The vector width an ISA fixes, whatever machine reads a results file: 16, 32, 32, 64 and 16
+// bytes; none for SVE, whose length is the CPU's (128 to 2048 bits).
+constexpr std::optional<int> fixed_vector_bytes(Isa isa) {
+  switch (isa) {
+    case Isa::sse2:
+    case Isa::neon:
+      return 16;
+    case Isa::avx:
+    case Isa::avx2:
+      return 32;
+    case Isa::avx512:
+      return 64;
+    case Isa::sve:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
 // Where a roof's data lives: a CPU cache level (hwloc knows L1 to L5), a memory, or no data at
 // all (FLOP ceilings).
 enum class Level { L1, L2, L3, L4, L5, memory, flops };

@@ -6,7 +6,6 @@
 #include <set>
 #include <sstream>
 
-#include "codegen/isa.h"
 #include "results/number_text.h"
 
 namespace larm::roofline {
@@ -60,9 +59,13 @@ double attainable(double ai, double bandwidth_gbps, double ceiling_gflops) {
 }
 
 std::optional<double> documented_peak_gflops(const results::Roof& ceiling, double core_hz) {
-  if (!ceiling.documented_ipc || core_hz <= 0 || !ceiling.precision) return std::nullopt;
-  const int lanes =
-      codegen::traits(ceiling.isa).vector_bytes / (ceiling.precision == Precision::dp ? 8 : 4);
+  // The ISA's width, not this build's traits: a results file of another architecture reads the
+  // same.
+  const std::optional<int> vector_bytes = larm::fixed_vector_bytes(ceiling.isa);
+  if (!ceiling.documented_ipc || core_hz <= 0 || !ceiling.precision || !vector_bytes) {
+    return std::nullopt;
+  }
+  const int lanes = *vector_bytes / (ceiling.precision == Precision::dp ? 8 : 4);
   const int flops_per_lane = ceiling.op == FlopOp::fma ? 2 : 1;
   return ceiling.threads * core_hz * *ceiling.documented_ipc * lanes * flops_per_lane / 1e9;
 }

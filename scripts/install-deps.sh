@@ -25,12 +25,14 @@ if [[ $(dpkg --print-architecture) == arm64 ]]; then
   packages=("${packages[@]/likwid/}")
 fi
 # --cross-aarch64: what the AArch64 cross build and its tests under QEMU need on x86-64 (issue 31):
-# the cross compilers and binutils, qemu-user, and the arm64 -dev packages of multiarch.
+# the cross compilers and binutils, qemu-user, and the arm64 -dev packages of multiarch. The
+# programs run on multiarch's arm64 runtime (libc6:arm64, libstdc++6:arm64), never the cross
+# toolchain's: see cmake/toolchains/aarch64-linux-gnu.cmake.
 if [[ ${1:-} == --cross-aarch64 ]]; then
   packages=(g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user cmake ninja-build pkg-config
             nlohmann-json3-dev libcli11-dev libeigen3-dev libhwloc-dev:arm64 libnuma-dev:arm64
             libasmjit-dev:arm64 libpapi-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64
-            valgrind python3)
+            libstdc++6:arm64 valgrind python3)
   if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     if [[ $(id -u) -ne 0 ]]; then sudo dpkg --add-architecture arm64; else dpkg --add-architecture arm64; fi
   fi

@@ -11,13 +11,18 @@
 #  3. release: GCC, Release, one file at a time, what scripts/run.sh builds: the fork test, the
 #     multi-NUMA test in a three-node QEMU guest, larm count under Valgrind (label "count": a
 #     program under Valgrind cannot carry a sanitizer's runtime), the installation ("install")
-#     and larm fleet under a one-host Slurm cluster ("slurm": the daemons run the release build).
+#     and larm fleet under a one-host Slurm cluster ("slurm": the daemons run the release build);
+#  4. aarch64: the AArch64 cross build (issue 31; scripts/install-deps.sh --cross-aarch64), its unit
+#     and measuring tests under qemu-aarch64 (the kernel metadata against aarch64 objdump, the
+#     kernels' results), and a quick characterization under it at SVE vector lengths of 128, 256,
+#     512 and 2048 bits (tests/aarch64_emulated_test.py; the timings are the emulator's).
 # The sanitizer builds are unity builds (CMAKE_UNITY_BUILD) at -O1 -g1: on CI's 2-core machine the
 # template-heavy sources (nlohmann::json, CLI11) compiled one by one took 19 min with GCC's ASan
 # and 8.8 min with clang's, 4.2-4.7 min batched (docs/development.md, "Tests"). The release build is not batched:
 # it is the build users make, and it shows that every source compiles on its own.
 # Each step's time is printed as it ends, and all of them at the end.
-#   scripts/test.sh [STAGE...]    STAGE: asan, tsan or release (default: the three, in this order)
+#   scripts/test.sh [STAGE...]    STAGE: asan, tsan, release or aarch64 (default: the four, in this
+#                                 order)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=$(nproc)
@@ -25,10 +30,10 @@ jobs=$(nproc)
 # the tests that check it give their own.
 export LARM_HISTORY=off
 stages=("$@")
-((${#stages[@]})) || stages=(asan tsan release)
+((${#stages[@]})) || stages=(asan tsan release aarch64)
 for stage in "${stages[@]}"; do
-  [[ $stage == asan || $stage == tsan || $stage == release ]] ||
-    { echo "test.sh: unknown stage '$stage' (stages: asan, tsan, release)" >&2; exit 2; }
+  [[ $stage == asan || $stage == tsan || $stage == release || $stage == aarch64 ]] ||
+    { echo "test.sh: unknown stage '$stage' (stages: asan, tsan, release, aarch64)" >&2; exit 2; }
 done
 wanted() { [[ " ${stages[*]} " == *" $1 "* ]]; }
 
@@ -95,4 +100,20 @@ if wanted release; then
   step_done "release build"
   (cd "$root" && ctest --preset release-tests)
   step_done "release tests"
+fi
+
+if wanted aarch64; then
+  echo "== 4. aarch64: the cross build, its tests and a quick characterization under qemu-aarch64"
+  "$root/scripts/install-deps.sh" --cross-aarch64
+  step_done "aarch64 install-deps"
+  configure aarch64
+  cmake --build "$root/build/aarch64" -j "$jobs" --target larm larm_unit_tests larm_measuring_tests
+  step_done "aarch64 build"
+  # The programs run on multiarch's arm64 runtime, as ctest's emulator (the toolchain file).
+  for suite in larm_unit_tests larm_measuring_tests; do
+    qemu-aarch64 -L / "$root/build/aarch64/tests/$suite" --gtest_brief=1
+  done
+  step_done "aarch64 tests"
+  python3 "$root/tests/aarch64_emulated_test.py" "$root/build/aarch64/tools/larm"
+  step_done "aarch64 characterize"
 fi

@@ -21,6 +21,7 @@ double ipc(const CpuInfo& info, Isa isa, FlopOp op = FlopOp::fma) {
   return documented ? documented->instructions_per_cycle : -1;
 }
 
+#if defined(__x86_64__)
 TEST(DocumentedThroughput, IntelServerFamilies) {
   EXPECT_EQ(ipc(cpu(CpuVendor::intel, 6, 0x8f), Isa::avx512), 2);             // Sapphire Rapids
   EXPECT_EQ(ipc(cpu(CpuVendor::intel, 6, 0xcf), Isa::avx512), 2);             // Emerald Rapids
@@ -51,6 +52,20 @@ TEST(DocumentedThroughput, AmdFamilies) {
   EXPECT_EQ(ipc(cpu(CpuVendor::amd, 0x1a, 0x24), Isa::avx512), 1);  // Zen 5 mobile
   EXPECT_EQ(ipc(cpu(CpuVendor::other, 6, 0x8f), Isa::avx2), -1);
 }
+#endif
+
+#if defined(__aarch64__)
+// On AArch64 the "family" is MIDR's implementer and the model its part number.
+TEST(DocumentedThroughput, NeoverseAndA64fx) {
+  EXPECT_EQ(ipc(cpu(CpuVendor::other, 0x41, 0xd0c), Isa::neon), 2);   // Neoverse N1
+  EXPECT_EQ(ipc(cpu(CpuVendor::other, 0x41, 0xd0c), Isa::sve), -1);   // N1 has no SVE
+  EXPECT_EQ(ipc(cpu(CpuVendor::other, 0x41, 0xd40), Isa::neon), 4);   // Neoverse V1
+  EXPECT_EQ(ipc(cpu(CpuVendor::other, 0x41, 0xd40), Isa::sve), 2);    // 256-bit SVE, pipes paired
+  EXPECT_EQ(ipc(cpu(CpuVendor::other, 0x46, 0x001), Isa::sve), 2);    // A64FX
+  EXPECT_EQ(ipc(cpu(CpuVendor::other, 0x41, 0xd08), Isa::neon), -1);  // Cortex-A72: not known
+  EXPECT_EQ(ipc(cpu(CpuVendor::other, 0x41, 0xd0c), Isa::avx2), -1);  // not an AArch64 ISA
+}
+#endif
 
 }  // namespace
 }  // namespace larm::platform

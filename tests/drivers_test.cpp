@@ -6,8 +6,11 @@
 #include <cstring>
 
 #include "characterize/working_set.h"
+#include "codegen/factory.h"
 #include "codegen/isa.h"
 #include "kernels/drivers.h"
+#include "platform/cpu_info.h"
+#include "platform/page_nodes.h"
 #include "results/statistics.h"
 
 namespace larm::kernels {
@@ -25,17 +28,26 @@ class Drivers : public ::testing::Test {
     return {topology_.memories()[static_cast<std::size_t>(domain().local_memories[0])].os_index};
   }
 
+  // Under QEMU's user mode the timings are the emulator's: plausibility against a CPU's means
+  // nothing there (issue 31), what the kernels compute and count still does.
+  static bool emulated() { return !platform::read_cpu_info().emulator.empty(); }
+
   topology::Topology topology_;
   platform::Clock clock_;
   DriverContext context_;
 };
 
+// x86-64's invariant TSC runs at the nominal clock (GHz); AArch64's generic timer at 1 GHz from
+// Armv8.6, and often at 25-100 MHz before (Arm ARM D11.1.2).
 TEST_F(Drivers, ClockTicksAtAPlausibleRate) {
-  EXPECT_GT(clock_.ticks_per_second(), 1e8);
+  EXPECT_GT(clock_.ticks_per_second(), 1e6);
   EXPECT_LT(clock_.ticks_per_second(), 1e10);
 }
 
 TEST_F(Drivers, PlacementIsCheckedPageByPage) {
+  if (platform::only_node_without_numa_calls()) {
+    GTEST_SKIP() << "this kernel answers no page query (move_pages: ENOSYS)";
+  }
   platform::NodeBuffer buffer(topology_.handle(), 64 * 4096, local());
   EXPECT_LT(platform::count_placement(buffer.data(), buffer.size(), local()).fraction(), 1.0)
       << "untouched pages must not count as placed";
@@ -118,7 +130,9 @@ TEST_F(Drivers, L1BandwidthIsAboveMemoryBandwidthAndPagesAreLocal) {
   ASSERT_EQ(l1.gbps.size(), 3u);
   EXPECT_DOUBLE_EQ(l1.placement_fraction, 1.0);
   EXPECT_DOUBLE_EQ(memory.placement_fraction, 1.0);
-  EXPECT_GT(larm::results::median(l1.gbps), 1.5 * larm::results::median(memory.gbps));
+  if (!emulated()) {
+    EXPECT_GT(larm::results::median(l1.gbps), 1.5 * larm::results::median(memory.gbps));
+  }
   EXPECT_LE(l1.working_set_bytes, sets.front().bytes_per_thread);
 }
 
@@ -127,7 +141,7 @@ TEST_F(Drivers, GroupBandwidthsAddUpToAtLeastTheTotal) {
   if (team.size() < 2) GTEST_SKIP() << "needs two cores";
   std::vector<int> groups(static_cast<std::size_t>(team.size()), 0);
   groups.back() = 1;
-  const codegen::StreamSpec load{.isa = larm::Isa::sse2, .access = larm::Access::load};
+  const codegen::StreamSpec load{.isa = codegen::baseline_isa(), .access = larm::Access::load};
   const BandwidthResult r = measure_bandwidth(
       context_, team,
       {.spec = load, .nodes = local(), .working_set_bytes = 64 << 10, .thread_groups = groups});
@@ -148,21 +162,27 @@ TEST_F(Drivers, FlopsFrequencyAndLatencyGivePlausibleValues) {
   EXPECT_GT(core_hz, 3e8);
   EXPECT_LT(core_hz, 7e9);
   // The imul chain, of documented latency, reads the same clock (a folded add chain would not;
-  // 25 %: a shared host can slow one of the two runs).
-  const double imul_hz = larm::results::median(
-      measure_frequency(context_, team, codegen::ClockSpec{.chain = codegen::ClockChain::imul}).hz);
-  EXPECT_NEAR(imul_hz / core_hz, 1.0, 0.25);
+  // 25 %: a shared host can slow one of the two runs). Not generated on AArch64 yet.
+  const codegen::ClockSpec imul{.chain = codegen::ClockChain::imul};
+  if (codegen::can_generate(imul)) {
+    const double imul_hz = larm::results::median(measure_frequency(context_, team, imul).hz);
+    EXPECT_NEAR(imul_hz / core_hz, 1.0, 0.25);
+  }
   const FlopsResult flops = measure_flops(
-      context_, team, codegen::FlopsSpec{.isa = larm::Isa::sse2, .op = larm::FlopOp::add});
-  // SSE2 DP add: 2 FLOPs per instruction, a few instructions per cycle at most.
+      context_, team, codegen::FlopsSpec{.isa = codegen::baseline_isa(), .op = larm::FlopOp::add});
+  // DP add of 128-bit vectors (SSE2, NEON): a few instructions per cycle at most.
   const double ipc = larm::results::median(flops.instructions_per_second) / core_hz;
-  EXPECT_GT(ipc, 0.3);
+  if (!emulated()) {
+    EXPECT_GT(ipc, 0.3);
+  }
   EXPECT_LT(ipc, 8);
   platform::ThreadTeam lone(topology_.handle(), {domain().core_pus[0]});
   const LatencyResult l1 = measure_latency(context_, lone, {local(), 8 << 10, 64});
   // Medians: one sample of a few milliseconds can be hit by a neighbour on a shared host.
   EXPECT_GT(larm::results::median(l1.ns), 0.1);
-  EXPECT_LT(larm::results::median(l1.ns), 20);
+  if (!emulated()) {
+    EXPECT_LT(larm::results::median(l1.ns), 20);
+  }
   EXPECT_DOUBLE_EQ(l1.placement_fraction, 1.0);
 }
 
@@ -178,6 +198,9 @@ namespace {
 TEST_F(Drivers, HybridDriverCountsItsBytesAndFindsItsPagesOnOneMemory) {
   const unsigned here = local()[0];
   const unsigned absent = here + 1;  // never bound to: no page of the layout goes there
+  if (!codegen::can_generate(codegen::ReadWriteSpec{.isa = codegen::baseline_isa()})) {
+    GTEST_SKIP() << "the read/write kernels are not generated on this architecture yet";
+  }
   platform::ThreadTeam team(topology_.handle(), {domain().core_pus.front()});
   for (double ratio_fast : {1.0, 0.0}) {
     for (double ratio_read : {0.25, 1.0}) {

@@ -5,6 +5,7 @@
 
 #include "characterize/llc_probe.h"
 #include "characterize/plan.h"
+#include "codegen/isa.h"
 #include "tests/topology_fixture.h"
 
 namespace larm::characterize {
@@ -58,8 +59,8 @@ TEST(LlcProbe, AnHonestCacheIsFoundNearItsSize) {
 
 PlanOptions options(bool quick, double fraction) {
   PlanOptions o = default_plan_options(quick);
-  o.isa = larm::Isa::avx512;
-  o.flop_isas = {larm::Isa::avx512};
+  o.isa = codegen::widest_isa();
+  o.flop_isas = {o.isa};
   o.usable_llc_fraction = fraction;
   return o;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "characterize/working_set.h"
+#include "codegen/isa.h"
 #include "tests/topology_fixture.h"
 
 namespace larm::characterize {
@@ -57,7 +58,7 @@ TEST(WorkingSet, SweepCoversOneKibToBeyondTheLastLevel) {
 }
 
 TEST(WorkingSet, StreamsAreWholeChunks) {
-  const codegen::StreamSpec copy{.isa = larm::Isa::avx512, .access = larm::Access::copy};
+  const codegen::StreamSpec copy{.isa = codegen::widest_isa(), .access = larm::Access::copy};
   const std::uint64_t chunk = codegen::stream_chunk_bytes(copy);
   const std::uint64_t per_stream = codegen::bytes_per_stream(copy, 100000);
   EXPECT_EQ(per_stream % chunk, 0u);
@@ -66,9 +67,10 @@ TEST(WorkingSet, StreamsAreWholeChunks) {
 }
 
 TEST(WorkingSet, UnrollShrinksToFitSmallWorkingSets) {
-  const codegen::StreamSpec load{.isa = larm::Isa::avx512, .access = larm::Access::load};
+  const codegen::StreamSpec load{.isa = codegen::widest_isa(), .access = larm::Access::load};
   const auto fitted = std::get<codegen::StreamSpec>(codegen::fit_unroll(load, 1024));
-  EXPECT_EQ(fitted.unroll, 16);  // 16 × 64 B = 1 KiB
+  // 1 KiB of vectors: 16 of AVX-512, 64 of NEON.
+  EXPECT_EQ(fitted.unroll, 1024 / codegen::traits(load.isa).vector_bytes);
   EXPECT_EQ(codegen::bytes_per_stream(fitted, 1024), 1024u);
   EXPECT_EQ(std::get<codegen::StreamSpec>(codegen::fit_unroll(load, 1 << 20)).unroll,
             load.effective_unroll());

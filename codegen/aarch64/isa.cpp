@@ -32,12 +32,10 @@ bool hwcap(unsigned long bit) {
   return (getauxval(AT_HWCAP) & bit) != 0;
 }
 
-// The SVE vector length of this thread in bytes; 16 (the smallest) where SVE is absent, so that
-// traits stay defined for messages and plans of another machine.
-int sve_vector_bytes() {
-  if (!hwcap(HWCAP_SVE)) return 16;
-  const int vl = prctl(PR_SVE_GET_VL);
-  return vl > 0 ? (vl & PR_SVE_VL_LEN_MASK) : 16;
+// SVE's traits take the smallest length (16 bytes) where SVE is absent, so that they stay
+// defined for messages and plans of another machine.
+int sve_traits_bytes() {
+  return sve_vector_bytes().value_or(16);
 }
 
 // SVE's registers: 32 Z registers; the generators use those the procedure-call standard lets a
@@ -60,10 +58,17 @@ Isa baseline_isa() {
 
 const IsaTraits& traits(Isa isa) {
   static const IsaTraits neon{16, kFreeVectorRegisters, true, kNeon, 2};
-  static const IsaTraits sve{sve_vector_bytes(), kFreeVectorRegisters, true, kNeon | kSve, 1};
+  static const IsaTraits sve{sve_traits_bytes(), kFreeVectorRegisters, true, kNeon | kSve, 1};
   if (isa == Isa::neon) return neon;
   if (isa == Isa::sve) return sve;
   throw std::invalid_argument(std::string("ISA ") + name(isa) + " is not an AArch64 ISA");
+}
+
+std::optional<int> sve_vector_bytes() {
+  if (!hwcap(HWCAP_SVE)) return std::nullopt;
+  const int vl = prctl(PR_SVE_GET_VL);
+  if (vl <= 0) return std::nullopt;
+  return vl & PR_SVE_VL_LEN_MASK;
 }
 
 bool cpu_supports(Isa isa) {

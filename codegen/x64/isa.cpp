@@ -49,6 +49,10 @@ const IsaTraits& traits(Isa isa) {
   throw std::invalid_argument(std::string("ISA ") + name(isa) + " is not an x86-64 ISA");
 }
 
+std::optional<int> sve_vector_bytes() {
+  return std::nullopt;  // AArch64's
+}
+
 bool cpu_supports(Isa isa) {
   using Xbyak::util::Cpu;
   // xbyak sets the AVX and AVX-512 bits only when XCR0 says the OS saves those registers.

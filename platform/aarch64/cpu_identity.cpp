@@ -113,6 +113,17 @@ CpuInfo read_cpu_info() {
   info.hypervisor =
       !hypervisor.empty() || std::ifstream("/proc/device-tree/hypervisor/compatible").good();
   info.hypervisor_vendor = hypervisor;
+  // Under QEMU's user mode the kernel is the host's, and so is /proc/cpuinfo: an x86-64 host's
+  // has a vendor_id and no CPU implementer. A real AArch64 kernel always shows the implementer.
+  const auto vendor_at = cpuinfo.find("vendor_id");
+  if (!implementer && vendor_at != std::string::npos) {
+    const auto end = cpuinfo.find('\n', vendor_at);
+    std::string host = cpuinfo.substr(vendor_at, end == std::string::npos ? end : end - vendor_at);
+    host = host.substr(host.find(':') == std::string::npos ? host.size() : host.find(':') + 1);
+    while (!host.empty() && (host.front() == ' ' || host.front() == '\t')) host.erase(0, 1);
+    info.emulator = "user-mode emulation on another architecture's host (/proc/cpuinfo shows " +
+                    (host.empty() ? std::string("no AArch64 CPU") : "an " + host + " host") + ")";
+  }
   return info;
 }
 
