@@ -15,7 +15,9 @@
 
 namespace larm::platform {
 
-std::optional<int> only_node_without_numa_calls() {
+namespace {
+
+std::optional<int> probe_only_node_without_numa_calls() {
   // get_mempolicy of the calling thread: any kernel with NUMA policy answers it.
   int mode = 0;
   if (::get_mempolicy(&mode, nullptr, 0, nullptr, 0) == 0 || errno != ENOSYS) return std::nullopt;
@@ -28,6 +30,15 @@ std::optional<int> only_node_without_numa_calls() {
   } catch (const std::exception&) {
     return std::nullopt;
   }
+}
+
+}  // namespace
+
+std::optional<int> only_node_without_numa_calls() {
+  // What the kernel answers does not change while the process runs: asked once, not on every
+  // page query and binding.
+  static const std::optional<int> only = probe_only_node_without_numa_calls();
+  return only;
 }
 
 std::map<int, std::size_t> query_page_nodes(const void* data, std::size_t bytes,

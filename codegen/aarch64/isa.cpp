@@ -57,7 +57,7 @@ Isa baseline_isa() {
 }
 
 const IsaTraits& traits(Isa isa) {
-  static const IsaTraits neon{16, kFreeVectorRegisters, true, kNeon, 2};
+  static const IsaTraits neon{*fixed_vector_bytes(Isa::neon), kFreeVectorRegisters, true, kNeon, 2};
   static const IsaTraits sve{sve_traits_bytes(), kFreeVectorRegisters, true, kNeon | kSve, 1};
   if (isa == Isa::neon) return neon;
   if (isa == Isa::sve) return sve;

@@ -16,10 +16,11 @@ struct Member {
   IsaTraits traits;
 };
 const Member kFamily[] = {
-    {Isa::sse2, {16, 16, false, kSse2}},
-    {Isa::avx, {32, 16, false, kSse2 | kAvx}},
-    {Isa::avx2, {32, 16, true, kSse2 | kAvx | kAvx2 | kFma3}},
-    {Isa::avx512, {64, 32, true, kSse2 | kAvx | kAvx2 | kFma3 | kAvx512f}},
+    {Isa::sse2, {*fixed_vector_bytes(Isa::sse2), 16, false, kSse2}},
+    {Isa::avx, {*fixed_vector_bytes(Isa::avx), 16, false, kSse2 | kAvx}},
+    {Isa::avx2, {*fixed_vector_bytes(Isa::avx2), 16, true, kSse2 | kAvx | kAvx2 | kFma3}},
+    {Isa::avx512,
+     {*fixed_vector_bytes(Isa::avx512), 32, true, kSse2 | kAvx | kAvx2 | kFma3 | kAvx512f}},
 };
 
 const Xbyak::util::Cpu& cpu() {

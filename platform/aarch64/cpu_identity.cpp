@@ -11,9 +11,9 @@
 namespace larm::platform {
 namespace {
 
-// The first "key : value" of /proc/cpuinfo's text whose key is `key`, as a number (0x.. or
-// decimal).
-std::optional<unsigned> cpuinfo_number(const std::string& cpuinfo, const std::string& key) {
+// The value of the first "key : value" line of /proc/cpuinfo's text whose key is `key`, without
+// the blanks around it.
+std::optional<std::string> cpuinfo_value(const std::string& cpuinfo, const std::string& key) {
   std::istringstream in(cpuinfo);
   std::string line;
   while (std::getline(in, line)) {
@@ -22,13 +22,21 @@ std::optional<unsigned> cpuinfo_number(const std::string& cpuinfo, const std::st
     std::string name = line.substr(0, colon);
     while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
     if (name != key) continue;
-    try {
-      return static_cast<unsigned>(std::stoul(line.substr(colon + 1), nullptr, 0));
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
+    const auto first = line.find_first_not_of(" \t", colon + 1);
+    return first == std::string::npos ? std::string() : line.substr(first);
   }
   return std::nullopt;
+}
+
+// The same value as a number (0x.. or decimal).
+std::optional<unsigned> cpuinfo_number(const std::string& cpuinfo, const std::string& key) {
+  const auto text = cpuinfo_value(cpuinfo, key);
+  if (!text) return std::nullopt;
+  try {
+    return static_cast<unsigned>(std::stoul(*text, nullptr, 0));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 std::string implementer_name(unsigned implementer) {
@@ -115,14 +123,10 @@ CpuInfo read_cpu_info() {
   info.hypervisor_vendor = hypervisor;
   // Under QEMU's user mode the kernel is the host's, and so is /proc/cpuinfo: an x86-64 host's
   // has a vendor_id and no CPU implementer. A real AArch64 kernel always shows the implementer.
-  const auto vendor_at = cpuinfo.find("vendor_id");
-  if (!implementer && vendor_at != std::string::npos) {
-    const auto end = cpuinfo.find('\n', vendor_at);
-    std::string host = cpuinfo.substr(vendor_at, end == std::string::npos ? end : end - vendor_at);
-    host = host.substr(host.find(':') == std::string::npos ? host.size() : host.find(':') + 1);
-    while (!host.empty() && (host.front() == ' ' || host.front() == '\t')) host.erase(0, 1);
+  const auto host = cpuinfo_value(cpuinfo, "vendor_id");
+  if (!implementer && host) {
     info.emulator = "user-mode emulation on another architecture's host (/proc/cpuinfo shows " +
-                    (host.empty() ? std::string("no AArch64 CPU") : "an " + host + " host") + ")";
+                    (host->empty() ? std::string("no AArch64 CPU") : "an " + *host + " host") + ")";
   }
   return info;
 }
