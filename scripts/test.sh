@@ -109,9 +109,11 @@ if wanted aarch64; then
   configure aarch64
   cmake --build "$root/build/aarch64" -j "$jobs" --target larm larm_unit_tests larm_measuring_tests
   step_done "aarch64 build"
-  # The programs run on multiarch's arm64 runtime, as ctest's emulator (the toolchain file).
+  # The programs run on multiarch's arm64 runtime, as ctest's emulator (the toolchain file); a
+  # bound on each (30 s here) so that an emulator that hangs (a mismatched loader and libc did
+  # once) fails the stage instead of holding CI.
   for suite in larm_unit_tests larm_measuring_tests; do
-    qemu-aarch64 -L / "$root/build/aarch64/tests/$suite" --gtest_brief=1
+    timeout 600 qemu-aarch64 -L / "$root/build/aarch64/tests/$suite" --gtest_brief=1
   done
   step_done "aarch64 tests"
   python3 "$root/tests/aarch64_emulated_test.py" "$root/build/aarch64/tools/larm"
