@@ -150,7 +150,9 @@ bool walk_sweep(SweepSeries& series, const std::vector<std::uint64_t>& sizes,
       leave_out(k);
       continue;
     }
-    if (stepped_over == kNone && k + 1 < sizes.size() && series.can_skip()) {
+    // Never the last size within the limit: nothing after it would bring it back, and the sweep
+    // would end a step short of its end (at 128 MiB of a 190 MiB end, here).
+    if (stepped_over == kNone && k + 1 < sizes.size() && within_limit(k + 1) && series.can_skip()) {
       stepped_over = k;
       continue;
     }

@@ -20,10 +20,11 @@ struct IsaTraits {
   // when its set holds the other's (oneDNN's cpu_isa_traits), which is not an order of widths on
   // every architecture (SVE is not "wider than" NEON at every vector length).
   unsigned features;
-  // Vector registers one memory instruction of the stream kernels moves: 1 on x86-64, 2 on
-  // AArch64 (ldp/stp of Q registers). A stream kernel's default unroll follows it, so that its
-  // loop overhead stays the same share of its instructions.
-  int vectors_per_memory_instruction = 1;
+  // A stream kernel's default unroll, as a multiple of the x86-64 one, so that its loop overhead
+  // stays the same share of its instructions: 2 on AArch64, where NEON's memory instructions
+  // move two registers each (ldp/stp of Q registers) and SVE's stream pointers cost an add each
+  // an iteration (no post-index form).
+  int stream_unroll_factor = 1;
 };
 
 // Implemented per architecture (codegen/x64/isa.cpp):

@@ -67,8 +67,8 @@ namespace {
 // A stream kernel's default: a power of two (so that chunks divide the power-of-two cache
 // sizes) keeping its memory instructions at kStreamInstructionsPerIteration.
 int default_stream_unroll(Access access, Isa isa) {
-  const int wanted = kStreamInstructionsPerIteration * traits(isa).vectors_per_memory_instruction /
-                     stream_count(access);
+  const int wanted =
+      kStreamInstructionsPerIteration * traits(isa).stream_unroll_factor / stream_count(access);
   int unroll = 1;
   while (unroll * 2 <= wanted) unroll *= 2;
   return unroll;
@@ -113,7 +113,7 @@ int ClockSpec::effective_unroll() const {
 }
 
 int StreamBenchSpec::effective_unroll() const {
-  return unroll > 0 ? unroll : kStreamBenchmarkUnroll;
+  return unroll > 0 ? unroll : kStreamBenchmarkUnroll * traits(isa).stream_unroll_factor;
 }
 
 std::string StreamSpec::name() const {

@@ -13,8 +13,11 @@ FlopsResult measure_flops(const DriverContext& context, platform::ThreadTeam& te
   alignas(64) static const double kOnesDp[8] = {1, 1, 1, 1, 1, 1, 1, 1};
   alignas(64) static const float kOnesSp[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
   const auto threads = static_cast<std::size_t>(team.size());
-  // Accumulators are written out at the end; one 2 KiB block per thread.
-  std::vector<std::vector<double>> out(threads, std::vector<double>(32 * 8));
+  // Accumulators are written out at the end: every vector register of the ISA, per thread (an SVE
+  // register is up to 256 bytes).
+  const codegen::IsaTraits& isa = codegen::traits(spec.isa);
+  const auto out_doubles = static_cast<std::size_t>(isa.register_count * isa.vector_bytes / 8);
+  std::vector<std::vector<double>> out(threads, std::vector<double>(out_doubles));
 
   const TimedSamples timed =
       sample(team, context.clock, context.sampling, [&](int t, std::uint64_t repetitions) {

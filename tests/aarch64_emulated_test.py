@@ -3,11 +3,14 @@
 bandwidth roofs and latencies at SVE vector lengths of 128, 256, 512 and 2048 bits.
 
 Under QEMU's user mode the timings are the emulator's and mean nothing; what must hold is what the
-run says of itself: that it was emulated, the ISA and vector length it ran with, every FLOP
-ceiling, bandwidth roof and latency of the one memory measured (pages on that memory, enough
-samples). The kernels' bytes and FLOPs per iteration against their disassembly, and their results
-(checksums, stores, FLOPs), are the unit and measuring tests' (tests/kernel_metadata_test.cpp,
-tests/kernel_execution_test.cpp), run under the same emulator.
+run says of itself: that it was emulated, the ISA and vector length it ran with (SVE, the widest),
+every FLOP ceiling of NEON and SVE, bandwidth roof and latency of the one memory measured (pages on
+that memory, enough samples), and the SVE kernels' bytes and FLOPs per iteration following the
+vector length (`larm kernels` at each length: a kernel of u vectors moves u x VL bytes). The
+kernels' metadata against their disassembly, and their results (checksums, stores, FLOPs), are the
+unit and measuring tests' (tests/kernel_metadata_test.cpp, tests/kernel_execution_test.cpp), run
+under the same emulator. At 128 and 2048 bits `larm validate --quick` runs SVE's mixed kernels of
+known intensity against the memory roof.
 
     tests/aarch64_emulated_test.py build/aarch64/tools/larm
 """
@@ -27,9 +30,25 @@ env = dict(os.environ, LARM_HISTORY="off")
 for bits in (128, 256, 512, 2048):
     out = os.path.join(work, f"vl{bits}")
     # The multiarch arm64 runtime, as the toolchain file's emulator (cmake/toolchains/).
-    command = ["qemu-aarch64", "-L", "/", "-cpu", f"max,sve-default-vector-length={bits // 8}",
-               larm, "characterize", "--quick", "--only", "flops,bandwidth,latency", "--quiet",
-               "--out", out]
+    emulator = ["qemu-aarch64", "-L", "/", "-cpu", f"max,sve-default-vector-length={bits // 8}"]
+    listing = subprocess.run(emulator + [larm, "kernels"], capture_output=True, text=True,
+                             env=env, timeout=300)
+    c.check(listing.returncode == 0, f"VL {bits}: larm kernels: exit {listing.returncode}")
+    rows = {line.split()[0]: line.split()[1:] for line in listing.stdout.splitlines()[1:]
+            if line.strip()}
+    vl = bits // 8
+    for name, (loaded, stored, flops) in {
+            "stream-load-sve-u128": (128 * vl, 0, 0),
+            "stream-store-nt-sve-u128": (0, 128 * vl, 0),
+            "stream-copy-sve-u64": (64 * vl, 64 * vl, 0),
+            "stream-2ld1st-sve-u32": (2 * 32 * vl, 32 * vl, 0),
+            "flops-fma-dp-sve-u44": (0, 0, 44 * 2 * vl // 8),
+            "flops-add-sp-sve-u44": (0, 0, 44 * vl // 4)}.items():
+        row = rows.get(name)
+        c.check(row is not None and [int(x) for x in row[:3]] == [loaded, stored, flops],
+                f"VL {bits}: {name}: {row!r}, expected {loaded} {stored} {flops}")
+    command = emulator + [larm, "characterize", "--quick", "--only", "flops,bandwidth,latency",
+                          "--quiet", "--out", out]
     r = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
     c.check(r.returncode == 0, f"VL {bits}: exit {r.returncode}: {r.stderr[-2000:]!r}")
     if r.returncode != 0:
@@ -38,22 +57,26 @@ for bits in (128, 256, 512, 2048):
     p = results["provenance"]
     c.check(results["complete"], f"VL {bits}: incomplete: {results.get('incomplete_reason')}")
     c.check_equal(p.get("sve_vector_bits"), bits, f"VL {bits}: provenance sve_vector_bits")
-    c.check_equal(p.get("isa"), "neon", f"VL {bits}: the kernels' ISA")
-    c.check("neon" in p.get("usable_isas", []), f"VL {bits}: neon usable")
+    c.check_equal(p.get("isa"), "sve", f"VL {bits}: the kernels' ISA (the widest)")
+    c.check_equal(p.get("usable_isas"), ["neon", "sve"], f"VL {bits}: usable ISAs")
     c.check(p["environment"].get("emulated", "no") != "no",
             f"VL {bits}: environment.emulated says no")
     c.check(any(w.startswith("emulated:") for w in results["warnings"]),
             f"VL {bits}: no warning that the run was emulated: {results['warnings']!r}")
 
     ceilings = [r for r in results["roofs"] if r["level"] == "flops" and r["status"] != "absent"]
-    c.check_equal(len(ceilings), 6, f"VL {bits}: NEON FLOP ceilings (add, mul, fma x dp, sp)")
+    c.check_equal(sorted((r["isa"], r["access"], r["precision"]) for r in ceilings),
+                  sorted((isa, op, precision) for isa in ("neon", "sve")
+                         for op in ("add", "mul", "fma") for precision in ("dp", "sp")),
+                  f"VL {bits}: FLOP ceilings (NEON and SVE: add, mul, fma x dp, sp)")
     for roof in ceilings:
         c.check(roof["roof"] > 0 and roof["instructions_per_cycle"] > 0 and
-                roof["isa"] == "neon" and len(roof["samples"]) >= 5,
+                len(roof["samples"]) >= 5,
                 f"VL {bits}: {roof['access']} {roof['precision']}: {roof['roof']} GFLOP/s, IPC "
                 f"{roof['instructions_per_cycle']}, {len(roof['samples'])} samples")
 
     memory = [r for r in results["roofs"] if r["level"] == "memory" and r["placement"] == "local"]
+    c.check(all(r["isa"] == "sve" for r in memory), f"VL {bits}: memory roofs measured with SVE")
     c.check_equal(sorted(r["access"] for r in memory),
                   sorted(["load", "store", "store-nt", "copy", "2ld1st"]),
                   f"VL {bits}: local memory roofs")
@@ -64,4 +87,16 @@ for bits in (128, 256, 512, 2048):
     latencies = [lat for lat in results["latency"] if lat["level"] == "memory"]
     c.check(len(latencies) == 1 and latencies[0]["status"] != "absent" and
             latencies[0]["stats"]["median"] > 0, f"VL {bits}: memory latency: {latencies!r}")
+    # The model's validation at the two ends of SVE's lengths: mixed kernels of known intensity
+    # (SVE, the ISA of the roofs) run against the memory roof.
+    if bits in (128, 2048):
+        r = subprocess.run(emulator + [larm, "validate", "--quick", "--quiet", out],
+                           capture_output=True, text=True, env=env, timeout=300)
+        c.check(r.returncode == 0, f"VL {bits}: validate: exit {r.returncode}: {r.stderr[-2000:]!r}")
+        points = json.load(open(os.path.join(out, "results.json"))).get("validation", [])
+        c.check(len(points) >= 3, f"VL {bits}: {len(points)} validation points")
+        for point in points:
+            c.check(point["kernel"].startswith("mixed-load-fma-dp-sve-") and
+                    point["status"] != "absent" and point["ai"] > 0,
+                    f"VL {bits}: validation point {point['kernel']}: {point['status']}")
 c.finish()

@@ -86,10 +86,10 @@ struct Walked {
 };
 
 Walked walk(SweepSeries series, const std::vector<std::uint64_t>& bytes,
-            const std::vector<double>& cost) {
+            const std::vector<double>& cost, std::optional<std::uint64_t> limit = std::nullopt) {
   Walked w;
   walk_sweep(
-      series, bytes, std::nullopt,
+      series, bytes, limit,
       [&](std::size_t k) {
         w.measured.push_back(k);
         return SweepMeasured{.cost = cost[k], .stop = false};
@@ -191,6 +191,28 @@ TEST(AdaptiveSweep, OnlyFlatStretchesAreSteppedOver) {
     const double before = kTwoThreadGbps[k - 1], after = kTwoThreadGbps[k + 1];
     EXPECT_LE(std::max(before, after), std::min(before, after) * (1 + kFlatStep));
   }
+}
+
+// A sweep cut by its limit (the probed cache's multiple) ends at the last size within it, even
+// in a flat stretch where it steps over every other size (it ended a step short before).
+TEST(AdaptiveSweep, ALimitedSweepEndsAtItsLastSizeWithinTheLimit) {
+  int ends_checked = 0;
+  for (std::size_t last = 4; last < kTwoThreadBytes.size(); ++last) {
+    SweepSeries series(sweep_curve_limits(guest_domain(), 2));
+    const Walked w = walk(series, kTwoThreadBytes, inverse(kTwoThreadGbps), kTwoThreadBytes[last]);
+    if (w.stopped_at && *w.stopped_at <= kTwoThreadBytes[last]) continue;  // its plateau first
+    SCOPED_TRACE(last);
+    ASSERT_FALSE(w.measured.empty());
+    // (the recorded sweep has some sizes twice)
+    std::size_t within = last;
+    while (within + 1 < kTwoThreadBytes.size() &&
+           kTwoThreadBytes[within + 1] <= kTwoThreadBytes[last])
+      ++within;
+    EXPECT_EQ(*std::max_element(w.measured.begin(), w.measured.end()), within);
+    EXPECT_EQ(w.measured.size() + w.left_out.size(), kTwoThreadBytes.size());
+    ++ends_checked;
+  }
+  EXPECT_GT(ends_checked, 10);
 }
 
 TEST(AdaptiveSweep, TheOneCoreSweepsStopAtTheirOwnPlateau) {

@@ -204,7 +204,7 @@ TEST_F(Drivers, HybridDriverCountsItsBytesAndFindsItsPagesOnOneMemory) {
   platform::ThreadTeam team(topology_.handle(), {domain().core_pus.front()});
   for (double ratio_fast : {1.0, 0.0}) {
     for (double ratio_read : {0.25, 1.0}) {
-      HybridRequest request{.isa = larm::Isa::sse2,
+      HybridRequest request{.isa = codegen::baseline_isa(),
                             .fast_node = ratio_fast == 1 ? here : absent,
                             .slow_node = ratio_fast == 1 ? absent : here,
                             .ratio_fast = ratio_fast,
@@ -221,14 +221,16 @@ TEST_F(Drivers, HybridDriverCountsItsBytesAndFindsItsPagesOnOneMemory) {
       EXPECT_NEAR(r.bytes_read / (r.bytes_read + r.bytes_written), ratio_read, 1e-12) << r.kernel;
     }
   }
-  HybridRequest triad{.isa = larm::Isa::sse2,
+  HybridRequest triad{.isa = codegen::baseline_isa(),
                       .fast_node = here,
                       .slow_node = absent,
                       .ratio_fast = 1,
                       .benchmark = codegen::StreamBenchmark::triad,
                       .bytes_per_thread = 3 << 20};
   const HybridResult t = measure_hybrid(context_, team, triad);
-  EXPECT_EQ(t.kernel, "stream-benchmark-triad-dp-sse2-u32");
+  EXPECT_EQ(t.kernel, (codegen::StreamBenchSpec{.isa = codegen::baseline_isa(),
+                                                .benchmark = codegen::StreamBenchmark::triad})
+                          .name());
   EXPECT_NEAR(t.bytes_read / (t.bytes_read + t.bytes_written), 2.0 / 3, 1e-12);
   EXPECT_DOUBLE_EQ(t.placed_fraction, 1.0);
 }

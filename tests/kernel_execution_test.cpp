@@ -58,12 +58,14 @@ TEST_P(UsableIsa, LoadChecksumSeesEveryElementOncePerSweep) {
     values[i] = static_cast<double>(i % 7 + 1);
     expected += values[i];
   }
-  alignas(64) double out[32 * 8] = {};
+  // Every vector register of the ISA (an SVE register is up to 256 bytes).
+  std::vector<double> out(static_cast<std::size_t>(traits(spec.isa).register_count *
+                                                   traits(spec.isa).vector_bytes / 8));
   KernelArgs args;
   args.src0 = src.data();
   args.bytes_per_stream = bytes;
   args.repetitions = 5;
-  args.out = out;
+  args.out = out.data();
   kernel->run(args);
   const int lanes = traits(spec.isa).vector_bytes / 8;
   double sum = 0;
@@ -126,11 +128,13 @@ TEST_P(UsableIsa, FlopKernelsComputeTheExpectedValues) {
       const auto kernel = make_kernel(spec);
       alignas(64) const double ones_dp[8] = {1, 1, 1, 1, 1, 1, 1, 1};
       alignas(64) const float ones_sp[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-      alignas(64) unsigned char out[32 * 64] = {};
+      std::vector<double> out_storage(static_cast<std::size_t>(traits(spec.isa).register_count *
+                                                               traits(spec.isa).vector_bytes / 8));
+      const auto* out = out_storage.data();
       KernelArgs args;
       args.fill = precision == Precision::dp ? static_cast<const void*>(ones_dp)
                                              : static_cast<const void*>(ones_sp);
-      args.out = out;
+      args.out = out_storage.data();
       args.repetitions = 100;
       kernel->run(args);
       const int accumulators = traits(spec.isa).register_count - 2;
@@ -165,14 +169,17 @@ TEST_P(UsableIsa, MixedKernelsDoBothTheirFlopsAndTheirAccesses) {
     GuardedBuffer src(bytes), dst(bytes);
     for (std::size_t i = 0; i < bytes; ++i) src.data()[i] = static_cast<unsigned char>(i * 7);
     alignas(64) const double ones[8] = {1, 1, 1, 1, 1, 1, 1, 1};
-    alignas(64) unsigned char out[32 * 64] = {};
+    // Every vector register of the ISA (an SVE register is up to 256 bytes).
+    std::vector<double> out_storage(static_cast<std::size_t>(traits(spec->isa).register_count *
+                                                             traits(spec->isa).vector_bytes / 8));
+    const auto* out = out_storage.data();
     KernelArgs args;
     args.src0 = src.data();
     args.dst = dst.data();
     args.bytes_per_stream = bytes;
     args.repetitions = 3;
     args.fill = ones;
-    args.out = out;
+    args.out = out_storage.data();
     kernel->run(args);
     EXPECT_EQ(std::memcmp(src.data(), dst.data(), bytes), 0) << spec->name();
     EXPECT_TRUE(dst.guards_intact()) << spec->name();

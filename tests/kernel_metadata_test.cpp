@@ -63,29 +63,33 @@ void for_each_instruction(const std::string& disassembly, F f) {
 
 #if defined(__aarch64__)
 // AArch64 (codegen/aarch64/): the loop bodies address memory through the streams' moving pointers
-// x9, x10 (loads) and x11 (stores), pairs of Q registers (ldp, stp, stnp) or one (ldr, str); the
-// chase loads through x7, the clock chain adds x8 to x7; vector register k is v(k) below 8,
-// v(k + 8) above (v8-v15 are callee-saved and never used).
-Counted count(const std::string& disassembly) {
+// x9, x10 (loads) and x11 (stores): NEON with pairs of Q registers (ldp, stp, stnp) or one (ldr,
+// str), SVE with whole Z registers (ldr, str, stnt1d; their length this thread's, sve_bytes); the
+// chase loads through x7, the clock chain adds x8 to x7; vector register k is v(k) or z(k) below
+// 8, v(k + 8) or z(k + 8) above (v8-v15 are callee-saved and never used).
+Counted count(const std::string& disassembly, int sve_bytes) {
   Counted c;
-  const std::regex reg_re(R"(\b[vq](\d+)\b)");
-  const std::regex stream_re(R"(\[x(9|10|11)(\], #\d+|, #-?\d+\]|\]))");
+  const std::regex reg_re(R"(\b[vqz](\d+)\b)");
+  const std::regex stream_re(R"(\[x(9|10|11)(\], #\d+|, #-?\d+\]|, #-?\d+, mul vl\]|\]))");
   for_each_instruction(disassembly, [&](const std::string& mnemonic, const std::string& operands) {
     for (auto it = std::sregex_iterator(operands.begin(), operands.end(), reg_re);
          it != std::sregex_iterator(); ++it) {
       const int v = std::stoi((*it)[1]);
       c.vector_registers.insert(v < 8 ? v : v - 8);
     }
+    static const std::regex z_re(R"(\bz\d+)");
+    const bool sve = std::regex_search(operands, z_re);
+    const auto width = static_cast<std::uint64_t>(sve ? sve_bytes : 16);
     std::smatch where;
     if (std::regex_search(operands, where, stream_re)) {
       const int vectors = mnemonic == "ldp" || mnemonic == "stp" || mnemonic == "stnp" ? 2 : 1;
       if (mnemonic == "ldp" || mnemonic == "ldr" || mnemonic == "ldur") {
         c.loads += vectors;
-        c.bytes_loaded += 16 * static_cast<std::uint64_t>(vectors);
+        c.bytes_loaded += width * static_cast<std::uint64_t>(vectors);
       } else if (mnemonic == "stp" || mnemonic == "stnp" || mnemonic == "str" ||
-                 mnemonic == "stur") {
+                 mnemonic == "stur" || mnemonic == "stnt1d") {
         c.stores += vectors;
-        c.bytes_stored += 16 * static_cast<std::uint64_t>(vectors);
+        c.bytes_stored += width * static_cast<std::uint64_t>(vectors);
       }
     }
     if (mnemonic == "ldr" && operands == "x7, [x7]") {
@@ -95,12 +99,17 @@ Counted count(const std::string& disassembly) {
     if (mnemonic == "add" && operands == "x7, x7, x8") ++c.chain_cycles;
     static const std::regex fp_re(R"(^f(add|mul|mla)$)");
     std::smatch fp;
-    if (std::regex_match(mnemonic, fp, fp_re) && operands.find(".2d") != std::string::npos) {
-      ++c.fp_instructions;
-      c.flops += fp[1] == "mla" ? 4 : 2;
-    } else if (std::regex_match(mnemonic, fp, fp_re) && operands.find(".4s") != std::string::npos) {
-      ++c.fp_instructions;
-      c.flops += fp[1] == "mla" ? 8 : 4;
+    if (std::regex_match(mnemonic, fp, fp_re)) {
+      // The lanes: NEON's arrangement (.2d, .4s), SVE's element size (.d, .s) in its length.
+      int lanes = 0;
+      if (operands.find(".2d") != std::string::npos) lanes = 2;
+      if (operands.find(".4s") != std::string::npos) lanes = 4;
+      if (sve && operands.find(".d") != std::string::npos) lanes = sve_bytes / 8;
+      if (sve && operands.find(".s") != std::string::npos) lanes = sve_bytes / 4;
+      if (lanes > 0) {
+        ++c.fp_instructions;
+        c.flops += static_cast<std::uint64_t>(lanes * (fp[1] == "mla" ? 2 : 1));
+      }
     }
   });
   return c;
@@ -109,7 +118,7 @@ Counted count(const std::string& disassembly) {
 // Counts what the disassembly does per loop iteration: the loop bodies address memory with
 // the index register rax (stream), through the stream pointers r8 and r10 (readwrite), or load
 // through rax (chase); set-up code does none of these.
-Counted count(const std::string& disassembly) {
+Counted count(const std::string& disassembly, int /*sve_bytes: AArch64's*/) {
   Counted c;
   const std::regex reg_re(R"([xyz]mm(\d+))");
   for_each_instruction(disassembly, [&](const std::string& mnemonic, const std::string& operands) {
@@ -197,7 +206,7 @@ TEST_P(KernelMetadata, MatchesTheDisassembledInstructions) {
   std::filesystem::remove_all(dir);
   if (text.empty()) GTEST_SKIP() << "objdump is not available";
 
-  const Counted c = count(text);
+  const Counted c = count(text, codegen::sve_vector_bytes().value_or(16));
   const codegen::KernelMetadata& meta = kernel->metadata();
   EXPECT_EQ(meta.bytes_loaded, c.bytes_loaded) << kernel->name();
   EXPECT_EQ(meta.bytes_stored, c.bytes_stored) << kernel->name();
@@ -237,7 +246,8 @@ TEST(MixedKernel, ArithmeticIntensityIsExactlyTheRequestedOne) {
                   mixed_spec({.isa = isa, .access = access, .op = op, .precision = precision}, ai);
               ASSERT_TRUE(spec) << "no mixed kernel for AI " << ai.numerator << "/"
                                 << ai.denominator << " " << name(access) << " " << name(op);
-              if (!can_generate(*spec)) GTEST_SKIP() << "no mixed kernels on this architecture";
+              // (AArch64 has no mixed kernel of non-temporal stores yet)
+              if (!can_generate(*spec)) continue;
               const auto kernel = make_kernel(*spec);
               const auto& meta = kernel->metadata();
               const std::uint64_t bytes = meta.bytes_loaded + meta.bytes_stored;
@@ -250,7 +260,7 @@ TEST(MixedKernel, ArithmeticIntensityIsExactlyTheRequestedOne) {
                 kernel->dump(dir);
                 const std::string text = run_objdump(dir / (kernel->name() + ".bin"));
                 if (text.empty()) continue;
-                const Counted c = count(text);
+                const Counted c = count(text, codegen::sve_vector_bytes().value_or(16));
                 EXPECT_EQ(
                     c.flops * static_cast<std::uint64_t>(ai.denominator),
                     (c.bytes_loaded + c.bytes_stored) * static_cast<std::uint64_t>(ai.numerator))
@@ -277,7 +287,11 @@ TEST(MixedKernel, UnrepresentableIntensityIsRefused) {
 
 TEST(KernelSpec, DefaultUnrollKeepsLoopOverheadUnderFivePercent) {
   for (const KernelSpec& spec : kernel_catalog(codegen::isa_family())) {
-    EXPECT_LT(make_kernel(spec)->metadata().loop_overhead_fraction(), 0.05) << kernel_name(spec);
+    // But SVE's non-temporal store: STNT1D reaches 16 vectors from its pointer (its only offset
+    // form), which advances by an ADDVL every 16 stores (1/17 of the instructions at least).
+    const bool sve_nt = isa_of(spec) == Isa::sve && access_of(spec) == Access::store_nt;
+    EXPECT_LT(make_kernel(spec)->metadata().loop_overhead_fraction(), sve_nt ? 0.08 : 0.05)
+        << kernel_name(spec);
   }
 }
 

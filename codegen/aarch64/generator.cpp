@@ -1,11 +1,13 @@
 // The AArch64 generator base: ABI, registers and the counting emit helpers.
 #include "codegen/aarch64/generator.h"
 
+#include <cstddef>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "codegen/aarch64/sve_encoding.h"
 #include "codegen/code_dump.h"
 
 namespace larm::codegen::aarch64 {
@@ -101,18 +103,139 @@ void Generator::emit_store_pair_nt(const Mem& dst, const Vec& v0, const Vec& v1)
   count_access(false, 2);
 }
 
+void Generator::emit_word(std::uint32_t word) {
+  check(a().embedUInt32(word), "an SVE instruction");
+}
+
+void Generator::emit_sve_prologue() {
+  emit_word(sve::ptrue_all(kAllLanes));
+}
+
+void Generator::emit_sve_load(const Vec& z, const Gp& base, int offset) {
+  emit_word(sve::ldr(z.id(), base.id(), offset));
+  count_access(true, 1);
+}
+
+void Generator::emit_sve_store(const Vec& z, const Gp& base, int offset) {
+  emit_word(sve::str(z.id(), base.id(), offset));
+  count_access(false, 1);
+}
+
+void Generator::emit_sve_store_nt(const Vec& z, const Gp& base, int offset) {
+  emit_word(sve::stnt1d(z.id(), kAllLanes, base.id(), offset));
+  count_access(false, 1);
+}
+
+void Generator::emit_sve_advance(const Gp& pointer, int vectors) {
+  emit_word(sve::addvl(pointer.id(), pointer.id(), vectors));
+  count(1, 1);
+}
+
+void Generator::emit_advance_by(const Gp& pointer, const Gp& step) {
+  check(a().add(pointer, pointer, step), "add");
+  count(1, 1);
+}
+
+void Generator::emit_vector_load(const Vec& v, const Gp& base, int k) {
+  if (sve()) {
+    emit_sve_load(v, base, k);
+  } else {
+    emit_load(v, a64::ptr(base, k * vector_bytes()));
+  }
+}
+
+void Generator::emit_vector_store(const Gp& base, int k, const Vec& v) {
+  if (sve()) {
+    emit_sve_store(v, base, k);
+  } else {
+    emit_store(a64::ptr(base, k * vector_bytes()), v);
+  }
+}
+
+void Generator::set_vector_step(const Gp& step, int vectors) {
+  if (sve()) {
+    emit_word(sve::rdvl(step.id(), 1));
+    a().mov(reg_scratch(), vectors);
+    a().mul(step, step, reg_scratch());
+  } else {
+    a().mov(step, vectors * vector_bytes());
+  }
+}
+
+void Generator::emit_loop_back(const Gp& counter, const asmjit::Label& top) {
+  a().subs(counter, counter, 1);
+  a().b_ne(top);
+  count(2, 2);
+}
+
+void Generator::emit_broadcast(const Vec& v, const Gp& base) {
+  if (sve()) {
+    emit_word(sve::ld1r(elements(), v.id(), kAllLanes, base.id()));
+  } else {
+    check(a().ldr(v, a64::ptr(base, 0)), "ldr");
+  }
+}
+
+void Generator::emit_zero(const Vec& v) {
+  if (sve()) {
+    emit_word(sve::zero(v.id()));
+  } else {
+    check(a().movi(v.d2(), 0), "movi");
+  }
+}
+
+void Generator::emit_store_out(const Vec& v, const Gp& base, int index) {
+  if (sve()) {
+    emit_word(sve::str(v.id(), base.id(), index));
+  } else {
+    check(a().str(v, a64::ptr(base, index * vector_bytes())), "str");
+  }
+}
+
+void Generator::emit_ones_operands(FlopOp op, const Vec& x, const Vec& y, int first, int count) {
+  if (sve()) emit_sve_prologue();
+  a().ldr(reg_scratch(), arg(offsetof(KernelArgs, fill)));
+  emit_broadcast(x, reg_scratch());
+  emit_broadcast(y, reg_scratch());
+  for (int r = first; r < first + count; ++r) {
+    if (op == FlopOp::mul) {
+      emit_broadcast(vreg(r), reg_scratch());
+    } else {
+      emit_zero(vreg(r));
+    }
+  }
+}
+
+sve::Elements Generator::elements() const {
+  return precision_ == Precision::dp ? sve::Elements::d : sve::Elements::s;
+}
+
 void Generator::emit_flop(FlopOp op, const Vec& acc, const Vec& x, const Vec& y) {
-  const Vec d = lanes_of(acc), m = lanes_of(x), n = lanes_of(y);
-  switch (op) {
-    case FlopOp::add:
-      check(a().fadd(d, d, n), "fadd");
-      break;
-    case FlopOp::mul:
-      check(a().fmul(d, d, n), "fmul");
-      break;
-    case FlopOp::fma:
-      check(a().fmla(d, m, n), "fmla");
-      break;
+  if (sve()) {
+    switch (op) {
+      case FlopOp::add:
+        emit_word(sve::fadd(elements(), acc.id(), acc.id(), y.id()));
+        break;
+      case FlopOp::mul:
+        emit_word(sve::fmul(elements(), acc.id(), acc.id(), y.id()));
+        break;
+      case FlopOp::fma:
+        emit_word(sve::fmla(elements(), acc.id(), kAllLanes, x.id(), y.id()));
+        break;
+    }
+  } else {
+    const Vec d = lanes_of(acc), m = lanes_of(x), n = lanes_of(y);
+    switch (op) {
+      case FlopOp::add:
+        check(a().fadd(d, d, n), "fadd");
+        break;
+      case FlopOp::mul:
+        check(a().fmul(d, d, n), "fmul");
+        break;
+      case FlopOp::fma:
+        check(a().fmla(d, m, n), "fmla");
+        break;
+    }
   }
   if (counting_) {
     ++metadata_.fp_instructions;
@@ -151,14 +274,23 @@ void Generator::emit_repetitions_loop(const std::function<void()>& body) {
 }
 
 void Generator::emit_stream_sweeps(std::uint32_t step, const std::function<void()>& body,
-                                   std::uint32_t pd_bias) {
+                                   std::uint32_t pd_bias, int bias_vectors) {
   asmjit::Label sweep = a().newLabel(), inner = a().newLabel(), done = a().newLabel();
   a().ldr(reg_src0(), arg(offsetof(KernelArgs, src0)));
   a().ldr(reg_src1(), arg(offsetof(KernelArgs, src1)));
   a().ldr(reg_dst(), arg(offsetof(KernelArgs, dst)));
   a().ldr(reg_bytes(), arg(offsetof(KernelArgs, bytes_per_stream)));
   a().ldr(reg_repetitions(), arg(offsetof(KernelArgs, repetitions)));
-  a().mov(reg_step(), step);
+  if (sve()) {
+    // The step in vectors, times the length this thread runs with (vector-length agnostic).
+    if (step % static_cast<std::uint32_t>(vector_bytes()) != 0) {
+      throw std::logic_error("an SVE sweep steps by whole vectors");
+    }
+    set_vector_step(reg_step(),
+                    static_cast<int>(step / static_cast<std::uint32_t>(vector_bytes())));
+  } else {
+    a().mov(reg_step(), step);
+  }
   a().cbz(reg_repetitions(), done);
   a().cbz(reg_bytes(), done);
   a().bind(sweep);
@@ -166,6 +298,11 @@ void Generator::emit_stream_sweeps(std::uint32_t step, const std::function<void(
   a().mov(reg_p1(), reg_src1());
   a().mov(reg_pd(), reg_dst());
   if (pd_bias) a().add(reg_pd(), reg_pd(), pd_bias);
+  if (bias_vectors != 0) {
+    for (const Gp& pointer : {reg_p0(), reg_p1(), reg_pd()}) {
+      emit_word(sve::addvl(pointer.id(), pointer.id(), bias_vectors));
+    }
+  }
   a().mov(reg_left(), reg_bytes());
   a().bind(inner);
   begin_body();

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "codegen/aarch64/sve_encoding.h"
 #include "codegen/kernel.h"
 
 namespace larm::codegen::aarch64 {
@@ -73,6 +74,16 @@ class Generator : public Kernel {
   int vector_bytes() const { return traits(isa_).vector_bytes; }
   int register_count() const { return traits(isa_).register_count; }
   int lanes() const { return vector_bytes() / (precision_ == Precision::dp ? 8 : 4); }
+  // SVE kernels: vector register k is z(k) (the v registers are the z registers' low 128 bits),
+  // accessed by the hand-encoded instructions of sve_encoding.h, every predicated one under p0,
+  // all lanes true (emit_sve_prologue). Their loops are vector-length agnostic: offsets in
+  // vectors (MUL VL), a sweep's step read with RDVL. No partial vector exists, since buffers are
+  // whole chunks of unroll vectors (bytes_per_stream): no WHILELO predicate is needed, and none
+  // costs an instruction per access.
+  bool sve() const { return isa_ == Isa::sve; }
+  static constexpr unsigned kAllLanes = 0;  // p0
+  sve::Elements elements() const;           // the kernel precision's lanes
+  void emit_sve_prologue();
 
   // Metadata counts only what is emitted between begin_body() and end_body().
   void begin_body() { counting_ = true; }
@@ -84,6 +95,37 @@ class Generator : public Kernel {
   void emit_store(const Mem& dst, const Vec& v);
   void emit_store_pair(const Mem& dst, const Vec& v0, const Vec& v1);
   void emit_store_pair_nt(const Mem& dst, const Vec& v0, const Vec& v1);
+  // SVE: one whole vector at base + offset vectors. Loads and stores are LDR and STR (vector),
+  // which reach 256 vectors from their pointer, so that a stream's pointer advances once an
+  // iteration (emit_advance_by_step); LD1D and ST1D reach 16 (imm4): an ADDVL for every 16
+  // vectors would be 6 % of the instructions, over METHOD's 5 %. The non-temporal store has the
+  // imm4 form only (STNT1D, -8 to 7), its pointer advanced by ADDVL (emit_sve_advance).
+  void emit_sve_load(const Vec& z, const Gp& base, int offset);
+  void emit_sve_store(const Vec& z, const Gp& base, int offset);
+  void emit_sve_store_nt(const Vec& z, const Gp& base, int offset);
+  // pointer += vectors x the vector length (ADDVL), counted as loop overhead.
+  void emit_sve_advance(const Gp& pointer, int vectors);
+  // pointer += step (a register), counted as loop overhead.
+  void emit_advance_by(const Gp& pointer, const Gp& step);
+  void emit_advance_by_step(const Gp& pointer) { emit_advance_by(pointer, reg_step()); }
+  // Both ISAs: whole vector k from base (k x the vector length in bytes): NEON LDR/STR of a Q
+  // register, SVE LDR/STR (vector).
+  void emit_vector_load(const Vec& v, const Gp& base, int k);
+  void emit_vector_store(const Gp& base, int k, const Vec& v);
+  // Set-up: step = vectors x the vector length in bytes (SVE reads the length with RDVL).
+  void set_vector_step(const Gp& step, int vectors);
+  // counter -= 1, back to top while not zero: the loop overhead of a body begun at top.
+  void emit_loop_back(const Gp& counter, const asmjit::Label& top);
+  // Set-up and write-back, not counted: every lane of v set to the kernel precision's first
+  // element at base (NEON: the 16 bytes at base; SVE: LD1RD or LD1RW), or to zero; v stored
+  // whole at base + index vectors.
+  void emit_broadcast(const Vec& v, const Gp& base);
+  void emit_zero(const Vec& v);
+  void emit_store_out(const Vec& v, const Gp& base, int index);
+  // The set-up of an FP kernel whose operands are ones (KernelArgs::fill): x and y set to them,
+  // and `count` accumulators from vreg(first) to one (mul, which then keeps them there) or to
+  // zero (add and fma, which then count exactly).
+  void emit_ones_operands(FlopOp op, const Vec& x, const Vec& y, int first, int count);
   // acc = acc op b (add, mul) or acc = acc + a * b (fma, fmla), in the kernel's precision.
   void emit_flop(FlopOp op, const Vec& acc, const Vec& a, const Vec& b);
   void emit_dependent_load(const Gp& pointer);
@@ -98,8 +140,11 @@ class Generator : public Kernel {
   // writeback, or emit_advance). The body and its loop overhead are one iteration of the metadata.
   // reg_pd starts at dst + pd_bias (store-nt: STNP has no writeback form, so its stream is
   // addressed around a pointer in the middle of the iteration and advanced once).
+  // SVE: `step` is a whole number of vectors, read at run time (RDVL), and every pointer starts
+  // bias_vectors vectors in (ADDVL), so that the 16 offsets LD1D and ST1D reach (-8 to 7) are
+  // used before a pointer has to advance.
   void emit_stream_sweeps(std::uint32_t step, const std::function<void()>& body,
-                          std::uint32_t pd_bias = 0);
+                          std::uint32_t pd_bias = 0, int bias_vectors = 0);
   // pointer += bytes, counted as loop overhead.
   void emit_advance(const Gp& pointer, std::uint32_t bytes);
   void epilogue();
@@ -108,6 +153,7 @@ class Generator : public Kernel {
 
  private:
   void count(std::uint64_t instructions, std::uint64_t overhead = 0);
+  void emit_word(std::uint32_t word);  // one hand-encoded instruction
   // One memory instruction moving `vectors` whole vectors, counted inside the body.
   void count_access(bool load, int vectors);
 

@@ -1,5 +1,6 @@
 // The AArch64 kernel families generated so far: the stream accesses, the FLOP ceilings, the
-// pointer chase and the add-chain clock, NEON (issue 31). Each only implements generate().
+// pointer chase and the add-chain clock, NEON and SVE (issue 31). Each only implements
+// generate().
 #include "codegen/aarch64/kernels.h"
 
 #include <algorithm>
@@ -21,14 +22,22 @@ constexpr int kBlockVectors = 32;
 
 }  // namespace
 
+void StreamKernel::generate() {
+  if (stream_.checksum && stream_.access != Access::load) {
+    throw std::invalid_argument("only the load kernel has a checksum variant");
+  }
+  if (sve()) {
+    generate_sve();
+  } else {
+    generate_neon();
+  }
+}
+
 // Vector accesses `unroll` per stream per iteration: pairs of Q registers (ldp, stp, stnp: one
 // instruction per 32 bytes), a last single one when unroll is odd. The checksum variant loads into
 // temporaries and adds them to accumulators.
-void StreamKernel::generate() {
+void StreamKernel::generate_neon() {
   const Access access = stream_.access;
-  if (stream_.checksum && access != Access::load) {
-    throw std::invalid_argument("only the load kernel has a checksum variant");
-  }
   const int unroll = stream_.effective_unroll();
   const int width = vector_bytes();
   const int registers = register_count();
@@ -136,6 +145,74 @@ void StreamKernel::generate() {
   epilogue();
 }
 
+// One whole vector per access: LDR and STR (vector) at offsets 0 to unroll - 1 from the stream's
+// pointer (up to 256 vectors), each pointer advanced once an iteration; the non-temporal stores
+// (STNT1D, 16 vectors from their pointer) around a pointer biased 8 vectors in, advanced by ADDVL
+// every 16.
+void StreamKernel::generate_sve() {
+  const Access access = stream_.access;
+  const int unroll = stream_.effective_unroll();
+  if (unroll > 256) throw std::invalid_argument("an SVE stream kernel moves at most 256 vectors");
+  const int registers = register_count();
+  const int data = stream_.checksum ? registers / 2 : registers;
+  constexpr int kNtReach = 16, kNtBias = 8;
+  const bool nt = access == Access::store_nt;
+
+  emit_sve_prologue();
+  if (access == Access::store || nt) {
+    a().ldr(reg_scratch(), arg(offsetof(KernelArgs, fill)));
+    for (int r = 0; r < data; ++r) emit_broadcast(vreg(r), reg_scratch());
+  }
+  if (stream_.checksum) {
+    for (int r = data; r < registers; ++r) emit_zero(vreg(r));
+  }
+  const auto reg = [&](int k) { return vreg(k % data); };
+  const auto body = [&] {
+    for (int k = 0; k < unroll; ++k) {
+      switch (access) {
+        case Access::load:
+          emit_sve_load(reg(k), reg_p0(), k);
+          if (stream_.checksum) {
+            emit_flop(FlopOp::add, vreg(data + k % (registers - data)), reg(k), reg(k));
+          }
+          break;
+        case Access::store:
+          emit_sve_store(reg(k), reg_pd(), k);
+          break;
+        case Access::store_nt: {
+          const int block = k / kNtReach * kNtReach;
+          emit_sve_store_nt(reg(k), reg_pd(), k - block - kNtBias);
+          const bool block_done = k + 1 == unroll || (k + 1) % kNtReach == 0;
+          if (block_done) emit_sve_advance(reg_pd(), k + 1 - block);
+          break;
+        }
+        case Access::copy:
+          emit_sve_load(reg(k), reg_p0(), k);
+          emit_sve_store(reg(k), reg_pd(), k);
+          break;
+        case Access::ld2st1: {
+          const Vec x = vreg((2 * k) % data), y = vreg((2 * k + 1) % data);
+          emit_sve_load(x, reg_p0(), k);
+          emit_sve_load(y, reg_p1(), k);
+          emit_sve_store(x, reg_pd(), k);
+          break;
+        }
+      }
+    }
+    if (load_streams(access) > 0) emit_advance_by_step(reg_p0());
+    if (load_streams(access) > 1) emit_advance_by_step(reg_p1());
+    if (store_streams(access) > 0 && !nt) emit_advance_by_step(reg_pd());
+  };
+  emit_stream_sweeps(static_cast<std::uint32_t>(unroll * vector_bytes()), body, 0,
+                     nt ? kNtBias : 0);
+  if (nt) a().dsb(asmjit::Imm(0xb));  // dsb ish: as the NEON kernel's
+  if (stream_.checksum) {
+    a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));
+    for (int r = data; r < registers; ++r) emit_store_out(vreg(r), reg_scratch(), r - data);
+  }
+  epilogue();
+}
+
 void FlopsKernel::generate() {
   const FlopOp op = flops_.op;
   const int unroll = flops_.effective_unroll();
@@ -143,24 +220,12 @@ void FlopsKernel::generate() {
   const int accumulators = register_count() - 2;
   const Vec x = vreg(accumulators);
   const Vec y = vreg(accumulators + 1);
-  // Operands are ones: add and fma then count exactly, mul keeps its accumulators at one.
-  a().ldr(reg_scratch(), arg(offsetof(KernelArgs, fill)));
-  a().ldr(x, a64::ptr(reg_scratch(), 0));
-  a().ldr(y, a64::ptr(reg_scratch(), 0));
-  for (int r = 0; r < accumulators; ++r) {
-    if (op == FlopOp::mul) {
-      a().ldr(vreg(r), a64::ptr(reg_scratch(), 0));
-    } else {
-      a().movi(vreg(r).d2(), 0);
-    }
-  }
+  emit_ones_operands(op, x, y, 0, accumulators);
   emit_repetitions_loop([&] {
     for (int k = 0; k < unroll; ++k) emit_flop(op, vreg(k % accumulators), x, y);
   });
   a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));
-  for (int r = 0; r < accumulators; ++r) {
-    a().str(vreg(r), a64::ptr(reg_scratch(), r * vector_bytes()));
-  }
+  for (int r = 0; r < accumulators; ++r) emit_store_out(vreg(r), reg_scratch(), r);
   epilogue();
 }
 
@@ -187,8 +252,9 @@ void ClockKernel::generate() {
   a().mov(operand, 1);
   const int accumulators = clock_.load ? register_count() - 2 : 0;
   if (clock_.load) {
+    if (sve()) emit_sve_prologue();
     a().ldr(reg_scratch(), arg(offsetof(KernelArgs, fill)));
-    for (int r = 0; r < accumulators + 2; ++r) a().ldr(vreg(r), a64::ptr(reg_scratch(), 0));
+    for (int r = 0; r < accumulators + 2; ++r) emit_broadcast(vreg(r), reg_scratch());
   }
   emit_repetitions_loop([&] {
     for (int k = 0; k < clock_.effective_unroll(); ++k) {

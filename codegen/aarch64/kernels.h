@@ -1,5 +1,5 @@
 // The AArch64 generators of the kernel families (issue 31: stream, flops, chase and the add-chain
-// clock so far, NEON); each only implements generate().
+// clock so far, NEON and SVE); each only implements generate().
 #pragma once
 
 #include "codegen/aarch64/generator.h"
@@ -13,6 +13,8 @@ class StreamKernel final : public Generator {
 
  private:
   void generate() override;
+  void generate_neon();
+  void generate_sve();
   StreamSpec stream_;
 };
 
@@ -44,6 +46,39 @@ class ClockKernel final : public Generator {
  private:
   void generate() override;
   ClockSpec clock_;
+};
+
+// The kernels of validate and the hybrid model (validation_kernels.cpp), NEON and SVE alike: whole
+// vectors at offsets from each stream's pointer, the pointers advanced once an iteration.
+
+// A stream access mix with fp_ops FP instructions spread over its accesses (METHOD §7).
+class MixedKernel final : public Generator {
+ public:
+  explicit MixedKernel(const MixedSpec& spec) : Generator(spec), mixed_(spec) {}
+
+ private:
+  void generate() override;
+  MixedSpec mixed_;
+};
+
+// A read stream and a write stream at a chosen byte ratio, each at its own pace (METHOD §8).
+class ReadWriteKernel final : public Generator {
+ public:
+  explicit ReadWriteKernel(const ReadWriteSpec& spec) : Generator(spec), readwrite_(spec) {}
+
+ private:
+  void generate() override;
+  ReadWriteSpec readwrite_;
+};
+
+// STREAM's copy, scale, add, triad and ddot, computing their results (METHOD §8).
+class StreamBenchmarkKernel final : public Generator {
+ public:
+  explicit StreamBenchmarkKernel(const StreamBenchSpec& spec) : Generator(spec), benchmark_(spec) {}
+
+ private:
+  void generate() override;
+  StreamBenchSpec benchmark_;
 };
 
 }  // namespace larm::codegen::aarch64
