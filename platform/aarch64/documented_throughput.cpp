@@ -1,10 +1,11 @@
 // The FP throughput Arm core vendors document, per core, ISA and operation (vector instructions
 // per cycle per core), with the document it comes from. FADD, FMUL and FMLA issue to the same
-// FP/ASIMD pipes on these cores, so one figure holds for all three operations. Cross-checked for
-// Neoverse V1 and V2 against LLVM's scheduling models, written from those guides
-// (llvm/lib/Target/AArch64/AArch64SchedNeoverseV1.td, ...V2.td): on V1, ASIMD FMLA issues to
-// FP/ASIMD pipes V0-V3 (V1Wr_FPMA) and SVE FMLA, FADD, FMUL to V0/V1 (V1Wr_ZFMA, V1Write_2c_1V01);
-// on V2 both to V0-V3 (V2Wr_VFMA, V2Wr_ZFMA). N1, N2 and A64FX are not cross-checked yet.
+// FP/ASIMD pipes on these cores, so one figure holds for all three operations. Cross-checked
+// against LLVM's scheduling models, written from those guides
+// (llvm/lib/Target/AArch64/AArch64SchedNeoverse{V1,V2,N2}.td): on V1, ASIMD FMLA issues to
+// FP/ASIMD pipes V0-V3 (V1Wr_FPMA) and SVE FMLA, FADD, FMUL to V0/V1 (V1Wr_ZFMA,
+// V1Write_2c_1V01); on V2 both to V0-V3 (V2Wr_VFMA, V2Wr_ZFMA); N2 has two FP/ASIMD pipes, V0
+// and V1. N1 and A64FX are not cross-checked yet.
 #include "platform/cpu_info.h"
 
 namespace larm::platform {
