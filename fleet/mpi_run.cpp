@@ -261,10 +261,14 @@ class Gather {
   // fleet is not complete (empty when it is).
   std::string wait(double timeout, const std::atomic<bool>& stop) {
     results::SaveThrottle throttle;
-    save("still gathering", false);
     auto deadline = after(timeout);
     interrupted_ = stop.load();
-    if (interrupted_) deadline = Clock::now() + kInterruptGrace;
+    if (interrupted_) {
+      deadline = Clock::now() + kInterruptGrace;
+      save_interrupted();
+    } else {
+      save("still gathering", false);
+    }
     while (reports_.size() < measuring_.size()) {
       int arrived = 0;
       MPI_Status probe;
@@ -278,15 +282,12 @@ class Gather {
         // Interrupted nodes stop between samples and still report: a few seconds for them.
         interrupted_ = true;
         deadline = std::min(deadline, Clock::now() + kInterruptGrace);
+        save_interrupted();
       }
       if (Clock::now() > deadline) break;
       std::this_thread::sleep_for(kPoll);
     }
-    if (interrupted_) {
-      return missing() == 0
-                 ? std::string("interrupted")
-                 : "interrupted (" + std::to_string(missing()) + " nodes without answer)";
-    }
+    if (interrupted_) return interrupted_reason();
     if (missing() > 0) {
       char text[96];
       std::snprintf(text, sizeof text, "no answer after %.0f s (--gather-timeout)", timeout);
@@ -315,6 +316,16 @@ class Gather {
     fleet.incomplete_reason = reason;
     save_fleet(out_, fleet);
     return fleet;
+  }
+
+  // Saved at once when interrupted, with what the unanswered nodes' own saves left: mpirun
+  // may kill the ranks before the grace ends (Open MPI 4.1 sends SIGTERM 1 s after its Ctrl-C
+  // and SIGKILL 1 s later, odls_base_sigkill_timeout), and the fleet must be on disk then.
+  void save_interrupted() { save(interrupted_reason(), true); }
+
+  std::string interrupted_reason() const {
+    return missing() == 0 ? std::string("interrupted")
+                          : "interrupted (" + std::to_string(missing()) + " nodes without answer)";
   }
 
   std::size_t missing() const {
