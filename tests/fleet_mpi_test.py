@@ -42,8 +42,9 @@ if len(cpus) < 2:
 quick = ["--quick", "--only", "flops,bandwidth"]
 
 
-def children(pid):
-    """The processes whose parent is pid (mpirun's ranks: it forks them on its own host)."""
+def children(pid, program):
+    """The processes running `program` whose parent is pid (mpirun's ranks: it forks them on its
+    own host; any helper of its own is left alone)."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -53,7 +54,12 @@ def children(pid):
                 fields = stat.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == pid:
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                argv0 = cmdline.read().split(b"\0")[0].decode(errors="replace")
+        except OSError:
+            continue
+        if int(fields[1]) == pid and os.path.basename(argv0) == os.path.basename(program):
             found.append(int(entry))
     return found
 
@@ -196,7 +202,7 @@ with tempfile.TemporaryDirectory() as tmp:
             time.monotonic() < deadline:
         time.sleep(0.2)
     c.check(job.poll() is None, "the fleet was still measuring when interrupted")
-    ranks_of_job = children(job.pid)
+    ranks_of_job = children(job.pid, larm)
     c.check_equal(len(ranks_of_job), 2, "the job's two ranks found")
     for pid in ranks_of_job:
         os.kill(pid, signal.SIGTERM)

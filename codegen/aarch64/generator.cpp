@@ -111,16 +111,6 @@ void Generator::emit_sve_prologue() {
   emit_word(sve::ptrue_all(kAllLanes));
 }
 
-void Generator::emit_sve_load(const Vec& z, const Gp& base, int offset) {
-  emit_word(sve::ldr(z.id(), base.id(), offset));
-  count_access(true, 1);
-}
-
-void Generator::emit_sve_store(const Vec& z, const Gp& base, int offset) {
-  emit_word(sve::str(z.id(), base.id(), offset));
-  count_access(false, 1);
-}
-
 void Generator::emit_sve_store_nt(const Vec& z, const Gp& base, int offset) {
   emit_word(sve::stnt1d(z.id(), kAllLanes, base.id(), offset));
   count_access(false, 1);
@@ -138,7 +128,8 @@ void Generator::emit_advance_by(const Gp& pointer, const Gp& step) {
 
 void Generator::emit_vector_load(const Vec& v, const Gp& base, int k) {
   if (sve()) {
-    emit_sve_load(v, base, k);
+    emit_word(sve::ldr(v.id(), base.id(), k));
+    count_access(true, 1);
   } else {
     emit_load(v, a64::ptr(base, k * vector_bytes()));
   }
@@ -146,10 +137,42 @@ void Generator::emit_vector_load(const Vec& v, const Gp& base, int k) {
 
 void Generator::emit_vector_store(const Gp& base, int k, const Vec& v) {
   if (sve()) {
-    emit_sve_store(v, base, k);
+    emit_word(sve::str(v.id(), base.id(), k));
+    count_access(false, 1);
   } else {
     emit_store(a64::ptr(base, k * vector_bytes()), v);
   }
+}
+
+void Generator::emit_stream_access(Access access, int k, int data) {
+  const Vec v = vreg(k % data);
+  switch (access) {
+    case Access::load:
+      emit_vector_load(v, reg_p0(), k);
+      break;
+    case Access::store:
+      emit_vector_store(reg_pd(), k, v);
+      break;
+    case Access::copy:
+      emit_vector_load(v, reg_p0(), k);
+      emit_vector_store(reg_pd(), k, v);
+      break;
+    case Access::ld2st1: {
+      const Vec first = vreg((2 * k) % data), second = vreg((2 * k + 1) % data);
+      emit_vector_load(first, reg_p0(), k);
+      emit_vector_load(second, reg_p1(), k);
+      emit_vector_store(reg_pd(), k, first);
+      break;
+    }
+    case Access::store_nt:
+      throw std::logic_error("a non-temporal store has its own instructions");
+  }
+}
+
+void Generator::emit_advance_streams(int loads, bool store) {
+  if (loads > 0) emit_advance_by_step(reg_p0());
+  if (loads > 1) emit_advance_by_step(reg_p1());
+  if (store) emit_advance_by_step(reg_pd());
 }
 
 void Generator::set_vector_step(const Gp& step, int vectors) {
@@ -273,35 +296,25 @@ void Generator::emit_repetitions_loop(const std::function<void()>& body) {
   a().bind(done);
 }
 
-void Generator::emit_stream_sweeps(std::uint32_t step, const std::function<void()>& body,
-                                   std::uint32_t pd_bias, int bias_vectors) {
+void Generator::emit_stream_sweeps(int step_vectors, const std::function<void()>& body,
+                                   int pd_bias) {
   asmjit::Label sweep = a().newLabel(), inner = a().newLabel(), done = a().newLabel();
   a().ldr(reg_src0(), arg(offsetof(KernelArgs, src0)));
   a().ldr(reg_src1(), arg(offsetof(KernelArgs, src1)));
   a().ldr(reg_dst(), arg(offsetof(KernelArgs, dst)));
   a().ldr(reg_bytes(), arg(offsetof(KernelArgs, bytes_per_stream)));
   a().ldr(reg_repetitions(), arg(offsetof(KernelArgs, repetitions)));
-  if (sve()) {
-    // The step in vectors, times the length this thread runs with (vector-length agnostic).
-    if (step % static_cast<std::uint32_t>(vector_bytes()) != 0) {
-      throw std::logic_error("an SVE sweep steps by whole vectors");
-    }
-    set_vector_step(reg_step(),
-                    static_cast<int>(step / static_cast<std::uint32_t>(vector_bytes())));
-  } else {
-    a().mov(reg_step(), step);
-  }
+  set_vector_step(reg_step(), step_vectors);
   a().cbz(reg_repetitions(), done);
   a().cbz(reg_bytes(), done);
   a().bind(sweep);
   a().mov(reg_p0(), reg_src0());
   a().mov(reg_p1(), reg_src1());
   a().mov(reg_pd(), reg_dst());
-  if (pd_bias) a().add(reg_pd(), reg_pd(), pd_bias);
-  if (bias_vectors != 0) {
-    for (const Gp& pointer : {reg_p0(), reg_p1(), reg_pd()}) {
-      emit_word(sve::addvl(pointer.id(), pointer.id(), bias_vectors));
-    }
+  if (pd_bias != 0 && sve()) {
+    emit_word(sve::addvl(reg_pd().id(), reg_pd().id(), pd_bias));
+  } else if (pd_bias != 0) {
+    a().add(reg_pd(), reg_pd(), pd_bias * vector_bytes());
   }
   a().mov(reg_left(), reg_bytes());
   a().bind(inner);

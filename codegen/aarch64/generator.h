@@ -95,24 +95,29 @@ class Generator : public Kernel {
   void emit_store(const Mem& dst, const Vec& v);
   void emit_store_pair(const Mem& dst, const Vec& v0, const Vec& v1);
   void emit_store_pair_nt(const Mem& dst, const Vec& v0, const Vec& v1);
-  // SVE: one whole vector at base + offset vectors. Loads and stores are LDR and STR (vector),
-  // which reach 256 vectors from their pointer, so that a stream's pointer advances once an
-  // iteration (emit_advance_by_step); LD1D and ST1D reach 16 (imm4): an ADDVL for every 16
-  // vectors would be 6 % of the instructions, over METHOD's 5 %. The non-temporal store has the
-  // imm4 form only (STNT1D, -8 to 7), its pointer advanced by ADDVL (emit_sve_advance).
-  void emit_sve_load(const Vec& z, const Gp& base, int offset);
-  void emit_sve_store(const Vec& z, const Gp& base, int offset);
+  // SVE: one whole vector at base + offset vectors. Loads and stores are LDR and STR (vector)
+  // (emit_vector_load, emit_vector_store), which reach 256 vectors from their pointer, so that a
+  // stream's pointer advances once an iteration; LD1D and ST1D reach 16 (imm4): an ADDVL for
+  // every 16 vectors would be 6 % of the instructions, over METHOD's 5 %. The non-temporal store
+  // has the imm4 form only (STNT1D, -8 to 7), its pointer advanced by ADDVL (emit_sve_advance).
   void emit_sve_store_nt(const Vec& z, const Gp& base, int offset);
   // pointer += vectors x the vector length (ADDVL), counted as loop overhead.
   void emit_sve_advance(const Gp& pointer, int vectors);
   // pointer += step (a register), counted as loop overhead.
   void emit_advance_by(const Gp& pointer, const Gp& step);
   void emit_advance_by_step(const Gp& pointer) { emit_advance_by(pointer, reg_step()); }
+  // The first `loads` of the load streams (reg_p0, reg_p1) and the store stream (reg_pd) when
+  // `store`, each advanced by the sweep's step.
+  void emit_advance_streams(int loads, bool store);
   // Both ISAs: whole vector k from base (k x the vector length in bytes): NEON LDR/STR of a Q
   // register, SVE LDR/STR (vector).
   void emit_vector_load(const Vec& v, const Gp& base, int k);
   void emit_vector_store(const Gp& base, int k, const Vec& v);
-  // Set-up: step = vectors x the vector length in bytes (SVE reads the length with RDVL).
+  // Vector k of an iteration of an access mix (not store-nt), the data in vreg(k % data) (2ld1st:
+  // a pair, the first stored): loads from reg_p0 (and reg_p1), stores to reg_pd.
+  void emit_stream_access(Access access, int k, int data);
+  // Set-up: step = vectors x the vector length in bytes (SVE reads the length with RDVL, and
+  // uses reg_scratch).
   void set_vector_step(const Gp& step, int vectors);
   // counter -= 1, back to top while not zero: the loop overhead of a body begun at top.
   void emit_loop_back(const Gp& counter, const asmjit::Label& top);
@@ -136,15 +141,13 @@ class Generator : public Kernel {
   void emit_repetitions_loop(const std::function<void()>& body);
   // KernelArgs::repetitions sweeps (none when zero) over the streams from their start: each sweep
   // sets reg_p0, reg_p1, reg_pd to src0, src1, dst and runs body() until bytes_per_stream are
-  // done, `step` bytes per stream an iteration; body() advances the pointers itself (post-index
-  // writeback, or emit_advance). The body and its loop overhead are one iteration of the metadata.
-  // reg_pd starts at dst + pd_bias (store-nt: STNP has no writeback form, so its stream is
-  // addressed around a pointer in the middle of the iteration and advanced once).
-  // SVE: `step` is a whole number of vectors, read at run time (RDVL), and every pointer starts
-  // bias_vectors vectors in (ADDVL), so that the 16 offsets LD1D and ST1D reach (-8 to 7) are
-  // used before a pointer has to advance.
-  void emit_stream_sweeps(std::uint32_t step, const std::function<void()>& body,
-                          std::uint32_t pd_bias = 0, int bias_vectors = 0);
+  // done, step_vectors vectors per stream an iteration; body() advances the pointers itself
+  // (post-index writeback, emit_advance or emit_advance_streams). The body and its loop overhead
+  // are one iteration of the metadata. The step (reg_step, bytes) is read at run time under SVE
+  // (RDVL). reg_pd starts pd_bias vectors into dst
+  // (store-nt: its instructions, STNP and STNT1D, have no writeback form and a short reach, so
+  // its stream is addressed around a pointer in the middle of the iteration's vectors).
+  void emit_stream_sweeps(int step_vectors, const std::function<void()>& body, int pd_bias = 0);
   // pointer += bytes, counted as loop overhead.
   void emit_advance(const Gp& pointer, std::uint32_t bytes);
   void epilogue();

@@ -131,8 +131,7 @@ void StreamKernel::generate_neon() {
     if (access == Access::store_nt)
       emit_advance(reg_pd(), static_cast<std::uint32_t>(unroll * width));
   };
-  emit_stream_sweeps(static_cast<std::uint32_t>(unroll * width), body,
-                     access == Access::store_nt ? static_cast<std::uint32_t>(nt_bias) : 0U);
+  emit_stream_sweeps(unroll, body, access == Access::store_nt ? nt_bias / width : 0);
   // Non-temporal stores are weakly ordered: completed once, before the call returns and its end
   // is timed (as the x86-64 kernel's one sfence).
   if (access == Access::store_nt) a().dsb(asmjit::Imm(0xb));  // dsb ish
@@ -166,45 +165,22 @@ void StreamKernel::generate_sve() {
   if (stream_.checksum) {
     for (int r = data; r < registers; ++r) emit_zero(vreg(r));
   }
-  const auto reg = [&](int k) { return vreg(k % data); };
   const auto body = [&] {
     for (int k = 0; k < unroll; ++k) {
-      switch (access) {
-        case Access::load:
-          emit_sve_load(reg(k), reg_p0(), k);
-          if (stream_.checksum) {
-            emit_flop(FlopOp::add, vreg(data + k % (registers - data)), reg(k), reg(k));
-          }
-          break;
-        case Access::store:
-          emit_sve_store(reg(k), reg_pd(), k);
-          break;
-        case Access::store_nt: {
-          const int block = k / kNtReach * kNtReach;
-          emit_sve_store_nt(reg(k), reg_pd(), k - block - kNtBias);
-          const bool block_done = k + 1 == unroll || (k + 1) % kNtReach == 0;
-          if (block_done) emit_sve_advance(reg_pd(), k + 1 - block);
-          break;
-        }
-        case Access::copy:
-          emit_sve_load(reg(k), reg_p0(), k);
-          emit_sve_store(reg(k), reg_pd(), k);
-          break;
-        case Access::ld2st1: {
-          const Vec x = vreg((2 * k) % data), y = vreg((2 * k + 1) % data);
-          emit_sve_load(x, reg_p0(), k);
-          emit_sve_load(y, reg_p1(), k);
-          emit_sve_store(x, reg_pd(), k);
-          break;
-        }
+      if (!nt) {
+        emit_stream_access(access, k, data);
+      } else {
+        const int block = k / kNtReach * kNtReach;
+        emit_sve_store_nt(vreg(k % data), reg_pd(), k - block - kNtBias);
+        if (k + 1 == unroll || (k + 1) % kNtReach == 0) emit_sve_advance(reg_pd(), k + 1 - block);
+      }
+      if (stream_.checksum) {
+        emit_flop(FlopOp::add, vreg(data + k % (registers - data)), vreg(k % data), vreg(k % data));
       }
     }
-    if (load_streams(access) > 0) emit_advance_by_step(reg_p0());
-    if (load_streams(access) > 1) emit_advance_by_step(reg_p1());
-    if (store_streams(access) > 0 && !nt) emit_advance_by_step(reg_pd());
+    emit_advance_streams(load_streams(access), store_streams(access) > 0 && !nt);
   };
-  emit_stream_sweeps(static_cast<std::uint32_t>(unroll * vector_bytes()), body, 0,
-                     nt ? kNtBias : 0);
+  emit_stream_sweeps(unroll, body, nt ? kNtBias : 0);
   if (nt) a().dsb(asmjit::Imm(0xb));  // dsb ish: as the NEON kernel's
   if (stream_.checksum) {
     a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));

@@ -27,38 +27,15 @@ void MixedKernel::generate() {
   const auto body = [&] {
     int emitted = 0;
     for (int k = 0; k < unroll; ++k) {
-      const Vec data = vreg(k % kDataRegisters);
-      switch (access) {
-        case Access::load:
-          emit_vector_load(data, reg_p0(), k);
-          break;
-        case Access::store:
-        case Access::store_nt:
-          emit_vector_store(reg_pd(), k, data);
-          break;
-        case Access::copy:
-          emit_vector_load(data, reg_p0(), k);
-          emit_vector_store(reg_pd(), k, data);
-          break;
-        case Access::ld2st1: {
-          const Vec first = vreg((2 * k) % kDataRegisters);
-          const Vec second = vreg((2 * k + 1) % kDataRegisters);
-          emit_vector_load(first, reg_p0(), k);
-          emit_vector_load(second, reg_p1(), k);
-          emit_vector_store(reg_pd(), k, first);
-          break;
-        }
-      }
+      emit_stream_access(access, k, kDataRegisters);
       // fp_ops instructions spread evenly over the iteration's accesses.
       for (const int due = (k + 1) * fp_ops / unroll; emitted < due; ++emitted) {
         emit_flop(op, vreg(first_accumulator + emitted % accumulators), x, y);
       }
     }
-    if (load_streams(access) > 0) emit_advance_by_step(reg_p0());
-    if (load_streams(access) > 1) emit_advance_by_step(reg_p1());
-    if (store_streams(access) > 0) emit_advance_by_step(reg_pd());
+    emit_advance_streams(load_streams(access), store_streams(access) > 0);
   };
-  emit_stream_sweeps(static_cast<std::uint32_t>(unroll * vector_bytes()), body);
+  emit_stream_sweeps(unroll, body);
   // The accumulators, for a test to check the FLOPs that ran (out may be null).
   asmjit::Label no_output = a().newLabel();
   a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));
@@ -158,11 +135,9 @@ void StreamBenchmarkKernel::generate() {
       }
       if (store_streams(benchmark) > 0) emit_vector_store(reg_pd(), k, x);
     }
-    emit_advance_by_step(reg_p0());
-    if (two_inputs) emit_advance_by_step(reg_p1());
-    if (store_streams(benchmark) > 0) emit_advance_by_step(reg_pd());
+    emit_advance_streams(load_streams(benchmark), store_streams(benchmark) > 0);
   };
-  emit_stream_sweeps(static_cast<std::uint32_t>(unroll * vector_bytes()), body);
+  emit_stream_sweeps(unroll, body);
   if (sums > 0) {
     asmjit::Label no_output = a().newLabel();
     a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));
