@@ -39,10 +39,17 @@ if [[ ${1:-} == --cross-aarch64 ]]; then
 fi
 if [[ ${1:-} == --print ]]; then printf '%s\n' "${packages[@]}"; exit 0; fi
 
+# A package counts as present only in the architecture asked for (the name's :arch, else this
+# machine's) or as arch-independent: after --cross-aarch64, an unqualified query of libhwloc-dev
+# answers "installed" for the arm64 one alone, and the native build found no hwloc.
+native=$(dpkg --print-architecture)
 missing=()
 for p in "${packages[@]}"; do
   [[ -n $p ]] || continue
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  arch=$native
+  [[ $p == *:* ]] && arch=${p##*:}
+  dpkg-query -W -f='${db:Status-Abbrev}${Architecture}\n' "${p%%:*}" 2>/dev/null |
+    grep -Eqx "ii ($arch|all)" || missing+=("$p")
 done
 ((${#missing[@]} == 0)) && exit 0
 
