@@ -33,11 +33,25 @@ import tempfile
 
 from placement_state import FAR_NS, far, ping_pong, roof_state
 
+def widest_isa():
+    """The widest x86 ISA this CPU has, as larm picks it (a Zen 3 guest has no AVX-512)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((l.split(":", 1)[1].split() for l in f if l.startswith("flags")), [])
+    except OSError:
+        flags = []
+    for isa, flag in (("avx512", "avx512f"), ("avx2", "avx2"), ("avx", "avx")):
+        if flag in flags:
+            return isa
+    return "sse2"
+
+
 parser = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--larm", required=True)
 parser.add_argument("--rounds", type=int, default=3)
-parser.add_argument("--isa", default="avx512")
+parser.add_argument("--isa", default=widest_isa(),
+                    help="ISA of both tools' kernels (default: this CPU's widest)")
 parser.add_argument("--likwid-runs", type=int, default=1,
                     help="likwid-bench runs per kernel and round, the best kept (each ~5 s: it "
                          "calibrates its iterations to a 1 s run)")
