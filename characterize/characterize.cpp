@@ -368,9 +368,14 @@ class Runner {
   kernels::LatencyResult chase(const PlannedMeasurement& m) {
     const topology::Domain& domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
     const unsigned line = domain.caches.empty() ? 64 : domain.caches.front().line_bytes;
+    const std::vector<unsigned> nodes = memory_nodes(m.memory);
+    // A memory's latency chain is kept for every domain and pass that chases it (drivers.h).
+    kernels::ChaseChain* keep = m.kind == MeasurementKind::latency && m.level == Level::memory
+                                    ? &memory_chains_[nodes]
+                                    : nullptr;
     return kernels::measure_latency(
         context_, team(m.pus),
-        {memory_nodes(m.memory), m.working_set_bytes, line ? line : 64, chase_warm_up_bytes(m)});
+        {nodes, m.working_set_bytes, line ? line : 64, chase_warm_up_bytes(m), keep});
   }
 
   // Fills what a chase record takes from its measurement.
@@ -405,6 +410,9 @@ class Runner {
   results::Results* out_ = nullptr;
   kernels::DriverContext context_;
   std::unique_ptr<platform::ThreadTeam> team_;
+  // Each memory's latency chain, by its memories' OS indexes: one per memory held for the run
+  // (64 MiB each on most nodes), built at its first chase.
+  std::map<std::vector<unsigned>, kernels::ChaseChain> memory_chains_;
 };
 
 // After the passes: a warning when the add and imul clocks differ past kClockDisagreement.

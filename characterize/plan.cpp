@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "characterize/cache_capacity.h"
@@ -50,7 +51,9 @@ constexpr double kChaseWarmUpSecondsPerLine = 100e-9;  // one walk of the chain,
 // (docs/method.md: quick 12, 12, 10 s for 10.3, 10.4, 11.7 s; default 41 s for 37.4 s).
 constexpr double kCalibrationSamples = 1;
 
-double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
+// chain_built: a memory latency whose chain an earlier chase of the same memory built and kept
+// (kernels::ChaseChain): it only walks on.
+double estimate(const PlannedMeasurement& m, const PlanOptions& o, bool chain_built = false) {
   // The first pass calibrates, each later one warms up once and reuses the repetitions; the
   // passes' shares add up to the samples.
   const int passes = first_pass_only(m.kind) ? 1 : std::max(1, o.passes);
@@ -74,11 +77,13 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o) {
       return passes * threads_ws / kFirstTouchBytesPerSecond + runs * std::max(length, sweep);
     }
     case MeasurementKind::latency: {
-      // Each pass builds its chain and walks it once (or the part chase_warm_up_bytes says).
+      // A cache level's chase builds its chain and walks it once (or the part
+      // chase_warm_up_bytes says) in each pass; a memory's chain is built once in the run.
       const double lines = threads_ws / 64;
       const double walked =
           chase_warm_up_bytes(m) > 0 ? static_cast<double>(chase_warm_up_bytes(m)) / 64 : lines;
-      return passes * (lines * kChaseSetupSecondsPerLine + walked * kChaseWarmUpSecondsPerLine) +
+      const double builds = m.level != Level::memory ? passes : chain_built ? 0 : 1;
+      return builds * (lines * kChaseSetupSecondsPerLine + walked * kChaseWarmUpSecondsPerLine) +
              runs * o.min_sample_seconds;
     }
     case MeasurementKind::capacity: {
@@ -124,7 +129,8 @@ const char* const kEstimateMethod =
     "each measurement = (1 for the warm-up and calibration runs + 1 warm-up per later pass + the "
     "samples) x max(sample length, one sweep of its working set at 5 GB/s per thread) + passes x "
     "first touch of its buffers at 2 GB/s per thread (+60 ns per line to build a pointer chase, "
-    "+100 ns per line of its warm-up walk, half of a memory's chain); the size sweeps and the "
+    "+100 ns per line of its warm-up walk, half of a memory's chain; a memory's chain is built "
+    "once in the run, its later chases walk on); the size sweeps and the "
     "scaling curves run in one pass with half the samples, half as long, the latency sweep with 3 "
     "+ 3 runs of 5 ms per point and a warm-up walk of its chain at 100 ns per line; the sum over "
     "the plan. The size sweeps are priced to their planned end (4 x the declared last-level "
@@ -286,7 +292,12 @@ class PlanBuilder {
     if (m.absent_reason.empty()) {
       PlannedMeasurement as_run = m;
       if (priced) as_run.working_set_bytes = *priced;
-      m.estimated_seconds = priced == 0u ? 0 : estimate(as_run, options_);
+      // The run keeps each memory's latency chain for every later chase of it (drivers.h).
+      bool chain_built = false;
+      if (m.kind == MeasurementKind::latency && m.level == Level::memory && m.memory) {
+        chain_built = !chains_.emplace(m.memory->index, as_run.working_set_bytes).second;
+      }
+      m.estimated_seconds = priced == 0u ? 0 : estimate(as_run, options_, chain_built);
       plan_.estimated_seconds += m.estimated_seconds;
       ++plan_.to_run;
     } else {
@@ -621,6 +632,7 @@ class PlanBuilder {
   const topology::Topology& topology_;
   const PlanOptions& options_;
   Plan plan_;
+  std::set<std::pair<int, std::uint64_t>> chains_;  // memory latency chains priced (memory, bytes)
 };
 
 }  // namespace

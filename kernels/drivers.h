@@ -94,6 +94,8 @@ struct FrequencyResult {
 FrequencyResult measure_frequency(const DriverContext& context, platform::ThreadTeam& team,
                                   const codegen::ClockSpec& spec);
 
+class ChaseChain;
+
 struct LatencyRequest {
   std::vector<unsigned> nodes;
   std::uint64_t working_set_bytes = 0;
@@ -102,6 +104,10 @@ struct LatencyRequest {
   // that overflows the caches needs only twice what they hold walked: what building it left in
   // them is gone by then, and every later load misses as it would in a whole cycle.
   std::uint64_t warm_up_bytes = 0;
+  // Where the chain is kept for later chases: walked on from its cursor when it has the same
+  // memories, lines and line size (no warm-up then), built anew into it otherwise. None: a chain
+  // of this measurement's own.
+  ChaseChain* keep = nullptr;
 };
 
 struct LatencyResult {
@@ -110,6 +116,29 @@ struct LatencyResult {
   double placement_fraction = 0;
   std::optional<double> huge_page_fraction;  // buffer of 2 MiB or more
   results::Interference interference;
+};
+
+// A pointer chase kept from one latency measurement to the next (issue 29): on the 8-memory
+// Opteron fixture, building a 64 MiB chain and walking half of it for each of the 64 domain x
+// memory chases in each pass was 22 s of a default run's estimated 159 s. Kept, a memory's chain is
+// built and warmed up once, and every later chase of it (another domain's, a later pass's) goes on
+// from where the last one stopped: the lines ahead were walked a whole cycle ago, out of every
+// cache since, and the lines its last walker may still hold are the cycle's farthest.
+class ChaseChain {
+ public:
+  ChaseChain() = default;
+  bool built() const { return cursor_ != nullptr; }
+  const void* data() const { return buffer_.data(); }
+  std::uint64_t lines() const { return lines_; }
+
+ private:
+  friend LatencyResult measure_latency(const DriverContext&, platform::ThreadTeam&,
+                                       const LatencyRequest&);
+  platform::NodeBuffer buffer_;
+  std::vector<unsigned> nodes_;
+  std::uint64_t lines_ = 0;
+  unsigned line_bytes_ = 0;
+  const void* cursor_ = nullptr;  // where the next walk goes on from
 };
 
 // Pointer chase on the first thread of the team (which should hold one thread).

@@ -27,26 +27,34 @@ LatencyResult measure_latency(const DriverContext& context, platform::ThreadTeam
   const std::uint64_t loads_per_iteration = kernel->metadata().dependent_loads;
   const std::uint64_t lines =
       std::max<std::uint64_t>(2, request.working_set_bytes / request.line_bytes);
-  platform::NodeBuffer buffer;
-  const void* cursor = nullptr;  // where the chase goes on from: each sample walks new lines
+  ChaseChain own;
+  ChaseChain& chain = request.keep != nullptr ? *request.keep : own;
+  const bool kept = chain.built() && chain.nodes_ == request.nodes && chain.lines_ == lines &&
+                    chain.line_bytes_ == request.line_bytes;
   team.run([&](int t) {
-    if (t != 0) return;
-    buffer =
+    if (t != 0 || kept) return;
+    chain = ChaseChain();  // the old chain's memory goes back before the new one is taken
+    chain.buffer_ =
         platform::NodeBuffer(context.topology.handle(), lines * request.line_bytes, request.nodes);
-    char* base = static_cast<char*>(buffer.data());
+    chain.nodes_ = request.nodes;
+    chain.lines_ = lines;
+    chain.line_bytes_ = request.line_bytes;
+    char* base = static_cast<char*>(chain.buffer_.data());
     const std::vector<std::uint64_t> next = single_cycle_permutation(lines, 0x1a2b3c4d);
     link_chase(base, next, request.line_bytes);
-    cursor = base;
+    chain.cursor_ = base;
     // Warm-up: one whole cycle, so caches and TLB hold what they can (or the part asked for).
     const std::uint64_t warm_lines =
         request.warm_up_bytes > 0 ? std::min(lines, request.warm_up_bytes / request.line_bytes)
                                   : lines;
     codegen::KernelArgs a;
-    a.src0 = cursor;
+    a.src0 = chain.cursor_;
     a.repetitions = warm_lines / loads_per_iteration + 1;
-    a.out = &cursor;
+    a.out = &chain.cursor_;
     kernel->run(a);
   });
+  const platform::NodeBuffer& buffer = chain.buffer_;
+  const void*& cursor = chain.cursor_;  // where the chase goes on from: each sample walks new lines
 
   LatencyResult result;
   result.working_set_bytes = lines * request.line_bytes;

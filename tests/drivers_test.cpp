@@ -186,6 +186,33 @@ TEST_F(Drivers, FlopsFrequencyAndLatencyGivePlausibleValues) {
   EXPECT_DOUBLE_EQ(l1.placement_fraction, 1.0);
 }
 
+// A kept chain (issue 29) is built once and walked on by later chases of the same memory, from
+// another core too; a chase of another size builds a new one in its place.
+TEST_F(Drivers, AKeptChaseChainIsWalkedOnByLaterChasesAndRebuiltForAnotherSize) {
+  ChaseChain chain;
+  EXPECT_FALSE(chain.built());
+  constexpr std::uint64_t kBytes = 4 << 20;
+  const std::vector<unsigned>& pus = domain().core_pus;
+  platform::ThreadTeam first(topology_.handle(), {pus.front()});
+  const LatencyResult built = measure_latency(context_, first, {local(), kBytes, 64, 0, &chain});
+  ASSERT_TRUE(chain.built());
+  const void* const data = chain.data();
+  EXPECT_EQ(chain.lines(), kBytes / 64);
+  EXPECT_EQ(built.working_set_bytes, kBytes);
+  EXPECT_DOUBLE_EQ(built.placement_fraction, 1.0);
+  platform::ThreadTeam other(topology_.handle(), {pus.back()});
+  const LatencyResult walked_on =
+      measure_latency(context_, other, {local(), kBytes, 64, 0, &chain});
+  EXPECT_EQ(chain.data(), data);
+  EXPECT_EQ(walked_on.working_set_bytes, kBytes);
+  EXPECT_DOUBLE_EQ(walked_on.placement_fraction, 1.0);
+  EXPECT_GT(larm::results::median(walked_on.ns), 0.1);
+  const LatencyResult smaller =
+      measure_latency(context_, first, {local(), kBytes / 2, 64, 0, &chain});
+  EXPECT_EQ(chain.lines(), kBytes / 2 / 64);
+  EXPECT_EQ(smaller.working_set_bytes, kBytes / 2);
+}
+
 }  // namespace
 }  // namespace larm::kernels
 
