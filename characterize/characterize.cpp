@@ -233,10 +233,14 @@ class Runner {
 
   // A stream kernel on the domain's threads, every buffer on the entry's memory.
   kernels::BandwidthResult on_memory(const PlannedMeasurement& m) {
+    // A domain's memory roofs keep their buffers from one access to the next (drivers.h): the
+    // plan lists the accesses on one memory in a row.
+    const bool memory_roof = m.kind == MeasurementKind::bandwidth && m.level == Level::memory;
     return kernels::measure_bandwidth(context_, team(m.pus),
                                       {.spec = m.spec,
                                        .nodes = memory_nodes(m.memory),
-                                       .working_set_bytes = m.working_set_bytes});
+                                       .working_set_bytes = m.working_set_bytes,
+                                       .keep = memory_roof ? &memory_roof_buffers_ : nullptr});
   }
 
   // The add chain alone, cross-checked with the imul chain; or beside an ISA's load.
@@ -413,6 +417,7 @@ class Runner {
   // Each memory's latency chain, by its memories' OS indexes: one per memory held for the run
   // (64 MiB each on most nodes), built at its first chase.
   std::map<std::vector<unsigned>, kernels::ChaseChain> memory_chains_;
+  kernels::StreamBuffers memory_roof_buffers_;  // the last memory roof's
 };
 
 // After the passes: a warning when the add and imul clocks differ past kClockDisagreement.

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "characterize/cache_capacity.h"
 #include "characterize/twin_domains.h"
@@ -51,9 +52,11 @@ constexpr double kChaseWarmUpSecondsPerLine = 100e-9;  // one walk of the chain,
 // (docs/method.md: quick 12, 12, 10 s for 10.3, 10.4, 11.7 s; default 41 s for 37.4 s).
 constexpr double kCalibrationSamples = 1;
 
-// chain_built: a memory latency whose chain an earlier chase of the same memory built and kept
-// (kernels::ChaseChain): it only walks on.
-double estimate(const PlannedMeasurement& m, const PlanOptions& o, bool chain_built = false) {
+// kept: what an earlier measurement left this one — a memory latency's chain, built by an
+// earlier chase of the same memory (kernels::ChaseChain), which it only walks on; a memory
+// roof's buffers, first-touched by the access before it on the same memory
+// (kernels::StreamBuffers).
+double estimate(const PlannedMeasurement& m, const PlanOptions& o, bool kept = false) {
   // The first pass calibrates, each later one warms up once and reuses the repetitions; the
   // passes' shares add up to the samples.
   const int passes = first_pass_only(m.kind) ? 1 : std::max(1, o.passes);
@@ -74,7 +77,8 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o, bool chain_bu
       const double sweep = threads_ws / kStreamBytesPerSecond;
       const double length =
           drawn_once(m.kind) ? o.min_sample_seconds * kSweepSampleFraction : o.min_sample_seconds;
-      return passes * threads_ws / kFirstTouchBytesPerSecond + runs * std::max(length, sweep);
+      const double touches = kept ? 0 : passes;
+      return touches * threads_ws / kFirstTouchBytesPerSecond + runs * std::max(length, sweep);
     }
     case MeasurementKind::latency: {
       // A cache level's chase builds its chain and walks it once (or the part
@@ -82,7 +86,7 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o, bool chain_bu
       const double lines = threads_ws / 64;
       const double walked =
           chase_warm_up_bytes(m) > 0 ? static_cast<double>(chase_warm_up_bytes(m)) / 64 : lines;
-      const double builds = m.level != Level::memory ? passes : chain_built ? 0 : 1;
+      const double builds = m.level != Level::memory ? passes : kept ? 0 : 1;
       return builds * (lines * kChaseSetupSecondsPerLine + walked * kChaseWarmUpSecondsPerLine) +
              runs * o.min_sample_seconds;
     }
@@ -265,6 +269,8 @@ class PlanBuilder {
   PlanBuilder(const topology::Topology& topology, const PlanOptions& options)
       : topology_(topology), options_(options) {
     plan_.usable_llc_fraction = options_.usable_llc_fraction;
+    plan_.isa = options_.isa;
+    plan_.flop_isas = options_.flop_isas;
     if (!options_.sweep_every_domain) plan_.sized_from = twin_sources(topology, options_.domains);
   }
 
@@ -292,12 +298,19 @@ class PlanBuilder {
     if (m.absent_reason.empty()) {
       PlannedMeasurement as_run = m;
       if (priced) as_run.working_set_bytes = *priced;
-      // The run keeps each memory's latency chain for every later chase of it (drivers.h).
-      bool chain_built = false;
+      // The run keeps each memory's latency chain for every later chase of it, and a memory
+      // roof's buffers for the next access on the same memory (drivers.h).
+      bool kept = false;
       if (m.kind == MeasurementKind::latency && m.level == Level::memory && m.memory) {
-        chain_built = !chains_.emplace(m.memory->index, as_run.working_set_bytes).second;
+        kept = !chains_.emplace(m.memory->index, as_run.working_set_bytes).second;
       }
-      m.estimated_seconds = priced == 0u ? 0 : estimate(as_run, options_, chain_built);
+      if (m.kind == MeasurementKind::bandwidth && m.level == Level::memory && m.domain >= 0 &&
+          m.memory) {
+        const std::tuple key(m.domain, m.memory->index, as_run.working_set_bytes);
+        kept = key == last_memory_roof_;
+        last_memory_roof_ = key;
+      }
+      m.estimated_seconds = priced == 0u ? 0 : estimate(as_run, options_, kept);
       plan_.estimated_seconds += m.estimated_seconds;
       ++plan_.to_run;
     } else {
@@ -306,16 +319,21 @@ class PlanBuilder {
     plan_.measurements.push_back(std::move(m));
   }
 
-  // A memory-level entry once per memory of the machine: local to the domain, or remote.
+  // A memory-level entry on memory mem: local to the domain, or remote.
+  PlannedMeasurement on_memory(const topology::Domain& domain, PlannedMeasurement m,
+                               int mem) const {
+    m.memory = topology_.memory_ref(mem);
+    const bool local = std::find(domain.local_memories.begin(), domain.local_memories.end(), mem) !=
+                       domain.local_memories.end();
+    m.placement = local ? Placement::local : Placement::remote;
+    return m;
+  }
+
+  // A memory-level entry once per memory of the machine.
   void add_on_each_memory(const topology::Domain& domain, const PlannedMeasurement& m,
                           std::optional<std::uint64_t> priced) {
     for (std::size_t mem = 0; mem < topology_.memories().size(); ++mem) {
-      PlannedMeasurement on_memory = m;
-      on_memory.memory = topology_.memory_ref(static_cast<int>(mem));
-      const bool local = std::find(domain.local_memories.begin(), domain.local_memories.end(),
-                                   static_cast<int>(mem)) != domain.local_memories.end();
-      on_memory.placement = local ? Placement::local : Placement::remote;
-      add(on_memory, priced);
+      add(on_memory(domain, m, static_cast<int>(mem)), priced);
     }
   }
 
@@ -456,7 +474,7 @@ class PlanBuilder {
       std::size_t at = 0;
       for (const LevelWorkingSet& level : level_working_sets(domain)) {
         const std::optional<std::uint64_t> as_run = priced.at(at++);
-        for (Access access : larm::all<larm::Access>()) {
+        const auto roof = [&](Access access) {
           PlannedMeasurement m = base;
           m.kind = MeasurementKind::bandwidth;
           m.level = level.level;
@@ -465,16 +483,28 @@ class PlanBuilder {
                                        .unroll = roof_unroll(options_.isa, level.level, access)};
           m.working_set_bytes = level.bytes_per_thread;
           m.absent_reason = level.absent_reason;
-          add_at_its_level(domain, m, as_run);
-          // With one memory, contention and congestion are the local roof: absent, said so.
-          if (level.level == Level::memory && single_memory()) {
-            for (Placement placement : {Placement::contention, Placement::congestion}) {
-              PlannedMeasurement shared = m;
-              shared.memory.reset();
-              shared.placement = placement;
-              shared.absent_reason = "single NUMA node";
-              add(shared);
-            }
+          return m;
+        };
+        if (level.level != Level::memory) {
+          for (Access access : larm::all<larm::Access>()) add(roof(access), as_run);
+          continue;
+        }
+        // Memory: the accesses on one memory in a row, which share their buffers (the run keeps
+        // them from one to the next, kernels::StreamBuffers).
+        for (std::size_t mem = 0; mem < topology_.memories().size(); ++mem) {
+          for (Access access : larm::all<larm::Access>()) {
+            add(on_memory(domain, roof(access), static_cast<int>(mem)), as_run);
+          }
+        }
+        // With one memory, contention and congestion are the local roof: absent, said so.
+        for (Access access : larm::all<larm::Access>()) {
+          if (!single_memory()) break;
+          for (Placement placement : {Placement::contention, Placement::congestion}) {
+            PlannedMeasurement shared = roof(access);
+            shared.memory.reset();
+            shared.placement = placement;
+            shared.absent_reason = "single NUMA node";
+            add(shared);
           }
         }
       }
@@ -633,6 +663,7 @@ class PlanBuilder {
   const PlanOptions& options_;
   Plan plan_;
   std::set<std::pair<int, std::uint64_t>> chains_;  // memory latency chains priced (memory, bytes)
+  std::tuple<int, int, std::uint64_t> last_memory_roof_{-1, -1, 0};  // domain, memory, bytes
 };
 
 }  // namespace

@@ -132,6 +132,8 @@ PlanOptions default_plan_options(bool quick);
 
 struct Plan {
   std::vector<PlannedMeasurement> measurements;
+  larm::Isa isa = codegen::widest_isa();  // PlanOptions': the bandwidth kernels'
+  std::vector<larm::Isa> flop_isas;       // and the FLOP ceilings'
   double estimated_seconds = 0;
   double usable_llc_fraction = 1;  // PlanOptions': the run's chase sweeps stop past it
   // Domain -> the twin whose sweeps size its roofs and latencies (twin_domains.h); its own

@@ -25,29 +25,73 @@ BandwidthResult measure_bandwidth(const DriverContext& context, platform::Thread
   const auto threads = static_cast<std::size_t>(team.size());
   std::vector<std::vector<platform::NodeBuffer>> buffers(threads);
   std::vector<codegen::KernelArgs> args(threads);
-
-  // Each thread allocates and first-touches its own streams.
-  team.run([&](int t) {
-    auto& own = buffers[static_cast<std::size_t>(t)];
-    for (int s = 0; s < streams; ++s) {
-      own.emplace_back(context.topology.handle(), per_stream, request.nodes, request.policy);
-      fill_with_ones(own.back().data(), per_stream);
-    }
+  // The areas each thread's streams use, for the placement and huge-page checks.
+  std::vector<std::vector<std::pair<const void*, std::size_t>>> areas(threads);
+  const auto point = [&](int t, const std::vector<char*>& starts) {
     codegen::KernelArgs& a = args[static_cast<std::size_t>(t)];
     a.bytes_per_stream = per_stream;
     a.fill = kFill;
-    a.src0 = loads > 0 ? own[0].data() : nullptr;
-    a.src1 = loads > 1 ? own[1].data() : nullptr;
-    a.dst = stores ? own.back().data() : nullptr;
-  });
+    a.src0 = loads > 0 ? starts[0] : nullptr;
+    a.src1 = loads > 1 ? starts[1] : nullptr;
+    a.dst = stores ? starts.back() : nullptr;
+  };
+
+  StreamBuffers* const keep = request.keep;
+  const std::uint64_t slice = stream_slice_bytes(per_stream);
+  const bool kept = keep != nullptr && !keep->empty() && keep->nodes_ == request.nodes &&
+                    keep->policy_ == request.policy && keep->pus_ == team.pus() &&
+                    keep->regions_.front().size() >= slice * static_cast<std::uint64_t>(streams);
+  if (keep != nullptr && !kept) {
+    // Room for any access's streams of this working set (1 to 3 slices), touched once.
+    std::uint64_t region = 0;
+    for (std::uint64_t n = 1; n <= 3; ++n) {
+      region = std::max(region, n * stream_slice_bytes(request.working_set_bytes / n));
+    }
+    region = std::max(region, slice * static_cast<std::uint64_t>(streams));
+    *keep = StreamBuffers();  // the old regions go back before the new ones are taken
+    keep->regions_.resize(threads);
+    team.run([&](int t) {
+      platform::NodeBuffer& own = keep->regions_[static_cast<std::size_t>(t)];
+      own = platform::NodeBuffer(context.topology.handle(), region, request.nodes, request.policy);
+      fill_with_ones(own.data(), region);
+    });
+    keep->nodes_ = request.nodes;
+    keep->policy_ = request.policy;
+    keep->pus_ = team.pus();
+  }
+  if (keep != nullptr) {
+    for (std::size_t t = 0; t < threads; ++t) {
+      char* base = static_cast<char*>(keep->regions_[t].data());
+      std::vector<char*> starts;
+      for (int s = 0; s < streams; ++s)
+        starts.push_back(base + slice * static_cast<std::uint64_t>(s));
+      point(static_cast<int>(t), starts);
+      // The whole region: huge_page_fraction counts the mappings that lie inside an area.
+      areas[t].emplace_back(base, keep->regions_[t].size());
+    }
+  } else {
+    // Each thread allocates and first-touches its own streams.
+    team.run([&](int t) {
+      auto& own = buffers[static_cast<std::size_t>(t)];
+      std::vector<char*> starts;
+      for (int s = 0; s < streams; ++s) {
+        own.emplace_back(context.topology.handle(), per_stream, request.nodes, request.policy);
+        fill_with_ones(own.back().data(), per_stream);
+        starts.push_back(static_cast<char*>(own.back().data()));
+      }
+      point(t, starts);
+    });
+    for (std::size_t t = 0; t < threads; ++t) {
+      for (const platform::NodeBuffer& b : buffers[t]) areas[t].emplace_back(b.data(), b.size());
+    }
+  }
 
   platform::PlacementCount placement;
   std::vector<std::pair<const void*, std::size_t>> huge_page_candidates;
-  for (const auto& own : buffers) {
-    for (const platform::NodeBuffer& b : own) {
-      placement += platform::count_placement(b.data(), b.size(), request.nodes);
-      if (b.size() >= platform::kHugePageBytes)
-        huge_page_candidates.emplace_back(b.data(), b.size());
+  for (const auto& own : areas) {
+    for (const auto& [data, size] : own) {
+      placement += platform::count_placement(data, size, request.nodes);
+      if (size >= platform::kHugePageBytes) huge_page_candidates.emplace_back(data, size);
     }
   }
   // Interleaved buffers are left on small pages on purpose (page-by-page interleaving).
@@ -98,6 +142,12 @@ BandwidthResult measure_bandwidth(const DriverContext& context, platform::Thread
     }
   }
   return result;
+}
+
+std::uint64_t stream_slice_bytes(std::uint64_t per_stream) {
+  const std::uint64_t alignment =
+      per_stream >= platform::kHugePageBytes ? platform::kHugePageBytes : 4096;
+  return (per_stream + alignment - 1) / alignment * alignment;
 }
 
 }  // namespace larm::kernels

@@ -136,6 +136,39 @@ TEST_F(Drivers, L1BandwidthIsAboveMemoryBandwidthAndPagesAreLocal) {
   EXPECT_LE(l1.working_set_bytes, sets.front().bytes_per_thread);
 }
 
+// Kept buffers (issue 29): every access of a working set runs in the same regions, its streams
+// in whole-huge-page slices, the pages on their memory and huge; other PUs take new regions.
+TEST_F(Drivers, KeptStreamBuffersServeEveryAccessOfAWorkingSetAndFollowTheTeam) {
+  platform::ThreadTeam team(topology_.handle(), domain().core_pus);
+  constexpr std::uint64_t kBytes = 12 << 20;
+  StreamBuffers keep;
+  std::vector<const void*> regions;
+  for (larm::Access access : larm::all<larm::Access>()) {
+    const codegen::StreamSpec spec{.isa = codegen::baseline_isa(), .access = access};
+    const BandwidthResult r = measure_bandwidth(
+        context_, team,
+        {.spec = spec, .nodes = local(), .working_set_bytes = kBytes, .keep = &keep});
+    EXPECT_DOUBLE_EQ(r.placement_fraction, 1.0) << larm::name(access);
+    EXPECT_LE(r.working_set_bytes, kBytes);
+    EXPECT_GT(r.working_set_bytes, kBytes * 9 / 10) << larm::name(access);
+    for (double g : r.gbps) EXPECT_GT(g, 0);
+    if (regions.empty()) {
+      for (std::size_t t = 0; t < domain().core_pus.size(); ++t) regions.push_back(keep.data(t));
+    }
+    for (std::size_t t = 0; t < regions.size(); ++t) {
+      EXPECT_EQ(keep.data(t), regions[t]) << larm::name(access) << ", thread " << t;
+    }
+  }
+  EXPECT_EQ(stream_slice_bytes(kBytes / 3), 4u << 20);
+  EXPECT_EQ(stream_slice_bytes(5000), 8192u);
+  platform::ThreadTeam lone(topology_.handle(), {domain().core_pus.back()});
+  const codegen::StreamSpec load{.isa = codegen::baseline_isa(), .access = larm::Access::load};
+  measure_bandwidth(context_, lone,
+                    {.spec = load, .nodes = local(), .working_set_bytes = kBytes, .keep = &keep});
+  EXPECT_NO_THROW(keep.data(0));
+  EXPECT_THROW(keep.data(1), std::out_of_range);
+}
+
 TEST_F(Drivers, GroupBandwidthsAddUpToAtLeastTheTotal) {
   platform::ThreadTeam team(topology_.handle(), domain().core_pus);
   if (team.size() < 2) GTEST_SKIP() << "needs two cores";
