@@ -132,7 +132,9 @@ topology::Domain usable_view(const topology::Domain& domain, double fraction) {
 const char* const kEstimateMethod =
     "each measurement = (1 for the warm-up and calibration runs + 1 warm-up per later pass + the "
     "samples) x max(sample length, one sweep of its working set at 5 GB/s per thread) + passes x "
-    "first touch of its buffers at 2 GB/s per thread (+60 ns per line to build a pointer chase, "
+    "first touch of its buffers at 2 GB/s per thread (once per pass for the accesses of a domain "
+    "on "
+    "one memory, which share them; +60 ns per line to build a pointer chase, "
     "+100 ns per line of its warm-up walk, half of a memory's chain; a memory's chain is built "
     "once in the run, its later chases walk on); the size sweeps and the "
     "scaling curves run in one pass with half the samples, half as long, the latency sweep with 3 "
