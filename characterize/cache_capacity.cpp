@@ -102,6 +102,22 @@ std::vector<results::CacheCapacity> match(const topology::Domain& domain, SizeSw
     while (k + 1 < m.size() && m[k + 1] <= middle) ++k;
     return curve[k].bytes;
   };
+  // A cache holds no more than its size: a plateau that runs on past its level's declared size
+  // had the levels above serve those sizes as fast (on the 16-core Xeon guest, a host slowing the
+  // cores in phases made one load plateau of 1 KiB - 12 MiB per thread, and the "L1" roof ran at
+  // 5.9 MiB per thread). Its effective capacity is then the declared size, and the reason says so.
+  const auto capped = [&](results::CacheCapacity& c, std::uint64_t bytes) {
+    if (bytes <= c.declared_bytes) {
+      c.effective_bytes = bytes;
+      return;
+    }
+    c.effective_bytes = c.declared_bytes;
+    c.reason =
+        std::string("its ") + std::string(name(sweep)) + " plateau runs on to " +
+        results::bytes_text(bytes) + ", past its declared " +
+        results::bytes_text(c.declared_bytes) +
+        " (the levels above served those sizes as fast): effective capacity taken as declared";
+  };
   std::size_t next = 0;
   std::uint64_t below = 0;  // the declared size of the level before, comparable to the sweep's
   const Plateau* below_plateau = nullptr;
@@ -122,7 +138,7 @@ std::vector<results::CacheCapacity> match(const topology::Domain& domain, SizeSw
       skipped = true;
     }
     if (skipped && below_plateau != nullptr) {
-      capacities.back().effective_bytes = effective(*below_plateau, next);
+      capped(capacities.back(), effective(*below_plateau, next));
     }
     below = c.declared_bytes;
     below_plateau = nullptr;
@@ -133,7 +149,7 @@ std::vector<results::CacheCapacity> match(const topology::Domain& domain, SizeSw
       std::vector<double> values;
       for (std::size_t k = p.first; k <= p.last; ++k) values.push_back(curve[k].value);
       c.plateau_value = results::median(values);
-      c.effective_bytes = effective(p, next + 1);
+      capped(c, effective(p, next + 1));
       below_plateau = &p;
       ++next;
     } else {

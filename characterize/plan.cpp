@@ -17,26 +17,6 @@
 namespace larm::characterize {
 namespace {
 
-// In L2, a kernel that stores runs at most 16 stores per iteration, not the default's 64 (store)
-// or 32 (copy) (issue 32). Zen 5, AVX-512, one core, C loops of _mm512_store_pd, best of 5
-// (2026-11-26): store on 212 KiB, 64 stores an iteration (4 KiB) 112 GB/s, 32 110, 16 187-205,
-// 8 and 4 185-210; copy on 106 KiB, 32 109 GB/s, 16 and 4 138-142. likwid-bench's store kernel
-// (4 a loop) read 1 / 0.78 of larm's L2 store roof before. In L3 the long loops are the faster
-// (store 64 and 32: 99-100 GB/s, 16 to 4: 80-83; copy 32: 92, 16 and 4: 81-82) and in L1 they
-// tie, so L2 alone changes; non-temporal stores go to memory whatever the level. Measured on
-// x86-64 only: AArch64's kernels keep their default until an Arm core has shown otherwise.
-int roof_unroll(larm::Isa isa, Level level, Access access) {
-  const bool x86 = isa == larm::Isa::sse2 || isa == larm::Isa::avx || isa == larm::Isa::avx2 ||
-                   isa == larm::Isa::avx512;
-  if (!x86 || level != Level::L2 || access == Access::store_nt ||
-      codegen::store_streams(access) == 0) {
-    return 0;
-  }
-  constexpr int kL2StoresPerIteration = 16;
-  const int standard = codegen::StreamSpec{.isa = isa, .access = access}.effective_unroll();
-  return standard > kL2StoresPerIteration ? kL2StoresPerIteration : 0;
-}
-
 using codegen::KernelSpec;
 using larm::Access;
 using larm::FlopOp;
@@ -111,6 +91,26 @@ std::vector<std::optional<std::uint64_t>> priced_sets(const topology::Domain& us
 }
 
 }  // namespace
+
+// In L2, a kernel that stores runs at most 16 stores per iteration, not the default's 64 (store)
+// or 32 (copy) (issue 32). Zen 5, AVX-512, one core, C loops of _mm512_store_pd, best of 5
+// (2026-11-26): store on 212 KiB, 64 stores an iteration (4 KiB) 112 GB/s, 32 110, 16 187-205,
+// 8 and 4 185-210; copy on 106 KiB, 32 109 GB/s, 16 and 4 138-142. likwid-bench's store kernel
+// (4 a loop) read 1 / 0.78 of larm's L2 store roof before. In L3 the long loops are the faster
+// (store 64 and 32: 99-100 GB/s, 16 to 4: 80-83; copy 32: 92, 16 and 4: 81-82) and in L1 they
+// tie, so L2 alone changes; non-temporal stores go to memory whatever the level. Measured on
+// x86-64 only: AArch64's kernels keep their default until an Arm core has shown otherwise.
+int roof_unroll(larm::Isa isa, Level level, Access access) {
+  const bool x86 = isa == larm::Isa::sse2 || isa == larm::Isa::avx || isa == larm::Isa::avx2 ||
+                   isa == larm::Isa::avx512;
+  if (!x86 || level != Level::L2 || access == Access::store_nt ||
+      codegen::store_streams(access) == 0) {
+    return 0;
+  }
+  constexpr int kL2StoresPerIteration = 16;
+  const int standard = codegen::StreamSpec{.isa = isa, .access = access}.effective_unroll();
+  return standard > kL2StoresPerIteration ? kL2StoresPerIteration : 0;
+}
 
 topology::Domain usable_view(const topology::Domain& domain, double fraction) {
   topology::Domain view = domain;

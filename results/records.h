@@ -151,7 +151,7 @@ struct CacheCapacity {
   std::optional<std::uint64_t> plateau_start_bytes;  // the plateau's first and last swept size
   std::optional<std::uint64_t> plateau_end_bytes;
   std::optional<double> plateau_value;  // its median: ns (latency) or GB/s (bandwidth)
-  std::string reason;                   // why there is no plateau
+  std::string reason;                   // why there is no plateau, or the capacity was capped
 };
 
 // A run of every core of the machine on one memory (contention) or on all memories interleaved

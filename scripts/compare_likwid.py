@@ -2,10 +2,17 @@
 """larm against likwid-bench (issue 32): every level x access likwid-bench has an equivalent for,
 at larm's own working sets and threads, runs alternated.
 
-For each round: one `larm characterize` run (default `--quick --only bandwidth,sweep`: the roofs
-sized from the load sweep, as a full run sizes them), then for every local roof of domain 0
-likwid-bench's equivalent kernel at the roof's working set (-w N:<per-thread bytes x
-threads>B:<threads>, likwid counting the size over every stream as larm does), best of
+One `larm characterize` run (default `--quick --only bandwidth,sweep`: the roofs sized from the
+load sweep, as a full run sizes them) says each local roof of domain 0's working set per thread
+and threads. Then, paired (the default), --pairs rounds over those roofs, each roof's pair run
+back to back: `larm bench` (the roof's kernel alone, its level's form, the same threads, working
+set, memory, samples and estimator) and likwid-bench's equivalent kernel at the roof's working set
+(-w N:<per-thread bytes x threads>B:<threads>, likwid counting the size over every stream as larm
+does). On a host whose shared L3 and memory give 70-120 GB/s over seconds (docs/performance.md),
+only a pair measured within seconds compares the tools rather than two moments of the host.
+likwid-bench calibrates its iterations to a run of about a second in a roof's first pair; the
+later pairs reuse them (-i), as larm reuses its repetitions. --unpaired compares instead each
+characterize run's roof values (--rounds runs) with likwid-bench runs minutes later, best of
 --likwid-runs runs (default 1).
 Equivalents: load -> load_<isa>, store -> store_<isa>, store-nt -> store_mem_<isa> (non-temporal
 stores), copy -> copy_<isa>, 2ld1st -> stream_<isa> (a = b + s*c: two loads and a store over
@@ -49,7 +56,14 @@ def widest_isa():
 parser = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
 parser.add_argument("--larm", required=True)
-parser.add_argument("--rounds", type=int, default=3)
+parser.add_argument("--rounds", type=int, default=None,
+                    help="characterize runs (default: 1 paired, 3 unpaired)")
+parser.add_argument("--pairs", type=int, default=3,
+                    help="paired: the alternated rounds of larm bench / likwid-bench pairs over "
+                         "the roofs (default 3)")
+parser.add_argument("--unpaired", action="store_true",
+                    help="compare the characterize runs' roof values with likwid-bench runs "
+                         "minutes later (the script before larm bench)")
 parser.add_argument("--isa", default=widest_isa(),
                     help="ISA of both tools' kernels (default: this CPU's widest)")
 parser.add_argument("--likwid-runs", type=int, default=1,
@@ -62,6 +76,8 @@ parser.add_argument("--larm-options", default="--quick --only bandwidth,sweep",
 parser.add_argument("--no-states", action="store_true",
                     help="do not split the L3 and memory rows by placement state")
 args = parser.parse_args()
+if args.rounds is None:
+    args.rounds = 3 if args.unpaired else 1
 STATE_LEVELS = ("L3", "memory")  # the rows whose bandwidth moves with the host's placement
 
 likwid_suffix = {"sse2": "sse", "avx": "avx", "avx2": "avx", "avx512": "avx512"}[args.isa]
@@ -86,13 +102,21 @@ def larm_state(doc, roof):
     return state_word(far(state)) if state else "unknown"
 
 
-def likwid(access, total_bytes, threads):
+iterations = {}  # (kernel, total bytes, threads) -> likwid-bench's own calibration, reused
+
+
+def likwid(access, total_bytes, threads, runs=None):
     kernel = f"{kernels[access]}_{likwid_suffix}"
     best = 0.0
-    for _ in range(args.likwid_runs):
-        run = subprocess.run(["likwid-bench", "-t", kernel, "-w", f"N:{total_bytes}B:{threads}"],
+    for _ in range(runs or args.likwid_runs):
+        known = iterations.get((kernel, total_bytes, threads))
+        run = subprocess.run(["likwid-bench", "-t", kernel, "-w", f"N:{total_bytes}B:{threads}",
+                              *(["-i", str(known)] if known else [])],
                              capture_output=True, text=True)
         found = re.search(r"MByte/s:\s+([0-9.]+)", run.stdout)
+        per_thread = re.search(r"Iterations per thread:\s+([0-9]+)", run.stdout)
+        if found and per_thread and not args.unpaired:
+            iterations[(kernel, total_bytes, threads)] = int(per_thread.group(1))
         if run.returncode != 0 or not found:
             # likwid-bench refuses some sizes (a stream under its unrolled loop's length per
             # thread): the row is left out and says why.
@@ -103,6 +127,61 @@ def likwid(access, total_bytes, threads):
     return best
 
 
+def compared_roofs(doc):
+    """The local roofs of domain 0 that likwid-bench has a kernel for, with samples."""
+    for roof in doc["roofs"]:
+        if roof["domain"] != 0 or not roof["samples"] or roof["level"] not in levels or \
+                roof["access"] not in kernels or roof["access"] not in wanted or \
+                roof["placement"] not in ("", "local"):
+            continue
+        yield roof
+
+
+def larm_bench(roof, estimator):
+    """The roof's kernel alone, now: larm bench at the roof's level, access, working set and
+    threads, with a characterization's samples and estimator."""
+    run = subprocess.run([args.larm, "bench", "--json", "--isa", args.isa, "--level", roof["level"],
+                          "--access", roof["access"], "--threads", str(roof["threads"]),
+                          "--working-set", str(roof["working_set_bytes"]),
+                          "--estimator", estimator], capture_output=True, text=True, check=True)
+    return json.loads(run.stdout.splitlines()[-1])["gbps"]
+
+
+def record(key, ours, theirs, roof, state_key):
+    if state_key:
+        key = key + (state_key,)
+    # Each pair as it comes (stderr): what a run cut short still shows.
+    print(f"  {' '.join(key)} {roof['working_set_bytes']} B/thread: larm {ours:.1f} likwid "
+          f"{theirs:.1f} GB/s ({ours / theirs:.3f})", file=sys.stderr, flush=True)
+    larm_values.setdefault(key, []).append(ours)
+    likwid_values.setdefault(key, []).append(theirs)
+    ratios.setdefault(key, []).append(ours / theirs)
+    sizes[key] = roof["working_set_bytes"]
+
+
+def in_state(roof, key, measure, doc=None):
+    """Runs measure() (-> (larm, likwid) or None) bracketed by the ping-pong where the row
+    depends on the placement state; records the pair in its state, or counts it left out."""
+    split = ping is not None and roof["threads"] >= 2 and roof["level"] in STATE_LEVELS
+    before = ping() if split else None
+    values = measure()
+    if values is None:
+        return
+    state_key = None
+    if split:
+        after = ping()
+        theirs = state_word(before > FAR_NS) if (before > FAR_NS) == (after > FAR_NS) \
+            else "moved"
+        # Unpaired, larm's value is the run's: its state is the one the run measured it in.
+        ours = larm_state(doc, roof) if doc is not None else theirs
+        if theirs != ours or ours in ("unknown", "moved"):
+            across.setdefault(key, []).append(f"{ours}/{theirs}")
+            return
+        state_key = ours
+    record(key, *values, roof, state_key)
+
+
+docs = []
 for round_ in range(args.rounds):
     out = os.path.join(work, f"round{round_}")
     subprocess.run([args.larm, "characterize", "--quiet", "--isa", args.isa,
@@ -110,35 +189,35 @@ for round_ in range(args.rounds):
                    stdout=subprocess.DEVNULL)
     with open(os.path.join(out, "results.json")) as f:
         doc = json.load(f)
-    for roof in doc["roofs"]:
-        key = (roof["level"], roof["access"])
-        if roof["domain"] != 0 or not roof["samples"] or roof["level"] not in levels or \
-                roof["access"] not in kernels or roof["access"] not in wanted or \
-                roof["placement"] not in ("", "local"):
-            continue
-        threads = roof["threads"]
-        split = ping is not None and threads >= 2 and roof["level"] in STATE_LEVELS
-        before = ping() if split else None
-        ref = likwid(roof["access"], roof["working_set_bytes"] * threads, threads)
-        if ref is None:
-            continue
-        if split:
-            after = ping()
-            theirs = state_word(before > FAR_NS) if (before > FAR_NS) == (after > FAR_NS) \
-                else "moved"
-            ours = larm_state(doc, roof)
-            if theirs != ours or ours == "unknown":
-                across.setdefault(key, []).append(f"{ours}/{theirs}")
-                continue
-            key = (roof["level"], roof["access"], ours)
-        larm_values.setdefault(key, []).append(roof["roof"])
-        likwid_values.setdefault(key, []).append(ref)
-        ratios.setdefault(key, []).append(roof["roof"] / ref)
-        sizes[key] = roof["working_set_bytes"]
+    docs.append(doc)
+    if not args.unpaired:
+        continue
+    for roof in compared_roofs(doc):
+        def unpaired(roof=roof):
+            ref = likwid(roof["access"], roof["working_set_bytes"] * roof["threads"],
+                         roof["threads"])
+            return None if ref is None else (roof["roof"], ref)
+        in_state(roof, (roof["level"], roof["access"]), unpaired, doc)
     print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr, flush=True)
 
-print(f"larm vs likwid-bench, {args.isa}, {args.rounds} alternated rounds, medians (GB/s); "
-      f"larm {args.larm_options}")
+if not args.unpaired:
+    estimator = docs[-1]["provenance"].get("roof_estimator", "median")
+    roofs = [roof for doc in docs for roof in compared_roofs(doc)]
+    for pair in range(args.pairs):
+        for roof in roofs:
+            def paired(roof=roof):
+                ours = larm_bench(roof, estimator)
+                ref = likwid(roof["access"], roof["working_set_bytes"] * roof["threads"],
+                             roof["threads"], runs=1)
+                return None if ref is None else (ours, ref)
+            in_state(roof, (roof["level"], roof["access"]), paired)
+        print(f"pair round {pair + 1}/{args.pairs} done", file=sys.stderr, flush=True)
+
+how = (f"{args.rounds} alternated rounds of larm characterize {args.larm_options} and "
+       f"likwid-bench" if args.unpaired else
+       f"{args.pairs} alternated rounds of larm bench / likwid-bench pairs over the roofs of "
+       f"{args.rounds} larm characterize {args.larm_options}")
+print(f"larm vs likwid-bench, {args.isa}, {how}; medians (GB/s)")
 print(f"| {'roof':16} | {'ws/thread':>11} | {'larm':>7} | {'likwid':>7} | {'larm/likwid':>11} |")
 print(f"|{'-' * 18}|{'-' * 13}|{'-' * 9}|{'-' * 9}|{'-' * 13}|")
 worst = None

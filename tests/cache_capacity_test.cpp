@@ -187,15 +187,21 @@ TEST(CacheCapacity, BurstsOverConsecutiveSizesAreNotLevels) {
   EXPECT_NEAR(*capacities[2].plateau_value, 190, 15);
 }
 
-// The 16-core Xeon guest of the device machine (48 KiB L1 and 2 MiB L2 per core, 300 MiB L3):
-// its host halved the cores in phases, so a quick sweep's load curve stepped down inside L1 and
-// inside L2 too; those steps are slowed data of the level below, not the next level.
-TEST(CacheCapacity, AStepInsideTheLevelBelowIsNotTheNextLevel) {
+// The 16-core Xeon guest of the device machine: 48 KiB L1 and 2 MiB L2 per core, one 300 MiB L3.
+topology::Domain xeon16_domain() {
   topology::Domain xeon;
   for (unsigned pu = 0; pu < 16; ++pu) xeon.core_pus.push_back(pu);
   xeon.caches = {{1, 48 << 10, 64, 16, 1, 768 << 10, {0}},
                  {2, 2 << 20, 64, 16, 1, 32 << 20, {0}},
                  {3, 300ull << 20, 64, 1, 16, 300ull << 20, {0}}};
+  return xeon;
+}
+
+// The 16-core Xeon guest of the device machine (48 KiB L1 and 2 MiB L2 per core, 300 MiB L3):
+// its host halved the cores in phases, so a quick sweep's load curve stepped down inside L1 and
+// inside L2 too; those steps are slowed data of the level below, not the next level.
+TEST(CacheCapacity, AStepInsideTheLevelBelowIsNotTheNextLevel) {
+  const topology::Domain xeon = xeon16_domain();
   const auto gbps_at = [](double bytes) {
     if (bytes <= 4096) return 3000.0;       // L1
     if (bytes <= 32768) return 2000.0;      // L1, the host slowing the cores
@@ -226,6 +232,34 @@ TEST(CacheCapacity, AStepInsideTheLevelBelowIsNotTheNextLevel) {
   const auto sets = level_working_sets(xeon, capacities);
   EXPECT_GT(sets[1].bytes_per_thread, 48u << 10);
   EXPECT_GT(sets[2].bytes_per_thread, 2u << 20);
+}
+
+// The same guest another day: the host slowed the cores through the small sizes of the sweep, and
+// the load curve stayed within 25 % from 1 KiB to 12 MiB per thread, one plateau. A cache holds no
+// more than its size: L1's effective capacity is its declared 48 KiB (the reason says why), and
+// the L1 and L2 roofs run inside their caches, not at 5.9 MiB per thread as they did.
+TEST(CacheCapacity, APlateauPastItsLevelsSizeIsCappedAtIt) {
+  const topology::Domain xeon = xeon16_domain();
+  std::vector<results::SweepPoint> sweep;
+  for (std::size_t k = 0; swept_size(k) <= (64u << 20); ++k) {
+    results::SweepPoint p;
+    p.working_set_bytes = swept_size(k);
+    const double flat = 190.0 - 2.0 * static_cast<double>(k % 3);  // 1 KiB - 12 MiB
+    p.samples = {p.working_set_bytes <= (12u << 20) ? flat : 60.0};
+    p.stats = results::summarize(p.samples);
+    sweep.push_back(p);
+  }
+  const auto capacities = bandwidth_capacities(xeon, sweep);
+  ASSERT_EQ(capacities.size(), 3u);
+  ASSERT_TRUE(capacities[0].effective_bytes.has_value());
+  EXPECT_EQ(*capacities[0].effective_bytes, 48u << 10);
+  EXPECT_GT(*capacities[0].plateau_end_bytes, 48u << 10);  // what the sweep showed, kept
+  EXPECT_NE(capacities[0].reason.find("past its declared"), std::string::npos);
+  const auto sets = level_working_sets(xeon, capacities);
+  EXPECT_LE(sets[0].bytes_per_thread, 48u << 10);
+  EXPECT_TRUE(sets[1].absent_reason.empty());
+  EXPECT_GT(sets[1].bytes_per_thread, 48u << 10);
+  EXPECT_LE(sets[1].bytes_per_thread, 2u << 20);
 }
 
 TEST(CacheCapacity, WorkingSetsLieInsideTheMeasuredPlateaus) {

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -71,6 +72,10 @@ CLI::Validator number_between(double low, double high);
 
 // "0,2-4" -> {0,2,3,4}; throws UsageError on anything else.
 std::vector<int> parse_index_list(const std::string& text, const std::string& what);
+
+// A size in bytes: a whole number with an optional binary unit, "4096", "48K", "2MiB", "1.5M",
+// "1G" (K, M, G = KiB, MiB, GiB; a trailing B optional); throws UsageError naming `what`.
+std::uint64_t parse_bytes(const std::string& text, const std::string& what);
 
 // "a,b,,c" -> {"a", "b", "", "c"}; a trailing separator gives a last empty part.
 std::vector<std::string> split(const std::string& text, char separator);

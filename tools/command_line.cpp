@@ -21,6 +21,7 @@ CommandLine::CommandLine()
   setup_kernels(app, global, action);
   setup_plan(app, global, action);
   setup_characterize(app, global, action);
+  setup_bench(app, global, action);
   setup_show(app, global, action);
   setup_place(app, global, action);
   setup_count(app, global, action);

@@ -20,6 +20,7 @@ void setup_validate(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_plot(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_report(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_bench(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_doctor(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_advise(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_fleet(CLI::App& app, GlobalOptions& global, Action& action);

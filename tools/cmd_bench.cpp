@@ -1,0 +1,209 @@
+// larm bench: one bandwidth roof's kernel, alone, on a working set, threads and memory of the
+// user's choosing — what likwid-bench -t does for one of its kernels. A characterization
+// measures dozens of roofs over minutes; on a shared host whose L3 and memory bandwidth move over
+// seconds (issue 32), comparing a roof with another tool needs both measured within seconds of
+// each other, and tuning a kernel needs it run alone. It runs exactly what the roof runs: the
+// level's kernel (plan.h's roof_unroll), the domain's cores, data bound to the memory and
+// first-touched by its thread, the sampler with its interference watch, the run's estimator.
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "characterize/plan.h"
+#include "codegen/isa.h"
+#include "kernels/drivers.h"
+#include "platform/buffer.h"
+#include "results/number_text.h"
+#include "results/statistics.h"
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
+#include "tools/commands.h"
+
+namespace larm::cli {
+
+namespace {
+
+struct BenchOptions {
+  Access access = Access::load;
+  std::string working_set;  // per thread, all streams together
+  Level level = Level::L1;
+  bool level_given = false;  // --level named: the roof's kernel form
+  std::optional<int> unroll;
+  std::string isa;
+  int domain = 0;
+  std::optional<int> threads;
+  std::optional<unsigned> memory;  // OS index
+  int samples = 11;
+  double sample_ms = 10;
+  int repeat = 1;
+  Estimator estimator = Estimator::p90;
+  bool json = false;
+};
+
+std::string percent_text(double fraction) {
+  return results::format_number("%.0f", fraction * 100) + " %";
+}
+
+int run_bench(const BenchOptions& options, const GlobalOptions& global) {
+  if (!global.topology_file.empty()) {
+    throw UsageError(
+        "bench measures the live machine; --topology is for plan, topology and kernels");
+  }
+  const topology::Topology topology = load_topology(global);
+  const int domains = static_cast<int>(topology.domains().size());
+  if (options.domain < 0 || options.domain >= domains) {
+    throw UsageError("--domain " + std::to_string(options.domain) +
+                     " does not exist (this machine has " + std::to_string(domains) + ": 0-" +
+                     std::to_string(domains - 1) + ")");
+  }
+  const topology::Domain& domain = topology.domains()[static_cast<std::size_t>(options.domain)];
+  const int cores = static_cast<int>(domain.core_pus.size());
+  const int threads = options.threads.value_or(cores);
+  if (threads < 1 || threads > cores) {
+    throw UsageError("--threads " + std::to_string(threads) + ": domain " +
+                     std::to_string(options.domain) + " has " + std::to_string(cores) + " cores");
+  }
+  unsigned memory = 0;
+  if (options.memory) {
+    const auto& memories = topology.memories();
+    const bool known = std::any_of(memories.begin(), memories.end(),
+                                   [&](const auto& m) { return m.os_index == *options.memory; });
+    if (!known)
+      throw UsageError("--memory " + std::to_string(*options.memory) + ": no such NUMA node");
+    memory = *options.memory;
+  } else if (!domain.local_memories.empty()) {
+    memory =
+        topology.memories().at(static_cast<std::size_t>(domain.local_memories.front())).os_index;
+  } else {
+    throw UsageError("domain " + std::to_string(options.domain) +
+                     " has no local memory: name one with --memory");
+  }
+  larm::Isa isa = codegen::widest_usable_isa();
+  if (!options.isa.empty()) {
+    const auto parsed = codegen::parse_isa(options.isa);
+    if (!parsed)
+      throw UsageError("unknown ISA '" + options.isa + "' (" + codegen::isa_names() + ")");
+    if (!codegen::usable(*parsed)) throw UsageError(codegen::unusable_reason(*parsed));
+    isa = *parsed;
+  }
+  const std::uint64_t working_set = parse_bytes(options.working_set, "--working-set");
+  const codegen::StreamSpec spec{
+      .isa = isa,
+      .access = options.access,
+      .unroll = options.unroll ? *options.unroll
+                : options.level_given
+                    ? characterize::roof_unroll(isa, options.level, options.access)
+                    : 0};
+
+  const platform::Clock clock = platform::Clock::calibrate();
+  std::vector<unsigned> pus(domain.core_pus.begin(), domain.core_pus.begin() + threads);
+  platform::ThreadTeam team(topology.handle(), pus);
+  kernels::SamplingOptions sampling;
+  sampling.samples = options.samples;
+  sampling.min_sample_seconds = options.sample_ms / 1000;
+  const kernels::DriverContext context{topology, clock, sampling};
+
+  for (int r = 0; r < options.repeat; ++r) {
+    const kernels::BandwidthResult result = kernels::measure_bandwidth(
+        context, team, {.spec = spec, .nodes = {memory}, .working_set_bytes = working_set});
+    const results::SampleStats stats = results::summarize(result.gbps);
+    const double value = results::estimate(result.gbps, options.estimator);
+    const bool placed = result.placement_fraction >= platform::kMinPlacedFraction;
+    if (options.json) {
+      nlohmann::json line = {{"access", name(options.access)},
+                             {"isa", codegen::name(isa)},
+                             {"kernel", spec.name()},
+                             {"unroll", spec.effective_unroll()},
+                             {"domain", options.domain},
+                             {"threads", threads},
+                             {"pus", pus},
+                             {"memory", memory},
+                             {"working_set_bytes", result.working_set_bytes},
+                             {"estimator", name(options.estimator)},
+                             {"gbps", value},
+                             {"median_gbps", stats.median},
+                             {"min_gbps", stats.min},
+                             {"max_gbps", stats.max},
+                             {"samples_gbps", result.gbps},
+                             {"placement_fraction", result.placement_fraction},
+                             {"interfered_samples", result.interference.samples},
+                             {"interfered_kept", result.interference.kept}};
+      line["huge_page_fraction"] = result.huge_page_fraction
+                                       ? nlohmann::json(*result.huge_page_fraction)
+                                       : nlohmann::json(nullptr);
+      std::cout << line.dump() << std::endl;
+    } else {
+      std::cout << spec.name() << ", " << threads << " thread" << (threads > 1 ? "s" : "")
+                << " of domain " << options.domain << ", "
+                << results::bytes_text(result.working_set_bytes) << " per thread on memory "
+                << memory << ": " << results::format_number("%.1f", value) << " GB/s ("
+                << name(options.estimator) << " of " << result.gbps.size() << " samples; median "
+                << results::format_number("%.1f", stats.median) << ", min "
+                << results::format_number("%.1f", stats.min) << ", max "
+                << results::format_number("%.1f", stats.max) << "); pages on memory " << memory
+                << " " << percent_text(result.placement_fraction);
+      if (result.huge_page_fraction) {
+        std::cout << ", huge pages " << percent_text(*result.huge_page_fraction);
+      }
+      std::cout << "; " << result.interference.samples << " interfered ("
+                << result.interference.kept << " kept)" << std::endl;
+    }
+    if (!placed) {
+      std::cerr << "larm: warning: " << percent_text(result.placement_fraction)
+                << " of the pages on memory " << memory << ", not the "
+                << percent_text(platform::kMinPlacedFraction) << " a roof needs\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+void setup_bench(CLI::App& app, GlobalOptions& global, Action& action) {
+  auto options = std::make_shared<BenchOptions>();
+  CLI::App* command = app.add_subcommand(
+      "bench",
+      "run one bandwidth roof's kernel alone on a working set, threads and memory you choose "
+      "(as likwid-bench -t runs one kernel) and print its GB/s");
+  add_global_options(*command, global);
+  add_access_option(*command, options->access, "the access: load, store, store-nt, copy, 2ld1st");
+  command
+      ->add_option("--working-set", options->working_set,
+                   "bytes per thread, all streams together, e.g. 16K, 2MiB, 64M (required)")
+      ->required();
+  add_word_option(*command, "--level", options->level,
+                  "run the kernel this level's roof runs (default: the generator's own form)",
+                  {Level::L1, Level::L2, Level::L3, Level::L4, Level::L5, Level::memory})
+      ->default_str("");
+  command
+      ->add_option("--unroll", options->unroll,
+                   "vector accesses per stream per loop iteration (default: the level's roof's, "
+                   "else the generator's)")
+      ->check(CLI::Range(1, 1024));
+  command->add_option("--isa", options->isa, "ISA of the kernel (default: the widest usable)");
+  command->add_option("--domain", options->domain, "the domain whose cores run it (default 0)");
+  command->add_option("--threads", options->threads,
+                      "threads, one per core of the domain in order (default: all its cores, "
+                      "as its roofs)");
+  command->add_option("--memory", options->memory,
+                      "NUMA node (OS index) of the data (default: the domain's local memory)");
+  command->add_option("--samples", options->samples, "samples (default 11)")
+      ->check(CLI::Range(1, 10000));
+  command
+      ->add_option("--sample-ms", options->sample_ms,
+                   "least length of a sample in milliseconds (default 10)")
+      ->check(CLI::Range(1.0, 1000.0));
+  command->add_option("--repeat", options->repeat, "measurements in a row, a line each (default 1)")
+      ->check(CLI::Range(1, 100000));
+  add_estimator_option(*command, options->estimator, "the printed value");
+  command->add_flag("--json", options->json, "print each measurement as one line of JSON");
+  command->callback([options, command, &global, &action] {
+    options->level_given = command->count("--level") > 0;
+    action = [options, &global] { return run_bench(*options, global); };
+  });
+}
+
+}  // namespace larm::cli
