@@ -273,6 +273,7 @@ class PlanBuilder {
     plan_.usable_llc_fraction = options_.usable_llc_fraction;
     plan_.isa = options_.isa;
     plan_.flop_isas = options_.flop_isas;
+    plan_.isa_basis = options_.isa_basis;
     if (!options_.sweep_every_domain) plan_.sized_from = twin_sources(topology, options_.domains);
   }
 

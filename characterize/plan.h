@@ -76,8 +76,9 @@ struct PlanOptions {
   double min_sample_seconds = 0.01;
   larm::Isa isa = codegen::widest_isa();  // bandwidth kernels; covers the FLOP ISAs
   std::vector<larm::Isa> flop_isas;       // the ceilings' ISAs
-  std::vector<int> domains;               // empty: every domain
-  std::set<MeasurementKind> only;         // empty: every kind
+  std::string isa_basis;     // for a saved topology: why these ISAs (its CPU's, or the widest)
+  std::vector<int> domains;  // empty: every domain
+  std::set<MeasurementKind> only;  // empty: every kind
   int sweep_points_per_octave = 4;
   // Pricing only: the share of each declared last-level cache a run gets (llc_probe.h). The
   // measurements stay those of the declared sizes; their estimates follow the sizes the run will
@@ -138,6 +139,7 @@ struct Plan {
   std::vector<PlannedMeasurement> measurements;
   larm::Isa isa = codegen::widest_isa();  // PlanOptions': the bandwidth kernels'
   std::vector<larm::Isa> flop_isas;       // and the FLOP ceilings'
+  std::string isa_basis;                  // PlanOptions': why these, for a saved topology
   double estimated_seconds = 0;
   double usable_llc_fraction = 1;  // PlanOptions': the run's chase sweeps stop past it
   // Domain -> the twin whose sweeps size its roofs and latencies (twin_domains.h); its own

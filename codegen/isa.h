@@ -37,6 +37,12 @@ const IsaTraits& traits(Isa isa);
 // What the CPU and OS support, before the cap.
 bool cpu_supports(Isa isa);
 
+// The widest ISA of this family that every CPU of this vendor, family and model number has, where
+// they say it for certain (a plan for a saved topology then prices its CPU's kernels, not the
+// widest this build generates); none where they do not, or for another architecture's CPU.
+std::optional<Isa> widest_isa_of_cpu(std::string_view vendor, std::optional<int> family,
+                                     std::optional<int> model);
+
 // The SVE vector length this thread runs with, in bytes (prctl PR_SVE_GET_VL); none where the CPU
 // has no SVE or the architecture is not AArch64.
 std::optional<int> sve_vector_bytes();

@@ -96,6 +96,33 @@ TEST(Isa, BadCapIsAnError) {
   EXPECT_THROW(isa_cap(), std::invalid_argument);
 }
 
+// A saved topology's CPU (vendor, family, model number): the ISAs it has for certain, none where
+// the family and model do not say (a plan then prices the widest this build generates).
+TEST(Isa, TheIsasOfADeclaredCpuAreKnownOnlyForCertain) {
+  if (!parse_isa("avx2")) {
+    EXPECT_FALSE(widest_isa_of_cpu("AuthenticAMD", 15, 33).has_value());  // x86-64's, not ours
+    return;
+  }
+  EXPECT_EQ(widest_isa_of_cpu("AuthenticAMD", 15, 33), Isa::sse2);              // Opteron 865 (K8)
+  EXPECT_EQ(widest_isa_of_cpu("AuthenticAMD", 0x10, std::nullopt), Isa::sse2);  // K10
+  EXPECT_EQ(widest_isa_of_cpu("AuthenticAMD", 0x15, 0x02), Isa::avx);           // Piledriver
+  EXPECT_EQ(widest_isa_of_cpu("AuthenticAMD", 0x15, 0x65), Isa::avx2);          // Excavator
+  EXPECT_FALSE(widest_isa_of_cpu("AuthenticAMD", 0x15, std::nullopt).has_value());
+  EXPECT_EQ(widest_isa_of_cpu("AuthenticAMD", 25, 1), Isa::avx2);       // Zen 3 (Milan)
+  EXPECT_EQ(widest_isa_of_cpu("AuthenticAMD", 25, 0x11), Isa::avx512);  // Zen 4 (Genoa)
+  EXPECT_FALSE(widest_isa_of_cpu("AuthenticAMD", 25, 0x90).has_value());
+  EXPECT_EQ(widest_isa_of_cpu("AuthenticAMD", 26, 2), Isa::avx512);  // Zen 5
+  EXPECT_EQ(widest_isa_of_cpu("GenuineIntel", 15, 107), Isa::sse2);  // NetBurst, QEMU's CPU
+  EXPECT_EQ(widest_isa_of_cpu("GenuineIntel", 6, 45), Isa::avx);     // Sandy Bridge-EP
+  EXPECT_EQ(widest_isa_of_cpu("GenuineIntel", 6, 79), Isa::avx2);    // Broadwell-EP
+  EXPECT_EQ(widest_isa_of_cpu("GenuineIntel", 6, 85), Isa::avx512);  // Cascade Lake
+  EXPECT_EQ(widest_isa_of_cpu("GenuineIntel", 6, 87), Isa::avx512);  // Knights Landing
+  EXPECT_FALSE(widest_isa_of_cpu("GenuineIntel", 6, 0xFF).has_value());
+  EXPECT_FALSE(widest_isa_of_cpu("GenuineIntel", 6, std::nullopt).has_value());
+  EXPECT_FALSE(widest_isa_of_cpu("", 6, 85).has_value());
+  EXPECT_FALSE(widest_isa_of_cpu("AuthenticAMD", std::nullopt, 1).has_value());
+}
+
 // AArch64 (issue 31): NEON is every ARMv8-A core's, 16 bytes and 24 registers the kernels may
 // clobber; detection through the kernel's hardware capabilities.
 TEST(Isa, NeonIsTheAArch64Baseline) {

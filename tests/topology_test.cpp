@@ -43,6 +43,20 @@ TEST(Topology, KnlSnc4HybridHasFourDomainsWithDdrAndMcdram) {
   }
 }
 
+// A saved topology names its CPU through hwloc's info attributes; one that names none gives empty
+// fields, and nothing is read as a number that is not one.
+TEST(Topology, ASavedTopologyNamesItsCpu) {
+  const topology::DeclaredCpu opteron = load_fixture("16amd64-4distances.xml").declared_cpu();
+  EXPECT_EQ(opteron.vendor, "AuthenticAMD");
+  EXPECT_EQ(opteron.model, "Dual Core AMD Opteron(tm) Processor 865");
+  EXPECT_EQ(opteron.family, 15);
+  EXPECT_EQ(opteron.model_number, 33);
+  const topology::DeclaredCpu unnamed = load_fixture("96em64t-4n4d3ca2co-pci.xml").declared_cpu();
+  EXPECT_EQ(unnamed.vendor, "");
+  EXPECT_FALSE(unnamed.family.has_value());
+  EXPECT_FALSE(unnamed.model_number.has_value());
+}
+
 TEST(Topology, QemuGuestHasACpulessMemoryLocalToNoDomain) {
   const Topology t = load_fixture("qemu-2domains-1cpuless.xml");
   ASSERT_EQ(t.domains().size(), 2u);

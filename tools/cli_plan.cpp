@@ -51,8 +51,24 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
   characterize::PlanOptions plan = characterize::default_plan_options(options.quick);
   const bool live = topology.is_this_system();
 
-  // Another machine's topology: the widest kernels this build generates.
+  // Another machine's topology: its CPU's kernels where its vendor, family and model say which
+  // ISAs it has (an Opteron 865, a K8, runs SSE2 alone: 32 FLOP ceilings of its 8 domains, not
+  // the 160 of four ISAs), else the widest this build generates.
   larm::Isa isa = codegen::widest_isa();
+  if (!live) {
+    const topology::DeclaredCpu cpu = topology.declared_cpu();
+    const auto known = codegen::widest_isa_of_cpu(cpu.vendor, cpu.family, cpu.model_number);
+    if (known && codegen::covers(isa, *known)) {
+      isa = *known;
+      plan.isa_basis = "the ISAs of the file's CPU (" + cpu.vendor + " family " +
+                       std::to_string(*cpu.family) +
+                       (cpu.model_number ? " model " + std::to_string(*cpu.model_number) : "") +
+                       (cpu.model.empty() ? "" : ", " + cpu.model) + ")";
+    } else {
+      plan.isa_basis =
+          "the widest this build generates, not necessarily the file's CPU's (--isa names it)";
+    }
+  }
   if (!options.isa.empty()) {
     const auto parsed = codegen::parse_isa(options.isa);
     if (!parsed) {
@@ -60,6 +76,7 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
     }
     isa = *parsed;
     if (live && !codegen::usable(isa)) throw UsageError(codegen::unusable_reason(isa));
+    if (!live) plan.isa_basis = "as --isa names them";
   } else if (live) {
     isa = codegen::widest_usable_isa();
   }

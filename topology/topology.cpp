@@ -171,6 +171,24 @@ std::string info(hwloc_obj_t obj, const char* name) {
 
 }  // namespace
 
+DeclaredCpu Topology::declared_cpu() const {
+  hwloc_obj_t obj = hwloc_get_obj_by_type(handle_.get(), HWLOC_OBJ_PACKAGE, 0);
+  if (obj == nullptr || hwloc_obj_get_info_by_name(obj, "CPUVendor") == nullptr) {
+    obj = hwloc_get_root_obj(handle_.get());
+  }
+  const auto number = [&](const char* name) -> std::optional<int> {
+    const std::string text = info(obj, name);
+    int value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc{} || end != text.data() + text.size() || value < 0) {
+      return std::nullopt;
+    }
+    return value;
+  };
+  return {info(obj, "CPUVendor"), info(obj, "CPUModel"), number("CPUFamilyNumber"),
+          number("CPUModelNumber")};
+}
+
 Topology::Topology(hwloc_topology_t handle, std::string source)
     : handle_(handle), source_(std::move(source)) {
   is_this_system_ = hwloc_topology_is_thissystem(handle) != 0;

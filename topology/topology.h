@@ -74,6 +74,15 @@ struct Distances {
   std::vector<std::vector<std::uint64_t>> values;
 };
 
+// The CPU a topology names (hwloc's info attributes of its first package, else of its root): a
+// saved file says which CPU it came from, not which instruction sets that CPU has.
+struct DeclaredCpu {
+  std::string vendor;               // CPUVendor, e.g. "AuthenticAMD"
+  std::string model;                // CPUModel, e.g. "Dual Core AMD Opteron(tm) Processor 865"
+  std::optional<int> family;        // CPUFamilyNumber
+  std::optional<int> model_number;  // CPUModelNumber
+};
+
 class Topology {
  public:
   enum class LiveScope {
@@ -103,6 +112,7 @@ class Topology {
     return {index, memories_.at(static_cast<std::size_t>(index)).os_index};
   }
 
+  DeclaredCpu declared_cpu() const;
   results::TopologyRecord record() const;  // as results files carry it
   nlohmann::json to_json() const;          // the record, as topology --json writes it
 

@@ -64,6 +64,12 @@ const IsaTraits& traits(Isa isa) {
   throw std::invalid_argument(std::string("ISA ") + name(isa) + " is not an AArch64 ISA");
 }
 
+// An Arm CPU's SVE is not told by a family number (hwloc gives MIDR parts, and SVE is optional
+// on some of them): never for certain.
+std::optional<Isa> widest_isa_of_cpu(std::string_view, std::optional<int>, std::optional<int>) {
+  return std::nullopt;
+}
+
 std::optional<int> sve_vector_bytes() {
   if (!hwcap(HWCAP_SVE)) return std::nullopt;
   const int vl = prctl(PR_SVE_GET_VL);

@@ -42,12 +42,9 @@ std::string describe_plan(const Plan& plan, const topology::Topology& topology, 
     ceilings += (ceilings.empty() ? "" : ", ") + std::string(name(isa));
   out << "  kernels " << name(plan.isa) << ", FLOP ceilings of "
       << (ceilings.empty() ? "none" : ceilings)
-      << (topology.is_this_system()
-              ? "\n"
-              // A saved topology does not say which ISAs its CPU has: an SSE2-only node measures a
-              // quarter of the FLOP ceilings an AVX-512 one does.
-              : ": the widest this build generates, not necessarily the file's CPU's (--isa names "
-                "it)\n");
+      // A saved topology names its CPU, not its ISAs: an SSE2-only node measures a quarter of
+      // the FLOP ceilings an AVX-512 one does.
+      << (topology.is_this_system() || plan.isa_basis.empty() ? "" : ": " + plan.isa_basis) << "\n";
   for (const auto& [kind, entry] : by_kind) {
     char line[128];
     std::snprintf(line, sizeof line, "  %-10s %5d measurements  %8.1f s\n", kind.c_str(),
