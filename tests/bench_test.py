@@ -58,7 +58,8 @@ for args in (["--working-set", "2X"], ["--working-set", "0"], ["--working-set", 
              ["--working-set", "4K", "--memory", "9999"],
              ["--working-set", "4K", "--isa", "mmx"],
              ["--working-set", "4K", "--access", "gather"],
-             ["--working-set", "4K", "--topology", "/dev/null"]):
+             ["--working-set", "4K", "--topology", "/dev/null"],
+             ["--working-set", "900000G"]):  # more than half the memory: refused, not touched
     bad = run(larm, "bench", *args)
     lines = bad.stderr.strip().splitlines()
     c.check(bad.returncode == 2 and len(lines) == 1 and lines[0].startswith("larm: error:") and

@@ -90,6 +90,15 @@ int run_bench(const BenchOptions& options, const GlobalOptions& global) {
     isa = *parsed;
   }
   const std::uint64_t working_set = parse_bytes(options.working_set, "--working-set");
+  // Every thread's buffers are first-touched: more than half the memory would make the kernel
+  // kill the process (or another) for it, not print an error.
+  if (const topology::Memory* target = topology.memory_by_os_index(memory);
+      target != nullptr && target->bytes > 0 &&
+      working_set > target->bytes / 2 / static_cast<std::uint64_t>(threads)) {
+    throw UsageError("--working-set " + options.working_set + " x " + std::to_string(threads) +
+                     " threads is more than half of memory " + std::to_string(memory) + " (" +
+                     results::bytes_text(target->bytes) + ")");
+  }
   const codegen::StreamSpec spec{
       .isa = isa,
       .access = options.access,
