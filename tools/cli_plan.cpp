@@ -20,6 +20,14 @@ std::string selectable_kinds_text() {
 
 }  // namespace
 
+std::optional<larm::Isa> isa_option(const std::string& text, bool usable_here) {
+  if (text.empty()) return std::nullopt;
+  const auto parsed = codegen::parse_isa(text);
+  if (!parsed) throw UsageError("unknown ISA '" + text + "' (" + codegen::isa_names() + ")");
+  if (usable_here && !codegen::usable(*parsed)) throw UsageError(codegen::unusable_reason(*parsed));
+  return parsed;
+}
+
 void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
   command.add_flag("--quick", options.quick,
                    "fewer samples (5) in 2 passes, coarser size sweep of loads only");
@@ -69,13 +77,8 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
           "the widest this build generates, not necessarily the file's CPU's (--isa names it)";
     }
   }
-  if (!options.isa.empty()) {
-    const auto parsed = codegen::parse_isa(options.isa);
-    if (!parsed) {
-      throw UsageError("unknown ISA '" + options.isa + "' (" + codegen::isa_names() + ")");
-    }
-    isa = *parsed;
-    if (live && !codegen::usable(isa)) throw UsageError(codegen::unusable_reason(isa));
+  if (const auto given = isa_option(options.isa, live)) {
+    isa = *given;
     if (!live) plan.isa_basis = "as --isa names them";
   } else if (live) {
     isa = codegen::widest_usable_isa();

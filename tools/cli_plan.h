@@ -25,6 +25,10 @@ struct MeasurementOptions {
   bool sweep_every_domain = false;  // no twin domains (characterize/twin_domains.h)
 };
 
+// The ISA an --isa option names, none when it is empty; throws UsageError when the word names no
+// ISA of this build, or, on the live machine (usable_here), one this CPU cannot run.
+std::optional<larm::Isa> isa_option(const std::string& text, bool usable_here);
+
 void add_measurement_options(CLI::App& command, MeasurementOptions& options);
 
 // Validates the options against the topology; throws UsageError naming the bad value. For a

@@ -5,7 +5,6 @@
 // each other, and tuning a kernel needs it run alone. It runs exactly what the roof runs: the
 // level's kernel (plan.h's roof_unroll), the domain's cores, data bound to the memory and
 // first-touched by its thread, the sampler with its interference watch, the run's estimator.
-#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -20,6 +19,7 @@
 #include "results/statistics.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
+#include "tools/cli_plan.h"
 #include "tools/commands.h"
 
 namespace larm::cli {
@@ -68,10 +68,7 @@ int run_bench(const BenchOptions& options, const GlobalOptions& global) {
   }
   unsigned memory = 0;
   if (options.memory) {
-    const auto& memories = topology.memories();
-    const bool known = std::any_of(memories.begin(), memories.end(),
-                                   [&](const auto& m) { return m.os_index == *options.memory; });
-    if (!known)
+    if (topology.memory_by_os_index(*options.memory) == nullptr)
       throw UsageError("--memory " + std::to_string(*options.memory) + ": no such NUMA node");
     memory = *options.memory;
   } else if (!domain.local_memories.empty()) {
@@ -81,14 +78,7 @@ int run_bench(const BenchOptions& options, const GlobalOptions& global) {
     throw UsageError("domain " + std::to_string(options.domain) +
                      " has no local memory: name one with --memory");
   }
-  larm::Isa isa = codegen::widest_usable_isa();
-  if (!options.isa.empty()) {
-    const auto parsed = codegen::parse_isa(options.isa);
-    if (!parsed)
-      throw UsageError("unknown ISA '" + options.isa + "' (" + codegen::isa_names() + ")");
-    if (!codegen::usable(*parsed)) throw UsageError(codegen::unusable_reason(*parsed));
-    isa = *parsed;
-  }
+  const larm::Isa isa = isa_option(options.isa, true).value_or(codegen::widest_usable_isa());
   const std::uint64_t working_set = parse_bytes(options.working_set, "--working-set");
   // Every thread's buffers are first-touched: more than half the memory would make the kernel
   // kill the process (or another) for it, not print an error.

@@ -21,6 +21,7 @@
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
+#include "tools/cli_plan.h"
 #include "tools/commands.h"
 
 namespace larm::cli {
@@ -83,13 +84,7 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
     throw UsageError("domain " + std::to_string(options.domain) +
                      " does not exist on this machine");
   }
-  larm::Isa isa = codegen::widest_usable_isa();
-  if (!options.isa.empty()) {
-    const auto given = codegen::parse_isa(options.isa);
-    if (!given) throw UsageError("unknown ISA '" + options.isa + "'");
-    if (!codegen::usable(*given)) throw UsageError(codegen::unusable_reason(*given));
-    isa = *given;
-  }
+  const larm::Isa isa = isa_option(options.isa, true).value_or(codegen::widest_usable_isa());
   characterize::HybridRunOptions run;
   kernels::HybridSweepOptions& sweep = run.sweep;
   sweep.domain = options.domain;
