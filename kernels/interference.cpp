@@ -2,6 +2,7 @@
 #include "kernels/interference.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "codegen/factory.h"
@@ -16,6 +17,11 @@ namespace {
 constexpr std::uint64_t kCanaryRepetitions = 512;
 
 }  // namespace
+
+double retake_pause_seconds(double sample_seconds, int in_a_row) {
+  return std::min(kMaxRetakePauseSeconds,
+                  sample_seconds * std::ldexp(1.0, std::max(0, in_a_row - 1)));
+}
 
 double run_clock_canary(const platform::Clock& clock) {
   static const auto kernel = codegen::make_kernel(codegen::ClockSpec{});

@@ -2,7 +2,9 @@
 #include "kernels/sampler.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "kernels/interference.h"
 
@@ -104,7 +106,8 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
   }
   if (watch) learn();  // the last run before the samples: its canaries count
   result.repetitions = repetitions;
-  int retries_left = options.samples;
+  int in_a_row = 0;      // interfered samples since the last one kept
+  bool lasting = false;  // kMaxInterferedInARow in a row once: keep the samples as they come
   while (static_cast<int>(result.seconds.size()) < options.samples) {
     throw_if_stopped(options);
     const double seconds = timed(repetitions, true);
@@ -112,10 +115,17 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
       if (const auto reason = judge.judge(seen, team.pus(), steal)) {
         ++result.interference.samples;
         result.interference.reason = *reason;
-        if (retries_left-- > 0) continue;  // left out, taken again
+        if (!lasting && in_a_row < kMaxInterferedInARow) {  // left out, taken again after a pause
+          ++in_a_row;
+          std::this_thread::sleep_for(std::chrono::duration<double>(
+              retake_pause_seconds(options.min_sample_seconds, in_a_row)));
+          continue;
+        }
+        lasting = true;
         ++result.interference.kept;
       }
     }
+    in_a_row = 0;
     result.seconds.push_back(seconds);
     std::vector<double> own(threads), from_start(threads);
     for (std::size_t t = 0; t < threads; ++t) {

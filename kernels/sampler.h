@@ -18,8 +18,9 @@ struct SamplingOptions {
   int samples = 11;
   double min_sample_seconds = 0.02;
   const std::atomic<bool>* stop = nullptr;  // set by SIGINT: stop between samples
-  // Each sample's threads are watched (kernels/interference.h); an interfered sample is re-taken,
-  // up to `samples` times per measurement, then kept and counted.
+  // Each sample's threads are watched (kernels/interference.h); an interfered sample is re-taken
+  // after a pause, up to kMaxInterferedInARow times in a row; past that the interference lasts,
+  // and the measurement's samples are kept as they come and counted.
   bool detect_interference = true;
   // In: the repetitions an earlier pass of the same measurement calibrated (0: calibrate);
   // out: the repetitions used. nullptr: calibrate every time.
