@@ -21,8 +21,9 @@ constexpr double kShortDoctorSeconds = 0.5;
 
 // Each roof's interval for another run (results/roof_interval.h): widened by the larger of the
 // run-to-run errors the doctor measured before and after the run, and by what the roof did over
-// this machine's earlier runs (results/run_history.h): to the range it took and to its value x
-// (1 +- that range's largest deviation from its median). The run then joins the history.
+// this machine's earlier runs (results/run_history.h): to the range it took, to its value x
+// (1 +- that range's largest deviation from its median), and to the 95 % prediction interval of
+// those runs' values and this one's. The run then joins the history.
 void add_next_run_intervals(const MachineState& after, results::Results& results) {
   const double before = results.provenance.expected_error_before().value_or(after.expected_error);
   const double doctor = std::max(before, after.expected_error);
@@ -41,9 +42,18 @@ void add_next_run_intervals(const MachineState& after, results::Results& results
     const std::string key = results::roof_key(roof);
     const auto range =
         results::history_range(history, state ? results::state_key(key, *state) : key);
+    std::optional<results::SeenRange> seen;
+    if (range) {
+      seen = range->seen;
+      std::vector<double> values = range->values;
+      values.push_back(roof.roof);
+      if (const auto predicted = results::prediction_interval(values)) {
+        seen->low = std::min(seen->low, predicted->low);
+        seen->high = std::max(seen->high, predicted->high);
+      }
+    }
     roof.interval->next_run = results::next_run_interval(
-        *roof.interval, roof.roof, std::max(doctor, range ? range->spread : 0.0),
-        range ? std::optional(range->seen) : std::nullopt);
+        *roof.interval, roof.roof, std::max(doctor, range ? range->spread : 0.0), seen);
   }
   if (!path) return;
   try {

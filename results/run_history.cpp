@@ -108,9 +108,42 @@ std::optional<HistoryRange> history_range(const std::vector<std::map<std::string
   const double middle = median(values);
   if (!(middle > 0)) return std::nullopt;
   const auto [low, high] = std::minmax_element(values.begin(), values.end());
-  HistoryRange range{.seen = {.low = *low, .high = *high}, .spread = 0, .runs = values.size()};
+  HistoryRange range{
+      .seen = {.low = *low, .high = *high}, .spread = 0, .runs = values.size(), .values = {}};
   for (double v : values) range.spread = std::max(range.spread, std::abs(v / middle - 1));
+  range.values = std::move(values);
   return range;
+}
+
+namespace {
+
+// Student's t distribution's 0.975 quantile for 1 to 20 degrees of freedom (any table of it, e.g.
+// NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.2); the history holds 20 runs, so a
+// prediction has at most 20 degrees of freedom.
+constexpr double kStudent975[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                  2.306,  2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+                                  2.131,  2.120, 2.110, 2.101, 2.093, 2.086};
+
+}  // namespace
+
+std::optional<SeenRange> prediction_interval(std::span<const double> values) {
+  const std::size_t n = values.size();
+  if (n < 3) return std::nullopt;
+  double sum = 0;
+  std::vector<double> logs;
+  for (double v : values) {
+    if (!(v > 0) || !std::isfinite(v)) return std::nullopt;
+    logs.push_back(std::log(v));
+    sum += logs.back();
+  }
+  const double mean = sum / static_cast<double>(n);
+  double squares = 0;
+  for (double x : logs) squares += (x - mean) * (x - mean);
+  const double deviation = std::sqrt(squares / static_cast<double>(n - 1));
+  constexpr std::size_t kTabled = std::size(kStudent975);
+  const double t = kStudent975[std::min(n - 1, kTabled) - 1];
+  const double half = t * deviation * std::sqrt(1 + 1 / static_cast<double>(n));
+  return SeenRange{.low = std::exp(mean - half), .high = std::exp(mean + half)};
 }
 
 }  // namespace larm::results

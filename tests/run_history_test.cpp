@@ -2,9 +2,13 @@
 // machine, the last kHistoryRuns kept, a torn line skipped, a roof's range over them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <vector>
 
 #include <unistd.h>
 
@@ -64,6 +68,7 @@ TEST_F(RunHistory, ARoofsRangeOverTheRunsOfOneMachine) {
   EXPECT_EQ(range->seen.low, 50.0);
   EXPECT_EQ(range->seen.high, 70.0);
   EXPECT_EQ(range->runs, 3u);
+  EXPECT_EQ(range->values, (std::vector<double>{70.0, 50.0, 66.0}));
   EXPECT_NEAR(range->spread, 16.0 / 66.0, 1e-12);  // 50 against the median 66
   // One run is no range.
   EXPECT_FALSE(history_range({history[0]}, key).has_value());
@@ -138,6 +143,42 @@ TEST_F(RunHistory, ThePathFollowsTheEnvironmentAndOffHasNone) {
   ::setenv("XDG_STATE_HOME", "/state", 1);
   EXPECT_EQ(history_path(), std::filesystem::path("/state/larm/history.jsonl"));
   ::unsetenv("XDG_STATE_HOME");
+}
+
+TEST(PredictionInterval, IsTheLogNormalOneWithStudentsQuantile) {
+  const std::vector<double> three = {1.0, std::exp(0.1), std::exp(-0.1)};
+  const auto predicted = prediction_interval(three);
+  ASSERT_TRUE(predicted.has_value());
+  // m = 0, s = 0.1, t(2 degrees of freedom) = 4.303, sqrt(1 + 1/3).
+  const double half = 4.303 * 0.1 * std::sqrt(4.0 / 3.0);
+  EXPECT_NEAR(predicted->low, std::exp(-half), 1e-9);
+  EXPECT_NEAR(predicted->high, std::exp(half), 1e-9);
+  EXPECT_FALSE(prediction_interval(std::vector<double>{1.0, 2.0}).has_value());
+  EXPECT_FALSE(prediction_interval(std::vector<double>{1.0, 2.0, 0.0}).has_value());
+  const std::vector<double> same = {5.0, 5.0, 5.0, 5.0};
+  EXPECT_DOUBLE_EQ(prediction_interval(same)->low, 5.0);
+}
+
+// The claim behind it: from 6 runs, the interval holds the 7th 95 times in 100, where the range
+// of the 6 holds it 5 times in 7 (log-normal values drawn with a fixed seed; 4000 trials give a
+// coverage within about 1 % of its expectation).
+TEST(PredictionInterval, HoldsTheNextRun95TimesIn100WhereTheRangeHolds71) {
+  std::mt19937_64 random(29);
+  std::normal_distribution<double> noise(0.0, 0.15);
+  int predicted = 0, ranged = 0;
+  constexpr int kTrials = 4000;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    std::vector<double> runs;
+    for (int i = 0; i < 6; ++i) runs.push_back(50 * std::exp(noise(random)));
+    const double next = 50 * std::exp(noise(random));
+    const auto interval = prediction_interval(runs);
+    ASSERT_TRUE(interval.has_value());
+    predicted += next >= interval->low && next <= interval->high;
+    const auto [low, high] = std::minmax_element(runs.begin(), runs.end());
+    ranged += next >= *low && next <= *high;
+  }
+  EXPECT_NEAR(static_cast<double>(predicted) / kTrials, 0.95, 0.02);
+  EXPECT_NEAR(static_cast<double>(ranged) / kTrials, 5.0 / 7.0, 0.03);
 }
 
 }  // namespace
