@@ -8,7 +8,7 @@ and threads. Then, paired (the default), --pairs rounds over those roofs, each r
 back to back: `larm bench` (the roof's kernel alone, its level's form, the same threads, working
 set, memory, samples and estimator) and likwid-bench's equivalent kernel at the roof's working set
 (-w N:<per-thread bytes x threads>B:<threads>, likwid counting the size over every stream as larm
-does). On a host whose shared L3 and memory give 70-120 GB/s over seconds (docs/performance.md),
+does), larm first in even rounds and likwid-bench first in odd ones. On a host whose shared L3 and memory give 70-120 GB/s over seconds (docs/performance.md),
 only a pair measured within seconds compares the tools rather than two moments of the host.
 likwid-bench calibrates its iterations to a run of about a second in a roof's first pair; the
 later pairs reuse them (-i), as larm reuses its repetitions. --unpaired compares instead each
@@ -205,11 +205,19 @@ if not args.unpaired:
     roofs = [roof for doc in docs for roof in compared_roofs(doc)]
     for pair in range(args.pairs):
         for roof in roofs:
-            def paired(roof=roof):
-                ours = larm_bench(roof, estimator)
-                ref = likwid(roof["access"], roof["working_set_bytes"] * roof["threads"],
-                             roof["threads"], runs=1)
-                return None if ref is None else (ours, ref)
+            # The order alternates from one round of pairs to the next: a host that drifts
+            # within a pair (a neighbour starting, the clock settling) then favours neither.
+            def paired(roof=roof, larm_first=pair % 2 == 0):
+                def ref():
+                    return likwid(roof["access"], roof["working_set_bytes"] * roof["threads"],
+                                  roof["threads"], runs=1)
+                if larm_first:
+                    ours = larm_bench(roof, estimator)
+                    theirs = ref()
+                else:
+                    theirs = ref()
+                    ours = larm_bench(roof, estimator) if theirs is not None else None
+                return None if theirs is None else (ours, theirs)
             in_state(roof, (roof["level"], roof["access"]), paired)
         print(f"pair round {pair + 1}/{args.pairs} done", file=sys.stderr, flush=True)
 
