@@ -2,7 +2,7 @@
 # Quick start, tests: install what is missing (apt), then three stages, each built and tested:
 #  1. asan: clang-14 with AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer's coverage;
 #     every test but the multi-NUMA guest's (the fork test skips itself: see its source), two at a
-#     time where they measure nothing, then each libFuzzer target for 30 s from the same build
+#     time where they measure nothing, then each libFuzzer target for 20 s from the same build
 #     (scripts/fuzz.sh);
 #  2. tsan: clang-14 with ThreadSanitizer and LLVM OpenMP, whose Archer tool makes OpenMP's
 #     synchronization visible to TSan: the threaded code (label "threads": the thread teams and
@@ -70,7 +70,7 @@ if wanted asan; then
   step_done "asan build"
   (cd "$root" && ctest --preset asan -j "$jobs")
   step_done "asan tests"
-  "$root/scripts/fuzz.sh" --build "$root/build/asan" 30
+  "$root/scripts/fuzz.sh" --build "$root/build/asan" 20
   step_done "asan fuzz smoke"
 fi
 
