@@ -108,11 +108,10 @@ std::optional<HistoryRange> history_range(const std::vector<std::map<std::string
   const double middle = median(values);
   if (!(middle > 0)) return std::nullopt;
   const auto [low, high] = std::minmax_element(values.begin(), values.end());
-  HistoryRange range{
-      .seen = {.low = *low, .high = *high}, .spread = 0, .runs = values.size(), .values = {}};
-  for (double v : values) range.spread = std::max(range.spread, std::abs(v / middle - 1));
-  range.values = std::move(values);
-  return range;
+  double spread = 0;
+  for (double v : values) spread = std::max(spread, std::abs(v / middle - 1));
+  return HistoryRange{
+      .seen = {.low = *low, .high = *high}, .spread = spread, .values = std::move(values)};
 }
 
 namespace {

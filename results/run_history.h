@@ -51,12 +51,11 @@ std::vector<std::map<std::string, double>> read_history(const std::filesystem::p
 void append_history(const std::filesystem::path& path, const std::string& machine,
                     const Results& results);
 
-// What a roof took in the history: its lowest and highest value and the largest
-// |value / median - 1|, and the values (oldest first); none under 2 values.
+// What a roof took in the history: its lowest and highest value, the largest
+// |value / median - 1|, and the values (oldest first: one per run that had it); none under 2.
 struct HistoryRange {
   SeenRange seen;
   double spread = 0;
-  std::size_t runs = 0;
   std::vector<double> values;
 };
 std::optional<HistoryRange> history_range(const std::vector<std::map<std::string, double>>& history,

@@ -8,8 +8,9 @@ and threads. Then, paired (the default), --pairs rounds over those roofs, each r
 back to back: `larm bench` (the roof's kernel alone, its level's form, the same threads, working
 set, memory, samples and estimator) and likwid-bench's equivalent kernel at the roof's working set
 (-w N:<per-thread bytes x threads>B:<threads>, likwid counting the size over every stream as larm
-does), larm first in even rounds and likwid-bench first in odd ones. On a host whose shared L3 and memory give 70-120 GB/s over seconds (docs/performance.md),
-only a pair measured within seconds compares the tools rather than two moments of the host.
+does), larm first in even rounds and likwid-bench first in odd ones. On a host whose shared L3
+and memory give 70-120 GB/s over seconds (docs/performance.md), only a pair measured within
+seconds compares the tools rather than two moments of the host.
 likwid-bench calibrates its iterations to a run of about a second in a roof's first pair; the
 later pairs reuse them (-i), as larm reuses its repetitions. --unpaired compares instead each
 characterize run's roof values (--rounds runs) with likwid-bench runs minutes later, best of
@@ -254,12 +255,13 @@ for level in levels:
             name = " ".join(key) + (f" ({len(ratios[key])})" if len(key) > 2 else "")
             under, n = sum(1 for x in ratios[key] if x < 1), len(ratios[key])
             p = sign_test(under, n)
-            verdict = "below" if p < 0.05 else "not below"
-            if p < 0.05:
+            below = p < 0.05
+            if below:
                 below_rows.append(name)
+            verdict = f"{under}/{n}, p {p:.2f}, {'below' if below else 'not below'}"
             print(f"| {name:16} | {ws_text:>11} | {statistics.median(larm_values[key]):7.1f}"
                   f" | {statistics.median(likwid_values[key]):7.1f} | {r:11.3f} "
-                  f"| {f'{under}/{n}, p {p:.2f}, {verdict}':>22} |")
+                  f"| {verdict:>22} |")
 if worst is not None:
     print(f"lowest ratio: {worst:.3f}")
     print("rows below likwid-bench by the sign test (p < 0.05): " +

@@ -67,7 +67,7 @@ TEST_F(RunHistory, ARoofsRangeOverTheRunsOfOneMachine) {
   ASSERT_TRUE(range.has_value());
   EXPECT_EQ(range->seen.low, 50.0);
   EXPECT_EQ(range->seen.high, 70.0);
-  EXPECT_EQ(range->runs, 3u);
+  EXPECT_EQ(range->values.size(), 3u);
   EXPECT_EQ(range->values, (std::vector<double>{70.0, 50.0, 66.0}));
   EXPECT_NEAR(range->spread, 16.0 / 66.0, 1e-12);  // 50 against the median 66
   // One run is no range.
@@ -107,7 +107,7 @@ TEST_F(RunHistory, PlacementStatesKeepTheirOwnRanges) {
   ASSERT_TRUE(near && far);
   EXPECT_EQ(near->seen.low, 40.0);
   EXPECT_EQ(near->seen.high, 42.0);
-  EXPECT_EQ(near->runs, 3u);
+  EXPECT_EQ(near->values.size(), 3u);
   EXPECT_EQ(far->seen.low, 70.0);
   EXPECT_EQ(far->seen.high, 74.0);
   EXPECT_EQ(history_range(history, key)->seen.low, 40.0);  // the plain key mixes them

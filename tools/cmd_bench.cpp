@@ -66,25 +66,23 @@ int run_bench(const BenchOptions& options, const GlobalOptions& global) {
     throw UsageError("--threads " + std::to_string(threads) + ": domain " +
                      std::to_string(options.domain) + " has " + std::to_string(cores) + " cores");
   }
-  unsigned memory = 0;
+  const topology::Memory* target = nullptr;
   if (options.memory) {
-    if (topology.memory_by_os_index(*options.memory) == nullptr)
+    target = topology.memory_by_os_index(*options.memory);
+    if (target == nullptr)
       throw UsageError("--memory " + std::to_string(*options.memory) + ": no such NUMA node");
-    memory = *options.memory;
   } else if (!domain.local_memories.empty()) {
-    memory =
-        topology.memories().at(static_cast<std::size_t>(domain.local_memories.front())).os_index;
+    target = &topology.memories().at(static_cast<std::size_t>(domain.local_memories.front()));
   } else {
     throw UsageError("domain " + std::to_string(options.domain) +
                      " has no local memory: name one with --memory");
   }
+  const unsigned memory = target->os_index;
   const larm::Isa isa = isa_option(options.isa, true).value_or(codegen::widest_usable_isa());
   const std::uint64_t working_set = parse_bytes(options.working_set, "--working-set");
   // Every thread's buffers are first-touched: more than half the memory would make the kernel
   // kill the process (or another) for it, not print an error.
-  if (const topology::Memory* target = topology.memory_by_os_index(memory);
-      target != nullptr && target->bytes > 0 &&
-      working_set > target->bytes / 2 / static_cast<std::uint64_t>(threads)) {
+  if (target->bytes > 0 && working_set > target->bytes / 2 / static_cast<std::uint64_t>(threads)) {
     throw UsageError("--working-set " + options.working_set + " x " + std::to_string(threads) +
                      " threads is more than half of memory " + std::to_string(memory) + " (" +
                      results::bytes_text(target->bytes) + ")");
