@@ -129,30 +129,15 @@ with tempfile.TemporaryDirectory() as tmp:
                 c.check(len(roofs) <= len(low), f"{host} (no interference) is low on more roofs")
         print(f"interfered node {victim[0]}: low on {len(low)} ceilings, its samples re-taken")
     elif victim:
-        # The busy processes take three quarters of the victim's CPU: every ceiling drops (it was
-        # 20 of 20 here with one process on a quiet machine). Half of them at least, the peak among
-        # them (the branch's condition).
+        # The busy processes take three quarters of the victim's CPU: most ceilings drop (it was
+        # 20 of 20 here with one process on a quiet machine), half of them at least (the branch's
+        # condition). Not necessarily the peak: since an interfered sample is re-taken after a
+        # pause in which the team sleeps (kernels/interference.h), the scheduler may let a thread
+        # that wakes from it run whole for a while, and a ceiling may come out clean with nothing
+        # re-taken (here, the victim's fma dp at 47.2 and 49.6 GFLOP/s against its quiet peer's
+        # 47.1 while 7 of its 14 ceilings read low).
         print(f"interfered node {victim[0]}: low on {len(low & set(ceilings))} of {len(ceilings)}"
               f" FLOP ceilings; the others on {[len(v) for h, v in outliers.items() if h != victim[0]]}")
-        peak = next(r["key"] for r in doc["roofs"] if r["key_roof"] and " flops " in r["key"])
-        # Unless larm re-took the peak's interfered samples until clean ones came (it says so on
-        # that ceiling), as the branch above allows for the whole node.
-        with open(os.path.join(out, victim[0], "results.json")) as f:
-            retaken = any((r.get("interference") or {}).get("samples", 0) > 0
-                          for r in json.load(f)["roofs"]
-                          if r.get("level") == "flops" and r.get("access") == "fma" and
-                          r.get("precision") == "dp" and r.get("isa") == peak.split()[-1])
-        # Or its peak is below every quiet node's, short of the outlier rule's margin (in CI, 12
-        # of 14 ceilings were named low but not the peak: the busy processes' share of the CPU
-        # moves with the machine's load).
-        peak_roof = next(r for r in doc["roofs"] if r["key"] == peak)
-        hosts = [n["host"] for n in doc["nodes"]]
-        mine = peak_roof["values"][hosts.index(victim[0])]
-        theirs = [v for h, v in zip(hosts, peak_roof["values"]) if h != victim[0] and v is not None]
-        below = mine is not None and bool(theirs) and mine < min(theirs)
-        c.check(peak in low or retaken or below,
-                f"{victim[0]} is low on the peak ceiling {peak} ({mine} against {theirs}), or "
-                "re-took its samples")
         c.check_equal(doc["outliers"][0]["host"], victim[0], "the interfered node comes first")
         # The other nodes share this machine with its other tenants: one of them may lose a core
         # for a while and be named on a few roofs, but never on as many as the interfered one.
