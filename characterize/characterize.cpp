@@ -923,6 +923,10 @@ class PlanRun {
     // When this pass ran, for the placement state it belongs to (state_roofs.h); a journaled one's
     // probes were lost with its process: no state.
     const JournalEntry* journaled = options_.journal ? options_.journal->find(i, pass) : nullptr;
+    const bool bracket = !journaled && bracketed(m);
+    if (bracket && elapsed() - last_probe_s_ > kBracketGap) {
+      probe_placement_now("during pass " + std::to_string(pass + 1));
+    }
     RecordSlots::PassSpan span{.start_s = journaled ? -1 : elapsed(), .end_s = -1};
     if (journaled) {
       // Done before the interruption: its records again, and the clock where it ended.
@@ -940,6 +944,7 @@ class PlanRun {
     }
     const int misplaced_before = options_.require_placement ? count_misplaced(results_) : 0;
     if (!journaled) span.end_s = elapsed();
+    if (bracket) probe_placement_now("during pass " + std::to_string(pass + 1));
     pool_pass(results_, slots_[i], one, pool_, span);
     if (!results_.provenance.core_frequency_hz) {
       for (const results::FrequencyRecord& f : results_.frequency) {
@@ -994,8 +999,14 @@ class PlanRun {
     if (!topology_.is_this_system()) return;
     const PlacementProbe probe = probe_placement(topology_, clock_);
     last_probe_s_ = elapsed();
+    last_probe_seconds_ = probe.seconds;
     probe_every_s_ = std::max(kPlacementProbeEvery, kPlacementProbeShare * probe.seconds);
     placements_.add(when, last_probe_s_, probe);
+  }
+  // A pass whose value depends on where the host puts the cores, when a probe is cheap beside it
+  // (placement_log.h, kBracketShare).
+  bool bracketed(const PlannedMeasurement& m) const {
+    return topology_.is_this_system() && bracket_pass(m, passes_, last_probe_seconds_);
   }
   // Between measurements too, so that a move is placed within a second or so, not a pass: at most
   // 1/kPlacementProbeShare of the run's time (2 vCPUs: ~5 ms a probe; 16 cores, 120 pairs: more).
@@ -1056,6 +1067,7 @@ class PlanRun {
   std::map<std::string, double> seconds_by_kind_;  // measured, for the plan's estimate
   PlacementLog placements_;
   double last_probe_s_ = 0, probe_every_s_ = kPlacementProbeEvery;
+  double last_probe_seconds_ = 0;  // how long the last probe took
   int passes_saved_ = 0, extra_runs_ = 0;
 };
 

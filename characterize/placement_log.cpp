@@ -7,6 +7,11 @@
 
 namespace larm::characterize {
 
+bool bracket_pass(const PlannedMeasurement& m, int passes, double probe_seconds) {
+  return m.absent_reason.empty() && m.kind == MeasurementKind::bandwidth && m.pus.size() >= 2 &&
+         probe_seconds <= kBracketShare * m.estimated_seconds / std::max(passes, 1);
+}
+
 void PlacementLog::add(const std::string& when, double elapsed_seconds,
                        const PlacementProbe& probe) {
   const std::string state = probe.state();

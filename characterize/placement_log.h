@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "characterize/placement_probe.h"
+#include "characterize/plan.h"
 #include "characterize/state_roofs.h"
 #include "results/records.h"
 
@@ -19,6 +20,18 @@ namespace larm::characterize {
 // than kPlacementProbeShare times its own duration (at most 5 % of the run).
 inline constexpr double kPlacementProbeEvery = 1.0;
 inline constexpr double kPlacementProbeShare = 20;
+// A pass whose value depends on the placement (a bandwidth measurement of two threads or more) is
+// also bracketed by a probe right before it (unless one ran in the last kBracketGap seconds) and
+// one right after, when a probe costs at most kBracketShare of the pass's estimated time: the Zen 3
+// guest here moved its vCPUs for less than the second between two probes, and a memory store-nt
+// pass read at the far placement's bandwidth (39 GB/s) was filed under `near` (21 GB/s) because the
+// probes on either side of it both said near. On 2 vCPUs a probe takes 3-5 ms and a roof's pass
+// 20-60 ms; on many cores a probe takes longer and the once-a-second probes alone remain.
+inline constexpr double kBracketShare = 0.25;
+inline constexpr double kBracketGap = 0.02;
+
+// Whether a pass of m (one of `passes`) is bracketed so, a probe taking probe_seconds.
+bool bracket_pass(const PlannedMeasurement& m, int passes, double probe_seconds);
 
 class PlacementLog {
  public:

@@ -2,6 +2,7 @@
 // pair declared to share a cache is taken as apart now.
 #include <gtest/gtest.h>
 
+#include "characterize/placement_log.h"
 #include "characterize/placement_probe.h"
 
 namespace larm::characterize {
@@ -111,4 +112,27 @@ TEST(PlacementProbe, EveryPairOfASmallDomainAndASampleOfABigOne) {
 }
 
 }  // namespace
+// Brackets: a bandwidth pass of two threads or more, when a probe is cheap beside the pass (the
+// Zen 3 guest: 3-5 ms probes, 20-60 ms passes); not one thread, not the other kinds, not a costly
+// probe (many cores), not an absent measurement.
+TEST(PlacementProbe, BracketsThePassesWhoseValueDependsOnThePlacement) {
+  PlannedMeasurement m;
+  m.kind = MeasurementKind::bandwidth;
+  m.pus = std::vector<unsigned>{0, 1};
+  m.estimated_seconds = 0.08;  // two passes of 40 ms
+  EXPECT_TRUE(bracket_pass(m, 2, 0.004));
+  EXPECT_TRUE(bracket_pass(m, 2, 0.0099));
+  EXPECT_FALSE(bracket_pass(m, 2, 0.011));
+  EXPECT_FALSE(bracket_pass(m, 2, 0.2));
+  PlannedMeasurement one = m;
+  one.pus = std::vector<unsigned>{0};
+  EXPECT_FALSE(bracket_pass(one, 2, 0.004));
+  PlannedMeasurement flops = m;
+  flops.kind = MeasurementKind::flops;
+  EXPECT_FALSE(bracket_pass(flops, 2, 0.004));
+  PlannedMeasurement absent = m;
+  absent.absent_reason = "single NUMA node";
+  EXPECT_FALSE(bracket_pass(absent, 2, 0.004));
+}
+
 }  // namespace larm::characterize
