@@ -15,10 +15,6 @@ namespace larm::characterize {
 
 namespace {
 
-// The doctor's probe after the run, and before a quick one: half the default second (the run's
-// own samples show its noise; a quick run's promise is its length).
-constexpr double kShortDoctorSeconds = 0.5;
-
 // Each roof's interval for another run (results/roof_interval.h): widened by the larger of the
 // run-to-run errors the doctor measured before and after the run, and by what the roof did over
 // this machine's earlier runs (results/run_history.h): to the range it took, to its value x
@@ -116,12 +112,13 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
         "are absent");
   }
   // How quiet the machine is before the run: the first lines of the output, and provenance.
-  MachineState state =
-      examine_machine(clock, options.plan.quick ? kShortDoctorSeconds : 1.0, &topology);
+  MachineState state = examine_machine(
+      clock, options.plan.quick ? kShortDoctorSeconds : kDoctorSecondsBefore, &topology);
   if (topology.is_this_system()) {
     // What the caches really hold prices the plan (its estimate, the default --max-time).
     const UsableLlc llc = probe_usable_llc(topology, clock, options.plan.isa);
     options.plan.usable_llc_fraction = llc.fraction;
+    options.plan.llc_probe_seconds = llc.seconds;
     state.values["usable_llc"] = {
         {"declared_bytes", llc.declared_bytes},
         {"usable_bytes",
@@ -132,7 +129,7 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   }
   const Plan plan = make_plan(topology, options.plan);
   state.lines.push_back("plan: " + std::to_string(plan.to_run) + " measurements, estimated " +
-                        std::to_string(static_cast<int>(plan.estimated_seconds + 0.5)) + " s");
+                        std::to_string(static_cast<int>(plan.total_seconds() + 0.5)) + " s");
   results.provenance.machine_state = state.values;
   if (options.on_machine_state) options.on_machine_state(state);
   if (state.verdict != "quiet") {

@@ -27,6 +27,14 @@ struct MachineState {
 MachineState examine_machine(const platform::Clock& clock, double probe_seconds = 1.0,
                              const topology::Topology* topology = nullptr);
 
+// The doctor's watch before a characterization (kDoctorSecondsBefore; a quick one
+// kShortDoctorSeconds) and after it (kShortDoctorSeconds, for the next-run interval): part of
+// the run's fixed time, which the plan's estimate prices (plan.h, Plan::fixed_seconds). Half the
+// default second after the run and before a quick one: the run's own samples show its noise, and
+// a quick run's promise is its length.
+inline constexpr double kDoctorSecondsBefore = 1.0;
+inline constexpr double kShortDoctorSeconds = 0.5;
+
 // The verdict's rule (docs/commands.md, "larm doctor"): expected error = max(1 %, clock probes'
 // spread) + steal share over the probe + the share of the allowed CPUs that other processes used.
 inline constexpr double kMinExpectedError = 0.01;  // the "1 %": no probe promises better

@@ -2,6 +2,7 @@
 #include "characterize/llc_probe.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "characterize/working_set.h"
@@ -53,8 +54,9 @@ std::optional<std::uint64_t> usable_from_probe(const std::vector<std::uint64_t>&
   return std::nullopt;
 }
 
-UsableLlc probe_usable_llc(const topology::Topology& topology, const platform::Clock& clock,
-                           larm::Isa isa) {
+namespace {
+UsableLlc probe_untimed(const topology::Topology& topology, const platform::Clock& clock,
+                        larm::Isa isa) {
   UsableLlc found;
   const auto domain = std::find_if(topology.domains().begin(), topology.domains().end(),
                                    [](const topology::Domain& d) { return !d.core_pus.empty(); });
@@ -111,6 +113,16 @@ UsableLlc probe_usable_llc(const topology::Topology& topology, const platform::C
                   " last-level cache declared (where its load bandwidth is half-way, "
                   "on a log scale, to memory's): priced with " +
                   results::percent_text(found.fraction) + " of the declared size";
+  return found;
+}
+
+}  // namespace
+
+UsableLlc probe_usable_llc(const topology::Topology& topology, const platform::Clock& clock,
+                           larm::Isa isa) {
+  const auto began = std::chrono::steady_clock::now();
+  UsableLlc found = probe_untimed(topology, clock, isa);
+  found.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   return found;
 }
 

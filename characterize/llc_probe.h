@@ -26,6 +26,7 @@ struct UsableLlc {
   double fraction = 1;  // usable / declared, at most 1: what the plan's estimate is priced with
   std::string summary;  // one line for `larm plan` and the progress output
   std::vector<std::pair<std::uint64_t, double>> points;  // (bytes, best GB/s) as probed
+  double seconds = 0;  // how long the probe took: the plan prices it (PlanOptions)
 };
 
 // A drop smaller than this between the first probed size and memory is not told from noise.

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "characterize/cache_capacity.h"
+#include "characterize/doctor.h"
 #include "characterize/twin_domains.h"
 #include "characterize/working_set.h"
 #include "results/statistics.h"
@@ -146,7 +147,8 @@ const char* const kEstimateMethod =
     "it): memory working sets are priced at 4 x that share and the sweeps' points past 4 x it at "
     "nothing (the run's one-core chase stops there, its bandwidth sweeps at 8 x, 64 MiB in all at "
     "least), the one-core chase's past 2 x it (64 MiB at least), where it confirms memory's "
-    "plateau on a guest";
+    "plateau on a guest. On this machine the total adds the run's fixed part: larm doctor before "
+    "the run (1 s, 0.5 s quick) and after it (0.5 s), and the cache probe as long as it took";
 
 const char* name(MeasurementKind kind) {
   const char* const names[] = {"frequency", "capacity", "bandwidth", "flops",
@@ -271,6 +273,10 @@ class PlanBuilder {
   PlanBuilder(const topology::Topology& topology, const PlanOptions& options)
       : topology_(topology), options_(options) {
     plan_.usable_llc_fraction = options_.usable_llc_fraction;
+    if (topology.is_this_system()) {
+      plan_.fixed_seconds = (options_.quick ? kShortDoctorSeconds : kDoctorSecondsBefore) +
+                            kShortDoctorSeconds + options_.llc_probe_seconds;
+    }
     plan_.isa = options_.isa;
     plan_.flop_isas = options_.flop_isas;
     plan_.isa_basis = options_.isa_basis;

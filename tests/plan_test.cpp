@@ -1,10 +1,12 @@
 // Plans computed from real machines' topologies: what is measured, what is absent and why.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <set>
 
 #include <map>
 
+#include "characterize/doctor.h"
 #include "characterize/plan.h"
 #include "characterize/twin_domains.h"
 #include "report/text/plan_text.h"
@@ -367,6 +369,30 @@ TEST(Plan, QuickIsShorterThanDefault) {
   const Plan quick = make_plan(t, all_isas_options(true));
   EXPECT_LT(quick.estimated_seconds, full.estimated_seconds);
   EXPECT_LT(count(quick, MeasurementKind::sweep), count(full, MeasurementKind::sweep));
+}
+
+// The run's fixed part (the doctor before and after it, the cache probe) is priced on this machine
+// only: a topology file runs nothing.
+TEST(Plan, PricesTheRunsFixedPartOnThisMachineOnly) {
+  for (const bool quick : {true, false}) {
+    PlanOptions o = all_isas_options(quick);
+    o.llc_probe_seconds = 0.25;
+    const topology::Topology live = topology::Topology::load_live();
+    const Plan here = make_plan(live, o);
+    EXPECT_DOUBLE_EQ(here.fixed_seconds, (quick ? kShortDoctorSeconds : kDoctorSecondsBefore) +
+                                             kShortDoctorSeconds + 0.25);
+    EXPECT_DOUBLE_EQ(here.total_seconds(), here.estimated_seconds + here.fixed_seconds);
+    const std::string text = text::describe_plan(here, live, false);
+    EXPECT_NE(text.find("\n  fixed part "), std::string::npos);
+    char total[64];
+    std::snprintf(total, sizeof total, "estimated %.0f s", here.total_seconds());
+    EXPECT_NE(text.find(total), std::string::npos) << text;
+    const Plan file = make_plan(load_fixture("24em64t-2n6c2t-pci.xml"), o);
+    EXPECT_EQ(file.fixed_seconds, 0);
+    EXPECT_EQ(text::describe_plan(file, load_fixture("24em64t-2n6c2t-pci.xml"), false)
+                  .find("\n  fixed part "),
+              std::string::npos);
+  }
 }
 
 TEST(Plan, DescriptionGivesCountsAndEstimate) {

@@ -61,10 +61,17 @@ std::string describe_plan(const Plan& plan, const topology::Topology& topology, 
         << ", sized from its sweeps (no size sweeps, capacity sweep or cache scaling curves of "
            "their own; --sweep-every-domain runs them)\n";
   }
+  if (plan.fixed_seconds > 0) {
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "  fixed part %8.1f s: larm doctor before and after the run, the cache probe\n",
+                  plan.fixed_seconds);
+    out << line;
+  }
   char total[160];
   std::snprintf(total, sizeof total,
                 "%d measurements to run, %d absent with a reason; estimated %.0f s (%.1f min)\n",
-                plan.to_run, plan.absent, plan.estimated_seconds, plan.estimated_seconds / 60);
+                plan.to_run, plan.absent, plan.total_seconds(), plan.total_seconds() / 60);
   out << total << "Estimate: " << kEstimateMethod << "\n";
   return out.str();
 }
