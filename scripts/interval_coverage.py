@@ -4,6 +4,7 @@
     scripts/interval_coverage.py [--runs 6] [--injected 3] [--larm build/.../larm] [--keep DIR]
                                  [-- characterize options, default --quick]
     scripts/interval_coverage.py --from DIR1 DIR2 ...   (results directories already measured)
+    scripts/interval_coverage.py --pool SET1 SET2 ...   (sets kept by --keep, pooled per roof)
 
 Runs `larm characterize` --runs times, the last --injected of them beside
 scripts/interference_injector.py busy 50 % of every 100 ms on the last CPU, then for every roof
@@ -36,6 +37,8 @@ parser.add_argument("--injected", type=int, default=3)
 parser.add_argument("--larm", default=os.path.join(here, "..", "build", "release", "tools", "larm"))
 parser.add_argument("--keep", help="directory to keep the runs in (default: a temporary one)")
 parser.add_argument("--from", dest="dirs", nargs="+", help="measured results directories")
+parser.add_argument("--pool", nargs="+", metavar="SET",
+                    help="sets kept by --keep: each set's pairs, summed per roof over the sets")
 parser.add_argument("options", nargs="*", default=["--quick"])
 args = parser.parse_args()
 
@@ -64,7 +67,7 @@ def roofs(directory):
 
 
 dirs = args.dirs or []
-if not dirs:
+if not dirs and not args.pool:
     work = args.keep or tempfile.mkdtemp(prefix="larm-coverage-")
     os.makedirs(work, exist_ok=True)
     cpu = max(os.sched_getaffinity(0))
@@ -83,11 +86,6 @@ if not dirs:
         print(f"run {n}: {out}{' (injector on CPU %d)' % cpu if injected else ''}", flush=True)
         dirs.append(out)
 
-runs = [roofs(d) for d in dirs]
-common = sorted(set.intersection(*(set(r) for r in runs)))
-pairs = list(itertools.permutations(range(len(runs)), 2))
-
-
 def bounds(roof, which):
     interval = roof["interval"]
     if which == "next_run":
@@ -97,47 +95,78 @@ def bounds(roof, which):
     return interval["low"], interval["high"]
 
 
-def counted(k):
-    """The pairs compared for roof k: all of them, or, for a roof that depends on the placement
-    state, those whose two runs measured it in the same state (a value of another state is not
-    the one an interval is for: issue 34)."""
-    return [(a, b) for a, b in pairs if runs[a][k]["state"] == runs[b][k]["state"]]
-
-
-def covered(k, which):
-    hits = 0
-    for a, b in counted(k):
-        span = bounds(runs[b][k], which)
-        hits += span is not None and span[0] <= runs[a][k]["roof"] <= span[1]
-    return hits
-
-
 kinds = {"interval": "own interval", "next_run": "next-run interval"}
-inside = dict.fromkeys(kinds, 0)
-lowest = dict.fromkeys(kinds, (2.0, ""))
+
+
+def coverage(dirs):
+    """Per roof present in every run of dirs: the pairs compared, the hits of each interval, and
+    what the table shows; and the pairs left out across placement states."""
+    runs = [roofs(d) for d in dirs]
+    common = sorted(set.intersection(*(set(r) for r in runs)))
+    pairs = list(itertools.permutations(range(len(runs)), 2))
+    found = {}
+    across = 0
+    for k in common:
+        # The pairs compared for roof k: all of them, or, for a roof that depends on the placement
+        # state, those whose two runs measured it in the same state (a value of another state is
+        # not the one an interval is for: issue 34).
+        counted = [(a, b) for a, b in pairs if runs[a][k]["state"] == runs[b][k]["state"]]
+        across += len(pairs) - len(counted)
+        hits = {}
+        for which in kinds:
+            hits[which] = 0
+            for a, b in counted:
+                span = bounds(runs[b][k], which)
+                hits[which] += span is not None and span[0] <= runs[a][k]["roof"] <= span[1]
+        widths = sorted((r[k]["interval"]["high"] - r[k]["interval"]["low"]) / 2 / r[k]["roof"]
+                        for r in runs)
+        between = sorted(r[k]["interval"].get("next_run", {}).get("between_run", 0) for r in runs)
+        found[k] = {"n": len(counted), "hits": hits, "width": widths[len(widths) // 2],
+                    "between": between[len(between) // 2],
+                    "bimodal": any(len(r[k]["interval"]["modes"]) == 2 for r in runs),
+                    "values": [r[k]["roof"] for r in runs]}
+    return found, across, len(runs)
+
+
+def summary(found, runs_text):
+    for which, label in kinds.items():
+        inside = sum(f["hits"][which] for f in found.values())
+        total = sum(f["n"] for f in found.values())
+        rate, name = min(((f["hits"][which] / f["n"], k) for k, f in found.items() if f["n"]),
+                         default=(0.0, "none"))
+        print(f"{label}: pairs inside {inside} of {total} ({100 * inside / max(total, 1):.1f} %); "
+              f"lowest roof {100 * rate:.1f} % ({name}); {runs_text}, {len(found)} roofs")
+
+
+if args.pool:
+    # Several sets, each a directory of runs (run0, run1, ...) as --keep leaves them: each set's
+    # pairs as above, summed per roof over the sets (pairs never span two sets).
+    pooled = {}
+    across = runs = 0
+    for directory in args.pool:
+        found, left_out, n = coverage(sorted(
+            os.path.join(directory, d) for d in os.listdir(directory) if d.startswith("run")))
+        across += left_out
+        runs += n
+        for k, f in found.items():
+            into = pooled.setdefault(k, {"n": 0, "hits": dict.fromkeys(kinds, 0)})
+            into["n"] += f["n"]
+            for which in kinds:
+                into["hits"][which] += f["hits"][which]
+    print(f"{'roof':52s} {'own':>9s} {'next run':>9s}")
+    for k, f in sorted(pooled.items()):
+        print(f"{k:52s} {f['hits']['interval']:4d}/{f['n']:<4d} {f['hits']['next_run']:4d}/{f['n']:<4d}")
+    print(f"pairs of runs that measured a roof in two placement states, not compared: {across}")
+    summary(pooled, f"{len(args.pool)} sets, {runs} runs")
+    sys.exit(0)
+
+found, across, runs = coverage(dirs)
 print(f"{'roof':52s} {'own':>7s} {'next run':>8s} {'± %':>5s} {'next ±':>6s}  values")
-total = across = 0
-for k in common:
-    hits = {which: covered(k, which) for which in kinds}
-    n = len(counted(k))
-    total += n
-    across += len(pairs) - n
-    for which in kinds:
-        inside[which] += hits[which]
-        if n:
-            lowest[which] = min(lowest[which], (hits[which] / n, k))
-    widths = sorted((r[k]["interval"]["high"] - r[k]["interval"]["low"]) / 2 / r[k]["roof"]
-                    for r in runs)
-    between = sorted(r[k]["interval"].get("next_run", {}).get("between_run", 0) for r in runs)
-    bimodal = any(len(r[k]["interval"]["modes"]) == 2 for r in runs)
-    values = " ".join(f"{r[k]['roof']:.4g}" for r in runs)
-    print(f"{k:52s} {hits['interval']:3d}/{n:<3d} {hits['next_run']:3d}/{n:<3d}"
-          f" {100 * widths[len(widths) // 2]:5.1f} {100 * between[len(between) // 2]:6.1f}  {values}"
-          f"{'  (two modes in a run)' if bimodal else ''}")
+for k, f in found.items():
+    values = " ".join(f"{v:.4g}" for v in f["values"])
+    print(f"{k:52s} {f['hits']['interval']:3d}/{f['n']:<3d} {f['hits']['next_run']:3d}/{f['n']:<3d}"
+          f" {100 * f['width']:5.1f} {100 * f['between']:6.1f}  {values}"
+          f"{'  (two modes in a run)' if f['bimodal'] else ''}")
 if across:
     print(f"pairs of runs that measured a roof in two placement states, not compared: {across}")
-for which, label in kinds.items():
-    rate, name = lowest[which]
-    print(f"{label}: pairs inside {inside[which]} of {total} "
-          f"({100 * inside[which] / max(total, 1):.1f} %); lowest roof {100 * rate:.1f} % ({name}); "
-          f"{len(runs)} runs, {len(common)} roofs")
+summary(found, f"{runs} runs")
