@@ -66,44 +66,57 @@ void classify_pairs(std::vector<PlacementPair>& pairs) {
     const bool over = p.one_way_ns && *p.one_way_ns > kApartNs;
     p.far = over && (!p.declared_cache || *p.one_way_ns > apart_above[p.declared]);
     p.apart_now = p.far && p.declared_cache;
+    p.one_core = p.together_ratio && *p.together_ratio < kOneCoreRatio;
   }
 }
 
 bool PlacementProbe::as_declared() const {
-  return std::none_of(pairs.begin(), pairs.end(), [](const auto& p) { return p.apart_now; });
+  return std::none_of(pairs.begin(), pairs.end(),
+                      [](const auto& p) { return p.apart_now || p.one_core; });
 }
 
 namespace {
-// A measured pair is as declared when it is far exactly when it shares no cache by hwloc.
-bool pair_as_declared(bool measured, bool far, bool declared_cache) {
-  return !measured || far != declared_cache;
+// A measured pair is as declared when it is far exactly when it shares no cache by hwloc, and not
+// on one core (the probed cores are declared apart).
+bool pair_as_declared(bool measured, bool far, bool declared_cache, bool one_core) {
+  return !one_core && (!measured || far != declared_cache);
 }
 }  // namespace
 
 bool PlacementProbe::matches_declaration() const {
   return std::all_of(pairs.begin(), pairs.end(), [](const auto& p) {
-    return pair_as_declared(p.one_way_ns.has_value(), p.far, p.declared_cache);
+    return pair_as_declared(p.one_way_ns.has_value(), p.far, p.declared_cache, p.one_core);
   });
 }
 
 bool PlacementProbe::matches_declaration(const nlohmann::json& pairs) {
   return std::all_of(pairs.begin(), pairs.end(), [](const nlohmann::json& p) {
     return pair_as_declared(!p.at("one_way_ns").is_null(), p.at("far").get<bool>(),
-                            p.value("declared_cache", false));
+                            p.value("declared_cache", false), p.value("one_core", false));
   });
 }
 
+namespace {
+// "far: CPUs 0-1, 2-3" naming the first four pairs, then how many more.
+std::string pairs_text(const std::string& what, const std::vector<std::string>& pairs) {
+  std::string text = what + ": CPUs";
+  for (std::size_t i = 0; i < std::min<std::size_t>(4, pairs.size()); ++i) {
+    text += (i ? ", " : " ") + pairs[i];
+  }
+  if (pairs.size() > 4) text += " and " + std::to_string(pairs.size() - 4) + " more pairs";
+  return text;
+}
+}  // namespace
+
 std::string PlacementProbe::state() const {
-  std::vector<std::string> far;
+  std::vector<std::string> far, one_core;
   for (const PlacementPair& p : pairs) {
     if (p.far) far.push_back(pair_text(p));
+    if (p.one_core) one_core.push_back(pair_text(p));
   }
-  if (far.empty()) return "near";
-  std::string text = "far: CPUs";
-  for (std::size_t i = 0; i < std::min<std::size_t>(4, far.size()); ++i) {
-    text += (i ? ", " : " ") + far[i];
-  }
-  if (far.size() > 4) text += " and " + std::to_string(far.size() - 4) + " more pairs";
+  if (far.empty() && one_core.empty()) return "near";
+  std::string text = far.empty() ? "" : pairs_text("far", far);
+  if (!one_core.empty()) text += (text.empty() ? "" : "; ") + pairs_text("one core", one_core);
   return text;
 }
 
@@ -166,32 +179,46 @@ std::vector<std::string> PlacementProbe::lines() const {
                   declared.c_str(), r.first, r.second);
     out.push_back(line);
   }
+  // Each pair not as declared, as what it is now: apart, or one core's two hardware threads.
   for (const PlacementPair& p : pairs) {
-    if (!p.apart_now) continue;
     char line[200];
-    std::snprintf(line, sizeof line,
-                  "placement      CPUs %u and %u declared to share an %s; measured %.0f ns: they "
-                  "do not, now",
-                  p.pu_a, p.pu_b, p.declared.c_str(), *p.one_way_ns);
-    out.push_back(line);
+    if (p.apart_now) {
+      std::snprintf(line, sizeof line,
+                    "placement      CPUs %u and %u declared to share an %s; measured %.0f ns: they "
+                    "do not, now",
+                    p.pu_a, p.pu_b, p.declared.c_str(), *p.one_way_ns);
+      out.push_back(line);
+    }
+    if (p.one_core) {
+      std::snprintf(line, sizeof line,
+                    "placement      CPUs %u and %u declared as two cores; together they get %.2f "
+                    "of their throughput alone: one core's two threads, now",
+                    p.pu_a, p.pu_b, *p.together_ratio);
+      out.push_back(line);
+    }
   }
   if (as_declared()) {
     out.push_back("placement      as declared: no pair declared to share a cache is over " +
-                  ns_text(kApartNs) + " ns and " + ns_text(kApartRatio) + " x its level's median");
+                  ns_text(kApartNs) + " ns and " + ns_text(kApartRatio) +
+                  " x its level's median, none on one core");
   }
-  out.push_back("state          " + state() + " (the pairs that share no cache now)");
+  out.push_back("state          " + state() +
+                " (the pairs that share no cache now, and those on one core)");
   return out;
 }
 
 nlohmann::json PlacementProbe::to_json() const {
   nlohmann::json list = nlohmann::json::array();
   for (const PlacementPair& p : pairs) {
-    list.push_back({{"cpus", {p.pu_a, p.pu_b}},
-                    {"one_way_ns", p.one_way_ns ? nlohmann::json(*p.one_way_ns) : nullptr},
-                    {"declared", p.declared},
-                    {"declared_cache", p.declared_cache},
-                    {"far", p.far},
-                    {"apart_now", p.apart_now}});
+    list.push_back(
+        {{"cpus", {p.pu_a, p.pu_b}},
+         {"one_way_ns", p.one_way_ns ? nlohmann::json(*p.one_way_ns) : nullptr},
+         {"declared", p.declared},
+         {"declared_cache", p.declared_cache},
+         {"far", p.far},
+         {"apart_now", p.apart_now},
+         {"together_ratio", p.together_ratio ? nlohmann::json(*p.together_ratio) : nullptr},
+         {"one_core", p.one_core}});
   }
   return {{"pairs", list}, {"state", state()}, {"seconds", seconds}};
 }
@@ -214,6 +241,7 @@ PlacementProbe probe_placement(const topology::Topology& topology, const platfor
     pair.pu_b = b;
     pair.one_way_ns =
         kernels::measure_core_to_core(topology.handle(), a, b, clock, options).one_way_ns;
+    pair.together_ratio = kernels::measure_core_sharing(topology.handle(), a, b, clock);
     declare(topology.handle(), pair);
     probe.pairs.push_back(pair);
   }

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernels/core_sharing.h"
 #include "kernels/core_to_core.h"
 #include "platform/clock.h"
 #include "topology/topology.h"
@@ -27,6 +28,10 @@ namespace larm::characterize {
 // in one run.
 inline constexpr double kApartNs = 100;
 inline constexpr double kApartRatio = 2;
+// Two probed cores (hwloc declares them apart: one PU per core is probed) share one core now when
+// running together they get under kOneCoreRatio of their throughput alone
+// (kernels/core_sharing.h): about 0.5 then, about 1 on two cores.
+inline constexpr double kOneCoreRatio = 0.75;
 
 struct PlacementPair {
   unsigned pu_a = 0;
@@ -38,16 +43,20 @@ struct PlacementPair {
   // also over kApartRatio x its level's median (unless every pair of the level is over kApartNs).
   bool far = false;
   bool apart_now = false;  // declared to share a cache, measured as if they did not
+  // Together / alone throughput (kernels/core_sharing.h); none when not measured.
+  std::optional<double> together_ratio;
+  bool one_core = false;  // under kOneCoreRatio: two hardware threads of one core now
 };
 
 struct PlacementProbe {
   std::vector<PlacementPair> pairs;
   double seconds = 0;  // how long the probe took
 
-  // The placement state: "near" when no pair is far, else "far: CPUs 0-1" naming the far pairs
-  // (the first four, then how many more). Two probes that name one state saw one placement.
+  // The placement state: "near" when no pair is far or on one core, else "far: CPUs 0-1" naming
+  // the far pairs and "one core: CPUs 0-1" the pairs on one core (the first four of each, then
+  // how many more), joined by "; ". Two probes that name one state saw one placement.
   std::string state() const;
-  // No pair declared to share a cache is apart now.
+  // No pair declared to share a cache is apart now, and no pair runs on one core.
   bool as_declared() const;
   // Every measured pair is near exactly when it is declared to share a cache: the placement hwloc
   // declares, both ways (a pair declared apart and near now is not as declared either).
@@ -62,13 +71,14 @@ struct PlacementProbe {
 // The cores the probe pairs: one PU per core of every domain, in domain order.
 std::vector<unsigned> probed_cores(const topology::Topology& topology);
 
-// Probes the pairs of kernels::core_pairs over probed_cores of a live topology. Options as
-// kernels::measure_core_to_core.
+// Probes the pairs of kernels::core_pairs over probed_cores of a live topology: the latency of
+// each (options as kernels::measure_core_to_core) and whether it runs on one core
+// (kernels::measure_core_sharing).
 PlacementProbe probe_placement(const topology::Topology& topology, const platform::Clock& clock,
                                const kernels::CoreToCoreOptions& options = {});
 
-// The same classification, for pairs already measured (the latencies, with their declarations):
-// marks apart_now.
+// The same classification, for pairs already measured (the latencies and throughput ratios, with
+// their declarations): marks far, apart_now and one_core.
 void classify_pairs(std::vector<PlacementPair>& pairs);
 
 }  // namespace larm::characterize

@@ -23,4 +23,5 @@ bool has_invariant_counter();
 //   std::uint64_t counter_end();    at its end: the timed work has finished before the read
 //   std::uint64_t counter_now();    unfenced (liblarm's region stamps)
 //   void spin_pause();              inside a spin-wait loop: lets the sibling hyperthread run
+//   void keep_in_register(std::uint64_t&);  an empty asm: the value is opaque to the compiler
 #include LARM_ARCH_INLINE_HEADER

@@ -38,6 +38,40 @@ TEST(PlacementProbe, TheTwoVcpusOfTheGuestApartOrNot) {
   EXPECT_TRUE(said);
 }
 
+// The Zen 3 guest's third placement: its two vCPUs, declared as two cores sharing an L3, on one
+// host core's two threads (ping-pong 35 ns, together 0.52 of their throughput alone). Not far,
+// not as declared, a state of its own; beside a far pair both are named.
+TEST(PlacementProbe, TwoCoresOnOneCoreNowAreAStateOfTheirOwn) {
+  std::vector<PlacementPair> pairs = {pair(0, 1, 35.0, "L3")};
+  pairs[0].together_ratio = 0.52;
+  classify_pairs(pairs);
+  EXPECT_FALSE(pairs[0].far);
+  EXPECT_TRUE(pairs[0].one_core);
+  const PlacementProbe probe{.pairs = pairs, .seconds = 0.01};
+  EXPECT_EQ(probe.state(), "one core: CPUs 0-1");
+  EXPECT_FALSE(probe.as_declared());
+  EXPECT_FALSE(probe.matches_declaration());
+  EXPECT_FALSE(PlacementProbe::matches_declaration(probe.to_json().at("pairs")));
+  bool said = false;
+  for (const std::string& line : probe.lines()) {
+    said |= line.find("CPUs 0 and 1 declared as two cores; together they get 0.52") !=
+            std::string::npos;
+  }
+  EXPECT_TRUE(said);
+  // Two cores: about all of it together.
+  pairs[0].together_ratio = 0.97;
+  classify_pairs(pairs);
+  EXPECT_FALSE(pairs[0].one_core);
+  EXPECT_EQ((PlacementProbe{.pairs = pairs, .seconds = 0.01}.state()), "near");
+  std::vector<PlacementPair> both = {pair(0, 1, 240.0, "L3"), pair(2, 3, 35.0, "L3"),
+                                     pair(4, 5, 50.0, "L3")};
+  both[0].together_ratio = 1.0;
+  both[1].together_ratio = 0.5;
+  classify_pairs(both);
+  EXPECT_EQ((PlacementProbe{.pairs = both, .seconds = 0.01}.state()),
+            "far: CPUs 0-1; one core: CPUs 2-3");
+}
+
 // Issue 34: the model's state is the one hwloc declares, both ways; a probe saved in provenance
 // (the doctor's) is judged by the same rule as a live one.
 TEST(PlacementProbe, MatchesTheDeclarationBothWaysLiveOrSaved) {

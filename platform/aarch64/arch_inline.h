@@ -37,4 +37,10 @@ inline void spin_pause() {
   asm volatile("yield" ::: "memory");
 }
 
+// The value is in a register here, as far as the compiler knows: it may neither fold the
+// computation that made it nor vectorize it (kernels/core_sharing.cpp's multiply chains).
+inline void keep_in_register(std::uint64_t& value) {
+  asm volatile("" : "+r"(value));
+}
+
 }  // namespace larm::platform::arch
