@@ -30,8 +30,9 @@ or fewer can never say so.
 The L3 and memory rows depend on where the host puts the two vCPUs (issue 34: the memory
 bandwidth here doubles when they share no L3): a ratio means something only between runs made in
 one placement state. For those rows each likwid-bench run is bracketed by the independent
-ping-pong of scripts/probes/ping_pong.c (near: <= 100 ns one way, far: over it; moved: the two
-disagree), larm's roof takes the state its run measured it in (its by_state model entry, or the
+ping-pong of scripts/probes/ping_pong.c --sharing (far: over 100 ns one way; one core: the two
+threads together get under 0.75 of a multiplier-bound loop's throughput alone, one host core's
+two hardware threads; near otherwise; moved: the probes before and after disagree), larm's roof takes the state its run measured it in (its by_state model entry, or the
 run's one state), and a round's ratio counts only where both are the same state; the table gives
 those rows per state, and how many pairs were left out across states.
 """
@@ -45,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 
-from placement_state import FAR_NS, far, ping_pong, roof_state
+from placement_state import ping_pong, roof_state, state_word
 
 def widest_isa():
     """The widest x86 ISA this CPU has, as larm picks it (a Zen 3 guest has no AVX-512)."""
@@ -96,17 +97,13 @@ work = tempfile.mkdtemp(prefix="larm-vs-likwid-")
 larm_values, likwid_values, ratios, sizes = {}, {}, {}, {}
 across = {}  # (level, access) -> rounds whose two tools ran in different placement states
 refused = {}  # (kernel, total bytes, threads) -> what likwid-bench said when it measured nothing
-ping = None if args.no_states else ping_pong(work)[1]
-
-
-def state_word(far_now):
-    return "far" if far_now else "near"
+ping = None if args.no_states else ping_pong(work, sharing=True)[1]
 
 
 def larm_state(doc, roof):
-    """The placement state larm measured this roof in: near, far or unknown."""
+    """The placement state larm measured this roof in: near, far, one core or unknown."""
     state = roof_state(doc, roof)
-    return state_word(far(state)) if state else "unknown"
+    return state_word(state) if state else "unknown"
 
 
 iterations = {}  # (kernel, total bytes, threads) -> likwid-bench's own calibration, reused
@@ -182,8 +179,7 @@ def in_state(roof, key, measure, doc=None):
     state_key = None
     if split:
         after = ping()
-        theirs = state_word(before > FAR_NS) if (before > FAR_NS) == (after > FAR_NS) \
-            else "moved"
+        theirs = before if before == after else "moved"
         # Unpaired, larm's value is the run's: its state is the one the run measured it in.
         ours = larm_state(doc, roof) if doc is not None else theirs
         if theirs != ours or ours in ("unknown", "moved"):

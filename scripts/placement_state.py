@@ -15,9 +15,14 @@ def far(state):
     return state.startswith("far")
 
 
-def ping_pong(work):
+ONE_CORE_RATIO = 0.75  # characterize/placement_probe.h, kOneCoreRatio: under it, one core
+
+
+def ping_pong(work, sharing=False):
     """Builds scripts/probes/ping_pong.c into work; returns (cpus, ping), ping() the one-way
-    latency in ns between the first two CPUs this process may use."""
+    latency in ns between the first two CPUs this process may use; with sharing, ping() returns
+    their state instead: "far" (over FAR_NS), "one core" (together under ONE_CORE_RATIO of their
+    throughput alone) or "near"."""
     os.makedirs(work, exist_ok=True)
     probe = os.path.join(work, "ping_pong")
     subprocess.run(["cc", "-O2", "-pthread", "-o", probe,
@@ -27,10 +32,18 @@ def ping_pong(work):
         sys.exit(f"{os.path.basename(sys.argv[0])}: needs two CPUs")
 
     def ping():
-        out = subprocess.run([probe, str(cpus[0]), str(cpus[1])], capture_output=True, text=True,
-                             check=True)
-        return float(out.stdout.strip())
+        out = subprocess.run([probe, str(cpus[0]), str(cpus[1]), *(["--sharing"] if sharing else [])],
+                             capture_output=True, text=True, check=True)
+        if not sharing:
+            return float(out.stdout.strip())
+        ns, ratio = (float(x) for x in out.stdout.split())
+        return "far" if ns > FAR_NS else "one core" if ratio < ONE_CORE_RATIO else "near"
     return cpus, ping
+
+
+def state_word(state):
+    """A state larm names ("near", "far: CPUs 0-1", "one core: CPUs 0-1") as the probe's word."""
+    return "far" if far(state) else "one core" if state.startswith("one core") else "near"
 
 
 def roof_state(doc, roof):
