@@ -117,8 +117,7 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   if (topology.is_this_system()) {
     // What the caches really hold prices the plan (its estimate, the default --max-time).
     const UsableLlc llc = probe_usable_llc(topology, clock, options.plan.isa);
-    options.plan.usable_llc_fraction = llc.fraction;
-    options.plan.llc_probe_seconds = llc.seconds;
+    price_with(llc, options.plan);
     state.values["usable_llc"] = {
         {"declared_bytes", llc.declared_bytes},
         {"usable_bytes",

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "characterize/plan.h"
 #include "codegen/isa.h"
 #include "platform/clock.h"
 #include "topology/topology.h"
@@ -37,6 +38,13 @@ inline constexpr double kProbeMinimumDrop = 0.15;
 // a row within 10 % of each other, at least kProbeMinimumDrop under the best size before them.
 UsableLlc probe_usable_llc(const topology::Topology& topology, const platform::Clock& clock,
                            larm::Isa isa);
+
+// Prices a plan with what the probe found: the share of the cache a run gets, and the probe's own
+// time (the run's fixed part).
+inline void price_with(const UsableLlc& llc, PlanOptions& options) {
+  options.usable_llc_fraction = llc.fraction;
+  options.llc_probe_seconds = llc.seconds;
+}
 
 // The rule itself, on a probe's sizes and bandwidths (ascending sizes), for tests.
 std::optional<std::uint64_t> usable_from_probe(const std::vector<std::uint64_t>& sizes,

@@ -28,8 +28,7 @@ int run_plan_command(const PlanCommandOptions& options, const GlobalOptions& glo
     const platform::Clock clock = platform::Clock::calibrate();
     const characterize::UsableLlc llc =
         characterize::probe_usable_llc(topology, clock, plan_options.isa);
-    plan_options.usable_llc_fraction = llc.fraction;
-    plan_options.llc_probe_seconds = llc.seconds;
+    characterize::price_with(llc, plan_options);
     priced = "Last-level cache: " + llc.summary + "\n";
   }
   const characterize::Plan plan = characterize::make_plan(topology, plan_options);
