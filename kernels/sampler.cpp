@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <string>
 #include <thread>
 
 #include "kernels/interference.h"
@@ -35,10 +37,26 @@ std::vector<double> stolen(const std::map<unsigned, platform::CpuTimes>& before,
 // spare: a calibration run slowed by a tenth still gives samples of the minimum length.
 // Calibrating on full-length runs cost a whole sample's time more per measurement (a quick run
 // here: 0.8 s of 14), and 20 % to spare a tenth of every sample.
+constexpr double kMargin = 1.1;
+
+// The repetitions that make a run of `repetitions` that took `seconds` last the sample's minimum
+// length, kMargin over.
+std::uint64_t rescaled(std::uint64_t repetitions, double min_sample_seconds, double seconds) {
+  if (seconds <= 0) return repetitions * 2;
+  const double scaled =
+      std::ceil(static_cast<double>(repetitions) * min_sample_seconds * kMargin / seconds);
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::min(scaled, 1e18)));
+}
+
+std::string short_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g ms", seconds * 1e3);
+  return text;
+}
+
 template <typename Timed>
 std::uint64_t calibrate(const SamplingOptions& options, Timed& timed) {
   constexpr double kFraction = 0.25;  // of a sample: a calibration run's length
-  constexpr double kMargin = 1.1;
   if (options.min_sample_seconds <= 0) return 1;
   const double enough = options.min_sample_seconds * kFraction;
   std::uint64_t repetitions = 1;
@@ -49,9 +67,7 @@ std::uint64_t calibrate(const SamplingOptions& options, Timed& timed) {
     repetitions *= static_cast<std::uint64_t>(std::clamp(factor, 2.0, 1e6));
     seconds = timed(repetitions);
   }
-  const double scaled =
-      std::ceil(static_cast<double>(repetitions) * options.min_sample_seconds * kMargin / seconds);
-  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(scaled));
+  return rescaled(repetitions, options.min_sample_seconds, seconds);
 }
 
 }  // namespace
@@ -108,9 +124,11 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
   result.repetitions = repetitions;
   int in_a_row = 0;      // interfered samples since the last one kept
   bool lasting = false;  // kMaxInterferedInARow in a row once: keep the samples as they come
+  int kept_now = 0;      // interfered samples kept among result.seconds
   while (static_cast<int>(result.seconds.size()) < options.samples) {
     throw_if_stopped(options);
     const double seconds = timed(repetitions, true);
+    bool interfered = false;
     if (watch) {
       if (const auto reason = judge.judge(seen, team.pus(), steal)) {
         ++result.interference.samples;
@@ -122,11 +140,40 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
           continue;
         }
         lasting = true;
-        ++result.interference.kept;
+        interfered = true;
       }
     }
     in_a_row = 0;
+    if (seconds < kShortSampleFraction * options.min_sample_seconds) {
+      if (result.recalibrated < kMaxRecalibrations) {
+        // Repetitions calibrated on slowed runs: rescaled from this sample, which ran at the
+        // speed the samples will have, and every sample so far dropped (they share repetitions).
+        ++result.recalibrated;
+        repetitions = rescaled(repetitions, options.min_sample_seconds, seconds);
+        if (options.repetitions != nullptr) *options.repetitions = repetitions;
+        result.repetitions = repetitions;
+        result.seconds.clear();
+        result.thread_seconds.clear();
+        result.thread_end_seconds.clear();
+        result.interfered.clear();
+        result.interference.kept -= kept_now;
+        kept_now = 0;
+        continue;
+      }
+      if (!interfered) ++result.interference.samples;
+      interfered = true;
+      result.interference.reason =
+          "a sample lasted " + short_text(seconds) + " of its minimum " +
+          short_text(options.min_sample_seconds) + " after " +
+          std::to_string(kMaxRecalibrations) +
+          " recalibrations: the CPU's speed changed faster than calibration could follow";
+    }
+    if (interfered) {
+      ++result.interference.kept;
+      ++kept_now;
+    }
     result.seconds.push_back(seconds);
+    result.interfered.push_back(interfered);
     std::vector<double> own(threads), from_start(threads);
     for (std::size_t t = 0; t < threads; ++t) {
       own[t] = clock.seconds(ends[t] - starts[t]);

@@ -40,11 +40,25 @@ struct TimedSamples {
   // [sample][thread]: end - min(start): how long a group of threads took from the common start.
   std::vector<std::vector<double>> thread_end_seconds;
   results::Interference interference;  // the samples re-taken (and kept) for interference
+  // [sample]: kept although interfered with (the retries ran out); as many as interference.kept.
+  std::vector<bool> interfered;
+  // Times the repetitions were calibrated again because a clean sample lasted under
+  // kShortSampleFraction of the minimum: the calibration runs were slowed (a vCPU the host slowed
+  // for a moment, a preempted run), and the samples taken until then were dropped.
+  int recalibrated = 0;
 };
+
+// A clean sample shorter than this share of min_sample_seconds was calibrated on slowed runs:
+// the samples are taken again with repetitions scaled from its own time. After
+// kMaxRecalibrations such restarts the speed is changing faster than calibration can follow, and
+// short samples are kept, counted and named as interference (the roof is then unstable).
+inline constexpr double kShortSampleFraction = 0.5;
+inline constexpr int kMaxRecalibrations = 3;
 
 // work(thread, repetitions) runs on each thread of the team. The sampler runs it once untimed,
 // grows the repetitions until a run lasts a quarter of min_sample_seconds, scales them to it
-// (10 % over), then takes the samples, re-taking those that were interfered with.
+// (10 % over), then takes the samples, re-taking those that were interfered with and taking all of
+// them again, recalibrated, after a clean sample under half the minimum length.
 TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
                     const SamplingOptions& options,
                     const std::function<void(int, std::uint64_t)>& work);

@@ -4,7 +4,9 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
+#include <string>
 #include <thread>
 
 #include "kernels/interference.h"
@@ -96,14 +98,23 @@ TEST(Interference, ABusyThreadOnTheSameCpuIsDetectedAndCounted) {
   const unsigned pu = topology.domains()[0].core_pus[0];
   platform::ThreadTeam team(topology.handle(), {pu});
   std::atomic<bool> stop{false};
+  std::atomic<int> pinned{0};  // 1: the intruder spins on pu; -1: it could not be pinned there
   std::thread intruder([&] {
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(pu, &set);
-    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    const bool on_pu = pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0 &&
+                       sched_getcpu() == static_cast<int>(pu);
+    pinned = on_pu ? 1 : -1;
     volatile unsigned long spin = 0;
-    while (!stop.load(std::memory_order_relaxed)) spin = spin + 1;
+    while (on_pu && !stop.load(std::memory_order_relaxed)) spin = spin + 1;
   });
+  // The samples start once the intruder runs on their CPU, however late a slowed vCPU starts it.
+  while (pinned.load() == 0) std::this_thread::yield();
+  if (pinned.load() < 0) {
+    intruder.join();
+    FAIL() << "the intruder could not be pinned to PU " << pu;
+  }
   const platform::Clock clock = platform::Clock::calibrate(0.01);
   const TimedSamples timed = sample(team, clock, {.samples = 3, .min_sample_seconds = 0.02},
                                     [](int, std::uint64_t repetitions) {
@@ -114,14 +125,25 @@ TEST(Interference, ABusyThreadOnTheSameCpuIsDetectedAndCounted) {
                                     });
   stop = true;
   intruder.join();
-  EXPECT_EQ(timed.seconds.size(), 3u);
-  EXPECT_GE(timed.interference.samples, 1);
-  // A thread that never stops is a lasting interference: kMaxInterferedInARow retries in a row at
-  // most before a sample is kept, and the samples after it are kept as they come; the retries
-  // of a measurement are bounded by kMaxInterferedInARow per sample in any case.
-  EXPECT_GE(timed.interference.kept, 1);
-  EXPECT_LE(timed.interference.samples - timed.interference.kept, 3 * kMaxInterferedInARow);
-  EXPECT_FALSE(timed.interference.reason.empty());
+  // Seen: the intruder takes about half of every sample (run-queue waits of 41-53 % here).
+  const std::string seen = "interfered " + std::to_string(timed.interference.samples) + ", kept " +
+                           std::to_string(timed.interference.kept) + ": " +
+                           timed.interference.reason;
+  ASSERT_EQ(timed.seconds.size(), 3u) << seen;
+  EXPECT_GE(timed.interference.samples, 1) << seen;
+  // Counted: each kept sample is flagged when it was kept although interfered with (a thread that
+  // never stops is a lasting interference: after kMaxInterferedInARow re-takes in a row the
+  // samples are kept as they come), and the flags add up to the count. Which samples the
+  // scheduler lets run clean is its choice, not larm's: the test does not assume any.
+  ASSERT_EQ(timed.interfered.size(), timed.seconds.size());
+  EXPECT_EQ(std::count(timed.interfered.begin(), timed.interfered.end(), true),
+            timed.interference.kept)
+      << seen;
+  // Re-taken: every interfered sample not kept was taken again, kMaxInterferedInARow in a row at
+  // most before one is kept, so at most that many per kept sample.
+  EXPECT_LE(timed.interference.samples - timed.interference.kept, 3 * kMaxInterferedInARow)
+      << seen;
+  EXPECT_FALSE(timed.interference.reason.empty()) << seen;
 }
 
 }  // namespace
