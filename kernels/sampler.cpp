@@ -164,8 +164,7 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
       interfered = true;
       result.interference.reason =
           "a sample lasted " + short_text(seconds) + " of its minimum " +
-          short_text(options.min_sample_seconds) + " after " +
-          std::to_string(kMaxRecalibrations) +
+          short_text(options.min_sample_seconds) + " after " + std::to_string(kMaxRecalibrations) +
           " recalibrations: the CPU's speed changed faster than calibration could follow";
     }
     if (interfered) {

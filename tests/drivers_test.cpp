@@ -127,11 +127,10 @@ TEST_F(Drivers, SamplerRecalibratesAfterASlowedCalibration) {
     while (std::chrono::steady_clock::now() < end) {
     }
   };
-  const TimedSamples timed =
-      sample(team, clock_, context_.sampling, [&](int, std::uint64_t reps) {
-        const double per_repetition = ++calls <= 3 ? 500e-6 : 10e-6;
-        busy(static_cast<double>(reps) * per_repetition);
-      });
+  const TimedSamples timed = sample(team, clock_, context_.sampling, [&](int, std::uint64_t reps) {
+    const double per_repetition = ++calls <= 3 ? 500e-6 : 10e-6;
+    busy(static_cast<double>(reps) * per_repetition);
+  });
   ASSERT_EQ(timed.seconds.size(), 3u);
   EXPECT_GE(timed.recalibrated, 1);
   for (double s : timed.seconds) EXPECT_GE(s, 0.002 * kShortSampleFraction);

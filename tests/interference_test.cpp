@@ -141,8 +141,7 @@ TEST(Interference, ABusyThreadOnTheSameCpuIsDetectedAndCounted) {
       << seen;
   // Re-taken: every interfered sample not kept was taken again, kMaxInterferedInARow in a row at
   // most before one is kept, so at most that many per kept sample.
-  EXPECT_LE(timed.interference.samples - timed.interference.kept, 3 * kMaxInterferedInARow)
-      << seen;
+  EXPECT_LE(timed.interference.samples - timed.interference.kept, 3 * kMaxInterferedInARow) << seen;
   EXPECT_FALSE(timed.interference.reason.empty()) << seen;
 }
 
