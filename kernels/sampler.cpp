@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <thread>
 
 #include "kernels/interference.h"
+#include "results/number_text.h"
 
 namespace larm::kernels {
 
@@ -32,11 +32,6 @@ std::vector<double> stolen(const std::map<unsigned, platform::CpuTimes>& before,
   return seconds;
 }
 
-// The samples' repetitions: grown on short runs until one lasts a quarter of a sample (long
-// enough to time within a fraction of a percent), then scaled to the sample's length with 10 % to
-// spare: a calibration run slowed by a tenth still gives samples of the minimum length.
-// Calibrating on full-length runs cost a whole sample's time more per measurement (a quick run
-// here: 0.8 s of 14), and 20 % to spare a tenth of every sample.
 constexpr double kMargin = 1.1;
 
 // The repetitions that make a run of `repetitions` that took `seconds` last the sample's minimum
@@ -48,12 +43,11 @@ std::uint64_t rescaled(std::uint64_t repetitions, double min_sample_seconds, dou
   return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::min(scaled, 1e18)));
 }
 
-std::string short_text(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g ms", seconds * 1e3);
-  return text;
-}
-
+// The samples' repetitions: grown on short runs until one lasts a quarter of a sample (long
+// enough to time within a fraction of a percent), then scaled to the sample's length with 10 % to
+// spare: a calibration run slowed by a tenth still gives samples of the minimum length.
+// Calibrating on full-length runs cost a whole sample's time more per measurement (a quick run
+// here: 0.8 s of 14), and 20 % to spare a tenth of every sample.
 template <typename Timed>
 std::uint64_t calibrate(const SamplingOptions& options, Timed& timed) {
   constexpr double kFraction = 0.25;  // of a sample: a calibration run's length
@@ -124,7 +118,6 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
   result.repetitions = repetitions;
   int in_a_row = 0;      // interfered samples since the last one kept
   bool lasting = false;  // kMaxInterferedInARow in a row once: keep the samples as they come
-  int kept_now = 0;      // interfered samples kept among result.seconds
   while (static_cast<int>(result.seconds.size()) < options.samples) {
     throw_if_stopped(options);
     const double seconds = timed(repetitions, true);
@@ -155,22 +148,20 @@ TimedSamples sample(platform::ThreadTeam& team, const platform::Clock& clock,
         result.seconds.clear();
         result.thread_seconds.clear();
         result.thread_end_seconds.clear();
+        result.interference.kept -=
+            static_cast<int>(std::count(result.interfered.begin(), result.interfered.end(), true));
         result.interfered.clear();
-        result.interference.kept -= kept_now;
-        kept_now = 0;
         continue;
       }
       if (!interfered) ++result.interference.samples;
       interfered = true;
       result.interference.reason =
-          "a sample lasted " + short_text(seconds) + " of its minimum " +
-          short_text(options.min_sample_seconds) + " after " + std::to_string(kMaxRecalibrations) +
+          "a sample lasted " + results::format_number("%.3g", seconds * 1e3) +
+          " ms of its minimum " + results::format_number("%.3g", options.min_sample_seconds * 1e3) +
+          " ms after " + std::to_string(kMaxRecalibrations) +
           " recalibrations: the CPU's speed changed faster than calibration could follow";
     }
-    if (interfered) {
-      ++result.interference.kept;
-      ++kept_now;
-    }
+    if (interfered) ++result.interference.kept;
     result.seconds.push_back(seconds);
     result.interfered.push_back(interfered);
     std::vector<double> own(threads), from_start(threads);

@@ -33,17 +33,21 @@ def median(doc, level, access, placement=None):
     return None
 
 
+def all_levels(doc):
+    """Domain 0's cache levels, then memory."""
+    return [l["level"] for l in doc["topology"]["domains"][0]["caches"]] + ["memory"]
+
+
 def load_roofs(doc):
     """The levels and their load roofs' medians, in level order. A cache level whose load roofs
     larm marked indistinct (its sweep found no plateau of its own: the cache usable here is
     smaller than declared, and its roofs measure the next level) is left out of the order, which
     holds between the levels larm tells apart."""
-    levels = [l["level"] for l in doc["topology"]["domains"][0]["caches"]] + ["memory"]
     indistinct = {x["level"] for x in doc["roofs"] if x["domain"] == 0 and x["access"] == "load"
                   and x["samples"] and x["status"] == "indistinct" and x["level"] != "memory"}
     if indistinct:
         print("indistinct load roofs, not ordered:", sorted(indistinct))
-    levels = [level for level in levels if level not in indistinct]
+    levels = [level for level in all_levels(doc) if level not in indistinct]
     return levels, [median(doc, level, "load", "local" if level == "memory" else None)
                     for level in levels]
 
@@ -79,7 +83,7 @@ c.check(all(v is not None for v in loads), f"missing load roofs: {loads}")
 c.check(all(a > b for a, b in zip(loads, loads[1:])), f"load roofs not ordered in 3 runs: {loads}")
 
 doc = json.load(open(os.path.join(out, "results.json")))
-levels = [l["level"] for l in doc["topology"]["domains"][0]["caches"]] + ["memory"]
+levels = all_levels(doc)
 try:
     jsonschema.validate(doc, json.load(open(schema_file)))
     c.check(True, "schema")
@@ -155,21 +159,24 @@ if all_core_stop:
     c.check(ends <= stop * 1.01, f"all-core sweep ends at {ends}, past its stop {stop}")
     l3 = [x for x in doc.get("cache_capacity", []) if x["sweep"] == "bandwidth" and x["domain"] == 0]
     c.check(len(l3) > 0, "no capacity of the last level from the load sweep")
-    effective = l3[-1].get("effective_bytes") if l3 else None
-    if effective is not None:
-        c.check(stop > effective, f"sweep stopped at {stop}, not past the effective LLC {effective}")
-        sized_from = effective
-    elif l3:
-        # A host whose other tenants crowd the shared L3 can leave the load sweep no plateau of
-        # its own: the results say so (a reason, and "none" in the summary) and the memory roofs
-        # are sized from the declared size instead.
-        c.check("no plateau" in (l3[-1].get("reason") or ""),
-                f"no effective LLC and no reason: {l3[-1]}")
-        c.check("none (no plateau)" in r.stdout, "the summary does not say the LLC had no plateau")
-        sized_from = l3[-1]["declared_bytes"]
-        print(f"no effective LLC this run: {l3[-1]['reason']}")
-    mem = [x for x in roofs if x["level"] == "memory" and x["placement"] == "local" and x["samples"]]
     if l3:
+        effective = l3[-1]["effective_bytes"]
+        if effective is not None:
+            c.check(stop > effective,
+                    f"sweep stopped at {stop}, not past the effective LLC {effective}")
+            sized_from = effective
+        else:
+            # A host whose other tenants crowd the shared L3 can leave the load sweep no plateau
+            # of its own: the results say so (a reason, and "none" in the summary) and the memory
+            # roofs are sized from the declared size instead.
+            c.check("no plateau" in (l3[-1].get("reason") or ""),
+                    f"no effective LLC and no reason: {l3[-1]}")
+            c.check("none (no plateau)" in r.stdout,
+                    "the summary does not say the LLC had no plateau")
+            sized_from = l3[-1]["declared_bytes"]
+            print(f"no effective LLC this run: {l3[-1]['reason']}")
+        mem = [x for x in roofs
+               if x["level"] == "memory" and x["placement"] == "local" and x["samples"]]
         c.check(all(x["working_set_bytes"] >= 0.95 * max(4 * sized_from, (64 << 20) // cores)
                     for x in mem),
                 f"memory roofs not sized past 4 x the LLC ({sized_from} bytes per thread)")
