@@ -27,6 +27,13 @@ constexpr ToolCount kToolCounts[LARM_COUNT_N] = {
     {"flops_sp_256", CounterEvent::Kind::flops},
     {"flops_sp_512", CounterEvent::Kind::flops},
     {"fma_flops", CounterEvent::Kind::detail},
+    {"bytes_l2_read", CounterEvent::Kind::detail},
+    {"bytes_l2_written", CounterEvent::Kind::detail},
+    {"bytes_l3_read", CounterEvent::Kind::detail},
+    {"bytes_l3_written", CounterEvent::Kind::detail},
+    {"bytes_memory_read", CounterEvent::Kind::detail},
+    {"bytes_memory_written", CounterEvent::Kind::detail},
+    {"cache_accesses", CounterEvent::Kind::detail},
 };
 static_assert(LARM_COUNT_N <= kMaxCounterEvents);
 constexpr const char* kToolPrefix = "larmcount:";

@@ -10,7 +10,7 @@
 
 namespace larm::instrument {
 
-inline constexpr int kMaxCounterEvents = 16;
+inline constexpr int kMaxCounterEvents = 24;
 using CounterValues = std::array<long long, kMaxCounterEvents>;
 
 struct CounterEvent {

@@ -253,6 +253,17 @@ json to_json(const RegionsFile& file) {
                               {"domains", domains},
                               {"machine", aggregate_json(region.machine, false)},
                               {"data", region.data ? data_json(*region.data) : json()}});
+    if (region.timing) {
+      json runs = json::array();
+      for (std::size_t i = 0; i < region.timing->seconds.size(); ++i) {
+        runs.push_back({{"seconds", region.timing->seconds[i]},
+                        {"clean", i < region.timing->clean.size() && region.timing->clean[i]}});
+      }
+      doc["regions"].back()["timing"] = {{"runs", runs},
+                                         {"estimator", region.timing->estimator},
+                                         {"median_s", region.timing->median},
+                                         {"spread", region.timing->spread}};
+    }
   }
   return doc;
 }
@@ -324,6 +335,17 @@ RegionsFile regions_from_json(const json& document) {
       region.machine = aggregate_from(field(in, "machine", json::object()));
       if (const auto data = in.find("data"); data != in.end() && data->is_object()) {
         region.data = data_from(*data);
+      }
+      if (const auto timing = in.find("timing"); timing != in.end() && timing->is_object()) {
+        RunTiming t;
+        for (const json& run : timing->at("runs")) {
+          t.seconds.push_back(run.at("seconds").get<double>());
+          t.clean.push_back(run.at("clean").get<bool>());
+        }
+        t.estimator = timing->at("estimator").get<std::string>();
+        t.median = timing->at("median_s").get<double>();
+        t.spread = timing->at("spread").get<double>();
+        region.timing = std::move(t);
       }
       file.regions.push_back(std::move(region));
     }

@@ -17,7 +17,8 @@ namespace larm::regions {
 // as having no split. 1.2: "run" (timed or counted), the source "counted" and each count of
 // larm count's tool, and when each thread first began and last ended a region; 1.1 files read as
 // timed runs without those.
-inline constexpr const char* kRegionsSchemaVersion = "1.2";
+// 1.3: a region's "timing" over the repeated runs of larm count.
+inline constexpr const char* kRegionsSchemaVersion = "1.3";
 
 // A FLOP or byte count and where it comes from: "counted" (larm count), "papi", "declared",
 // several joined with "+", or "unavailable" (then no value).
@@ -95,12 +96,26 @@ struct DataPlacement {
   std::optional<double> neighbours_apart_share() const;
 };
 
+// A region's time over the repeated native runs of larm count: each run's (the slowest thread's,
+// as the machine entry gives it), which of them were clean (nothing else used the CPUs), and the
+// estimator the entries' seconds hold: the median of the clean runs, or of every run when none was
+// clean.
+struct RunTiming {
+  std::vector<double> seconds;  // per run, in run order
+  std::vector<bool> clean;      // per run
+  std::string estimator;        // "median of 4 clean runs of 5", "median of 5 runs, none clean"
+  double median = 0;            // of the runs the estimator names
+  // (max - min) / median of those runs: how much the runs the median is taken from differ.
+  double spread = 0;
+};
+
 struct Region {
   std::string name;
   std::vector<ThreadRecord> threads;
   std::vector<Aggregate> domains;
   Aggregate machine;
   std::optional<DataPlacement> data;
+  std::optional<RunTiming> timing;  // larm count's repeated runs (1.3)
 };
 
 struct CounterState {

@@ -1,8 +1,8 @@
-// larm count: runs an instrumented program twice, natively (its regions' times) and under larm's
-// Valgrind tool (their exact FLOPs and bytes, counted by binary instrumentation, for machines
-// without hardware counters), and says how to place the pair.
+// larm count: runs an instrumented program natively several times (its regions' times, the median
+// of the clean runs) and once under larm's Valgrind tool (their exact FLOPs and bytes, counted by
+// binary instrumentation for machines without hardware counters, and the bytes each cache level
+// and memory serve them in a model of the node's caches), and says how to place the pair.
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,12 +21,16 @@
 #include "results/atomic_file.h"
 #include "results/input_file.h"
 #include "results/number_text.h"
+#include "results/printable_text.h"
 #include "results/region_records.h"
+#include "results/region_repeats.h"
+#include "results/statistics.h"
+#include "tools/cache_model.h"
+#include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
 #include "tools/commands.h"
-
-extern char** environ;
+#include "tools/program_run.h"
 
 namespace larm::cli {
 
@@ -37,6 +41,10 @@ namespace {
 struct CountOptions {
   std::string out_dir = "larm-count";
   bool no_native = false;
+  int repeat = 5;           // native runs
+  std::string results_dir;  // effective cache capacities for the model
+  bool no_cache_model = false;
+  std::string cache_spec;            // --cache-model: caches to model instead of the node's
   std::vector<std::string> command;  // the program and its arguments
 };
 
@@ -94,67 +102,6 @@ class ValgrindLibDir {
   fs::path path_;
 };
 
-struct ProgramRun {
-  int status = 0;  // as waitpid gives it
-  double seconds = 0;
-};
-
-// Runs argv with the environment plus `set` (NAME=VALUE); the program's output goes through.
-ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) {
-    const std::string entry = *e;
-    bool replaced = false;
-    for (const std::string& s : set) {
-      replaced |= entry.compare(0, s.find('=') + 1, s, 0, s.find('=') + 1) == 0;
-    }
-    if (!replaced) env.push_back(entry);
-  }
-  env.insert(env.end(), set.begin(), set.end());
-  std::vector<char*> args, envp;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-  // Ctrl-C reaches the program (same process group); larm waits for it to end, then cleans up
-  // (the temporary Valgrind directory) and says it was interrupted.
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-  struct sigaction ignore {
-  }, old_int{}, old_term{};
-  ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGINT, &ignore, &old_int);
-  ::sigaction(SIGTERM, &ignore, &old_term);
-  const auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  const int spawned = ::posix_spawnp(&pid, args[0], nullptr, &attributes, args.data(), envp.data());
-  posix_spawnattr_destroy(&attributes);
-  ProgramRun outcome;
-  if (spawned == 0) {
-    while (::waitpid(pid, &outcome.status, 0) < 0 && errno == EINTR) {
-    }
-  }
-  ::sigaction(SIGINT, &old_int, nullptr);
-  ::sigaction(SIGTERM, &old_term, nullptr);
-  if (spawned != 0) {
-    throw UsageError("larm count: cannot run " + argv[0] + ": " + std::strerror(spawned));
-  }
-  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return outcome;
-}
-
-std::string exit_text(int status) {
-  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
-  return "ended abnormally";
-}
-
 // Valgrind's line for an instruction it cannot translate, if the log has one.
 std::string unhandled_instruction(const fs::path& log) {
   std::ifstream in(log);
@@ -195,10 +142,160 @@ void print_counts(const regions::RegionsFile& file) {
   }
 }
 
+// The program's end, in one line, when it is not a plain success.
+bool interrupted(const ProgramRun& run) {
+  return WIFSIGNALED(run.status) &&
+         (WTERMSIG(run.status) == SIGINT || WTERMSIG(run.status) == SIGTERM);
+}
+
+// Regions never ended: liblarm closed them at finalize, their time runs to the program's end.
+void report_open_regions(const regions::RegionsFile& file, const std::string& run) {
+  for (const std::string& name : file.open_at_finalize) {
+    std::cerr << "larm count: region \"" << results::printable(name) << "\" was never ended in the "
+              << run << " (liblarm closed it at the program's end: its time runs to there)\n";
+  }
+}
+
+struct NativeRuns {
+  std::vector<regions::RegionsFile> files;
+  std::vector<ProgramRun> runs;
+  bool stopped = false;  // a run was interrupted or killed
+  int exit_code = 0;     // of larm count, when stopped
+};
+
+// The native runs, each into timed/run-K, then their merge into timed/regions.json.
+NativeRuns native_runs(const CountOptions& options, const fs::path& timed_dir) {
+  NativeRuns out;
+  for (int k = 1; k <= options.repeat; ++k) {
+    const fs::path dir = timed_dir / ("run-" + std::to_string(k));
+    results::ensure_output_subdirectory(dir);
+    std::error_code ec;
+    fs::remove(dir / "regions.json", ec);
+    std::cerr << "larm count: native run " << k << " of " << options.repeat
+              << " (its regions' times) into " << dir.string() << "\n";
+    const ProgramRun run = run_program(options.command, {"LARM_OUT=" + fs::absolute(dir).string()});
+    if (interrupted(run)) {
+      std::cerr << "larm count: interrupted during native run " << k << "; " << out.files.size()
+                << " completed run(s) kept in " << timed_dir.string() << "\n";
+      out.stopped = true;
+      out.exit_code = 130;
+      return out;
+    }
+    const bool has_regions = fs::exists(dir / "regions.json");
+    if (run.status != 0) {
+      std::cerr << (WIFSIGNALED(run.status) ? "larm: error: " : "larm count: ")
+                << options.command[0] << " " << exit_text(run.status) << " in native run " << k
+                << (has_regions && !WIFSIGNALED(run.status) ? "; its regions are kept"
+                                                            : "; this run is left out")
+                << "\n";
+      if (WIFSIGNALED(run.status)) {
+        out.stopped = true;
+        out.exit_code = 1;
+        return out;
+      }
+    }
+    if (!has_regions) {
+      std::cerr << "larm: error: " << options.command[0] << " wrote no regions.json in native run "
+                << k
+                << " (not linked with liblarm, or it calls larm_init with its own directory)\n";
+      out.stopped = true;
+      out.exit_code = 1;
+      return out;
+    }
+    regions::RegionsFile file =
+        regions::regions_from_json(results::read_json_file(dir / "regions.json"));
+    if (k == 1) report_open_regions(file, "native runs");
+    std::cerr << "larm count: native run " << k << ": " << fixed(run.seconds, 2) << " s, "
+              << run.quality() << "\n";
+    out.files.push_back(std::move(file));
+    out.runs.push_back(run);
+  }
+  return out;
+}
+
+void write_runs_summary(const fs::path& file, const NativeRuns& native,
+                        const std::optional<ProgramRun>& counted, const std::string& model) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (std::size_t i = 0; i < native.runs.size(); ++i) {
+    const ProgramRun& run = native.runs[i];
+    runs.push_back({{"run", i + 1},
+                    {"seconds", run.seconds},
+                    {"program_cpu_seconds", run.program_cpu_seconds},
+                    {"others_cpu_seconds", run.others_cpu_seconds},
+                    {"steal_seconds", run.steal_seconds},
+                    {"cpus", run.cpus},
+                    {"clean", run.clean()},
+                    {"quality", run.quality()},
+                    {"exit", exit_text(run.status)}});
+  }
+  nlohmann::json doc = {{"format", "larm-count-runs"},
+                        {"clean_threshold_share", kCleanRunShare},
+                        {"native_runs", runs},
+                        {"cache_model", model}};
+  if (counted) doc["counting_run_seconds"] = counted->seconds;
+  results::write_file_atomically(file, doc.dump(2) + "\n");
+}
+
+void print_timing(const regions::RegionsFile& merged) {
+  std::printf("\n%-24s %12s %8s  %s\n", "region", "median s", "spread", "estimator");
+  for (const regions::Region& region : merged.regions) {
+    if (!region.timing) continue;
+    std::printf("%-24s %12s %7s%%  %s\n", region.name.substr(0, 24).c_str(),
+                results::format_number("%.4g", region.timing->median).c_str(),
+                fixed(100 * region.timing->spread, 1).c_str(), region.timing->estimator.c_str());
+  }
+}
+
+void print_level_bytes(const regions::RegionsFile& file) {
+  std::printf("\n%-24s %12s %12s %12s %12s  (GB served per level, cache model)\n", "region",
+              "L1 (core)", "L2", "L3", "memory");
+  for (const regions::Region& region : file.regions) {
+    const auto& c = region.machine.counted;
+    const auto get = [&](const char* key) {
+      const auto found = c.find(key);
+      return found == c.end() ? 0.0 : found->second;
+    };
+    if (get("cache_accesses") <= 0) continue;
+    const auto gb = [](double v) { return fixed(v * 1e-9, 4); };
+    std::printf("%-24s %12s %12s %12s %12s\n", region.name.substr(0, 24).c_str(),
+                gb(get("bytes_loaded") + get("bytes_stored")).c_str(),
+                gb(get("bytes_l2_read") + get("bytes_l2_written")).c_str(),
+                gb(get("bytes_l3_read") + get("bytes_l3_written")).c_str(),
+                gb(get("bytes_memory_read") + get("bytes_memory_written")).c_str());
+  }
+}
+
 int run_count(const CountOptions& options) {
   if (options.command.empty())
     throw UsageError("larm count: no program given (larm count -- APP ARGS...)");
+  if (options.repeat < 1 || options.repeat > 100)
+    throw UsageError("larm count: --repeat " + std::to_string(options.repeat) +
+                     ": give 1 to 100 native runs");
   const fs::path tool_dir = tool_directory();
+  // The cache model, before any run: a bad --results stops here.
+  std::string model_text = "off (--no-cache-model)";
+  std::string model_option;
+  if (!options.cache_spec.empty()) {
+    if (options.no_cache_model)
+      throw UsageError("larm count: --cache-model and --no-cache-model exclude each other");
+    const std::string problem = cache_spec_problem(options.cache_spec);
+    if (!problem.empty()) throw UsageError("larm count: --cache-model " + problem);
+    model_option = options.cache_spec;
+    model_text = "as given (--cache-model " + options.cache_spec +
+                 "; the last level shared, the others per thread)";
+  } else if (!options.no_cache_model) {
+    std::optional<results::Results> results;
+    if (!options.results_dir.empty()) results = load_results_argument(options.results_dir);
+    const topology::Topology machine = topology::Topology::load_live();
+    std::string note;
+    const std::vector<ModelledCache> caches =
+        modelled_caches(machine, results ? &*results : nullptr, 0, note);
+    model_option = cache_option(caches);
+    model_text = caches.empty() ? note : cache_model_text(caches);
+    if (!caches.empty() && !results) {
+      model_text += " (no --results: the declared capacities, not the effective ones)";
+    }
+  }
   const fs::path out = options.out_dir;
   const fs::path timed_dir = out / "timed";
   const fs::path counted_dir = out / "counted";
@@ -214,34 +311,39 @@ int run_count(const CountOptions& options) {
   const fs::path log = counted_dir / "valgrind.log";
   const fs::path totals = counted_dir / "totals.json";
   for (const fs::path& stale :
-       {log, totals, counted_dir / "regions.json", timed_dir / "regions.json"}) {
+       {log, totals, counted_dir / "regions.json", timed_dir / "regions.json", out / "runs.json"}) {
     fs::remove(stale, ec);
   }
 
+  NativeRuns native;
   std::optional<double> native_seconds;
+  std::optional<regions::RegionsFile> merged;
   if (!options.no_native) {
-    std::cerr << "larm count: native run (its regions' times) into " << timed_dir.string() << "\n";
-    const ProgramRun native =
-        run_program(options.command, {"LARM_OUT=" + fs::absolute(timed_dir).string()});
-    if (WIFSIGNALED(native.status) &&
-        (WTERMSIG(native.status) == SIGINT || WTERMSIG(native.status) == SIGTERM)) {
-      std::cerr << "larm count: interrupted during the native run; nothing counted\n";
-      return 130;
+    native = native_runs(options, timed_dir);
+    if (!native.files.empty()) {
+      std::vector<bool> clean;
+      std::vector<double> walls;
+      for (const ProgramRun& run : native.runs) {
+        clean.push_back(run.clean());
+        walls.push_back(run.seconds);
+      }
+      merged = regions::merge_repeated_runs(native.files, clean);
+      results::write_file_atomically(timed_dir / "regions.json",
+                                     regions::to_json(*merged).dump(2) + "\n");
+      native_seconds = results::median(walls);
     }
-    if (native.status != 0) {
-      std::cerr << "larm: error: " << options.command[0] << " " << exit_text(native.status)
-                << " in its native run; nothing counted\n";
-      return 1;
-    }
-    native_seconds = native.seconds;
+    write_runs_summary(out / "runs.json", native, std::nullopt, model_text);
+    if (native.stopped) return native.exit_code;
   }
 
   std::cerr << "larm count: counting run under Valgrind (tool " << (tool_dir / kToolFile).string()
             << ") into " << counted_dir.string() << "\n";
+  std::cerr << "larm count: cache model: " << model_text << "\n";
   const ValgrindLibDir lib(tool_dir);
   // Not -q: Valgrind names the bytes of an instruction it cannot translate only when verbose.
   std::vector<std::string> argv = {"valgrind", std::string("--tool=") + kToolName,
                                    "--log-file=" + log.string(), "--larm-out=" + totals.string()};
+  if (!model_option.empty()) argv.push_back("--larm-cache=" + model_option);
   argv.insert(argv.end(), options.command.begin(), options.command.end());
   std::vector<std::string> set = {"VALGRIND_LIB=" + lib.path().string(),
                                   "LARM_OUT=" + fs::absolute(counted_dir).string()};
@@ -268,21 +370,25 @@ int run_count(const CountOptions& options) {
               << "; see " << log.string() << "\n";
     return 1;
   }
-  if (WIFSIGNALED(counted.status) &&
-      (WTERMSIG(counted.status) == SIGINT || WTERMSIG(counted.status) == SIGTERM)) {
+  if (interrupted(counted)) {
     std::cerr << "larm count: interrupted during the counting run; "
-              << (native_seconds ? "the timed run is kept in " + timed_dir.string()
-                                 : "nothing kept")
+              << (merged ? "the timed runs are kept in " + timed_dir.string() : "nothing kept")
               << "\n";
     return 130;
   }
-  if (counted.status != 0) {
-    std::cerr << "larm: error: " << options.command[0] << " " << exit_text(counted.status)
-              << " under Valgrind; see " << log.string() << "\n";
-    return 1;
-  }
   const fs::path regions_file = counted_dir / "regions.json";
-  if (!fs::exists(regions_file)) {
+  const bool has_counts = fs::exists(regions_file);
+  if (counted.status != 0) {
+    // A program that exits non-zero after writing its regions keeps its counts; one killed by a
+    // signal wrote none that can be trusted.
+    const bool kept = has_counts && WIFEXITED(counted.status);
+    std::cerr << (kept ? "larm count: " : "larm: error: ") << options.command[0] << " "
+              << exit_text(counted.status) << " under Valgrind"
+              << (kept ? "; its regions were written and are kept" : "") << "; see " << log.string()
+              << "\n";
+    if (!kept) return 1;
+  }
+  if (!has_counts) {
     std::cerr << "larm: error: " << options.command[0]
               << " wrote no regions.json under larm count (not linked with liblarm, or it calls "
                  "larm_init with its own directory)\n";
@@ -296,16 +402,34 @@ int run_count(const CountOptions& options) {
               << file.counters.reason << ")\n";
     return 1;
   }
+  if (options.no_native) report_open_regions(file, "counting run");
+  write_runs_summary(out / "runs.json", native, counted, model_text);
   std::cout << "Counted by larm's Valgrind tool (FLOPs: add, sub, mul, div, sqrt, min, max; an FMA "
                "counts 2; bytes: what the core loads and stores)\n\n";
   print_counts(file);
+  if (!model_option.empty()) {
+    std::cout << "\ncache model: " << model_text << "\n";
+    std::fflush(stdout);
+    print_level_bytes(file);
+  }
+  if (merged) {
+    std::fflush(stdout);
+    print_timing(*merged);
+    int clean = 0;
+    for (const ProgramRun& run : native.runs) clean += run.clean() ? 1 : 0;
+    std::fflush(stdout);
+    std::cout << "\nnative runs: " << native.runs.size() << ", " << clean
+              << " clean (others and the host took under "
+              << results::percent_text(kCleanRunShare, 0) << " of the CPUs' time); " << out.string()
+              << "/runs.json has each run's quality\n";
+  }
   std::cout << "\ncounting run " << fixed(counted.seconds, 2) << " s";
   if (native_seconds) {
-    std::cout << ", native run " << fixed(*native_seconds, 2) << " s: slowdown "
+    std::cout << ", native run " << fixed(*native_seconds, 2) << " s (median wall time): slowdown "
               << fixed(counted.seconds / std::max(*native_seconds, 1e-6), 1) << "x";
   }
   std::cout << "\n";
-  if (native_seconds) {
+  if (merged) {
     std::cout << "next: larm place RESULTS " << (timed_dir / "regions.json").string()
               << " --counts " << regions_file.string() << "\n";
   }
@@ -327,6 +451,19 @@ void setup_count(CLI::App& app, GlobalOptions& global, Action& action) {
       ->capture_default_str();
   command->add_flag("--no-native", options->no_native,
                     "only the counting run (no native run, no slowdown)");
+  command
+      ->add_option("--repeat", options->repeat,
+                   "native runs: each region's time is the median of the clean ones")
+      ->capture_default_str();
+  command->add_option("--results", options->results_dir,
+                      "results of this node (larm characterize): the cache model takes their "
+                      "effective capacities (default: the declared ones)");
+  command->add_option("--cache-model", options->cache_spec,
+                      "model these caches instead of the node's: SIZE:WAYS:LINE per level in "
+                      "bytes, innermost first, at most 3, the last shared (e.g. "
+                      "49152:12:64,2097152:16:64,33554432:16:64)");
+  command->add_flag("--no-cache-model", options->no_cache_model,
+                    "count without the cache model (no bytes per level; a faster counting run)");
   command->add_option("command", options->command, "the program and its arguments, after --")
       ->required();
   command->positionals_at_end();

@@ -154,6 +154,7 @@ std::vector<CacheLevel> caches_of(const std::unordered_map<unsigned, hwloc_obj_t
       level.instance_bytes =
           level.instance_bytes == 0 ? size : std::min(level.instance_bytes, size);
       level.line_bytes = obj->attr->cache.linesize;
+      level.associativity = obj->attr->cache.associativity;
       level.max_sharing_cores = std::max(level.max_sharing_cores, cores);
       level.total_bytes += size;
       ++level.instances;

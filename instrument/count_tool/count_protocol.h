@@ -7,7 +7,7 @@
 #include <valgrind/valgrind.h>
 
 /* Bumped when the counts change meaning or order; liblarm refuses another version. */
-#define LARM_COUNT_PROTOCOL_VERSION 1
+#define LARM_COUNT_PROTOCOL_VERSION 2
 
 /* arg1: address of an array of unsigned 64-bit counts; arg2: its length. The tool copies the
  * calling thread's counts since it started (at most arg2 of them) and answers
@@ -33,6 +33,18 @@ enum larm_count_index {
   LARM_COUNT_SP_256,           /* 5-8 lanes */
   LARM_COUNT_SP_512,           /* more */
   LARM_COUNT_FMA_FLOPS,        /* of all FLOPs above, those of fused multiply-adds */
+  /* The cache model (--larm-cache): the bytes each level beyond L1 serves the thread, in whole
+   * lines. Read: lines it fetches upward (misses of the level above, stores' read-for-ownership
+   * included: the model allocates on write); written: dirty lines it takes from the level above
+   * (write-backs). A node with two cache levels leaves the L3 counts at 0; its L2's misses and
+   * write-backs go to memory. All 0 without the model. */
+  LARM_COUNT_L2_READ,
+  LARM_COUNT_L2_WRITTEN,
+  LARM_COUNT_L3_READ,
+  LARM_COUNT_L3_WRITTEN,
+  LARM_COUNT_MEMORY_READ,
+  LARM_COUNT_MEMORY_WRITTEN,
+  LARM_COUNT_CACHE_ACCESSES, /* accesses the model simulated (a line-crossing one counts 2) */
   LARM_COUNT_N
 };
 

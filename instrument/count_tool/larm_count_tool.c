@@ -1,7 +1,7 @@
 /* larmcount: a Valgrind tool that counts, per thread, the floating-point operations (by
  * precision and vector width), the bytes loaded and stored and the instructions a program
  * executes, so that `larm count` can give the regions of liblarm exact counts on machines
- * without hardware counters (issue 26; CARM does the same with DynamoRIO or Intel SDE).
+ * without hardware counters (CARM does the same with DynamoRIO or Intel SDE).
  *
  * How: each superblock's IR is walked once at translation; what its statements do is tallied
  * statically and added to the running thread's counters by a few inline IR additions before
@@ -10,7 +10,14 @@
  * that runs only when the guard holds. Valgrind runs one thread at a time: the counters of the
  * running thread live in one global array, swapped when the scheduler switches threads.
  * liblarm reads them through a client request (count_protocol.h) at each region's begin and
- * end; `--larm-out=FILE` writes the whole program's totals as JSON at exit. */
+ * end; `--larm-out=FILE` writes the whole program's totals as JSON at exit.
+ *
+ * With `--larm-cache=SIZE:WAYS:LINE,...` (innermost level first, at most three), every data
+ * access also goes through a model of the node's caches: the levels but the last private to each
+ * thread (one thread per core), the last shared; set-associative, LRU, write-back and
+ * write-allocate, no prefetching. What each level beyond L1 serves, and memory, is counted per
+ * thread (count_protocol.h) in whole lines: the memory-level roofline of `larm place`. It is
+ * what cachegrind does for one level, for the capacities larm measured. */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
@@ -31,11 +38,170 @@ static ULong retired[LARM_COUNT_N];               /* of threads that ended */
 static ThreadId running_tid = VG_INVALID_THREADID;
 static const HChar* totals_path = NULL;
 
+/* --- the cache model ---------------------------------------------------------------------- */
+
+#define MAX_LEVELS 3
+#define DIRTY (1ULL << 63)  /* in a way's tag: the line was written since it was filled */
+#define EMPTY (~0ULL)       /* a way that holds no line */
+
+typedef struct {
+  ULong bytes;
+  UInt ways;
+  UInt sets;
+  ULong* tags; /* sets × ways, most recently used first in each set */
+} Cache;
+
+static const HChar* cache_option = NULL;
+static Int levels = 0;                  /* 0: no model */
+static UInt line_shift = 6;             /* one line size for every level (the outermost's) */
+static ULong line_bytes = 64;
+static Cache shape[MAX_LEVELS];         /* sizes and ways as the option gives them */
+static Cache shared_level;              /* the last level, shared by every thread */
+static Cache (*private_levels)[MAX_LEVELS - 1]; /* VG_N_THREADS rows, allocated on first use */
+static Cache* current = NULL;           /* the running thread's private levels */
+
+static void cache_allocate(Cache* c, const Cache* like, const HChar* what) {
+  ULong i, n;
+  *c = *like;
+  n = (ULong)c->sets * c->ways;
+  c->tags = VG_(malloc)(what, n * sizeof(ULong));
+  for (i = 0; i < n; ++i) c->tags[i] = EMPTY;
+}
+
+static void cache_clear(Cache* c) {
+  ULong i, n = (ULong)c->sets * c->ways;
+  for (i = 0; i < n; ++i) c->tags[i] = EMPTY;
+}
+
+/* Looks `line` up, marks it dirty when `write`, makes it the most recent of its set; on a miss it
+ * is filled, and the line it evicts is returned in *victim when dirty (True), to be written back. */
+static Bool cache_ref(Cache* c, ULong line, Bool write, ULong* victim, Bool* write_back) {
+  ULong* set = c->tags + (ULong)(line % c->sets) * c->ways;
+  const ULong mark = write ? DIRTY : 0;
+  UInt i;
+  *write_back = False;
+  if ((set[0] & ~DIRTY) == line) {
+    set[0] |= mark;
+    return True;
+  }
+  for (i = 1; i < c->ways; ++i) {
+    if (set[i] != EMPTY && (set[i] & ~DIRTY) == line) {
+      const ULong hit = set[i] | mark;
+      for (; i > 0; --i) set[i] = set[i - 1];
+      set[0] = hit;
+      return True;
+    }
+  }
+  i = c->ways - 1;
+  if (set[i] != EMPTY && (set[i] & DIRTY)) {
+    *victim = set[i] & ~DIRTY;
+    *write_back = True;
+  }
+  for (; i > 0; --i) set[i] = set[i - 1];
+  set[0] = line | mark;
+  return False;
+}
+
+static Cache* level_cache(Int k) { return k == levels - 1 ? &shared_level : &current[k]; }
+
+/* Counts of the bytes level k serves (k == levels: memory). */
+static Int served_read(Int k) {
+  return k == levels ? LARM_COUNT_MEMORY_READ : k == 1 ? LARM_COUNT_L2_READ : LARM_COUNT_L3_READ;
+}
+static Int served_written(Int k) {
+  return k == levels ? LARM_COUNT_MEMORY_WRITTEN
+                     : k == 1 ? LARM_COUNT_L2_WRITTEN : LARM_COUNT_L3_WRITTEN;
+}
+
+/* A reference to `line` at level k: a demand from the level above (or the core at k = 0), or the
+ * write-back of a dirty line from the level above, which fills without fetching. */
+static void level_ref(Int k, ULong line, Bool write, Bool write_back) {
+  ULong victim = 0;
+  Bool evicted = False;
+  if (k == levels) return; /* memory: counted by the caller */
+  if (cache_ref(level_cache(k), line, write, &victim, &evicted)) return;
+  if (evicted) {
+    running[served_written(k + 1)] += line_bytes;
+    level_ref(k + 1, victim, True, True);
+  }
+  if (!write_back) {
+    running[served_read(k + 1)] += line_bytes;
+    level_ref(k + 1, line, False, False);
+  }
+}
+
+static void select_private_levels(ThreadId tid) {
+  Int k;
+  if (levels == 0) return;
+  if (private_levels[tid][0].tags == NULL && levels > 1) {
+    for (k = 0; k < levels - 1; ++k)
+      cache_allocate(&private_levels[tid][k], &shape[k], "larmcount.private");
+  }
+  current = private_levels[tid];
+}
+
+static void model_access(Addr address, HWord bytes, Bool write) {
+  ULong line, last;
+  if (current == NULL || bytes == 0) return;
+  line = (ULong)address >> line_shift;
+  last = ((ULong)address + bytes - 1) >> line_shift;
+  for (; line <= last; ++line) {
+    running[LARM_COUNT_CACHE_ACCESSES] += 1;
+    level_ref(0, line, write, False);
+  }
+}
+static VG_REGPARM(2) void model_read(Addr address, HWord bytes) {
+  model_access(address, bytes, False);
+}
+static VG_REGPARM(2) void model_write(Addr address, HWord bytes) {
+  model_access(address, bytes, True);
+}
+
+/* SIZE:WAYS:LINE per level, innermost first, separated by commas. */
+static Bool parse_cache_option(const HChar* text) {
+  const HChar* p = text;
+  HChar* end;
+  Int k = 0;
+  while (*p != '\0') {
+    Long size, ways, line;
+    if (k == MAX_LEVELS) return False;
+    size = VG_(strtoll10)(p, &end);
+    if (end == p || *end != ':') return False;
+    p = end + 1;
+    ways = VG_(strtoll10)(p, &end);
+    if (end == p || *end != ':') return False;
+    p = end + 1;
+    line = VG_(strtoll10)(p, &end);
+    if (end == p || (*end != ',' && *end != '\0')) return False;
+    p = *end == ',' ? end + 1 : end;
+    if (line < 8 || line > 4096 || (line & (line - 1)) != 0 || ways < 1 || ways > 64 ||
+        size < line * ways || size > (1LL << 36)) {
+      return False;
+    }
+    shape[k].bytes = (ULong)size;
+    shape[k].ways = (UInt)ways;
+    line_bytes = (ULong)line;
+    ++k;
+  }
+  if (k == 0) return False;
+  levels = k;
+  for (line_shift = 0; (1ULL << line_shift) < line_bytes; ++line_shift) {
+  }
+  for (k = 0; k < levels; ++k) {
+    /* Sets: the capacity over a set's bytes, at least one (a capacity need not be a power of
+     * two: a measured one seldom is). */
+    shape[k].sets = (UInt)(shape[k].bytes / (line_bytes * shape[k].ways));
+    if (shape[k].sets == 0) shape[k].sets = 1;
+  }
+  return True;
+}
+
 static void switch_to(ThreadId tid) {
   if (tid == running_tid) return;
   if (running_tid != VG_INVALID_THREADID) VG_(memcpy)(saved[running_tid], running, sizeof running);
   VG_(memcpy)(running, saved[tid], sizeof running);
   running_tid = tid;
+  select_private_levels(tid);
 }
 
 static void on_start_client_code(ThreadId tid, ULong blocks_done) {
@@ -54,6 +220,11 @@ static void on_thread_create(ThreadId parent, ThreadId child) {
     for (i = 0; i < LARM_COUNT_N; ++i) retired[i] += saved[child][i];
   }
   VG_(memset)(saved[child], 0, sizeof saved[child]);
+  /* A new thread starts with cold private caches. */
+  if (levels > 1 && private_levels[child][0].tags != NULL) {
+    Int k;
+    for (k = 0; k < levels - 1; ++k) cache_clear(&private_levels[child][k]);
+  }
 }
 
 /* --- what an instruction does, tallied at translation ------------------------------------ */
@@ -187,6 +358,18 @@ static void add_guarded(IRSB* sb, IRExpr* guard, Bool store, UInt bytes) {
   addStmtToIRSB(sb, IRStmt_Dirty(call));
 }
 
+/* A call of the cache model for an access of `bytes` at `address`, under `guard` (NULL: always). */
+static void add_model_call(IRSB* sb, IRExpr* address, UInt bytes, Bool write, IRExpr* guard) {
+  IRDirty* call;
+  if (levels == 0 || bytes == 0) return;
+  call = write ? unsafeIRDirty_0_N(2, "model_write", VG_(fnptr_to_fnentry)(model_write),
+                                   mkIRExprVec_2(address, mkIRExpr_HWord(bytes)))
+               : unsafeIRDirty_0_N(2, "model_read", VG_(fnptr_to_fnentry)(model_read),
+                                   mkIRExprVec_2(address, mkIRExpr_HWord(bytes)));
+  if (guard != NULL) call->guard = guard;
+  addStmtToIRSB(sb, IRStmt_Dirty(call));
+}
+
 static UInt load_g_bytes(IRLoadGOp cvt) {
   switch (cvt) {
     case ILGop_IdentV128: return 16;
@@ -223,6 +406,7 @@ static IRSB* instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
         if (e->tag == Iex_Load) {
           pending.add[LARM_COUNT_LOADS] += 1;
           pending.add[LARM_COUNT_BYTES_LOADED] += sizeofIRType(e->Iex.Load.ty);
+          add_model_call(out, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty), False, NULL);
         } else if (e->tag == Iex_Unop) {
           tally_op(&insn, e->Iex.Unop.op);
         } else if (e->tag == Iex_Binop) {
@@ -238,15 +422,20 @@ static IRSB* instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
         pending.add[LARM_COUNT_STORES] += 1;
         pending.add[LARM_COUNT_BYTES_STORED] +=
             sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.Store.data));
+        add_model_call(out, st->Ist.Store.addr,
+                       sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.Store.data)), True, NULL);
         break;
       case Ist_StoreG: {
         IRStoreG* sg = st->Ist.StoreG.details;
         add_guarded(out, sg->guard, True, sizeofIRType(typeOfIRExpr(in->tyenv, sg->data)));
+        add_model_call(out, sg->addr, sizeofIRType(typeOfIRExpr(in->tyenv, sg->data)), True,
+                       sg->guard);
         break;
       }
       case Ist_LoadG: {
         IRLoadG* lg = st->Ist.LoadG.details;
         add_guarded(out, lg->guard, False, load_g_bytes(lg->cvt));
+        add_model_call(out, lg->addr, load_g_bytes(lg->cvt), False, lg->guard);
         break;
       }
       case Ist_CAS: {
@@ -257,6 +446,7 @@ static IRSB* instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
         pending.add[LARM_COUNT_BYTES_LOADED] += bytes;
         pending.add[LARM_COUNT_STORES] += 1;
         pending.add[LARM_COUNT_BYTES_STORED] += bytes;
+        add_model_call(out, cas->addr, bytes, True, NULL);
         break;
       }
       case Ist_LLSC:
@@ -280,6 +470,9 @@ static IRSB* instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
         if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify) {
           pending.add[LARM_COUNT_STORES] += 1;
           pending.add[LARM_COUNT_BYTES_STORED] += d->mSize;
+        }
+        if (d->mFx != Ifx_None && d->mAddr != NULL) {
+          add_model_call(out, d->mAddr, d->mSize, d->mFx != Ifx_Read, d->guard);
         }
         break;
       }
@@ -314,25 +507,39 @@ static Bool handle_request(ThreadId tid, UWord* args, UWord* answer) {
 
 static Bool process_option(const HChar* arg) {
   if VG_STR_CLO(arg, "--larm-out", totals_path) {}
+  else if VG_STR_CLO(arg, "--larm-cache", cache_option) {
+    if (!parse_cache_option(cache_option)) {
+      VG_(fmsg_bad_option)(arg, "expected SIZE:WAYS:LINE[,SIZE:WAYS:LINE...], at most 3 levels, "
+                                "LINE a power of two from 8 to 4096, SIZE at least WAYS lines\n");
+    }
+  }
   else return False;
   return True;
 }
 
 static void print_usage(void) {
   VG_(printf)("    --larm-out=FILE           write the program's total counts as JSON\n");
+  VG_(printf)("    --larm-cache=SIZE:WAYS:LINE,...  model these caches (innermost first; the\n"
+              "                              last shared, the others per thread)\n");
 }
 
 static void print_debug_usage(void) {}
 
 static void post_clo_init(void) {
   saved = VG_(calloc)("larmcount.saved", VG_N_THREADS, sizeof *saved);
+  if (levels > 0) {
+    private_levels = VG_(calloc)("larmcount.private", VG_N_THREADS, sizeof *private_levels);
+    cache_allocate(&shared_level, &shape[levels - 1], "larmcount.shared");
+  }
 }
 
 static void write_totals(void) {
   static const HChar* const names[LARM_COUNT_N] = {
       "instructions", "bytes_loaded", "bytes_stored",  "loads",         "stores",
       "flops_dp_scalar", "flops_dp_128", "flops_dp_256", "flops_dp_512", "flops_sp_scalar",
-      "flops_sp_128", "flops_sp_256", "flops_sp_512", "fma_flops"};
+      "flops_sp_128", "flops_sp_256", "flops_sp_512", "fma_flops", "bytes_l2_read",
+      "bytes_l2_written", "bytes_l3_read", "bytes_l3_written", "bytes_memory_read",
+      "bytes_memory_written", "cache_accesses"};
   ULong total[LARM_COUNT_N];
   Int i;
   UInt t;
@@ -348,7 +555,8 @@ static void write_totals(void) {
   }
   Int fd = (Int)sr_Res(opened);
   HChar line[128];
-  Int n = VG_(snprintf)(line, sizeof line, "{\"protocol\": %d", LARM_COUNT_PROTOCOL_VERSION);
+  Int n = VG_(snprintf)(line, sizeof line, "{\"protocol\": %d,\n \"cache_levels\": %d",
+                        LARM_COUNT_PROTOCOL_VERSION, levels);
   VG_(write)(fd, line, n);
   for (i = 0; i < LARM_COUNT_N; ++i) {
     n = VG_(snprintf)(line, sizeof line, ",\n \"%s\": %llu", names[i], total[i]);

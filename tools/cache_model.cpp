@@ -1,0 +1,124 @@
+// The cache model's geometry.
+#include "tools/cache_model.h"
+
+#include <algorithm>
+
+#include "results/number_text.h"
+
+namespace larm::cli {
+namespace {
+
+// When hwloc does not know a level's associativity: 16 ways, typical of L2s and LLCs (an L1's
+// 8 or 12 change little for a 32-48 KiB cache); fully associative is modelled with 64 ways.
+constexpr int kUnknownWays = 16;
+constexpr int kMaxWays = 64;
+
+std::string size_text(std::uint64_t bytes) {
+  const double b = static_cast<double>(bytes);
+  if (b >= 1048576) return results::format_number("%.3g", b / 1048576) + " MiB";
+  return results::format_number("%.3g", b / 1024) + " KiB";
+}
+
+}  // namespace
+
+std::vector<ModelledCache> modelled_caches(const topology::Topology& machine,
+                                           const results::Results* results, int domain,
+                                           std::string& note) {
+  std::vector<ModelledCache> caches;
+  const topology::Domain* found = nullptr;
+  for (const auto& d : machine.domains()) {
+    if (d.index == domain) found = &d;
+  }
+  if (found == nullptr || found->caches.empty()) {
+    note = "the topology declares no CPU cache: no cache model";
+    return caches;
+  }
+  std::vector<topology::CacheLevel> levels = found->caches;
+  if (levels.size() > 3) levels.erase(levels.begin() + 2, levels.end() - 1);
+  for (const topology::CacheLevel& level : levels) {
+    ModelledCache cache;
+    cache.level = level.level();
+    cache.line_bytes = level.line_bytes > 0 ? level.line_bytes : 64;
+    cache.ways = level.associativity > 0   ? std::min(level.associativity, kMaxWays)
+                 : level.associativity < 0 ? kMaxWays
+                                           : kUnknownWays;
+    cache.bytes = level.instance_bytes;
+    cache.capacity_source = "declared (hwloc)";
+    if (results != nullptr) {
+      for (const auto& capacity : results->capacities) {
+        if (capacity.domain == domain && capacity.level == cache.level &&
+            capacity.sweep == SizeSweep::latency && capacity.effective_bytes &&
+            *capacity.effective_bytes > 0 && *capacity.effective_bytes <= level.instance_bytes) {
+          cache.bytes = *capacity.effective_bytes;
+          cache.capacity_source = "effective (latency sweep)";
+        }
+      }
+    }
+    cache.bytes = std::max<std::uint64_t>(
+        cache.bytes, static_cast<std::uint64_t>(cache.ways) * cache.line_bytes);
+    caches.push_back(cache);
+  }
+  // The tool models one line size: the outermost level's.
+  for (ModelledCache& cache : caches) cache.line_bytes = caches.back().line_bytes;
+  return caches;
+}
+
+std::string cache_spec_problem(const std::string& spec) {
+  std::vector<std::string> levels;
+  std::string::size_type start = 0;
+  while (true) {
+    const auto comma = spec.find(',', start);
+    levels.push_back(spec.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (levels.size() > 3) return "\"" + spec + "\": at most 3 levels";
+  std::uint64_t line = 0;
+  for (const std::string& level : levels) {
+    std::uint64_t values[3] = {};
+    std::string::size_type at = 0;
+    for (int i = 0; i < 3; ++i) {
+      const auto end = i < 2 ? level.find(':', at) : level.size();
+      const std::string digits =
+          end == std::string::npos ? std::string() : level.substr(at, end - at);
+      if (digits.empty() || digits.size() > 12 ||
+          digits.find_first_not_of("0123456789") != std::string::npos) {
+        return "\"" + level + "\": expected SIZE:WAYS:LINE in bytes, e.g. 49152:12:64";
+      }
+      values[i] = std::stoull(digits);
+      at = end + 1;
+    }
+    const auto [size, ways, bytes] = values;
+    if (bytes < 8 || bytes > 4096 || (bytes & (bytes - 1)) != 0)
+      return "\"" + level + "\": the line size must be a power of two from 8 to 4096";
+    if (line != 0 && bytes != line) return "\"" + spec + "\": every level needs one line size";
+    line = bytes;
+    if (ways < 1 || ways > 64) return "\"" + level + "\": 1 to 64 ways";
+    if (size < ways * bytes || size > (1ULL << 36))
+      return "\"" + level + "\": the capacity must hold one set and be at most 64 GiB";
+  }
+  return {};
+}
+
+std::string cache_option(const std::vector<ModelledCache>& caches) {
+  std::string option;
+  for (const ModelledCache& cache : caches) {
+    option += (option.empty() ? "" : ",") + std::to_string(cache.bytes) + ":" +
+              std::to_string(cache.ways) + ":" + std::to_string(cache.line_bytes);
+  }
+  return option;
+}
+
+std::string cache_model_text(const std::vector<ModelledCache>& caches) {
+  std::string text;
+  for (std::size_t i = 0; i < caches.size(); ++i) {
+    const ModelledCache& cache = caches[i];
+    text += (i ? ", " : "") + std::string(name(cache.level)) + " " + size_text(cache.bytes) + " " +
+            cache.capacity_source + " " + std::to_string(cache.ways) + "-way" +
+            (i + 1 == caches.size() ? " shared" : " per thread");
+  }
+  if (!caches.empty()) text += "; " + std::to_string(caches.back().line_bytes) + "-byte lines";
+  return text;
+}
+
+}  // namespace larm::cli

@@ -1,0 +1,124 @@
+// Running a program and watching what else ran meanwhile.
+#include "tools/program_run.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "platform/scheduling.h"
+#include "results/statistics.h"
+#include "tools/cli_options.h"
+
+extern char** environ;
+
+namespace larm::cli {
+namespace {
+
+struct MachineTimes {
+  double busy = 0, steal = 0;
+  int cpus = 0;
+};
+
+MachineTimes machine_times() {
+  MachineTimes total;
+  for (const auto& [cpu, times] : platform::read_cpu_times()) {
+    total.busy += times.busy_seconds;
+    total.steal += times.steal_seconds;
+    ++total.cpus;
+  }
+  return total;
+}
+
+double seconds_of(const timeval& t) {
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+}
+
+}  // namespace
+
+double ProgramRun::disturbed_share() const {
+  const double available = seconds * std::max(cpus, 1);
+  return available > 0 ? (others_cpu_seconds + steal_seconds) / available : 0;
+}
+
+bool ProgramRun::clean() const {
+  return disturbed_share() < kCleanRunShare;
+}
+
+std::string ProgramRun::quality() const {
+  if (clean()) return "clean";
+  const double available = seconds * std::max(cpus, 1);
+  return "disturbed: other work took " + results::percent_text(others_cpu_seconds / available, 1) +
+         " and the host stole " + results::percent_text(steal_seconds / available, 1) +
+         " of the CPUs' time";
+}
+
+std::string exit_text(int status) {
+  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
+  return "ended abnormally";
+}
+
+ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    bool replaced = false;
+    for (const std::string& s : set) {
+      replaced |= entry.compare(0, s.find('=') + 1, s, 0, s.find('=') + 1) == 0;
+    }
+    if (!replaced) env.push_back(entry);
+  }
+  env.insert(env.end(), set.begin(), set.end());
+  std::vector<char*> args, envp;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+  struct sigaction ignore {
+  }, old_int{}, old_term{};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGINT, &ignore, &old_int);
+  ::sigaction(SIGTERM, &ignore, &old_term);
+  const MachineTimes before = machine_times();
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  const int spawned = ::posix_spawnp(&pid, args[0], nullptr, &attributes, args.data(), envp.data());
+  posix_spawnattr_destroy(&attributes);
+  ProgramRun outcome;
+  rusage usage{};
+  if (spawned == 0) {
+    while (::wait4(pid, &outcome.status, 0, &usage) < 0 && errno == EINTR) {
+    }
+  }
+  ::sigaction(SIGINT, &old_int, nullptr);
+  ::sigaction(SIGTERM, &old_term, nullptr);
+  if (spawned != 0) {
+    throw UsageError("larm count: cannot run " + argv[0] + ": " + std::strerror(spawned));
+  }
+  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const MachineTimes after = machine_times();
+  outcome.cpus = after.cpus;
+  outcome.program_cpu_seconds = seconds_of(usage.ru_utime) + seconds_of(usage.ru_stime);
+  // /proc/stat counts in clock ticks (10 ms): a short run's difference is coarse, never negative.
+  outcome.others_cpu_seconds =
+      std::max(0.0, after.busy - before.busy - outcome.program_cpu_seconds -
+                        platform::clock_tick_seconds() * after.cpus);
+  outcome.steal_seconds = std::max(0.0, after.steal - before.steal);
+  return outcome;
+}
+
+}  // namespace larm::cli

@@ -1,0 +1,38 @@
+// Running a program for larm count: its exit, its CPU time, and how clean the run was — what
+// else used the machine's CPUs meanwhile (other processes, the hypervisor's steal), from
+// /proc/stat around the run and the program's own CPU time (wait4).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace larm::cli {
+
+struct ProgramRun {
+  int status = 0;  // as waitpid gives it
+  double seconds = 0;
+  double program_cpu_seconds = 0;  // user + system of the program and its threads
+  // CPU time the machine's CPUs spent on anything else during the run (other processes, larm
+  // itself, the kernel's housekeeping), and stolen by the hypervisor.
+  double others_cpu_seconds = 0;
+  double steal_seconds = 0;
+  int cpus = 0;
+  // Of the CPU time the run had (seconds × cpus), the share others used or the host stole.
+  double disturbed_share() const;
+  bool clean() const;           // disturbed_share() under kCleanRunShare
+  std::string quality() const;  // "clean" or what disturbed it, in words
+};
+
+// A run is clean when others used or the host stole under this share of the machine's CPU time
+// during it: a process busy on one CPU of 2 for 15 % of the time takes 7.5 %.
+inline constexpr double kCleanRunShare = 0.03;
+
+// Runs argv with the environment plus `set` (NAME=VALUE); the program's output goes through.
+// Ctrl-C reaches the program (same process group); larm waits for it to end. Throws UsageError
+// when it cannot be started.
+ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set);
+
+// "exited with status 1", "was killed by signal 9".
+std::string exit_text(int status);
+
+}  // namespace larm::cli
