@@ -65,8 +65,22 @@ struct DomainData {
   std::vector<const results::ValidationPoint*> validation;
   std::vector<const PredictedPoint*> predicted;
   std::vector<std::pair<std::string, double>> hybrid_roofs;  // region, GB/s (thesis fig. 4.9)
-  std::string ceiling_note;  // when the ceilings drawn are not of the kernels' ISA
+  std::string ceiling_note;      // when the ceilings drawn are not of the kernels' ISA
+  Access access = Access::load;  // the family of the bandwidth roofs drawn
+  // Regions larm place puts against another family than the one drawn: "resid: 2ld1st".
+  std::vector<std::string> other_family;
 };
+
+// The levels beyond L1 whose intensity a region with bytes per level (larm count's cache model)
+// is also drawn at, each with its own marker: the memory-level roofline.
+struct ModelLevel {
+  const char* name;
+  int point_type;
+  double roofline::LevelTraffic::*bytes;
+};
+constexpr ModelLevel kModelLevels[] = {{"L2", 4, &roofline::LevelTraffic::l2},
+                                       {"L3", 8, &roofline::LevelTraffic::l3},
+                                       {"memory", 12, &roofline::LevelTraffic::memory}};
 
 // Roofs or ceilings drawn as one line: values within kSameLine of each other would hide one
 // another (a congestion roof equal to the local one), so they share one line and one key entry
@@ -135,18 +149,60 @@ DomainData collect(const results::Results& results, int domain,
                    const LarmFigureOptions& options) {
   DomainData d;
   d.domain = domain;
+  // The family larm place places the domain's regions against: the one most of them use.
+  roofline::PlaceOptions roofs_options = options.roofs;
+  if (options.roofs.access_follows_region) {
+    std::vector<std::pair<std::string, Access>> families;
+    std::map<Access, int> votes;
+    for (const auto& r : regions) {
+      if (r.domain != domain || !r.ai || !r.gflops) continue;
+      const Access access = roofline::place(r, results, options.roofs).access;
+      families.emplace_back(r.region, access);
+      ++votes[access];
+    }
+    for (const auto& [region, access] : families) {
+      if (votes[access] > votes[roofs_options.access] ||
+          (votes[access] == votes[roofs_options.access] && access == families.front().second)) {
+        roofs_options.access = access;
+      }
+    }
+    roofs_options.access_follows_region = false;
+    for (const auto& [region, access] : families) {
+      if (access != roofs_options.access)
+        d.other_family.push_back(region + ": " + name(access) + " roofs");
+    }
+  }
+  d.access = roofs_options.access;
+  // Counted FLOPs of one vector width: the ceilings of that width, as larm place uses them.
+  int counted_bytes = 0;  // 0: none, or regions of several widths
+  bool one_width = true;
+  for (const auto& r : regions) {
+    if (r.domain != domain || !r.counted_isa) continue;
+    const int bytes = fixed_vector_bytes(*r.counted_isa).value_or(0);
+    if (counted_bytes != 0 && bytes != counted_bytes) one_width = false;
+    counted_bytes = bytes;
+  }
+  if (!one_width) counted_bytes = 0;
   // The ceilings of the run's kernel ISA (all of them when the provenance does not say).
   // When the results have no ceiling of that ISA (measured with another one, or a fixture), the
   // ceilings of the ISA with the highest one are drawn instead, and the caption says so.
   const std::optional<Isa> isa = results::kernel_isa(results);
   std::vector<roofline::RoofLine> all_ceilings;
-  for (const roofline::RoofLine& roof : roofline::domain_roofs(results, domain, options.roofs)) {
+  std::vector<roofline::RoofLine> counted_ceilings;
+  for (const roofline::RoofLine& roof : roofline::domain_roofs(results, domain, roofs_options)) {
     if (roof.slope()) {
       d.bandwidth.push_back(roof);
     } else {
       all_ceilings.push_back(roof);
       if (!isa || roof.isa == *isa) d.ceilings.push_back(roof);
+      if (counted_bytes != 0 && fixed_vector_bytes(roof.isa) == counted_bytes)
+        counted_ceilings.push_back(roof);
     }
+  }
+  if (!counted_ceilings.empty()) {
+    d.ceilings = counted_ceilings;
+    d.ceiling_note = "ceilings of the regions' counted vector width, " +
+                     std::to_string(8 * counted_bytes) + "-bit, as larm place uses them";
   }
   if (d.ceilings.empty() && !all_ceilings.empty()) {
     const Isa top =
@@ -164,7 +220,7 @@ DomainData collect(const results::Results& results, int domain,
   });
   std::stable_sort(d.bandwidth.begin(), d.bandwidth.end(),
                    [](const auto& a, const auto& b) { return a.is_cache() > b.is_cache(); });
-  d.absent = roofline::absent_roof_kinds(results, domain, options.roofs);
+  d.absent = roofline::absent_roof_kinds(results, domain, roofs_options);
   // One memory: no remote roof was even attempted, so no record says it is absent.
   const bool remote = std::any_of(d.bandwidth.begin(), d.bandwidth.end(),
                                   [](const auto& r) { return r.kind() == RoofKind::remote; });
@@ -190,7 +246,7 @@ DomainData collect(const results::Results& results, int domain,
     }
   }
   for (const auto& v : results.validation) {
-    if (v.domain == domain && v.stats.count > 0 && v.access == options.roofs.access) {
+    if (v.domain == domain && v.stats.count > 0 && v.access == d.access) {
       d.validation.push_back(&v);
     }
   }
@@ -301,6 +357,18 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
                     " using ($1 > 1 ? $1 : 1/0):2:3 with labels offset char -0.8,0.6 right font "
                     "tiny noenhanced notitle");
   }
+  for (std::size_t k = 0; k < std::size(kModelLevels); ++k) {
+    const ModelLevel& level = kModelLevels[k];
+    const bool any = std::any_of(d.regions.begin(), d.regions.end(), [&](const auto* p) {
+      return p->traffic && p->flops && (*p->traffic).*level.bytes > 0;
+    });
+    if (!any) continue;
+    items.push_back(
+        "    \"" + stem + "-regions.dat\" index " + std::to_string(labels.size() + k) +
+        " using 1:2 with points pt " + std::to_string(level.point_type) +
+        " ps 1.0 lc rgb \"#444444\" title " +
+        gnuplot_string(std::string("regions at their ") + level.name + " intensity (cache model)"));
+  }
   if (!d.predicted.empty()) {
     // Block 0: points left of AI 1, labelled to their right; block 1: the others, labelled to
     // their left, so that no label runs off the plot.
@@ -347,6 +415,19 @@ std::string regions_data(const DomainData& d, const std::vector<std::string>& la
     for (const auto* p : d.regions) {
       if (p->label == labels[l]) {
         out << *p->ai << " " << *p->gflops << " " << gnuplot_data_string(p->region) << "\n";
+      }
+    }
+    out << "\n\n";
+  }
+  for (const ModelLevel& level : kModelLevels) {
+    out << "# at their " << level.name << " intensity (FLOPs / the bytes " << level.name
+        << " served them, larm count's cache model)\n";
+    for (const auto* p : d.regions) {
+      if (!p->traffic || !p->flops) continue;
+      const double bytes = (*p->traffic).*level.bytes;
+      if (bytes > 0) {
+        out << *p->flops / bytes << " " << *p->gflops << " "
+            << gnuplot_data_string(p->region + " " + level.name) << "\n";
       }
     }
     out << "\n\n";
@@ -429,8 +510,8 @@ std::vector<Figure> larm_figures(const results::Results& results,
   for (const DomainData& d : domains) {
     Figure f;
     f.name = "larm-domain" + std::to_string(d.domain);
-    const std::string roofs_text = std::string(name(options.roofs.access)) + " roofs, " +
-                                   name(options.roofs.precision) + " ceilings";
+    const std::string roofs_text =
+        std::string(name(d.access)) + " roofs, " + name(options.roofs.precision) + " ceilings";
     f.title = "LARM of domain " + std::to_string(d.domain) + " (" + roofs_text + ")";
     // Two paper columns wide (a figure*); key_below makes it taller for its key.
     f.width_inches = kDomainFigureWidth;
@@ -444,6 +525,15 @@ std::vector<Figure> larm_figures(const results::Results& results,
     }
     caption << (d.regions.empty() ? " no application regions given"
                                   : " " + std::to_string(d.regions.size()) + " region points");
+    if (!d.other_family.empty()) {
+      caption << "; placed by larm place against another access mix (not drawn):";
+      for (const auto& other : d.other_family) caption << " " << other << ";";
+    }
+    if (std::any_of(d.regions.begin(), d.regions.end(),
+                    [](const auto* p) { return p->traffic.has_value(); })) {
+      caption << "; regions with bytes per level (larm count's cache model) also drawn at each "
+                 "level's own intensity, one marker per level (memory-level roofline)";
+    }
     if (d.regions_not_drawn > 0) {
       caption << "; " << d.regions_not_drawn
               << " without FLOPs not drawn (larm place places them by their bandwidth)";

@@ -287,6 +287,170 @@ std::optional<RoofLine> data_roof(const RegionPoint& point, const results::Resul
   return line;
 }
 
+// larm count's counts of an entry: the bytes per level of its cache model, and the width that
+// holds most of its FLOPs.
+void read_counted(const std::map<std::string, double>& counted, RegionPoint& point) {
+  const auto get = [&](const char* key) {
+    const auto found = counted.find(key);
+    return found == counted.end() || !std::isfinite(found->second) ? 0.0 : found->second;
+  };
+  if (get("cache_accesses") > 0) {
+    point.traffic = LevelTraffic{get("bytes_l2_read") + get("bytes_l2_written"),
+                                 get("bytes_l3_read") + get("bytes_l3_written"),
+                                 get("bytes_memory_read") + get("bytes_memory_written"),
+                                 get("bytes_memory_read")};
+  }
+  // Widths by FLOPs, both precisions together: the widest instruction set drawn and named is the
+  // one that width needs (scalar FLOPs run on the 128-bit units).
+  const std::pair<const char*, double> widths[] = {
+      {"scalar", get("flops_dp_scalar") + get("flops_sp_scalar")},
+      {"128-bit", get("flops_dp_128") + get("flops_sp_128")},
+      {"256-bit", get("flops_dp_256") + get("flops_sp_256")},
+      {"512-bit", get("flops_dp_512") + get("flops_sp_512")}};
+  const auto most =
+      std::max_element(std::begin(widths), std::end(widths),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (!(most->second > 0)) return;
+  point.counted_width = most->first;
+  const std::string width = most->first;
+  point.counted_isa = width == "512-bit" ? Isa::avx512 : width == "256-bit" ? Isa::avx2 : Isa::sse2;
+}
+
+// The interval of a roof as text: "-2.1 % +3.0 %", or "±4.0 %" from its noise.
+std::string interval_text(const RoofLine& roof) {
+  return roof.interval ? "-" + results::percent_text(roof.interval->first, 1) + " +" +
+                             results::percent_text(roof.interval->second, 1)
+                       : "±" + results::percent_text(roof.tolerance, 1);
+}
+
+// A region's verdict from its bytes per level (memory_level.h): the roof it uses the most of.
+void place_by_levels(const RegionPoint& point, const results::Results& results,
+                     const LevelTraffic& traffic, double flops, std::vector<RoofLine>& roofs,
+                     std::string data, PlacedRegion& placement) {
+  // Without its data tagged, its memory is taken as local: the other placements' roofs go.
+  if (!placement.data_roof) {
+    const bool has_local = std::any_of(roofs.begin(), roofs.end(), [](const RoofLine& roof) {
+      return roof.level == Level::memory && !roof.hybrid && roof.placement == Placement::local;
+    });
+    if (has_local) {
+      std::erase_if(roofs, [](const RoofLine& roof) {
+        return roof.level == Level::memory && !roof.hybrid && roof.placement != Placement::local;
+      });
+      data += "; its memory taken as local";
+    }
+  }
+  if (placement.by_bandwidth) data += "; no FLOPs: placed by the bandwidth it takes of each level";
+  const std::vector<LevelUse> uses = level_uses(point, traffic, flops, roofs);
+  if (uses.empty()) {
+    placement.verdict = "not placed: no time recorded";
+    return;
+  }
+  for (const LevelUse& use : uses) {
+    placement.levels.push_back({use.roof->name, use.roof->level, !use.roof->slope(), use.ai,
+                                use.rate, use.roof->value, use.utilization});
+  }
+  const LevelUse& top = uses.front();
+  placement.bound = *top.roof;
+  // A region without FLOPs is placed by its bandwidth: the roof's GB/s.
+  placement.roof_gflops =
+      top.roof->slope() && !placement.by_bandwidth ? top.roof->value * top.ai : top.roof->value;
+  placement.distance_percent = (1 - top.utilization) * 100;
+  std::vector<const LevelUse*> near;
+  for (const LevelUse& use : uses) {
+    const double tolerance = std::max(top.roof->tolerance, use.roof->tolerance);
+    if (top.utilization - use.utilization <= tolerance * top.utilization) near.push_back(&use);
+  }
+  for (const LevelUse* use : near) placement.within_noise_of.push_back(use->roof->name);
+  std::string uses_text;
+  for (std::size_t i = 0; i < uses.size() && i < 4; ++i) {
+    const LevelUse& use = uses[i];
+    uses_text += (i ? ", " : "") + use.roof->name + " " +
+                 results::percent_text(use.utilization, 0) +
+                 (use.roof->slope() && !placement.by_bandwidth
+                      ? " at " + results::format_number("%.3g", use.ai) + " FLOP/B"
+                      : "");
+  }
+  const auto concurrency = memory_concurrency(point, traffic, point.seconds, results);
+  if (concurrency && is_latency_bound(*concurrency, top.utilization))
+    placement.latency = concurrency;
+  if (placement.latency) {
+    placement.verdict =
+        "latency-bound: " + results::fixed_text(placement.latency->lines_in_flight, 1) +
+        " memory lines in flight per thread (Little's law: its memory-level rate × " +
+        placement.latency->latency_source +
+        " ÷ line ÷ threads), far from what a core keeps in "
+        "flight, and under " +
+        results::percent_text(kLatencyBoundUse, 0) +
+        " of every roof: its memory accesses wait on each other; more independent accesses per "
+        "thread (interleaved lookups, software prefetching) or huge pages (TLB reach) lift it, "
+        "not bandwidth";
+  } else {
+    placement.verdict = verdict_for(*top.roof);
+  }
+  placement.verdict +=
+      "; roofs used at its own intensity per level (memory-level roofline): " + uses_text + "; " +
+      data;
+  const double above = top.utilization - 1;
+  const double high = top.roof->interval ? top.roof->interval->second : top.roof->tolerance;
+  if (above > high) {
+    placement.verdict += "; " + results::percent_text(above, 0) +
+                         " above that roof: the roof was measured lower than this run reached "
+                         "(larm doctor), or the hardware moved fewer bytes than the cache model "
+                         "(a larger effective cache, a prefetcher's reuse)";
+  }
+  if (near.size() >= 2) {
+    std::string names;
+    for (std::size_t i = 0; i < near.size(); ++i) {
+      names += (i == 0                 ? ""
+                : i + 1 == near.size() ? " and "
+                                       : ", ") +
+               near[i]->roof->name + " (" + interval_text(*near[i]->roof) + ")";
+    }
+    placement.verdict += "; it uses " + std::to_string(near.size()) + " roofs within their " +
+                         "intervals of each other (" + names + "): either may bound it";
+  }
+  if (!placement.latency && placement.distance_percent > kFarBelowPercent) {
+    placement.verdict +=
+        "; far below that roof: vectorization, dependencies or load imbalance "
+        "limit it before the roof does";
+    if (concurrency) {
+      placement.verdict += " (" + results::fixed_text(concurrency->lines_in_flight, 1) +
+                           " memory lines in flight per thread by Little's law with " +
+                           concurrency->latency_source +
+                           (concurrency->lines_in_flight > kLatencyBoundMaxInFlight
+                                ? ": its misses overlap, not latency-bound)"
+                                : ": memory latency explains little of its time)");
+    }
+  }
+  if (point.migrated)
+    placement.verdict += "; threads changed CPU between calls: bind them (OMP_PROC_BIND)";
+}
+
+// A region whose runs differ more than its bound's interval allows is marked, with the spread.
+void mark_unstable(const RegionPoint& point, PlacedRegion& placement) {
+  if (!point.timing) return;
+  const regions::RunTiming& timing = *point.timing;
+  double allowed = 0;
+  if (placement.bound) {
+    allowed = placement.bound->interval
+                  ? placement.bound->interval->first + placement.bound->interval->second
+                  : 2 * placement.bound->tolerance;
+  }
+  placement.verdict +=
+      "; time: " + timing.estimator + ", spread " + results::percent_text(timing.spread, 1);
+  if (timing.seconds.size() >= 2 && timing.spread > allowed) {
+    placement.unstable = true;
+    placement.verdict +=
+        " — unstable: its runs differ more than the " +
+        (placement.bound ? "bound's interval (" + interval_text(*placement.bound) + ")"
+                         : std::string("roofs' intervals")) +
+        " allows; " +
+        (placement.latency ? "how far below the roof it runs, and the latency "
+                             "verdict, are not settled"
+                           : "how far below the roof it runs is not settled");
+  }
+}
+
 }  // namespace
 
 std::vector<RegionPoint> region_points(const json& document, const std::string& file) {
@@ -333,6 +497,9 @@ std::vector<RegionPoint> region_points(const regions::RegionsFile& records,
       for (const regions::ThreadRecord& thread : region.threads) {
         if (thread.domain == point.domain && thread.migrated) point.migrated = true;
       }
+      point.flops = entry.flops.value;
+      point.timing = region.timing;
+      read_counted(entry.counted, point);
       for (const regions::Aggregate& other : region.domains) {
         if (!other.domain || *other.domain == point.domain || other.calls == 0) continue;
         const bool timed =
@@ -472,6 +639,27 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
            (placement.by_bandwidth && !roof.slope()) ||
            (unrelated_ceilings && !roof.slope() && (roof.op == FlopOp::fma) != fma_mix);
   });
+  // Counted FLOPs say their vector width: the ceilings of that width bound them, when measured.
+  const std::optional<int> counted_bytes =
+      point.counted_isa ? fixed_vector_bytes(*point.counted_isa) : std::nullopt;
+  const auto other_width = [&](const RoofLine& roof) {
+    return !roof.slope() && fixed_vector_bytes(roof.isa) != counted_bytes;
+  };
+  const bool width_known =
+      counted_bytes && std::any_of(roofs.begin(), roofs.end(), [&](const RoofLine& roof) {
+        return !roof.slope() && !other_width(roof);
+      });
+  if (width_known) {
+    std::erase_if(roofs, other_width);
+    data += std::string("; against the ") + name(*point.counted_isa) +
+            " ceilings: most of its counted FLOPs are " + point.counted_width;
+  }
+  if (point.traffic && !roofs.empty()) {
+    place_by_levels(point, results, *point.traffic, point.flops.value_or(0), roofs, data,
+                    placement);
+    mark_unstable(point, placement);
+    return placement;
+  }
   // Where a roof stands at the point: GFLOP/s at its AI, or GB/s for a region with no FLOPs.
   const auto height = [&](const RoofLine& roof) {
     return placement.by_bandwidth ? roof.value : roof.at(ai);
@@ -562,6 +750,10 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
   }
   if (point.migrated)
     placement.verdict += "; threads changed CPU between calls: bind them (OMP_PROC_BIND)";
+  placement.verdict +=
+      "; bound chosen from its core bytes and its data's size (no bytes per level: larm count's "
+      "cache model gives them)";
+  mark_unstable(point, placement);
   return placement;
 }
 
@@ -582,7 +774,9 @@ nlohmann::json placements_json(const std::vector<PlacedRegion>& placements) {
                    {"flops_source", point.flops_source},
                    {"bytes_source", point.bytes_source},
                    {"bound_by", p.bound ? json(p.bound->name) : json()},
-                   {"bound_kind", p.bound ? json(name(p.bound->kind())) : json()},
+                   {"bound_kind", p.latency ? json("latency")
+                                  : p.bound ? json(name(p.bound->kind()))
+                                            : json()},
                    {"roof_gflops", p.bound ? json(p.roof_gflops) : json()},
                    {"distance_percent", p.bound ? json(p.distance_percent) : json()},
                    {"bound_tolerance_percent", p.bound ? json(100 * p.bound->tolerance) : json()},
@@ -596,6 +790,24 @@ nlohmann::json placements_json(const std::vector<PlacedRegion>& placements) {
                    {"data_roof_kind", p.data_roof ? json(name(p.data_roof->kind())) : json()},
                    {"data_roof_gbps", p.data_roof ? json(p.data_roof->value) : json()},
                    {"hybrid_note", p.hybrid_note}});
+    json levels = json::array();
+    for (const auto& level : p.levels) {
+      levels.push_back({{"roof", level.roof},
+                        {"level", name(level.level)},
+                        {"ceiling", level.ceiling},
+                        {"ai", level.ceiling ? json() : json(level.ai)},
+                        {"rate", level.rate},
+                        {"roof_value", level.roof_value},
+                        {"utilization", level.utilization}});
+    }
+    out.back()["levels"] = levels;
+    out.back()["latency_bound"] = p.latency.has_value();
+    out.back()["latency_ns"] = p.latency ? json(p.latency->latency_ns) : json();
+    out.back()["lines_in_flight"] = p.latency ? json(p.latency->lines_in_flight) : json();
+    out.back()["unstable"] = p.unstable;
+    out.back()["time_estimator"] = point.timing ? json(point.timing->estimator) : json();
+    out.back()["time_spread"] = point.timing ? json(point.timing->spread) : json();
+    out.back()["counted_isa"] = point.counted_isa ? json(name(*point.counted_isa)) : json();
   }
   return out;
 }

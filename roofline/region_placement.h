@@ -15,6 +15,7 @@
 #include "results/hybrid_records.h"
 #include "results/records.h"
 #include "results/region_records.h"
+#include "roofline/memory_level.h"
 
 namespace larm::roofline {
 
@@ -51,6 +52,13 @@ struct RegionPoint {
   };
   std::vector<Peer> concurrent;
   bool concurrency_assumed = false;
+  // larm count: its FLOPs, the bytes each level served it (the cache model), the instruction set
+  // whose vector width holds most of its FLOPs, and its time over the repeated native runs.
+  std::optional<double> flops;
+  std::optional<LevelTraffic> traffic;
+  std::optional<Isa> counted_isa;
+  std::string counted_width;  // "128-bit", "scalar"...
+  std::optional<regions::RunTiming> timing;
 };
 
 // The per-domain points of a regions file (entries of an unknown domain are left out).
@@ -127,6 +135,22 @@ struct PlacedRegion {
   // the domains running it at once, congestion of interleaved pages), when its data is tagged.
   std::optional<RoofLine> data_roof;
   bool by_bandwidth = false;  // no FLOPs: placed by its GB/s against the bandwidth roofs
+  // The memory-level roofline, when the region has bytes per level: each roof at its level's own
+  // intensity, most used first; the bound is the first.
+  struct LevelPoint {
+    std::string roof;
+    Level level = Level::L1;
+    bool ceiling = false;
+    double ai = 0;           // FLOPs ÷ the level's bytes
+    double rate = 0;         // GB/s at the level, GFLOP/s for a ceiling
+    double roof_value = 0;   // GB/s or GFLOP/s
+    double utilization = 0;  // rate ÷ roof_value
+  };
+  std::vector<LevelPoint> levels;
+  std::optional<LatencyBound> latency;  // latency-bound, with the latency used
+  // Its runs differ more than the bound's interval allows: how far below the roof it runs, and a
+  // verdict that depends on its time (latency), are not settled.
+  bool unstable = false;
 };
 
 PlacedRegion place(const RegionPoint& point, const results::Results& results,

@@ -44,13 +44,25 @@ std::vector<ModelledCache> modelled_caches(const topology::Topology& machine,
                                            : kUnknownWays;
     cache.bytes = level.instance_bytes;
     cache.capacity_source = "declared (hwloc)";
+    // The one-core chase sizes an instance; without its plateau, the load sweep's capacity per
+    // thread times the cores sharing an instance.
     if (results != nullptr) {
-      for (const auto& capacity : results->capacities) {
-        if (capacity.domain == domain && capacity.level == cache.level &&
-            capacity.sweep == SizeSweep::latency && capacity.effective_bytes &&
-            *capacity.effective_bytes > 0 && *capacity.effective_bytes <= level.instance_bytes) {
-          cache.bytes = *capacity.effective_bytes;
-          cache.capacity_source = "effective (latency sweep)";
+      for (const SizeSweep sweep : {SizeSweep::bandwidth, SizeSweep::latency}) {
+        for (const auto& capacity : results->capacities) {
+          if (capacity.domain != domain || capacity.level != cache.level ||
+              capacity.sweep != sweep || !capacity.effective_bytes ||
+              *capacity.effective_bytes == 0) {
+            continue;
+          }
+          const std::uint64_t bytes =
+              sweep == SizeSweep::latency
+                  ? *capacity.effective_bytes
+                  : *capacity.effective_bytes *
+                        static_cast<std::uint64_t>(std::max(level.max_sharing_cores, 1));
+          if (bytes > level.instance_bytes) continue;
+          cache.bytes = bytes;
+          cache.capacity_source =
+              sweep == SizeSweep::latency ? "effective (latency sweep)" : "effective (load sweep)";
         }
       }
     }

@@ -21,7 +21,14 @@ void add_plot_input_options(CLI::App& command, PlotInputOptions& options) {
   add_counts_option(command, options.counts);
   command.add_option("--advice", options.advice,
                      "advice.json of larm advise: draw each region's predicted placements");
-  add_access_option(command, options.access, "access mix of the bandwidth roofs drawn");
+  std::vector<std::string> accesses = {"auto"};
+  for (const auto& word : words<Access>()) accesses.push_back(word);
+  command
+      .add_option("--access", options.access,
+                  "access mix of the bandwidth roofs drawn; auto: the one larm place places "
+                  "the domain's regions against (load without regions)")
+      ->check(CLI::IsMember(accesses))
+      ->capture_default_str();
   add_precision_option(command, options.precision, "precision of the FLOP ceilings drawn");
 }
 
@@ -57,7 +64,10 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
                                     const PlotInputOptions& options) {
   report::PlotInputs inputs;
   inputs.results = load_results_argument(results_dir);
-  inputs.roofs = {.access = options.access, .precision = options.precision};
+  const bool follow = options.access == "auto";
+  inputs.roofs = {.access = follow ? Access::load : parse_word<Access>(options.access),
+                  .access_follows_region = follow,
+                  .precision = options.precision};
   const std::vector<std::string>& region_files = options.regions;
   const std::filesystem::path dir = results_directory(results_dir);
   for (std::size_t i = 0; i < region_files.size(); ++i) {

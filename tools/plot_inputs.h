@@ -17,7 +17,7 @@ struct PlotInputOptions {
   std::vector<std::string> regions;
   std::vector<std::string> counts;  // --counts: count runs' regions.json for --regions
   std::string advice;               // advice.json of larm advise
-  Access access = Access::load;
+  std::string access = "auto";      // auto: each domain's regions' own family, as larm place
   Precision precision = Precision::dp;
 };
 void add_plot_input_options(CLI::App& command, PlotInputOptions& options);

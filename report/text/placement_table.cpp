@@ -37,7 +37,9 @@ std::string placement_table(const std::vector<PlacedRegion>& placements) {
                                       optional_text(point.ai),
                                       optional_text(point.gflops),
                                       optional_text(point.gbps),
-                                      p.bound ? p.bound->name : "-",
+                                      p.latency ? "memory latency"
+                                      : p.bound ? p.bound->name
+                                                : "-",
                                       p.bound ? optional_text(p.distance_percent, "%.0f %%") : "-"};
     for (std::size_t i = 0; i < cells.size(); ++i) {
       std::string cell = cells[i];
@@ -45,7 +47,7 @@ std::string placement_table(const std::vector<PlacedRegion>& placements) {
       if (cell.size() > width) cell = cell.substr(0, width - 1) + "~";
       out << pad(cell, width) << ' ';
     }
-    out << "\n    " << p.verdict << "\n";
+    out << "\n    " << (p.unstable ? "[unstable] " : "") << p.verdict << "\n";
     if (p.hybrid_roof) {
       out << "    hybrid roof of this region: " << optional_text(p.hybrid_roof->value) << " GB/s"
           << (p.hybrid_note.empty() ? "" : " (" + p.hybrid_note + ")") << "\n";

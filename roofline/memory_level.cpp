@@ -1,0 +1,88 @@
+// The memory-level roofline and the latency test.
+#include "roofline/memory_level.h"
+
+#include <algorithm>
+
+#include "results/number_text.h"
+#include "roofline/region_placement.h"
+
+namespace larm::roofline {
+
+std::vector<LevelUse> level_uses(const RegionPoint& point, const LevelTraffic& traffic,
+                                 double flops, const std::vector<RoofLine>& roofs) {
+  std::vector<LevelUse> uses;
+  const double seconds = point.seconds;
+  if (!(seconds > 0)) return uses;
+  const double core_bytes = point.gbps ? *point.gbps * 1e9 * seconds : 0;
+  for (const RoofLine& roof : roofs) {
+    if (!(roof.value > 0)) continue;
+    LevelUse use;
+    use.roof = &roof;
+    if (!roof.slope()) {
+      use.rate = flops / seconds * 1e-9;
+    } else {
+      switch (roof.level) {
+        case Level::L1:
+          use.bytes = core_bytes;
+          break;
+        case Level::L2:
+          use.bytes = traffic.l2;
+          break;
+        case Level::L3:
+          use.bytes = traffic.l3;
+          break;
+        case Level::memory:
+          use.bytes = traffic.memory;
+          break;
+        default:
+          continue;  // a level the model does not have (L4)
+      }
+      use.rate = use.bytes / seconds * 1e-9;
+      use.ai = use.bytes > 0 ? flops / use.bytes : 0;
+    }
+    use.utilization = use.rate / roof.value;
+    uses.push_back(use);
+  }
+  std::stable_sort(uses.begin(), uses.end(), [](const LevelUse& a, const LevelUse& b) {
+    return a.utilization > b.utilization;
+  });
+  return uses;
+}
+
+std::optional<double> memory_latency_ns(const results::Results& results, int domain) {
+  const results::DomainRecord* d = results.topology.domain(domain);
+  for (const auto& point : results.latency) {
+    if (point.domain != domain || point.level != Level::memory || point.stats.count == 0 ||
+        !(point.stats.median > 0)) {
+      continue;
+    }
+    const bool local = d == nullptr || !point.memory ||
+                       std::find(d->local_memories.begin(), d->local_memories.end(),
+                                 point.memory->os_index) != d->local_memories.end();
+    if (local) return point.stats.median;
+  }
+  return std::nullopt;
+}
+
+std::optional<LatencyBound> memory_concurrency(const RegionPoint& point,
+                                               const LevelTraffic& traffic, double seconds,
+                                               const results::Results& results) {
+  if (!(seconds > 0) || !(traffic.memory_read > 0) || point.threads <= 0) return std::nullopt;
+  const auto latency = memory_latency_ns(results, point.domain);
+  const results::DomainRecord* d = results.topology.domain(point.domain);
+  if (!latency || d == nullptr || d->caches.empty() || d->caches.back().line_bytes == 0) {
+    return std::nullopt;
+  }
+  const double line = static_cast<double>(d->caches.back().line_bytes);
+  const double lines_per_ns = traffic.memory_read / line / (seconds * 1e9);
+  return LatencyBound{*latency, lines_per_ns * *latency / point.threads,
+                      "the memory latency of domain " + std::to_string(point.domain) + " (median " +
+                          results::fixed_text(*latency, 1) + " ns)"};
+}
+
+bool is_latency_bound(const LatencyBound& concurrency, double top_use) {
+  return top_use < kLatencyBoundUse && concurrency.lines_in_flight >= kLatencyBoundMinInFlight &&
+         concurrency.lines_in_flight <= kLatencyBoundMaxInFlight;
+}
+
+}  // namespace larm::roofline
