@@ -419,7 +419,10 @@ std::string regions_data(const DomainData& d, const std::vector<std::string>& la
     }
     out << "\n\n";
   }
+  const bool modelled = std::any_of(d.regions.begin(), d.regions.end(),
+                                    [](const auto* p) { return p->traffic && p->flops; });
   for (const ModelLevel& level : kModelLevels) {
+    if (!modelled) break;
     out << "# at their " << level.name << " intensity (FLOPs / the bytes " << level.name
         << " served them, larm count's cache model)\n";
     for (const auto* p : d.regions) {

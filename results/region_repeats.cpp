@@ -33,6 +33,24 @@ void set_seconds(Entry& entry, double seconds) {
   entry.rates = rates_of(entry.flops.value, entry.bytes.value, seconds);
 }
 
+// Each entry's seconds: the median of the same entry (`same`) in the chosen runs that called it.
+template <typename Entry, typename Same>
+void set_medians(std::vector<Entry>& entries, std::vector<Entry> Region::*member,
+                 const std::vector<const RegionsFile*>& chosen, const std::string& name,
+                 Same same) {
+  for (Entry& entry : entries) {
+    const auto seconds = seconds_of(chosen, [&](const RegionsFile& run) -> std::optional<double> {
+      const Region* r = region_named(run, name);
+      if (r == nullptr) return std::nullopt;
+      for (const Entry& other : (*r).*member) {
+        if (same(other, entry) && other.calls > 0) return other.seconds;
+      }
+      return std::nullopt;
+    });
+    if (!seconds.empty()) set_seconds(entry, results::median(seconds));
+  }
+}
+
 }  // namespace
 
 RegionsFile merge_repeated_runs(const std::vector<RegionsFile>& runs,
@@ -72,28 +90,10 @@ RegionsFile merge_repeated_runs(const std::vector<RegionsFile>& runs,
     timing.spread = timing.median > 0 ? (*high - *low) / timing.median : 0;
     region.timing = std::move(timing);
     set_seconds(region.machine, region.timing->median);
-    for (Aggregate& domain : region.domains) {
-      const auto seconds = seconds_of(chosen, [&](const RegionsFile& run) -> std::optional<double> {
-        const Region* r = region_named(run, name);
-        if (r == nullptr) return std::nullopt;
-        for (const Aggregate& a : r->domains) {
-          if (a.domain == domain.domain && a.calls > 0) return a.seconds;
-        }
-        return std::nullopt;
-      });
-      if (!seconds.empty()) set_seconds(domain, results::median(seconds));
-    }
-    for (ThreadRecord& thread : region.threads) {
-      const auto seconds = seconds_of(chosen, [&](const RegionsFile& run) -> std::optional<double> {
-        const Region* r = region_named(run, name);
-        if (r == nullptr) return std::nullopt;
-        for (const ThreadRecord& t : r->threads) {
-          if (t.thread == thread.thread && t.calls > 0) return t.seconds;
-        }
-        return std::nullopt;
-      });
-      if (!seconds.empty()) set_seconds(thread, results::median(seconds));
-    }
+    set_medians(region.domains, &Region::domains, chosen, name,
+                [](const Aggregate& a, const Aggregate& b) { return a.domain == b.domain; });
+    set_medians(region.threads, &Region::threads, chosen, name,
+                [](const ThreadRecord& a, const ThreadRecord& b) { return a.thread == b.thread; });
   }
   return merged;
 }

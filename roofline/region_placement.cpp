@@ -655,6 +655,8 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
             " ceilings: most of its counted FLOPs are " + point.counted_width;
   }
   if (point.traffic && !roofs.empty()) {
+    if (!data_why.empty()) data += "; " + data_why;
+    if (!access_why.empty()) data += "; against the " + access_why;
     place_by_levels(point, results, *point.traffic, point.flops.value_or(0), roofs, data,
                     placement);
     mark_unstable(point, placement);

@@ -36,6 +36,15 @@ cases = [
     (["kernels", "--dump", "no-such-kernel", tmp], {}, "no kernel named"),
     (["place", "/nonexistent/results", "regions.json"], {}, "cannot read"),
     (["place"], {}, "results"),
+    (["count", "--out", fresh, "--repeat", "0", "--", "true"], {}, "repeat"),
+    (["count", "--out", fresh, "--cache-model", "1:2", "--", "true"], {}, "cache-model"),
+    (["count", "--out", fresh, "--cache-model", "32768:8:64,1048576:16:128", "--", "true"], {},
+     "line size"),
+    (["count", "--out", fresh, "--cache-model", "32768:99:64", "--", "true"], {}, "ways"),
+    (["count", "--out", fresh, "--cache-model", "32768:8:64", "--no-cache-model", "--", "true"],
+     {}, "exclude"),
+    (["count", "--out", fresh, "--results", "/nonexistent/results", "--", "true"], {},
+     "cannot read"),
 ]
 for args, env, expected in cases:
     r = run(larm, *args, env=env)

@@ -347,5 +347,156 @@ TEST(RegionPlacement, AbsentRoofKindsCarryTheirReason) {
   EXPECT_EQ(kinds[0], "remote: single NUMA node");
 }
 
+// The fixture with a 64-byte line and a measured memory latency of 100 ns on domain 0.
+results::Results fixture_with_latency() {
+  results::Results r = two_domain_fixture();
+  r.topology = results::topology_from_json(nlohmann::json::parse(R"({"domains": [
+      {"index": 0, "pus": [0, 1], "local_memories": [0],
+       "caches": [{"level": "L1", "instance_bytes": 32768, "line_bytes": 64, "instances": 2},
+                  {"level": "L3", "instance_bytes": 33554432, "line_bytes": 64, "instances": 1}]},
+      {"index": 1, "pus": [2, 3], "local_memories": [1]}]})"));
+  results::LatencyPoint latency;
+  latency.domain = 0;
+  latency.level = Level::memory;
+  latency.memory = MemoryRef{0, 0};
+  latency.samples_ns = {100};
+  latency.stats = results::summarize(latency.samples_ns);
+  r.latency.push_back(latency);
+  return r;
+}
+
+// A counted region of 1 GFLOP over `seconds` on 2 threads with these bytes per level.
+RegionPoint counted_point(double core_bytes, LevelTraffic traffic, double seconds) {
+  RegionPoint p = region_point(1e9 / core_bytes, 1 / seconds);
+  p.seconds = seconds;
+  p.flops = 1e9;
+  p.gbps = core_bytes / seconds * 1e-9;
+  p.traffic = traffic;
+  p.counted_isa = Isa::avx512;
+  p.counted_width = "512-bit";
+  return p;
+}
+
+TEST(RegionPlacement, WithBytesPerLevelTheMostUsedRoofBoundsItWhateverItsTime) {
+  const auto results = fixture_with_latency();
+  // 8 GB at the core (L1 760 GB/s), 6 GB from L2 (309), 4 GB from L3 (154), 0.5 GB from memory
+  // (36.1), of which 10 MB fetched (the rest written back): the L3's 4/154 s is the longest, the
+  // L3 roof bounds it, at any measured time.
+  const LevelTraffic traffic{6e9, 4e9, 0.5e9, 1e7};
+  std::string first;
+  for (const double seconds : {0.03, 0.06, 0.5}) {
+    const PlacedRegion placed = place(counted_point(8e9, traffic, seconds), results, {});
+    ASSERT_TRUE(placed.bound);
+    EXPECT_EQ(placed.bound->level, Level::L3) << placed.verdict;
+    EXPECT_FALSE(placed.latency);
+    ASSERT_FALSE(placed.levels.empty());
+    EXPECT_NEAR(placed.levels.front().utilization, 4e9 / seconds * 1e-9 / 154.0, 1e-9);
+    EXPECT_NEAR(placed.levels.front().ai, 1e9 / 4e9, 1e-12);
+    EXPECT_NEAR(placed.distance_percent, (1 - placed.levels.front().utilization) * 100, 1e-9);
+    EXPECT_NE(placed.verdict.find("memory-level roofline"), std::string::npos);
+    if (first.empty()) first = placed.bound->name;
+    EXPECT_EQ(placed.bound->name, first);
+  }
+}
+
+TEST(RegionPlacement, TheCeilingOfItsCountedWidthBoundsAComputeHeavyRegion) {
+  const auto results = fixture_with_latency();
+  // 1 GFLOP in 5 ms: 200 GFLOP/s, 2/3 of the fma ceiling; its bytes use every roof less.
+  PlacedRegion placed =
+      place(counted_point(1e9, LevelTraffic{1e8, 1e7, 1e6, 1e6}, 0.005), results, {});
+  ASSERT_TRUE(placed.bound);
+  EXPECT_FALSE(placed.bound->slope()) << placed.verdict;
+  // Counted 128-bit FLOPs: no ceiling of that width in these results (all AVX-512), so the
+  // width filter keeps what there is rather than leave no ceiling.
+  RegionPoint narrow = counted_point(1e9, LevelTraffic{1e8, 1e7, 1e6, 1e6}, 0.005);
+  narrow.counted_isa = Isa::sse2;
+  placed = place(narrow, results, {});
+  ASSERT_TRUE(placed.bound);
+  EXPECT_FALSE(placed.bound->slope());
+}
+
+TEST(RegionPlacement, FewLinesInFlightFarBelowEveryRoofIsLatencyBound) {
+  const auto results = fixture_with_latency();
+  // 1.28 GB of misses in 1 s on 2 threads: 20 lines/µs; × 100 ns ÷ 2 threads = 1 line in
+  // flight per thread; memory used 1.28/36.1 = 3.5 %: latency-bound.
+  RegionPoint chase = counted_point(2e9, LevelTraffic{1.28e9, 1.28e9, 1.28e9, 1.28e9}, 1.0);
+  PlacedRegion placed = place(chase, results, {});
+  ASSERT_TRUE(placed.latency) << placed.verdict;
+  EXPECT_NEAR(placed.latency->lines_in_flight, 1.0, 1e-9);
+  EXPECT_DOUBLE_EQ(placed.latency->latency_ns, 100);
+  EXPECT_EQ(placed.verdict.rfind("latency-bound", 0), 0u) << placed.verdict;
+  EXPECT_NE(text::placement_table({placed}).find("memory latency"), std::string::npos);
+  // The same misses 10 times faster: 10 lines in flight, they overlap: not latency-bound.
+  placed =
+      place(counted_point(2e9, LevelTraffic{1.28e9, 1.28e9, 1.28e9, 1.28e9}, 0.1), results, {});
+  EXPECT_FALSE(placed.latency) << placed.verdict;
+  // A stream at 80 % of the memory roof: bandwidth-bound, whatever its lines in flight.
+  placed =
+      place(counted_point(1e9, LevelTraffic{28.9e9, 28.9e9, 28.9e9, 28.9e9}, 1.0), results, {});
+  EXPECT_FALSE(placed.latency);
+  ASSERT_TRUE(placed.bound);
+  EXPECT_EQ(placed.bound->kind(), RoofKind::local);
+  // Without a measured memory latency there is no latency verdict.
+  placed = place(chase, two_domain_fixture(), {});
+  EXPECT_FALSE(placed.latency);
+}
+
+TEST(RegionPlacement, RunsThatSpreadMoreThanTheBoundsIntervalMarkItUnstable) {
+  auto results = fixture_with_latency();
+  for (auto& roof : results.roofs) {
+    results::RoofInterval interval;
+    interval.low = roof.roof * 0.97;
+    interval.high = roof.roof * 1.03;
+    roof.interval = interval;
+  }
+  RegionPoint point = counted_point(8e9, LevelTraffic{6e9, 4e9, 0.5e9, 0.4e9}, 0.05);
+  point.timing = regions::RunTiming{
+      {0.05, 0.06, 0.05}, {true, true, true}, "median of 3 clean runs of 3", 0.05, 0.2};
+  PlacedRegion placed = place(point, results, {});
+  EXPECT_TRUE(placed.unstable);
+  EXPECT_NE(placed.verdict.find("unstable"), std::string::npos);
+  EXPECT_NE(placed.verdict.find("median of 3 clean runs of 3"), std::string::npos);
+  point.timing->spread = 0.02;  // inside the 6 % the interval spans
+  placed = place(point, results, {});
+  EXPECT_FALSE(placed.unstable) << placed.verdict;
+  const auto json = placements_json({placed});
+  EXPECT_EQ(json[0]["unstable"], false);
+  EXPECT_EQ(json[0]["time_estimator"], "median of 3 clean runs of 3");
+  EXPECT_EQ(json[0]["levels"][0]["level"], "L3");
+}
+
+TEST(RegionPlacement, CountedEntriesGiveTrafficAndWidth) {
+  regions::RegionsFile file;
+  regions::Region region;
+  region.name = "k";
+  regions::Aggregate entry;
+  entry.domain = 0;
+  entry.threads = 1;
+  entry.calls = 1;
+  entry.seconds = 1;
+  entry.flops = {4e9, "counted"};
+  entry.bytes = {8e9, "counted"};
+  entry.rates = regions::rates_of(entry.flops.value, entry.bytes.value, 1);
+  entry.counted = {{"cache_accesses", 1e8},    {"bytes_l2_read", 3e9},
+                   {"bytes_l2_written", 1e9},  {"bytes_l3_read", 2e9},
+                   {"bytes_memory_read", 5e8}, {"bytes_memory_written", 1e8},
+                   {"flops_dp_256", 3e9},      {"flops_dp_scalar", 1e9}};
+  region.domains.push_back(entry);
+  region.machine = entry;
+  file.regions.push_back(region);
+  const auto points = region_points(file, "f");
+  ASSERT_EQ(points.size(), 1u);
+  ASSERT_TRUE(points[0].traffic);
+  EXPECT_DOUBLE_EQ(points[0].traffic->l2, 4e9);
+  EXPECT_DOUBLE_EQ(points[0].traffic->l3, 2e9);
+  EXPECT_DOUBLE_EQ(points[0].traffic->memory, 6e8);
+  EXPECT_DOUBLE_EQ(points[0].traffic->memory_read, 5e8);
+  ASSERT_TRUE(points[0].counted_isa);
+  EXPECT_EQ(*points[0].counted_isa, Isa::avx2);
+  // Without the cache model (no simulated access) there are no bytes per level.
+  file.regions[0].domains[0].counted.erase("cache_accesses");
+  EXPECT_FALSE(region_points(file, "f")[0].traffic);
+}
+
 }  // namespace
 }  // namespace larm::roofline

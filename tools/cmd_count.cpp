@@ -271,8 +271,7 @@ int run_count(const CountOptions& options) {
   if (options.repeat < 1 || options.repeat > 100)
     throw UsageError("larm count: --repeat " + std::to_string(options.repeat) +
                      ": give 1 to 100 native runs");
-  const fs::path tool_dir = tool_directory();
-  // The cache model, before any run: a bad --results stops here.
+  // The cache model, before any run: a bad --results or --cache-model stops here.
   std::string model_text = "off (--no-cache-model)";
   std::string model_option;
   if (!options.cache_spec.empty()) {
@@ -296,6 +295,7 @@ int run_count(const CountOptions& options) {
       model_text += " (no --results: the declared capacities, not the effective ones)";
     }
   }
+  const fs::path tool_dir = tool_directory();
   const fs::path out = options.out_dir;
   const fs::path timed_dir = out / "timed";
   const fs::path counted_dir = out / "counted";

@@ -29,13 +29,13 @@ struct CacheLevel {
   int depth = 0;                     // 1 for L1d, 2 for L2...
   std::uint64_t instance_bytes = 0;  // size of one instance
   unsigned line_bytes = 0;
-  int associativity = 0;          // ways; hwloc's 0: unknown, -1: fully associative
   int instances = 0;              // instances used by the domain's cores
   int max_sharing_cores = 0;      // most domain cores sharing one instance
   std::uint64_t total_bytes = 0;  // all instances used by the domain
   // The domain's cores (one PU each, in domain order) under one of its most shared instances:
   // the cores a scaling curve of this level fills.
   std::vector<unsigned> sharing_pus;
+  int associativity = 0;  // ways; hwloc's 0: unknown, -1: fully associative
   Level level() const { return cache_level(depth); }
   std::string name() const { return larm::name(level()); }
   // Capacity one thread can count on when every core of the domain runs one thread.

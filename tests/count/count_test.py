@@ -12,7 +12,13 @@
 - gathers, non-temporal stores, masked loads and stores (2 of 4 lanes): the bytes they move,
   within 0.1 %;
 - an AVX-512 program: one error line that says to build for x86-64-v3, exit 1;
-- the counted run paired with the timed run by `larm place --counts`: no NaN, the pairing said.
+- the counted run paired with the timed run by `larm place --counts`: no NaN, the pairing said;
+- the cache model: a triad and a ddot at working sets inside L1, L2, L3 and memory of a given
+  model, each level's bytes within 10 % of the analytic count (or under 2 % of the core's bytes
+  where the analytic count is 0: the first repetition's cold misses);
+- repeated native runs: each region's timing (runs, estimator, spread) in timed/regions.json;
+- a program that exits non-zero after writing its regions keeps them (one line), a region never
+  ended is named (one line), a program killed by a signal is one error line and exit 1.
 Prints every count and the slowdown of the counting run."""
 import json
 import os
@@ -157,6 +163,62 @@ with tempfile.TemporaryDirectory(prefix="larm-count-test-") as tmp:
     alone = subprocess.run([larm, "place", os.path.join(source, "results", "reference", "dev-zen5-2vcpu"),
                             os.path.join(out, "counted", "regions.json")], capture_output=True, text=True)
     check(alone.returncode == 2 and "count run" in alone.stderr, "a count run placed alone is refused")
+
+    # The cache model against kernels of known traffic.
+    model = (32768, 262144, 2097152)
+    out = os.path.join(tmp, "levels")
+    run = subprocess.run([larm, "count", "--no-native", "--out", out, "--cache-model",
+                          ",".join("%d:%d:64" % (size, ways) for size, ways in zip(model, (8, 8, 16))),
+                          "--", os.path.join(build, "tests", "count_level_traffic")] + [str(m) for m in model],
+                         capture_output=True, text=True, timeout=600)
+    check(run.returncode == 0, "level traffic counted (exit %d) %s" % (run.returncode, run.stderr[-300:]))
+    if run.returncode == 0:
+        for line in run.stdout.splitlines():
+            words = line.split()
+            if len(words) < 14 or words[1] != "elements":
+                continue
+            region, core = words[0], float(words[7])
+            analytic = {"l2": float(words[9]), "l3": float(words[11]), "memory": float(words[13])}
+            counted = machine(out, region)["counted"]
+            for level, expected in analytic.items():
+                got = counted["bytes_%s_read" % level] + counted["bytes_%s_written" % level]
+                ok = near(got, expected, 0.10) if expected > 0 else got <= 0.02 * core
+                check(ok, "%s: %s served %.4g bytes, analytic %.4g (core %.4g)" % (region, level, got, expected, core))
+
+    # Repeated native runs and how a program's end is taken.
+    latency = os.path.join(build, "tests", "count_latency_program")
+    out = os.path.join(tmp, "repeated")
+    run = subprocess.run([larm, "count", "--repeat", "3", "--no-cache-model", "--out", out, "--", latency, "4"],
+                         capture_output=True, text=True, timeout=600)
+    check(run.returncode == 0, "latency program counted with 3 native runs (exit %d)" % run.returncode)
+    if run.returncode == 0:
+        with open(os.path.join(out, "timed", "regions.json")) as f:
+            timed = {r["name"]: r for r in json.load(f)["regions"]}
+        timing = timed["chase"].get("timing", {})
+        check(len(timing.get("runs", [])) == 3 and timing.get("estimator", "").startswith("median of"),
+              "the chase's timing has 3 runs and its estimator: %s" % timing.get("estimator"))
+        check(abs(timed["chase"]["machine"]["seconds"] - timing.get("median_s", -1)) < 1e-12,
+              "the chase's time is the median the timing names")
+        with open(os.path.join(out, "runs.json")) as f:
+            check(len(json.load(f)["native_runs"]) == 3, "runs.json has the 3 native runs' quality")
+    out = os.path.join(tmp, "fails")
+    run = subprocess.run([larm, "count", "--repeat", "1", "--no-cache-model", "--out", out, "--", latency, "4", "fail"],
+                         capture_output=True, text=True, timeout=600)
+    kept = [l for l in run.stderr.splitlines() if "exited with status 3" in l]
+    check(run.returncode == 0 and len(kept) == 2 and all("kept" in l for l in kept)
+          and os.path.exists(os.path.join(out, "counted", "regions.json")),
+          "a program exiting 3 after its regions: counted, one line per run (exit %d) %s" % (run.returncode, kept))
+    out = os.path.join(tmp, "open")
+    run = subprocess.run([larm, "count", "--repeat", "1", "--no-cache-model", "--out", out, "--", latency, "4", "open"],
+                         capture_output=True, text=True, timeout=600)
+    named = [l for l in run.stderr.splitlines() if "never_ended" in l and "never ended" in l]
+    check(run.returncode == 0 and len(named) == 1, "a region never ended is named once: %s" % named)
+    out = os.path.join(tmp, "killed")
+    run = subprocess.run([larm, "count", "--repeat", "2", "--no-cache-model", "--out", out, "--", latency, "4", "kill"],
+                         capture_output=True, text=True, timeout=600)
+    errors = [l for l in run.stderr.splitlines() if l.startswith("larm: error:")]
+    check(run.returncode == 1 and len(errors) == 1 and "signal 9" in errors[0],
+          "a program killed by SIGKILL: one error line, exit 1 (exit %d) %s" % (run.returncode, errors))
 
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)

@@ -3,11 +3,16 @@
  * random cyclic permutation of cache lines (every load depends on the one before: one line in
  * flight); "gather", loads of the same lines in a random order given by an index array (the
  * loads are independent: the core overlaps them); "triad", a STREAM triad over three arrays of
- * the same total size (streams the prefetchers follow). Each touches about as many lines. */
+ * the same total size (streams the prefetchers follow). Each touches about as many lines.
+ * A second argument tests how larm count takes a program's end: "fail" exits with status 3 after
+ * the regions are written, "open" leaves a region "never_ended" open at exit, "kill" dies of
+ * SIGKILL before writing anything. */
 #include <larm/region.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { LINE = 64, WORDS = LINE / sizeof(size_t) };
 
@@ -59,5 +64,12 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < n; ++i) a[i] = b[i] + 3.0 * c[i];
   larm_region_end("triad");
   printf("chase end %zu, gather sum %g, triad a[1] %g\n", at, sum, a[1]);
+  const char* end = argc > 2 ? argv[2] : "";
+  if (strcmp(end, "kill") == 0) raise(SIGKILL);
+  if (strcmp(end, "open") == 0) larm_region_begin("never_ended");
+  if (strcmp(end, "fail") == 0) {
+    larm_finalize();
+    return 3;
+  }
   return 0;
 }
