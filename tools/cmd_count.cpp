@@ -151,7 +151,8 @@ bool interrupted(const ProgramRun& run) {
 // Regions never ended: liblarm closed them at finalize, their time runs to the program's end.
 void report_open_regions(const regions::RegionsFile& file, const std::string& run) {
   for (const std::string& name : file.open_at_finalize) {
-    std::cerr << "larm count: region \"" << results::printable(name) << "\" was never ended in the "
+    // liblarm names them with their thread: "solve" on thread 0.
+    std::cerr << "larm count: region " << results::printable(name) << " was never ended in the "
               << run << " (liblarm closed it at the program's end: its time runs to there)\n";
   }
 }

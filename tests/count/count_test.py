@@ -173,17 +173,21 @@ with tempfile.TemporaryDirectory(prefix="larm-count-test-") as tmp:
                          capture_output=True, text=True, timeout=600)
     check(run.returncode == 0, "level traffic counted (exit %d) %s" % (run.returncode, run.stderr[-300:]))
     if run.returncode == 0:
+        regions_checked = 0
         for line in run.stdout.splitlines():
+            # "triad_L2 elements 2730 repetitions 1025 core 67158000 L2 89544000 L3 0 memory 0"
             words = line.split()
-            if len(words) < 14 or words[1] != "elements":
+            if len(words) != 13 or words[1] != "elements":
                 continue
-            region, core = words[0], float(words[7])
-            analytic = {"l2": float(words[9]), "l3": float(words[11]), "memory": float(words[13])}
+            regions_checked += 1
+            region, core = words[0], float(words[6])
+            analytic = {"l2": float(words[8]), "l3": float(words[10]), "memory": float(words[12])}
             counted = machine(out, region)["counted"]
             for level, expected in analytic.items():
                 got = counted["bytes_%s_read" % level] + counted["bytes_%s_written" % level]
                 ok = near(got, expected, 0.10) if expected > 0 else got <= 0.02 * core
                 check(ok, "%s: %s served %.4g bytes, analytic %.4g (core %.4g)" % (region, level, got, expected, core))
+        check(regions_checked == 8, "the 8 kernels of known traffic were checked (%d)" % regions_checked)
 
     # Repeated native runs and how a program's end is taken.
     latency = os.path.join(build, "tests", "count_latency_program")
