@@ -82,6 +82,17 @@ constexpr ModelLevel kModelLevels[] = {{"L2", 4, &roofline::LevelTraffic::l2},
                                        {"L3", 8, &roofline::LevelTraffic::l3},
                                        {"memory", 12, &roofline::LevelTraffic::memory}};
 
+// Whether some region of the domain is drawn at this level's own intensity.
+bool drawn_at(const DomainData& d, const ModelLevel& level) {
+  return std::any_of(d.regions.begin(), d.regions.end(), [&](const auto* p) {
+    return p->traffic && p->flops && (*p->traffic).*level.bytes > 0;
+  });
+}
+
+std::string level_key_title(const ModelLevel& level) {
+  return std::string("regions at their ") + level.name + " intensity (cache model)";
+}
+
 // Roofs or ceilings drawn as one line: values within kSameLine of each other would hide one
 // another (a congestion roof equal to the local one), so they share one line and one key entry
 // that names them all ("congestion (all memories) = mem 0 DRAM local: 33.1 GB/s").
@@ -359,15 +370,10 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
   }
   for (std::size_t k = 0; k < std::size(kModelLevels); ++k) {
     const ModelLevel& level = kModelLevels[k];
-    const bool any = std::any_of(d.regions.begin(), d.regions.end(), [&](const auto* p) {
-      return p->traffic && p->flops && (*p->traffic).*level.bytes > 0;
-    });
-    if (!any) continue;
-    items.push_back(
-        "    \"" + stem + "-regions.dat\" index " + std::to_string(labels.size() + k) +
-        " using 1:2 with points pt " + std::to_string(level.point_type) +
-        " ps 1.0 lc rgb \"#444444\" title " +
-        gnuplot_string(std::string("regions at their ") + level.name + " intensity (cache model)"));
+    if (!drawn_at(d, level)) continue;
+    items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(labels.size() + k) +
+                    " using 1:2 with points pt " + std::to_string(level.point_type) +
+                    " ps 1.0 lc rgb \"#444444\" title " + gnuplot_string(level_key_title(level)));
   }
   if (!d.predicted.empty()) {
     // Block 0: points left of AI 1, labelled to their right; block 1: the others, labelled to
@@ -452,9 +458,11 @@ constexpr double kKeySampleChars = 12;    // the line sample (samplen 4) and the
 constexpr double kXAxisInches = 0.5;      // x tick labels and x label under the frame
 
 std::size_t key_entries(const DomainData& d, const std::vector<std::string>& labels) {
+  const auto levels = std::count_if(std::begin(kModelLevels), std::end(kModelLevels),
+                                    [&](const ModelLevel& level) { return drawn_at(d, level); });
   return merge_equal(d.bandwidth, key_name).size() + d.hybrid_roofs.size() +
          merge_equal(d.ceilings, ceiling_name).size() + (d.validation.empty() ? 0 : 1) +
-         labels.size() + (d.predicted.empty() ? 0 : 1);
+         labels.size() + (d.predicted.empty() ? 0 : 1) + static_cast<std::size_t>(levels);
 }
 
 // The longest key title of a domain's figure, in characters (as domain_plot writes them).
@@ -471,6 +479,9 @@ std::size_t longest_key_title(const DomainData& d, const std::vector<std::string
     longest = std::max(longest, (names + ": " + significant(c.value) + " GFLOP/s").size());
   }
   for (const auto& label : labels) longest = std::max(longest, label.size() + 12);
+  for (const ModelLevel& level : kModelLevels) {
+    if (drawn_at(d, level)) longest = std::max(longest, level_key_title(level).size());
+  }
   return longest;
 }
 
@@ -530,7 +541,8 @@ std::vector<Figure> larm_figures(const results::Results& results,
                                   : " " + std::to_string(d.regions.size()) + " region points");
     if (!d.other_family.empty()) {
       caption << "; placed by larm place against another access mix (not drawn):";
-      for (const auto& other : d.other_family) caption << " " << other << ";";
+      for (std::size_t i = 0; i < d.other_family.size(); ++i)
+        caption << (i ? ", " : " ") << d.other_family[i];
     }
     if (std::any_of(d.regions.begin(), d.regions.end(),
                     [](const auto* p) { return p->traffic.has_value(); })) {
