@@ -55,6 +55,19 @@ std::string placement_table(const std::vector<PlacedRegion>& placements) {
       out << "    no hybrid roof: " << p.hybrid_note << "\n";
     }
   }
+  // What the times behind GFLOP/s, GB/s and the distances are.
+  std::size_t repeated = 0;
+  for (const auto& p : placements) repeated += p.point.timing ? 1 : 0;
+  if (!placements.empty()) {
+    out << (repeated == placements.size()
+                ? "times: each region's median over larm count's native runs (its verdict names "
+                  "the runs and their spread)\n"
+            : repeated == 0
+                ? "times: one timed run per region (larm count repeats the runs and takes their "
+                  "median)\n"
+                : "times: the median over larm count's native runs where the verdict names the "
+                  "runs, else one timed run\n");
+  }
   return out.str();
 }
 
