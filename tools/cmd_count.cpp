@@ -134,7 +134,8 @@ void print_counts(const regions::RegionsFile& file) {
                 fixed(100 * value / *m.flops.value, 1) + " %";
     }
     const auto gb = [](const std::optional<double>& v) { return v ? fixed(*v * 1e-9, 4) : "-"; };
-    std::printf("%-24s %8llu %12s %12s %12s %8s  %s\n", region.name.substr(0, 24).c_str(),
+    std::printf("%-24s %8llu %12s %12s %12s %8s  %s\n",
+                results::printable(region.name).substr(0, 24).c_str(),
                 static_cast<unsigned long long>(m.calls), gb(m.flops.value).c_str(),
                 gb(m.bytes_read.value).c_str(), gb(m.bytes_written.value).c_str(),
                 m.rates.ai ? report::significant(*m.rates.ai).c_str() : "-",
@@ -241,7 +242,7 @@ void print_timing(const regions::RegionsFile& merged) {
   std::printf("\n%-24s %12s %8s  %s\n", "region", "median s", "spread", "estimator");
   for (const regions::Region& region : merged.regions) {
     if (!region.timing) continue;
-    std::printf("%-24s %12s %7s%%  %s\n", region.name.substr(0, 24).c_str(),
+    std::printf("%-24s %12s %7s%%  %s\n", results::printable(region.name).substr(0, 24).c_str(),
                 results::format_number("%.4g", region.timing->median).c_str(),
                 fixed(100 * region.timing->spread, 1).c_str(), region.timing->estimator.c_str());
   }
@@ -258,7 +259,8 @@ void print_level_bytes(const regions::RegionsFile& file) {
     };
     if (get("cache_accesses") <= 0) continue;
     const auto gb = [](double v) { return fixed(v * 1e-9, 4); };
-    std::printf("%-24s %12s %12s %12s %12s\n", region.name.substr(0, 24).c_str(),
+    std::printf("%-24s %12s %12s %12s %12s\n",
+                results::printable(region.name).substr(0, 24).c_str(),
                 gb(get("bytes_loaded") + get("bytes_stored")).c_str(),
                 gb(get("bytes_l2_read") + get("bytes_l2_written")).c_str(),
                 gb(get("bytes_l3_read") + get("bytes_l3_written")).c_str(),
