@@ -10,7 +10,7 @@
 namespace larm::regions {
 namespace {
 
-// The entry `pick` finds in each chosen run, as a list of its seconds.
+// The seconds `find` gives for each chosen run that has the entry.
 template <typename Find>
 std::vector<double> seconds_of(const std::vector<const RegionsFile*>& runs, Find find) {
   std::vector<double> seconds;

@@ -2,11 +2,24 @@
 #include "roofline/memory_level.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "results/number_text.h"
 #include "roofline/region_placement.h"
 
 namespace larm::roofline {
+
+std::optional<LevelTraffic> level_traffic(const std::map<std::string, double>& counted) {
+  const auto get = [&](const char* key) {
+    const auto found = counted.find(key);
+    return found == counted.end() || !std::isfinite(found->second) ? 0.0 : found->second;
+  };
+  if (!(get("cache_accesses") > 0)) return std::nullopt;
+  return LevelTraffic{get("bytes_l2_read") + get("bytes_l2_written"),
+                      get("bytes_l3_read") + get("bytes_l3_written"),
+                      get("bytes_memory_read") + get("bytes_memory_written"),
+                      get("bytes_memory_read")};
+}
 
 std::vector<LevelUse> level_uses(const RegionPoint& point, const LevelTraffic& traffic,
                                  double flops, const std::vector<RoofLine>& roofs) {

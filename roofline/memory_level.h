@@ -7,6 +7,7 @@
 // the region runs does: a verdict that holds from one run to the next.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,10 @@ struct LevelTraffic {
   double l2 = 0, l3 = 0, memory = 0;
   double memory_read = 0;  // of memory's, the lines fetched (misses), for the latency test
 };
+
+// The bytes per level of larm count's counts (regions.json "counted"), or none without its
+// cache model (no access modelled).
+std::optional<LevelTraffic> level_traffic(const std::map<std::string, double>& counted);
 
 // One roof as the region uses it.
 struct LevelUse {

@@ -18,6 +18,11 @@ using nlohmann::json;
 
 // Beyond this distance under its roof, a region is limited by something else first.
 constexpr double kFarBelowPercent = 50;
+constexpr const char* kFarBelowText =
+    "; far below that roof: vectorization, dependencies or load imbalance limit it before the "
+    "roof does";
+constexpr const char* kMigratedText =
+    "; threads changed CPU between calls: bind them (OMP_PROC_BIND)";
 // A region whose tagged data is larger than the domain's cache capacity streams from memory:
 // when it runs up to this much above the roof of that memory, the roof was measured lower than
 // the run reached (noise, or the host's state changed: a VM's memory roof can double) rather than
@@ -294,33 +299,43 @@ void read_counted(const std::map<std::string, double>& counted, RegionPoint& poi
     const auto found = counted.find(key);
     return found == counted.end() || !std::isfinite(found->second) ? 0.0 : found->second;
   };
-  if (get("cache_accesses") > 0) {
-    point.traffic = LevelTraffic{get("bytes_l2_read") + get("bytes_l2_written"),
-                                 get("bytes_l3_read") + get("bytes_l3_written"),
-                                 get("bytes_memory_read") + get("bytes_memory_written"),
-                                 get("bytes_memory_read")};
-  }
+  point.traffic = level_traffic(counted);
   // Widths by FLOPs, both precisions together: the widest instruction set drawn and named is the
   // one that width needs (scalar FLOPs run on the 128-bit units).
-  const std::pair<const char*, double> widths[] = {
-      {"scalar", get("flops_dp_scalar") + get("flops_sp_scalar")},
-      {"128-bit", get("flops_dp_128") + get("flops_sp_128")},
-      {"256-bit", get("flops_dp_256") + get("flops_sp_256")},
-      {"512-bit", get("flops_dp_512") + get("flops_sp_512")}};
-  const auto most =
-      std::max_element(std::begin(widths), std::end(widths),
-                       [](const auto& a, const auto& b) { return a.second < b.second; });
-  if (!(most->second > 0)) return;
-  point.counted_width = most->first;
-  const std::string width = most->first;
-  point.counted_isa = width == "512-bit" ? Isa::avx512 : width == "256-bit" ? Isa::avx2 : Isa::sse2;
+  struct Width {
+    const char* name;
+    Isa isa;
+    double flops;
+  };
+  const Width widths[] = {{"scalar", Isa::sse2, get("flops_dp_scalar") + get("flops_sp_scalar")},
+                          {"128-bit", Isa::sse2, get("flops_dp_128") + get("flops_sp_128")},
+                          {"256-bit", Isa::avx2, get("flops_dp_256") + get("flops_sp_256")},
+                          {"512-bit", Isa::avx512, get("flops_dp_512") + get("flops_sp_512")}};
+  const Width& most =
+      *std::max_element(std::begin(widths), std::end(widths),
+                        [](const Width& a, const Width& b) { return a.flops < b.flops; });
+  if (!(most.flops > 0)) return;
+  point.counted_width = most.name;
+  point.counted_isa = most.isa;
 }
 
-// The interval of a roof as text: "-2.1 % +3.0 %", or "±4.0 %" from its noise.
+// The interval of a roof as text: "interval -2.1 % +3.0 %", or "±4.0 %" from its noise.
 std::string interval_text(const RoofLine& roof) {
-  return roof.interval ? "-" + results::percent_text(roof.interval->first, 1) + " +" +
+  return roof.interval ? "interval -" + results::percent_text(roof.interval->first, 1) + " +" +
                              results::percent_text(roof.interval->second, 1)
                        : "±" + results::percent_text(roof.tolerance, 1);
+}
+
+// "L2 load (interval -1.0 % +2.0 %), L3 load (±3.0 %) and local memory 0 (DRAM) load (...)".
+std::string roofs_with_intervals(const std::vector<const RoofLine*>& roofs) {
+  std::string names;
+  for (std::size_t i = 0; i < roofs.size(); ++i) {
+    names += (i == 0                  ? ""
+              : i + 1 == roofs.size() ? " and "
+                                      : ", ") +
+             roofs[i]->name + " (" + interval_text(*roofs[i]) + ")";
+  }
+  return names;
 }
 
 // A region's verdict from its bytes per level (memory_level.h): the roof it uses the most of.
@@ -399,20 +414,14 @@ void place_by_levels(const RegionPoint& point, const results::Results& results,
                          "(a larger effective cache, a prefetcher's reuse)";
   }
   if (near.size() >= 2) {
-    std::string names;
-    for (std::size_t i = 0; i < near.size(); ++i) {
-      names += (i == 0                 ? ""
-                : i + 1 == near.size() ? " and "
-                                       : ", ") +
-               near[i]->roof->name + " (" + interval_text(*near[i]->roof) + ")";
-    }
+    std::vector<const RoofLine*> near_roofs;
+    for (const LevelUse* use : near) near_roofs.push_back(use->roof);
     placement.verdict += "; it uses " + std::to_string(near.size()) + " roofs within their " +
-                         "intervals of each other (" + names + "): either may bound it";
+                         "intervals of each other (" + roofs_with_intervals(near_roofs) +
+                         "): either may bound it";
   }
   if (!placement.latency && placement.distance_percent > kFarBelowPercent) {
-    placement.verdict +=
-        "; far below that roof: vectorization, dependencies or load imbalance "
-        "limit it before the roof does";
+    placement.verdict += kFarBelowText;
     if (concurrency) {
       placement.verdict += " (" + results::fixed_text(concurrency->lines_in_flight, 1) +
                            " memory lines in flight per thread by Little's law with " +
@@ -422,8 +431,7 @@ void place_by_levels(const RegionPoint& point, const results::Results& results,
                                 : ": memory latency explains little of its time)");
     }
   }
-  if (point.migrated)
-    placement.verdict += "; threads changed CPU between calls: bind them (OMP_PROC_BIND)";
+  if (point.migrated) placement.verdict += kMigratedText;
 }
 
 // A region whose runs differ more than its bound's interval allows is marked, with the spread.
@@ -732,26 +740,13 @@ PlacedRegion place(const RegionPoint& point, const results::Results& results,
                          " GB/s): its accesses hit in cache";
   }
   if (near.size() >= 2) {
-    std::string names;
-    for (std::size_t i = 0; i < near.size(); ++i) {
-      names += (i == 0 ? "" : i + 1 == near.size() ? " and " : ", ") + near[i]->name;
-      names += near[i]->interval
-                   ? " (interval -" + results::percent_text(near[i]->interval->first, 1) + " +" +
-                         results::percent_text(near[i]->interval->second, 1) + ")"
-                   : " (±" + results::percent_text(near[i]->tolerance, 1) + ")";
-    }
     placement.verdict += std::string("; within the ") +
                          (near.front()->interval ? "intervals" : "measured noise") + " of " +
-                         std::to_string(near.size()) + " roofs (" + names +
+                         std::to_string(near.size()) + " roofs (" + roofs_with_intervals(near) +
                          "): the measurements cannot tell which of them bounds it";
   }
-  if (placement.distance_percent > kFarBelowPercent) {
-    placement.verdict +=
-        "; far below that roof: vectorization, dependencies or load imbalance "
-        "limit it before the roof does";
-  }
-  if (point.migrated)
-    placement.verdict += "; threads changed CPU between calls: bind them (OMP_PROC_BIND)";
+  if (placement.distance_percent > kFarBelowPercent) placement.verdict += kFarBelowText;
+  if (point.migrated) placement.verdict += kMigratedText;
   placement.verdict +=
       "; bound chosen from its core bytes and its data's size (no bytes per level: larm count's "
       "cache model gives them)";

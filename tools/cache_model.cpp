@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "results/number_text.h"
+#include "results/statistics.h"
 
 namespace larm::cli {
 namespace {
@@ -12,12 +12,6 @@ namespace {
 // 8 or 12 change little for a 32-48 KiB cache); fully associative is modelled with 64 ways.
 constexpr int kUnknownWays = 16;
 constexpr int kMaxWays = 64;
-
-std::string size_text(std::uint64_t bytes) {
-  const double b = static_cast<double>(bytes);
-  if (b >= 1048576) return results::format_number("%.3g", b / 1048576) + " MiB";
-  return results::format_number("%.3g", b / 1024) + " KiB";
-}
 
 }  // namespace
 
@@ -125,8 +119,9 @@ std::string cache_model_text(const std::vector<ModelledCache>& caches) {
   std::string text;
   for (std::size_t i = 0; i < caches.size(); ++i) {
     const ModelledCache& cache = caches[i];
-    text += (i ? ", " : "") + std::string(name(cache.level)) + " " + size_text(cache.bytes) + " " +
-            cache.capacity_source + " " + std::to_string(cache.ways) + "-way" +
+    text += (i ? ", " : "") + std::string(name(cache.level)) + " " +
+            results::bytes_text(cache.bytes) + " " + cache.capacity_source + " " +
+            std::to_string(cache.ways) + "-way" +
             (i + 1 == caches.size() ? " shared" : " per thread");
   }
   if (!caches.empty()) text += "; " + std::to_string(caches.back().line_bytes) + "-byte lines";

@@ -25,6 +25,7 @@
 #include "results/region_records.h"
 #include "results/region_repeats.h"
 #include "results/statistics.h"
+#include "roofline/memory_level.h"
 #include "tools/cache_model.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
@@ -143,7 +144,7 @@ void print_counts(const regions::RegionsFile& file) {
   }
 }
 
-// The program's end, in one line, when it is not a plain success.
+// Whether the program ended on Ctrl-C or SIGTERM (larm count then stops and says so).
 bool interrupted(const ProgramRun& run) {
   return WIFSIGNALED(run.status) &&
          (WTERMSIG(run.status) == SIGINT || WTERMSIG(run.status) == SIGTERM);
@@ -252,19 +253,13 @@ void print_level_bytes(const regions::RegionsFile& file) {
   std::printf("\n%-24s %12s %12s %12s %12s  (GB served per level, cache model)\n", "region",
               "L1 (core)", "L2", "L3", "memory");
   for (const regions::Region& region : file.regions) {
-    const auto& c = region.machine.counted;
-    const auto get = [&](const char* key) {
-      const auto found = c.find(key);
-      return found == c.end() ? 0.0 : found->second;
-    };
-    if (get("cache_accesses") <= 0) continue;
+    const auto traffic = roofline::level_traffic(region.machine.counted);
+    if (!traffic) continue;
     const auto gb = [](double v) { return fixed(v * 1e-9, 4); };
     std::printf("%-24s %12s %12s %12s %12s\n",
                 results::printable(region.name).substr(0, 24).c_str(),
-                gb(get("bytes_loaded") + get("bytes_stored")).c_str(),
-                gb(get("bytes_l2_read") + get("bytes_l2_written")).c_str(),
-                gb(get("bytes_l3_read") + get("bytes_l3_written")).c_str(),
-                gb(get("bytes_memory_read") + get("bytes_memory_written")).c_str());
+                gb(region.machine.bytes.value.value_or(0)).c_str(), gb(traffic->l2).c_str(),
+                gb(traffic->l3).c_str(), gb(traffic->memory).c_str());
   }
 }
 
