@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -31,6 +32,14 @@ bool g_use_tsc = false;
 
 std::uint64_t now_ticks() {
   return g_use_tsc ? platform::arch::counter_now() : platform::monotonic_raw_ns();
+}
+
+// CPU time of every thread of the process so far (the kernel's sum; a vDSO-less syscall).
+std::uint64_t process_cpu_ns() {
+  timespec now{};
+  if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now) != 0) return 0;
+  return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ULL +
+         static_cast<std::uint64_t>(now.tv_nsec);
 }
 
 thread_local ThreadState* t_state = nullptr;
@@ -98,18 +107,59 @@ bool has_untouched_pages(const DataTag& tag) {
   return it != tag.pages_by_node.end() && it->second > 0;
 }
 
-void query_tag(DataTag& tag) {
+std::uintptr_t page_bytes() {
+  static const auto bytes = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  return bytes;
+}
+
+// Where the pages of a handle's runs sit now: kMaxPagesQueried pages at most over all its runs,
+// shared in proportion to their pages (each run at least one).
+void query_handle(DataHandle& handle) {
+  DataTag& tag = handle.tag;
+  tag.pages_by_node.clear();
+  tag.neighbours_compared = tag.neighbours_apart = 0;
+  std::size_t pages = 0;
+  for (const auto& [first, end] : handle.runs) pages += (end - first) / page_bytes();
+  if (pages == 0) return;
+  // More runs than pages to query: every k-th run, so that the queries stay bounded.
+  const std::size_t stride = std::max<std::size_t>(1, handle.runs.size() / kMaxPagesQueried);
+  std::size_t index = 0;
   try {
-    const platform::PageLayout layout = platform::query_page_layout(
-        reinterpret_cast<const void*>(tag.address), tag.bytes, kMaxPagesQueried);
-    tag.pages_by_node = layout.per_node;
-    tag.neighbours_compared = layout.neighbours_compared;
-    tag.neighbours_apart = layout.neighbours_apart;
+    for (const auto& [first, end] : handle.runs) {
+      if (index++ % stride != 0) continue;
+      const std::size_t run_pages = (end - first) / page_bytes();
+      const std::size_t budget =
+          std::max<std::size_t>(1, run_pages * kMaxPagesQueried * stride / pages);
+      const platform::PageLayout layout =
+          platform::query_page_layout(reinterpret_cast<const void*>(first), end - first, budget);
+      for (const auto& [node, count] : layout.per_node) tag.pages_by_node[node] += count;
+      tag.neighbours_compared += layout.neighbours_compared;
+      tag.neighbours_apart += layout.neighbours_apart;
+    }
   } catch (const std::exception& error) {
     report(MessageKind::placement, error.what());
     tag.pages_by_node.clear();
     tag.neighbours_compared = tag.neighbours_apart = 0;
   }
+}
+
+// The pages of [first, end) not yet in `runs`, merged into them; returns the new stretches.
+std::vector<std::pair<std::uintptr_t, std::uintptr_t>> merge_run(
+    std::map<std::uintptr_t, std::uintptr_t>& runs, std::uintptr_t first, std::uintptr_t end) {
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> added;
+  auto it = runs.upper_bound(first);
+  if (it != runs.begin() && std::prev(it)->second >= first) --it;
+  std::uintptr_t cursor = first, merged_first = first, merged_end = end;
+  while (it != runs.end() && it->first <= end) {
+    if (it->first > cursor) added.emplace_back(cursor, it->first);
+    cursor = std::max(cursor, it->second);
+    merged_first = std::min(merged_first, it->first);
+    merged_end = std::max(merged_end, it->second);
+    it = runs.erase(it);
+  }
+  if (cursor < end) added.emplace_back(cursor, end);
+  runs.emplace(merged_first, merged_end);
+  return added;
 }
 
 void reset_counts(RegionRecord& record) {
@@ -293,6 +343,7 @@ int Recorder::begin(const char* name) {
   }
   if (record->open_depth++ == 0) {
     if (state.counting) counters_.read(state.event_set, frame.start_counts);
+    frame.start_process_cpu_ns = process_cpu_ns();
     frame.start_ticks = now_ticks();
     if (record->first_begin_ticks == 0) record->first_begin_ticks = frame.start_ticks;
   }
@@ -306,6 +357,9 @@ void Recorder::close_frame(ThreadState::Frame& frame, std::uint64_t end_ticks,
   if (--record.open_depth > 0) return;  // an inner instance of a recursive region
   record.ticks += end_ticks - frame.start_ticks;
   record.last_end_ticks = end_ticks;
+  const std::uint64_t cpu_now = process_cpu_ns();
+  if (cpu_now > frame.start_process_cpu_ns)
+    record.process_cpu_ns += cpu_now - frame.start_process_cpu_ns;
   if (counts != nullptr) {
     for (std::size_t i = 0; i < counts->size(); ++i) {
       record.counter_deltas[i] += (*counts)[i] - frame.start_counts[i];
@@ -432,6 +486,38 @@ int Recorder::declare(const char* name, const char* api, double flops, double by
   return 0;
 }
 
+void Recorder::tag_range(const std::string& name, const void* ptr, std::size_t len) {
+  const auto address = reinterpret_cast<std::uintptr_t>(ptr);
+  const std::uintptr_t first = address & ~(page_bytes() - 1);
+  const std::uintptr_t end = (address + len + page_bytes() - 1) & ~(page_bytes() - 1);
+  DataHandle& handle = handles_[name];
+  const bool was_pending = !handle.runs.empty() && handle.tag.pending;
+  handle.tag.handle = name;
+  ++handle.tag.ranges_tagged;
+  // The pages tagged for the first time: were they touched already, and where?
+  for (const auto& [from, to] : merge_run(handle.runs, first, end)) {
+    try {
+      const std::size_t pages = (to - from) / page_bytes();
+      for (const auto& [node, count] :
+           platform::query_page_nodes(reinterpret_cast<const void*>(from), to - from,
+                                      std::min<std::size_t>(pages, kMaxPagesQueried))) {
+        handle.tag.at_tag_by_node[node] += count;
+      }
+    } catch (const std::exception& error) {
+      report(MessageKind::placement, error.what());
+    }
+  }
+  handle.tag.address = handle.runs.begin()->first;
+  handle.tag.runs = handle.runs.size();
+  handle.tag.bytes = 0;
+  for (const auto& [from, to] : handle.runs) handle.tag.bytes += to - from;
+  // Not queried now (a handle tagged row by row would be queried once per row): marked pending,
+  // queried at the next end of a region that uses it and at finalize.
+  handle.tag.pending = true;
+  handle.tag.requeries = 0;
+  if (!was_pending) pending_data_.fetch_add(1, std::memory_order_relaxed);
+}
+
 int Recorder::data(const char* name, const void* ptr, std::size_t len) {
   if (!ensure_active()) return -1;
   const auto checked = checked_name(name, "larm_region_data", true);
@@ -441,39 +527,51 @@ int Recorder::data(const char* name, const void* ptr, std::size_t len) {
            "larm_region_data(" + shown_name(*checked) + "): NULL pointer or zero length: ignored");
     return -1;
   }
-  DataTag tag;
-  tag.address = reinterpret_cast<std::uintptr_t>(ptr);
-  tag.bytes = len;
-  query_tag(tag);
-  tag.pending = has_untouched_pages(tag);
+  const std::string key(*checked);
   std::lock_guard lock(data_mutex_);
-  auto& tags = data_[std::string(*checked)];
-  for (auto& known : tags) {
-    if (known.address == tag.address && known.bytes == tag.bytes) {
-      if (known.pending) pending_data_.fetch_sub(1, std::memory_order_relaxed);
-      known = std::move(tag);
-      if (known.pending) pending_data_.fetch_add(1, std::memory_order_relaxed);
-      return 0;
-    }
-  }
-  if (tags.size() >= kMaxDataTagsPerRegion) {
-    report(MessageKind::limit, "larm_region_data(" + shown_name(*checked) + "): more than " +
-                                   std::to_string(kMaxDataTagsPerRegion) +
-                                   " ranges tagged: ignored");
+  tag_range(key, ptr, len);
+  auto& used = uses_[key];
+  if (std::find(used.begin(), used.end(), key) == used.end()) used.push_back(key);
+  return 0;
+}
+
+int Recorder::data_tag(const char* handle, const void* ptr, std::size_t len) {
+  if (!ensure_active()) return -1;
+  const auto checked = checked_name(handle, "larm_data_tag", true);
+  if (!checked) return -1;
+  if (ptr == nullptr || len == 0) {
+    report(MessageKind::misuse,
+           "larm_data_tag(" + shown_name(*checked) + "): NULL pointer or zero length: ignored");
     return -1;
   }
-  if (tag.pending) pending_data_.fetch_add(1, std::memory_order_relaxed);
-  tags.push_back(std::move(tag));
+  std::lock_guard lock(data_mutex_);
+  tag_range(std::string(*checked), ptr, len);
+  return 0;
+}
+
+int Recorder::region_uses(const char* region, const char* handle) {
+  if (!ensure_active()) return -1;
+  const auto region_name = checked_name(region, "larm_region_uses", true);
+  if (!region_name) return -1;
+  const auto handle_name = checked_name(handle, "larm_region_uses", true);
+  if (!handle_name) return -1;
+  std::lock_guard lock(data_mutex_);
+  auto& used = uses_[std::string(*region_name)];
+  if (std::find(used.begin(), used.end(), *handle_name) == used.end()) {
+    used.emplace_back(*handle_name);
+  }
   return 0;
 }
 
 void Recorder::requery_pending_data(std::string_view name) {
   std::lock_guard lock(data_mutex_);
-  const auto found = data_.find(name);
-  if (found == data_.end()) return;
-  for (auto& tag : found->second) {
-    if (!tag.pending) continue;
-    query_tag(tag);
+  const auto found = uses_.find(name);
+  if (found == uses_.end()) return;
+  for (const std::string& used : found->second) {
+    const auto handle = handles_.find(used);
+    if (handle == handles_.end() || !handle->second.tag.pending) continue;
+    DataTag& tag = handle->second.tag;
+    query_handle(handle->second);
     ++tag.requeries;
     if (!has_untouched_pages(tag) || tag.requeries >= kMaxDataRequeries) {
       tag.pending = false;
@@ -557,11 +655,21 @@ Snapshot Recorder::take_snapshot(std::uint64_t end_ticks) {
   }
   {
     std::lock_guard lock(data_mutex_);
-    for (auto& [name, tags] : data_) {
-      for (auto& tag : tags) {
-        if (tag.pending) query_tag(tag);
+    for (auto& [name, handle] : handles_) {
+      if (handle.tag.pending || handle.tag.pages_by_node.empty()) query_handle(handle);
+    }
+    for (const auto& [region, used] : uses_) {
+      auto& tags = snapshot.data[region];
+      for (const std::string& name : used) {
+        const auto handle = handles_.find(name);
+        if (handle != handles_.end()) {
+          tags.push_back(handle->second.tag);
+        } else {
+          report(MessageKind::misuse, "larm_region_uses(" + shown_name(region) + ", " +
+                                          shown_name(name) +
+                                          "): no data was tagged with that name (larm_data_tag)");
+        }
       }
-      snapshot.data[name] = tags;
     }
   }
   // The TSC rate over the whole run, against CLOCK_MONOTONIC_RAW: long enough to be exact.
@@ -715,7 +823,8 @@ void Recorder::reset_for_testing() {
   std::lock_guard registry(registry_mutex_);
   std::lock_guard data(data_mutex_);
   threads_.clear();
-  data_.clear();
+  handles_.clear();
+  uses_.clear();
   pending_data_.store(0);
   generation_.fetch_add(1, std::memory_order_acq_rel);
   state_.store(State::idle, std::memory_order_release);

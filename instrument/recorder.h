@@ -24,7 +24,6 @@ namespace larm::instrument {
 
 inline constexpr std::size_t kMaxNameBytes = 255;
 inline constexpr std::size_t kDefaultMaxRegionsPerThread = 10000;
-inline constexpr std::size_t kMaxDataTagsPerRegion = 256;
 inline constexpr std::size_t kMaxPagesQueried = 4096;
 
 // One region on one thread.
@@ -48,6 +47,10 @@ struct RegionRecord {
   // the same time is read from them (contention). 0 until then.
   std::uint64_t first_begin_ticks = 0;
   std::uint64_t last_end_ticks = 0;
+  // CPU time of the whole process (all its threads) during the calls: how many threads worked
+  // while this one was in the region, so that a region recorded on fewer threads than worked in
+  // it (begin and end around a parallel loop, on the calling thread only) is said.
+  std::uint64_t process_cpu_ns = 0;
 };
 
 // Busy-wait lock of a thread's state: only its owner takes it on the hot path, finalize takes
@@ -78,6 +81,7 @@ struct ThreadState {
     // end of a region open around it, still finds the frames to close.
     std::string refused_name;
     std::uint64_t start_ticks = 0;
+    std::uint64_t start_process_cpu_ns = 0;
     CounterValues start_counts{};
   };
   SpinLock lock;
@@ -90,15 +94,28 @@ struct ThreadState {
   bool counting = false;
 };
 
-// Pages of one tagged range, by memory.
+// Where the pages of one data handle sit (larm_data_tag, or larm_region_data's handle of the
+// region's name): its tagged ranges merged into runs of pages, by memory.
 struct DataTag {
-  std::uintptr_t address = 0;
-  std::size_t bytes = 0;
+  std::string handle;
+  std::uintptr_t address = 0;                // the first page of its runs
+  std::size_t bytes = 0;                     // of its runs of pages
+  std::size_t runs = 0;                      // disjoint runs of pages its ranges merge into
+  std::size_t ranges_tagged = 0;             // calls that tagged it
   std::map<int, std::size_t> pages_by_node;  // node OS index, or -errno for unplaced pages
   std::size_t neighbours_compared = 0;       // pairs of neighbouring pages (page_nodes.h)
   std::size_t neighbours_apart = 0;          // of those, on different memories
-  bool pending = true;                       // some sampled pages were not touched yet: query again
+  // The pages when they were tagged, sampled: node, or -ENOENT for those not touched yet. Pages
+  // already present then were first-touched by whoever allocated or initialized them before.
+  std::map<int, std::size_t> at_tag_by_node;
+  bool pending = true;  // some sampled pages were not touched yet: query again
   int requeries = 0;
+};
+
+// A data handle: its summary and its runs of pages, first page -> end (exclusive), merged.
+struct DataHandle {
+  DataTag tag;
+  std::map<std::uintptr_t, std::uintptr_t> runs;
 };
 
 // What finalize hands to the writer: copies, taken under the threads' locks.
@@ -117,7 +134,7 @@ struct Snapshot {
   double wall_seconds = 0;
   std::string started_at;
   std::vector<ThreadSnapshot> threads;
-  std::map<std::string, std::vector<DataTag>> data;
+  std::map<std::string, std::vector<DataTag>> data;  // region -> the handles it uses
   const Counters* counters = nullptr;
   std::string counters_unavailable;  // reason, when counters are not used
   double access_bytes = 0;           // LARM_ACCESS_BYTES: bytes per counted memory instruction
@@ -143,6 +160,8 @@ class Recorder {
   int add(const char* name, double flops, double bytes);
   int add_rw(const char* name, double flops, double bytes_read, double bytes_written);
   int data(const char* name, const void* ptr, std::size_t len);
+  int data_tag(const char* handle, const void* ptr, std::size_t len);
+  int region_uses(const char* region, const char* handle);
   int get(const char* name, double* seconds, long* calls);
   int reset_region(const char* name);
   int finalize();
@@ -169,6 +188,8 @@ class Recorder {
   RegionRecord* find_or_create(ThreadState& state, std::string_view name);
   void close_frame(ThreadState::Frame& frame, std::uint64_t end_ticks, const CounterValues* counts);
   void requery_pending_data(std::string_view name);
+  // Adds [ptr, ptr + len) to handle `name` (created if new), under data_mutex_.
+  void tag_range(const std::string& name, const void* ptr, std::size_t len);
   Snapshot take_snapshot(std::uint64_t end_ticks);
   double ticks_per_second(std::uint64_t ticks_now, std::uint64_t ns_now) const;
 
@@ -178,8 +199,9 @@ class Recorder {
   std::mutex registry_mutex_;   // threads_
   std::deque<std::unique_ptr<ThreadState>> threads_;
   std::vector<std::unique_ptr<ThreadState>> abandoned_threads_;  // a fork()ed child's dead threads
-  std::mutex data_mutex_;                                        // data_
-  std::map<std::string, std::vector<DataTag>, std::less<>> data_;
+  std::mutex data_mutex_;                                        // handles_, uses_
+  std::map<std::string, DataHandle, std::less<>> handles_;
+  std::map<std::string, std::vector<std::string>, std::less<>> uses_;  // region -> handles
   std::atomic<int> pending_data_{0};
 
   std::filesystem::path out_dir_;

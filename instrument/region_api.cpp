@@ -60,6 +60,14 @@ int larm_region_add_rw(const char* name, double flops, double bytes_read, double
 int larm_region_data(const char* name, const void* ptr, size_t len) {
   return guarded("larm_region_data", [&](auto& recorder) { return recorder.data(name, ptr, len); });
 }
+int larm_data_tag(const char* data, const void* ptr, size_t len) {
+  return guarded("larm_data_tag",
+                 [&](auto& recorder) { return recorder.data_tag(data, ptr, len); });
+}
+int larm_region_uses(const char* name, const char* data) {
+  return guarded("larm_region_uses",
+                 [&](auto& recorder) { return recorder.region_uses(name, data); });
+}
 int larm_region_get(const char* name, double* seconds, long* calls) {
   return guarded("larm_region_get",
                  [&](auto& recorder) { return recorder.get(name, seconds, calls); });

@@ -105,9 +105,14 @@ struct Merge {
   CountSum bytes_read, bytes_written;
   std::map<std::string, double> counted;
   std::optional<double> first_begin_s, last_end_s;
+  double process_cpu_s = 0, thread_seconds = 0;  // of the threads that say both
   void add(const RegionRecord& record, double seconds_of_thread, const ThreadWork& work,
            const regions::ThreadRecord& entry) {
     ++threads;
+    if (entry.process_cpu_s) {
+      process_cpu_s += *entry.process_cpu_s;
+      thread_seconds += seconds_of_thread;
+    }
     for (const auto& [name, value] : work.counted) counted[name] += value;
     if (entry.first_begin_s && (!first_begin_s || *entry.first_begin_s < *first_begin_s)) {
       first_begin_s = entry.first_begin_s;
@@ -137,6 +142,7 @@ struct Merge {
     a.counted = counted;
     a.first_begin_s = first_begin_s;
     a.last_end_s = last_end_s;
+    if (thread_seconds > 0) a.busy_threads = process_cpu_s / thread_seconds;
     a.threads_without_flops = flops.threads_without;
     a.threads_without_bytes = bytes.threads_without;
     a.rates = regions::rates_of(a.flops.value, a.bytes.value, seconds);
@@ -176,6 +182,20 @@ regions::DataPlacement data_placement(const std::vector<DataTag>& tags) {
     address << "0x" << std::hex << tag.address;
     range.address = address.str();
     range.bytes = tag.bytes;
+    if (!tag.handle.empty()) {
+      range.handle = tag.handle;
+      range.runs = tag.runs;
+      range.ranges_tagged = tag.ranges_tagged;
+      regions::DataRange::ResidentAtTag at_tag;
+      for (const auto& [node, pages] : tag.at_tag_by_node) {
+        at_tag.pages_sampled += pages;
+        if (node >= 0) {
+          at_tag.pages_present += pages;
+          at_tag.pages_by_memory[static_cast<unsigned>(node)] += pages;
+        }
+      }
+      if (at_tag.pages_sampled > 0) range.resident_at_tag = at_tag;
+    }
     d.ranges.push_back(range);
   }
   for (const auto& [node, pages] : placed) d.pages_placed += pages;
@@ -292,6 +312,9 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
       };
       entry.first_begin_s = since_start(record->first_begin_ticks);
       entry.last_end_s = since_start(record->last_end_ticks);
+      if (record->process_cpu_ns > 0) {
+        entry.process_cpu_s = static_cast<double>(record->process_cpu_ns) * 1e-9;
+      }
       region.threads.push_back(entry);
       if (record->calls == 0) continue;  // registered only: no work to merge
       per_domain[domain].add(*record, seconds, work, entry);
@@ -312,6 +335,11 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
 
 bool write_regions(const Snapshot& snapshot) {
   const regions::RegionsFile file = regions_file(snapshot, live_node_map());
+  for (const regions::Region& region : file.regions) {
+    if (const std::string warning = regions::undercount_warning(region.machine); !warning.empty()) {
+      report(MessageKind::misuse, "region \"" + region.name + "\" " + warning);
+    }
+  }
   // Region names are the application's bytes: invalid UTF-8 is replaced, never a failure.
   const std::string text =
       regions::to_json(file).dump(2, ' ', false, json::error_handler_t::replace) + "\n";

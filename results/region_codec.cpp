@@ -83,6 +83,7 @@ json thread_json(const ThreadRecord& t) {
   write_count(out, "bytes_written", t.bytes_written);
   write_rates(out, t.rates);
   write_span(out, t.counted, t.first_begin_s, t.last_end_s);
+  if (t.process_cpu_s) out["process_cpu_s"] = *t.process_cpu_s;
   return out;
 }
 
@@ -108,6 +109,7 @@ ThreadRecord thread_from(const json& in) {
   t.counted = read_counted(in);
   t.first_begin_s = results::number_member(in, "first_begin_s");
   t.last_end_s = results::number_member(in, "last_end_s");
+  t.process_cpu_s = results::number_member(in, "process_cpu_s");
   return t;
 }
 
@@ -125,6 +127,7 @@ json aggregate_json(const Aggregate& a, bool with_domain) {
   write_rates(out, a.rates);
   if (!a.ai_unavailable.empty()) out["ai_unavailable"] = a.ai_unavailable;
   write_span(out, a.counted, a.first_begin_s, a.last_end_s);
+  if (a.busy_threads) out["busy_threads"] = *a.busy_threads;
   return out;
 }
 
@@ -145,6 +148,7 @@ Aggregate aggregate_from(const json& in) {
   a.counted = read_counted(in);
   a.first_begin_s = results::number_member(in, "first_begin_s");
   a.last_end_s = results::number_member(in, "last_end_s");
+  a.busy_threads = results::number_member(in, "busy_threads");
   return a;
 }
 
@@ -165,6 +169,18 @@ json data_json(const DataPlacement& d) {
                   {"pages_unplaced", r.pages_unplaced}};
     if (r.neighbours_compared) range["neighbours_compared"] = *r.neighbours_compared;
     if (r.neighbours_apart) range["neighbours_apart"] = *r.neighbours_apart;
+    if (!r.handle.empty()) range["handle"] = r.handle;
+    if (r.runs) range["runs"] = *r.runs;
+    if (r.ranges_tagged) range["ranges_tagged"] = *r.ranges_tagged;
+    if (r.resident_at_tag) {
+      json at_tag = json::object();
+      for (const auto& [memory, pages] : r.resident_at_tag->pages_by_memory) {
+        at_tag[std::to_string(memory)] = pages;
+      }
+      range["resident_at_tag"] = {{"pages_sampled", r.resident_at_tag->pages_sampled},
+                                  {"pages_present", r.resident_at_tag->pages_present},
+                                  {"pages_by_memory", at_tag}};
+    }
     ranges.push_back(std::move(range));
   }
   json fractions = json::object();
@@ -195,6 +211,20 @@ DataPlacement data_from(const json& in) {
     if (r.contains("neighbours_compared") && r.contains("neighbours_apart")) {
       range.neighbours_compared = r.at("neighbours_compared").get<std::uint64_t>();
       range.neighbours_apart = r.at("neighbours_apart").get<std::uint64_t>();
+    }
+    range.handle = field(r, "handle", std::string());
+    if (r.contains("runs")) range.runs = r.at("runs").get<std::uint64_t>();
+    if (r.contains("ranges_tagged"))
+      range.ranges_tagged = r.at("ranges_tagged").get<std::uint64_t>();
+    if (const auto at_tag = r.find("resident_at_tag"); at_tag != r.end() && at_tag->is_object()) {
+      DataRange::ResidentAtTag resident;
+      resident.pages_sampled = field(*at_tag, "pages_sampled", std::uint64_t{0});
+      resident.pages_present = field(*at_tag, "pages_present", std::uint64_t{0});
+      for (const auto& [memory, pages] :
+           field(*at_tag, "pages_by_memory", json::object()).items()) {
+        resident.pages_by_memory[memory_key(memory)] = pages.get<std::uint64_t>();
+      }
+      range.resident_at_tag = resident;
     }
     d.ranges.push_back(range);
   }
@@ -253,6 +283,9 @@ json to_json(const RegionsFile& file) {
                               {"domains", domains},
                               {"machine", aggregate_json(region.machine, false)},
                               {"data", region.data ? data_json(*region.data) : json()}});
+    if (const std::string warning = undercount_warning(region.machine); !warning.empty()) {
+      doc["regions"].back()["warnings"] = json::array({warning});
+    }
     if (region.timing) {
       json runs = json::array();
       for (std::size_t i = 0; i < region.timing->seconds.size(); ++i) {
@@ -293,6 +326,22 @@ std::optional<double> Aggregate::read_share() const {
   const double total = *bytes_read.value + *bytes_written.value;
   if (!(total > 0)) return std::nullopt;
   return *bytes_read.value / total;
+}
+
+std::string undercount_warning(const Aggregate& machine) {
+  if (!machine.busy_threads || machine.threads < 1 || machine.calls == 0) return "";
+  const double busy = *machine.busy_threads;
+  const double recorded = machine.threads;
+  if (busy < recorded + kUndercountExtraThreads || busy < recorded * kUndercountRatio) return "";
+  std::ostringstream text;
+  text.precision(1);
+  text << std::fixed << "recorded by " << machine.threads
+       << (machine.threads == 1 ? " thread" : " threads") << " while " << busy
+       << " threads of the process worked during it: its counts and rates are "
+       << (machine.threads == 1 ? "that thread's" : "those threads'")
+       << " only (begin and end outside a parallel region?); begin and end it inside the parallel "
+          "region, on every thread";
+  return text.str();
 }
 
 RegionsFile regions_from_json(const json& document) {

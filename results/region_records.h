@@ -18,7 +18,9 @@ namespace larm::regions {
 // larm count's tool, and when each thread first began and last ended a region; 1.1 files read as
 // timed runs without those.
 // 1.3: a region's "timing" over the repeated runs of larm count.
-inline constexpr const char* kRegionsSchemaVersion = "1.3";
+// 1.4: each thread's "process_cpu_s" and each entry's "busy_threads" (how many of the process's
+// threads worked while the region ran); data handles with "resident_at_tag".
+inline constexpr const char* kRegionsSchemaVersion = "1.4";
 
 // A FLOP or byte count and where it comes from: "counted" (larm count), "papi", "declared",
 // several joined with "+", or "unavailable" (then no value).
@@ -51,6 +53,9 @@ struct ThreadRecord {
   // When the thread first began and last ended the region, in seconds since the run started:
   // whether regions of several domains ran at once (contention) is read from them.
   std::optional<double> first_begin_s, last_end_s;
+  // CPU time the whole process used while this thread was in the region (every thread's, from
+  // the kernel): over `seconds`, how many threads worked meanwhile.
+  std::optional<double> process_cpu_s;
 };
 
 // The threads of one domain (or of the whole machine) merged: counts summed, the time of the
@@ -68,6 +73,9 @@ struct Aggregate {
   std::string ai_unavailable;                       // why there is no AI, when there is none
   std::map<std::string, double> counted;            // larm count: its threads' counts summed
   std::optional<double> first_begin_s, last_end_s;  // the span of its threads' calls
+  // Threads of the process that worked while the region ran: its threads' process_cpu_s over
+  // their seconds; none when not recorded (files before 1.4, or no time).
+  std::optional<double> busy_threads;
   // bytes_read / (bytes_read + bytes_written), when both are known and not both zero.
   std::optional<double> read_share() const;
 };
@@ -82,6 +90,17 @@ struct DataRange {
   // Neighbouring pages compared, and of those on different memories (1.2): interleaved pages are
   // apart at nearly every page, first-touched blocks almost never.
   std::optional<std::uint64_t> neighbours_compared, neighbours_apart;
+  // A data handle (1.4, larm_data_tag): its name, the ranges tagged and the runs of pages they
+  // merge into (address and bytes are then the first page's and the runs' pages').
+  std::string handle;
+  std::optional<std::uint64_t> runs, ranges_tagged;
+  // Its pages when they were tagged, sampled: those already present, and where.
+  struct ResidentAtTag {
+    std::uint64_t pages_sampled = 0;
+    std::uint64_t pages_present = 0;
+    std::map<unsigned, std::uint64_t> pages_by_memory;
+  };
+  std::optional<ResidentAtTag> resident_at_tag;
 };
 
 // Where the pages of the data tagged with larm_region_data sit.
@@ -143,6 +162,14 @@ struct RegionsFile {
   std::vector<std::string> open_at_finalize;           // regions still open at the end
   std::vector<Region> regions;
 };
+
+// Busy threads at least this many more than the threads that recorded a region, and at least
+// this share more, say that its begin and end were not made on every thread that worked in it.
+inline constexpr double kUndercountExtraThreads = 0.5;
+inline constexpr double kUndercountRatio = 1.3;
+
+// The warning for a region recorded by fewer threads than worked while it ran ("" when none).
+std::string undercount_warning(const Aggregate& machine);
 
 // FLOP/byte, GFLOP/s and GB/s from counts and a time, where they allow them.
 Rates rates_of(const std::optional<double>& flops, const std::optional<double>& bytes,

@@ -28,6 +28,8 @@ constexpr const char* kMigratedText =
 // the run reached (noise, or the host's state changed: a VM's memory roof can double) rather than
 // the data coming from cache. Farther above, its accesses do hit in cache (a blocked kernel).
 constexpr double kStaleRoofPercent = 50;
+// Of a data's pages, the share present when tagged that says it was initialized before.
+constexpr double kSequentialInitShare = 0.9;
 
 // The largest cache capacity of a domain (one level's instances together), from the results'
 // topology; 0 when unknown.
@@ -459,6 +461,47 @@ void mark_unstable(const RegionPoint& point, PlacedRegion& placement) {
   }
 }
 
+// Data whose pages were nearly all present, on one memory, when tagged, used by a region that runs
+// on several threads: one thread first-touched them before the parallel region (the thesis'
+// sequential initialization). "" when the tags do not say so.
+std::string sequential_initialization(const regions::Region& region, std::size_t memories) {
+  if (!region.data || region.machine.threads < 2) return "";
+  std::uint64_t sampled = 0, present = 0;
+  std::set<unsigned> where;
+  std::vector<std::string> handles;
+  for (const regions::DataRange& range : region.data->ranges) {
+    if (!range.resident_at_tag) continue;
+    sampled += range.resident_at_tag->pages_sampled;
+    present += range.resident_at_tag->pages_present;
+    for (const auto& [memory, pages] : range.resident_at_tag->pages_by_memory) {
+      if (pages > 0) where.insert(memory);
+    }
+    if (!range.handle.empty()) handles.push_back(range.handle);
+  }
+  if (sampled == 0 || where.size() != 1 ||
+      static_cast<double>(present) < kSequentialInitShare * static_cast<double>(sampled)) {
+    return "";
+  }
+  std::string names;
+  for (std::size_t i = 0; i < handles.size() && i < 6; ++i) {
+    names += (i ? ", " : "") + handles[i];
+  }
+  if (handles.size() > 6) names += ", ...";
+  const std::string memory = std::to_string(*where.begin());
+  return "sequential initialization: " +
+         results::percent_text(static_cast<double>(present) / static_cast<double>(sampled), 0) +
+         " of the pages of its data" + (names.empty() ? "" : " (" + names + ")") +
+         " were already present when tagged, all on memory " + memory +
+         ": one thread first-touched them before this region ran on " +
+         std::to_string(region.machine.threads) + " threads" +
+         (memories != 1 ? ", so every thread reads memory " + memory +
+                              "; first-touch the data in parallel, with the threads that use it, "
+                              "or interleave it"
+                        : " (this node has one memory, so it costs nothing here; on a node of "
+                          "several, every thread would read memory " +
+                              memory + ")");
+}
+
 }  // namespace
 
 std::vector<RegionPoint> region_points(const json& document, const std::string& file) {
@@ -474,6 +517,9 @@ std::vector<RegionPoint> region_points(const json& document, const std::string& 
 std::vector<RegionPoint> region_points(const regions::RegionsFile& records,
                                        const std::string& file) {
   std::vector<RegionPoint> points;
+  const auto listed = records.topology.find("memories");
+  const std::size_t memories =
+      listed != records.topology.end() && listed->is_array() ? listed->size() : 0;
   for (const regions::Region& region : records.regions) {
     for (const regions::Aggregate& entry : region.domains) {
       if (!entry.domain) continue;  // CPU of unknown domain
@@ -507,6 +553,12 @@ std::vector<RegionPoint> region_points(const regions::RegionsFile& records,
       }
       point.flops = entry.flops.value;
       point.timing = region.timing;
+      if (std::string warning = regions::undercount_warning(region.machine); !warning.empty()) {
+        point.warnings.push_back(std::move(warning));
+      }
+      if (std::string warning = sequential_initialization(region, memories); !warning.empty()) {
+        point.warnings.push_back(std::move(warning));
+      }
       read_counted(entry.counted, point);
       for (const regions::Aggregate& other : region.domains) {
         if (!other.domain || *other.domain == point.domain || other.calls == 0) continue;
@@ -779,6 +831,7 @@ nlohmann::json placements_json(const std::vector<PlacedRegion>& placements) {
                    {"bound_tolerance_percent", p.bound ? json(100 * p.bound->tolerance) : json()},
                    {"within_noise_of", p.within_noise_of},
                    {"verdict", p.verdict},
+                   {"warnings", point.warnings},
                    {"hybrid_roof_gbps", p.hybrid_roof ? json(p.hybrid_roof->value) : json()},
                    {"access", name(p.access)},
                    {"placed_by", p.by_bandwidth ? "bandwidth" : "performance"},

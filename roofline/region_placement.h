@@ -59,6 +59,9 @@ struct RegionPoint {
   std::optional<Isa> counted_isa;
   std::string counted_width;  // "128-bit", "scalar"...
   std::optional<regions::RunTiming> timing;
+  // What makes its numbers not what they seem, in words: recorded by fewer threads than worked in
+  // it; its data first-touched by one thread before the parallel region.
+  std::vector<std::string> warnings;
 };
 
 // The per-domain points of a regions file (entries of an unknown domain are left out).

@@ -35,7 +35,7 @@
 #include <stddef.h>
 
 /** Version of this API: major * 10000 + minor * 100 + patch. */
-#define LARM_API_VERSION 10100
+#define LARM_API_VERSION 10200
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,10 +78,24 @@ int larm_region_add(const char* name, double flops, double bytes);
  * larm_region_add. \return 0 or -1. */
 int larm_region_add_rw(const char* name, double flops, double bytes_read, double bytes_written);
 
-/** \brief Says that region name works on the len bytes at ptr: larm looks up which memories
- * hold those pages (move_pages), now and at the next end of the region if some pages were not
- * touched yet, so that the region is placed against the roof of that memory. \return 0 or -1. */
+/** \brief Says that region name works on the len bytes at ptr: the same as
+ * larm_data_tag(name, ptr, len) then larm_region_uses(name, name). \return 0 or -1. */
 int larm_region_data(const char* name, const void* ptr, size_t len);
+
+/** \brief Adds the len bytes at ptr to the data named `data` (a handle: "u", "grid"), created at
+ * its first tag. Any number of ranges, overlapping or not (an array allocated row by row is
+ * tagged row by row); they are kept as merged runs of pages. At each tag, larm notes which of the
+ * new pages are already present and on which memory: pages touched before the region runs were
+ * first-touched by the thread that allocated or initialized them, which `larm place` names
+ * (sequential initialization). Tag right after allocating, before initializing. Where the pages
+ * sit is looked up (move_pages) at the end of the regions that use the data and at finalize.
+ * \return 0 or -1. */
+int larm_data_tag(const char* data, const void* ptr, size_t len);
+
+/** \brief Says that region name works on the data tagged as `data` (larm_data_tag, before or
+ * after this call): the region is placed against the roof of the memories that hold it. A
+ * region may use several data, a data several regions. \return 0 or -1. */
+int larm_region_uses(const char* name, const char* data);
 
 /** \brief Reads what the calling thread recorded so far for region name (LIKWID's GET).
  * \param seconds inclusive time, or NULL. \param calls completed calls, or NULL.
@@ -126,6 +140,8 @@ class Region {
 #define LARM_REGION_ADD_RW(name, flops, bytes_read, bytes_written) \
   larm_region_add_rw((name), (flops), (bytes_read), (bytes_written))
 #define LARM_REGION_DATA(name, ptr, len) larm_region_data((name), (ptr), (len))
+#define LARM_DATA_TAG(data, ptr, len) larm_data_tag((data), (ptr), (len))
+#define LARM_REGION_USES(name, data) larm_region_uses((name), (data))
 #define LARM_FINALIZE() larm_finalize()
 #ifdef __cplusplus
 #define LARM_REGION_CONCAT_(a, b) a##b
@@ -140,6 +156,8 @@ class Region {
 #define LARM_REGION_ADD(name, flops, bytes) ((void)0)
 #define LARM_REGION_ADD_RW(name, flops, bytes_read, bytes_written) ((void)0)
 #define LARM_REGION_DATA(name, ptr, len) ((void)0)
+#define LARM_DATA_TAG(data, ptr, len) ((void)0)
+#define LARM_REGION_USES(name, data) ((void)0)
 #define LARM_FINALIZE() ((void)0)
 #define LARM_REGION(name) ((void)0)
 #endif

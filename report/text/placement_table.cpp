@@ -48,6 +48,7 @@ std::string placement_table(const std::vector<PlacedRegion>& placements) {
       out << pad(cell, width) << ' ';
     }
     out << "\n    " << (p.unstable ? "[unstable] " : "") << p.verdict << "\n";
+    for (const std::string& warning : point.warnings) out << "    warning: " << warning << "\n";
     if (p.hybrid_roof) {
       out << "    hybrid roof of this region: " << optional_text(p.hybrid_roof->value) << " GB/s"
           << (p.hybrid_note.empty() ? "" : " (" + p.hybrid_note + ")") << "\n";

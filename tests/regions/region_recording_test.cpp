@@ -1,4 +1,5 @@
 // What the region API records: counts, times, nesting, sources, the CSV, threads.
+#include <sys/mman.h>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -66,7 +67,7 @@ TEST_F(RegionTest, ReadWriteSplitIsRecordedAndSummed) {
   EXPECT_EQ(larm_region_add_rw("rw", 1.0, 10.0, -1.0), -1);
   ASSERT_EQ(larm_finalize(), 0);
   const auto doc = read_regions();
-  EXPECT_EQ(doc.at("schema_version"), "1.3");
+  EXPECT_EQ(doc.at("schema_version"), "1.4");
   EXPECT_EQ(doc.at("run"), "timed");  // not under larm count
   const auto& rw = find_region(doc, "rw")->at("machine");
   // When the region ran: its first begin before its last end, both after the start.
@@ -281,6 +282,51 @@ TEST_F(RegionTest, DataTagGivesTheMemoryHoldingThePages) {
   const auto& later = find_region(doc, "later")->at("data");
   EXPECT_EQ(later.at("pages_placed"), 64);
   EXPECT_EQ(later.at("pages_not_present"), 0);
+}
+
+TEST_F(RegionTest, DataHandleTaggedRowByRowIsMergedAndSaysItWasAlreadyTouched) {
+  ASSERT_EQ(larm_init(out_dir().c_str()), 0);
+  // An array allocated a row at a time, as NPB MG does: malloc touches each row's page (its chunk
+  // header) before the row is tagged.
+  constexpr int kRows = 5000;
+  constexpr std::size_t kRowBytes = 34 * sizeof(double);
+  std::vector<double*> rows;
+  for (int i = 0; i < kRows; ++i) {
+    rows.push_back(static_cast<double*>(std::malloc(kRowBytes)));
+    ASSERT_EQ(larm_data_tag("u", rows.back(), kRowBytes), 0);
+  }
+  // A block tagged before anything touched it (mmap: no allocator header in it), then
+  // first-touched inside the region.
+  const std::size_t block = 64 << 12;
+  void* fresh = ::mmap(nullptr, block, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(fresh, MAP_FAILED);
+  ASSERT_EQ(larm_data_tag("fresh", fresh, block), 0);
+  ASSERT_EQ(larm_region_uses("smooth", "u"), 0);
+  ASSERT_EQ(larm_region_uses("smooth", "fresh"), 0);
+  ASSERT_EQ(larm_region_uses("smooth", "u"), 0);  // twice: used once
+  larm_region_begin("smooth");
+  std::memset(fresh, 1, block);
+  for (double* row : rows) row[0] = 1;
+  larm_region_end("smooth");
+  ASSERT_EQ(larm_finalize(), 0);
+  for (double* row : rows) std::free(row);
+  ::munmap(fresh, block);
+  const auto doc = read_regions();
+  const auto& ranges = find_region(doc, "smooth")->at("data").at("ranges");
+  ASSERT_EQ(ranges.size(), 2u);
+  const auto& u = ranges[0].at("handle") == "u" ? ranges[0] : ranges[1];
+  const auto& f = ranges[0].at("handle") == "u" ? ranges[1] : ranges[0];
+  EXPECT_EQ(u.at("ranges_tagged"), kRows);
+  // The rows sit next to each other in the heap: a few runs, not one per row.
+  EXPECT_LT(u.at("runs").get<int>(), 50) << u.dump();
+  EXPECT_GE(u.at("bytes").get<std::uint64_t>(), kRows * kRowBytes);
+  const auto& u_at_tag = u.at("resident_at_tag");
+  EXPECT_GT(u_at_tag.at("pages_sampled").get<int>(), 100);
+  EXPECT_EQ(u_at_tag.at("pages_present"), u_at_tag.at("pages_sampled")) << u.dump();
+  const auto& f_at_tag = f.at("resident_at_tag");
+  EXPECT_EQ(f_at_tag.at("pages_sampled"), 64);
+  EXPECT_EQ(f_at_tag.at("pages_present"), 0);
+  EXPECT_EQ(f.at("pages_not_present"), 0) << "touched in the region: placed at its end";
 }
 
 }  // namespace
