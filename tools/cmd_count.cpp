@@ -32,6 +32,7 @@
 #include "tools/cli_outputs.h"
 #include "tools/commands.h"
 #include "tools/program_run.h"
+#include "tools/valgrind_tool.h"
 
 namespace larm::cli {
 
@@ -48,72 +49,6 @@ struct CountOptions {
   std::string cache_spec;            // --cache-model: caches to model instead of the node's
   std::vector<std::string> command;  // the program and its arguments
 };
-
-constexpr const char* kToolName = "larmcount";
-constexpr const char* kToolFile = "larmcount-amd64-linux";
-
-// Where larm's Valgrind tool is: $LARM_COUNT_TOOL_DIR, beside an installed larm
-// (PREFIX/lib/larm/valgrind), else this build's tree.
-fs::path tool_directory() {
-  std::vector<fs::path> candidates;
-  if (const char* dir = std::getenv("LARM_COUNT_TOOL_DIR")) candidates.emplace_back(dir);
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec)
-    candidates.push_back(self.parent_path().parent_path() / LARM_INSTALL_LIBDIR / "larm" /
-                         "valgrind");
-  if (std::strlen(LARM_COUNT_TOOL_BUILD_DIR) > 0)
-    candidates.emplace_back(LARM_COUNT_TOOL_BUILD_DIR);
-  for (const fs::path& dir : candidates) {
-    if (::access((dir / kToolFile).c_str(), X_OK) == 0) return dir;
-  }
-  throw UsageError(
-      "larm count: larm's Valgrind tool (larmcount) is not built or not found: build larm with "
-      "Debian's valgrind package installed, or set LARM_COUNT_TOOL_DIR");
-}
-
-// Valgrind loads a tool from the directory VALGRIND_LIB names, with its own preload libraries
-// beside it: a private temporary directory of links to both, removed when done.
-class ValgrindLibDir {
- public:
-  explicit ValgrindLibDir(const fs::path& tool_dir) {
-    std::string pattern = (fs::temp_directory_path() / "larm-count-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw std::runtime_error("larm count: cannot create a temporary directory: " +
-                               std::string(std::strerror(errno)));
-    }
-    path_ = pattern;
-    const fs::path libexec = LARM_VALGRIND_LIBEXEC_DIR;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(libexec, ec)) {
-      fs::create_symlink(entry.path(), path_ / entry.path().filename(), ec);
-    }
-    fs::create_symlink(fs::absolute(tool_dir / kToolFile), path_ / kToolFile, ec);
-    if (ec) throw std::runtime_error("larm count: cannot link the tool: " + ec.message());
-  }
-  ~ValgrindLibDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  ValgrindLibDir(const ValgrindLibDir&) = delete;
-  ValgrindLibDir& operator=(const ValgrindLibDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-// Valgrind's line for an instruction it cannot translate, if the log has one.
-std::string unhandled_instruction(const fs::path& log) {
-  std::ifstream in(log);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto at = line.find("unhandled instruction bytes: ");
-    if (at != std::string::npos)
-      return line.substr(at + std::strlen("unhandled instruction bytes: "));
-  }
-  return {};
-}
 
 std::string fixed(double value, int digits) {
   return results::fixed_text(value, digits);
@@ -293,7 +228,7 @@ int run_count(const CountOptions& options) {
       model_text += " (no --results: the declared capacities, not the effective ones)";
     }
   }
-  const fs::path tool_dir = tool_directory();
+  const fs::path tool_dir = tool_directory("larm count");
   const fs::path out = options.out_dir;
   const fs::path timed_dir = out / "timed";
   const fs::path counted_dir = out / "counted";
@@ -357,15 +292,7 @@ int run_count(const CountOptions& options) {
   const ProgramRun counted = run_program(argv, set);
   const std::string unhandled = unhandled_instruction(log);
   if (!unhandled.empty()) {
-    const bool evex = unhandled.rfind("0x62", 0) == 0;
-    std::cerr << "larm: error: " << options.command[0]
-              << (evex ? " executes AVX-512 instructions (EVEX prefix 0x62), which Valgrind 3.19 "
-                         "cannot run: build the counting run for x86-64-v3 (-march=x86-64-v3; "
-                         "the FLOPs and bytes are the algorithm's)"
-                       : " executes an instruction Valgrind cannot run (bytes " +
-                             unhandled.substr(0, 40) +
-                             "): build the counting run for an older ISA (x86-64-v3)")
-              << "; see " << log.string() << "\n";
+    std::cerr << unhandled_instruction_error(options.command[0], unhandled, log) << "\n";
     return 1;
   }
   if (interrupted(counted)) {

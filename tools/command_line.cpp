@@ -25,6 +25,7 @@ CommandLine::CommandLine()
   setup_show(app, global, action);
   setup_place(app, global, action);
   setup_count(app, global, action);
+  setup_profile(app, global, action);
   setup_advise(app, global, action);
   setup_validate(app, global, action);
   setup_hybrid(app, global, action);

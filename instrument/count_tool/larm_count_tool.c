@@ -17,8 +17,16 @@
  * thread (one thread per core), the last shared; set-associative, LRU, write-back and
  * write-allocate, no prefetching. What each level beyond L1 serves, and memory, is counted per
  * thread (count_protocol.h) in whole lines: the memory-level roofline of `larm place`. It is
- * what cachegrind does for one level, for the capacities larm measured. */
+ * what cachegrind does for one level, for the capacities larm measured.
+ *
+ * With `--larm-functions=FILE`, every count is also kept per function (the symbol that holds the
+ * instruction, so inlined code counts to its caller; a library's by library and symbol) and per
+ * thread, written to FILE at exit: `larm profile` places the hot functions of a program that was
+ * neither edited nor rebuilt. Each thread's counts live in a table of rows, one per function
+ * seen so far; generated code adds to the running thread's row through a pointer swapped with
+ * the thread, so a new function found by one thread costs the others nothing until they run. */
 #include "pub_tool_basics.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
@@ -37,6 +45,90 @@ static ULong (*saved)[LARM_COUNT_N];
 static ULong retired[LARM_COUNT_N];               /* of threads that ended */
 static ThreadId running_tid = VG_INVALID_THREADID;
 static const HChar* totals_path = NULL;
+
+/* --- counts per function (--larm-functions) ---------------------------------------------- */
+
+static const HChar* functions_path = NULL;
+typedef struct {
+  HChar* object;
+  HChar* name;
+} Function;
+static Function* functions = NULL;   /* every function seen, by id */
+static UInt function_count = 0;
+static UInt function_capacity = 0;   /* rows every table grows to */
+/* Per thread slot: its table (function_rows[tid] rows of LARM_COUNT_N counts). */
+static ULong** function_tables = NULL;
+static UInt* function_rows = NULL;
+static ULong* retired_functions = NULL;  /* of threads that ended, function_capacity rows */
+static UInt retired_rows = 0;
+/* The running thread's table: generated code loads this pointer, then adds to its row. */
+static ULong* running_functions = NULL;
+/* The row the cache model adds to while it serves one access (NULL: none). */
+static ULong* model_row = NULL;
+
+/* Open hashing of (object, name) to a function id. */
+#define FUNCTION_HASH_BITS 16
+static Int function_hash[1 << FUNCTION_HASH_BITS];
+
+static UInt text_hash(const HChar* a, const HChar* b) {
+  UInt h = 2166136261u;
+  for (; *a != '\0'; ++a) h = (h ^ (UChar)*a) * 16777619u;
+  h = (h ^ 0xff) * 16777619u;
+  for (; *b != '\0'; ++b) h = (h ^ (UChar)*b) * 16777619u;
+  return h;
+}
+
+static void grow_table(ThreadId tid) {
+  UInt rows = function_rows[tid];
+  ULong* table;
+  if (rows >= function_capacity) return;
+  table = VG_(calloc)("larmcount.functions", (SizeT)function_capacity * LARM_COUNT_N, sizeof(ULong));
+  if (function_tables[tid] != NULL) {
+    VG_(memcpy)(table, function_tables[tid], (SizeT)rows * LARM_COUNT_N * sizeof(ULong));
+    VG_(free)(function_tables[tid]);
+  }
+  function_tables[tid] = table;
+  function_rows[tid] = function_capacity;
+}
+
+static UInt function_id(Addr address) {
+  const DiEpoch epoch = VG_(current_DiEpoch)();
+  const HChar* name;
+  const HChar* object;
+  UInt slot;
+  Int id;
+  if (!VG_(get_fnname)(epoch, address, &name)) name = "[unknown]";
+  /* get_fnname's buffer is overwritten by the next lookup: copy before asking for the object. */
+  name = VG_(strdup)("larmcount.name", name);
+  if (!VG_(get_objname)(epoch, address, &object)) object = "[unknown]";
+  slot = text_hash(object, name) & ((1u << FUNCTION_HASH_BITS) - 1);
+  for (;;) {
+    id = function_hash[slot];
+    if (id < 0) break;
+    if (VG_(strcmp)(functions[id].name, name) == 0 && VG_(strcmp)(functions[id].object, object) == 0) {
+      VG_(free)((HChar*)name);
+      return (UInt)id;
+    }
+    slot = (slot + 1) & ((1u << FUNCTION_HASH_BITS) - 1);
+  }
+  if (function_count + 1 >= (1u << FUNCTION_HASH_BITS) / 2) {
+    VG_(free)((HChar*)name);
+    return 0; /* the table is full: later functions count under the first one seen */
+  }
+  if (function_count == function_capacity) {
+    function_capacity = function_capacity == 0 ? 256 : 2 * function_capacity;
+    functions = VG_(realloc)("larmcount.functions", functions, function_capacity * sizeof *functions);
+  }
+  functions[function_count].name = (HChar*)name;
+  functions[function_count].object = VG_(strdup)("larmcount.object", object);
+  function_hash[slot] = (Int)function_count;
+  ++function_count;
+  if (running_tid != VG_INVALID_THREADID) {
+    grow_table(running_tid);
+    running_functions = function_tables[running_tid];
+  }
+  return function_count - 1;
+}
 
 /* --- the cache model ---------------------------------------------------------------------- */
 
@@ -122,10 +214,12 @@ static void level_ref(Int k, ULong line, Bool write, Bool write_back) {
   if (cache_ref(level_cache(k), line, write, &victim, &evicted)) return;
   if (evicted) {
     running[served_written(k + 1)] += line_bytes;
+    if (model_row != NULL) model_row[served_written(k + 1)] += line_bytes;
     level_ref(k + 1, victim, True, True);
   }
   if (!write_back) {
     running[served_read(k + 1)] += line_bytes;
+    if (model_row != NULL) model_row[served_read(k + 1)] += line_bytes;
     level_ref(k + 1, line, False, False);
   }
 }
@@ -140,21 +234,25 @@ static void select_private_levels(ThreadId tid) {
   current = private_levels[tid];
 }
 
-static void model_access(Addr address, HWord bytes, Bool write) {
+/* `function`: the id of the function that accesses, when counting per function. */
+static void model_access(Addr address, HWord bytes, Bool write, HWord function) {
   ULong line, last;
   if (current == NULL || bytes == 0) return;
+  model_row = functions_path != NULL ? running_functions + (SizeT)function * LARM_COUNT_N : NULL;
   line = (ULong)address >> line_shift;
   last = ((ULong)address + bytes - 1) >> line_shift;
   for (; line <= last; ++line) {
     running[LARM_COUNT_CACHE_ACCESSES] += 1;
+    if (model_row != NULL) model_row[LARM_COUNT_CACHE_ACCESSES] += 1;
     level_ref(0, line, write, False);
   }
+  model_row = NULL;
 }
-static VG_REGPARM(2) void model_read(Addr address, HWord bytes) {
-  model_access(address, bytes, False);
+static VG_REGPARM(3) void model_read(Addr address, HWord bytes, HWord function) {
+  model_access(address, bytes, False, function);
 }
-static VG_REGPARM(2) void model_write(Addr address, HWord bytes) {
-  model_access(address, bytes, True);
+static VG_REGPARM(3) void model_write(Addr address, HWord bytes, HWord function) {
+  model_access(address, bytes, True, function);
 }
 
 /* SIZE:WAYS:LINE per level, innermost first, separated by commas. */
@@ -202,6 +300,10 @@ static void switch_to(ThreadId tid) {
   VG_(memcpy)(running, saved[tid], sizeof running);
   running_tid = tid;
   select_private_levels(tid);
+  if (functions_path != NULL) {
+    grow_table(tid);
+    running_functions = function_tables[tid];
+  }
 }
 
 static void on_start_client_code(ThreadId tid, ULong blocks_done) {
@@ -220,6 +322,21 @@ static void on_thread_create(ThreadId parent, ThreadId child) {
     for (i = 0; i < LARM_COUNT_N; ++i) retired[i] += saved[child][i];
   }
   VG_(memset)(saved[child], 0, sizeof saved[child]);
+  if (functions_path != NULL && function_tables[child] != NULL) {
+    UInt k, rows = function_rows[child];
+    if (retired_rows < function_capacity) {
+      ULong* grown = VG_(calloc)("larmcount.retired", (SizeT)function_capacity * LARM_COUNT_N,
+                                 sizeof(ULong));
+      if (retired_functions != NULL) {
+        VG_(memcpy)(grown, retired_functions, (SizeT)retired_rows * LARM_COUNT_N * sizeof(ULong));
+        VG_(free)(retired_functions);
+      }
+      retired_functions = grown;
+      retired_rows = function_capacity;
+    }
+    for (k = 0; k < rows * LARM_COUNT_N; ++k) retired_functions[k] += function_tables[child][k];
+    VG_(memset)(function_tables[child], 0, (SizeT)rows * LARM_COUNT_N * sizeof(ULong));
+  }
   /* A new thread starts with cold private caches. */
   if (levels > 1 && private_levels[child][0].tags != NULL) {
     Int k;
@@ -330,30 +447,71 @@ static void add_constant(IRSB* sb, Int index, ULong amount) {
   addStmtToIRSB(sb, IRStmt_Store(Iend_LE, address, IRExpr_RdTmp(sum)));
 }
 
+/* The running thread's row of `function`: its table's address, loaded when the code runs. */
+static void add_to_function(IRSB* sb, IRTemp table, UInt function, Int index, ULong amount) {
+  IRTemp address = newIRTemp(sb->tyenv, Ity_I64);
+  IRTemp old = newIRTemp(sb->tyenv, Ity_I64);
+  IRTemp sum = newIRTemp(sb->tyenv, Ity_I64);
+  const ULong offset = ((ULong)function * LARM_COUNT_N + (ULong)index) * sizeof(ULong);
+  addStmtToIRSB(sb, IRStmt_WrTmp(address, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(table),
+                                                       IRExpr_Const(IRConst_U64(offset)))));
+  addStmtToIRSB(sb, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, IRExpr_RdTmp(address))));
+  addStmtToIRSB(sb, IRStmt_WrTmp(sum, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old),
+                                                   IRExpr_Const(IRConst_U64(amount)))));
+  addStmtToIRSB(sb, IRStmt_Store(Iend_LE, IRExpr_RdTmp(address), IRExpr_RdTmp(sum)));
+}
+
+/* The current function's id (per function counts), or 0 when not counting per function. */
+static UInt current_function = 0;
+
 static void flush(IRSB* sb, Pending* pending) {
   Int i;
+  Bool any = False;
   for (i = 0; i < LARM_COUNT_N; ++i) {
-    if (pending->add[i] != 0) add_constant(sb, i, pending->add[i]);
+    if (pending->add[i] != 0) {
+      add_constant(sb, i, pending->add[i]);
+      any = True;
+    }
+  }
+  if (any && functions_path != NULL) {
+    IRTemp table = newIRTemp(sb->tyenv, Ity_I64);
+    addStmtToIRSB(sb, IRStmt_WrTmp(table, IRExpr_Load(Iend_LE, Ity_I64,
+                                                      mkIRExpr_HWord((HWord)&running_functions))));
+    for (i = 0; i < LARM_COUNT_N; ++i) {
+      if (pending->add[i] != 0) add_to_function(sb, table, current_function, i, pending->add[i]);
+    }
   }
   VG_(memset)(pending, 0, sizeof *pending);
 }
 
 /* Guarded accesses: counted when the guard holds. */
-static VG_REGPARM(1) void count_guarded_load(HWord bytes) {
+static VG_REGPARM(2) void count_guarded_load(HWord bytes, HWord function) {
   running[LARM_COUNT_LOADS] += 1;
   running[LARM_COUNT_BYTES_LOADED] += bytes;
+  if (functions_path != NULL) {
+    ULong* row = running_functions + (SizeT)function * LARM_COUNT_N;
+    row[LARM_COUNT_LOADS] += 1;
+    row[LARM_COUNT_BYTES_LOADED] += bytes;
+  }
 }
-static VG_REGPARM(1) void count_guarded_store(HWord bytes) {
+static VG_REGPARM(2) void count_guarded_store(HWord bytes, HWord function) {
   running[LARM_COUNT_STORES] += 1;
   running[LARM_COUNT_BYTES_STORED] += bytes;
+  if (functions_path != NULL) {
+    ULong* row = running_functions + (SizeT)function * LARM_COUNT_N;
+    row[LARM_COUNT_STORES] += 1;
+    row[LARM_COUNT_BYTES_STORED] += bytes;
+  }
 }
 
 static void add_guarded(IRSB* sb, IRExpr* guard, Bool store, UInt bytes) {
   IRDirty* call =
-      store ? unsafeIRDirty_0_N(1, "count_guarded_store", VG_(fnptr_to_fnentry)(count_guarded_store),
-                                mkIRExprVec_1(mkIRExpr_HWord(bytes)))
-            : unsafeIRDirty_0_N(1, "count_guarded_load", VG_(fnptr_to_fnentry)(count_guarded_load),
-                                mkIRExprVec_1(mkIRExpr_HWord(bytes)));
+      store ? unsafeIRDirty_0_N(2, "count_guarded_store", VG_(fnptr_to_fnentry)(count_guarded_store),
+                                mkIRExprVec_2(mkIRExpr_HWord(bytes),
+                                              mkIRExpr_HWord(current_function)))
+            : unsafeIRDirty_0_N(2, "count_guarded_load", VG_(fnptr_to_fnentry)(count_guarded_load),
+                                mkIRExprVec_2(mkIRExpr_HWord(bytes),
+                                              mkIRExpr_HWord(current_function)));
   call->guard = guard;
   addStmtToIRSB(sb, IRStmt_Dirty(call));
 }
@@ -362,10 +520,12 @@ static void add_guarded(IRSB* sb, IRExpr* guard, Bool store, UInt bytes) {
 static void add_model_call(IRSB* sb, IRExpr* address, UInt bytes, Bool write, IRExpr* guard) {
   IRDirty* call;
   if (levels == 0 || bytes == 0) return;
-  call = write ? unsafeIRDirty_0_N(2, "model_write", VG_(fnptr_to_fnentry)(model_write),
-                                   mkIRExprVec_2(address, mkIRExpr_HWord(bytes)))
-               : unsafeIRDirty_0_N(2, "model_read", VG_(fnptr_to_fnentry)(model_read),
-                                   mkIRExprVec_2(address, mkIRExpr_HWord(bytes)));
+  call = write ? unsafeIRDirty_0_N(3, "model_write", VG_(fnptr_to_fnentry)(model_write),
+                                   mkIRExprVec_3(address, mkIRExpr_HWord(bytes),
+                                                 mkIRExpr_HWord(current_function)))
+               : unsafeIRDirty_0_N(3, "model_read", VG_(fnptr_to_fnentry)(model_read),
+                                   mkIRExprVec_3(address, mkIRExpr_HWord(bytes),
+                                                 mkIRExpr_HWord(current_function)));
   if (guard != NULL) call->guard = guard;
   addStmtToIRSB(sb, IRStmt_Dirty(call));
 }
@@ -393,12 +553,23 @@ static IRSB* instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
   Int i = 0;
   /* The preamble before the first instruction mark is Valgrind's, not the program's. */
   while (i < in->stmts_used && in->stmts[i]->tag != Ist_IMark) addStmtToIRSB(out, in->stmts[i++]);
+  if (functions_path != NULL && i < in->stmts_used) {
+    current_function = function_id((Addr)in->stmts[i]->Ist.IMark.addr);
+  }
   for (; i < in->stmts_used; ++i) {
     IRStmt* st = in->stmts[i];
     if (st == NULL) continue;
     switch (st->tag) {
       case Ist_IMark:
         close_instruction(&insn, &pending);
+        if (functions_path != NULL) {
+          /* A superblock may run through several functions: what came before goes to its own. */
+          const UInt function = function_id((Addr)st->Ist.IMark.addr);
+          if (function != current_function) {
+            flush(out, &pending);
+            current_function = function;
+          }
+        }
         pending.add[LARM_COUNT_INSTRUCTIONS] += 1;
         break;
       case Ist_WrTmp: {
@@ -507,6 +678,7 @@ static Bool handle_request(ThreadId tid, UWord* args, UWord* answer) {
 
 static Bool process_option(const HChar* arg) {
   if VG_STR_CLO(arg, "--larm-out", totals_path) {}
+  else if VG_STR_CLO(arg, "--larm-functions", functions_path) {}
   else if VG_STR_CLO(arg, "--larm-cache", cache_option) {
     if (!parse_cache_option(cache_option)) {
       VG_(fmsg_bad_option)(arg, "expected SIZE:WAYS:LINE[,SIZE:WAYS:LINE...], at most 3 levels, "
@@ -519,6 +691,7 @@ static Bool process_option(const HChar* arg) {
 
 static void print_usage(void) {
   VG_(printf)("    --larm-out=FILE           write the program's total counts as JSON\n");
+  VG_(printf)("    --larm-functions=FILE     write the counts per function and thread (%%p: pid)\n");
   VG_(printf)("    --larm-cache=SIZE:WAYS:LINE,...  model these caches (innermost first; the\n"
               "                              last shared, the others per thread)\n");
 }
@@ -526,20 +699,29 @@ static void print_usage(void) {
 static void print_debug_usage(void) {}
 
 static void post_clo_init(void) {
+  Int k;
   saved = VG_(calloc)("larmcount.saved", VG_N_THREADS, sizeof *saved);
+  if (functions_path != NULL) {
+    /* %p: the process id, so that each process of a traced command line writes its own file. */
+    functions_path = VG_(expand_file_name)("--larm-functions", functions_path);
+    for (k = 0; k < (1 << FUNCTION_HASH_BITS); ++k) function_hash[k] = -1;
+    function_tables = VG_(calloc)("larmcount.tables", VG_N_THREADS, sizeof *function_tables);
+    function_rows = VG_(calloc)("larmcount.rows", VG_N_THREADS, sizeof *function_rows);
+  }
   if (levels > 0) {
     private_levels = VG_(calloc)("larmcount.private", VG_N_THREADS, sizeof *private_levels);
     cache_allocate(&shared_level, &shape[levels - 1], "larmcount.shared");
   }
 }
 
+static const HChar* const count_names[LARM_COUNT_N] = {
+    "instructions", "bytes_loaded", "bytes_stored",  "loads",         "stores",
+    "flops_dp_scalar", "flops_dp_128", "flops_dp_256", "flops_dp_512", "flops_sp_scalar",
+    "flops_sp_128", "flops_sp_256", "flops_sp_512", "fma_flops", "bytes_l2_read",
+    "bytes_l2_written", "bytes_l3_read", "bytes_l3_written", "bytes_memory_read",
+    "bytes_memory_written", "cache_accesses"};
+
 static void write_totals(void) {
-  static const HChar* const names[LARM_COUNT_N] = {
-      "instructions", "bytes_loaded", "bytes_stored",  "loads",         "stores",
-      "flops_dp_scalar", "flops_dp_128", "flops_dp_256", "flops_dp_512", "flops_sp_scalar",
-      "flops_sp_128", "flops_sp_256", "flops_sp_512", "fma_flops", "bytes_l2_read",
-      "bytes_l2_written", "bytes_l3_read", "bytes_l3_written", "bytes_memory_read",
-      "bytes_memory_written", "cache_accesses"};
   ULong total[LARM_COUNT_N];
   Int i;
   UInt t;
@@ -559,16 +741,85 @@ static void write_totals(void) {
                         LARM_COUNT_PROTOCOL_VERSION, levels);
   VG_(write)(fd, line, n);
   for (i = 0; i < LARM_COUNT_N; ++i) {
-    n = VG_(snprintf)(line, sizeof line, ",\n \"%s\": %llu", names[i], total[i]);
+    n = VG_(snprintf)(line, sizeof line, ",\n \"%s\": %llu", count_names[i], total[i]);
     VG_(write)(fd, line, n);
   }
   VG_(write)(fd, "}\n", 2);
   VG_(close)(fd);
 }
 
+
+static void write_text(Int fd, const HChar* text) { VG_(write)(fd, text, VG_(strlen)(text)); }
+
+/* A name written on one line: tabs and line ends would break the format. */
+static void write_name(Int fd, const HChar* text) {
+  HChar c[1];
+  for (; *text != '\0'; ++text) {
+    c[0] = (*text == '\t' || *text == '\n' || *text == '\r') ? ' ' : *text;
+    VG_(write)(fd, c, 1);
+  }
+}
+
+static void write_rows(Int fd, const HChar* thread, const ULong* table, UInt rows) {
+  HChar line[64];
+  UInt f;
+  Int i;
+  for (f = 0; f < rows && f < function_count; ++f) {
+    const ULong* row = table + (SizeT)f * LARM_COUNT_N;
+    if (row[LARM_COUNT_INSTRUCTIONS] == 0) continue;
+    VG_(snprintf)(line, sizeof line, "c\t%s\t%u", thread, f);
+    write_text(fd, line);
+    for (i = 0; i < LARM_COUNT_N; ++i) {
+      VG_(snprintf)(line, sizeof line, "\t%llu", row[i]);
+      write_text(fd, line);
+    }
+    write_text(fd, "\n");
+  }
+}
+
+/* FILE of --larm-functions: a header, the counts' names, one line per function (id, object,
+ * symbol) and one per thread and function that ran (thread slot or "retired", id, counts). */
+static void write_functions(void) {
+  HChar line[64];
+  UInt f, t;
+  Int i;
+  SysRes opened = VG_(open)(functions_path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
+  if (sr_isError(opened)) {
+    VG_(umsg)("larmcount: cannot write %s\n", functions_path);
+    return;
+  }
+  Int fd = (Int)sr_Res(opened);
+  if (running_tid != VG_INVALID_THREADID) VG_(memcpy)(saved[running_tid], running, sizeof running);
+  VG_(snprintf)(line, sizeof line, "larmcount-functions\t%d\t%d\n", LARM_COUNT_PROTOCOL_VERSION,
+                levels);
+  write_text(fd, line);
+  write_text(fd, "counts");
+  for (i = 0; i < LARM_COUNT_N; ++i) {
+    write_text(fd, "\t");
+    write_text(fd, count_names[i]);
+  }
+  write_text(fd, "\n");
+  for (f = 0; f < function_count; ++f) {
+    VG_(snprintf)(line, sizeof line, "f\t%u\t", f);
+    write_text(fd, line);
+    write_name(fd, functions[f].object);
+    write_text(fd, "\t");
+    write_name(fd, functions[f].name);
+    write_text(fd, "\n");
+  }
+  for (t = 0; t < VG_N_THREADS; ++t) {
+    if (function_tables[t] == NULL) continue;
+    VG_(snprintf)(line, sizeof line, "%u", t);
+    write_rows(fd, line, function_tables[t], function_rows[t]);
+  }
+  if (retired_functions != NULL) write_rows(fd, "retired", retired_functions, retired_rows);
+  VG_(close)(fd);
+}
+
 static void fini(Int exit_code) {
   (void)exit_code;
   if (totals_path != NULL) write_totals();
+  if (functions_path != NULL) write_functions();
 }
 
 static void pre_clo_init(void) {

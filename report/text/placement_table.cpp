@@ -61,13 +61,13 @@ std::string placement_table(const std::vector<PlacedRegion>& placements) {
   for (const auto& p : placements) repeated += p.point.timing ? 1 : 0;
   if (!placements.empty()) {
     out << (repeated == placements.size()
-                ? "times: each region's median over larm count's native runs (its verdict names "
-                  "the runs and their spread)\n"
+                ? "times: each region's median over repeated runs (larm count's native runs, or "
+                  "larm profile's sampled ones; its verdict names the runs and their spread)\n"
             : repeated == 0
                 ? "times: one timed run per region (larm count repeats the runs and takes their "
                   "median)\n"
-                : "times: the median over larm count's native runs where the verdict names the "
-                  "runs, else one timed run\n");
+                : "times: the median over repeated runs where the verdict names the runs, else "
+                  "one timed run\n");
   }
   return out.str();
 }

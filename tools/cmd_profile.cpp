@@ -1,0 +1,344 @@
+// larm profile: a program's hottest functions on the LARM without editing or rebuilding it. Linux
+// perf samples where its time goes (per function and thread, repeated runs, the median of the
+// clean ones); larm's Valgrind tool counts each function's FLOPs and bytes (and, with the cache
+// model, the bytes each level serves it); the hottest functions become regions, placed as
+// instrumented regions are.
+#include <elf.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "report/text/placement_table.h"
+#include "results/atomic_file.h"
+#include "results/number_text.h"
+#include "results/printable_text.h"
+#include "results/region_records.h"
+#include "roofline/region_placement.h"
+#include "tools/cache_model.h"
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
+#include "tools/cli_outputs.h"
+#include "tools/commands.h"
+#include "tools/function_profile.h"
+#include "tools/perf_samples.h"
+#include "tools/program_run.h"
+#include "tools/valgrind_tool.h"
+
+namespace larm::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ProfileOptions {
+  std::string out_dir = "larm-profile";
+  int top = 10;
+  int repeat = 3;
+  int frequency = 10000;
+  std::string results_dir;
+  bool no_cache_model = false;
+  std::vector<int> allow_exit;
+  std::vector<std::string> command;
+};
+
+// Of the samples, the share above which a function is always placed.
+constexpr double kMinShare = 0.01;
+
+// The program's path as execvp would find it.
+fs::path resolve(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    const std::size_t colon = dirs.find(':', start);
+    const fs::path candidate =
+        fs::path(dirs.substr(start, colon - start).empty() ? "."
+                                                           : dirs.substr(start, colon - start)) /
+        program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return {};
+}
+
+// "" when the file is a 64-bit ELF executable with a symbol table; else what it is, in words.
+// `stripped` says a symbol table is missing (a warning, not an error).
+std::string elf_problem(const fs::path& file, bool& stripped) {
+  std::ifstream in(file, std::ios::binary);
+  Elf64_Ehdr header{};
+  if (!in.read(reinterpret_cast<char*>(&header), sizeof header) ||
+      std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) {
+    return "is not an ELF executable (a script? profile the program it runs)";
+  }
+  if (header.e_ident[EI_CLASS] != ELFCLASS64) return "is not a 64-bit ELF executable";
+  stripped = true;
+  for (int i = 0; i < header.e_shnum; ++i) {
+    Elf64_Shdr section{};
+    in.seekg(static_cast<std::streamoff>(header.e_shoff + i * sizeof section));
+    if (!in.read(reinterpret_cast<char*>(&section), sizeof section)) break;
+    if (section.sh_type == SHT_SYMTAB) stripped = false;
+  }
+  return "";
+}
+
+bool perf_found() {
+  return !resolve("perf").empty();
+}
+
+bool allowed(const ProfileOptions& options, int status) {
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  if (!WIFEXITED(status)) return false;
+  for (int code : options.allow_exit) {
+    if (code == WEXITSTATUS(status)) return true;
+  }
+  return false;
+}
+
+std::string fixed(double value, int digits) {
+  return results::fixed_text(value, digits);
+}
+
+void print_functions(const Profile& profile, const regions::RegionsFile& file) {
+  std::printf("%-28s %7s %10s %7s %10s %10s %8s  %s\n", "function", "time %", "median s", "threads",
+              "GFLOP", "GB", "AI", "placed");
+  for (const ProfiledFunction& f : profile.functions) {
+    if (!f.placed && f.share < kMinShare) continue;
+    const regions::Region* region = nullptr;
+    for (const auto& r : file.regions) {
+      if (r.name == f.region) region = &r;
+    }
+    const auto gb = [](const std::optional<double>& v) { return v ? fixed(*v * 1e-9, 4) : "-"; };
+    std::printf("%-28s %7s %10s %7d %10s %10s %8s  %s\n",
+                results::printable(f.region).substr(0, 28).c_str(), fixed(100 * f.share, 1).c_str(),
+                results::format_number("%.4g", f.median_seconds).c_str(), f.threads,
+                region ? gb(region->machine.flops.value).c_str() : "-",
+                region ? gb(region->machine.bytes.value).c_str() : "-",
+                region && region->machine.rates.ai
+                    ? results::format_number("%.3g", *region->machine.rates.ai).c_str()
+                    : "-",
+                f.placed                      ? "yes"
+                : f.key.first == "[kernel]"   ? "no: kernel time (page faults, system calls)"
+                : f.key.second == "[unknown]" ? "no: no symbol"
+                : !f.counted                  ? "no: not counted"
+                : f.samples < kMinSamples     ? "no: too few samples to time it"
+                                              : "no: below the top");
+  }
+}
+
+int run_profile(const ProfileOptions& options) {
+  if (options.command.empty())
+    throw UsageError("larm profile: no program given (larm profile -- APP ARGS...)");
+  if (options.top < 1 || options.top > 1000)
+    throw UsageError("larm profile: --top " + std::to_string(options.top) + ": give 1 to 1000");
+  if (options.repeat < 1 || options.repeat > 100)
+    throw UsageError("larm profile: --repeat " + std::to_string(options.repeat) +
+                     ": give 1 to 100 sampled runs");
+  if (options.frequency < 10 || options.frequency > 50000)
+    throw UsageError("larm profile: --frequency " + std::to_string(options.frequency) +
+                     ": give 10 to 50000 samples per second");
+  const fs::path program = resolve(options.command[0]);
+  if (program.empty() || !fs::is_regular_file(program))
+    throw UsageError("larm profile: " + options.command[0] + ": no such program");
+  bool stripped = false;
+  if (const std::string problem = elf_problem(program, stripped); !problem.empty())
+    throw UsageError("larm profile: " + options.command[0] + " " + problem);
+  if (!perf_found())
+    throw UsageError(
+        "larm profile: Linux perf is not installed (Debian: linux-perf; scripts/install-deps.sh)");
+  const PerfEvent event = perf_event();
+  if (!event.error.empty()) throw UsageError("larm profile: " + event.error);
+  std::optional<results::Results> results;
+  if (!options.results_dir.empty()) results = load_results_argument(options.results_dir);
+  std::string model_option, model_text = "off (--no-cache-model)";
+  if (!options.no_cache_model) {
+    std::string note;
+    const auto caches =
+        modelled_caches(topology::Topology::load_live(), results ? &*results : nullptr, 0, note);
+    model_option = cache_option(caches);
+    model_text = caches.empty() ? note : cache_model_text(caches);
+    if (!caches.empty() && !results) model_text += " (no --results: the declared capacities)";
+  }
+  const fs::path tool_dir = tool_directory("larm profile");
+  if (stripped) {
+    std::cerr << "larm profile: warning: " << options.command[0]
+              << " has no symbol table (stripped): its own code is profiled as one [unknown] "
+                 "function, libraries by their symbols\n";
+  }
+
+  const fs::path out = options.out_dir;
+  const results::OutputClaim claim = claim_output(out, "larm profile");
+  const fs::path sampled_dir = out / "sampled", counted_dir = out / "counted";
+  for (const fs::path& dir : {sampled_dir, counted_dir}) {
+    try {
+      results::ensure_output_subdirectory(dir);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("larm profile: ") + e.what());
+    }
+  }
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(counted_dir, ec)) fs::remove(entry.path(), ec);
+
+  // The sampled runs.
+  std::vector<SampledRun> runs;
+  std::vector<bool> clean;
+  std::cerr << "larm profile: sampling " << event.event << " at " << options.frequency
+            << " per second (" << event.note << ")\n";
+  for (int k = 1; k <= options.repeat; ++k) {
+    const fs::path dir = sampled_dir / ("run-" + std::to_string(k));
+    results::ensure_output_subdirectory(dir);
+    SampledRun run;
+    try {
+      run = sampled_run(options.command, dir / "perf.data", event, options.frequency);
+    } catch (const std::runtime_error& e) {
+      std::cerr << "larm: error: " << e.what() << "\n";
+      return 1;
+    }
+    if (WIFSIGNALED(run.run.status) &&
+        (WTERMSIG(run.run.status) == SIGINT || WTERMSIG(run.run.status) == SIGTERM)) {
+      std::cerr << "larm profile: interrupted during sampled run " << k << "\n";
+      return 130;
+    }
+    if (!allowed(options, run.run.status)) {
+      std::cerr << "larm: error: " << options.command[0] << " " << exit_text(run.run.status)
+                << " in sampled run " << k
+                << (WIFEXITED(run.run.status)
+                        ? " (--allow-exit " + std::to_string(WEXITSTATUS(run.run.status)) +
+                              " accepts it)"
+                        : "")
+                << "\n";
+      return 1;
+    }
+    std::cerr << "larm profile: sampled run " << k << " of " << options.repeat << ": "
+              << fixed(run.run.seconds, 2) << " s, " << run.run.quality() << "\n";
+    clean.push_back(run.run.clean());
+    runs.push_back(std::move(run));
+  }
+
+  // The counting run, following exec()s (numactl, taskset, env) into the program.
+  std::cerr << "larm profile: counting run under Valgrind into " << counted_dir.string()
+            << "; cache model: " << model_text << "\n";
+  const ValgrindLibDir lib(tool_dir);
+  const fs::path log = counted_dir / "valgrind.log";
+  std::vector<std::string> argv = {
+      "valgrind", std::string("--tool=") + kToolName, "--trace-children=yes",
+      "--log-file=" + log.string(),
+      "--larm-functions=" + (counted_dir / "functions-%p.tsv").string()};
+  if (!model_option.empty()) argv.push_back("--larm-cache=" + model_option);
+  argv.insert(argv.end(), options.command.begin(), options.command.end());
+  std::vector<std::string> set = {"VALGRIND_LIB=" + lib.path().string()};
+  if (std::getenv("OMP_WAIT_POLICY") == nullptr) set.push_back("OMP_WAIT_POLICY=passive");
+  if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
+  const ProgramRun counted = run_program(argv, set);
+  if (const std::string bytes = unhandled_instruction(log); !bytes.empty()) {
+    std::cerr << unhandled_instruction_error(options.command[0], bytes, log) << "\n";
+    return 1;
+  }
+  if (!allowed(options, counted.status)) {
+    std::cerr << "larm: error: " << options.command[0] << " " << exit_text(counted.status)
+              << " under Valgrind; see " << log.string() << "\n";
+    return 1;
+  }
+  std::vector<fs::path> function_files;
+  for (const auto& entry : fs::directory_iterator(counted_dir, ec)) {
+    if (entry.path().filename().string().rfind("functions-", 0) == 0)
+      function_files.push_back(entry.path());
+  }
+  if (function_files.empty()) {
+    std::cerr << "larm: error: larm's Valgrind tool wrote no counts; see " << log.string() << "\n";
+    return 1;
+  }
+  const FunctionCounts counts = read_function_counts(function_files);
+  const Profile profile = build_profile(runs, clean, counts, fs::path(program).filename().string(),
+                                        options.top, kMinShare);
+  results::write_file_atomically(out / "regions.json",
+                                 regions::to_json(profile.file).dump(2) + "\n");
+  nlohmann::json table = nlohmann::json::array();
+  for (const ProfiledFunction& f : profile.functions) {
+    table.push_back({{"object", f.key.first},
+                     {"function", f.key.second},
+                     {"region", f.region},
+                     {"share_of_samples_median", f.share},
+                     {"slowest_thread_seconds_median", f.median_seconds},
+                     {"threads", f.threads},
+                     {"counted", f.counted},
+                     {"placed", f.placed}});
+  }
+  std::vector<double> walls;
+  for (const SampledRun& run : runs) walls.push_back(run.run.seconds);
+  results::write_file_atomically(out / "profile.json",
+                                 nlohmann::json({{"format", "larm-profile"},
+                                                 {"event", event.event},
+                                                 {"frequency", options.frequency},
+                                                 {"sampled_runs_seconds", walls},
+                                                 {"counting_run_seconds", counted.seconds},
+                                                 {"cache_model", model_text},
+                                                 {"functions", table}})
+                                         .dump(2) +
+                                     "\n");
+
+  std::cout << "Functions by their share of the samples (median over " << runs.size()
+            << " sampled runs; seconds: the slowest thread's; counts: larm's Valgrind tool)\n\n";
+  print_functions(profile, profile.file);
+  if (profile.kernel_share > 0)
+    std::cout << "\nkernel: " << fixed(100 * profile.kernel_share, 1)
+              << " % of the samples (page faults, system calls): not counted, not placed\n";
+  std::sort(walls.begin(), walls.end());
+  std::cout << "\nsampled runs: median " << fixed(walls[walls.size() / 2], 2) << " s; counting run "
+            << fixed(counted.seconds, 2) << " s\n";
+  if (results) {
+    roofline::PlaceOptions place_options{.access = Access::load, .access_follows_region = true};
+    std::vector<roofline::PlacedRegion> placements;
+    for (const auto& point :
+         roofline::region_points(profile.file, (out / "regions.json").string())) {
+      placements.push_back(roofline::place(point, *results, place_options));
+    }
+    std::cout << "\n" << text::placement_table(placements);
+    results::write_file_atomically(out / "place.json",
+                                   roofline::placements_json(placements).dump(2) + "\n");
+  } else {
+    std::cout << "next: larm place RESULTS " << (out / "regions.json").string() << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void setup_profile(CLI::App& app, GlobalOptions& global, Action& action) {
+  auto options = std::make_shared<ProfileOptions>();
+  CLI::App* command = app.add_subcommand(
+      "profile",
+      "put an unmodified program's hottest functions on the LARM: Linux perf samples where its "
+      "time goes, larm's Valgrind tool counts each function's FLOPs and bytes");
+  add_global_options(*command, global);
+  command->add_option("--out", options->out_dir, "directory of the profile")->capture_default_str();
+  command
+      ->add_option("--top", options->top,
+                   "the hottest functions placed (and every other above 1 % of the samples)")
+      ->capture_default_str();
+  command->add_option("--repeat", options->repeat, "sampled runs (their median)")
+      ->capture_default_str();
+  command->add_option("--frequency", options->frequency, "samples per second")
+      ->capture_default_str();
+  command->add_option("--results", options->results_dir,
+                      "results of this node: the functions are placed on its roofs, and the cache "
+                      "model takes its effective capacities");
+  command->add_flag("--no-cache-model", options->no_cache_model,
+                    "count without the cache model (faster; no bytes per level)");
+  command->add_option("--allow-exit", options->allow_exit,
+                      "exit statuses of the program that are not failures (repeatable)");
+  command->add_option("command", options->command, "the program and its arguments, after --")
+      ->required();
+  command->positionals_at_end();
+  command->callback([options, &action] { action = [options] { return run_profile(*options); }; });
+}
+
+}  // namespace larm::cli

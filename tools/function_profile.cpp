@@ -1,0 +1,296 @@
+// From samples and counts per function to regions.
+#include "tools/function_profile.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "results/region_repeats.h"
+#include "results/statistics.h"
+#include "topology/topology.h"
+
+namespace larm::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab - start));
+    if (tab == std::string::npos) return fields;
+    start = tab + 1;
+  }
+}
+
+// FLOPs, bytes and their split from the tool's counts, as liblarm reads them under larm count.
+void set_counts(regions::ThreadRecord& thread, const std::map<std::string, double>& counts) {
+  double flops = 0;
+  for (const auto& [name, value] : counts) {
+    if (name.rfind("flops_", 0) == 0) flops += value;
+  }
+  const auto get = [&](const char* name) {
+    const auto found = counts.find(name);
+    return found != counts.end() ? found->second : 0.0;
+  };
+  thread.flops = {flops, "counted"};
+  thread.bytes = {get("bytes_loaded") + get("bytes_stored"), "counted"};
+  thread.bytes_read = {get("bytes_loaded"), "counted"};
+  thread.bytes_written = {get("bytes_stored"), "counted"};
+  thread.load_instructions = get("loads");
+  thread.store_instructions = get("stores");
+  thread.counted = counts;
+}
+
+std::optional<double> sum_of(const std::vector<regions::ThreadRecord>& threads,
+                             regions::Count regions::ThreadRecord::*member) {
+  std::optional<double> sum;
+  for (const auto& t : threads) {
+    if ((t.*member).value) sum = sum.value_or(0) + *(t.*member).value;
+  }
+  return sum;
+}
+
+// The threads merged as liblarm merges them: counts summed, the time of the slowest thread.
+regions::Aggregate merge(const std::vector<regions::ThreadRecord>& threads) {
+  regions::Aggregate a;
+  a.threads = static_cast<int>(threads.size());
+  for (const auto& t : threads) {
+    a.calls += t.calls;
+    a.seconds = std::max(a.seconds, t.seconds);
+    for (const auto& [name, value] : t.counted) a.counted[name] += value;
+  }
+  const auto count = [&](regions::Count regions::ThreadRecord::*member) {
+    const auto sum = sum_of(threads, member);
+    return sum ? regions::Count{*sum, "counted"} : regions::Count{};
+  };
+  a.flops = count(&regions::ThreadRecord::flops);
+  a.bytes = count(&regions::ThreadRecord::bytes);
+  a.bytes_read = count(&regions::ThreadRecord::bytes_read);
+  a.bytes_written = count(&regions::ThreadRecord::bytes_written);
+  for (const auto& t : threads) {
+    a.threads_without_flops += t.flops.value ? 0 : 1;
+    a.threads_without_bytes += t.bytes.value ? 0 : 1;
+  }
+  a.rates = regions::rates_of(a.flops.value, a.bytes.value, a.seconds);
+  if (!a.rates.ai) {
+    a.ai_unavailable = a.flops.value
+                           ? "zero bytes"
+                           : "not counted: larm's Valgrind tool did not run this function";
+  }
+  return a;
+}
+
+// Domains by CPU, and the node's domains and memories as liblarm records them.
+struct Node {
+  std::map<int, int> domain_of_cpu;
+  nlohmann::json topology = nlohmann::json::object();
+};
+
+Node live_node() {
+  Node node;
+  const auto machine = topology::Topology::load_live(topology::Topology::LiveScope::whole_machine);
+  nlohmann::json domains = nlohmann::json::array();
+  for (const auto& domain : machine.domains()) {
+    for (unsigned pu : domain.all_pus) node.domain_of_cpu[static_cast<int>(pu)] = domain.index;
+    nlohmann::json local = nlohmann::json::array();
+    for (int m : domain.local_memories) {
+      local.push_back(machine.memories()[static_cast<std::size_t>(m)].os_index);
+    }
+    domains.push_back(
+        {{"index", domain.index}, {"pus", domain.all_pus}, {"local_memories", local}});
+  }
+  nlohmann::json memories = nlohmann::json::array();
+  for (const auto& memory : machine.memories()) {
+    memories.push_back({{"os_index", memory.os_index},
+                        {"kind", memory.kind},
+                        {"cpuless", memory.cpuless},
+                        {"local_domains", memory.local_domains}});
+  }
+  node.topology = {{"domains", domains}, {"memories", memories}};
+  return node;
+}
+
+std::string region_name(const FunctionKey& key, const std::string& main_object) {
+  std::string name = key.first == main_object || key.first == key.second
+                         ? key.second
+                         : key.second + " [" + key.first + "]";
+  if (name.size() > 255) name.resize(255);
+  return name;
+}
+
+}  // namespace
+
+FunctionCounts read_function_counts(const std::vector<fs::path>& files) {
+  FunctionCounts out;
+  for (const fs::path& file : files) {
+    std::ifstream in(file);
+    std::string line;
+    if (!std::getline(in, line) || line.rfind("larmcount-functions\t", 0) != 0) {
+      throw std::runtime_error(file.string() + ": not a larmcount functions file");
+    }
+    const auto header = split_tabs(line);
+    if (header.size() >= 3) out.cache_levels = std::max(out.cache_levels, std::stoi(header[2]));
+    std::vector<std::string> names;
+    std::map<long, FunctionKey> keys;
+    while (std::getline(in, line)) {
+      const auto fields = split_tabs(line);
+      if (fields[0] == "counts") {
+        names.assign(fields.begin() + 1, fields.end());
+      } else if (fields[0] == "f" && fields.size() == 4) {
+        keys[std::stol(fields[1])] = {
+            object_key(fields[2]),
+            fold_function_name(fields[3] == "???" ? "[unknown]" : fields[3])};
+      } else if (fields[0] == "c" && fields.size() == 3 + names.size()) {
+        const auto key = keys.find(std::stol(fields[2]));
+        if (key == keys.end()) continue;
+        CountedFunction& function = out.functions[key->second];
+        auto& thread = function.threads[fields[1]];
+        for (std::size_t i = 0; i < names.size(); ++i) {
+          const double value = std::stod(fields[3 + i]);
+          thread[names[i]] += value;
+          if (names[i] == "instructions") function.instructions += value;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<bool>& clean,
+                      const FunctionCounts& counts, const std::string& main_object, int top,
+                      double min_share) {
+  Profile profile;
+  const bool any_clean = std::find(clean.begin(), clean.end(), true) != clean.end();
+  // Each function's share of the samples and slowest thread's time, median over the chosen runs.
+  std::map<FunctionKey, std::vector<double>> shares, seconds, sample_counts;
+  std::map<FunctionKey, int> threads;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    if (any_clean && !clean[r]) continue;
+    for (const auto& [key, by_thread] : runs[r].functions) {
+      double total = 0, slowest = 0;
+      for (const auto& [tid, samples] : by_thread) {
+        total += samples.seconds;
+        slowest = std::max(slowest, samples.seconds);
+      }
+      shares[key].push_back(runs[r].sampled_seconds > 0 ? total / runs[r].sampled_seconds : 0);
+      sample_counts[key].push_back(total * runs[r].frequency);
+      seconds[key].push_back(slowest);
+      threads[key] = std::max(threads[key], static_cast<int>(by_thread.size()));
+    }
+  }
+  for (const auto& [key, values] : shares) {
+    ProfiledFunction f;
+    f.key = key;
+    f.region = region_name(key, main_object);
+    f.share = results::median(values);
+    f.median_seconds = results::median(seconds[key]);
+    f.threads = threads[key];
+    f.samples = results::median(sample_counts[key]);
+    f.counted = counts.functions.count(key) > 0;
+    if (key.first == "[kernel]") profile.kernel_share += f.share;
+    if (key.second == "[unknown]") profile.unknown_share += f.share;
+    profile.functions.push_back(f);
+  }
+  std::sort(profile.functions.begin(), profile.functions.end(),
+            [](const auto& a, const auto& b) { return a.share > b.share; });
+  int taken = 0;
+  std::set<FunctionKey> chosen;
+  for (ProfiledFunction& f : profile.functions) {
+    // Kernel time and code without a symbol cannot be counted or named: said, not placed.
+    if (f.key.first == "[kernel]" || f.key.second == "[unknown]" || !f.counted) continue;
+    // Too few samples to time it: the time of n samples is known to about 1/sqrt(n).
+    if (f.samples < kMinSamples) continue;
+    if (taken < top || f.share >= min_share) {
+      f.placed = true;
+      chosen.insert(f.key);
+      ++taken;
+    }
+  }
+  // One regions file per run, then their medians as larm count merges its native runs.
+  const Node node = live_node();
+  std::vector<regions::RegionsFile> files;
+  for (const SampledRun& run : runs) {
+    regions::RegionsFile file;
+    file.run = "timed";
+    file.label = "profile";
+    file.wall_seconds = run.run.seconds;
+    file.clock_source = "perf cpu-clock samples";
+    file.counters.available = true;
+    file.counters.tool = "larmcount (Valgrind), per function";
+    file.topology = node.topology;
+    for (const ProfiledFunction& f : profile.functions) {
+      if (!f.placed) continue;
+      regions::Region region;
+      region.name = f.region;
+      const auto sampled = run.functions.find(f.key);
+      const CountedFunction& counted = counts.functions.at(f.key);
+      std::vector<const std::map<std::string, double>*> slots;
+      for (const auto& [slot, values] : counted.threads) {
+        if (values.count("instructions") && values.at("instructions") > 0) slots.push_back(&values);
+      }
+      if (sampled != run.functions.end()) {
+        double sampled_total = 0;
+        for (const auto& [tid, samples] : sampled->second) sampled_total += samples.seconds;
+        // Threads in the order they were created (thread ids grow; the tool's slots too): the
+        // k-th sampled thread takes the k-th counted one's counts when both saw as many threads,
+        // else a share of the total in proportion to its samples.
+        const bool paired = slots.size() == sampled->second.size();
+        std::map<std::string, double> total;
+        for (const auto* slot : slots) {
+          for (const auto& [name, value] : *slot) total[name] += value;
+        }
+        int k = 0;
+        for (const auto& [tid, samples] : sampled->second) {
+          regions::ThreadRecord t;
+          t.thread = k;
+          t.tid = tid;
+          double most = -1;
+          for (const auto& [cpu, s] : samples.cpu_share) {
+            if (s > most) {
+              most = s;
+              t.cpu = cpu;
+            }
+          }
+          if (const auto d = node.domain_of_cpu.find(t.cpu); d != node.domain_of_cpu.end()) {
+            t.domain = d->second;
+          }
+          t.migrated = samples.cpu_share.size() > 1;
+          t.calls = 1;
+          t.seconds = samples.seconds;
+          std::map<std::string, double> mine;
+          if (paired) {
+            mine = *slots[static_cast<std::size_t>(k)];
+          } else {
+            for (const auto& [name, value] : total) {
+              mine[name] = sampled_total > 0 ? value * samples.seconds / sampled_total : 0;
+            }
+          }
+          set_counts(t, mine);
+          t.rates = regions::rates_of(t.flops.value, t.bytes.value, t.seconds);
+          region.threads.push_back(std::move(t));
+          ++k;
+        }
+      }
+      std::map<int, std::vector<regions::ThreadRecord>> by_domain;
+      for (const auto& t : region.threads) by_domain[t.domain.value_or(-1)].push_back(t);
+      for (const auto& [domain, members] : by_domain) {
+        regions::Aggregate a = merge(members);
+        if (domain >= 0) a.domain = domain;
+        region.domains.push_back(std::move(a));
+      }
+      region.machine = merge(region.threads);
+      file.regions.push_back(std::move(region));
+    }
+    files.push_back(std::move(file));
+  }
+  profile.file = regions::merge_repeated_runs(files, clean);
+  return profile;
+}
+
+}  // namespace larm::cli

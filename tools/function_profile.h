@@ -1,0 +1,62 @@
+// larm profile's regions: the program's hottest functions, each timed by perf's samples and
+// counted by larm's Valgrind tool (--larm-functions), as the regions of liblarm are.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "results/region_records.h"
+#include "tools/perf_samples.h"
+
+namespace larm::cli {
+
+// What the tool counted for one function: per thread slot (in creation order), the counts by
+// name (count_protocol.h's order, named as the tool writes them).
+struct CountedFunction {
+  std::map<std::string, std::map<std::string, double>> threads;  // slot -> count -> value
+  double instructions = 0;
+};
+struct FunctionCounts {
+  int cache_levels = 0;
+  std::map<FunctionKey, CountedFunction> functions;
+};
+
+// Reads the tool's --larm-functions file(s) (one per process), summing the functions of every
+// file. Throws std::runtime_error naming a file that is not one.
+FunctionCounts read_function_counts(const std::vector<std::filesystem::path>& files);
+
+struct ProfiledFunction {
+  FunctionKey key;
+  std::string region;     // the region's name: the symbol, "symbol [library]" for a library's
+  double median_seconds;  // the slowest thread's sampled time, median over the runs
+  double share = 0;       // of every sample, median over the runs
+  int threads = 0;        // threads sampled in it
+  double samples = 0;     // samples in it, median over the runs
+  bool counted = false;   // larm's Valgrind tool ran it
+  bool placed = false;    // among the regions
+};
+
+struct Profile {
+  regions::RegionsFile file;                // the placed functions as regions
+  std::vector<ProfiledFunction> functions;  // every sampled function, hottest first
+  double kernel_share = 0;                  // of the samples, in the kernel
+  double unknown_share = 0;                 // in code without a symbol
+};
+
+// A function with fewer samples per run is not placed: its time would be known to worse than 20 %.
+inline constexpr double kMinSamples = 25;
+
+// The `top` hottest functions, and every other above `min_share` of the samples, as regions;
+// none of kMinSamples samples or fewer, none in the kernel or without a symbol.
+// `clean`: per run, whether nothing else used the CPUs meanwhile (the median is taken over the
+// clean runs, or all when none is). `main_object`: the program's file name.
+Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<bool>& clean,
+                      const FunctionCounts& counts, const std::string& main_object, int top,
+                      double min_share);
+
+}  // namespace larm::cli
