@@ -220,8 +220,8 @@ DataPlacement data_from(const json& in) {
       DataRange::ResidentAtTag resident;
       resident.pages_sampled = field(*at_tag, "pages_sampled", std::uint64_t{0});
       resident.pages_present = field(*at_tag, "pages_present", std::uint64_t{0});
-      for (const auto& [memory, pages] :
-           field(*at_tag, "pages_by_memory", json::object()).items()) {
+      const json by_memory_at_tag = field(*at_tag, "pages_by_memory", json::object());
+      for (const auto& [memory, pages] : by_memory_at_tag.items()) {
         resident.pages_by_memory[memory_key(memory)] = pages.get<std::uint64_t>();
       }
       range.resident_at_tag = resident;

@@ -2,7 +2,8 @@
 # Installs, from Debian 12 packages only, everything larm needs to build, test and plot (clang-14
 # and libomp-14-dev: the OpenMP tests run under ThreadSanitizer with LLVM OpenMP and Archer;
 # chromium: the report is checked in a headless browser; valgrind: larm count's tool is built
-# against its core; help2man: the man pages; OpenBLAS and FFTW: libraries larm count is tested on;
+# against its core; linux-perf: larm profile samples where a program's time goes; help2man: the
+# man pages; OpenBLAS and FFTW: libraries larm count is tested on;
 # slurmctld, slurmd, slurm-client and munge: only for the test that runs larm fleet under a
 # one-host Slurm cluster, tests/slurm/slurm_test.py, which starts and stops its own daemons — on a
 # machine with systemd, Debian's packages also enable their services, which fail harmlessly
@@ -15,7 +16,7 @@ packages=(
   libhwloc-dev hwloc libnuma-dev numactl libxbyak-dev nlohmann-json3-dev libcli11-dev libeigen3-dev
   libgtest-dev googletest libpapi-dev openmpi-bin libopenmpi-dev gnuplot-nox likwid python3 python3-jsonschema
   clang-14 libomp-14-dev chromium
-  valgrind help2man libopenblas-dev libfftw3-dev
+  valgrind linux-perf help2man libopenblas-dev libfftw3-dev
   slurmctld slurmd slurm-client munge
 )
 # On an arm64 Debian (issue 31) the kernels are generated with asmjit, not xbyak, and Debian has

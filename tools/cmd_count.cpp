@@ -274,8 +274,11 @@ int run_count(const CountOptions& options) {
   std::cerr << "larm count: cache model: " << model_text << "\n";
   const ValgrindLibDir lib(tool_dir);
   // Not -q: Valgrind names the bytes of an instruction it cannot translate only when verbose.
+  // Following exec()s: a command line through numactl, taskset, env or `mpirun -np 1` counts the
+  // program it runs, not the wrapper.
   std::vector<std::string> argv = {"valgrind", std::string("--tool=") + kToolName,
-                                   "--log-file=" + log.string(), "--larm-out=" + totals.string()};
+                                   "--trace-children=yes", "--log-file=" + log.string(),
+                                   "--larm-out=" + totals.string()};
   if (!model_option.empty()) argv.push_back("--larm-cache=" + model_option);
   argv.insert(argv.end(), options.command.begin(), options.command.end());
   std::vector<std::string> set = {"VALGRIND_LIB=" + lib.path().string(),

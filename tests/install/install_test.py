@@ -8,7 +8,7 @@ only that prefix (issue 26):
 - `larm --version` from the prefix gives the version and the commit;
 - an out-of-tree C program built with find_package(larm) (shared, and larm::larm_static), one
   with `pkg-config --cflags --libs larm`, and the LIKWID markers program: each runs and writes
-  regions.json;
+  regions.json, without LD_LIBRARY_PATH (larm.pc carries an rpath to the prefix's libdir);
 - the installed `larm count` uses the installed tool."""
 import json
 import os
@@ -92,7 +92,8 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
     check(built.returncode == 0, "built against larm::larm and larm::larm_static")
     for exe in ("uses_larm", "uses_larm_static"):
         out = os.path.join(tmp, "out-" + exe)
-        ran = run([os.path.join(app, "build", exe)], env=dict(os.environ, LARM_OUT=out))
+        ran = run([os.path.join(app, "build", exe)],
+                  env={**{k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}, "LARM_OUT": out})
         ok = ran.returncode == 0 and os.path.exists(os.path.join(out, "regions.json"))
         check(ok, exe + " runs and writes regions.json")
         if ok:
@@ -107,7 +108,8 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
     compiled = run(["cc", os.path.join(app, "main.c"), "-o", exe] + flags.stdout.split())
     check(compiled.returncode == 0, "built with pkg-config's flags")
     out = os.path.join(tmp, "out-pkgconfig")
-    ran = run([exe], env=dict(os.environ, LARM_OUT=out, LD_LIBRARY_PATH=libdir))
+    no_path = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    ran = run([exe], env=dict(no_path, LARM_OUT=out))
     check(ran.returncode == 0 and os.path.exists(os.path.join(out, "regions.json")),
           "the pkg-config program runs and writes regions.json")
 
@@ -117,7 +119,7 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
                    + flags.stdout.split())
     check(compiled.returncode == 0, "LIKWID markers program built against the prefix")
     out = os.path.join(tmp, "out-likwid")
-    ran = run([likwid], env=dict(os.environ, LARM_OUT=out, LD_LIBRARY_PATH=libdir, OMP_NUM_THREADS="2"))
+    ran = run([likwid], env=dict(no_path, LARM_OUT=out, OMP_NUM_THREADS="2"))
     check(ran.returncode == 0 and os.path.exists(os.path.join(out, "regions.json")),
           "the LIKWID markers program runs on the installed liblarm")
 

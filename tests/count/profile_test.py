@@ -1,0 +1,113 @@
+"""larm profile end to end: an unmodified program's hottest functions placed without editing it.
+
+  profile_test.py LARM PROGRAM RESULTS_DIR
+
+- triad and dot, each called from an OpenMP parallel region on 2 threads, are placed: counted
+  FLOPs equal to the algorithm's (2 per element per call) within 0.1 %, bytes within 1 %, two
+  threads each, and their share of the samples above 1 %; the outlined body is not a function of
+  its own; regions.json is a regions file `larm place` reads, with a median over the sampled runs;
+- bad input, each one line and before any run: a program that does not exist, a script (not an
+  ELF), --top 0; a program that exits 3: one error line naming --allow-exit 3, exit 1, and with
+  --allow-exit 3 the profile is made;
+- a stripped copy: a warning that names it, and its functions are not placed (no symbol).
+Exit 77 (skipped) when Linux perf cannot sample here."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+larm, program, results = sys.argv[1], sys.argv[2], sys.argv[3]
+failures = []
+ELEMENTS, CALLS = 1 << 21, 60
+
+
+def check(condition, message):
+    print(("ok    " if condition else "FAIL  ") + message)
+    if not condition:
+        failures.append(message)
+
+
+def profile(args, out, **kwargs):
+    env = dict(os.environ, OMP_NUM_THREADS="2")
+    return subprocess.run([larm, "profile", "--out", out] + args, capture_output=True, text=True,
+                          timeout=600, env=env, **kwargs)
+
+
+if shutil.which("perf") is None:
+    print("Linux perf is not installed: skipped")
+    sys.exit(77)
+
+with tempfile.TemporaryDirectory(prefix="larm-profile-test-") as tmp:
+    out = os.path.join(tmp, "p")
+    run = profile(["--repeat", "2", "--results", results, "--", program], out)
+    if "perf_event_paranoid" in run.stderr:
+        print(run.stderr)
+        sys.exit(77)
+    print(run.stdout[-3000:], run.stderr[-2000:])
+    check(run.returncode == 0, "larm profile ran (exit %d)" % run.returncode)
+    doc = json.load(open(os.path.join(out, "regions.json")))
+    regions = {r["name"]: r for r in doc["regions"]}
+    for name, flops, bytes_ in (("triad", 2 * ELEMENTS * CALLS, 24 * ELEMENTS * CALLS),
+                                ("dot", 2 * ELEMENTS * CALLS, 16 * ELEMENTS * CALLS)):
+        region = regions.get(name)
+        check(region is not None, "%s placed among %s" % (name, sorted(regions)))
+        if region is None:
+            continue
+        m = region["machine"]
+        check(abs(m["flops"] - flops) <= 1e-3 * flops,
+              "%s: %.0f FLOPs counted, %d expected" % (name, m["flops"], flops))
+        check(abs(m["bytes"] - bytes_) <= 1e-2 * bytes_,
+              "%s: %.0f bytes counted, %d expected" % (name, m["bytes"], bytes_))
+        check(m["threads"] == 2, "%s: %d threads sampled in it (2 expected)" % (name, m["threads"]))
+        check(region.get("timing", {}).get("estimator", "").startswith("median of"),
+              "%s: time is a median over the sampled runs: %s" % (name, region.get("timing")))
+    check(not any("_omp_fn" in name or "omp_outlined" in name for name in regions),
+          "outlined bodies folded into their function: %s" % sorted(regions))
+    table = json.load(open(os.path.join(out, "profile.json")))
+    placed = {f["function"]: f for f in table["functions"] if f["placed"]}
+    check(all(placed[n]["share_of_samples_median"] > 0.01 for n in ("triad", "dot") if n in placed),
+          "triad and dot each above 1 % of the samples")
+    check(os.path.exists(os.path.join(out, "place.json")) and "bound by" in run.stdout,
+          "placed on the results' roofs")
+    placed_again = subprocess.run([larm, "place", results, os.path.join(out, "regions.json")],
+                                  capture_output=True, text=True, timeout=120)
+    check(placed_again.returncode == 0 and "triad" in placed_again.stdout,
+          "larm place reads the profile's regions.json")
+
+    # Bad input: one line, exit 2, before any run.
+    script = os.path.join(tmp, "run.sh")
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\nexec %s\n" % program)
+    os.chmod(script, 0o755)
+    for args, words in ((["--", os.path.join(tmp, "missing")], "no such program"),
+                        (["--", script], "is not an ELF executable"),
+                        (["--top", "0", "--", program], "--top 0")):
+        bad = profile(args, os.path.join(tmp, "bad"))
+        lines = [l for l in bad.stderr.splitlines() if l.strip()]
+        check(bad.returncode == 2 and len(lines) == 1 and words in lines[0]
+              and not os.path.exists(os.path.join(tmp, "bad", "sampled")),
+              "%s: exit %d, %s" % (" ".join(args), bad.returncode, lines))
+    failed = profile(["--repeat", "1", "--no-cache-model", "--", program, "3"],
+                     os.path.join(tmp, "exit3"))
+    errors = [l for l in failed.stderr.splitlines() if l.startswith("larm: error")]
+    check(failed.returncode == 1 and len(errors) == 1 and "exited with status 3" in errors[0]
+          and "--allow-exit 3" in errors[0], "exit 3: %d, %s" % (failed.returncode, errors))
+    allowed = profile(["--repeat", "1", "--no-cache-model", "--allow-exit", "3", "--", program, "3"],
+                      os.path.join(tmp, "allowed"))
+    check(allowed.returncode == 0 and "triad" in allowed.stdout,
+          "--allow-exit 3: profiled (exit %d)" % allowed.returncode)
+
+    stripped = os.path.join(tmp, "stripped")
+    subprocess.run(["objcopy", "--strip-all", program, stripped], check=True, timeout=60)
+    bare = profile(["--repeat", "1", "--no-cache-model", "--", stripped], os.path.join(tmp, "s"))
+    check(bare.returncode == 0 and "has no symbol table" in bare.stderr,
+          "stripped: a warning names it (exit %d)" % bare.returncode)
+    if bare.returncode == 0:
+        names = [r["name"] for r in json.load(open(os.path.join(tmp, "s", "regions.json")))["regions"]]
+        check("triad" not in names and "dot" not in names,
+              "stripped: its functions are not named, so not placed: %s" % names)
+
+print("%d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)
