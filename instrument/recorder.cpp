@@ -34,10 +34,11 @@ std::uint64_t now_ticks() {
   return g_use_tsc ? platform::arch::counter_now() : platform::monotonic_raw_ns();
 }
 
-// CPU time of every thread of the process so far (the kernel's sum; a vDSO-less syscall).
-std::uint64_t process_cpu_ns() {
+// CPU time of every thread of the process so far (CLOCK_PROCESS_CPUTIME_ID), or of the calling
+// thread (CLOCK_THREAD_CPUTIME_ID): system calls, not vDSO reads.
+std::uint64_t cpu_clock_ns(clockid_t clock) {
   timespec now{};
-  if (::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now) != 0) return 0;
+  if (::clock_gettime(clock, &now) != 0) return 0;
   return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ULL +
          static_cast<std::uint64_t>(now.tv_nsec);
 }
@@ -343,7 +344,12 @@ int Recorder::begin(const char* name) {
   }
   if (record->open_depth++ == 0) {
     if (state.counting) counters_.read(state.event_set, frame.start_counts);
-    frame.start_process_cpu_ns = process_cpu_ns();
+    frame.start_process_cpu_ns = 0;
+    if (record->busy_sampling) {
+      frame.start_process_cpu_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+      frame.start_thread_cpu_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+      frame.start_ns = platform::monotonic_raw_ns();
+    }
     frame.start_ticks = now_ticks();
     if (record->first_begin_ticks == 0) record->first_begin_ticks = frame.start_ticks;
   }
@@ -357,9 +363,19 @@ void Recorder::close_frame(ThreadState::Frame& frame, std::uint64_t end_ticks,
   if (--record.open_depth > 0) return;  // an inner instance of a recursive region
   record.ticks += end_ticks - frame.start_ticks;
   record.last_end_ticks = end_ticks;
-  const std::uint64_t cpu_now = process_cpu_ns();
-  if (cpu_now > frame.start_process_cpu_ns)
-    record.process_cpu_ns += cpu_now - frame.start_process_cpu_ns;
+  if (frame.start_process_cpu_ns != 0) {
+    const std::uint64_t wall = platform::monotonic_raw_ns() - frame.start_ns;
+    const std::uint64_t own = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    const std::uint64_t cpu = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    if (wall >= kBusyCallNs && cpu > frame.start_process_cpu_ns &&
+        own > frame.start_thread_cpu_ns) {
+      record.busy_cpu_ns += cpu - frame.start_process_cpu_ns;
+      record.busy_thread_cpu_ns += own - frame.start_thread_cpu_ns;
+      record.busy_wall_ns += wall;
+    } else if (wall < kBusyCallNs && ++record.busy_short_calls >= kBusyShortCalls) {
+      record.busy_sampling = false;
+    }
+  }
   if (counts != nullptr) {
     for (std::size_t i = 0; i < counts->size(); ++i) {
       record.counter_deltas[i] += (*counts)[i] - frame.start_counts[i];

@@ -25,6 +25,8 @@ namespace larm::instrument {
 inline constexpr std::size_t kMaxNameBytes = 255;
 inline constexpr std::size_t kDefaultMaxRegionsPerThread = 10000;
 inline constexpr std::size_t kMaxPagesQueried = 4096;
+inline constexpr std::uint64_t kBusyCallNs = 1'000'000;
+inline constexpr int kBusyShortCalls = 8;
 
 // One region on one thread.
 struct RegionRecord {
@@ -47,10 +49,19 @@ struct RegionRecord {
   // the same time is read from them (contention). 0 until then.
   std::uint64_t first_begin_ticks = 0;
   std::uint64_t last_end_ticks = 0;
-  // CPU time of the whole process (all its threads) during the calls: how many threads worked
-  // while this one was in the region, so that a region recorded on fewer threads than worked in
-  // it (begin and end around a parallel loop, on the calling thread only) is said.
-  std::uint64_t process_cpu_ns = 0;
+  // How many threads worked while this one was in the region, so that a region recorded on fewer
+  // threads than worked in it (begin and end around a parallel loop, on the calling thread only)
+  // is said: the CPU time of the whole process (all its threads) over this thread's own, during
+  // the calls of kBusyCallNs or more (over its own CPU time, not the wall time: a thread that the
+  // machine's other load or the hypervisor slows still counts as one). The first calls are sampled;
+  // when kBusyShortCalls of them were shorter, the record stops sampling (a short call would cost
+  // two system calls for nothing: the kernel brings other threads' CPU time up to date at their
+  // ticks, too coarse for it).
+  std::uint64_t busy_cpu_ns = 0;         // the process's
+  std::uint64_t busy_thread_cpu_ns = 0;  // this thread's
+  std::uint64_t busy_wall_ns = 0;
+  int busy_short_calls = 0;
+  bool busy_sampling = true;
 };
 
 // Busy-wait lock of a thread's state: only its owner takes it on the hot path, finalize takes
@@ -81,7 +92,9 @@ struct ThreadState {
     // end of a region open around it, still finds the frames to close.
     std::string refused_name;
     std::uint64_t start_ticks = 0;
-    std::uint64_t start_process_cpu_ns = 0;
+    std::uint64_t start_process_cpu_ns = 0;  // 0: this call is not sampled
+    std::uint64_t start_thread_cpu_ns = 0;
+    std::uint64_t start_ns = 0;
     CounterValues start_counts{};
   };
   SpinLock lock;

@@ -105,13 +105,14 @@ struct Merge {
   CountSum bytes_read, bytes_written;
   std::map<std::string, double> counted;
   std::optional<double> first_begin_s, last_end_s;
-  double process_cpu_s = 0, thread_seconds = 0;  // of the threads that say both
+  double busy_cpu_s = 0, busy_thread_cpu_s = 0, busy_wall_s = 0;  // of the sampled calls
   void add(const RegionRecord& record, double seconds_of_thread, const ThreadWork& work,
            const regions::ThreadRecord& entry) {
     ++threads;
-    if (entry.process_cpu_s) {
-      process_cpu_s += *entry.process_cpu_s;
-      thread_seconds += seconds_of_thread;
+    if (entry.busy_cpu_s && entry.busy_thread_cpu_s && entry.busy_wall_s) {
+      busy_cpu_s += *entry.busy_cpu_s;
+      busy_thread_cpu_s += *entry.busy_thread_cpu_s;
+      busy_wall_s += *entry.busy_wall_s;
     }
     for (const auto& [name, value] : work.counted) counted[name] += value;
     if (entry.first_begin_s && (!first_begin_s || *entry.first_begin_s < *first_begin_s)) {
@@ -142,7 +143,9 @@ struct Merge {
     a.counted = counted;
     a.first_begin_s = first_begin_s;
     a.last_end_s = last_end_s;
-    if (thread_seconds > 0) a.busy_threads = process_cpu_s / thread_seconds;
+    if (busy_wall_s >= regions::kBusyMinSeconds && busy_thread_cpu_s > 0) {
+      a.busy_threads = busy_cpu_s / busy_thread_cpu_s;
+    }
     a.threads_without_flops = flops.threads_without;
     a.threads_without_bytes = bytes.threads_without;
     a.rates = regions::rates_of(a.flops.value, a.bytes.value, seconds);
@@ -312,8 +315,10 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
       };
       entry.first_begin_s = since_start(record->first_begin_ticks);
       entry.last_end_s = since_start(record->last_end_ticks);
-      if (record->process_cpu_ns > 0) {
-        entry.process_cpu_s = static_cast<double>(record->process_cpu_ns) * 1e-9;
+      if (record->busy_wall_ns > 0) {
+        entry.busy_cpu_s = static_cast<double>(record->busy_cpu_ns) * 1e-9;
+        entry.busy_thread_cpu_s = static_cast<double>(record->busy_thread_cpu_ns) * 1e-9;
+        entry.busy_wall_s = static_cast<double>(record->busy_wall_ns) * 1e-9;
       }
       region.threads.push_back(entry);
       if (record->calls == 0) continue;  // registered only: no work to merge

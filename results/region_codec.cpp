@@ -83,7 +83,9 @@ json thread_json(const ThreadRecord& t) {
   write_count(out, "bytes_written", t.bytes_written);
   write_rates(out, t.rates);
   write_span(out, t.counted, t.first_begin_s, t.last_end_s);
-  if (t.process_cpu_s) out["process_cpu_s"] = *t.process_cpu_s;
+  if (t.busy_cpu_s) out["busy_cpu_s"] = *t.busy_cpu_s;
+  if (t.busy_thread_cpu_s) out["busy_thread_cpu_s"] = *t.busy_thread_cpu_s;
+  if (t.busy_wall_s) out["busy_wall_s"] = *t.busy_wall_s;
   return out;
 }
 
@@ -109,7 +111,9 @@ ThreadRecord thread_from(const json& in) {
   t.counted = read_counted(in);
   t.first_begin_s = results::number_member(in, "first_begin_s");
   t.last_end_s = results::number_member(in, "last_end_s");
-  t.process_cpu_s = results::number_member(in, "process_cpu_s");
+  t.busy_cpu_s = results::number_member(in, "busy_cpu_s");
+  t.busy_thread_cpu_s = results::number_member(in, "busy_thread_cpu_s");
+  t.busy_wall_s = results::number_member(in, "busy_wall_s");
   return t;
 }
 

@@ -18,8 +18,9 @@ namespace larm::regions {
 // larm count's tool, and when each thread first began and last ended a region; 1.1 files read as
 // timed runs without those.
 // 1.3: a region's "timing" over the repeated runs of larm count.
-// 1.4: each thread's "process_cpu_s" and each entry's "busy_threads" (how many of the process's
-// threads worked while the region ran); data handles with "resident_at_tag".
+// 1.4: each thread's "busy_cpu_s", "busy_thread_cpu_s" and "busy_wall_s", each entry's
+// "busy_threads" (how many of the process's threads worked while the region ran); data handles
+// with "resident_at_tag".
 inline constexpr const char* kRegionsSchemaVersion = "1.4";
 
 // A FLOP or byte count and where it comes from: "counted" (larm count), "papi", "declared",
@@ -53,9 +54,9 @@ struct ThreadRecord {
   // When the thread first began and last ended the region, in seconds since the run started:
   // whether regions of several domains ran at once (contention) is read from them.
   std::optional<double> first_begin_s, last_end_s;
-  // CPU time the whole process used while this thread was in the region (every thread's, from
-  // the kernel): over `seconds`, how many threads worked meanwhile.
-  std::optional<double> process_cpu_s;
+  // Over the calls liblarm sampled (those of 1 ms or more): their wall time, the CPU time the
+  // whole process (every thread) used meanwhile and this thread's own, from the kernel.
+  std::optional<double> busy_cpu_s, busy_thread_cpu_s, busy_wall_s;
 };
 
 // The threads of one domain (or of the whole machine) merged: counts summed, the time of the
@@ -73,8 +74,9 @@ struct Aggregate {
   std::string ai_unavailable;                       // why there is no AI, when there is none
   std::map<std::string, double> counted;            // larm count: its threads' counts summed
   std::optional<double> first_begin_s, last_end_s;  // the span of its threads' calls
-  // Threads of the process that worked while the region ran: its threads' process_cpu_s over
-  // their seconds; none when not recorded (files before 1.4, or no time).
+  // Threads of the process that worked while the region ran: its threads' busy_cpu_s over their
+  // busy_thread_cpu_s (so that a thread slowed by other load still counts as one); none under
+  // kBusyMinSeconds of sampled calls (files before 1.4, short calls).
   std::optional<double> busy_threads;
   // bytes_read / (bytes_read + bytes_written), when both are known and not both zero.
   std::optional<double> read_share() const;
@@ -166,6 +168,9 @@ struct RegionsFile {
 // Busy threads at least this many more than the threads that recorded a region, and at least
 // this share more, say that its begin and end were not made on every thread that worked in it.
 inline constexpr double kUndercountExtraThreads = 0.5;
+// Sampled calls of a region that make its busy_threads (the kernel's CPU times of other threads
+// move at their ticks: over less, one tick is a large error).
+inline constexpr double kBusyMinSeconds = 0.02;
 inline constexpr double kUndercountRatio = 1.3;
 
 // The warning for a region recorded by fewer threads than worked while it ran ("" when none).

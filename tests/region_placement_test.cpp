@@ -498,5 +498,62 @@ TEST(RegionPlacement, CountedEntriesGiveTrafficAndWidth) {
   EXPECT_FALSE(region_points(file, "f")[0].traffic);
 }
 
+// A region with `threads` recording threads while `busy` threads of the process worked, its
+// data present on memory 0 when tagged (`present` of 100 sampled pages) in a node of `memories`.
+regions::RegionsFile busy_file(int threads, double busy, int present, int memories) {
+  regions::RegionsFile file;
+  for (int m = 0; m < memories; ++m) file.topology["memories"].push_back({{"os_index", m}});
+  regions::Region region;
+  region.name = "axpy";
+  regions::Aggregate entry;
+  entry.domain = 0;
+  entry.threads = threads;
+  entry.calls = 10;
+  entry.seconds = 1;
+  entry.busy_threads = busy;
+  region.domains.push_back(entry);
+  region.machine = entry;
+  regions::DataRange range;
+  range.handle = "u";
+  range.resident_at_tag = regions::DataRange::ResidentAtTag{
+      100, static_cast<std::uint64_t>(present), {{0u, static_cast<std::uint64_t>(present)}}};
+  region.data = regions::DataPlacement{};
+  region.data->ranges.push_back(range);
+  file.regions.push_back(region);
+  return file;
+}
+
+TEST(RegionPlacement, ARegionRecordedByFewerThreadsThanWorkedIsWarnedAbout) {
+  const auto has = [](const RegionPoint& point, const char* words) {
+    return std::any_of(point.warnings.begin(), point.warnings.end(),
+                       [&](const std::string& w) { return w.find(words) != std::string::npos; });
+  };
+  // Master-only: one thread recorded, two worked.
+  auto point = region_points(busy_file(1, 2.0, 0, 1), "f")[0];
+  EXPECT_TRUE(has(point, "recorded by 1 thread while 2.0 threads")) << point.warnings.size();
+  // Every thread recorded it; a little extra CPU (a helper thread) is not enough.
+  EXPECT_FALSE(has(region_points(busy_file(2, 2.0, 0, 1), "f")[0], "recorded by"));
+  EXPECT_FALSE(has(region_points(busy_file(1, 1.4, 0, 1), "f")[0], "recorded by"));
+  EXPECT_FALSE(has(region_points(busy_file(8, 8.6, 0, 1), "f")[0], "recorded by"));
+  EXPECT_TRUE(has(region_points(busy_file(8, 16.0, 0, 1), "f")[0], "recorded by 8 threads"));
+}
+
+TEST(RegionPlacement, DataPresentOnOneMemoryWhenTaggedIsSequentialInitialization) {
+  const auto warned = [](const regions::RegionsFile& file) {
+    const auto point = region_points(file, "f")[0];
+    for (const auto& w : point.warnings) {
+      if (w.find("sequential initialization") != std::string::npos) return w;
+    }
+    return std::string();
+  };
+  // Every page present when tagged, a region on 2 threads: said, and on one memory, that it costs
+  // nothing here.
+  EXPECT_NE(warned(busy_file(2, 2.0, 100, 1)).find("costs nothing here"), std::string::npos);
+  EXPECT_NE(warned(busy_file(2, 2.0, 100, 4)).find("first-touch the data in parallel"),
+            std::string::npos);
+  EXPECT_EQ(warned(busy_file(2, 2.0, 3, 4)), "");    // first touched later: in the parallel region
+  EXPECT_EQ(warned(busy_file(1, 1.0, 100, 4)), "");  // one thread uses it: nothing to say
+}
+
 }  // namespace
 }  // namespace larm::roofline
