@@ -29,6 +29,18 @@ namespace {
 
 // Set once by init, before state_ turns active (release); read after an acquire of state_.
 bool g_use_tsc = false;
+// Ticks of now_ticks() per nanosecond, roughly (for the busy-thread sampling's period): 1 for
+// clock_gettime; for the TSC, measured by init over kQuickCalibrationNs.
+std::atomic<double> g_ticks_per_ns{1};
+constexpr std::uint64_t kQuickCalibrationNs = 200'000;
+
+double quick_ticks_per_ns() {
+  const std::uint64_t ticks = platform::arch::counter_now();
+  const std::uint64_t ns = platform::monotonic_raw_ns();
+  std::uint64_t now = ns;
+  while (now - ns < kQuickCalibrationNs) now = platform::monotonic_raw_ns();
+  return static_cast<double>(platform::arch::counter_now() - ticks) / static_cast<double>(now - ns);
+}
 
 std::uint64_t now_ticks() {
   return g_use_tsc ? platform::arch::counter_now() : platform::monotonic_raw_ns();
@@ -254,6 +266,7 @@ bool Recorder::initialize(const char* out_dir, bool explicit_call) {
                                 ? "LARM_COUNTERS=off"
                                 : counters_.start();
     g_use_tsc = platform::arch::has_invariant_counter();
+    g_ticks_per_ns.store(g_use_tsc ? quick_ticks_per_ns() : 1.0, std::memory_order_relaxed);
     start_ns_ = platform::monotonic_raw_ns();
     start_ticks_ = now_ticks();
     started_at_ = utc_now();
@@ -345,12 +358,16 @@ int Recorder::begin(const char* name) {
   if (record->open_depth++ == 0) {
     if (state.counting) counters_.read(state.event_set, frame.start_counts);
     frame.start_process_cpu_ns = 0;
-    if (record->busy_sampling) {
+    std::uint64_t start = now_ticks();
+    if (static_cast<double>(start - record->busy_last_sample_ticks) >=
+        g_ticks_per_ns.load(std::memory_order_relaxed) * static_cast<double>(kBusyCallNs)) {
+      record->busy_last_sample_ticks = start;
       frame.start_process_cpu_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
       frame.start_thread_cpu_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
       frame.start_ns = platform::monotonic_raw_ns();
+      start = now_ticks();
     }
-    frame.start_ticks = now_ticks();
+    frame.start_ticks = start;
     if (record->first_begin_ticks == 0) record->first_begin_ticks = frame.start_ticks;
   }
   return 0;
@@ -372,8 +389,6 @@ void Recorder::close_frame(ThreadState::Frame& frame, std::uint64_t end_ticks,
       record.busy_cpu_ns += cpu - frame.start_process_cpu_ns;
       record.busy_thread_cpu_ns += own - frame.start_thread_cpu_ns;
       record.busy_wall_ns += wall;
-    } else if (wall < kBusyCallNs && ++record.busy_short_calls >= kBusyShortCalls) {
-      record.busy_sampling = false;
     }
   }
   if (counts != nullptr) {

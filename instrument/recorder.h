@@ -26,7 +26,6 @@ inline constexpr std::size_t kMaxNameBytes = 255;
 inline constexpr std::size_t kDefaultMaxRegionsPerThread = 10000;
 inline constexpr std::size_t kMaxPagesQueried = 4096;
 inline constexpr std::uint64_t kBusyCallNs = 1'000'000;
-inline constexpr int kBusyShortCalls = 8;
 
 // One region on one thread.
 struct RegionRecord {
@@ -53,15 +52,15 @@ struct RegionRecord {
   // threads than worked in it (begin and end around a parallel loop, on the calling thread only)
   // is said: the CPU time of the whole process (all its threads) over this thread's own, during
   // the calls of kBusyCallNs or more (over its own CPU time, not the wall time: a thread that the
-  // machine's other load or the hypervisor slows still counts as one). The first calls are sampled;
-  // when kBusyShortCalls of them were shorter, the record stops sampling (a short call would cost
-  // two system calls for nothing: the kernel brings other threads' CPU time up to date at their
-  // ticks, too coarse for it).
+  // machine's other load or the hypervisor slows still counts as one). A call is sampled when
+  // kBusyCallNs passed since the last sampled one began: four system calls at most once per
+  // millisecond, so that short calls in a loop cost nothing more; the sampled calls shorter than
+  // kBusyCallNs are dropped (the kernel brings other threads' CPU times up to date at their
+  // ticks, too coarse for them).
   std::uint64_t busy_cpu_ns = 0;         // the process's
   std::uint64_t busy_thread_cpu_ns = 0;  // this thread's
   std::uint64_t busy_wall_ns = 0;
-  int busy_short_calls = 0;
-  bool busy_sampling = true;
+  std::uint64_t busy_last_sample_ticks = 0;
 };
 
 // Busy-wait lock of a thread's state: only its owner takes it on the hot path, finalize takes

@@ -9,13 +9,17 @@ each level of an array is one block instead (its rows point into it), tagged onc
 touches it, so that its pages are first-touched by the parallel loops: the sequential-
 initialization note of `larm place` must show for MG as shipped and not for this variant.
 
-  python3 patch_mg.py MG/mg.c [--data]"""
+With --master-only, the regions are instead begun and ended on the calling thread around each
+`#pragma omp parallel for` (the pattern that records one thread's share): larm must warn.
+
+  python3 patch_mg.py MG/mg.c [--data] [--master-only]"""
 import re
 import sys
 
 KERNELS = {"psinv", "resid", "rprj3", "interp"}
 path = sys.argv[1]
 with_data = "--data" in sys.argv[2:]
+master_only = "--master-only" in sys.argv[2:]
 lines = open(path).read().split("\n")
 out, done, current, i = [], set(), None, 0
 while i < len(lines):
@@ -24,8 +28,11 @@ while i < len(lines):
     if m and not line.rstrip().endswith(";"):
         current = m.group(1)
     if current in KERNELS and current not in done and line.startswith("#pragma omp parallel for"):
-        out += ["#pragma omp parallel" + line[len("#pragma omp parallel for"):], "{",
-                'larm_region_begin("%s");' % current, "#pragma omp for"]
+        if master_only:
+            out += ['larm_region_begin("%s");' % current, line]
+        else:
+            out += ["#pragma omp parallel" + line[len("#pragma omp parallel for"):], "{",
+                    'larm_region_begin("%s");' % current, "#pragma omp for"]
         depth, started = 0, False
         i += 1
         while True:  # the loop, through its matching brace
@@ -35,7 +42,7 @@ while i < len(lines):
             i += 1
             if started and depth == 0:
                 break
-        out += ['larm_region_end("%s");' % current, "}"]
+        out += ['larm_region_end("%s");' % current] + ([] if master_only else ["}"])
         done.add(current)
         continue
     out.append(line)
