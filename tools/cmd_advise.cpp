@@ -34,7 +34,7 @@ struct AdviseOptions {
   std::vector<std::string> counts_files;  // --counts: count runs' regions.json
   Precision precision = Precision::dp;
   std::string hybrid_file;  // empty: hybrid.json beside the results, if any
-  std::string out = "advice.json";
+  std::string out;  // empty: advice.json in the results directory, as plot and report write there
   std::string app_command = "<application>";
   std::string affinity_file;
   std::string cores;           // --cores: the PUs TreeMatch may use
@@ -197,8 +197,12 @@ json thread_mapping(const AdviseOptions& options, const results::Results& result
           {"shell", command}};
 }
 
-int run_advise(const AdviseOptions& options, const GlobalOptions& /*global*/) {
-  if (!options.out.empty()) check_output_file(options.out);
+int run_advise(const AdviseOptions& given, const GlobalOptions& /*global*/) {
+  AdviseOptions options = given;
+  if (options.out.empty()) {
+    options.out = (results_directory(options.results_dir) / "advice.json").string();
+  }
+  check_output_file(options.out);
   const results::Results results = load_results_argument(options.results_dir);
   std::string mapping_text;
   json mapping_json;
@@ -298,7 +302,9 @@ void setup_advise(CLI::App& app, GlobalOptions& global, Action& action) {
   add_counts_option(*command, options->counts_files);
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
   add_hybrid_option(*command, options->hybrid_file);
-  command->add_option("--out", options->out, "advice file to write (default advice.json)");
+  command->add_option("--out", options->out,
+                      "advice file to write (default RESULTS_DIR/advice.json, beside the results "
+                      "as plot and report write there)");
   command->add_option("--command", options->app_command,
                       "the application's command line, put in the advised commands");
   command->add_option("--affinity", options->affinity_file,
