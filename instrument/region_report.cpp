@@ -16,6 +16,7 @@
 #include "instrument/messages.h"
 #include "results/atomic_file.h"
 #include "results/region_records.h"
+#include "topology/node_map.h"
 #include "topology/topology.h"
 
 namespace larm::instrument {
@@ -221,26 +222,10 @@ NodeMap live_node_map() {
   try {
     // The whole machine, so that domain numbers match `larm characterize` even when the
     // application runs bound to a part of it.
-    const auto topology =
-        topology::Topology::load_live(topology::Topology::LiveScope::whole_machine);
-    json domains = json::array();
-    for (const auto& domain : topology.domains()) {
-      for (unsigned pu : domain.all_pus) map.domain_of_cpu[static_cast<int>(pu)] = domain.index;
-      json local = json::array();
-      for (int m : domain.local_memories) {
-        local.push_back(topology.memories()[static_cast<std::size_t>(m)].os_index);
-      }
-      domains.push_back(
-          {{"index", domain.index}, {"pus", domain.all_pus}, {"local_memories", local}});
-    }
-    json memories = json::array();
-    for (const auto& memory : topology.memories()) {
-      memories.push_back({{"os_index", memory.os_index},
-                          {"kind", memory.kind},
-                          {"cpuless", memory.cpuless},
-                          {"local_domains", memory.local_domains}});
-    }
-    map.topology = {{"domains", domains}, {"memories", memories}};
+    topology::NodeMap node = topology::node_map(
+        topology::Topology::load_live(topology::Topology::LiveScope::whole_machine));
+    map.domain_of_cpu = std::move(node.domain_of_cpu);
+    map.topology = std::move(node.topology);
   } catch (const std::exception& error) {
     map.unavailable = error.what();
   }

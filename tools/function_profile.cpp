@@ -9,6 +9,7 @@
 
 #include "results/region_repeats.h"
 #include "results/statistics.h"
+#include "topology/node_map.h"
 #include "topology/topology.h"
 
 namespace larm::cli {
@@ -84,36 +85,6 @@ regions::Aggregate merge(const std::vector<regions::ThreadRecord>& threads) {
                            : "not counted: larm's Valgrind tool did not run this function";
   }
   return a;
-}
-
-// Domains by CPU, and the node's domains and memories as liblarm records them.
-struct Node {
-  std::map<int, int> domain_of_cpu;
-  nlohmann::json topology = nlohmann::json::object();
-};
-
-Node live_node() {
-  Node node;
-  const auto machine = topology::Topology::load_live(topology::Topology::LiveScope::whole_machine);
-  nlohmann::json domains = nlohmann::json::array();
-  for (const auto& domain : machine.domains()) {
-    for (unsigned pu : domain.all_pus) node.domain_of_cpu[static_cast<int>(pu)] = domain.index;
-    nlohmann::json local = nlohmann::json::array();
-    for (int m : domain.local_memories) {
-      local.push_back(machine.memories()[static_cast<std::size_t>(m)].os_index);
-    }
-    domains.push_back(
-        {{"index", domain.index}, {"pus", domain.all_pus}, {"local_memories", local}});
-  }
-  nlohmann::json memories = nlohmann::json::array();
-  for (const auto& memory : machine.memories()) {
-    memories.push_back({{"os_index", memory.os_index},
-                        {"kind", memory.kind},
-                        {"cpuless", memory.cpuless},
-                        {"local_domains", memory.local_domains}});
-  }
-  node.topology = {{"domains", domains}, {"memories", memories}};
-  return node;
 }
 
 std::string region_name(const FunctionKey& key, const std::string& main_object) {
@@ -213,7 +184,9 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
     }
   }
   // One regions file per run, then their medians as larm count merges its native runs.
-  const Node node = live_node();
+  // The whole machine, as liblarm records it: domain numbers match `larm characterize`'s.
+  const topology::NodeMap node = topology::node_map(
+      topology::Topology::load_live(topology::Topology::LiveScope::whole_machine));
   std::vector<regions::RegionsFile> files;
   for (const SampledRun& run : runs) {
     regions::RegionsFile file;
