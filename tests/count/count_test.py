@@ -17,6 +17,7 @@
   model, each level's bytes within 10 % of the analytic count (or under 2 % of the core's bytes
   where the analytic count is 0: the first repetition's cold misses);
 - repeated native runs: each region's timing (runs, estimator, spread) in timed/regions.json;
+- a command line through a wrapper that exec()s the program (taskset): the program counted;
 - a program that exits non-zero after writing its regions keeps them (one line), a region never
   ended is named (one line), a program killed by a signal is one error line and exit 1.
 Prints every count and the slowdown of the counting run."""
@@ -89,6 +90,15 @@ with tempfile.TemporaryDirectory(prefix="larm-count-test-") as tmp:
                   "%s avx2: more than %d %% of its FLOPs are 256-bit" % (example, 100 * wide))
             check(counted["scalar"]["counted"]["flops_dp_scalar"] > 0.99 * counted["scalar"]["flops"],
                   "%s scalar: its FLOPs are scalar" % example)
+
+    # Through a wrapper that exec()s the program (numactl, taskset, env): the program is counted.
+    wrapped = os.path.join(tmp, "wrapped")
+    run = subprocess.run([larm, "count", "--no-native", "--no-cache-model", "--out", wrapped, "--",
+                          "taskset", "-c", "0", os.path.join(build, "examples", "triad"), "--size",
+                          str(n), "--repetitions", str(reps)],
+                         capture_output=True, text=True, timeout=600)
+    check(run.returncode == 0 and near(machine(wrapped, "triad")["flops"], 2 * n * reps, 1e-3),
+          "counted through taskset (exit %d): %s" % (run.returncode, run.stderr[-300:]))
 
     out = os.path.join(tmp, "dgemm")
     order = 128

@@ -66,7 +66,8 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
         sys.exit(1)
     expected = ["bin/larm", "include/larm/region.h", "include/larm/likwid-markers.h",
                 "share/larm/schema/regions-v1.schema.json", "share/man/man1/larm.1",
-                "share/man/man1/larm-count.1", "share/man/man1/larm-place.1"]
+                "share/man/man1/larm-count.1", "share/man/man1/larm-place.1",
+                "share/man/man1/larm-profile.1"]
     rel = os.path.relpath(libdir, prefix)
     expected += [rel + "/liblarm.a", rel + "/cmake/larm/larmConfig.cmake", rel + "/pkgconfig/larm.pc",
                  rel + "/larm/valgrind/larmcount-amd64-linux"]
