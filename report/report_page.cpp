@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <sstream>
 
 #include "report/figure.h"
@@ -99,6 +100,14 @@ std::vector<std::string> warnings(const PlotInputs& in) {
   std::vector<std::string> out = in.results.warnings;
   if (!in.results.complete) {
     out.insert(out.begin(), "incomplete results: " + in.results.incomplete_reason);
+  }
+  // The regions' own (larm place prints them under each region): once per region and text.
+  std::set<std::string> seen;
+  for (const auto& point : in.regions) {
+    for (const std::string& warning : point.warnings) {
+      std::string line = "region " + point.region + " (" + point.label + "): " + warning;
+      if (seen.insert(line).second) out.push_back(std::move(line));
+    }
   }
   return out;
 }

@@ -286,13 +286,14 @@ TEST_F(RegionTest, DataTagGivesTheMemoryHoldingThePages) {
 
 TEST_F(RegionTest, DataHandleTaggedRowByRowIsMergedAndSaysItWasAlreadyTouched) {
   ASSERT_EQ(larm_init(out_dir().c_str()), 0);
-  // An array allocated a row at a time, as NPB MG does: malloc touches each row's page (its chunk
-  // header) before the row is tagged.
+  // An array allocated and initialized a row at a time by one thread, before the parallel code (as
+  // NPB MG's rows, whose page glibc's malloc touches with each chunk header).
   constexpr int kRows = 5000;
   constexpr std::size_t kRowBytes = 34 * sizeof(double);
   std::vector<double*> rows;
   for (int i = 0; i < kRows; ++i) {
     rows.push_back(static_cast<double*>(std::malloc(kRowBytes)));
+    std::memset(rows.back(), 0, kRowBytes);
     ASSERT_EQ(larm_data_tag("u", rows.back(), kRowBytes), 0);
   }
   // A block tagged before anything touched it (mmap: no allocator header in it), then
