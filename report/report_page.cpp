@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "report/figure.h"
+#include "results/number_text.h"
 
 namespace larm::report {
 namespace {
@@ -113,22 +114,27 @@ std::vector<std::string> warnings(const PlotInputs& in) {
 }
 
 struct RoofRow {
-  std::string domain, level, memory, placement, access, isa, value, unit, spread, status;
+  std::string domain, level, memory, placement, access, isa, value, unit, interval, status;
 };
 
 std::vector<RoofRow> roof_rows(const results::Results& results) {
   std::vector<RoofRow> rows;
   for (const auto& r : results.roofs) {
-    RoofRow row{std::to_string(r.domain),
-                name(r.level),
-                r.memory ? r.memory->text() + " (" + r.memory_kind + ")" : "",
-                name_or_empty(r.placement),
-                r.operation() + (r.precision ? std::string(" ") + name(*r.precision) : ""),
-                name(r.isa),
-                r.present() ? significant(r.roof, 4) : "absent",
-                r.unit(),
-                r.present() ? significant(100 * r.stats.spread, 2) + " %" : "",
-                status_text(r.status, r.status_reason)};
+    RoofRow row{
+        std::to_string(r.domain), name(r.level),
+        r.memory ? r.memory->text() + " (" + r.memory_kind + ")" : "", name_or_empty(r.placement),
+        r.operation() + (r.precision ? std::string(" ") + name(*r.precision) : ""), name(r.isa),
+        r.present() ? significant(r.roof, 4) : "absent", r.unit(),
+        // The interval the roof would take again (larm show's ±); a file without one (before
+        // results 1.6) has its samples' spread, named so.
+        !r.present()  ? ""
+        : !r.interval ? "none (samples' spread " + significant(100 * r.stats.spread, 2) + " %)"
+        : r.interval->bimodal()
+            ? "2 modes: " + significant(r.interval->modes[0], 4) + " | " +
+                  significant(r.interval->modes[1], 4)
+            : significant(r.interval->low, 4) + " – " + significant(r.interval->high, 4) + " (±" +
+                  results::fixed_text(100 * r.interval->half_width(r.roof), 1) + " %)",
+        status_text(r.status, r.status_reason)};
     rows.push_back(row);
   }
   return rows;
@@ -245,12 +251,13 @@ std::string html_report(const ReportInputs& inputs) {
     h << "</ul>\n";
   }
   h << "<h2>Roofs</h2>\n<table id=\"roofs\">\n<tr><th>domain</th><th>level</th><th>memory</th>"
-       "<th>placement</th><th>access</th><th>ISA</th><th>median</th><th>unit</th>"
-       "<th>spread</th><th>status</th></tr>\n";
+       "<th>placement</th><th>access</th><th>ISA</th><th>roof ("
+    << name(results::roof_estimator(results))
+    << ")</th><th>unit</th><th>interval</th><th>status</th></tr>\n";
   for (const RoofRow& r : roof_rows(results)) {
     h << "<tr><td>" << r.domain << "</td><td>" << r.level << "</td><td>" << html_escape(r.memory)
       << "</td><td>" << r.placement << "</td><td>" << html_escape(r.access) << "</td><td>" << r.isa
-      << "</td><td>" << r.value << "</td><td>" << r.unit << "</td><td>" << r.spread << "</td><td>"
+      << "</td><td>" << r.value << "</td><td>" << r.unit << "</td><td>" << r.interval << "</td><td>"
       << html_escape(r.status) << "</td></tr>\n";
   }
   h << "</table>\n";
@@ -286,12 +293,13 @@ std::string markdown_report(const ReportInputs& inputs) {
     m << "\n## Warnings\n\n";
     for (const auto& w : warns) m << "- " << md(w) << "\n";
   }
-  m << "\n## Roofs\n\n| domain | level | memory | placement | access | ISA | median | unit | "
-       "spread | status |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  m << "\n## Roofs\n\n| domain | level | memory | placement | access | ISA | roof ("
+    << name(results::roof_estimator(results))
+    << ") | unit | interval | status |\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (const RoofRow& r : roof_rows(results)) {
     m << "| " << r.domain << " | " << md(r.level) << " | " << md(r.memory) << " | "
       << md(r.placement) << " | " << md(r.access) << " | " << md(r.isa) << " | " << md(r.value)
-      << " | " << md(r.unit) << " | " << md(r.spread) << " | " << md(r.status) << " |\n";
+      << " | " << md(r.unit) << " | " << md(r.interval) << " | " << md(r.status) << " |\n";
   }
   // The hybrid model's θ, as the page has them (docs/validation-and-figures.md: report.md carries
   // them too).
