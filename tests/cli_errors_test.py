@@ -14,6 +14,10 @@ cases = [
     (["frobnicate"], {}, "unknown command 'frobnicate'"),
     (["frobnicate", "--help"], {}, "unknown command 'frobnicate'"),  # not the main help, exit 0
     (["hybrid", "frobnicate", "--help"], {}, "unknown command 'frobnicate' of larm hybrid"),
+    (["shwo"], {}, "unknown command 'shwo': did you mean 'show'?"),
+    (["hybrid", "swep"], {}, "unknown command 'swep' of larm hybrid: did you mean 'sweep'?"),
+    (["show", "--matirx", "x"], {}, "unknown option '--matirx' of larm show: did you mean '--matrix'?"),
+    (["profile", "--topp", "3", "--", "ls"], {}, "did you mean '--top'?"),
     (["characterize", "--bogus"], {}, "bogus"),
     (["characterize", "--out", fresh, "--domains", "0,x"], {}, "domain"),
     (["characterize", "--out", fresh, "--domains", "7"], {}, "does not exist"),

@@ -1,7 +1,9 @@
 // The larm command line with all its subcommands.
 #include "tools/command_line.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "larm/build_info.h"
 #include "results/input_file.h"
@@ -44,7 +46,73 @@ std::string shown_word(std::string_view word) {
   return word.size() > 60 ? out + "..." : out;
 }
 
+// Edit distance (insertions, deletions, substitutions, and swaps of neighbours: "shwo").
+std::size_t distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// The closest of `names` to `word` when it is close enough to be a typo (a third of its letters
+// at most, and at least one), else "".
+std::string closest(std::string_view word, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(1, word.size() / 3) + 1;
+  for (const std::string& name : names) {
+    const std::size_t d = distance(word, name);
+    if (d < best_distance) {
+      best_distance = d;
+      best = name;
+    }
+  }
+  return best;
+}
+
+std::string did_you_mean(std::string_view word, const std::vector<std::string>& names) {
+  const std::string match = closest(word, names);
+  return match.empty() ? "" : ": did you mean '" + match + "'?";
+}
+
 }  // namespace
+
+std::string unknown_option(CLI::App& app, int argc, const char* const* argv) {
+  // The command chosen: the deepest subcommand the words name.
+  CLI::App* current = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') continue;
+    for (CLI::App* command : current->get_subcommands([](CLI::App*) { return true; })) {
+      if (command->check_name(word)) {
+        current = command;
+        break;
+      }
+    }
+  }
+  std::vector<std::string> names;
+  for (const CLI::Option* option : current->get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+  }
+  for (int i = 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word == "--") break;
+    if (word.rfind("--", 0) != 0) continue;
+    word = word.substr(0, word.find('='));
+    if (std::find(names.begin(), names.end(), word) != names.end()) continue;
+    const std::string of = current == &app ? "" : " of larm " + current->get_name();
+    return "unknown option '" + shown_word(word) + "'" + of + did_you_mean(word, names);
+  }
+  return "";
+}
 
 std::string unknown_command(CLI::App& app, int argc, const char* const* argv) {
   CLI::App* current = &app;
@@ -55,13 +123,16 @@ std::string unknown_command(CLI::App& app, int argc, const char* const* argv) {
     if (commands.empty()) return "";  // a leaf command's own argument
     CLI::App* next = nullptr;
     std::string names;
+    std::vector<std::string> all;
     for (CLI::App* command : commands) {
       if (command->check_name(word)) next = command;
       names += (names.empty() ? "" : ", ") + command->get_name();
+      all.push_back(command->get_name());
     }
     if (next == nullptr) {
       const std::string of = current == &app ? "" : " of larm " + current->get_name();
-      return "unknown command '" + shown_word(word) + "'" + of + " (commands: " + names + ")";
+      return "unknown command '" + shown_word(word) + "'" + of + did_you_mean(word, all) +
+             " (commands: " + names + ")";
     }
     current = next;
   }

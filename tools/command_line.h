@@ -20,6 +20,10 @@ struct CommandLine {
 // one is expected (CLI11 itself says "A subcommand is required"), else "".
 std::string unknown_command(CLI::App& app, int argc, const char* const* argv);
 
+// After a parse error: "unknown option '--WORD' of larm CMD: did you mean '--NAME'?" for the
+// first --option of argv the chosen command does not have, else "".
+std::string unknown_option(CLI::App& app, int argc, const char* const* argv);
+
 // After a successful parse: throws UsageError naming the first option given an empty value
 // (`--domains ""` must not silently mean every domain), or a number option a value that is not a
 // finite number within results::kMaxMagnitude (nan, inf, 1e400).

@@ -37,6 +37,10 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    std::string unknown = unknown_command(app, argc, argv);
+    if (unknown.empty()) unknown = unknown_option(app, argc, argv);
+    return fail(2, unknown.empty() ? e.what() : unknown, true);
   } catch (const CLI::ParseError& e) {
     const std::string unknown = unknown_command(app, argc, argv);
     return fail(2, unknown.empty() ? e.what() : unknown, true);
