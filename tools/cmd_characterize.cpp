@@ -122,6 +122,10 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
               << roofline::describe_contention(results);
   }
   std::cout << "Results: " << out.string() << "\n";
+  if (results.complete && !global.quiet) {
+    std::cout << "Figures and report: larm report " << out.string()
+              << " (report.html, report.md and plots/ in that directory)\n";
+  }
   if (!results.complete) {
     std::fprintf(stderr, "larm: %s: %s; what was measured is saved in %s\n",
                  outcome == characterize::RunOutcome::misplaced ? "error" : "incomplete",
