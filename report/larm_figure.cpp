@@ -530,8 +530,9 @@ std::vector<Figure> larm_figures(const results::Results& results,
     // Two paper columns wide (a figure*); key_below makes it taller for its key.
     f.width_inches = kDomainFigureWidth;
     std::ostringstream caption;
-    caption << f.title << ": " << d.bandwidth.size() << " bandwidth roofs, " << d.ceilings.size()
-            << " FLOP ceilings";
+    caption << f.title << ": " << d.bandwidth.size()
+            << (d.bandwidth.size() == 1 ? " bandwidth roof, " : " bandwidth roofs, ")
+            << d.ceilings.size() << (d.ceilings.size() == 1 ? " FLOP ceiling" : " FLOP ceilings");
     if (!d.ceiling_note.empty()) caption << " (" << d.ceiling_note << ")";
     if (!d.absent.empty()) {
       caption << "; absent:";

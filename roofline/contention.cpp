@@ -47,7 +47,7 @@ void describe_curve(std::ostream& out, const std::string& what, const std::vecto
     out << point;
   }
   if (const auto knee = knee_of(present_points(curve))) {
-    out << "; knee at " << *knee << " threads";
+    out << "; knee at " << *knee << (*knee == 1 ? " thread" : " threads");
   } else {
     out << "; no knee (no point measured)";
   }
