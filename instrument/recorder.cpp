@@ -29,9 +29,9 @@ namespace {
 
 // Set once by init, before state_ turns active (release); read after an acquire of state_.
 bool g_use_tsc = false;
-// Ticks of now_ticks() per nanosecond, roughly (for the busy-thread sampling's period): 1 for
-// clock_gettime; for the TSC, measured by init over kQuickCalibrationNs.
-std::atomic<double> g_ticks_per_ns{1};
+// kBusyCallNs in ticks of now_ticks() (the busy-thread sampling's period): as is for
+// clock_gettime; for the TSC, its rate measured by init over kQuickCalibrationNs.
+std::atomic<std::uint64_t> g_busy_period_ticks{kBusyCallNs};
 constexpr std::uint64_t kQuickCalibrationNs = 200'000;
 
 double quick_ticks_per_ns() {
@@ -131,8 +131,12 @@ void query_handle(DataHandle& handle) {
   DataTag& tag = handle.tag;
   tag.pages_by_node.clear();
   tag.neighbours_compared = tag.neighbours_apart = 0;
-  std::size_t pages = 0;
-  for (const auto& [first, end] : handle.runs) pages += (end - first) / page_bytes();
+  // Its extent, kept here rather than at every tag (a handle tagged row by row has many).
+  tag.address = handle.runs.empty() ? 0 : handle.runs.begin()->first;
+  tag.runs = handle.runs.size();
+  tag.bytes = 0;
+  for (const auto& [first, end] : handle.runs) tag.bytes += end - first;
+  const std::size_t pages = tag.bytes / page_bytes();
   if (pages == 0) return;
   // More runs than pages to query: every k-th run, so that the queries stay bounded.
   const std::size_t stride = std::max<std::size_t>(1, handle.runs.size() / kMaxPagesQueried);
@@ -266,7 +270,9 @@ bool Recorder::initialize(const char* out_dir, bool explicit_call) {
                                 ? "LARM_COUNTERS=off"
                                 : counters_.start();
     g_use_tsc = platform::arch::has_invariant_counter();
-    g_ticks_per_ns.store(g_use_tsc ? quick_ticks_per_ns() : 1.0, std::memory_order_relaxed);
+    g_busy_period_ticks.store(
+        g_use_tsc ? static_cast<std::uint64_t>(quick_ticks_per_ns() * kBusyCallNs) : kBusyCallNs,
+        std::memory_order_relaxed);
     start_ns_ = platform::monotonic_raw_ns();
     start_ticks_ = now_ticks();
     started_at_ = utc_now();
@@ -359,8 +365,8 @@ int Recorder::begin(const char* name) {
     if (state.counting) counters_.read(state.event_set, frame.start_counts);
     frame.start_process_cpu_ns = 0;
     std::uint64_t start = now_ticks();
-    if (static_cast<double>(start - record->busy_last_sample_ticks) >=
-        g_ticks_per_ns.load(std::memory_order_relaxed) * static_cast<double>(kBusyCallNs)) {
+    if (start - record->busy_last_sample_ticks >=
+        g_busy_period_ticks.load(std::memory_order_relaxed)) {
       record->busy_last_sample_ticks = start;
       frame.start_process_cpu_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
       frame.start_thread_cpu_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -538,10 +544,6 @@ void Recorder::tag_range(const std::string& name, const void* ptr, std::size_t l
       report(MessageKind::placement, error.what());
     }
   }
-  handle.tag.address = handle.runs.begin()->first;
-  handle.tag.runs = handle.runs.size();
-  handle.tag.bytes = 0;
-  for (const auto& [from, to] : handle.runs) handle.tag.bytes += to - from;
   // Not queried now (a handle tagged row by row would be queried once per row): marked pending,
   // queried at the next end of a region that uses it and at finalize.
   handle.tag.pending = true;
@@ -550,33 +552,30 @@ void Recorder::tag_range(const std::string& name, const void* ptr, std::size_t l
 }
 
 int Recorder::data(const char* name, const void* ptr, std::size_t len) {
+  return tag_data("larm_region_data", name, ptr, len, true);
+}
+
+int Recorder::data_tag(const char* handle, const void* ptr, std::size_t len) {
+  return tag_data("larm_data_tag", handle, ptr, len, false);
+}
+
+int Recorder::tag_data(const char* api, const char* name, const void* ptr, std::size_t len,
+                       bool used_by_region) {
   if (!ensure_active()) return -1;
-  const auto checked = checked_name(name, "larm_region_data", true);
+  const auto checked = checked_name(name, api, true);
   if (!checked) return -1;
   if (ptr == nullptr || len == 0) {
-    report(MessageKind::misuse,
-           "larm_region_data(" + shown_name(*checked) + "): NULL pointer or zero length: ignored");
+    report(MessageKind::misuse, std::string(api) + "(" + shown_name(*checked) +
+                                    "): NULL pointer or zero length: ignored");
     return -1;
   }
   const std::string key(*checked);
   std::lock_guard lock(data_mutex_);
   tag_range(key, ptr, len);
-  auto& used = uses_[key];
-  if (std::find(used.begin(), used.end(), key) == used.end()) used.push_back(key);
-  return 0;
-}
-
-int Recorder::data_tag(const char* handle, const void* ptr, std::size_t len) {
-  if (!ensure_active()) return -1;
-  const auto checked = checked_name(handle, "larm_data_tag", true);
-  if (!checked) return -1;
-  if (ptr == nullptr || len == 0) {
-    report(MessageKind::misuse,
-           "larm_data_tag(" + shown_name(*checked) + "): NULL pointer or zero length: ignored");
-    return -1;
+  if (used_by_region) {
+    auto& used = uses_[key];
+    if (std::find(used.begin(), used.end(), key) == used.end()) used.push_back(key);
   }
-  std::lock_guard lock(data_mutex_);
-  tag_range(std::string(*checked), ptr, len);
   return 0;
 }
 

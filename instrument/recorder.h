@@ -202,6 +202,10 @@ class Recorder {
   void requery_pending_data(std::string_view name);
   // Adds [ptr, ptr + len) to handle `name` (created if new), under data_mutex_.
   void tag_range(const std::string& name, const void* ptr, std::size_t len);
+  // larm_region_data and larm_data_tag: checks, then tags handle `name`, used by the region of
+  // that name when `used_by_region`.
+  int tag_data(const char* api, const char* name, const void* ptr, std::size_t len,
+               bool used_by_region);
   Snapshot take_snapshot(std::uint64_t end_ticks);
   double ticks_per_second(std::uint64_t ticks_now, std::uint64_t ns_now) const;
 

@@ -15,6 +15,7 @@
 
 #include "instrument/messages.h"
 #include "results/atomic_file.h"
+#include "results/region_merge.h"
 #include "results/region_records.h"
 #include "topology/node_map.h"
 #include "topology/topology.h"
@@ -75,92 +76,6 @@ ThreadWork thread_work(const RegionRecord& record, const Snapshot& snapshot) {
   }
   return work;
 }
-
-// Sum of the threads that have a count; the source names every source that contributed.
-struct CountSum {
-  double value = 0;
-  std::set<std::string> sources;
-  int threads_without = 0;
-  void add(const regions::Count& count) {
-    if (!count.value) {
-      ++threads_without;
-      return;
-    }
-    value += *count.value;
-    sources.insert(count.source);
-  }
-  regions::Count count() const {
-    if (sources.empty()) return {};
-    std::string joined;
-    for (const auto& s : sources) joined += (joined.empty() ? "" : "+") + s;
-    return {value, joined};
-  }
-};
-
-struct Merge {
-  int threads = 0;
-  std::uint64_t calls = 0;
-  double seconds = 0;  // the longest thread: threads of one region run side by side
-  CountSum flops;
-  CountSum bytes;
-  CountSum bytes_read, bytes_written;
-  std::map<std::string, double> counted;
-  std::optional<double> first_begin_s, last_end_s;
-  double busy_cpu_s = 0, busy_thread_cpu_s = 0, busy_wall_s = 0;  // of the sampled calls
-  void add(const RegionRecord& record, double seconds_of_thread, const ThreadWork& work,
-           const regions::ThreadRecord& entry) {
-    ++threads;
-    if (entry.busy_cpu_s && entry.busy_thread_cpu_s && entry.busy_wall_s) {
-      busy_cpu_s += *entry.busy_cpu_s;
-      busy_thread_cpu_s += *entry.busy_thread_cpu_s;
-      busy_wall_s += *entry.busy_wall_s;
-    }
-    for (const auto& [name, value] : work.counted) counted[name] += value;
-    if (entry.first_begin_s && (!first_begin_s || *entry.first_begin_s < *first_begin_s)) {
-      first_begin_s = entry.first_begin_s;
-    }
-    if (entry.last_end_s && (!last_end_s || *entry.last_end_s > *last_end_s)) {
-      last_end_s = entry.last_end_s;
-    }
-    calls += record.calls;
-    seconds = std::max(seconds, seconds_of_thread);
-    flops.add(work.flops);
-    bytes.add(work.bytes);
-    bytes_read.add(work.bytes_read);
-    bytes_written.add(work.bytes_written);
-  }
-  regions::Aggregate aggregate() const {
-    regions::Aggregate a;
-    a.threads = threads;
-    a.calls = calls;
-    a.seconds = seconds;
-    a.flops = flops.count();
-    a.bytes = bytes.count();
-    // A split missing on one thread would bias the read share: all threads or none.
-    if (bytes_read.threads_without == 0 && bytes_written.threads_without == 0) {
-      a.bytes_read = bytes_read.count();
-      a.bytes_written = bytes_written.count();
-    }
-    a.counted = counted;
-    a.first_begin_s = first_begin_s;
-    a.last_end_s = last_end_s;
-    if (busy_wall_s >= regions::kBusyMinSeconds && busy_thread_cpu_s > 0) {
-      a.busy_threads = busy_cpu_s / busy_thread_cpu_s;
-    }
-    a.threads_without_flops = flops.threads_without;
-    a.threads_without_bytes = bytes.threads_without;
-    a.rates = regions::rates_of(a.flops.value, a.bytes.value, seconds);
-    if (!a.rates.ai) {
-      a.ai_unavailable = !a.flops.value && !a.bytes.value
-                             ? "no FLOP or byte count: no counters and nothing declared"
-                         : !a.flops.value
-                             ? "no FLOP count: no FLOP counter and no larm_region_add flops"
-                         : !a.bytes.value ? "no byte count: declare bytes with larm_region_add"
-                                          : "zero bytes";
-    }
-    return a;
-  }
-};
 
 regions::DataPlacement data_placement(const std::vector<DataTag>& tags) {
   regions::DataPlacement d;
@@ -267,8 +182,7 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
   for (const auto& [name, records] : by_name) {
     regions::Region region;
     region.name = name;
-    std::map<int, Merge> per_domain;
-    Merge machine;
+    region.threads.reserve(records.size());
     for (const auto& [thread, record] : records) {
       const double seconds = static_cast<double>(record->ticks) / snapshot.ticks_per_second;
       const ThreadWork work = thread_work(*record, snapshot);
@@ -306,16 +220,21 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
         entry.busy_wall_s = static_cast<double>(record->busy_wall_ns) * 1e-9;
       }
       region.threads.push_back(entry);
-      if (record->calls == 0) continue;  // registered only: no work to merge
-      per_domain[domain].add(*record, seconds, work, entry);
-      machine.add(*record, seconds, work, entry);
     }
-    for (const auto& [domain, merge] : per_domain) {
-      regions::Aggregate aggregate = merge.aggregate();
+    // Threads registered only (no call) have no work to merge.
+    std::map<int, std::vector<const regions::ThreadRecord*>> per_domain;
+    std::vector<const regions::ThreadRecord*> machine;
+    for (const regions::ThreadRecord& entry : region.threads) {
+      if (entry.calls == 0) continue;
+      per_domain[entry.domain.value_or(-1)].push_back(&entry);
+      machine.push_back(&entry);
+    }
+    for (const auto& [domain, members] : per_domain) {
+      regions::Aggregate aggregate = regions::merge_threads(members);
       if (domain >= 0) aggregate.domain = domain;
       region.domains.push_back(aggregate);
     }
-    region.machine = machine.aggregate();
+    region.machine = regions::merge_threads(machine);
     const auto tags = snapshot.data.find(name);
     if (tags != snapshot.data.end()) region.data = data_placement(tags->second);
     file.regions.push_back(std::move(region));

@@ -22,13 +22,16 @@ extern char** environ;
 namespace larm::report {
 
 std::filesystem::path find_gnuplot() {
+  return find_in_path("gnuplot");
+}
+
+std::filesystem::path find_in_path(std::string_view program) {
   const char* path = std::getenv("PATH");
   if (path == nullptr) return {};
   std::string_view rest(path);
   while (!rest.empty()) {
     const std::size_t colon = rest.find(':');
-    const std::filesystem::path candidate =
-        std::filesystem::path(rest.substr(0, colon)) / "gnuplot";
+    const std::filesystem::path candidate = std::filesystem::path(rest.substr(0, colon)) / program;
     if (::access(candidate.c_str(), X_OK) == 0) return candidate;
     if (colon == std::string_view::npos) break;
     rest.remove_prefix(colon + 1);

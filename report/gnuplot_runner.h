@@ -5,11 +5,14 @@
 #include <atomic>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace larm::report {
 
 // gnuplot's path, or empty when it is not installed.
 std::filesystem::path find_gnuplot();
+// The first executable `program` in $PATH's directories, or empty.
+std::filesystem::path find_in_path(std::string_view program);
 
 struct GnuplotRun {
   bool ok = false;

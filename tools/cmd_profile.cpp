@@ -15,6 +15,7 @@
 #include <iostream>
 #include <memory>
 
+#include "report/gnuplot_runner.h"
 #include "report/text/placement_table.h"
 #include "results/atomic_file.h"
 #include "results/number_text.h"
@@ -54,20 +55,7 @@ constexpr double kMinShare = 0.01;
 // The program's path as execvp would find it.
 fs::path resolve(const std::string& program) {
   if (program.find('/') != std::string::npos) return program;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
-  std::size_t start = 0;
-  while (start <= dirs.size()) {
-    const std::size_t colon = dirs.find(':', start);
-    const fs::path candidate =
-        fs::path(dirs.substr(start, colon - start).empty() ? "."
-                                                           : dirs.substr(start, colon - start)) /
-        program;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  return {};
+  return report::find_in_path(program);
 }
 
 // "" when the file is a 64-bit ELF executable with a symbol table; else what it is, in words.
@@ -88,10 +76,6 @@ std::string elf_problem(const fs::path& file, bool& stripped) {
     if (section.sh_type == SHT_SYMTAB) stripped = false;
   }
   return "";
-}
-
-bool perf_found() {
-  return !resolve("perf").empty();
 }
 
 bool allowed(const ProfileOptions& options, int status) {
@@ -151,7 +135,7 @@ int run_profile(const ProfileOptions& options) {
   bool stripped = false;
   if (const std::string problem = elf_problem(program, stripped); !problem.empty())
     throw UsageError("larm profile: " + options.command[0] + " " + problem);
-  if (!perf_found())
+  if (report::find_in_path("perf").empty())
     throw UsageError(
         "larm profile: Linux perf is not installed (Debian: linux-perf; scripts/install-deps.sh)");
   const PerfEvent event = perf_event();
@@ -185,7 +169,11 @@ int run_profile(const ProfileOptions& options) {
     }
   }
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(counted_dir, ec)) fs::remove(entry.path(), ec);
+  // What an earlier profile counted there (its files only): this run's are read back.
+  for (const auto& entry : fs::directory_iterator(counted_dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("functions-", 0) == 0 || name == "valgrind.log") fs::remove(entry.path(), ec);
+  }
 
   // The sampled runs.
   std::vector<SampledRun> runs;

@@ -3,10 +3,11 @@
 
 #include <algorithm>
 #include <fstream>
-#include <set>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
+#include "results/region_merge.h"
 #include "results/region_repeats.h"
 #include "results/statistics.h"
 #include "topology/node_map.h"
@@ -48,45 +49,6 @@ void set_counts(regions::ThreadRecord& thread, const std::map<std::string, doubl
   thread.counted = counts;
 }
 
-std::optional<double> sum_of(const std::vector<regions::ThreadRecord>& threads,
-                             regions::Count regions::ThreadRecord::*member) {
-  std::optional<double> sum;
-  for (const auto& t : threads) {
-    if ((t.*member).value) sum = sum.value_or(0) + *(t.*member).value;
-  }
-  return sum;
-}
-
-// The threads merged as liblarm merges them: counts summed, the time of the slowest thread.
-regions::Aggregate merge(const std::vector<regions::ThreadRecord>& threads) {
-  regions::Aggregate a;
-  a.threads = static_cast<int>(threads.size());
-  for (const auto& t : threads) {
-    a.calls += t.calls;
-    a.seconds = std::max(a.seconds, t.seconds);
-    for (const auto& [name, value] : t.counted) a.counted[name] += value;
-  }
-  const auto count = [&](regions::Count regions::ThreadRecord::*member) {
-    const auto sum = sum_of(threads, member);
-    return sum ? regions::Count{*sum, "counted"} : regions::Count{};
-  };
-  a.flops = count(&regions::ThreadRecord::flops);
-  a.bytes = count(&regions::ThreadRecord::bytes);
-  a.bytes_read = count(&regions::ThreadRecord::bytes_read);
-  a.bytes_written = count(&regions::ThreadRecord::bytes_written);
-  for (const auto& t : threads) {
-    a.threads_without_flops += t.flops.value ? 0 : 1;
-    a.threads_without_bytes += t.bytes.value ? 0 : 1;
-  }
-  a.rates = regions::rates_of(a.flops.value, a.bytes.value, a.seconds);
-  if (!a.rates.ai) {
-    a.ai_unavailable = a.flops.value
-                           ? "zero bytes"
-                           : "not counted: larm's Valgrind tool did not run this function";
-  }
-  return a;
-}
-
 std::string region_name(const FunctionKey& key, const std::string& main_object) {
   std::string name = key.first == main_object || key.first == key.second
                          ? key.second
@@ -105,8 +67,6 @@ FunctionCounts read_function_counts(const std::vector<fs::path>& files) {
     if (!std::getline(in, line) || line.rfind("larmcount-functions\t", 0) != 0) {
       throw std::runtime_error(file.string() + ": not a larmcount functions file");
     }
-    const auto header = split_tabs(line);
-    if (header.size() >= 3) out.cache_levels = std::max(out.cache_levels, std::stoi(header[2]));
     std::vector<std::string> names;
     std::map<long, FunctionKey> keys;
     while (std::getline(in, line)) {
@@ -120,13 +80,11 @@ FunctionCounts read_function_counts(const std::vector<fs::path>& files) {
       } else if (fields[0] == "c" && fields.size() == 3 + names.size()) {
         const auto key = keys.find(std::stol(fields[2]));
         if (key == keys.end()) continue;
-        CountedFunction& function = out.functions[key->second];
-        auto& thread = function.threads[fields[1]];
-        for (std::size_t i = 0; i < names.size(); ++i) {
-          const double value = std::stod(fields[3 + i]);
-          thread[names[i]] += value;
-          if (names[i] == "instructions") function.instructions += value;
-        }
+        // Thread slots in creation order; the threads that ended, together, after them.
+        const int slot =
+            fields[1] == "retired" ? std::numeric_limits<int>::max() : std::stoi(fields[1]);
+        auto& thread = out.functions[key->second].threads[slot];
+        for (std::size_t i = 0; i < names.size(); ++i) thread[names[i]] += std::stod(fields[3 + i]);
       }
     }
   }
@@ -165,13 +123,11 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
     f.samples = results::median(sample_counts[key]);
     f.counted = counts.functions.count(key) > 0;
     if (key.first == "[kernel]") profile.kernel_share += f.share;
-    if (key.second == "[unknown]") profile.unknown_share += f.share;
     profile.functions.push_back(f);
   }
   std::sort(profile.functions.begin(), profile.functions.end(),
             [](const auto& a, const auto& b) { return a.share > b.share; });
   int taken = 0;
-  std::set<FunctionKey> chosen;
   for (ProfiledFunction& f : profile.functions) {
     // Kernel time and code without a symbol cannot be counted or named: said, not placed.
     if (f.key.first == "[kernel]" || f.key.second == "[unknown]" || !f.counted) continue;
@@ -179,7 +135,6 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
     if (f.samples < kMinSamples) continue;
     if (taken < top || f.share >= min_share) {
       f.placed = true;
-      chosen.insert(f.key);
       ++taken;
     }
   }
@@ -250,14 +205,18 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
           ++k;
         }
       }
-      std::map<int, std::vector<regions::ThreadRecord>> by_domain;
-      for (const auto& t : region.threads) by_domain[t.domain.value_or(-1)].push_back(t);
+      std::map<int, std::vector<const regions::ThreadRecord*>> by_domain;
+      std::vector<const regions::ThreadRecord*> all;
+      for (const auto& t : region.threads) {
+        by_domain[t.domain.value_or(-1)].push_back(&t);
+        all.push_back(&t);
+      }
       for (const auto& [domain, members] : by_domain) {
-        regions::Aggregate a = merge(members);
+        regions::Aggregate a = regions::merge_threads(members);
         if (domain >= 0) a.domain = domain;
         region.domains.push_back(std::move(a));
       }
-      region.machine = merge(region.threads);
+      region.machine = regions::merge_threads(all);
       file.regions.push_back(std::move(region));
     }
     files.push_back(std::move(file));

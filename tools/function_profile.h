@@ -15,14 +15,12 @@
 
 namespace larm::cli {
 
-// What the tool counted for one function: per thread slot (in creation order), the counts by
-// name (count_protocol.h's order, named as the tool writes them).
+// What the tool counted for one function: per thread slot (in creation order; the threads that
+// ended and whose slot was reused last, together), the counts by name (count_protocol.h's names).
 struct CountedFunction {
-  std::map<std::string, std::map<std::string, double>> threads;  // slot -> count -> value
-  double instructions = 0;
+  std::map<int, std::map<std::string, double>> threads;  // slot -> count -> value
 };
 struct FunctionCounts {
-  int cache_levels = 0;
   std::map<FunctionKey, CountedFunction> functions;
 };
 
@@ -45,7 +43,6 @@ struct Profile {
   regions::RegionsFile file;                // the placed functions as regions
   std::vector<ProfiledFunction> functions;  // every sampled function, hottest first
   double kernel_share = 0;                  // of the samples, in the kernel
-  double unknown_share = 0;                 // in code without a symbol
 };
 
 // A function with fewer samples per run is not placed: its time would be known to worse than 20 %.

@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 
 extern char** environ;
 
@@ -126,6 +127,7 @@ SampledRun sampled_run(const std::vector<std::string>& argv, const fs::path& dat
   // "  23183 [001]     250000      7fce23999f02 do_lookup_x (/usr/lib/.../ld-linux-x86-64.so.2)"
   std::ifstream in(text);
   std::string line;
+  std::unordered_map<std::string, std::string> folded;
   while (std::getline(in, line)) {
     std::istringstream fields(line);
     long tid = 0;
@@ -142,7 +144,11 @@ SampledRun sampled_run(const std::vector<std::string>& argv, const fs::path& dat
     const std::string key_object = object_key(object);
     if (key_object == "[kernel]") symbol = "[kernel]";
     if (symbol.empty() || symbol == "[unknown]") symbol = "[unknown]";
-    const FunctionKey key{key_object, fold_function_name(symbol)};
+    // Folded once per symbol: a run has millions of samples and a few hundred symbols.
+    auto folded_it = folded.find(symbol);
+    if (folded_it == folded.end())
+      folded_it = folded.emplace(symbol, fold_function_name(symbol)).first;
+    const FunctionKey key{key_object, folded_it->second};
     const double seconds = period * 1e-9;  // cpu-clock periods are nanoseconds
     ThreadSamples& thread = out.functions[key][tid];
     thread.seconds += seconds;
