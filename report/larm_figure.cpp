@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "results/number_text.h"
+
 namespace larm::report {
 namespace {
 
@@ -60,6 +62,8 @@ struct DomainData {
   std::vector<roofline::RoofLine> bandwidth;  // cache levels first, then memories
   std::vector<roofline::RoofLine> ceilings;   // of the widest ISA, by op name
   std::vector<std::string> absent;
+  // Measured but not drawn (indistinct: it measured the next level), and drawn but unstable.
+  std::vector<std::string> dropped, unstable;
   std::vector<const roofline::RegionPoint*> regions;
   int regions_not_drawn = 0;  // no FLOPs: no point on log axes (larm place places them by GB/s)
   std::vector<const results::ValidationPoint*> validation;
@@ -139,7 +143,7 @@ std::vector<MergedLine> merge_equal(const std::vector<roofline::RoofLine>& lines
     // Also when the key would print the same value for both.
     auto same = std::find_if(merged.begin(), merged.end(), [&](const MergedLine& m) {
       return std::abs(m.line.value / r.value - 1) < kSameLine ||
-             significant(m.line.value) == significant(r.value);
+             results::table_value_text(m.line.value) == results::table_value_text(r.value);
     });
     if (same == merged.end()) {
       merged.push_back({r, {r}, ""});
@@ -232,6 +236,19 @@ DomainData collect(const results::Results& results, int domain,
   std::stable_sort(d.bandwidth.begin(), d.bandwidth.end(),
                    [](const auto& a, const auto& b) { return a.is_cache() > b.is_cache(); });
   d.absent = roofline::absent_roof_kinds(results, domain, roofs_options);
+  for (const results::Roof& r : results.roofs) {
+    if (r.domain != domain || r.is_ceiling() || r.access != roofs_options.access || !r.present()) {
+      continue;
+    }
+    const std::string label = r.level == Level::memory
+                                  ? "mem " +
+                                        (r.memory ? memory_text(r.memory) + " " : std::string()) +
+                                        name_or_empty(r.placement)
+                                  : std::string(name(r.level));
+    if (!r.in_model())
+      d.dropped.push_back(label + " (" + name(r.status) + ": " + r.status_reason + ")");
+    if (r.in_model() && r.status == Status::unstable) d.unstable.push_back(label);
+  }
   // One memory: no remote roof was even attempted, so no record says it is absent.
   const bool remote = std::any_of(d.bandwidth.begin(), d.bandwidth.end(),
                                   [](const auto& r) { return r.kind() == RoofKind::remote; });
@@ -333,19 +350,19 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
     }
     items.push_back("    min(x*" + significant(r.value, 6) + ", F) " + "with lines " +
                     roof_style(r, index) + " title " +
-                    gnuplot_string(names + ": " + significant(r.value) + " GB/s"));
+                    gnuplot_string(names + ": " + results::table_value_text(r.value) + " GB/s"));
   }
   for (const auto& [region, gbps] : d.hybrid_roofs) {
-    items.push_back(
-        "    min(x*" + significant(gbps, 6) +
-        ", F) with lines lc rgb \"#aa3377\" dt 4 lw 1.5 title " +
-        gnuplot_string("hybrid roof of " + region + ": " + significant(gbps) + " GB/s"));
+    items.push_back("    min(x*" + significant(gbps, 6) +
+                    ", F) with lines lc rgb \"#aa3377\" dt 4 lw 1.5 title " +
+                    gnuplot_string("hybrid roof of " + region + ": " +
+                                   results::table_value_text(gbps) + " GB/s"));
   }
   for (const auto& [c, members, names] : merge_equal(d.ceilings, ceiling_name)) {
     if (const std::string band = interval_band(c, "#555555"); !band.empty()) items.push_back(band);
     items.push_back("    " + significant(c.value, 6) +
                     " with lines lc rgb \"#555555\" dt 3 lw 1 title " +
-                    gnuplot_string(names + ": " + significant(c.value) + " GFLOP/s"));
+                    gnuplot_string(names + ": " + results::table_value_text(c.value) + " GFLOP/s"));
   }
   if (!d.validation.empty()) {
     items.push_back("    \"" + stem +
@@ -469,14 +486,17 @@ std::size_t key_entries(const DomainData& d, const std::vector<std::string>& lab
 std::size_t longest_key_title(const DomainData& d, const std::vector<std::string>& labels) {
   std::size_t longest = std::string("predicted by larm advise").size();
   for (const auto& [r, members, names] : merge_equal(d.bandwidth, key_name)) {
-    longest = std::max(longest, (names + ": " + significant(r.value) + " GB/s").size());
+    longest =
+        std::max(longest, (names + ": " + results::table_value_text(r.value) + " GB/s").size());
   }
   for (const auto& [region, gbps] : d.hybrid_roofs) {
-    longest =
-        std::max(longest, ("hybrid roof of " + region + ": " + significant(gbps) + " GB/s").size());
+    longest = std::max(
+        longest,
+        ("hybrid roof of " + region + ": " + results::table_value_text(gbps) + " GB/s").size());
   }
   for (const auto& [c, members, names] : merge_equal(d.ceilings, ceiling_name)) {
-    longest = std::max(longest, (names + ": " + significant(c.value) + " GFLOP/s").size());
+    longest =
+        std::max(longest, (names + ": " + results::table_value_text(c.value) + " GFLOP/s").size());
   }
   for (const auto& label : labels) longest = std::max(longest, label.size() + 12);
   for (const ModelLevel& level : kModelLevels) {
@@ -534,12 +554,19 @@ std::vector<Figure> larm_figures(const results::Results& results,
             << (d.bandwidth.size() == 1 ? " bandwidth roof, " : " bandwidth roofs, ")
             << d.ceilings.size() << (d.ceilings.size() == 1 ? " FLOP ceiling" : " FLOP ceilings");
     if (!d.ceiling_note.empty()) caption << " (" << d.ceiling_note << ")";
-    if (!d.absent.empty()) {
-      caption << "; absent:";
-      for (const auto& a : d.absent) caption << " " << a << ";";
+    // What is missing from it or weak in it, each clause with its roofs.
+    for (const auto& [what, roofs] :
+         {std::pair<std::string, const std::vector<std::string>*>{"absent", &d.absent},
+          {"not drawn", &d.dropped},
+          {"unstable (drawn; its samples spread over the threshold)", &d.unstable}}) {
+      if (roofs->empty()) continue;
+      caption << "; " << what << ":";
+      for (std::size_t i = 0; i < roofs->size(); ++i) caption << (i ? ", " : " ") << (*roofs)[i];
     }
-    caption << (d.regions.empty() ? " no application regions given"
-                                  : " " + std::to_string(d.regions.size()) + " region points");
+    caption << (d.regions.empty()
+                    ? "; no application regions given"
+                    : "; " + std::to_string(d.regions.size()) +
+                          (d.regions.size() == 1 ? " region point" : " region points"));
     if (!d.other_family.empty()) {
       caption << "; placed by larm place against another access mix (not drawn):";
       for (std::size_t i = 0; i < d.other_family.size(); ++i)
@@ -569,11 +596,11 @@ std::vector<Figure> larm_figures(const results::Results& results,
     std::vector<std::string> values;
     for (const auto& m : merge_equal(d.bandwidth, key_name)) {
       for (const auto& r : m.members) f.must_show.push_back({key_name(r), m.name});
-      values.push_back(significant(m.line.value) + " GB/s");
+      values.push_back(results::table_value_text(m.line.value) + " GB/s");
     }
     for (const auto& m : merge_equal(d.ceilings, ceiling_name)) {
       for (const auto& c : m.members) f.must_show.push_back({ceiling_name(c), m.name});
-      values.push_back(significant(m.line.value) + " GFLOP/s");
+      values.push_back(results::table_value_text(m.line.value) + " GFLOP/s");
     }
     f.key_values.push_back(values);
     if (!d.regions.empty()) f.data.push_back({f.name + "-regions.dat", regions_data(d, labels)});

@@ -3,10 +3,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <set>
 #include <sstream>
 
 #include "report/figure.h"
+#include "report/interactive_roofline.h"
+#include "report/node_summary.h"
 #include "results/number_text.h"
 
 namespace larm::report {
@@ -124,15 +127,17 @@ std::vector<RoofRow> roof_rows(const results::Results& results) {
         std::to_string(r.domain), name(r.level),
         r.memory ? r.memory->text() + " (" + r.memory_kind + ")" : "", name_or_empty(r.placement),
         r.operation() + (r.precision ? std::string(" ") + name(*r.precision) : ""), name(r.isa),
-        r.present() ? significant(r.roof, 4) : "absent", r.unit(),
+        r.present() ? results::table_value_text(r.roof) : "absent", r.unit(),
         // The interval the roof would take again (larm show's ±); a file without one (before
         // results 1.6) has its samples' spread, named so.
-        !r.present()  ? ""
-        : !r.interval ? "none (samples' spread " + significant(100 * r.stats.spread, 2) + " %)"
+        !r.present() ? ""
+        : !r.interval
+            ? "none (samples' spread " + results::fixed_text(100 * r.stats.spread, 1) + " %)"
         : r.interval->bimodal()
-            ? "2 modes: " + significant(r.interval->modes[0], 4) + " | " +
-                  significant(r.interval->modes[1], 4)
-            : significant(r.interval->low, 4) + " – " + significant(r.interval->high, 4) + " (±" +
+            ? "2 modes: " + results::table_value_text(r.interval->modes[0]) + " | " +
+                  results::table_value_text(r.interval->modes[1])
+            : results::table_value_text(r.interval->low) + " – " +
+                  results::table_value_text(r.interval->high) + " (±" +
                   results::fixed_text(100 * r.interval->half_width(r.roof), 1) + " %)",
         status_text(r.status, r.status_reason)};
     rows.push_back(row);
@@ -167,7 +172,7 @@ std::string drawn_svg(const PlottedFigure& figure, std::string& why) {
 
 std::string html_figures(const PlotOutcome& figures) {
   std::ostringstream h;
-  h << "<h2>Figures</h2>\n";
+  h << "<h2 id=\"figures\">Figures</h2>\n";
   for (const auto& f : figures.figures) {
     h << "<figure id=\"" << f.name << "\">\n";
     std::string why;
@@ -226,34 +231,100 @@ std::vector<std::vector<std::string>> theta_rows(const hybrid::Fit& fit) {
 }
 }  // namespace
 
+namespace {
+// The sections a report has, in order, with the anchors of its table of contents.
+struct Section {
+  std::string id, title;
+};
+
+std::vector<Section> sections(const ReportInputs& inputs, bool interactive) {
+  std::vector<Section> out{{"summary", "Summary"}};
+  if (!warnings(inputs.plot).empty()) out.push_back({"warnings", "Warnings"});
+  if (interactive) out.push_back({"interactive", "Interactive roofline"});
+  out.push_back({"figures", "Figures"});
+  if (!inputs.regions_text.empty()) out.push_back({"regions", "Regions"});
+  out.push_back({"roofs", "Roofs"});
+  if (!inputs.node_tables.empty()) out.push_back({"tables", "Node tables"});
+  if (inputs.plot.hybrid && inputs.plot.hybrid->fit)
+    out.push_back({"hybrid", "Hybrid bandwidth model"});
+  out.push_back({"provenance", "Machine and provenance"});
+  return out;
+}
+
+// A provenance value as a reader takes it: numbers with the digits they carry, not 17.
+std::string provenance_value(const std::string& key, const std::string& value) {
+  (void)key;
+  char* end = nullptr;
+  const double number = std::strtod(value.c_str(), &end);
+  if (!value.empty() && end == value.c_str() + value.size() &&
+      value.find_first_of(".eE") != std::string::npos) {
+    return significant(number, 6);
+  }
+  return value;
+}
+
+// The hybrid model in words: what the θ table is, before it.
+const char* kHybridExplained =
+    "The hybrid model (thesis chapter 4) predicts the bandwidth of a transfer mix over a fast and "
+    "a slow memory: local and remote reads of each (ll, lr, el, er). Each row is the piece of the "
+    "model that applies when its transfer dominates (the dominant k); θ is how much each other "
+    "transfer slows it, fitted from the hybrid sweep's samples. The error is the model's against "
+    "those samples.";
+}  // namespace
+
 std::string html_report(const ReportInputs& inputs) {
   const auto& results = inputs.plot.results;
   const std::string host = results.provenance.host.value_or("unknown host");
+  const std::string interactive = interactive_roofline_html(inputs.plot);
   std::ostringstream h;
-  h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>larm report: "
+  h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+    << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>larm "
+       "report: "
     << html_escape(host) << "</title>\n<style>\n"
-    << "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}\n"
-    << "table{border-collapse:collapse;margin:1em 0;font-size:0.9em}\n"
-    << "td,th{border:1px solid #ccc;padding:0.2em 0.6em;text-align:left}\n"
+    << "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}\n"
+    << "table{border-collapse:collapse;margin:1em "
+       "0;font-size:0.9em;display:block;overflow-x:auto}\n"
+    << "td,th{border:1px solid #ccc;padding:0.2em 0.6em;text-align:left;vertical-align:top}\n"
     << "th{background:#f0f0f0} .warn{color:#a04000} figure{margin:1.5em 0}\n"
     << "figure svg{max-width:100%;height:auto} figcaption{font-size:0.9em;color:#444}\n"
+    << "pre{overflow-x:auto;font-size:0.85em;background:#f8f8f8;padding:0.6em}\n"
+    << "nav ol{columns:2}\n"
     << "</style></head><body>\n";
-  h << "<h1>larm report: " << html_escape(host) << "</h1>\n";
-  h << "<h2>Machine and provenance</h2>\n<table id=\"provenance\">\n";
-  for (const auto& [key, value] : provenance_rows(results::to_json(results.provenance))) {
-    h << "<tr><th>" << html_escape(key) << "</th><td>" << html_escape(value) << "</td></tr>\n";
+  h << "<h1>larm report: " << html_escape(host) << "</h1>\n<p class=\"node\">"
+    << html_escape(node_line(results)) << "</p>\n";
+  h << "<h2 id=\"summary\">Summary</h2>\n<table id=\"summary-table\">\n";
+  for (const SummaryLine& line : node_summary(results)) {
+    h << "<tr><th>" << html_escape(line.label) << "</th><td>";
+    for (std::size_t i = 0; i < line.items.size(); ++i) {
+      h << (i ? "<br>" : "") << html_escape(line.items[i]);
+    }
+    h << "</td></tr>\n";
   }
-  h << "</table>\n";
+  h << "</table>\n<nav id=\"contents\"><h2>Contents</h2><ol>\n";
+  for (const Section& s : sections(inputs, true)) {
+    h << "<li><a href=\"#" << s.id << "\">" << s.title << "</a></li>\n";
+  }
+  h << "</ol></nav>\n";
   const auto warns = warnings(inputs.plot);
   if (!warns.empty()) {
-    h << "<h2>Warnings</h2>\n<ul id=\"warnings\">\n";
+    h << "<h2 id=\"warnings\">Warnings</h2>\n<ul id=\"warnings-list\">\n";
     for (const auto& w : warns) h << "<li class=\"warn\">" << html_escape(w) << "</li>\n";
     h << "</ul>\n";
   }
-  h << "<h2>Roofs</h2>\n<table id=\"roofs\">\n<tr><th>domain</th><th>level</th><th>memory</th>"
+  h << interactive;
+  h << html_figures(inputs.figures);
+  if (!inputs.regions_text.empty()) {
+    h << "<h2 id=\"regions\">Regions</h2>\n<p>Each region on the roofs of the domain it ran on, "
+         "with its verdict, as larm place prints it.</p>\n<pre id=\"regions-table\">"
+      << html_escape(inputs.regions_text) << "</pre>\n";
+  }
+  h << "<h2 id=\"roofs\">Roofs</h2>\n<p>Every roof of the run: its value is the "
+    << name(results::roof_estimator(results))
+    << " of its clean samples; the interval is where that value would fall again (95 %).</p>\n"
+       "<table id=\"roofs-table\">\n<tr><th>domain</th><th>level</th><th>memory</th>"
        "<th>placement</th><th>access</th><th>ISA</th><th>roof ("
     << name(results::roof_estimator(results))
-    << ")</th><th>unit</th><th>interval</th><th>status</th></tr>\n";
+    << ")</th><th>unit</th><th>interval (95 %)</th><th>status</th></tr>\n";
   for (const RoofRow& r : roof_rows(results)) {
     h << "<tr><td>" << r.domain << "</td><td>" << r.level << "</td><td>" << html_escape(r.memory)
       << "</td><td>" << r.placement << "</td><td>" << html_escape(r.access) << "</td><td>" << r.isa
@@ -261,9 +332,16 @@ std::string html_report(const ReportInputs& inputs) {
       << html_escape(r.status) << "</td></tr>\n";
   }
   h << "</table>\n";
+  if (!inputs.node_tables.empty()) {
+    h << "<h2 id=\"tables\">Node tables</h2>\n<p>As larm show prints them: per domain, the roofs "
+         "by level and access, the FLOP ceilings, latencies, effective cache sizes, peaks against "
+         "the documented ones and ridge points.</p>\n<pre id=\"node-tables\">"
+      << html_escape(inputs.node_tables) << "</pre>\n";
+  }
   if (inputs.plot.hybrid && inputs.plot.hybrid->fit) {
     const auto& fit = *inputs.plot.hybrid->fit;
-    h << "<h2>Hybrid bandwidth model</h2>\n<table id=\"hybrid\">\n<tr><th>dominant k</th>"
+    h << "<h2 id=\"hybrid\">Hybrid bandwidth model</h2>\n<p>" << html_escape(kHybridExplained)
+      << "</p>\n<table id=\"hybrid-table\">\n<tr><th>dominant k</th>"
          "<th>samples</th><th>θ ll</th><th>θ lr</th><th>θ el</th><th>θ er</th></tr>\n";
     for (const auto& row : theta_rows(fit)) {
       h << "<tr>";
@@ -274,7 +352,12 @@ std::string html_report(const ReportInputs& inputs) {
       << significant(100 * fit.piecewise_error.mean, 3) << " %, max "
       << significant(100 * fit.piecewise_error.max, 3) << " %.</p>\n";
   }
-  h << html_figures(inputs.figures);
+  h << "<h2 id=\"provenance\">Machine and provenance</h2>\n<table id=\"provenance-table\">\n";
+  for (const auto& [key, value] : provenance_rows(results::to_json(results.provenance))) {
+    h << "<tr><th>" << html_escape(key) << "</th><td>" << html_escape(provenance_value(key, value))
+      << "</td></tr>\n";
+  }
+  h << "</table>\n";
   h << "</body></html>\n";
   return h.str();
 }
@@ -283,29 +366,54 @@ std::string markdown_report(const ReportInputs& inputs) {
   const auto& results = inputs.plot.results;
   const auto md = [](const std::string& text) { return markdown_escape(text); };
   std::ostringstream m;
-  m << "# larm report: " << md(results.provenance.host.value_or("unknown host")) << "\n\n";
-  m << "## Machine and provenance\n\n| | |\n|---|---|\n";
-  for (const auto& [key, value] : provenance_rows(results::to_json(results.provenance))) {
-    m << "| " << md(key) << " | " << md(value) << " |\n";
+  m << "# larm report: " << md(results.provenance.host.value_or("unknown host")) << "\n\n"
+    << md(node_line(results)) << "\n\n## Summary\n\n| | |\n|---|---|\n";
+  for (const SummaryLine& line : node_summary(results)) {
+    m << "| " << md(line.label) << " |";
+    for (std::size_t i = 0; i < line.items.size(); ++i) {
+      m << (i ? "<br>" : " ") << md(line.items[i]);
+    }
+    m << " |\n";
+  }
+  m << "\n## Contents\n\n";
+  int number = 1;
+  for (const Section& s : sections(inputs, false)) {
+    m << number++ << ". [" << s.title << "](#" << s.id << ")\n";
   }
   const auto warns = warnings(inputs.plot);
   if (!warns.empty()) {
-    m << "\n## Warnings\n\n";
+    m << "\n<a id=\"warnings\"></a>\n## Warnings\n\n";
     for (const auto& w : warns) m << "- " << md(w) << "\n";
   }
-  m << "\n## Roofs\n\n| domain | level | memory | placement | access | ISA | roof ("
+  m << "\n<a id=\"figures\"></a>"
+    << markdown_figures(inputs.figures, inputs.figures_dir, inputs.report_dir);
+  if (!inputs.regions_text.empty()) {
+    m << "\n<a id=\"regions\"></a>\n## Regions\n\nEach region on the roofs of the domain it ran "
+         "on, with its verdict, as larm place prints it.\n\n```\n"
+      << inputs.regions_text << "```\n";
+  }
+  m << "\n<a id=\"roofs\"></a>\n## Roofs\n\nEvery roof of the run: its value is the "
     << name(results::roof_estimator(results))
-    << ") | unit | interval | status |\n|---|---|---|---|---|---|---|---|---|---|\n";
+    << " of its clean samples; the interval is where that value would fall again (95 %).\n\n"
+       "| domain | level | memory | placement | access | ISA | roof ("
+    << name(results::roof_estimator(results))
+    << ") | unit | interval (95 %) | status |\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (const RoofRow& r : roof_rows(results)) {
     m << "| " << r.domain << " | " << md(r.level) << " | " << md(r.memory) << " | "
       << md(r.placement) << " | " << md(r.access) << " | " << md(r.isa) << " | " << md(r.value)
       << " | " << md(r.unit) << " | " << md(r.interval) << " | " << md(r.status) << " |\n";
   }
+  if (!inputs.node_tables.empty()) {
+    m << "\n<a id=\"tables\"></a>\n## Node tables\n\nAs larm show prints them.\n\n```\n"
+      << inputs.node_tables << "```\n";
+  }
   // The hybrid model's θ, as the page has them (docs/validation-and-figures.md: report.md carries
   // them too).
   if (inputs.plot.hybrid && inputs.plot.hybrid->fit) {
     const auto& fit = *inputs.plot.hybrid->fit;
-    m << "\n## Hybrid bandwidth model\n\n| dominant k | samples | θ ll | θ lr | θ el | θ er |\n"
+    m << "\n<a id=\"hybrid\"></a>\n## Hybrid bandwidth model\n\n"
+      << md(kHybridExplained)
+      << "\n\n| dominant k | samples | θ ll | θ lr | θ el | θ er |\n"
          "|---|---|---|---|---|---|\n";
     for (const auto& row : theta_rows(fit)) {
       m << "|";
@@ -315,7 +423,10 @@ std::string markdown_report(const ReportInputs& inputs) {
     m << "\nPiecewise model: mean relative error " << significant(100 * fit.piecewise_error.mean, 3)
       << " %, max " << significant(100 * fit.piecewise_error.max, 3) << " %.\n";
   }
-  m << markdown_figures(inputs.figures, inputs.figures_dir, inputs.report_dir);
+  m << "\n<a id=\"provenance\"></a>\n## Machine and provenance\n\n| | |\n|---|---|\n";
+  for (const auto& [key, value] : provenance_rows(results::to_json(results.provenance))) {
+    m << "| " << md(key) << " | " << md(provenance_value(key, value)) << " |\n";
+  }
   return m.str();
 }
 

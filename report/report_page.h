@@ -1,6 +1,8 @@
-// larm report: one self-contained HTML page (figures inlined as SVG, no network) and a Markdown
-// summary of a results directory: the machine and provenance with the warnings, the tables of
-// roofs and of the hybrid model, every figure with its caption.
+// larm report: one self-contained HTML page (figures inlined as SVG, the interactive roofline's
+// script inlined, no network) and a Markdown report of a results directory: a summary (the node,
+// its peaks, memories, latencies, ridge points and the run's quality), the contents, the
+// warnings, the figures, the regions and their verdicts when given, the roofs with intervals,
+// larm show's tables, the hybrid model explained, and the provenance last.
 #pragma once
 
 #include <filesystem>
@@ -16,6 +18,10 @@ struct ReportInputs {
   const PlotOutcome& figures;
   std::filesystem::path figures_dir;  // where the SVG and PNG files are
   std::filesystem::path report_dir;   // where report.html and report.md go
+  // What the terminal shows, to be shown as it is: larm show's tables of the node, and larm
+  // place's table of the regions given ("" without regions). The CLI writes both.
+  std::string node_tables;
+  std::string regions_text;
 };
 
 std::string html_report(const ReportInputs& inputs);

@@ -55,6 +55,8 @@ summary() {
 trap summary EXIT
 
 "$root/scripts/install-deps.sh"
+# uPlot (inlined into the report) and puppeteer-core (its browser test), from the npm registry.
+"$root/scripts/install-web.sh"
 step_done "install-deps"
 
 # The builds are CMakePresets.json's (asan, tsan, release-tests): one place for their flags, the

@@ -2,7 +2,9 @@
 report.html (self-contained: every figure inline as SVG, no network reference) and report.md are
 written; the page is loaded in headless Chromium, whose DOM must hold the provenance and roofs
 tables and one SVG per figure of figures.json; a screenshot is saved beside the test's output.
-    report_test.py LARM REFERENCE_DIR SCREENSHOT_PNG"""
+Then the interactive roofline is driven through the DevTools protocol (report_browser.cjs, with
+puppeteer-core from scripts/install-web.sh): hover, toggle, zoom.
+    report_test.py LARM REFERENCE_DIR SCREENSHOT_PNG NODE_MODULES"""
 import json
 import os
 import re
@@ -13,7 +15,7 @@ import tempfile
 
 from cli_helpers import Checker, run
 
-larm, reference, screenshot = sys.argv[1], sys.argv[2], sys.argv[3]
+larm, reference, screenshot, node_modules = sys.argv[1:5]
 c = Checker()
 work = tempfile.mkdtemp(prefix="larm-report-")
 results = os.path.join(work, "results")
@@ -29,7 +31,18 @@ figures = json.load(open(os.path.join(results, "plots", "figures.json")))["figur
 c.check(len(figures) >= 1, "no figure")
 c.check(not re.search(r"""(src|href)=["']?(https?:)?//""", html), "the page references the network")
 c.check(html.count("<svg") == len(figures), f"{html.count('<svg')} inline SVGs for {len(figures)} figures")
-c.check("<table id=\"roofs\">" in html and "<table id=\"provenance\">" in html, "tables missing")
+c.check("<table id=\"roofs-table\">" in html and "<table id=\"provenance-table\">" in html,
+        "tables missing")
+# A report a colleague reads: the summary first, then the contents, figures before the long
+# tables, the provenance last.
+order = [html.find(s) for s in ('id="summary"', 'id="contents"', 'id="figures"', 'id="regions"',
+                                'id="roofs"', 'id="tables"', 'id="provenance"')]
+c.check(all(o >= 0 for o in order) and order == sorted(order), f"sections out of order: {order}")
+for label in ("peak dp", "memory bandwidth", "memory latency", "ridge points", "quality"):
+    c.check(f"<th>{label}" in html, f"the summary lacks {label}")
+c.check("<pre id=\"regions-table\">" in html and "triad" in html, "the regions' verdicts are missing")
+c.check("core_frequency_hz" in html and not re.search(r"<td>\d+\.\d{8,}</td>", html),
+        "the provenance shows numbers with all their digits")
 c.check("single NUMA node" in html, "the one-node warning is missing")
 c.check("## Roofs" in md and all(f"plots/{f['name']}.png" in md for f in figures),
         "report.md lacks its roofs table or figures")
@@ -53,6 +66,18 @@ if chromium:
     c.check(os.path.exists(screenshot) and os.path.getsize(screenshot) > 20000,
             f"no screenshot at {screenshot}")
     print(f"screenshot: {screenshot}")
+    node = shutil.which("node")
+    c.check(node is not None and os.path.isdir(os.path.join(node_modules, "puppeteer-core")),
+            f"node or puppeteer-core missing ({node_modules}): scripts/install-web.sh installs them")
+    c.check('id="larm-roofline-data"' in html, "the report has no interactive roofline (built without uPlot?)")
+    if node and os.path.isdir(os.path.join(node_modules, "puppeteer-core")):
+        here = os.path.dirname(os.path.abspath(__file__))
+        r = subprocess.run([node, os.path.join(here, "report_browser.cjs"), os.path.abspath(html_file),
+                            chromium, screenshot.replace(".png", "-interactive.png")],
+                           capture_output=True, text=True, timeout=180,
+                           env={**os.environ, "NODE_PATH": node_modules})
+        print(r.stdout + r.stderr)
+        c.check(r.returncode == 0 and "FAILED" not in r.stdout, "the interactive roofline failed in Chromium")
 # The hybrid model's θ in report.md too (docs/validation-and-figures.md promises them there), on the four-domain
 # fixture that has a fit.
 repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

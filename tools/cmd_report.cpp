@@ -5,7 +5,11 @@
 #include "platform/interrupt_guard.h"
 #include "report/fleet_report.h"
 #include "report/report_page.h"
+#include "report/text/placement_table.h"
+#include "report/text/summary_table.h"
 #include "results/atomic_file.h"
+#include "roofline/contention.h"
+#include "roofline/roof_set.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
@@ -81,7 +85,16 @@ int run_report(const ReportCommandOptions& options) {
   const report::PlotOutcome figures = report::plot_all(
       inputs, figures_dir, {report::Format::svg, report::Format::png}, interrupt.stop_flag());
   if (figures.interrupted) return report_interrupted_drawing(figures, figures_dir);
-  const report::ReportInputs page{inputs, figures, figures_dir, out};
+  report::ReportInputs page{inputs, figures, figures_dir, out, "", ""};
+  // The terminal's tables, as larm show and larm place print them.
+  page.node_tables = text::summary_table(inputs.results) +
+                     roofline::describe_ridges(inputs.results) +
+                     roofline::describe_contention(inputs.results);
+  std::vector<roofline::PlacedRegion> placements;
+  for (const roofline::RegionPoint& point : inputs.regions) {
+    placements.push_back(roofline::place(point, inputs.results, inputs.roofs));
+  }
+  if (!placements.empty()) page.regions_text = text::placement_table(placements);
   return finish_report(figures, figures_dir, out, report::html_report(page),
                        report::markdown_report(page));
 }

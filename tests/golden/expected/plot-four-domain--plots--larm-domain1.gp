@@ -34,18 +34,18 @@ do for [fmt in formats] {
   set logscale y2
   set title 'Domain 1: load roofs, dp ceilings'
   plot \
-    min(x*389.347, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 389 GB/s', \
-    min(x*215.391, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 215 GB/s', \
-    min(x*168.53, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 169 GB/s', \
-    min(x*19.8337, F) with lines lc rgb "#000000" dt 2 lw 1.5 title 'mem 0, 4, 6 DRAM remote: 19.8 GB/s', \
+    min(x*389.347, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 389.3 GB/s', \
+    min(x*215.391, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 215.4 GB/s', \
+    min(x*168.53, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 168.5 GB/s', \
+    min(x*19.8337, F) with lines lc rgb "#000000" dt 2 lw 1.5 title 'mem 0, 4, 6 DRAM remote: 19.83 GB/s', \
     min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0, 2, 4, 6 DRAM contention: 9.92 GB/s', \
-    min(x*79.3348, F) with lines lc rgb "#D55E00" dt 2 lw 1.5 title 'mem 1, 5, 7 HBM remote: 79.3 GB/s', \
-    min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1, 3, 5, 7 HBM contention: 39.7 GB/s', \
-    min(x*33.0562, F) with lines lc rgb "#0072B2" dt 1 lw 1.5 title 'mem 2 DRAM local = congestion (all memories): 33.1 GB/s', \
-    min(x*132.225, F) with lines lc rgb "#CC79A7" dt 1 lw 1.5 title 'mem 3 HBM local: 132 GB/s', \
-    53.6476 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 53.6 GFLOP/s', \
-    109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109 GFLOP/s', \
-    54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.7 GFLOP/s'
+    min(x*79.3348, F) with lines lc rgb "#D55E00" dt 2 lw 1.5 title 'mem 1, 5, 7 HBM remote: 79.33 GB/s', \
+    min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1, 3, 5, 7 HBM contention: 39.67 GB/s', \
+    min(x*33.0562, F) with lines lc rgb "#0072B2" dt 1 lw 1.5 title 'mem 2 DRAM local = congestion (all memories): 33.06 GB/s', \
+    min(x*132.225, F) with lines lc rgb "#CC79A7" dt 1 lw 1.5 title 'mem 3 HBM local: 132.2 GB/s', \
+    53.6476 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 53.65 GFLOP/s', \
+    109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109.3 GFLOP/s', \
+    54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.68 GFLOP/s'
   unset multiplot
   set output
 }

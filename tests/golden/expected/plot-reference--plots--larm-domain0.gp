@@ -3,9 +3,9 @@
 formats = "svg"
 if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,800 font "Sans,19.5" linewidth 2.5; base = 19.5 }
-  if (fmt eq "svg") { set terminal svg enhanced size 700,400 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
-  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,4in font "Sans,8" linewidth 1.5; base = 8 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,928 font "Sans,19.5" linewidth 2.5; base = 19.5 }
+  if (fmt eq "svg") { set terminal svg enhanced size 700,464 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
+  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,4.64in font "Sans,8" linewidth 1.5; base = 8 }
   set output 'larm-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
@@ -25,9 +25,9 @@ do for [fmt in formats] {
   set ylabel "Performance (GFLOP/s)"
   set lmargin at screen 0.12
   set rmargin at screen 0.82
-  set tmargin at screen 0.9
-  set bmargin at screen 0.35
-  set key at screen 0.06, screen 0.2125 left top Left reverse samplen 4 font small vertical maxrows 5
+  set tmargin at screen 0.913793
+  set bmargin at screen 0.439655
+  set key at screen 0.06, screen 0.321121 left top Left reverse samplen 4 font small vertical maxrows 9
   F = 201.59
   set y2tics ('add,mul 102' 102.198, 'fma 202' 201.59)
   set y2range [0.1:503.974]
@@ -35,17 +35,17 @@ do for [fmt in formats] {
   set title 'Domain 0: load roofs, dp ceilings'
   plot \
     '+' using 1:(min($1*603.646, F)):(min($1*770.659, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#56B4E9" notitle, \
-    min(x*762.305, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 762 GB/s', \
+    min(x*762.305, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 762.3 GB/s', \
     '+' using 1:(min($1*247.629, F)):(min($1*266.936, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#009E73" notitle, \
-    min(x*263.168, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 263 GB/s', \
+    min(x*263.168, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 263.2 GB/s', \
     '+' using 1:(min($1*156.33, F)):(min($1*164.392, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#E69F00" notitle, \
-    min(x*164.068, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 164 GB/s', \
+    min(x*164.068, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 164.1 GB/s', \
     '+' using 1:(min($1*65.8087, F)):(min($1*67.7044, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#000000" notitle, \
-    min(x*67.0045, F) with lines lc rgb "#000000" dt 1 lw 1.5 title 'mem 0 DRAM local: 67 GB/s', \
+    min(x*67.0045, F) with lines lc rgb "#000000" dt 1 lw 1.5 title 'mem 0 DRAM local: 67.00 GB/s', \
     '+' using 1:(101.058):(102.879) with filledcurves fs transparent solid 0.18 noborder lc rgb "#555555" notitle, \
-    102.198 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512 = mul avx512: 102 GFLOP/s', \
+    102.198 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512 = mul avx512: 102.2 GFLOP/s', \
     '+' using 1:(200.767):(202.303) with filledcurves fs transparent solid 0.18 noborder lc rgb "#555555" notitle, \
-    201.59 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 202 GFLOP/s', \
+    201.59 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 201.6 GFLOP/s', \
     "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.6 lc rgb "#777777" title "validation points", \
     "larm-domain0-regions.dat" index 0 using 1:2 with points pt 5 ps 1.2 lc rgb "#0072B2" title 'regions: firsttouch', \
     "larm-domain0-regions.dat" index 0 using ($1 <= 1 ? $1 : 1/0):2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
