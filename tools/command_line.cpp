@@ -25,6 +25,7 @@ CommandLine::CommandLine()
   setup_characterize(app, global, action);
   setup_bench(app, global, action);
   setup_show(app, global, action);
+  setup_diff(app, global, action);
   setup_place(app, global, action);
   setup_count(app, global, action);
   setup_profile(app, global, action);

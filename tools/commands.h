@@ -14,6 +14,7 @@ void setup_kernels(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_plan(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_show(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_diff(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_place(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_count(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_profile(CLI::App& app, GlobalOptions& global, Action& action);
