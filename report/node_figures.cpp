@@ -282,6 +282,16 @@ std::vector<Figure> matrix_figures(const results::Results& results, Access roof_
     omitted.push_back("bandwidth matrix: no local or remote " + access + " memory roof");
     return {};
   }
+  if (domains.size() == 1 && memories.size() == 1) {
+    omitted.push_back(
+        "bandwidth matrix: one domain and one memory (its roof is in the LARM "
+        "figure)");
+    return {};
+  }
+  std::map<unsigned, std::string> kinds;  // as the roofs name them
+  for (const auto& r : results.roofs) {
+    if (r.memory && !r.memory_kind.empty()) kinds[r.memory->os_index] = r.memory_kind;
+  }
   Figure f;
   f.name = "matrix-bandwidth";
   f.title = "Memory bandwidth, domain x memory (" + access + ", GB/s)";
@@ -290,13 +300,15 @@ std::vector<Figure> matrix_figures(const results::Results& results, Access roof_
   double top = 0;
   for (const auto& [key, value] : gbps) top = std::max(top, value);
   std::ostringstream data, body;
-  data << "# memory_column domain_row gbps (NaN: not measured)\n";
+  data << "# memory_column domain_row gbps label (NaN: not measured)\n";
   int row = 0;
   for (int d : domains) {
     int column = 0;
     for (unsigned m : memories) {
       const auto it = gbps.find({d, m});
-      data << column << " " << row << " " << (it == gbps.end() ? NAN : it->second) << "\n";
+      data << column << " " << row << " " << (it == gbps.end() ? NAN : it->second) << " \""
+           << (it == gbps.end() ? std::string("-") : results::table_value_text(it->second))
+           << "\"\n";
       ++column;
     }
     data << "\n";
@@ -308,10 +320,11 @@ std::vector<Figure> matrix_figures(const results::Results& results, Access roof_
        << "  unset key\n  set view map\n"
        << "  set xrange [-0.5:" << static_cast<double>(memories.size()) - 0.5 << "]\n"
        << "  set yrange [" << static_cast<double>(domains.size()) - 0.5 << ":-0.5]\n"
-       << "  set xlabel \"Memory (OS index)\"\n  set ylabel \"Domain\"\n  set xtics (";
+       << "  set xlabel \"Memory (OS index, kind)\"\n  set ylabel \"Domain\"\n  set xtics (";
   int column = 0;
   for (unsigned m : memories) {
-    body << (column ? ", " : "") << "\"" << m << "\" " << column;
+    const std::string kind = kinds.count(m) ? " " + kinds[m] : std::string();
+    body << (column ? ", " : "") << gnuplot_string(std::to_string(m) + kind) << " " << column;
     ++column;
   }
   body << ")\n  set ytics (";
@@ -326,10 +339,11 @@ std::vector<Figure> matrix_figures(const results::Results& results, Access roof_
        << "  plot \"" << f.name
        << ".dat\" using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette, \\\n"
        // White numbers on the dark cells, black on the light ones.
-       << "    \"\" using 1:2:(sprintf(\"%.3g\", $3)):($3 > " << top / 2
+       << "    \"\" using 1:2:4:($3 > " << top / 2
        << " ? 0xffffff : 0x000000) with labels font small tc rgb variable\n";
   f.body = body.str();
-  f.caption = f.title + ": the median of each local and remote roof, all cores of the domain." +
+  f.caption = f.title + ": the " + name(results::roof_estimator(results)) +
+              " roof of each local and remote memory, all cores of the domain." +
               (memories.size() == 1 ? " One memory: no remote bandwidth to show." : "");
   return {f};
 }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "results/number_text.h"
+#include "results/statistics.h"
 
 namespace larm::roofline {
 
@@ -34,15 +35,17 @@ std::vector<std::pair<int, double>> present_points(const std::vector<Point>& cur
 }
 
 template <typename Point>
-void describe_curve(std::ostream& out, const std::string& what, const std::vector<Point>& curve) {
-  out << what << " (threads: GB/s):";
+void describe_curve(std::ostream& out, const std::string& what, const std::vector<Point>& curve,
+                    Estimator estimator) {
+  // Each point by the roofs' estimator, as the figures plot it (the knee is found on medians).
+  out << what << " (threads: GB/s, " << name(estimator) << "):";
   for (const Point& p : curve) {
     char point[48];
     if (p.samples.empty()) {
       std::snprintf(point, sizeof point, " %d: -", p.threads);
     } else {
       std::snprintf(point, sizeof point, " %d: %s", p.threads,
-                    results::fixed_text(p.stats.median, 1).c_str());
+                    results::table_value_text(results::estimate(p.samples, estimator)).c_str());
     }
     out << point;
   }
@@ -62,12 +65,13 @@ std::optional<int> contention_knee(const std::vector<results::CurvePoint>& curve
 
 std::string describe_contention(const results::Results& results) {
   std::ostringstream out;
+  const Estimator estimator = results::roof_estimator(results);
   std::map<std::string, std::vector<results::CurvePoint>> curves;  // "memory access"
   for (const results::CurvePoint& p : results.contention_curve) {
     curves[memory_text(p.memory) + " " + name(p.access)].push_back(p);
   }
   for (const auto& [key, curve] : curves) {
-    describe_curve(out, "Contention curve, memory " + key, curve);
+    describe_curve(out, "Contention curve, memory " + key, curve, estimator);
   }
   std::map<std::pair<int, std::string>, std::vector<results::CacheCurvePoint>> caches;
   for (const results::CacheCurvePoint& p : results.cache_scaling) {
@@ -77,7 +81,7 @@ std::string describe_contention(const results::Results& results) {
     describe_curve(out,
                    "Scaling curve, domain " + std::to_string(key.first) + " " + key.second + " " +
                        name(curve.front().access),
-                   curve);
+                   curve, estimator);
   }
   for (const results::SharedBandwidth& b : results.shared) {
     char line[160];

@@ -110,12 +110,12 @@ if gnuplot:
     os.makedirs(plots)
     os.symlink(victim, os.path.join(plots, "larm-domain0.svg.partial"))
     os.symlink(victim, os.path.join(plots, "larm-domain0.log"))
-    os.mkfifo(os.path.join(plots, "matrix-bandwidth.log"))
+    os.mkfifo(os.path.join(plots, "sweep-domain0.log"))
     r = run(larm, "plot", results, "--format", "svg", timeout=120)
     c.check(r.returncode == 0, f"plot with planted links and FIFOs: exit {r.returncode}: "
             f"{r.stderr[-300:]}")
     c.check(open(victim).read() == "precious\n", "a planted link's target was written")
-    for log in ("larm-domain0.log", "matrix-bandwidth.log"):
+    for log in ("larm-domain0.log", "sweep-domain0.log"):
         mode = os.lstat(os.path.join(plots, log)).st_mode
         c.check(stat.S_ISREG(mode), f"{log} replaced by a regular file")
     c.check(not [f for f in os.listdir(plots) if ".partial-" in f], "partial files left")

@@ -18,13 +18,13 @@ do for [fmt in formats] {
   set view map
   set xrange [-0.5:7.5]
   set yrange [3.5:-0.5]
-  set xlabel "Memory (OS index)"
+  set xlabel "Memory (OS index, kind)"
   set ylabel "Domain"
-  set xtics ("0" 0, "1" 1, "2" 2, "3" 3, "4" 4, "5" 5, "6" 6, "7" 7)
+  set xtics ('0 DRAM' 0, '1 HBM' 1, '2 DRAM' 2, '3 HBM' 3, '4 DRAM' 4, '5 HBM' 5, '6 DRAM' 6, '7 HBM' 7)
   set ytics ("0" 0, "1" 1, "2" 2, "3" 3)
   set title 'Memory bandwidth (load)'
   plot "matrix-bandwidth.dat" using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder lc palette, \
-    "" using 1:2:(sprintf("%.3g", $3)):($3 > 66.1123 ? 0xffffff : 0x000000) with labels font small tc rgb variable
+    "" using 1:2:4:($3 > 66.1123 ? 0xffffff : 0x000000) with labels font small tc rgb variable
   unset multiplot
   set output
 }
