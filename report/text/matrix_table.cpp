@@ -12,7 +12,6 @@
 #include "results/statistics.h"
 
 namespace larm::text {
-using larm::results::fixed_text;
 using larm::results::LatencyPoint;
 using larm::results::MemoryRecord;
 using larm::results::Results;
@@ -23,7 +22,7 @@ namespace {
 
 std::string matrix_cell(double value, bool present) {
   if (!present) return "-";
-  return fixed_text(value, value >= 100 ? 0 : 1);
+  return results::table_value_text(value);
 }
 
 }  // namespace
@@ -37,6 +36,15 @@ std::string matrix_table(const Results& results) {
     const std::string os = std::to_string(m.os_index);
     memories.push_back(os);
     kinds[os] = m.kind;
+  }
+  // A memory the roofs name that the topology does not list (a file assembled from several).
+  for (const Roof& r : results.roofs) {
+    if (!r.memory) continue;
+    const std::string os = r.memory->text();
+    if (std::find(memories.begin(), memories.end(), os) == memories.end()) {
+      memories.push_back(os);
+      kinds[os] = r.memory_kind;
+    }
   }
   std::set<int> domains;
   for (const Roof& r : results.roofs) domains.insert(r.domain);
