@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "kernels/drivers.h"
+#include "platform/progress_line.h"
 #include "results/statistics.h"
 
 namespace larm::kernels {
@@ -100,13 +101,10 @@ bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock&
   const std::size_t total = ratio_fast.size() * ratio_read.size() +
                             (options.validation ? 5 * options.validation_ratio_fast.size() : 0);
   std::size_t done = 0;
-  const bool progress = !options.quiet && ::isatty(STDERR_FILENO);
+  platform::ProgressLine progress(options.quiet);
   const auto report = [&](const std::string& what) {
     ++done;
-    if (progress) {
-      std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done, total, what.c_str());
-      std::fflush(stderr);
-    }
+    progress.update("[" + std::to_string(done) + "/" + std::to_string(total) + "] " + what);
     if (options.on_point) options.on_point(results);
   };
   try {
@@ -133,12 +131,12 @@ bool run_hybrid_sweep(const topology::Topology& topology, const platform::Clock&
       }
     }
   } catch (const Interrupted&) {
-    if (progress) std::fprintf(stderr, "\r\033[K");
+    progress.finish();
     results.complete = false;
     results.incomplete_reason = "interrupted";
     return false;
   }
-  if (progress) std::fprintf(stderr, "\r\033[K");
+  progress.finish();
   results.complete = true;
   return true;
 }

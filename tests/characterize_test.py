@@ -8,6 +8,7 @@ the suite characterizes this node once."""
 import csv
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -56,6 +57,11 @@ def load_roofs(doc):
 shutil.rmtree(out, ignore_errors=True)
 r = run(larm, "characterize", "--quick", "--validate", "--out", out, timeout=1200)
 print(r.stdout)
+# Progress in a pipe (a batch job's log): whole lines, the first at once, then one every 10 s;
+# never the terminal's carriage returns.
+progress = [line for line in r.stderr.splitlines() if re.match(r"\[\d+/\d+\] ", line)]
+c.check(progress and progress[0].startswith("[1/") and "\r" not in r.stderr and "\x1b[K" not in r.stderr,
+        f"no progress line in the pipe, or a terminal's: {r.stderr[:300]!r}")
 if r.returncode == 0:
     with open(os.path.join(out, "characterize-stdout.txt"), "w") as f:
         f.write(r.stdout)

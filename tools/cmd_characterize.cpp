@@ -12,6 +12,7 @@
 #include "characterize/run_journal.h"
 #include "platform/environment.h"
 #include "platform/interrupt_guard.h"
+#include "platform/progress_line.h"
 #include "report/text/summary_table.h"
 #include "results/atomic_file.h"
 #include "results/number_text.h"
@@ -86,13 +87,12 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
       std::cout << std::flush;
     };
   }
-  const bool show_progress = !global.quiet && ::isatty(STDERR_FILENO);
-  if (show_progress) {
-    run.on_progress = [](const characterize::ProgressEvent& e) {
-      std::fprintf(stderr, "\r\033[K[%d/%d] %s  (%s elapsed, ~%s left)", e.index, e.total,
-                   e.measurement->label().c_str(), results::minutes_text(e.elapsed_seconds).c_str(),
-                   results::minutes_text(e.remaining_seconds).c_str());
-      std::fflush(stderr);
+  platform::ProgressLine progress(global.quiet);
+  if (progress.active()) {
+    run.on_progress = [&progress](const characterize::ProgressEvent& e) {
+      progress.update("[" + std::to_string(e.index) + "/" + std::to_string(e.total) + "] " +
+                      e.measurement->label() + "  (" + results::minutes_text(e.elapsed_seconds) +
+                      " elapsed, ~" + results::minutes_text(e.remaining_seconds) + " left)");
     };
   }
   results::Results results;
@@ -104,7 +104,7 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
     outcome = resuming ? characterize::resume_node(topology, clock, run, out, results)
                        : characterize::characterize_node(topology, clock, run, out, results);
   }
-  if (show_progress) std::fprintf(stderr, "\r\033[K");
+  progress.finish();
   if (resuming && !global.quiet) {
     const auto& resumed = results.provenance.resumed;
     if (!resumed || resumed->empty()) {

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "platform/interrupt_guard.h"
+#include "platform/progress_line.h"
 #include "tools/cli_outputs.h"
 #include "validate/model_error.h"
 
@@ -16,11 +17,11 @@ int run_validation_step(const topology::Topology& topology, const platform::Cloc
                         const ValidationStepOptions& options, const std::filesystem::path& dir,
                         results::Results& results) {
   validate::ValidationOptions run = options.run;
-  const bool show_progress = !options.quiet && ::isatty(STDERR_FILENO);
-  if (show_progress) {
-    run.on_progress = [](int index, int total, const std::string& what) {
-      std::fprintf(stderr, "\r\033[K[%d/%d] validating %s", index, total, what.c_str());
-      std::fflush(stderr);
+  platform::ProgressLine progress(options.quiet);
+  if (progress.active()) {
+    run.on_progress = [&progress](int index, int total, const std::string& what) {
+      progress.update("[" + std::to_string(index) + "/" + std::to_string(total) + "] validating " +
+                      what);
     };
   }
   validate::ValidationOutcome outcome;
@@ -30,7 +31,7 @@ int run_validation_step(const topology::Topology& topology, const platform::Cloc
     run.stop = interrupt.stop_flag();
     outcome = validate::validate_roofs(topology, clock, run, dir, results);
   }
-  if (show_progress) std::fprintf(stderr, "\r\033[K");
+  progress.finish();
   const auto& errors = outcome.errors;
   int status = outcome.interrupted ? 130 : 0;
   std::cout << "\nModel validation (" << name(options.run.op) << " " << name(options.run.precision)
