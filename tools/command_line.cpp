@@ -9,6 +9,7 @@
 #include "results/input_file.h"
 #include "results/printable_text.h"
 #include "tools/cli_options.h"
+#include "tools/help_formatter.h"
 
 namespace larm::cli {
 
@@ -19,6 +20,8 @@ CommandLine::CommandLine()
   app.set_version_flag("--version",
                        std::string(LARM_VERSION_STRING) + " (" + LARM_GIT_COMMIT + ")");
   app.require_subcommand(1);
+  // Subcommands made after this share it.
+  app.formatter(std::make_shared<HelpFormatter>());
   setup_topology(app, global, action);
   setup_kernels(app, global, action);
   setup_plan(app, global, action);
