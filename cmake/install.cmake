@@ -66,9 +66,9 @@ if(HELP2MAN)
     OUTPUT ${_man}/larm.1
     COMMAND ${CMAKE_COMMAND} -E make_directory ${_man}
     COMMAND ${HELP2MAN} --no-info --no-discard-stderr --version-string=${PROJECT_VERSION}
-            --name=measures\ the\ Locality-Aware\ Roofline\ Model\ of\ a\ node
+            --include=${CMAKE_SOURCE_DIR}/docs/man/larm.h2m
             --output=${_man}/larm.1 $<TARGET_FILE:larm>
-    DEPENDS larm
+    DEPENDS larm ${CMAKE_SOURCE_DIR}/docs/man/larm.h2m
     VERBATIM)
   list(APPEND _pages ${_man}/larm.1)
   foreach(command ${_commands})
@@ -82,8 +82,9 @@ if(HELP2MAN)
       OUTPUT ${_man}/larm-${command}.1
       COMMAND ${CMAKE_COMMAND} -E make_directory ${_man}
       COMMAND ${HELP2MAN} --no-info --no-discard-stderr --version-string=${PROJECT_VERSION}
-              --name=larm\ ${command} --output=${_man}/larm-${command}.1 ${_wrapper}
-      DEPENDS larm
+              --include=${CMAKE_SOURCE_DIR}/docs/man/larm-${command}.h2m
+              --output=${_man}/larm-${command}.1 ${_wrapper}
+      DEPENDS larm ${CMAKE_SOURCE_DIR}/docs/man/larm-${command}.h2m
       VERBATIM)
     list(APPEND _pages ${_man}/larm-${command}.1)
   endforeach()

@@ -12,6 +12,7 @@ only that prefix (issue 26):
 - the installed `larm count` uses the installed tool."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -67,7 +68,8 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
     expected = ["bin/larm", "include/larm/region.h", "include/larm/likwid-markers.h",
                 "share/larm/schema/regions-v1.schema.json", "share/man/man1/larm.1",
                 "share/man/man1/larm-count.1", "share/man/man1/larm-place.1",
-                "share/man/man1/larm-profile.1"]
+                "share/man/man1/larm-profile.1", "share/man/man1/larm-bench.1",
+                "share/man/man1/larm-diff.1"]
     rel = os.path.relpath(libdir, prefix)
     expected += [rel + "/liblarm.a", rel + "/cmake/larm/larmConfig.cmake", rel + "/pkgconfig/larm.pc",
                  rel + "/larm/valgrind/larmcount-amd64-linux"]
@@ -79,6 +81,12 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
               env=dict(os.environ, MANWIDTH="80")) if shutil.which("man") else None
     if man is not None:
         check(man.returncode == 0 and "--counts" in man.stdout, "man page of larm place lists --counts")
+        # Every page a reader's page: what it is, its options, examples, files, exit status, see also.
+        for page in sorted(os.listdir(os.path.join(prefix, "share/man/man1"))):
+            text = run(["man", "-l", "-P", "cat", os.path.join(prefix, "share/man/man1", page)],
+                       env=dict(os.environ, MANWIDTH="80")).stdout
+            for section in ("NAME", "DESCRIPTION", "OPTIONS", "EXAMPLES", "EXIT STATUS", "SEE ALSO"):
+                check(re.search(rf"^{section}$", text, re.M) is not None, f"{page}: no {section} section")
 
     # Nothing of the build tree may be seen: the programs are built in their own directory.
     app = os.path.join(tmp, "app")
