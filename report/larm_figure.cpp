@@ -505,9 +505,20 @@ std::size_t longest_key_title(const DomainData& d, const std::vector<std::string
   return longest;
 }
 
+// How many items of a plot command carry a title (an entry in the key).
+std::size_t titled_items(const std::string& plot) {
+  std::size_t count = 0;
+  for (std::size_t at = plot.find(" title "); at != std::string::npos;
+       at = plot.find(" title ", at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
 // Sets the figure's height and returns the margins and key placement of its script.
-std::string key_below(const DomainData& d, const std::vector<std::string>& labels, Figure& f) {
-  const std::size_t entries = key_entries(d, labels);
+// entries: the key's entries as the plot command has them (every item with a title).
+std::string key_below(const DomainData& d, const std::vector<std::string>& labels,
+                      std::size_t entries, Figure& f) {
   const double column_inches =
       (static_cast<double>(longest_key_title(d, labels)) + kKeySampleChars) * kKeyCharInches;
   const auto columns = static_cast<std::size_t>(
@@ -590,8 +601,9 @@ std::vector<Figure> larm_figures(const results::Results& results,
                  "its passes' values).";
     }
     f.caption = caption.str();
-    f.body = axes(range) + key_below(d, labels, f) +
-             domain_plot(d, range, f.name, true, labels, ": " + roofs_text);
+    const std::string plot = domain_plot(d, range, f.name, true, labels, ": " + roofs_text);
+    f.body = axes(range) +
+             key_below(d, labels, std::max(titled_items(plot), key_entries(d, labels)), f) + plot;
     // Each roof and ceiling by its own name, or the merged entry that stands for it.
     std::vector<std::string> values;
     for (const auto& m : merge_equal(d.bandwidth, key_name)) {

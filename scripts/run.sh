@@ -4,7 +4,8 @@
 # which it says), then draw the figures and write the report. Results go to
 # runs/<host>-<date>/ (results.json, roofs.csv, sweep.csv, latency.csv, hybrid.json,
 # hybrid.csv, plots/, report.html, report.md) and summary tables are printed. Extra arguments go to
-# `larm characterize` (e.g. --quick, which also makes the hybrid sweep quick; --out DIR).
+# `larm characterize` (e.g. --quick, which also makes the hybrid sweep quick; --out DIR). The
+# figures are checked last (larm plot --check).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -36,3 +37,6 @@ else
 fi
 "$larm" hybrid sweep --out "$out" "${quick[@]}"
 "$larm" report "$out"
+# The figures read back and checked (text outside the canvas, overlapping labels, a roof missing
+# from its key): a defect fails the run, after the results and the report are written.
+"$larm" plot "$out" --check --quiet

@@ -3,9 +3,9 @@
 formats = "svg"
 if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,928 font "Sans,19.5" linewidth 2.5; base = 19.5 }
-  if (fmt eq "svg") { set terminal svg enhanced size 700,464 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
-  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,4.64in font "Sans,8" linewidth 1.5; base = 8 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,960 font "Sans,19.5" linewidth 2.5; base = 19.5 }
+  if (fmt eq "svg") { set terminal svg enhanced size 700,480 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
+  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,4.8in font "Sans,8" linewidth 1.5; base = 8 }
   set output 'larm-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
@@ -25,9 +25,9 @@ do for [fmt in formats] {
   set ylabel "Performance (GFLOP/s)"
   set lmargin at screen 0.12
   set rmargin at screen 0.82
-  set tmargin at screen 0.913793
-  set bmargin at screen 0.439655
-  set key at screen 0.06, screen 0.321121 left top Left reverse samplen 4 font small vertical maxrows 9
+  set tmargin at screen 0.916667
+  set bmargin at screen 0.458333
+  set key at screen 0.06, screen 0.34375 left top Left reverse samplen 4 font small vertical maxrows 10
   F = 201.59
   set y2tics ('add,mul 102' 102.198, 'fma 202' 201.59)
   set y2range [0.1:503.974]
