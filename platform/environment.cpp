@@ -11,6 +11,21 @@
 extern char** environ;  // POSIX: the process's environment
 
 namespace larm::platform {
+
+std::string hypervisor_name(const std::string& vendor) {
+  // The CPUID leaf 0x40000000 signatures, as the hypervisors' documentation gives them.
+  static const std::pair<const char*, const char*> kKnown[] = {
+      {"KVMKVMKVM", "KVM"},          {"Microsoft Hv", "Hyper-V"}, {"VMwareVMware", "VMware"},
+      {"XenVMMXenVMM", "Xen"},       {"bhyve bhyve", "bhyve"},    {"TCGTCGTCGTCG", "QEMU (TCG)"},
+      {"ACRNACRNACRN", "ACRN"},      {"QNXQVMBSQG", "QNX"},       {" lrpepyh vr", "Parallels"},
+      {"VBoxVBoxVBox", "VirtualBox"}};
+  std::string trimmed = vendor;
+  while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\0')) trimmed.pop_back();
+  for (const auto& [signature, name] : kKnown) {
+    if (trimmed == signature) return name;
+  }
+  return trimmed;
+}
 namespace {
 
 // "always [madvise] never" -> "madvise"
@@ -92,7 +107,9 @@ EnvironmentReport read_environment(const CpuInfo& cpu) {
   v["cpufreq_governor"] = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
   v["smt_active"] = read_first_line("/sys/devices/system/cpu/smt/active");
   v["hypervisor"] =
-      cpu.hypervisor ? (cpu.hypervisor_vendor.empty() ? "yes" : cpu.hypervisor_vendor) : "none";
+      cpu.hypervisor
+          ? (cpu.hypervisor_vendor.empty() ? "yes" : hypervisor_name(cpu.hypervisor_vendor))
+          : "none";
   v["emulated"] = cpu.emulator.empty() ? "no" : cpu.emulator;
   const std::optional<int> only_node = only_node_without_numa_calls();
   v["numa_policy_calls"] = only_node ? "none (ENOSYS)" : "yes";

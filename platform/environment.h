@@ -21,4 +21,8 @@ EnvironmentReport read_environment(const CpuInfo& cpu);
 // The first line of a file, or "unavailable".
 std::string read_first_line(const std::string& path);
 
+// A hypervisor's CPUID signature as a reader knows it: "KVMKVMKVM" -> "KVM"; unknown ones as
+// they are, trailing blanks removed.
+std::string hypervisor_name(const std::string& vendor);
+
 }  // namespace larm::platform

@@ -20,7 +20,7 @@ for path in files:
     t = json.loads(topo.stdout)
     domains, memories = len(t["domains"]), len(t["memories"])
 
-    r = run(larm, "plan", "--verbose", "--topology", path)
+    r = run(larm, "plan", "--verbose", "--topology", path, env={"COLUMNS": "200"})
     c.check(r.returncode == 0, f"{name}: plan failed: {r.stderr}")
     lines = r.stdout.splitlines()
     head = [l for l in lines if l.startswith("Plan for")]
@@ -30,7 +30,10 @@ for path in files:
         if isa_line else []
     if "Opteron(tm) Processor 865" in r.stdout:
         c.check(isas == ["sse2"], f"{name}: the K8's ceilings {isas}")
-    c.check(len(head) == 1 and f"{domains} domain(s), {memories} memory(ies)" in head[0],
+    def counted(n, one, many):
+        return f"{n} {one if n == 1 else many}"
+    c.check(len(head) == 1 and f"{counted(domains, 'domain', 'domains')}, "
+                               f"{counted(memories, 'memory', 'memories')}" in head[0],
             f"{name}: header {head}")
     for d in range(domains):
         local = [l for l in lines if re.search(rf"^\s*bandwidth domain {d} memory \d+ local load ", l)]
@@ -88,8 +91,9 @@ else:
                     "--of", "xml", xml], check=True)
     estimates = {}
     for mode in ("default", "quick"):
-        r = run(larm, "plan", "--topology", xml, *(["--quick"] if mode == "quick" else []))
-        c.check("4 domain(s), 4 memory(ies), 64 cores" in r.stdout, f"synthetic node: {r.stdout[:200]}")
+        r = run(larm, "plan", "--topology", xml, *(["--quick"] if mode == "quick" else []),
+                env={"COLUMNS": "200"})
+        c.check("4 domains, 4 memories, 64 cores" in r.stdout, f"synthetic node: {r.stdout[:200]}")
         m = re.search(r"estimated (\d+) s", r.stdout)
         estimates[mode] = int(m.group(1)) if m else None
     print(f"2-socket 4-domain 64-core synthetic node: estimated {estimates['default']} s, quick {estimates['quick']} s")

@@ -24,6 +24,7 @@
 #include "tools/cli_outputs.h"
 #include "tools/cli_plan.h"
 #include "tools/commands.h"
+#include "tools/help_formatter.h"
 #include "tools/validation_step.h"
 
 namespace larm::cli {
@@ -118,8 +119,8 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   }
 
   if (!global.quiet) {
-    std::cout << text::summary_table(results) << roofline::describe_ridges(results)
-              << roofline::describe_contention(results);
+    std::cout << wrap_long_lines(text::summary_table(results) + roofline::describe_ridges(results) +
+                                 roofline::describe_contention(results));
   }
   std::cout << "Results: " << out.string() << "\n";
   if (results.complete && !global.quiet) {

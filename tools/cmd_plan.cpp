@@ -9,6 +9,7 @@
 #include "tools/cli_options.h"
 #include "tools/cli_plan.h"
 #include "tools/commands.h"
+#include "tools/help_formatter.h"
 
 namespace larm::cli {
 
@@ -32,7 +33,7 @@ int run_plan_command(const PlanCommandOptions& options, const GlobalOptions& glo
     priced = "Last-level cache: " + llc.summary + "\n";
   }
   const characterize::Plan plan = characterize::make_plan(topology, plan_options);
-  std::cout << text::describe_plan(plan, topology, options.verbose) << priced;
+  std::cout << wrap_long_lines(text::describe_plan(plan, topology, options.verbose) + priced);
   return 0;
 }
 }  // namespace

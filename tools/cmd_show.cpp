@@ -11,6 +11,7 @@
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/commands.h"
+#include "tools/help_formatter.h"
 
 namespace larm::cli {
 
@@ -31,8 +32,8 @@ int run_show(const ShowOptions& options, const GlobalOptions& global) {
   std::cout << "larm " << p.larm_version.value_or("?") << " (" << p.git_commit.value_or("?")
             << ") on " << p.host.value_or("?") << ", " << p.date.value_or("?") << "\n"
             << p.cpu_model.value_or("?") << "\n\n";
-  std::cout << text::summary_table(results) << roofline::describe_ridges(results)
-            << roofline::describe_contention(results);
+  std::cout << wrap_long_lines(text::summary_table(results) + roofline::describe_ridges(results) +
+                               roofline::describe_contention(results));
   if (options.matrix) std::cout << "\n" << text::matrix_table(results);
   return 0;
 }

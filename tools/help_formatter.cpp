@@ -45,6 +45,33 @@ std::string wrapped(const std::string& text, std::size_t width, std::size_t inde
   return out + line;
 }
 
+namespace {
+// Columns on the screen: UTF-8 continuation bytes take none ("±" is two bytes, one column).
+std::size_t columns(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+}  // namespace
+
+std::string wrap_long_lines(const std::string& text) {
+  const std::size_t width = terminal_width();
+  std::istringstream lines(text);
+  std::string out, line;
+  while (std::getline(lines, line)) {
+    const std::size_t indent = line.find_first_not_of(' ');
+    const std::size_t lead = indent == std::string::npos ? 0 : indent;
+    // A table's row (columns aligned by runs of spaces) is left whole.
+    if (columns(line) <= width || line.find("   ", lead) != std::string::npos) {
+      out += line + "\n";
+      continue;
+    }
+    out += std::string(lead, ' ') + wrapped(line.substr(lead), width - lead, lead + 2) + "\n";
+  }
+  if (!text.empty() && text.back() != '\n' && !out.empty()) out.pop_back();
+  return out;
+}
+
 HelpFormatter::HelpFormatter() : width_(terminal_width()) {
   column_width(kNameColumn);
 }

@@ -25,6 +25,11 @@ class HelpFormatter : public CLI::Formatter {
 // [1 - 1000]" -> "FLOAT", "NAME DIR" stays.
 std::string clean_type_name(const std::string& type_name);
 
+// Every line of text longer than the terminal's width (COLUMNS, else 80) wrapped at spaces, its
+// continuation indented as the line is plus two; shorter lines, and a table's rows (columns
+// aligned by runs of spaces), as they are.
+std::string wrap_long_lines(const std::string& text);
+
 // text wrapped to width, every line after the first indented by indent spaces.
 std::string wrapped(const std::string& text, std::size_t width, std::size_t indent);
 

@@ -35,8 +35,12 @@ std::string describe_plan(const Plan& plan, const topology::Topology& topology, 
       entry.second += m.estimated_seconds;
     }
   }
-  out << "Plan for " << topology.source() << ": " << topology.domains().size() << " domain(s), "
-      << topology.memories().size() << " memory(ies), " << topology.core_count() << " cores\n";
+  const std::size_t domains = topology.domains().size();
+  const std::size_t memories = topology.memories().size();
+  out << "Plan for " << topology.source() << ": " << domains
+      << (domains == 1 ? " domain, " : " domains, ") << memories
+      << (memories == 1 ? " memory, " : " memories, ") << topology.core_count()
+      << (topology.core_count() == 1 ? " core\n" : " cores\n");
   std::string ceilings;
   for (larm::Isa isa : plan.flop_isas)
     ceilings += (ceilings.empty() ? "" : ", ") + std::string(name(isa));

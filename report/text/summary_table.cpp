@@ -185,12 +185,13 @@ std::string summary_table(const Results& results) {
       flops[label][r.op] = &r;
     }
     if (!flop_order.empty()) {
-      out << "  " << right_aligned("GFLOP/s (" + estimator + ") [IPC]", 26);
-      const std::size_t width = any_interval(results.roofs, domain) ? 24 : 16;
+      // 80 columns: a label of 20 and three cells of 19 ("51.00 [1.99] ±0.8" and its gap).
+      out << "  " << right_aligned("GFLOP/s (" + estimator + ") [IPC]", 20);
+      const std::size_t width = any_interval(results.roofs, domain) ? 19 : 16;
       for (FlopOp op : all<FlopOp>()) out << right_aligned(name(op), width);
       out << "\n";
       for (const std::string& label : flop_order) {
-        out << "  " << right_aligned(label, 26);
+        out << "  " << right_aligned(label, 20);
         for (FlopOp op : all<FlopOp>()) {
           auto it = flops[label].find(op);
           std::string text = it == flops[label].end() ? "" : cell(it->second);

@@ -42,8 +42,9 @@ std::string topology_text(const results::TopologyRecord& t) {
   std::size_t cores = 0;
   for (const results::DomainRecord& d : t.domains) cores += d.core_pus.size();
   out << "Topology of " << t.source << " (hwloc " << t.hwloc_version << ")\n";
-  out << cores << " cores in " << t.domains.size() << " domain(s), " << t.memories.size()
-      << " memory(ies)\n";
+  out << cores << (cores == 1 ? " core in " : " cores in ") << t.domains.size()
+      << (t.domains.size() == 1 ? " domain, " : " domains, ") << t.memories.size()
+      << (t.memories.size() == 1 ? " memory\n" : " memories\n");
   for (const results::DomainRecord& d : t.domains) {
     out << "Domain " << d.index << " (" << d.attached_to << "): " << d.core_pus.size()
         << " cores, PUs " << pu_list(d.pus) << ", local memories";
