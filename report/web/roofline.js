@@ -91,7 +91,8 @@
         }],
       },
     }, columns, host);
-    host.appendChild(tip);
+    // Above the chart, where the eye is while the mouse moves on it.
+    host.insertBefore(tip, chart.root);
     charts.push({ domain: domain.domain, chart: chart, tip: tip, roofs: domain.roofs.length });
   }
   window.larmRoofline = charts;
