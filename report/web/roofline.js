@@ -46,9 +46,8 @@
       series.push({
         label: region.name,
         stroke: regionColours[i % regionColours.length],
-        fill: regionColours[i % regionColours.length],
         paths: function () { return null; },
-        points: { show: true, size: 10 },
+        points: { show: true, size: 10, fill: regionColours[i % regionColours.length] },
       });
       texts.push(region.text);
     });
