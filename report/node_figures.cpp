@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "results/number_text.h"
 #include "results/statistics.h"
 #include "roofline/contention.h"
 #include "roofline/region_placement.h"
