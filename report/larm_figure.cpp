@@ -86,6 +86,29 @@ constexpr ModelLevel kModelLevels[] = {{"L2", 4, &roofline::LevelTraffic::l2},
                                        {"L3", 8, &roofline::LevelTraffic::l3},
                                        {"memory", 12, &roofline::LevelTraffic::memory}};
 
+// The regions' colours, one per run label: none of the roofs' (Okabe-Ito) colours, nor the
+// hybrid roof's and larm advise's magenta (Paul Tol's muted and dark colours).
+constexpr const char* kRegionColours[] = {"#882255", "#332288", "#999933",
+                                          "#661100", "#6699CC", "#888888"};
+// Point labels beside the points up to this many points; beyond, the shapes and the key name them.
+constexpr std::size_t kMostLabelledPoints = 6;
+
+// The filled shapes of the regions, one per region name (squares, circles, triangles up and down,
+// diamonds, pentagons, then the open ones); the cache model's level markers use 4, 8 and 12.
+int region_point_type(std::size_t n) {
+  static const int kTypes[] = {5, 7, 9, 11, 13, 15, 6, 10, 14};
+  return kTypes[n % std::size(kTypes)];
+}
+
+// The names of the domain's regions drawn, in their first appearance's order.
+std::vector<std::string> region_names(const DomainData& d) {
+  std::vector<std::string> names;
+  for (const auto* p : d.regions) {
+    if (std::find(names.begin(), names.end(), p->region) == names.end()) names.push_back(p->region);
+  }
+  return names;
+}
+
 // Whether some region of the domain is drawn at this level's own intensity.
 bool drawn_at(const DomainData& d, const ModelLevel& level) {
   return std::any_of(d.regions.begin(), d.regions.end(), [&](const auto* p) {
@@ -369,14 +392,21 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
                     "-validation.dat\" using 1:2 with points pt 1 ps 0.6 lc rgb "
                     "\"#777777\" title \"validation points\"");
   }
+  // Thesis fig. 4.7: a region's shape names the region (function), its colour the run (the
+  // placement policy); the key has one entry per run in its colour and one per region in grey.
+  // Colours no roof uses. With many points, the shapes and the key name them: no point labels.
+  const std::vector<std::string> names = region_names(d);
   for (std::size_t l = 0; l < labels.size(); ++l) {
     const bool any = std::any_of(d.regions.begin(), d.regions.end(),
                                  [&](const auto* p) { return p->label == labels[l]; });
     if (!any) continue;
+    const std::string colour = kRegionColours[l % std::size(kRegionColours)];
     items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
-                    " using 1:2 with points pt " + std::to_string(5 + 2 * static_cast<int>(l)) +
-                    " ps 1.2 lc rgb \"" + palette()[(l + 1) % palette().size()] + "\" title " +
-                    gnuplot_string("regions: " + (labels[l].empty() ? "(no label)" : labels[l])));
+                    " using 1:2:4 with points pt variable ps 1.2 lc rgb \"" + colour +
+                    "\" notitle");
+    items.push_back("    1/0 with points pt 7 ps 1.2 lc rgb \"" + colour + "\" title " +
+                    gnuplot_string("run: " + (labels[l].empty() ? "(no label)" : labels[l])));
+    if (d.regions.size() > kMostLabelledPoints) continue;
     // Labels to the right of points left of AI 1, to the left of the others (column 1 decides).
     items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
                     " using ($1 <= 1 ? $1 : 1/0):2:3 with labels offset char 0.8,0.6 left font "
@@ -384,6 +414,10 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
     items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
                     " using ($1 > 1 ? $1 : 1/0):2:3 with labels offset char -0.8,0.6 right font "
                     "tiny noenhanced notitle");
+  }
+  for (std::size_t n = 0; n < names.size(); ++n) {
+    items.push_back("    1/0 with points pt " + std::to_string(region_point_type(n)) +
+                    " ps 1.2 lc rgb \"#444444\" title " + gnuplot_string("region: " + names[n]));
   }
   for (std::size_t k = 0; k < std::size(kModelLevels); ++k) {
     const ModelLevel& level = kModelLevels[k];
@@ -432,12 +466,17 @@ std::string axes(std::pair<double, double> range) {
 
 std::string regions_data(const DomainData& d, const std::vector<std::string>& labels) {
   std::ostringstream out;
-  out << "# ai_flop_per_byte gflops region (one block per run label)\n";
+  const std::vector<std::string> names = region_names(d);
+  out << "# ai_flop_per_byte gflops region point_type (one block per run label; the point type "
+         "names the region)\n";
   for (std::size_t l = 0; l < labels.size(); ++l) {
     out << "# label " << gnuplot_comment(labels[l].empty() ? "(none)" : labels[l]) << "\n";
     for (const auto* p : d.regions) {
       if (p->label == labels[l]) {
-        out << *p->ai << " " << *p->gflops << " " << gnuplot_data_string(p->region) << "\n";
+        const auto n = static_cast<std::size_t>(std::find(names.begin(), names.end(), p->region) -
+                                                names.begin());
+        out << *p->ai << " " << *p->gflops << " " << gnuplot_data_string(p->region) << " "
+            << region_point_type(n) << "\n";
       }
     }
     out << "\n\n";
@@ -479,7 +518,8 @@ std::size_t key_entries(const DomainData& d, const std::vector<std::string>& lab
                                     [&](const ModelLevel& level) { return drawn_at(d, level); });
   return merge_equal(d.bandwidth, key_name).size() + d.hybrid_roofs.size() +
          merge_equal(d.ceilings, ceiling_name).size() + (d.validation.empty() ? 0 : 1) +
-         labels.size() + (d.predicted.empty() ? 0 : 1) + static_cast<std::size_t>(levels);
+         labels.size() + region_names(d).size() + (d.predicted.empty() ? 0 : 1) +
+         static_cast<std::size_t>(levels);
 }
 
 // The longest key title of a domain's figure, in characters (as domain_plot writes them).
@@ -499,6 +539,7 @@ std::size_t longest_key_title(const DomainData& d, const std::vector<std::string
         std::max(longest, (names + ": " + results::table_value_text(c.value) + " GFLOP/s").size());
   }
   for (const auto& label : labels) longest = std::max(longest, label.size() + 12);
+  for (const auto& region : region_names(d)) longest = std::max(longest, region.size() + 8);
   for (const ModelLevel& level : kModelLevels) {
     if (drawn_at(d, level)) longest = std::max(longest, level_key_title(level).size());
   }

@@ -222,4 +222,20 @@ c.check(r.returncode == 0, f"no-gnuplot exit {r.returncode}: {r.stderr}")
 c.check("gnuplot not found" in r.stderr, f"no-gnuplot message: {r.stderr!r}")
 c.check(os.path.exists(os.path.join(nogp, "plots", "larm-domain0.gp")), "script not written")
 c.check(not os.path.exists(os.path.join(nogp, "plots", "larm-domain0.png")), "png without gnuplot?")
+# Thesis fig. 4.7 on the Table 4.2 node (three runs: bind0, firsttouch, interleave; regions ddot
+# and dgemm): a region's shape names the region, its colour the run; the key has an entry for
+# each; no region colour is a roof's.
+broadwell = os.path.join(work, "broadwell")
+shutil.copytree(os.path.join(os.path.dirname(four_domains), "broadwell-table42"), broadwell)
+runs = sorted(os.path.join(broadwell, f) for f in os.listdir(broadwell) if f.startswith("regions-"))
+r = run(larm, "plot", broadwell, "--regions", *runs, "--check")
+c.check(r.returncode == 0, f"plot of the Table 4.2 node with its regions: {r.stderr[-400:]}")
+gp = open(os.path.join(broadwell, "plots", "larm-domain0.gp")).read()
+for entry in ("run: bind0", "run: firsttouch", "run: interleave", "region: ddot", "region: dgemm"):
+    c.check(entry in gp, f"the LARM key lacks {entry!r}")
+c.check("pt variable" in gp, "regions are not drawn with a shape per region")
+roof_colours = set(re.findall(r'min\(x\*[^)]*\) with lines lc rgb "(#[0-9A-Fa-f]{6})"', gp))
+region_colours = set(re.findall(r'pt variable ps [0-9.]+ lc rgb "(#[0-9A-Fa-f]{6})"', gp))
+c.check(len(region_colours) == 3 and not (roof_colours & region_colours),
+        f"region colours {region_colours} against roof colours {roof_colours}")
 c.finish()

@@ -48,9 +48,11 @@ do for [fmt in formats] {
     109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109.3 GFLOP/s', \
     54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.68 GFLOP/s', \
     "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.6 lc rgb "#777777" title "validation points", \
-    "larm-domain0-regions.dat" index 0 using 1:2 with points pt 5 ps 1.2 lc rgb "#0072B2" title 'regions: firsttouch', \
+    "larm-domain0-regions.dat" index 0 using 1:2:4 with points pt variable ps 1.2 lc rgb "#882255" notitle, \
+    1/0 with points pt 7 ps 1.2 lc rgb "#882255" title 'run: firsttouch', \
     "larm-domain0-regions.dat" index 0 using ($1 <= 1 ? $1 : 1/0):2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
-    "larm-domain0-regions.dat" index 0 using ($1 > 1 ? $1 : 1/0):2:3 with labels offset char -0.8,0.6 right font tiny noenhanced notitle
+    "larm-domain0-regions.dat" index 0 using ($1 > 1 ? $1 : 1/0):2:3 with labels offset char -0.8,0.6 right font tiny noenhanced notitle, \
+    1/0 with points pt 5 ps 1.2 lc rgb "#444444" title 'region: triad'
   min(a, b) = a < b ? a : b
   set logscale x 2
   set logscale y 10
