@@ -11,7 +11,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 "$root/scripts/install-deps.sh"
 # uPlot, for the report's interactive roofline (npm registry); without it the report keeps its
 # static figures and says so.
-"$root/scripts/install-web.sh" ||
+"$root/scripts/install-web.sh" --run ||
   echo "run.sh: uPlot could not be installed from the npm registry: the report will have no interactive roofline" >&2
 cd "$root"
 cmake --preset release >/dev/null  # build/release (CMakePresets.json)
