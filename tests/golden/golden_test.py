@@ -76,7 +76,9 @@ def run_case(name, arguments, files):
     os.makedirs(out)
     argv = [larm] + [a.replace("{OUT}", out) for a in arguments]
     result = subprocess.run(argv, capture_output=True, text=True, timeout=300,
-                            env=dict(os.environ, LC_ALL="C"))
+                            # Wide enough that no line wraps at a path, whose length is the
+                            # checkout's (outputs wrap prose at COLUMNS).
+                            env=dict(os.environ, LC_ALL="C", COLUMNS="200"))
     produced = {f"{name}.out": f"exit {result.returncode}\n--- stdout\n{result.stdout}"
                                 f"--- stderr\n{result.stderr}"}
     for pattern in files:
