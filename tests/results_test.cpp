@@ -211,6 +211,20 @@ TEST(Results, LoadErrorsNameTheProblem) {
   std::filesystem::remove_all(dir);
 }
 
+// A cache without its level was read (as "") and then written back as a level the schema refuses:
+// what the reader accepts, the writer must write and the reader accept again.
+TEST(Results, ACacheWithoutItsLevelIsRefused) {
+  nlohmann::json document = to_json(sample_results());
+  document["topology"]["domains"] = nlohmann::json::array(
+      {{{"index", 0}, {"caches", nlohmann::json::array({{{"instance_bytes", 32768}}})}}});
+  try {
+    (void)results_from_json(document);
+    FAIL() << "a cache without a level was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("level"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Results, SummaryMarksAbsentAndIncomplete) {
   Results r = sample_results();
   r.complete = false;
