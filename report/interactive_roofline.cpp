@@ -142,7 +142,8 @@ std::string interactive_roofline_html(const PlotInputs& inputs) {
     }
   }
   h << "<style>" << joined(web::kUplotStyle, web::kUplotStyle_parts)
-    << "\n.larm-tip{min-height:2.8em;font-size:0.9em;padding:0.2em 0;color:#222;background:#f8f8f8}</style>\n";
+    << "\n.larm-tip{height:5.4em;overflow-y:auto;font-size:0.9em;padding:0.2em "
+       "0;color:#222;background:#f8f8f8}</style>\n";
   h << "<script type=\"application/json\" id=\"larm-roofline-data\">" << script_safe(data.dump())
     << "</script>\n";
   h << "<script>" << joined(web::kUplotScript, web::kUplotScript_parts) << "</script>\n";

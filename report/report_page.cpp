@@ -252,8 +252,7 @@ std::vector<Section> sections(const ReportInputs& inputs, bool interactive) {
 }
 
 // A provenance value as a reader takes it: numbers with the digits they carry, not 17.
-std::string provenance_value(const std::string& key, const std::string& value) {
-  (void)key;
+std::string provenance_value(const std::string& value) {
   char* end = nullptr;
   const double number = std::strtod(value.c_str(), &end);
   if (!value.empty() && end == value.c_str() + value.size() &&
@@ -354,7 +353,7 @@ std::string html_report(const ReportInputs& inputs) {
   }
   h << "<h2 id=\"provenance\">Machine and provenance</h2>\n<table id=\"provenance-table\">\n";
   for (const auto& [key, value] : provenance_rows(results::to_json(results.provenance))) {
-    h << "<tr><th>" << html_escape(key) << "</th><td>" << html_escape(provenance_value(key, value))
+    h << "<tr><th>" << html_escape(key) << "</th><td>" << html_escape(provenance_value(value))
       << "</td></tr>\n";
   }
   h << "</table>\n";
@@ -425,7 +424,7 @@ std::string markdown_report(const ReportInputs& inputs) {
   }
   m << "\n<a id=\"provenance\"></a>\n## Machine and provenance\n\n| | |\n|---|---|\n";
   for (const auto& [key, value] : provenance_rows(results::to_json(results.provenance))) {
-    m << "| " << md(key) << " | " << md(provenance_value(key, value)) << " |\n";
+    m << "| " << md(key) << " | " << md(provenance_value(value)) << " |\n";
   }
   return m.str();
 }

@@ -172,26 +172,24 @@ RunComparison compare_runs(const Results& a, const Results& b) {
       c.relative = c.a->roof > 0 ? (c.b->roof - c.a->roof) / c.a->roof : 0;
     }
   };
-  for (const Roof& r : a.roofs) {
+  // A's roofs in its order, then B's that A does not have; a key seen once only.
+  const auto add = [&](const Roof& r, bool from_a) {
     RoofComparison c;
     c.key = roof_key(r);
-    if (seen[c.key]) continue;
+    if (seen[c.key]) return;
     seen[c.key] = true;
-    c.a = &r;
-    const auto found = in_b.find(c.key);
-    c.b = found == in_b.end() ? nullptr : found->second;
+    if (from_a) {
+      c.a = &r;
+      const auto found = in_b.find(c.key);
+      c.b = found == in_b.end() ? nullptr : found->second;
+    } else {
+      c.b = &r;
+    }
     judge(c);
     out.roofs.push_back(c);
-  }
-  for (const Roof& r : b.roofs) {
-    RoofComparison c;
-    c.key = roof_key(r);
-    if (seen[c.key]) continue;
-    seen[c.key] = true;
-    c.b = &r;
-    judge(c);
-    out.roofs.push_back(c);
-  }
+  };
+  for (const Roof& r : a.roofs) add(r, true);
+  for (const Roof& r : b.roofs) add(r, false);
   return out;
 }
 
