@@ -407,12 +407,13 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
     items.push_back("    1/0 with points pt 7 ps 1.2 lc rgb \"" + colour + "\" title " +
                     gnuplot_string("run: " + (labels[l].empty() ? "(no label)" : labels[l])));
     if (d.regions.size() > kMostLabelledPoints) continue;
-    // Labels to the right of points left of AI 1, to the left of the others (column 1 decides).
+    // Labels to the right of points left of AI 1, to the left of the others (column 1 decides);
+    // a region's name once, at its first point: its shape names the others.
     items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
-                    " using ($1 <= 1 ? $1 : 1/0):2:3 with labels offset char 0.8,0.6 left font "
+                    " using ($1 <= 1 ? $1 : 1/0):2:5 with labels offset char 0.8,0.6 left font "
                     "tiny noenhanced notitle");
     items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
-                    " using ($1 > 1 ? $1 : 1/0):2:3 with labels offset char -0.8,0.6 right font "
+                    " using ($1 > 1 ? $1 : 1/0):2:5 with labels offset char -0.8,0.6 right font "
                     "tiny noenhanced notitle");
   }
   for (std::size_t n = 0; n < names.size(); ++n) {
@@ -467,16 +468,19 @@ std::string axes(std::pair<double, double> range) {
 std::string regions_data(const DomainData& d, const std::vector<std::string>& labels) {
   std::ostringstream out;
   const std::vector<std::string> names = region_names(d);
-  out << "# ai_flop_per_byte gflops region point_type (one block per run label; the point type "
-         "names the region)\n";
+  out << "# ai_flop_per_byte gflops region point_type point_label (one block per run label; the "
+         "point type names the region, its first point carries its name)\n";
+  std::vector<std::string> labelled;
   for (std::size_t l = 0; l < labels.size(); ++l) {
     out << "# label " << gnuplot_comment(labels[l].empty() ? "(none)" : labels[l]) << "\n";
     for (const auto* p : d.regions) {
       if (p->label == labels[l]) {
         const auto n = static_cast<std::size_t>(std::find(names.begin(), names.end(), p->region) -
                                                 names.begin());
+        const bool first = std::find(labelled.begin(), labelled.end(), p->region) == labelled.end();
+        if (first) labelled.push_back(p->region);
         out << *p->ai << " " << *p->gflops << " " << gnuplot_data_string(p->region) << " "
-            << region_point_type(n) << "\n";
+            << region_point_type(n) << " " << gnuplot_data_string(first ? p->region : "") << "\n";
       }
     }
     out << "\n\n";
@@ -513,15 +517,6 @@ constexpr double kKeyCharInches = 0.068;  // a character as gnuplot reserves it 
 constexpr double kKeySampleChars = 12;    // the line sample (samplen 4) and the column gap
 constexpr double kXAxisInches = 0.5;      // x tick labels and x label under the frame
 
-std::size_t key_entries(const DomainData& d, const std::vector<std::string>& labels) {
-  const auto levels = std::count_if(std::begin(kModelLevels), std::end(kModelLevels),
-                                    [&](const ModelLevel& level) { return drawn_at(d, level); });
-  return merge_equal(d.bandwidth, key_name).size() + d.hybrid_roofs.size() +
-         merge_equal(d.ceilings, ceiling_name).size() + (d.validation.empty() ? 0 : 1) +
-         labels.size() + region_names(d).size() + (d.predicted.empty() ? 0 : 1) +
-         static_cast<std::size_t>(levels);
-}
-
 // The longest key title of a domain's figure, in characters (as domain_plot writes them).
 std::size_t longest_key_title(const DomainData& d, const std::vector<std::string>& labels) {
   std::size_t longest = std::string("predicted by larm advise").size();
@@ -546,8 +541,11 @@ std::size_t longest_key_title(const DomainData& d, const std::vector<std::string
   return longest;
 }
 
-// How many items of a plot command carry a title (an entry in the key).
-std::size_t titled_items(const std::string& plot) {
+// How many items of a plot command carry a title (an entry in the key); the script's settings
+// before its `plot` (its `set title`) are not items.
+std::size_t titled_items(const std::string& script) {
+  const std::size_t start = script.find("  plot ");
+  const std::string plot = start == std::string::npos ? script : script.substr(start);
   std::size_t count = 0;
   for (std::size_t at = plot.find(" title "); at != std::string::npos;
        at = plot.find(" title ", at + 1)) {
@@ -643,8 +641,7 @@ std::vector<Figure> larm_figures(const results::Results& results,
     }
     f.caption = caption.str();
     const std::string plot = domain_plot(d, range, f.name, true, labels, ": " + roofs_text);
-    f.body = axes(range) +
-             key_below(d, labels, std::max(titled_items(plot), key_entries(d, labels)), f) + plot;
+    f.body = axes(range) + key_below(d, labels, titled_items(plot), f) + plot;
     // Each roof and ceiling by its own name, or the merged entry that stands for it.
     std::vector<std::string> values;
     for (const auto& m : merge_equal(d.bandwidth, key_name)) {

@@ -3,9 +3,9 @@
 formats = "svg"
 if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,1184 font "Sans,19.5" linewidth 2.5; base = 19.5 }
-  if (fmt eq "svg") { set terminal svg enhanced size 700,592 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
-  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,5.92in font "Sans,8" linewidth 1.5; base = 8 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,1152 font "Sans,19.5" linewidth 2.5; base = 19.5 }
+  if (fmt eq "svg") { set terminal svg enhanced size 700,576 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
+  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,5.76in font "Sans,8" linewidth 1.5; base = 8 }
   set output 'larm-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
@@ -25,9 +25,9 @@ do for [fmt in formats] {
   set ylabel "Performance (GFLOP/s)"
   set lmargin at screen 0.12
   set rmargin at screen 0.82
-  set tmargin at screen 0.932432
-  set bmargin at screen 0.560811
-  set key at screen 0.06, screen 0.467905 left top Left reverse samplen 4 font small vertical maxrows 17
+  set tmargin at screen 0.930556
+  set bmargin at screen 0.548611
+  set key at screen 0.06, screen 0.453125 left top Left reverse samplen 4 font small vertical maxrows 16
   F = 109.293
   set y2tics ('add,mul 53.6' 53.6476, 'fma 109' 109.293)
   set y2range [0.1:273.233]
@@ -50,8 +50,8 @@ do for [fmt in formats] {
     "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.6 lc rgb "#777777" title "validation points", \
     "larm-domain0-regions.dat" index 0 using 1:2:4 with points pt variable ps 1.2 lc rgb "#882255" notitle, \
     1/0 with points pt 7 ps 1.2 lc rgb "#882255" title 'run: firsttouch', \
-    "larm-domain0-regions.dat" index 0 using ($1 <= 1 ? $1 : 1/0):2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
-    "larm-domain0-regions.dat" index 0 using ($1 > 1 ? $1 : 1/0):2:3 with labels offset char -0.8,0.6 right font tiny noenhanced notitle, \
+    "larm-domain0-regions.dat" index 0 using ($1 <= 1 ? $1 : 1/0):2:5 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
+    "larm-domain0-regions.dat" index 0 using ($1 > 1 ? $1 : 1/0):2:5 with labels offset char -0.8,0.6 right font tiny noenhanced notitle, \
     1/0 with points pt 5 ps 1.2 lc rgb "#444444" title 'region: triad'
   unset multiplot
   set output

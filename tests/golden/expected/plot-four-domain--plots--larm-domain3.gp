@@ -3,9 +3,9 @@
 formats = "svg"
 if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,1056 font "Sans,19.5" linewidth 2.5; base = 19.5 }
-  if (fmt eq "svg") { set terminal svg enhanced size 700,528 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
-  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,5.28in font "Sans,8" linewidth 1.5; base = 8 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,1024 font "Sans,19.5" linewidth 2.5; base = 19.5 }
+  if (fmt eq "svg") { set terminal svg enhanced size 700,512 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
+  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,5.12in font "Sans,8" linewidth 1.5; base = 8 }
   set output 'larm-domain3.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
@@ -25,9 +25,9 @@ do for [fmt in formats] {
   set ylabel "Performance (GFLOP/s)"
   set lmargin at screen 0.12
   set rmargin at screen 0.82
-  set tmargin at screen 0.924242
-  set bmargin at screen 0.507576
-  set key at screen 0.06, screen 0.403409 left top Left reverse samplen 4 font small vertical maxrows 13
+  set tmargin at screen 0.921875
+  set bmargin at screen 0.492188
+  set key at screen 0.06, screen 0.384766 left top Left reverse samplen 4 font small vertical maxrows 12
   F = 109.293
   set y2tics ('add,mul 53.6' 53.6476, 'fma 109' 109.293)
   set y2range [0.1:273.233]

@@ -50,8 +50,8 @@ do for [fmt in formats] {
     "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.6 lc rgb "#777777" title "validation points", \
     "larm-domain0-regions.dat" index 0 using 1:2:4 with points pt variable ps 1.2 lc rgb "#882255" notitle, \
     1/0 with points pt 7 ps 1.2 lc rgb "#882255" title 'run: firsttouch', \
-    "larm-domain0-regions.dat" index 0 using ($1 <= 1 ? $1 : 1/0):2:3 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
-    "larm-domain0-regions.dat" index 0 using ($1 > 1 ? $1 : 1/0):2:3 with labels offset char -0.8,0.6 right font tiny noenhanced notitle, \
+    "larm-domain0-regions.dat" index 0 using ($1 <= 1 ? $1 : 1/0):2:5 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
+    "larm-domain0-regions.dat" index 0 using ($1 > 1 ? $1 : 1/0):2:5 with labels offset char -0.8,0.6 right font tiny noenhanced notitle, \
     1/0 with points pt 5 ps 1.2 lc rgb "#444444" title 'region: triad'
   min(a, b) = a < b ? a : b
   set logscale x 2
