@@ -34,6 +34,12 @@ std::string axis_range(double low, double high, bool logarithmic) {
   return text;
 }
 
+double indistinct_ratio(double decades, double pixels) {
+  constexpr double kDistinctPixels = 3.0;
+  if (!(decades > 0) || !(pixels > 0)) return 1;
+  return std::pow(10, kDistinctPixels * decades / pixels);
+}
+
 const std::vector<std::string>& palette() {
   static const std::vector<std::string> colours = {"#000000", "#0072B2", "#D55E00", "#009E73",
                                                    "#E69F00", "#56B4E9", "#CC79A7", "#F0E442"};

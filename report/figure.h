@@ -26,6 +26,8 @@ struct Figure {
   // values, which must be distinct.
   std::vector<std::pair<std::string, std::string>> must_show;
   std::vector<std::vector<std::string>> key_values;
+  // Whether its points must not take a line's colour (regions drawn against roofs).
+  bool distinct_colours = false;
 };
 
 // Writes NAME.gp (which sets each format's terminal and output, then runs the body) and the data
@@ -50,6 +52,11 @@ std::string data_blocks(const std::string& columns, const std::string& group, co
   }
   return out.str();
 }
+
+// The ratio under which two values drawn on a logarithmic axis of `decades` decades spread over
+// `pixels` SVG pixels (100 an inch) lie within 3 pixels of each other: two lines that close touch
+// and read as one, so they are drawn as one, with every name and value in its key entry.
+double indistinct_ratio(double decades, double pixels);
 
 // A number for a label or a key: `digits` significant digits, as printf's %g writes them.
 std::string significant(double value, int digits = 3);

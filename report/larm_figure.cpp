@@ -73,6 +73,8 @@ struct DomainData {
   Access access = Access::load;  // the family of the bandwidth roofs drawn
   // Regions larm place puts against another family than the one drawn: "resid: 2ld1st".
   std::vector<std::string> other_family;
+  // Values nearer than this ratio are drawn as one line (indistinct_ratio of the figure's axis).
+  double near = 1;
 };
 
 // The levels beyond L1 whose intensity a region with bytes per level (larm count's cache model)
@@ -86,12 +88,10 @@ constexpr ModelLevel kModelLevels[] = {{"L2", 4, &roofline::LevelTraffic::l2},
                                        {"L3", 8, &roofline::LevelTraffic::l3},
                                        {"memory", 12, &roofline::LevelTraffic::memory}};
 
-// The regions' colours, one per run label: none of the roofs' (Okabe-Ito) colours, nor the
-// hybrid roof's and larm advise's magenta (Paul Tol's muted and dark colours).
-constexpr const char* kRegionColours[] = {"#882255", "#332288", "#999933",
-                                          "#661100", "#6699CC", "#888888"};
-// Point labels beside the points up to this many points; beyond, the shapes and the key name them.
-constexpr std::size_t kMostLabelledPoints = 6;
+// The regions' colours, one per run label: none of the roofs' colours (Okabe-Ito, Tol's muted),
+// nor the hybrid roof's and larm advise's magenta, nor the validation points' grey.
+constexpr const char* kRegionColours[] = {"#661100", "#117733", "#994455",
+                                          "#6699CC", "#997700", "#AAAAAA"};
 
 // The filled shapes of the regions, one per region name (squares, circles, triangles up and down,
 // diamonds, pentagons, then the open ones); the cache model's level markers use 4, 8 and 12.
@@ -120,6 +120,22 @@ std::string level_key_title(const ModelLevel& level) {
   return std::string("regions at their ") + level.name + " intensity (cache model)";
 }
 
+// The per-domain figure's layout: the key goes below the plot, in as many columns as
+// its longest entry allows, so that the plot keeps kRightMargin - kLeftMargin of the figure's
+// width whatever the number of roofs; the figure grows taller by the key's rows instead. Lengths in
+// inches of the PDF (8 pt base font; the key in the "small" font, 6.4 pt, readable in print).
+constexpr double kDomainFigureWidth = 7.0;
+constexpr double kPlotHeight = 3.1;       // title, frame and x axis with its labels
+constexpr double kLeftMargin = 0.12;      // of the width: y tick labels and the y label
+constexpr double kRightMargin = 0.82;     // of the width: the ceilings' labels on y2
+constexpr double kKeyRowInches = 0.16;    // one line of the small font, with its spacing
+constexpr double kKeyCharInches = 0.068;  // a character as gnuplot reserves it in a key
+constexpr double kKeySampleChars = 12;    // the line sample (samplen 4) and the column gap
+constexpr double kXAxisInches = 0.5;      // x tick labels and x label under the frame
+constexpr double kTitleInches = 0.4;      // above the frame
+// The frame's height, in SVG pixels (100 an inch).
+constexpr double kFramePixels = (kPlotHeight - kTitleInches - kXAxisInches) * 100;
+
 // Roofs or ceilings drawn as one line: values within kSameLine of each other would hide one
 // another (a congestion roof equal to the local one), so they share one line and one key entry
 // that names them all ("congestion (all memories) = mem 0 DRAM local: 33.1 GB/s").
@@ -128,7 +144,8 @@ constexpr double kSameLine = 0.005;
 struct MergedLine {
   roofline::RoofLine line;                  // the one drawn (the first)
   std::vector<roofline::RoofLine> members;  // every roof or ceiling it stands for
-  std::string name;                         // its key entry, without the value
+  std::string name;                         // its members' names
+  std::vector<std::string> rows;            // its key entries: names, values, unit
 };
 
 // One name for lines drawn as one: memory roofs of the same kind and placement grouped by their
@@ -159,23 +176,55 @@ std::string merged_name(const std::vector<roofline::RoofLine>& members, Name lin
   return grouped.empty() ? out : out.empty() ? grouped : grouped + " = " + out;
 }
 
+// Lines drawn as one: values within kSameLine, or printed alike, or nearer than the figure can
+// tell apart (`near`, a ratio: indistinct_ratio), each within it of the line drawn. The key
+// gives one entry when they print alike, else one per member (the line's sample beside each).
 template <typename Name>
-std::vector<MergedLine> merge_equal(const std::vector<roofline::RoofLine>& lines, Name line_name) {
+std::vector<MergedLine> merge_equal(const std::vector<roofline::RoofLine>& lines, Name line_name,
+                                    const std::string& unit, double near = 1) {
   std::vector<MergedLine> merged;
   for (const auto& r : lines) {
-    // Also when the key would print the same value for both.
     auto same = std::find_if(merged.begin(), merged.end(), [&](const MergedLine& m) {
-      return std::abs(m.line.value / r.value - 1) < kSameLine ||
+      const double ratio = std::max(m.line.value, r.value) / std::min(m.line.value, r.value);
+      return std::abs(m.line.value / r.value - 1) < kSameLine || ratio < near ||
              results::table_value_text(m.line.value) == results::table_value_text(r.value);
     });
     if (same == merged.end()) {
-      merged.push_back({r, {r}, ""});
+      merged.push_back({r, {r}, "", {}});
     } else {
       same->members.push_back(r);
     }
   }
-  for (MergedLine& m : merged) m.name = merged_name(m.members, line_name);
+  for (MergedLine& m : merged) {
+    const bool alike = std::all_of(m.members.begin(), m.members.end(), [&](const auto& r) {
+      return results::table_value_text(r.value) == results::table_value_text(m.line.value);
+    });
+    if (alike) {
+      m.name = merged_name(m.members, line_name);
+      m.rows = {m.name + ": " + results::table_value_text(m.line.value) + " " + unit};
+      continue;
+    }
+    for (const auto& r : m.members) {
+      m.name += (m.name.empty() ? "" : ", ") + line_name(r);
+      m.rows.push_back((m.rows.empty() ? "" : "(same line) ") + line_name(r) + ": " +
+                       results::table_value_text(r.value) + " " + unit);
+    }
+  }
   return merged;
+}
+
+// The line drawn for merged lines, its interval widened to span every member's value and
+// interval: the band shows how far apart the lines drawn as one are.
+roofline::RoofLine spanned(const MergedLine& m) {
+  roofline::RoofLine r = m.line;
+  if (m.members.size() < 2) return r;
+  double low = r.value, high = r.value;
+  for (const auto& x : m.members) {
+    low = std::min(low, x.value * (1 - (x.interval ? x.interval->first : 0)));
+    high = std::max(high, x.value * (1 + (x.interval ? x.interval->second : 0)));
+  }
+  r.interval = std::pair{1 - low / r.value, high / r.value - 1};
+  return r;
 }
 
 std::string ceiling_name(const roofline::RoofLine& c) {
@@ -366,14 +415,18 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
   gp << "  plot \\\n";
   std::vector<std::string> items;
   int cache_index = 0;
-  for (const auto& [r, members, names] : merge_equal(d.bandwidth, key_name)) {
+  for (const auto& m : merge_equal(d.bandwidth, key_name, "GB/s", d.near)) {
+    const roofline::RoofLine& r = m.line;
     const int index = r.is_cache() ? cache_index++ : 0;
-    if (const std::string band = interval_band(r, roof_colour(r, index)); !band.empty()) {
+    if (const std::string band = interval_band(spanned(m), roof_colour(r, index)); !band.empty()) {
       items.push_back(band);
     }
     items.push_back("    min(x*" + significant(r.value, 6) + ", F) " + "with lines " +
-                    roof_style(r, index) + " title " +
-                    gnuplot_string(names + ": " + results::table_value_text(r.value) + " GB/s"));
+                    roof_style(r, index) + " title " + gnuplot_string(m.rows[0]));
+    for (std::size_t k = 1; k < m.rows.size(); ++k) {
+      items.push_back("    1/0 with lines " + roof_style(r, index) + " title " +
+                      gnuplot_string(m.rows[k]));
+    }
   }
   for (const auto& [region, gbps] : d.hybrid_roofs) {
     items.push_back("    min(x*" + significant(gbps, 6) +
@@ -381,11 +434,16 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
                     gnuplot_string("hybrid roof of " + region + ": " +
                                    results::table_value_text(gbps) + " GB/s"));
   }
-  for (const auto& [c, members, names] : merge_equal(d.ceilings, ceiling_name)) {
-    if (const std::string band = interval_band(c, "#555555"); !band.empty()) items.push_back(band);
-    items.push_back("    " + significant(c.value, 6) +
-                    " with lines lc rgb \"#555555\" dt 3 lw 1 title " +
-                    gnuplot_string(names + ": " + results::table_value_text(c.value) + " GFLOP/s"));
+  for (const auto& m : merge_equal(d.ceilings, ceiling_name, "GFLOP/s", d.near)) {
+    if (const std::string band = interval_band(spanned(m), "#555555"); !band.empty()) {
+      items.push_back(band);
+    }
+    items.push_back("    " + significant(m.line.value, 6) +
+                    " with lines lc rgb \"#555555\" dt 3 lw 1 title " + gnuplot_string(m.rows[0]));
+    for (std::size_t k = 1; k < m.rows.size(); ++k) {
+      items.push_back("    1/0 with lines lc rgb \"#555555\" dt 3 lw 1 title " +
+                      gnuplot_string(m.rows[k]));
+    }
   }
   if (!d.validation.empty()) {
     items.push_back("    \"" + stem +
@@ -394,7 +452,8 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
   }
   // Thesis fig. 4.7: a region's shape names the region (function), its colour the run (the
   // placement policy); the key has one entry per run in its colour and one per region in grey.
-  // Colours no roof uses. With many points, the shapes and the key name them: no point labels.
+  // Colours no roof uses. No labels beside the points: a label would cross the roofs around
+  // it, and the shapes and the key name every point.
   const std::vector<std::string> names = region_names(d);
   for (std::size_t l = 0; l < labels.size(); ++l) {
     const bool any = std::any_of(d.regions.begin(), d.regions.end(),
@@ -406,15 +465,6 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
                     "\" notitle");
     items.push_back("    1/0 with points pt 7 ps 1.2 lc rgb \"" + colour + "\" title " +
                     gnuplot_string("run: " + (labels[l].empty() ? "(no label)" : labels[l])));
-    if (d.regions.size() > kMostLabelledPoints) continue;
-    // Labels to the right of points left of AI 1, to the left of the others (column 1 decides);
-    // a region's name once, at its first point: its shape names the others.
-    items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
-                    " using ($1 <= 1 ? $1 : 1/0):2:5 with labels offset char 0.8,0.6 left font "
-                    "tiny noenhanced notitle");
-    items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(l) +
-                    " using ($1 > 1 ? $1 : 1/0):2:5 with labels offset char -0.8,0.6 right font "
-                    "tiny noenhanced notitle");
   }
   for (std::size_t n = 0; n < names.size(); ++n) {
     items.push_back("    1/0 with points pt " + std::to_string(region_point_type(n)) +
@@ -468,19 +518,16 @@ std::string axes(std::pair<double, double> range) {
 std::string regions_data(const DomainData& d, const std::vector<std::string>& labels) {
   std::ostringstream out;
   const std::vector<std::string> names = region_names(d);
-  out << "# ai_flop_per_byte gflops region point_type point_label (one block per run label; the "
-         "point type names the region, its first point carries its name)\n";
-  std::vector<std::string> labelled;
+  out << "# ai_flop_per_byte gflops region point_type (one block per run label; the point type "
+         "names the region)\n";
   for (std::size_t l = 0; l < labels.size(); ++l) {
     out << "# label " << gnuplot_comment(labels[l].empty() ? "(none)" : labels[l]) << "\n";
     for (const auto* p : d.regions) {
       if (p->label == labels[l]) {
         const auto n = static_cast<std::size_t>(std::find(names.begin(), names.end(), p->region) -
                                                 names.begin());
-        const bool first = std::find(labelled.begin(), labelled.end(), p->region) == labelled.end();
-        if (first) labelled.push_back(p->region);
         out << *p->ai << " " << *p->gflops << " " << gnuplot_data_string(p->region) << " "
-            << region_point_type(n) << " " << gnuplot_data_string(first ? p->region : "") << "\n";
+            << region_point_type(n) << "\n";
       }
     }
     out << "\n\n";
@@ -504,34 +551,19 @@ std::string regions_data(const DomainData& d, const std::vector<std::string>& la
   return out.str();
 }
 
-// The per-domain figure's layout (issue 15): the key goes below the plot, in as many columns as
-// its longest entry allows, so that the plot keeps kRightMargin - kLeftMargin of the figure's
-// width whatever the number of roofs; the figure grows taller by the key's rows instead. Lengths in
-// inches of the PDF (8 pt base font; the key in the "small" font, 6.4 pt, readable in print).
-constexpr double kDomainFigureWidth = 7.0;
-constexpr double kPlotHeight = 3.1;       // title, frame and x axis with its labels
-constexpr double kLeftMargin = 0.12;      // of the width: y tick labels and the y label
-constexpr double kRightMargin = 0.82;     // of the width: the ceilings' labels on y2
-constexpr double kKeyRowInches = 0.16;    // one line of the small font, with its spacing
-constexpr double kKeyCharInches = 0.068;  // a character as gnuplot reserves it in a key
-constexpr double kKeySampleChars = 12;    // the line sample (samplen 4) and the column gap
-constexpr double kXAxisInches = 0.5;      // x tick labels and x label under the frame
-
 // The longest key title of a domain's figure, in characters (as domain_plot writes them).
 std::size_t longest_key_title(const DomainData& d, const std::vector<std::string>& labels) {
   std::size_t longest = std::string("predicted by larm advise").size();
-  for (const auto& [r, members, names] : merge_equal(d.bandwidth, key_name)) {
-    longest =
-        std::max(longest, (names + ": " + results::table_value_text(r.value) + " GB/s").size());
+  for (const auto& m : merge_equal(d.bandwidth, key_name, "GB/s", d.near)) {
+    for (const auto& row : m.rows) longest = std::max(longest, row.size());
   }
   for (const auto& [region, gbps] : d.hybrid_roofs) {
     longest = std::max(
         longest,
         ("hybrid roof of " + region + ": " + results::table_value_text(gbps) + " GB/s").size());
   }
-  for (const auto& [c, members, names] : merge_equal(d.ceilings, ceiling_name)) {
-    longest =
-        std::max(longest, (names + ": " + results::table_value_text(c.value) + " GFLOP/s").size());
+  for (const auto& m : merge_equal(d.ceilings, ceiling_name, "GFLOP/s", d.near)) {
+    for (const auto& row : m.rows) longest = std::max(longest, row.size());
   }
   for (const auto& label : labels) longest = std::max(longest, label.size() + 12);
   for (const auto& region : region_names(d)) longest = std::max(longest, region.size() + 8);
@@ -564,15 +596,19 @@ std::string key_below(const DomainData& d, const std::vector<std::string>& label
       std::clamp(std::floor(kDomainFigureWidth * (1 - kLeftMargin / 2) / column_inches), 1.0, 4.0));
   const std::size_t rows = (entries + columns - 1) / columns;
   const double key_inches = static_cast<double>(rows) * kKeyRowInches + 0.1;
-  f.height_inches = kPlotHeight + key_inches;
+  // gnuplot wraps a key into more columns (off the canvas) when its rows, about 0.156 inch each
+  // with its padding, do not fit the plot's frame, wherever the key is: the frame grows for them.
+  const double plot_inches =
+      std::max(kPlotHeight, kTitleInches + kXAxisInches + (static_cast<double>(rows) + 2) * 0.156);
+  f.height_inches = plot_inches + key_inches;
   const double h = f.height_inches;
   std::ostringstream gp;
   gp << "  set lmargin at screen " << kLeftMargin << "\n  set rmargin at screen " << kRightMargin
-     << "\n  set tmargin at screen " << 1 - 0.4 / h << "\n  set bmargin at screen "
+     << "\n  set tmargin at screen " << 1 - kTitleInches / h << "\n  set bmargin at screen "
      << (key_inches + kXAxisInches) / h << "\n  set key at screen " << kLeftMargin / 2
      << ", screen " << (key_inches - 0.05) / h
      << " left top Left reverse samplen 4 font small vertical maxrows "
-     << std::max<std::size_t>(rows, 1) << "\n";
+     << std::max<std::size_t>(rows, 1) << " maxcols " << columns << "\n";
   return gp.str();
 }
 
@@ -590,10 +626,14 @@ std::vector<Figure> larm_figures(const results::Results& results,
     if (std::find(labels.begin(), labels.end(), r.label) == labels.end()) labels.push_back(r.label);
   }
   const auto range = y_range(domains);
+  for (DomainData& d : domains) {
+    d.near = indistinct_ratio(std::log10(range.second / range.first), kFramePixels);
+  }
   std::vector<Figure> figures;
   for (const DomainData& d : domains) {
     Figure f;
     f.name = "larm-domain" + std::to_string(d.domain);
+    f.distinct_colours = true;
     const std::string roofs_text =
         std::string(name(d.access)) + " roofs, " + name(options.roofs.precision) + " ceilings";
     f.title = "LARM of domain " + std::to_string(d.domain) + " (" + roofs_text + ")";
@@ -644,11 +684,11 @@ std::vector<Figure> larm_figures(const results::Results& results,
     f.body = axes(range) + key_below(d, labels, titled_items(plot), f) + plot;
     // Each roof and ceiling by its own name, or the merged entry that stands for it.
     std::vector<std::string> values;
-    for (const auto& m : merge_equal(d.bandwidth, key_name)) {
+    for (const auto& m : merge_equal(d.bandwidth, key_name, "GB/s", d.near)) {
       for (const auto& r : m.members) f.must_show.push_back({key_name(r), m.name});
       values.push_back(results::table_value_text(m.line.value) + " GB/s");
     }
-    for (const auto& m : merge_equal(d.ceilings, ceiling_name)) {
+    for (const auto& m : merge_equal(d.ceilings, ceiling_name, "GFLOP/s", d.near)) {
       for (const auto& c : m.members) f.must_show.push_back({ceiling_name(c), m.name});
       values.push_back(results::table_value_text(m.line.value) + " GFLOP/s");
     }
@@ -716,21 +756,110 @@ std::vector<Figure> larm_figures(const results::Results& results,
   if (domains.size() >= 2) {
     Figure all;
     all.name = "larm-domains";
+    all.distinct_colours = true;
     all.title = "LARM of every domain, shared axes";
-    all.caption = all.title + " (" + std::to_string(domains.size()) +
-                  " domains); each panel as in the per-domain figures, keys there.";
+    // One key for every panel, below them: what each colour, dash and shape stands for (the
+    // values are each per-domain figure's).
+    std::vector<std::string> key;
+    int cache_index = 0;
+    std::set<std::string> seen;
+    for (const auto& r : domains.front().bandwidth) {
+      if (r.is_cache() && seen.insert(key_name(r)).second) {
+        key.push_back("keyentry with lines " + roof_style(r, cache_index++) + " title " +
+                      gnuplot_string(key_name(r)));
+      }
+    }
+    std::set<RoofKind> kinds;
+    for (const DomainData& d : domains) {
+      for (const auto& r : d.bandwidth) {
+        if (r.is_cache()) continue;
+        kinds.insert(r.kind());
+        if (r.kind() == RoofKind::congestion || !r.memory) continue;
+        const std::string memory = "mem " + memory_text(r.memory) + " " + r.memory_kind;
+        if (seen.insert(memory).second) {
+          key.push_back("keyentry with lines lc rgb \"" + roof_colour(r, 0) +
+                        "\" dt 1 lw 1.5 title " + gnuplot_string(memory));
+        }
+      }
+    }
+    const std::pair<RoofKind, const char*> dashes[] = {
+        {RoofKind::local, "1"}, {RoofKind::remote, "2"}, {RoofKind::contention, "4"}};
+    for (const auto& [kind, dash] : dashes) {
+      if (kinds.count(kind)) {
+        key.push_back(std::string("keyentry with lines lc rgb \"#999999\" lw 1.5 dt ") + dash +
+                      " title " + gnuplot_string(name(kind)));
+      }
+    }
+    if (kinds.count(RoofKind::congestion)) {
+      key.push_back(
+          "keyentry with lines lc rgb \"#CC79A7\" dt 3 lw 1.5 title "
+          "\"congestion (all memories)\"");
+    }
+    key.push_back("keyentry with lines lc rgb \"#555555\" dt 3 lw 1 title \"FLOP ceilings\"");
+    for (std::size_t l = 0; l < labels.size(); ++l) {
+      key.push_back("keyentry with points pt 7 ps 1.2 lc rgb \"" +
+                    std::string(kRegionColours[l % std::size(kRegionColours)]) + "\" title " +
+                    gnuplot_string("run: " + (labels[l].empty() ? "(no label)" : labels[l])));
+    }
+    std::vector<std::string> all_names;
+    for (const DomainData& d : domains) {
+      for (const auto& n : region_names(d)) {
+        if (std::find(all_names.begin(), all_names.end(), n) == all_names.end()) {
+          all_names.push_back(n);
+        }
+      }
+    }
+    for (std::size_t n = 0; n < all_names.size(); ++n) {
+      key.push_back("keyentry with points pt " + std::to_string(region_point_type(n)) +
+                    " ps 1.2 lc rgb \"#444444\" title " +
+                    gnuplot_string("region: " + all_names[n]));
+    }
+    std::size_t longest = 0;
+    for (const auto& entry : key)
+      longest = std::max(longest, entry.size() - entry.find(" title ") - 9);
     all.width_inches = 1.8 * static_cast<double>(domains.size()) + 2.0;
-    all.height_inches = 3.0;
+    const auto columns = static_cast<std::size_t>(
+        std::clamp(std::floor(all.width_inches * 0.85 /
+                              ((static_cast<double>(longest) + kKeySampleChars) * kKeyCharInches)),
+                   1.0, 8.0));
+    const std::size_t rows = (key.size() + columns - 1) / columns;
+    const double key_inches = static_cast<double>(rows) * kKeyRowInches + 0.1;
+    all.height_inches = 3.0 + key_inches;
+    const double h = all.height_inches;
+    all.caption = all.title + " (" + std::to_string(domains.size()) +
+                  " domains); each panel as in the per-domain figures, the values in their keys.";
     std::ostringstream body;
-    // Shared axes: the y tick labels on the first panel, the ceilings' on the last one.
-    body << "  set multiplot layout 1," << domains.size()
-         << " margins 0.09,0.85,0.2,0.88 spacing 0.015\n";
+    // Shared axes: the y tick labels on the first panel, the ceilings' on the last one. Panels
+    // placed by their margins (a layout would place the key's plot in a panel's width too).
+    const double panel_top = 1 - 0.36 / h, panel_bottom = (0.6 + key_inches) / h;
+    constexpr double kLeft = 0.09, kRight = 0.85, kSpacing = 0.015;
+    const auto n = static_cast<double>(domains.size());
+    const double panel = (kRight - kLeft - kSpacing * (n - 1)) / n;
+    body << "  set multiplot\n";
     for (std::size_t i = 0; i < domains.size(); ++i) {
       body << axes(range) << "  set xlabel \"AI (FLOP/byte)\"\n"
            << "  set xtics (\"1/16\" 1./16, \"1\" 1, \"16\" 16)\n";
       if (i > 0) body << "  unset ylabel\n  set format y \"\"\n";
+      const double left = kLeft + static_cast<double>(i) * (panel + kSpacing);
+      body << "  set lmargin at screen " << left << "\n  set rmargin at screen " << left + panel
+           << "\n  set tmargin at screen " << panel_top << "\n  set bmargin at screen "
+           << panel_bottom << "\n";
       body << domain_plot(domains[i], range, figures[i].name, false, labels, "",
                           i + 1 == domains.size(), false);
+    }
+    // The key: a plot of key entries only, its frame (not drawn) the band below every panel.
+    body << "  unset border\n  unset tics\n  unset xlabel\n  unset ylabel\n  unset title\n"
+         << "  unset grid\n  unset label\n  unset logscale\n  set xrange [0:1]\n"
+         << "  set yrange [0:1]\n  set lmargin at screen 0.045\n  set rmargin at screen 0.98\n"
+         << "  set tmargin at screen " << (key_inches - 0.02) / h
+         << "\n  set bmargin at screen 0.01\n  set key inside left top Left reverse samplen 3 "
+            "font small horizontal maxcols "
+         << columns << " maxrows " << rows
+         << "\n  plot \\\n"
+         // A function that draws nothing: a plot of key entries alone has no axes to set up.
+         << "    1/0 notitle, \\\n";
+    for (std::size_t k = 0; k < key.size(); ++k) {
+      body << "    " << key[k] << (k + 1 < key.size() ? ", \\\n" : "\n");
     }
     all.body = body.str();
     figures.push_back(std::move(all));

@@ -80,23 +80,61 @@ Figure size_figure(const std::string& name, const std::string& title, const std:
   return f;
 }
 
-// A vertical line at a size, labelled near the top of the graph.
-// A vertical line at a size, labelled along it: from the top down, or (bottom) from the bottom
-// up, so that a declared and an effective capacity close to each other (48 and 44 KiB) do not
-// write over each other.
-void size_mark(std::ostream& body, const SizeAxis& axis, double bytes, const std::string& label,
-               const char* style, bool bottom = false) {
-  if (!axis.shows(bytes)) return;
-  body << "  set arrow from " << bytes << ", graph 0 to " << bytes << ", graph 1 nohead " << style
-       << "\n"
-       << "  set label " << gnuplot_string(label) << " at " << bytes
-       << (bottom ? ", graph 0.05 left" : ", graph 0.95 right")
-       << " rotate by 90 offset char -0.5,0 font small\n";
+// A vertical line at a size (a cache's capacity), drawn across the plot; its label goes above
+// the frame, in the line's colour, where no curve can cross it.
+struct SizeMark {
+  double bytes;
+  std::string label;
+  std::string colour;
+  int dash;
+};
+
+void size_mark(std::vector<SizeMark>& marks, const SizeAxis& axis, double bytes,
+               const std::string& label, const std::string& colour, int dash) {
+  if (axis.shows(bytes)) marks.push_back({bytes, label, colour, dash});
+}
+
+// Draws the marks: their lines, and their labels in rows above the frame, each in the first row
+// where it overlaps no label placed before (a declared 48 KiB and an effective 44 KiB L1 are a
+// few pixels apart). Positions estimated on the SVG (100 pixels an inch, the small font 10.4
+// pixels, a character 0.62 of it on average); the figure check verifies them on what is drawn.
+void draw_marks(std::ostream& body, const SizeAxis& axis, std::vector<SizeMark> marks,
+                double width_inches) {
+  std::sort(marks.begin(), marks.end(),
+            [](const SizeMark& a, const SizeMark& b) { return a.bytes < b.bytes; });
+  const double frame = width_inches * 100 * 0.74;  // the frame's width, under-estimated
+  const double low = std::log2(axis.low / 1.2), high = std::log2(axis.high * 1.2);
+  constexpr double kCharPixels = 10.4 * 0.62, kGapPixels = 8;
+  std::vector<std::vector<std::pair<double, double>>> rows;  // per row: the spans taken
+  for (const SizeMark& m : marks) {
+    const double x = (std::log2(m.bytes) - low) / (high - low) * frame;
+    const double w = static_cast<double>(m.label.size()) * kCharPixels;
+    // Centred on its line, or ending (starting) there at the frame's right (left) end.
+    const char* anchor = x + w / 2 > frame ? "right" : x - w / 2 < 0 ? "left" : "center";
+    const double from = anchor[0] == 'r' ? x - w : anchor[0] == 'l' ? x : x - w / 2;
+    const double to = from + w;
+    std::size_t row = 0;
+    for (; row < rows.size(); ++row) {
+      const bool free = std::none_of(rows[row].begin(), rows[row].end(), [&](const auto& span) {
+        return from < span.second + kGapPixels && span.first < to + kGapPixels;
+      });
+      if (free) break;
+    }
+    if (row == rows.size()) rows.emplace_back();
+    rows[row].push_back({from, to});
+    body << "  set arrow from " << m.bytes << ", graph 0 to " << m.bytes
+         << ", graph 1 nohead lc rgb \"" << m.colour << "\" dt " << m.dash
+         << (m.dash == 1 ? " lw 1.5" : "") << "\n"
+         << "  set label " << gnuplot_string(m.label) << " at " << m.bytes << ", graph 1 " << anchor
+         << " offset 0, char " << 0.7 + static_cast<double>(row) * 1.0 << " font small tc rgb \""
+         << m.colour << "\"\n";
+  }
+  body << "  set tmargin " << 1.0 + static_cast<double>(rows.size()) * 1.0 << "\n";
 }
 
 // The effective capacities one sweep found for a domain (issue 12), as solid lines (declared
 // ones too when the figure has no other marks for them); the caption's words for them.
-std::string mark_capacities(std::ostream& body, const SizeAxis& axis,
+std::string mark_capacities(std::vector<SizeMark>& marks, const SizeAxis& axis,
                             const results::Results& results, int domain, SizeSweep sweep,
                             bool declared_too) {
   std::string text;
@@ -104,16 +142,16 @@ std::string mark_capacities(std::ostream& body, const SizeAxis& axis,
     if (c.domain != domain || c.sweep != sweep) continue;
     const std::string level = name(c.level);
     if (declared_too && c.declared_bytes > 0) {
-      size_mark(body, axis, static_cast<double>(c.declared_bytes),
+      size_mark(marks, axis, static_cast<double>(c.declared_bytes),
                 level + " declared " + bytes_label(static_cast<double>(c.declared_bytes)),
-                "lc rgb \"#888888\" dt 2");
+                "#777777", 2);
     }
     text += (text.empty() ? "" : ", ") + level + " declared " +
             bytes_label(static_cast<double>(c.declared_bytes)) + ", effective ";
     if (c.effective_bytes) {
       const auto effective = static_cast<double>(*c.effective_bytes);
-      size_mark(body, axis, effective, level + " effective " + bytes_label(effective),
-                "lc rgb \"#D55E00\" lw 1.5", true);
+      size_mark(marks, axis, effective, level + " effective " + bytes_label(effective), "#D55E00",
+                1);
       text += bytes_label(effective);
     } else {
       text += "none (no plateau of its own)";
@@ -167,8 +205,10 @@ std::vector<Figure> latency_sweep_figures(const results::Results& results,
                     "Load-to-use latency vs working-set size, domain " + std::to_string(domain),
                     "working_set_bytes median_ns", "series", series, "Working set (bytes)",
                     "Latency (ns per dependent load)", "bottom right", body, axis);
+    std::vector<SizeMark> marks;
     const std::string capacities =
-        mark_capacities(body, axis, results, domain, SizeSweep::latency, true);
+        mark_capacities(marks, axis, results, domain, SizeSweep::latency, true);
+    draw_marks(body, axis, marks, f.width_inches);
     body << "  plot \"" << f.name
          << ".dat\" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb \"" << colour(0)
          << "\" title \"pointer chase, one core\"\n";
@@ -208,6 +248,7 @@ std::vector<Figure> sweep_figures(const results::Results& results,
                            "Working set per thread (bytes)", "Bandwidth (GB/s, all threads)",
                            "below horizontal Left reverse", body, axis);
     // The caches as one thread of the domain sees them (METHOD §3).
+    std::vector<SizeMark> marks;
     std::string caches;
     for (const results::DomainRecord& d : results.topology.domains) {
       if (d.index != domain) continue;
@@ -215,13 +256,13 @@ std::vector<Figure> sweep_figures(const results::Results& results,
         const auto per_thread = static_cast<double>(cache.bytes_per_thread);
         if (per_thread <= 0) continue;
         const std::string& level = cache.level;
-        size_mark(body, axis, per_thread, level + " " + bytes_label(per_thread),
-                  "lc rgb \"#888888\" dt 2");
+        size_mark(marks, axis, per_thread, level + " " + bytes_label(per_thread), "#777777", 2);
         caches += (caches.empty() ? "" : ", ") + level + " " + bytes_label(per_thread);
       }
     }
     const std::string effective =
-        mark_capacities(body, axis, results, domain, SizeSweep::bandwidth, false);
+        mark_capacities(marks, axis, results, domain, SizeSweep::bandwidth, false);
+    draw_marks(body, axis, marks, f.width_inches);
     body << "  plot \\\n";
     // One hue per access (load blue, copy orange), darker with more threads (thesis fig. 2.11's
     // gradient); the one-core series dashed with open points.
@@ -578,14 +619,42 @@ std::vector<Figure> validation_figures(const results::Results& results,
          << "  set lmargin at screen 0.1\n  set rmargin at screen 0.55\n"
          << "  set key at screen 0.58, screen 0.9 left top Left reverse samplen 2 font tiny\n"
          << "  plot \\\n";
+    // Ceilings nearer than the figure can tell apart are drawn as one line, each named with its
+    // value (add 53.6 and mul 54.7 GFLOP/s are one pixel apart).
+    const double near =
+        indistinct_ratio(std::log10(high * 2 / (low / 2)), (f.height_inches - 0.9) * 100);
     const char* const dashes[] = {"3", "2", "4", "5"};
-    for (std::size_t c = 0; c < ceilings.size(); ++c) {
-      const std::string label = std::string(name(ceilings[c].op)) + " " + name(ceilings[c].isa);
-      body << "    " << significant(ceilings[c].value, 6) << " with lines lc rgb \"#555555\" dt "
-           << dashes[c % 4] << " title "
-           << gnuplot_string(label + ": " + significant(ceilings[c].value) + " GFLOP/s")
-           << ", \\\n";
-      f.must_show.push_back({label, ""});
+    std::size_t drawn = 0;
+    for (std::size_t c = 0; c < ceilings.size();) {
+      std::size_t end = c + 1;
+      while (end < ceilings.size() && ceilings[c].value / ceilings[end].value < near) ++end;
+      const bool alike = significant(ceilings[c].value) == significant(ceilings[end - 1].value);
+      const std::string style =
+          "with lines lc rgb \"#555555\" dt " + std::string(dashes[drawn++ % 4]);
+      for (std::size_t k = c; k < end; ++k) {
+        const std::string label = std::string(name(ceilings[k].op)) + " " + name(ceilings[k].isa);
+        f.must_show.push_back({label, ""});
+      }
+      if (alike) {
+        std::string names;
+        for (std::size_t k = c; k < end; ++k) {
+          names += (k == c ? "" : " = ") + std::string(name(ceilings[k].op)) + " " +
+                   name(ceilings[k].isa);
+        }
+        body << "    " << significant(ceilings[c].value, 6) << " " << style << " title "
+             << gnuplot_string(names + ": " + significant(ceilings[c].value) + " GFLOP/s")
+             << ", \\\n";
+      } else {
+        for (std::size_t k = c; k < end; ++k) {
+          body << "    " << (k == c ? significant(ceilings[c].value, 6) : std::string("1/0")) << " "
+               << style << " title "
+               << gnuplot_string((k == c ? "" : "(same line) ") +
+                                 std::string(name(ceilings[k].op)) + " " + name(ceilings[k].isa) +
+                                 ": " + significant(ceilings[k].value) + " GFLOP/s")
+               << ", \\\n";
+        }
+      }
+      c = end;
     }
     std::size_t i = 0;
     for (const auto& [roof, points] : roofs) {

@@ -238,4 +238,10 @@ roof_colours = set(re.findall(r'min\(x\*[^)]*\) with lines lc rgb "(#[0-9A-Fa-f]
 region_colours = set(re.findall(r'pt variable ps [0-9.]+ lc rgb "(#[0-9A-Fa-f]{6})"', gp))
 c.check(len(region_colours) == 3 and not (roof_colours & region_colours),
         f"region colours {region_colours} against roof colours {roof_colours}")
+# Roofs closer than the figure can tell apart (16.70, 17.50 and 18.10 GB/s, a pixel apart) are
+# one line, each named with its value in the key; the side-by-side figure has a key.
+c.check("'(same line) mem 1 DRAM remote: 17.50 GB/s'" in gp, "close roofs not drawn as one")
+both = open(os.path.join(broadwell, "plots", "larm-domains.gp")).read()
+for entry in ("keyentry", "'mem 3 DRAM'", "'contention'", "'run: bind0'", "'region: dgemm'"):
+    c.check(entry in both, f"the side-by-side figure's key lacks {entry}")
 c.finish()

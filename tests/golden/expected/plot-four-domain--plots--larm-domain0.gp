@@ -3,9 +3,9 @@
 formats = "svg"
 if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,1152 font "Sans,19.5" linewidth 2.5; base = 19.5 }
-  if (fmt eq "svg") { set terminal svg enhanced size 700,576 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
-  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,5.76in font "Sans,8" linewidth 1.5; base = 8 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,1273 font "Sans,19.5" linewidth 2.5; base = 19.5 }
+  if (fmt eq "svg") { set terminal svg enhanced size 700,636 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
+  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,6.368in font "Sans,8" linewidth 1.5; base = 8 }
   set output 'larm-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
@@ -25,9 +25,9 @@ do for [fmt in formats] {
   set ylabel "Performance (GFLOP/s)"
   set lmargin at screen 0.12
   set rmargin at screen 0.82
-  set tmargin at screen 0.930556
-  set bmargin at screen 0.548611
-  set key at screen 0.06, screen 0.453125 left top Left reverse samplen 4 font small vertical maxrows 16
+  set tmargin at screen 0.937186
+  set bmargin at screen 0.496231
+  set key at screen 0.06, screen 0.409862 left top Left reverse samplen 4 font small vertical maxrows 16 maxcols 1
   F = 109.293
   set y2tics ('add,mul 53.6' 53.6476, 'fma 109' 109.293)
   set y2range [0.1:273.233]
@@ -37,21 +37,25 @@ do for [fmt in formats] {
     min(x*389.347, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 389.3 GB/s', \
     min(x*215.391, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 215.4 GB/s', \
     min(x*168.53, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 168.5 GB/s', \
+    '+' using 1:(min($1*33.0562, F)):(min($1*33.0562, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#000000" notitle, \
     min(x*33.0562, F) with lines lc rgb "#000000" dt 1 lw 1.5 title 'mem 0 DRAM local = congestion (all memories): 33.06 GB/s', \
+    '+' using 1:(min($1*9.91685, F)):(min($1*9.91685, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#000000" notitle, \
     min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0, 2, 4, 6 DRAM contention: 9.92 GB/s', \
     min(x*132.225, F) with lines lc rgb "#D55E00" dt 1 lw 1.5 title 'mem 1 HBM local: 132.2 GB/s', \
+    '+' using 1:(min($1*39.6674, F)):(min($1*39.6674, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#D55E00" notitle, \
     min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1, 3, 5, 7 HBM contention: 39.67 GB/s', \
+    '+' using 1:(min($1*19.8337, F)):(min($1*19.8337, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#0072B2" notitle, \
     min(x*19.8337, F) with lines lc rgb "#0072B2" dt 2 lw 1.5 title 'mem 2, 4, 6 DRAM remote: 19.83 GB/s', \
+    '+' using 1:(min($1*79.3348, F)):(min($1*79.3348, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#CC79A7" notitle, \
     min(x*79.3348, F) with lines lc rgb "#CC79A7" dt 2 lw 1.5 title 'mem 3, 5, 7 HBM remote: 79.33 GB/s', \
     min(x*30, F) with lines lc rgb "#aa3377" dt 4 lw 1.5 title 'hybrid roof of triad: 30.00 GB/s', \
+    '+' using 1:(53.6476):(54.682) with filledcurves fs transparent solid 0.18 noborder lc rgb "#555555" notitle, \
     53.6476 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 53.65 GFLOP/s', \
+    1/0 with lines lc rgb "#555555" dt 3 lw 1 title '(same line) mul avx512: 54.68 GFLOP/s', \
     109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109.3 GFLOP/s', \
-    54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.68 GFLOP/s', \
     "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.6 lc rgb "#777777" title "validation points", \
-    "larm-domain0-regions.dat" index 0 using 1:2:4 with points pt variable ps 1.2 lc rgb "#882255" notitle, \
-    1/0 with points pt 7 ps 1.2 lc rgb "#882255" title 'run: firsttouch', \
-    "larm-domain0-regions.dat" index 0 using ($1 <= 1 ? $1 : 1/0):2:5 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
-    "larm-domain0-regions.dat" index 0 using ($1 > 1 ? $1 : 1/0):2:5 with labels offset char -0.8,0.6 right font tiny noenhanced notitle, \
+    "larm-domain0-regions.dat" index 0 using 1:2:4 with points pt variable ps 1.2 lc rgb "#661100" notitle, \
+    1/0 with points pt 7 ps 1.2 lc rgb "#661100" title 'run: firsttouch', \
     1/0 with points pt 5 ps 1.2 lc rgb "#444444" title 'region: triad'
   unset multiplot
   set output

@@ -27,7 +27,7 @@ do for [fmt in formats] {
   set rmargin at screen 0.82
   set tmargin at screen 0.921875
   set bmargin at screen 0.492188
-  set key at screen 0.06, screen 0.384766 left top Left reverse samplen 4 font small vertical maxrows 12
+  set key at screen 0.06, screen 0.384766 left top Left reverse samplen 4 font small vertical maxrows 12 maxcols 1
   F = 109.293
   set y2tics ('add,mul 53.6' 53.6476, 'fma 109' 109.293)
   set y2range [0.1:273.233]
@@ -37,15 +37,21 @@ do for [fmt in formats] {
     min(x*389.347, F) with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1: 389.3 GB/s', \
     min(x*215.391, F) with lines lc rgb "#009E73" dt 1 lw 1.5 title 'L2: 215.4 GB/s', \
     min(x*168.53, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 168.5 GB/s', \
+    '+' using 1:(min($1*19.8337, F)):(min($1*19.8337, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#000000" notitle, \
     min(x*19.8337, F) with lines lc rgb "#000000" dt 2 lw 1.5 title 'mem 0, 4, 6 DRAM remote: 19.83 GB/s', \
+    '+' using 1:(min($1*9.91685, F)):(min($1*9.91685, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#000000" notitle, \
     min(x*9.91685, F) with lines lc rgb "#000000" dt 4 lw 1.5 title 'mem 0, 2, 4, 6 DRAM contention: 9.92 GB/s', \
+    '+' using 1:(min($1*79.3348, F)):(min($1*79.3348, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#D55E00" notitle, \
     min(x*79.3348, F) with lines lc rgb "#D55E00" dt 2 lw 1.5 title 'mem 1, 5, 7 HBM remote: 79.33 GB/s', \
+    '+' using 1:(min($1*39.6674, F)):(min($1*39.6674, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#D55E00" notitle, \
     min(x*39.6674, F) with lines lc rgb "#D55E00" dt 4 lw 1.5 title 'mem 1, 3, 5, 7 HBM contention: 39.67 GB/s', \
+    '+' using 1:(min($1*33.0562, F)):(min($1*33.0562, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#0072B2" notitle, \
     min(x*33.0562, F) with lines lc rgb "#0072B2" dt 1 lw 1.5 title 'mem 2 DRAM local = congestion (all memories): 33.06 GB/s', \
     min(x*132.225, F) with lines lc rgb "#CC79A7" dt 1 lw 1.5 title 'mem 3 HBM local: 132.2 GB/s', \
+    '+' using 1:(53.6476):(54.682) with filledcurves fs transparent solid 0.18 noborder lc rgb "#555555" notitle, \
     53.6476 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 53.65 GFLOP/s', \
-    109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109.3 GFLOP/s', \
-    54.682 with lines lc rgb "#555555" dt 3 lw 1 title 'mul avx512: 54.68 GFLOP/s'
+    1/0 with lines lc rgb "#555555" dt 3 lw 1 title '(same line) mul avx512: 54.68 GFLOP/s', \
+    109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109.3 GFLOP/s'
   unset multiplot
   set output
 }

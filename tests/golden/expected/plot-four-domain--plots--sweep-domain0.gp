@@ -19,12 +19,13 @@ do for [fmt in formats] {
   set grid lc rgb "#dddddd"
   set key below horizontal Left reverse font small
   set xtics ('1 KiB' 1024, '8 KiB' 8192, '64 KiB' 65536, '512 KiB' 524288, '4 MiB' 4.1943e+06, '32 MiB' 3.35544e+07) rotate by 30 right
-  set arrow from 32768, graph 0 to 32768, graph 1 nohead lc rgb "#888888" dt 2
-  set label 'L1 32 KiB' at 32768, graph 0.95 right rotate by 90 offset char -0.5,0 font small
-  set arrow from 1.04858e+06, graph 0 to 1.04858e+06, graph 1 nohead lc rgb "#888888" dt 2
-  set label 'L2 1 MiB' at 1.04858e+06, graph 0.95 right rotate by 90 offset char -0.5,0 font small
-  set arrow from 1.67772e+07, graph 0 to 1.67772e+07, graph 1 nohead lc rgb "#888888" dt 2
-  set label 'L3 16 MiB' at 1.67772e+07, graph 0.95 right rotate by 90 offset char -0.5,0 font small
+  set arrow from 32768, graph 0 to 32768, graph 1 nohead lc rgb "#777777" dt 2
+  set label 'L1 32 KiB' at 32768, graph 1 center offset 0, char 0.7 font small tc rgb "#777777"
+  set arrow from 1.04858e+06, graph 0 to 1.04858e+06, graph 1 nohead lc rgb "#777777" dt 2
+  set label 'L2 1 MiB' at 1.04858e+06, graph 1 center offset 0, char 0.7 font small tc rgb "#777777"
+  set arrow from 1.67772e+07, graph 0 to 1.67772e+07, graph 1 nohead lc rgb "#777777" dt 2
+  set label 'L3 16 MiB' at 1.67772e+07, graph 1 center offset 0, char 0.7 font small tc rgb "#777777"
+  set tmargin 2
   plot \
     "sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#8C2D04" title 'copy, 2 threads', \
     "sweep-domain0.dat" index 1 using 1:2 with linespoints dt 2 pt 6 ps 0.5 lc rgb "#FDBE85" title 'copy, one core', \

@@ -3,9 +3,9 @@
 formats = "svg"
 if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,960 font "Sans,19.5" linewidth 2.5; base = 19.5 }
-  if (fmt eq "svg") { set terminal svg enhanced size 700,480 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
-  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,4.8in font "Sans,8" linewidth 1.5; base = 8 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1400,992 font "Sans,19.5" linewidth 2.5; base = 19.5 }
+  if (fmt eq "svg") { set terminal svg enhanced size 700,496 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
+  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 7in,4.96in font "Sans,8" linewidth 1.5; base = 8 }
   set output 'larm-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
@@ -25,9 +25,9 @@ do for [fmt in formats] {
   set ylabel "Performance (GFLOP/s)"
   set lmargin at screen 0.12
   set rmargin at screen 0.82
-  set tmargin at screen 0.916667
-  set bmargin at screen 0.458333
-  set key at screen 0.06, screen 0.34375 left top Left reverse samplen 4 font small vertical maxrows 10
+  set tmargin at screen 0.919355
+  set bmargin at screen 0.475806
+  set key at screen 0.06, screen 0.364919 left top Left reverse samplen 4 font small vertical maxrows 11 maxcols 1
   F = 201.59
   set y2tics ('add,mul 102' 102.198, 'fma 202' 201.59)
   set y2range [0.1:503.974]
@@ -42,19 +42,16 @@ do for [fmt in formats] {
     min(x*164.068, F) with lines lc rgb "#E69F00" dt 1 lw 1.5 title 'L3: 164.1 GB/s', \
     '+' using 1:(min($1*65.8087, F)):(min($1*67.7044, F)) with filledcurves fs transparent solid 0.18 noborder lc rgb "#000000" notitle, \
     min(x*67.0045, F) with lines lc rgb "#000000" dt 1 lw 1.5 title 'mem 0 DRAM local: 67.00 GB/s', \
-    '+' using 1:(101.058):(102.879) with filledcurves fs transparent solid 0.18 noborder lc rgb "#555555" notitle, \
-    102.198 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512 = mul avx512: 102.2 GFLOP/s', \
+    '+' using 1:(100.589):(102.879) with filledcurves fs transparent solid 0.18 noborder lc rgb "#555555" notitle, \
+    102.198 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 102.2 GFLOP/s', \
+    1/0 with lines lc rgb "#555555" dt 3 lw 1 title '(same line) mul avx512: 101.8 GFLOP/s', \
     '+' using 1:(200.767):(202.303) with filledcurves fs transparent solid 0.18 noborder lc rgb "#555555" notitle, \
     201.59 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 201.6 GFLOP/s', \
     "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.6 lc rgb "#777777" title "validation points", \
-    "larm-domain0-regions.dat" index 0 using 1:2:4 with points pt variable ps 1.2 lc rgb "#882255" notitle, \
-    1/0 with points pt 7 ps 1.2 lc rgb "#882255" title 'run: firsttouch', \
-    "larm-domain0-regions.dat" index 0 using ($1 <= 1 ? $1 : 1/0):2:5 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
-    "larm-domain0-regions.dat" index 0 using ($1 > 1 ? $1 : 1/0):2:5 with labels offset char -0.8,0.6 right font tiny noenhanced notitle, \
-    "larm-domain0-regions.dat" index 1 using 1:2:4 with points pt variable ps 1.2 lc rgb "#332288" notitle, \
-    1/0 with points pt 7 ps 1.2 lc rgb "#332288" title 'run: interleave', \
-    "larm-domain0-regions.dat" index 1 using ($1 <= 1 ? $1 : 1/0):2:5 with labels offset char 0.8,0.6 left font tiny noenhanced notitle, \
-    "larm-domain0-regions.dat" index 1 using ($1 > 1 ? $1 : 1/0):2:5 with labels offset char -0.8,0.6 right font tiny noenhanced notitle, \
+    "larm-domain0-regions.dat" index 0 using 1:2:4 with points pt variable ps 1.2 lc rgb "#661100" notitle, \
+    1/0 with points pt 7 ps 1.2 lc rgb "#661100" title 'run: firsttouch', \
+    "larm-domain0-regions.dat" index 1 using 1:2:4 with points pt variable ps 1.2 lc rgb "#117733" notitle, \
+    1/0 with points pt 7 ps 1.2 lc rgb "#117733" title 'run: interleave', \
     1/0 with points pt 5 ps 1.2 lc rgb "#444444" title 'region: triad'
   unset multiplot
   set output

@@ -19,16 +19,17 @@ do for [fmt in formats] {
   set grid lc rgb "#dddddd"
   set key bottom right font small
   set xtics ('1 KiB' 1024, '8 KiB' 8192, '64 KiB' 65536, '512 KiB' 524288, '4 MiB' 4.1943e+06, '32 MiB' 3.35544e+07) rotate by 30 right
-  set arrow from 49152, graph 0 to 49152, graph 1 nohead lc rgb "#888888" dt 2
-  set label 'L1 declared 48 KiB' at 49152, graph 0.95 right rotate by 90 offset char -0.5,0 font small
-  set arrow from 46336, graph 0 to 46336, graph 1 nohead lc rgb "#D55E00" lw 1.5
-  set label 'L1 effective 45.2 KiB' at 46336, graph 0.05 left rotate by 90 offset char -0.5,0 font small
-  set arrow from 1.04858e+06, graph 0 to 1.04858e+06, graph 1 nohead lc rgb "#888888" dt 2
-  set label 'L2 declared 1 MiB' at 1.04858e+06, graph 0.95 right rotate by 90 offset char -0.5,0 font small
-  set arrow from 881728, graph 0 to 881728, graph 1 nohead lc rgb "#D55E00" lw 1.5
-  set label 'L2 effective 861 KiB' at 881728, graph 0.05 left rotate by 90 offset char -0.5,0 font small
-  set arrow from 2.09715e+06, graph 0 to 2.09715e+06, graph 1 nohead lc rgb "#D55E00" lw 1.5
-  set label 'L3 effective 2 MiB' at 2.09715e+06, graph 0.05 left rotate by 90 offset char -0.5,0 font small
+  set arrow from 46336, graph 0 to 46336, graph 1 nohead lc rgb "#D55E00" dt 1 lw 1.5
+  set label 'L1 effective 45.2 KiB' at 46336, graph 1 center offset 0, char 0.7 font small tc rgb "#D55E00"
+  set arrow from 49152, graph 0 to 49152, graph 1 nohead lc rgb "#777777" dt 2
+  set label 'L1 declared 48 KiB' at 49152, graph 1 center offset 0, char 1.7 font small tc rgb "#777777"
+  set arrow from 881728, graph 0 to 881728, graph 1 nohead lc rgb "#D55E00" dt 1 lw 1.5
+  set label 'L2 effective 861 KiB' at 881728, graph 1 center offset 0, char 2.7 font small tc rgb "#D55E00"
+  set arrow from 1.04858e+06, graph 0 to 1.04858e+06, graph 1 nohead lc rgb "#777777" dt 2
+  set label 'L2 declared 1 MiB' at 1.04858e+06, graph 1 center offset 0, char 3.7 font small tc rgb "#777777"
+  set arrow from 2.09715e+06, graph 0 to 2.09715e+06, graph 1 nohead lc rgb "#D55E00" dt 1 lw 1.5
+  set label 'L3 effective 2 MiB' at 2.09715e+06, graph 1 center offset 0, char 4.7 font small tc rgb "#D55E00"
+  set tmargin 6
   plot "latency-sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#0072B2" title "pointer chase, one core"
   unset multiplot
   set output

@@ -19,18 +19,19 @@ do for [fmt in formats] {
   set grid lc rgb "#dddddd"
   set key below horizontal Left reverse font small
   set xtics ('1 KiB' 1024, '8 KiB' 8192, '64 KiB' 65536, '512 KiB' 524288, '4 MiB' 4.1943e+06, '32 MiB' 3.35544e+07, '256 MiB' 2.68435e+08) rotate by 30 right
-  set arrow from 49152, graph 0 to 49152, graph 1 nohead lc rgb "#888888" dt 2
-  set label 'L1 48 KiB' at 49152, graph 0.95 right rotate by 90 offset char -0.5,0 font small
-  set arrow from 1.04858e+06, graph 0 to 1.04858e+06, graph 1 nohead lc rgb "#888888" dt 2
-  set label 'L2 1 MiB' at 1.04858e+06, graph 0.95 right rotate by 90 offset char -0.5,0 font small
-  set arrow from 5.32677e+08, graph 0 to 5.32677e+08, graph 1 nohead lc rgb "#888888" dt 2
-  set label 'L3 508 MiB' at 5.32677e+08, graph 0.95 right rotate by 90 offset char -0.5,0 font small
-  set arrow from 45056, graph 0 to 45056, graph 1 nohead lc rgb "#D55E00" lw 1.5
-  set label 'L1 effective 44 KiB' at 45056, graph 0.05 left rotate by 90 offset char -0.5,0 font small
-  set arrow from 1.04858e+06, graph 0 to 1.04858e+06, graph 1 nohead lc rgb "#D55E00" lw 1.5
-  set label 'L2 effective 1 MiB' at 1.04858e+06, graph 0.05 left rotate by 90 offset char -0.5,0 font small
-  set arrow from 1.67772e+07, graph 0 to 1.67772e+07, graph 1 nohead lc rgb "#D55E00" lw 1.5
-  set label 'L3 effective 16 MiB' at 1.67772e+07, graph 0.05 left rotate by 90 offset char -0.5,0 font small
+  set arrow from 45056, graph 0 to 45056, graph 1 nohead lc rgb "#D55E00" dt 1 lw 1.5
+  set label 'L1 effective 44 KiB' at 45056, graph 1 center offset 0, char 0.7 font small tc rgb "#D55E00"
+  set arrow from 49152, graph 0 to 49152, graph 1 nohead lc rgb "#777777" dt 2
+  set label 'L1 48 KiB' at 49152, graph 1 center offset 0, char 1.7 font small tc rgb "#777777"
+  set arrow from 1.04858e+06, graph 0 to 1.04858e+06, graph 1 nohead lc rgb "#777777" dt 2
+  set label 'L2 1 MiB' at 1.04858e+06, graph 1 center offset 0, char 1.7 font small tc rgb "#777777"
+  set arrow from 1.04858e+06, graph 0 to 1.04858e+06, graph 1 nohead lc rgb "#D55E00" dt 1 lw 1.5
+  set label 'L2 effective 1 MiB' at 1.04858e+06, graph 1 center offset 0, char 2.7 font small tc rgb "#D55E00"
+  set arrow from 1.67772e+07, graph 0 to 1.67772e+07, graph 1 nohead lc rgb "#D55E00" dt 1 lw 1.5
+  set label 'L3 effective 16 MiB' at 1.67772e+07, graph 1 center offset 0, char 0.7 font small tc rgb "#D55E00"
+  set arrow from 5.32677e+08, graph 0 to 5.32677e+08, graph 1 nohead lc rgb "#777777" dt 2
+  set label 'L3 508 MiB' at 5.32677e+08, graph 1 right offset 0, char 1.7 font small tc rgb "#777777"
+  set tmargin 4
   plot \
     "sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#8C2D04" title 'copy, 2 threads', \
     "sweep-domain0.dat" index 1 using 1:2 with linespoints dt 2 pt 6 ps 0.5 lc rgb "#FDBE85" title 'copy, one core', \

@@ -24,8 +24,7 @@ do for [fmt in formats] {
   set key at screen 0.58, screen 0.9 left top Left reverse samplen 2 font tiny
   plot \
     201.59 with lines lc rgb "#555555" dt 3 title 'fma avx512: 202 GFLOP/s', \
-    102.198 with lines lc rgb "#555555" dt 2 title 'add avx512: 102 GFLOP/s', \
-    101.751 with lines lc rgb "#555555" dt 4 title 'mul avx512: 102 GFLOP/s', \
+    102.198 with lines lc rgb "#555555" dt 2 title 'add avx512 = mul avx512: 102 GFLOP/s', \
     "validation-domain0.dat" index 0 using 1:3 with lines lc rgb "#0072B2" notitle, \
     "" index 0 using 1:2 with points pt 5 lc rgb "#0072B2" title 'L1 load: E 4.5 %, MARE 8.4 %, n 6', \
     "validation-domain0.dat" index 1 using 1:3 with lines lc rgb "#D55E00" notitle, \
