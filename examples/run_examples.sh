@@ -52,4 +52,4 @@ for example in ddot dgemm triad stencil; do
       "$build/examples/$example" --placement "$placement" ${sizes[$example]} >"$dir/stdout.txt"
   done
 done
-"$build/tools/larm" place "$results" "$out"/*/regions.json --json "$out/placements.json"
+"$build/tools/larm" place "$results" "$out"/*/regions.json --out "$out/placements.json"

@@ -32,7 +32,9 @@ cases = [
     (["characterize", "--out", fresh], {"LARM_MAX_ISA": "mmx"}, "LARM_MAX_ISA"),
     (["characterize", "--out", fresh, "--only", "bandwidth,foo"], {}, "foo"),
     (["characterize", "--out", "/proc/larm-cannot-write-here"], {}, "output directory"),
-    (["characterize", "--out", fresh, "--topology", "x.xml"], {}, "live machine"),
+    (["characterize", "--out", fresh, "--topology", "x.xml"], {}, "unknown option '--topology'"),
+    (["place", "--topology", "x.xml", "a", "b"], {}, "unknown option '--topology'"),
+    (["show", "-q", "x"], {}, "unknown option '-q'"),
     (["plan", "--topology", "/nonexistent/topology.xml"], {}, "not found"),
     (["plan", "--isa", "avx3"], {}, "unknown ISA"),
     (["show", "/nonexistent/results"], {}, "cannot read"),
@@ -74,7 +76,7 @@ for args in (["--help"], ["characterize", "--help"], ["plan", "--help"], ["show"
     r = run(larm, *args)
     c.check(r.returncode == 0 and "Options" in r.stdout, f"{' '.join(args)}: exit {r.returncode}")
 r = run(larm, "characterize", "--help")
-for option in ("--quick", "--out", "--isa", "--domains", "--samples", "--only", "--topology"):
+for option in ("--quick", "--out", "--isa", "--domains", "--samples", "--only", "--quiet"):
     c.check(option in r.stdout, f"characterize --help does not list {option}")
 
 dump = os.path.join(tmp, "dump")

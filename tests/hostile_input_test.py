@@ -238,8 +238,8 @@ for args, needle in ((["foo"], "unknown command 'foo'"),
                      (["plan", "--domains", ""], "--domains: empty value"),
                      (["show", ""], "empty value")):
     one_error_line(run(larm, *args), f"larm {' '.join(args)}", needle)
-r = run(larm, "place", reference, reference_regions, "--json", os.path.join(work, "none", "p.json"))
-one_error_line(r, "place --json into a missing directory", "cannot write")
+r = run(larm, "place", reference, reference_regions, "--out", os.path.join(work, "none", "p.json"))
+one_error_line(r, "place --out into a missing directory", "cannot write")
 c.check(r.stdout == "", f"place printed before refusing its output file: {r.stdout[:200]!r}")
 c.check(".p.json." not in r.stderr, f"the temporary file's name in the message: {r.stderr!r}")
 for header, needle in (("q_ll,q_lr,q_el,seconds", "lacks q_er"),

@@ -79,7 +79,7 @@ with tempfile.TemporaryDirectory(prefix="larm-nonan-") as tmp:
         regions = os.path.join(tmp, name + "-regions.json")
         with open(regions, "w") as f:
             json.dump(doc, f)
-        r = run("place", results, regions, "--json", os.path.join(tmp, name + "-place.json"))
+        r = run("place", results, regions, "--out", os.path.join(tmp, name + "-place.json"))
         c.check(r.returncode == 0, f"place on {name}: exit {r.returncode} {r.stderr[-200:]}")
         c.check("no FLOPs: placed by its bandwidth" in r.stdout, f"{name}: zero_flops placed by bandwidth")
         c.check("not placed" in r.stdout, f"{name}: zero bytes or time not placed, and said")

@@ -268,6 +268,31 @@ TEST(TreeMatch, ChainIsNeverMappedWorseThanRoundRobin) {
   }
 }
 
+TEST(TreeMatch, PrimeAritiesMapEveryThread) {
+  // Two packages of 17, 31 and 26 cores (arities with no small factor), more threads than one
+  // package holds: every thread on a leaf, no leaf over-full, never worse than round robin.
+  for (const auto& [cores, threads] : {std::pair{17, 18}, {31, 40}, {26, 30}}) {
+    const Tree tree{{2, cores}};
+    Matrix m(static_cast<std::size_t>(threads), std::vector<double>(threads, 0));
+    for (int i = 0; i < threads; ++i) {
+      for (int j = 0; j < threads; ++j) {
+        if (i != j) m[i][j] = static_cast<double>((i * 7 + j * 13) % 97 + 1);
+      }
+    }
+    const Mapping mapping = map(tree, m);
+    ASSERT_EQ(mapping.leaf.size(), static_cast<std::size_t>(threads));
+    std::vector<int> count(static_cast<std::size_t>(tree.leaves()), 0);
+    for (int l : mapping.leaf) {
+      ASSERT_GE(l, 0);
+      ASSERT_LT(l, tree.leaves());
+      ++count[static_cast<std::size_t>(l)];
+    }
+    EXPECT_LE(*std::max_element(count.begin(), count.end()), mapping.threads_per_leaf);
+    EXPECT_LE(hop_bytes(tree, m, mapping.leaf), hop_bytes(tree, m, round_robin(threads)) * 1.0001)
+        << cores << " cores, " << threads << " threads";
+  }
+}
+
 TEST(TreeMatch, MoreThreadsThanCoresShareCores) {
   // 8 threads in 4 pairs that exchange most on 4 cores: each pair on one core.
   const Tree tree{{2, 2}};

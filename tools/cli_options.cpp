@@ -36,10 +36,12 @@ std::vector<std::string> split(const std::string& text, char separator) {
   return parts;
 }
 
-void add_global_options(CLI::App& command, GlobalOptions& global) {
-  command.add_option(
-      "--topology", global.topology_file,
-      "work on a saved hwloc XML topology instead of this machine (planning, tests)");
+void add_topology_option(CLI::App& command, GlobalOptions& global) {
+  command.add_option("--topology", global.topology_file,
+                     "work on a saved hwloc XML topology instead of this machine");
+}
+
+void add_quiet_option(CLI::App& command, GlobalOptions& global) {
   command.add_flag("--quiet,-q", global.quiet, "no progress and no summary, errors only");
 }
 

@@ -25,8 +25,10 @@ struct GlobalOptions {
   bool quiet = false;
 };
 
-// --topology and --quiet, which every subcommand accepts.
-void add_global_options(CLI::App& command, GlobalOptions& global);
+// --topology: on the commands that work on a topology without measuring it (topology, plan).
+void add_topology_option(CLI::App& command, GlobalOptions& global);
+// --quiet, -q: on the commands that print progress or a summary besides their errors.
+void add_quiet_option(CLI::App& command, GlobalOptions& global);
 
 // The value of a word option that CLI11 has already checked against the vocabulary's words.
 template <VocabularyWord E>

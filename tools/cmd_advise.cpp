@@ -297,7 +297,6 @@ void setup_advise(CLI::App& app, GlobalOptions& global, Action& action) {
       "advise",
       "predict each region's performance under other thread and data placements (contention "
       "model fitted on the roofs), rank them and give the commands that apply the best");
-  add_global_options(*command, global);
   add_results_and_regions_arguments(*command, options->results_dir, options->region_files);
   add_counts_option(*command, options->counts_files);
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");

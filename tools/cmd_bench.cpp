@@ -48,10 +48,6 @@ std::string percent_text(double fraction) {
 }
 
 int run_bench(const BenchOptions& options, const GlobalOptions& global) {
-  if (!global.topology_file.empty()) {
-    throw UsageError(
-        "bench measures the live machine; --topology is for plan, topology and kernels");
-  }
   const topology::Topology topology = load_topology(global);
   const int domains = static_cast<int>(topology.domains().size());
   if (options.domain < 0 || options.domain >= domains) {
@@ -165,7 +161,6 @@ void setup_bench(CLI::App& app, GlobalOptions& global, Action& action) {
       "bench",
       "run one bandwidth roof's kernel alone on a working set, threads and memory you choose "
       "(as likwid-bench -t runs one kernel) and print its GB/s");
-  add_global_options(*command, global);
   add_access_option(*command, options->access, "the access: load, store, store-nt, copy, 2ld1st");
   command
       ->add_option("--working-set", options->working_set,

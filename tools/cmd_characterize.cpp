@@ -50,11 +50,6 @@ std::string default_out_dir() {
 }
 
 int run_characterize(const CharacterizeOptions& options, const GlobalOptions& global) {
-  if (!global.topology_file.empty()) {
-    throw UsageError(
-        "characterize measures the live machine; --topology is for plan, topology "
-        "and kernels");
-  }
   const topology::Topology topology = load_topology(global);
   const bool resuming = !options.resume.empty();
   characterize::CharacterizeOptions run =
@@ -149,7 +144,7 @@ void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action) {
   auto options = std::make_shared<CharacterizeOptions>();
   CLI::App* command = app.add_subcommand(
       "characterize", "measure roofs, FLOP ceilings, size sweep and latencies of this node");
-  add_global_options(*command, global);
+  add_quiet_option(*command, global);
   add_measurement_options(*command, options->measurement);
   add_run_choices(*command, options->choices);
   command->add_flag("--validate", options->validate,

@@ -366,13 +366,12 @@ int run_count(const CountOptions& options) {
 
 }  // namespace
 
-void setup_count(CLI::App& app, GlobalOptions& global, Action& action) {
+void setup_count(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
   auto options = std::make_shared<CountOptions>();
   CLI::App* command = app.add_subcommand(
       "count",
       "count the FLOPs and bytes of an instrumented program's regions exactly, without hardware "
       "counters: runs it natively (times) and under larm's Valgrind tool (counts)");
-  add_global_options(*command, global);
   command
       ->add_option("--out", options->out_dir,
                    "directory of the two runs' regions (timed/, counted/)")

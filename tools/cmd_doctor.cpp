@@ -9,12 +9,11 @@
 
 namespace larm::cli {
 
-void setup_doctor(CLI::App& app, GlobalOptions& global, Action& action) {
+void setup_doctor(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
   auto json = std::make_shared<bool>(false);
   auto seconds = std::make_shared<double>(1.0);
   CLI::App* command = app.add_subcommand(
       "doctor", "how quiet this machine is now, and the run-to-run error to expect on it");
-  add_global_options(*command, global);
   command->add_flag("--json", *json, "print the findings as JSON");
   command->add_option("--seconds", *seconds, "length of the probe (default 1)")
       ->check(number_between(0.1, 60));

@@ -69,7 +69,7 @@ void setup_fleet(CLI::App& app, GlobalOptions& global, Action& action) {
       "fleet",
       "under mpirun or srun, one rank per node: characterize every node, gather the results on "
       "rank 0, compare them and name the outliers");
-  add_global_options(*command, global);
+  add_quiet_option(*command, global);
   add_measurement_options(*command, command_options->measurement);
   add_run_choices(*command, command_options->choices);
   command->add_option("--out", options->out, "fleet directory (FLEET/<host>/ per node)")
@@ -86,11 +86,6 @@ void setup_fleet(CLI::App& app, GlobalOptions& global, Action& action) {
   command->callback([command_options, drop, &global, &action] {
     action = [command_options, drop, &global] {
       fleet::FleetRunOptions* run = &command_options->run;
-      if (!global.topology_file.empty()) {
-        throw UsageError(
-            "fleet measures the live machines; --topology is for plan, topology "
-            "and kernels");
-      }
       run->rule.min_drop = *drop / 100;
       const MeasurementOptions measurement = command_options->measurement;
       const RunChoices choices = command_options->choices;
@@ -123,7 +118,7 @@ void setup_compare_fleet(CLI::App& app, GlobalOptions& global, Action& action) {
       "compare-fleet",
       "compare the nodes' results under DIR (DIR/<host>/results.json) and write DIR/fleet.json "
       "and fleet.csv, as larm fleet does after its gather");
-  add_global_options(*command, global);
+  add_quiet_option(*command, global);
   command->add_option("dir", *dir, "directory of the nodes' results directories")->required();
   add_outlier_options(*command, *rule, *drop);
   command->callback([dir, rule, drop, &global, &action] {

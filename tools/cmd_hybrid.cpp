@@ -76,9 +76,6 @@ std::vector<double> checked_ratios(const std::vector<double>& ratios, const char
 }
 
 int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
-  if (!global.topology_file.empty()) {
-    throw UsageError("hybrid sweep measures the live machine; --topology does not apply");
-  }
   const topology::Topology topology = load_topology(global);
   if (options.domain < 0 || options.domain >= static_cast<int>(topology.domains().size())) {
     throw UsageError("domain " + std::to_string(options.domain) +
@@ -307,7 +304,7 @@ void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action) {
       "sweep",
       "measure bandwidth over ratio_fast × ratio_read on page-mixed data, fit the model, "
       "validate it with STREAM");
-  add_global_options(*s, global);
+  add_quiet_option(*s, global);
   s->add_option("--out", sweep->out, "directory for hybrid.json and hybrid.csv");
   s->add_option("--domain", sweep->domain, "domain whose cores run (default 0)");
   s->add_option("--fast", sweep->fast, "OS index of the fast memory (with --slow)");
@@ -332,7 +329,6 @@ void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action) {
   auto fit = std::make_shared<FitCommandOptions>();
   CLI::App* f = hybrid->add_subcommand(
       "fit", "fit the monolithic (4 θ) and piecewise (12 θ) models on measured samples");
-  add_global_options(*f, global);
   add_source_options(*f, *fit);
   f->add_option("--out", fit->out, "write the samples and the fit to this JSON file");
   f->callback([fit, &action] { action = [fit] { return run_fit(*fit); }; });
@@ -340,7 +336,6 @@ void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action) {
   auto predict = std::make_shared<PredictCommandOptions>();
   CLI::App* p = hybrid->add_subcommand(
       "predict", "bandwidth and time the fitted model gives for given quantities, with its bounds");
-  add_global_options(*p, global);
   add_source_options(*p, *predict);
   p->add_option("--q", predict->quantities, "q_ll,q_lr,q_el,q_er in bytes")->delimiter(',');
   p->add_option("--ratio-fast", predict->ratio_fast, "share of the bytes on the fast memory");

@@ -64,7 +64,6 @@ void setup_kernels(CLI::App& app, GlobalOptions& global, Action& action) {
   auto options = std::make_shared<KernelsOptions>();
   CLI::App* command =
       app.add_subcommand("kernels", "list the generated kernels and their metadata");
-  add_global_options(*command, global);
   command->add_flag("--all", options->all, "every ISA, not only those usable here");
   command
       ->add_option("--dump", options->dump,

@@ -68,13 +68,12 @@ int run_place(const PlaceOptions& options) {
 }
 }  // namespace
 
-void setup_place(CLI::App& app, GlobalOptions& global, Action& action) {
+void setup_place(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
   auto options = std::make_shared<PlaceOptions>();
   CLI::App* command = app.add_subcommand(
       "place",
       "place application regions (regions.json of liblarm) on the roofs of a results "
       "directory: the roof that bounds each one and a locality verdict");
-  add_global_options(*command, global);
   add_results_and_regions_arguments(*command, options->results_dir, options->region_files);
   std::vector<std::string> accesses = {"auto"};
   for (const auto& word : words<Access>()) accesses.push_back(word);
@@ -85,7 +84,7 @@ void setup_place(CLI::App& app, GlobalOptions& global, Action& action) {
       ->check(CLI::IsMember(accesses))
       ->capture_default_str();
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
-  command->add_option("--json", options->json_file, "also write the placements to this JSON file");
+  command->add_option("--out", options->json_file, "also write the placements to this JSON file");
   add_hybrid_option(*command, options->hybrid_file);
   add_counts_option(*command, options->counts_files);
   command->callback([options, &action] { action = [options] { return run_place(*options); }; });

@@ -42,7 +42,7 @@ void setup_plan(CLI::App& app, GlobalOptions& global, Action& action) {
   auto options = std::make_shared<PlanCommandOptions>();
   CLI::App* command = app.add_subcommand(
       "plan", "list the measurements of a characterization and estimate its time");
-  add_global_options(*command, global);
+  add_topology_option(*command, global);
   add_measurement_options(*command, options->measurement);
   command->add_flag("--verbose,-v", options->verbose, "one line per measurement");
   command->callback([options, &global, &action] {

@@ -89,7 +89,7 @@ void setup_plot(CLI::App& app, GlobalOptions& global, Action& action) {
   auto options = std::make_shared<PlotCommandOptions>();
   CLI::App* command = app.add_subcommand(
       "plot", "draw the figures of a results directory with gnuplot (scripts and data kept)");
-  add_global_options(*command, global);
+  add_quiet_option(*command, global);
   command
       ->add_option("dir", options->dir,
                    "results directory (or its results.json), or a fleet directory")

@@ -300,13 +300,12 @@ int run_profile(const ProfileOptions& options) {
 
 }  // namespace
 
-void setup_profile(CLI::App& app, GlobalOptions& global, Action& action) {
+void setup_profile(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
   auto options = std::make_shared<ProfileOptions>();
   CLI::App* command = app.add_subcommand(
       "profile",
       "put an unmodified program's hottest functions on the LARM: Linux perf samples where its "
       "time goes, larm's Valgrind tool counts each function's FLOPs and bytes");
-  add_global_options(*command, global);
   command->add_option("--out", options->out_dir, "directory of the profile")->capture_default_str();
   command
       ->add_option("--top", options->top,

@@ -23,6 +23,7 @@ struct ReportCommandOptions {
   std::string dir;
   PlotInputOptions inputs;
   std::string out;
+  bool quiet = false;  // errors only
 };
 
 // OUT/plots, created; UsageError when it cannot be written.
@@ -39,7 +40,7 @@ std::filesystem::path figures_directory(const std::filesystem::path& out) {
 // The end of both reports: the pages written, gnuplot's errors and absence said, the files named.
 int finish_report(const report::PlotOutcome& figures, const std::filesystem::path& figures_dir,
                   const std::filesystem::path& out, const std::string& html,
-                  const std::string& markdown) {
+                  const std::string& markdown, bool quiet) {
   results::write_file_atomically(out / "report.html", html);
   results::write_file_atomically(out / "report.md", markdown);
   int failed = 0;
@@ -49,13 +50,15 @@ int finish_report(const report::PlotOutcome& figures, const std::filesystem::pat
       ++failed;
     }
   }
-  if (!figures.gnuplot_found) {
+  if (!figures.gnuplot_found && !quiet) {
     std::cerr << "larm: gnuplot not found: the report lists the figures without drawing them; "
                  "their scripts and data are in "
               << figures_dir.string() << "\n";
   }
-  std::cout << "Report: " << (out / "report.html").string() << " and "
-            << (out / "report.md").string() << "\n";
+  if (!quiet) {
+    std::cout << "Report: " << (out / "report.html").string() << " and "
+              << (out / "report.md").string() << "\n";
+  }
   return failed > 0 ? 1 : 0;
 }
 
@@ -71,7 +74,7 @@ int report_fleet(const ReportCommandOptions& options) {
   if (figures.interrupted) return report_interrupted_drawing(figures, figures_dir);
   const report::FleetReportInputs page{fleet, figures, figures_dir, out};
   return finish_report(figures, figures_dir, out, report::fleet_html_report(page),
-                       report::fleet_markdown_report(page));
+                       report::fleet_markdown_report(page), options.quiet);
 }
 
 int run_report(const ReportCommandOptions& options) {
@@ -96,7 +99,7 @@ int run_report(const ReportCommandOptions& options) {
   }
   if (!placements.empty()) page.regions_text = text::placement_table(placements);
   return finish_report(figures, figures_dir, out, report::html_report(page),
-                       report::markdown_report(page));
+                       report::markdown_report(page), options.quiet);
 }
 
 }  // namespace
@@ -107,14 +110,17 @@ void setup_report(CLI::App& app, GlobalOptions& global, Action& action) {
       "report",
       "write report.html (self-contained, figures inline) and report.md of a results "
       "directory");
-  add_global_options(*command, global);
+  add_quiet_option(*command, global);
   command
       ->add_option("dir", options->dir,
                    "results directory (or its results.json), or a fleet directory")
       ->required();
   add_plot_input_options(*command, options->inputs);
   command->add_option("--out", options->out, "directory of the report (default DIR)");
-  command->callback([options, &action] { action = [options] { return run_report(*options); }; });
+  command->callback([options, &global, &action] {
+    options->quiet = global.quiet;
+    action = [options] { return run_report(*options); };
+  });
 }
 
 }  // namespace larm::cli

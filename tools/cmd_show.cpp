@@ -42,7 +42,6 @@ int run_show(const ShowOptions& options, const GlobalOptions& global) {
 void setup_show(CLI::App& app, GlobalOptions& global, Action& action) {
   auto options = std::make_shared<ShowOptions>();
   CLI::App* command = app.add_subcommand("show", "print the summary of a results directory");
-  add_global_options(*command, global);
   command
       ->add_option("dir", options->dir,
                    "results directory (or its results.json), or a fleet directory")

@@ -28,7 +28,7 @@ int run_topology(const TopologyOptions& options, const GlobalOptions& global) {
 void setup_topology(CLI::App& app, GlobalOptions& global, Action& action) {
   auto options = std::make_shared<TopologyOptions>();
   CLI::App* command = app.add_subcommand("topology", "print the topology larm sees (hwloc)");
-  add_global_options(*command, global);
+  add_topology_option(*command, global);
   command->add_flag("--json", options->json, "print it as JSON");
   command->callback([options, &global, &action] {
     action = [options, &global] { return run_topology(*options, global); };

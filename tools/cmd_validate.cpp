@@ -26,9 +26,6 @@ struct ValidateCommandOptions {
 };
 
 int run_validate(const ValidateCommandOptions& options, const GlobalOptions& global) {
-  if (!global.topology_file.empty()) {
-    throw UsageError("validate runs kernels on the live machine; --topology does not apply");
-  }
   results::Results results = load_results_argument(options.dir);
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
@@ -72,7 +69,7 @@ void setup_validate(CLI::App& app, GlobalOptions& global, Action& action) {
       "validate",
       "run mixed kernels of known arithmetic intensity against the roofs of a results "
       "directory and report the model's error per roof");
-  add_global_options(*command, global);
+  add_quiet_option(*command, global);
   command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
   command->add_flag("--quick", options->quick, "a few points per roof (ends and ridge)");
   add_access_option(*command, options->access, "access mix of the roofs to validate");

@@ -2,6 +2,7 @@
 #include "tools/command_line.h"
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -103,12 +104,20 @@ std::string unknown_option(CLI::App& app, int argc, const char* const* argv) {
     }
   }
   std::vector<std::string> names;
+  std::vector<std::string> short_names;
   for (const CLI::Option* option : current->get_options()) {
     for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+    for (const std::string& name : option->get_snames()) short_names.push_back("-" + name);
   }
   for (int i = 1; i < argc; ++i) {
     std::string word = argv[i];
     if (word == "--") break;
+    // A short option this command lacks ("-q" where nothing is printed but errors).
+    if (word.size() == 2 && word[0] == '-' && std::isalpha(static_cast<unsigned char>(word[1])) &&
+        std::find(short_names.begin(), short_names.end(), word) == short_names.end()) {
+      const std::string of = current == &app ? "" : " of larm " + current->get_name();
+      return "unknown option '" + shown_word(word) + "'" + of;
+    }
     if (word.rfind("--", 0) != 0) continue;
     word = word.substr(0, word.find('='));
     if (std::find(names.begin(), names.end(), word) != names.end()) continue;

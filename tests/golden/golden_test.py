@@ -43,7 +43,7 @@ def cases():
     triad = [os.path.join(reference, d) for d in ("regions-triad-firsttouch", "regions-triad-interleave")]
     yield "show-reference", ["show", reference], []
     yield "show-matrix-reference", ["show", reference, "--matrix"], []
-    yield "place-reference", ["place", reference, *triad, "--json", "{OUT}/place.json"], ["place.json"]
+    yield "place-reference", ["place", reference, *triad, "--out", "{OUT}/place.json"], ["place.json"]
     yield "place-reference-copy", ["place", reference, triad[0], "--access", "copy"], []
     yield "plot-reference", ["plot", reference, "--regions", ",".join(triad), "--format", "svg",
                              "--out", "{OUT}/plots"], ["plots/*.gp", "plots/*.dat", "plots/figures.json"]
