@@ -111,7 +111,8 @@ NativeRuns native_runs(const CountOptions& options, const fs::path& timed_dir) {
     fs::remove(dir / "regions.json", ec);
     std::cerr << "larm count: native run " << k << " of " << options.repeat
               << " (its regions' times) into " << dir.string() << "\n";
-    const ProgramRun run = run_program(options.command, {"LARM_OUT=" + fs::absolute(dir).string()});
+    const ProgramRun run = run_program(options.command, {"LARM_OUT=" + fs::absolute(dir).string()},
+                                       "count: the timed run");
     if (interrupted(run)) {
       std::cerr << "larm count: interrupted during native run " << k << "; " << out.files.size()
                 << " completed run(s) kept in " << timed_dir.string() << "\n";
@@ -292,7 +293,7 @@ int run_count(const CountOptions& options) {
   // hwloc's x86 backend reads CPUID, which Valgrind virtualizes, and says so on stderr; the
   // topology liblarm records comes from Linux's files all the same.
   if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
-  const ProgramRun counted = run_program(argv, set);
+  const ProgramRun counted = run_program(argv, set, "count: the counted run (Valgrind)");
   const std::string unhandled = unhandled_instruction(log);
   if (!unhandled.empty()) {
     std::cerr << unhandled_instruction_error(options.command[0], unhandled, log) << "\n";

@@ -225,7 +225,7 @@ int run_profile(const ProfileOptions& options) {
   std::vector<std::string> set = {"VALGRIND_LIB=" + lib.path().string()};
   if (std::getenv("OMP_WAIT_POLICY") == nullptr) set.push_back("OMP_WAIT_POLICY=passive");
   if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
-  const ProgramRun counted = run_program(argv, set);
+  const ProgramRun counted = run_program(argv, set, "profile: the counted run (Valgrind)");
   if (const std::string bytes = unhandled_instruction(log); !bytes.empty()) {
     std::cerr << unhandled_instruction_error(options.command[0], bytes, log) << "\n";
     return 1;

@@ -114,7 +114,7 @@ SampledRun sampled_run(const std::vector<std::string>& argv, const fs::path& dat
   record.insert(record.end(), argv.begin(), argv.end());
   SampledRun out;
   out.frequency = frequency;
-  out.run = run_program(record, {});
+  out.run = run_program(record, {}, "profile: the sampled run");
   const fs::path text = data_file.parent_path() / "samples.txt";
   const fs::path errors = data_file.parent_path() / "perf-script.log";
   const int status =

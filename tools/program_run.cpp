@@ -6,10 +6,18 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "platform/progress_line.h"
 
 #include "platform/scheduling.h"
 #include "results/statistics.h"
@@ -64,7 +72,51 @@ std::string exit_text(int status) {
   return "ended abnormally";
 }
 
-ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set) {
+namespace {
+
+// While a program runs, a line on standard error every kProgressPeriodSeconds when it is not a
+// terminal (a batch job's log shows the run advancing); on a terminal, nothing: the program's own
+// output is there.
+class RunningNotice {
+ public:
+  explicit RunningNotice(std::string what) : what_(std::move(what)) {
+    if (what_.empty() || ::isatty(STDERR_FILENO)) return;
+    thread_ = std::thread([this] {
+      const auto start = std::chrono::steady_clock::now();
+      const auto period = std::chrono::duration<double>(platform::kProgressPeriodSeconds);
+      std::unique_lock lock(mutex_);
+      while (!cv_.wait_for(lock, period, [this] { return done_; })) {
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::fprintf(stderr, "larm: %s: running for %.0f s\n", what_.c_str(), seconds);
+        std::fflush(stderr);
+      }
+    });
+  }
+  RunningNotice(const RunningNotice&) = delete;
+  RunningNotice& operator=(const RunningNotice&) = delete;
+  ~RunningNotice() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_one();
+    thread_.join();
+  }
+
+ private:
+  std::string what_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
+ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set,
+                       const std::string& what) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
@@ -101,6 +153,7 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<s
   ProgramRun outcome;
   rusage usage{};
   if (spawned == 0) {
+    const RunningNotice notice(what);
     while (::wait4(pid, &outcome.status, 0, &usage) < 0 && errno == EINTR) {
     }
   }

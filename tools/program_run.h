@@ -29,8 +29,10 @@ inline constexpr double kCleanRunShare = 0.03;
 
 // Runs argv with the environment plus `set` (NAME=VALUE); the program's output goes through.
 // Ctrl-C reaches the program (same process group); larm waits for it to end. Throws UsageError
-// when it cannot be started.
-ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set);
+// when it cannot be started. `what` names the run in the line printed every 10 s while it lasts
+// when standard error is not a terminal ("count: the counted run"); empty: no line.
+ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set,
+                       const std::string& what = "");
 
 // "exited with status 1", "was killed by signal 9".
 std::string exit_text(int status);
