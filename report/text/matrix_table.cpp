@@ -55,16 +55,32 @@ std::string matrix_table(const Results& results) {
       for (const std::string& m : memories) any = any || !value_of(d, m).empty();
     }
     if (!any) {
-      out << title << ": none measured\n";
+      out << title.substr(0, title.find(" (")) << ": none measured\n";
       return;
     }
-    out << title << "\n  " << right_aligned("domain \\ memory", 16);
-    for (const std::string& m : memories) out << right_aligned(m + " " + kinds[m], 12);
-    out << "\n";
-    for (int d : domains) {
-      out << "  " << right_aligned(std::to_string(d), 16);
-      for (const std::string& m : memories) out << right_aligned(value_of(d, m), 12);
+    // Columns as wide as their widest text, as many a block as fit in kWidth columns: a node
+    // with many memories gets several blocks, each with the domains' column.
+    std::size_t cell = 8;
+    for (const std::string& m : memories) {
+      cell = std::max(cell, (m + " " + kinds[m]).size() + 2);
+      for (int d : domains) cell = std::max(cell, value_of(d, m).size() + 2);
+    }
+    constexpr std::size_t kWidth = 80, kLabel = 8;
+    const std::size_t per_block = std::max<std::size_t>(1, (kWidth - 2 - kLabel) / cell);
+    out << title << "\n";
+    for (std::size_t first = 0; first < memories.size(); first += per_block) {
+      const std::size_t last = std::min(memories.size(), first + per_block);
+      out << "  " << right_aligned(first == 0 ? "dom\\mem" : "", kLabel);
+      for (std::size_t k = first; k < last; ++k) {
+        out << right_aligned(memories[k] + " " + kinds[memories[k]], cell);
+      }
       out << "\n";
+      for (int d : domains) {
+        out << "  " << right_aligned(std::to_string(d), kLabel);
+        for (std::size_t k = first; k < last; ++k)
+          out << right_aligned(value_of(d, memories[k]), cell);
+        out << "\n";
+      }
     }
   };
 
@@ -90,7 +106,7 @@ std::string matrix_table(const Results& results) {
                    (r->placement == Placement::local ? "*" : "");
           });
     table(std::string("Contention, ") + name(access) +
-              " (GB/s each domain obtains with every core of the machine on the memory)",
+              " (GB/s per domain, every core of the machine on the memory)",
           [&](int d, const std::string& m) {
             const Roof* r = memory_roof(d, m, access, {Placement::contention});
             return r == nullptr ? std::string("") : matrix_cell(r->roof, r->present());
@@ -107,13 +123,13 @@ std::string matrix_table(const Results& results) {
   out << "  (* local memory)\n";
 
   if (const auto& distances = results.topology.distances) {
-    out << "hwloc distances (" << distances->kind << ")\n  " << right_aligned("", 16);
-    for (const std::string& m : memories) out << right_aligned(m, 12);
+    out << "hwloc distances (" << distances->kind << ")\n  " << right_aligned("", 8);
+    for (const std::string& m : memories) out << right_aligned(m, 6);
     out << "\n";
     std::size_t i = 0;
     for (const auto& row : distances->values) {
-      out << "  " << right_aligned(i < memories.size() ? memories[i] : "?", 16);
-      for (std::uint64_t v : row) out << right_aligned(std::to_string(v), 12);
+      out << "  " << right_aligned(i < memories.size() ? memories[i] : "?", 8);
+      for (std::uint64_t v : row) out << right_aligned(std::to_string(v), 6);
       out << "\n";
       ++i;
     }
