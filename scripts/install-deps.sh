@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs, from Debian 12 packages only, everything larm needs to build, test and plot (clang-14
+# Installs, from Debian 12 packages only, what larm needs to build and run, or to test (clang-14
 # and libomp-14-dev: the OpenMP tests run under ThreadSanitizer with LLVM OpenMP and Archer;
 # chromium: the report is checked in a headless browser; valgrind: larm count's tool is built
 # against its core; linux-perf: larm profile samples where a program's time goes; help2man: the
@@ -7,38 +7,61 @@
 # slurmctld, slurmd, slurm-client and munge: only for the test that runs larm fleet under a
 # one-host Slurm cluster, tests/slurm/slurm_test.py, which starts and stops its own daemons — on a
 # machine with systemd, Debian's packages also enable their services, which fail harmlessly
-# without a /etc/slurm/slurm.conf).
+# without a /etc/slurm/slurm.conf; lintian: the Debian package's check).
 # Idempotent: packages already present are not reinstalled; apt is only called when one is missing.
 set -euo pipefail
 
-packages=(
+# Three sets, each a superset of what its command needs:
+#   run            what scripts/run.sh needs: build larm and run a characterization with its
+#                  figures and report (compiler, CMake, Ninja, hwloc, libnuma, xbyak or asmjit,
+#                  nlohmann-json, CLI11, Eigen, PAPI, gnuplot);
+#   test           everything scripts/test.sh needs (the run set and the rest, listed above);
+#   cross-aarch64  the AArch64 cross build and its tests under QEMU.
+#   scripts/install-deps.sh [run|test|cross-aarch64]   install the set (default: test)
+#   scripts/install-deps.sh --print [run|test|cross-aarch64]   list it, install nothing
+print=0
+if [[ ${1:-} == --print ]]; then print=1; shift; fi
+set_name=${1:-test}
+[[ $set_name == --cross-aarch64 ]] && set_name=cross-aarch64
+case $set_name in
+  run | test | cross-aarch64) ;;
+  *) echo "install-deps: unknown set '$set_name' (sets: run, test, cross-aarch64)" >&2; exit 2 ;;
+esac
+
+run_packages=(
   build-essential cmake ninja-build pkg-config binutils
   libhwloc-dev hwloc libnuma-dev numactl libxbyak-dev nlohmann-json3-dev libcli11-dev libeigen3-dev
-  libgtest-dev googletest libpapi-dev openmpi-bin libopenmpi-dev gnuplot-nox likwid python3 python3-jsonschema
+  libpapi-dev gnuplot-nox
+)
+test_packages=(
+  libgtest-dev googletest openmpi-bin libopenmpi-dev likwid python3 python3-jsonschema
   clang-14 libomp-14-dev chromium
   valgrind linux-perf help2man libopenblas-dev libfftw3-dev
   slurmctld slurmd slurm-client munge
+  lintian
 )
-# On an arm64 Debian (issue 31) the kernels are generated with asmjit, not xbyak, and Debian has
-# no arm64 likwid (the likwid comparisons are x86-only).
+packages=("${run_packages[@]}")
+[[ $set_name == test ]] && packages+=("${test_packages[@]}")
+# On an arm64 Debian the kernels are generated with asmjit, not xbyak, and Debian has no arm64
+# likwid (the likwid comparisons are x86-only).
 if [[ $(dpkg --print-architecture) == arm64 ]]; then
   packages=("${packages[@]/libxbyak-dev/libasmjit-dev}")
   packages=("${packages[@]/likwid/}")
 fi
-# --cross-aarch64: what the AArch64 cross build and its tests under QEMU need on x86-64 (issue 31):
-# the cross compilers and binutils, qemu-user, and the arm64 -dev packages of multiarch. The
-# programs run on multiarch's arm64 runtime (libc6:arm64, libstdc++6:arm64), never the cross
-# toolchain's: see cmake/toolchains/aarch64-linux-gnu.cmake.
-if [[ ${1:-} == --cross-aarch64 ]]; then
+# What the AArch64 cross build and its tests under QEMU need on x86-64: the cross compilers and
+# binutils, qemu-user, and the arm64 -dev packages of multiarch. The programs run on multiarch's
+# arm64 runtime (libc6:arm64, libstdc++6:arm64), never the cross toolchain's: see
+# cmake/toolchains/aarch64-linux-gnu.cmake.
+if [[ $set_name == cross-aarch64 ]]; then
   packages=(g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user cmake ninja-build pkg-config
             nlohmann-json3-dev libcli11-dev libeigen3-dev libhwloc-dev:arm64 libnuma-dev:arm64
             libasmjit-dev:arm64 libpapi-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64
             libstdc++6:arm64 valgrind python3)
-  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-    if [[ $(id -u) -ne 0 ]]; then sudo dpkg --add-architecture arm64; else dpkg --add-architecture arm64; fi
-  fi
 fi
-if [[ ${1:-} == --print ]]; then printf '%s\n' "${packages[@]}"; exit 0; fi
+if ((print)); then printf '%s\n' "${packages[@]}"; exit 0; fi
+if [[ $set_name == cross-aarch64 ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  if [[ $(id -u) -ne 0 ]]; then sudo dpkg --add-architecture arm64; else dpkg --add-architecture arm64; fi
+fi
 
 # A package counts as present only in the architecture asked for (the name's :arch, else this
 # machine's) or as arch-independent: after --cross-aarch64, an unqualified query of libhwloc-dev

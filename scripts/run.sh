@@ -5,18 +5,36 @@
 # runs/<host>-<date>/ (results.json, roofs.csv, sweep.csv, latency.csv, hybrid.json,
 # hybrid.csv, plots/, report.html, report.md) and summary tables are printed. Extra arguments go to
 # `larm characterize` (e.g. --quick, which also makes the hybrid sweep quick; --out DIR). The
-# figures are checked last (larm plot --check).
+# figures are checked last (larm plot --check). It installs only the packages of the run
+# (scripts/install-deps.sh --print run), builds only the larm binary, and ends with each step's time.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-"$root/scripts/install-deps.sh"
+steps=()
+step_start=$SECONDS
+script_start=$SECONDS
+step_done() {  # NAME
+  steps+=("$(printf '%-22s %5d s' "$1" $((SECONDS - step_start)))")
+  step_start=$SECONDS
+}
+summary() {
+  local status=$?
+  echo "== step times$( ((status)) && echo " (stopped by a failure, exit $status)")"
+  ((${#steps[@]})) && printf '   %s\n' "${steps[@]}"
+  echo "   total                  $((SECONDS - script_start)) s"
+}
+trap summary EXIT
+
+"$root/scripts/install-deps.sh" run
 # uPlot, for the report's interactive roofline (npm registry); without it the report keeps its
 # static figures and says so.
 "$root/scripts/install-web.sh" --run ||
   echo "run.sh: uPlot could not be installed from the npm registry: the report will have no interactive roofline" >&2
+step_done "install"
 cd "$root"
 cmake --preset release >/dev/null  # build/release (CMakePresets.json)
-cmake --build --preset release
+cmake --build --preset release --target larm
 larm="$root/build/release/tools/larm"
+step_done "build"
 
 out="runs/$(hostname)-$(date -u +%Y%m%d-%H%M%S)"
 quick=()
@@ -35,8 +53,12 @@ if ((has_out)); then
 else
   "$larm" characterize --out "$out" "$@"
 fi
+step_done "characterize"
 "$larm" hybrid sweep --out "$out" "${quick[@]}"
+step_done "hybrid sweep"
 "$larm" report "$out"
+step_done "report"
 # The figures read back and checked (text outside the canvas, overlapping labels, a roof missing
 # from its key): a defect fails the run, after the results and the report are written.
 "$larm" plot "$out" --check --quiet
+step_done "figure check"

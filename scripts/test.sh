@@ -12,7 +12,7 @@
 #     multi-NUMA test in a three-node QEMU guest, larm count under Valgrind (label "count": a
 #     program under Valgrind cannot carry a sanitizer's runtime), the installation ("install")
 #     and larm fleet under a one-host Slurm cluster ("slurm": the daemons run the release build);
-#  4. aarch64: the AArch64 cross build (issue 31; scripts/install-deps.sh --cross-aarch64), its unit
+#  4. aarch64: the AArch64 cross build (scripts/install-deps.sh cross-aarch64), its unit
 #     and measuring tests under qemu-aarch64 (the kernel metadata against aarch64 objdump, the
 #     kernels' results), and a quick characterization under it at SVE vector lengths of 128, 256,
 #     512 and 2048 bits (tests/aarch64_emulated_test.py; the timings are the emulator's).
@@ -54,7 +54,7 @@ summary() {
 }
 trap summary EXIT
 
-"$root/scripts/install-deps.sh"
+"$root/scripts/install-deps.sh" test
 # uPlot (inlined into the report) and puppeteer-core (its browser test), from the npm registry.
 "$root/scripts/install-web.sh"
 step_done "install-deps"
@@ -107,7 +107,7 @@ fi
 
 if wanted aarch64; then
   echo "== 4. aarch64: the cross build, its tests and a quick characterization under qemu-aarch64"
-  "$root/scripts/install-deps.sh" --cross-aarch64
+  "$root/scripts/install-deps.sh" cross-aarch64
   step_done "aarch64 install-deps"
   configure aarch64
   cmake --build "$root/build/aarch64" -j "$jobs" --target larm larm_unit_tests larm_measuring_tests
