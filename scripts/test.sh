@@ -99,7 +99,7 @@ if wanted release; then
     sed -n 's#^\(count_programs\): phony$#\1#p')
   # shellcheck disable=SC2086  # one target per word
   cmake --build "$root/build/release-tests" -j "$jobs" --target $user_targets \
-    fork_during_init_program larm_static_merged larm_man_pages $count_programs
+    fork_during_init_program larm_static_merged larm_man_pages larm_changelog $count_programs
   step_done "release build"
   (cd "$root" && ctest --preset release-tests)
   step_done "release tests"

@@ -35,6 +35,7 @@ cases = [
     (["characterize", "--out", fresh, "--topology", "x.xml"], {}, "unknown option '--topology'"),
     (["place", "--topology", "x.xml", "a", "b"], {}, "unknown option '--topology'"),
     (["show", "-q", "x"], {}, "unknown option '-q'"),
+    (["count", "--", "/bin/true"], {"PATH": "/nonexistent"}, "apt install valgrind"),
     (["plan", "--topology", "/nonexistent/topology.xml"], {}, "not found"),
     (["plan", "--isa", "avx3"], {}, "unknown ISA"),
     (["show", "/nonexistent/results"], {}, "cannot read"),

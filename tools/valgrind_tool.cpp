@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +18,22 @@ namespace larm::cli {
 namespace fs = std::filesystem;
 
 fs::path tool_directory(const std::string& command) {
+  // Valgrind itself first: without it the tool cannot run, wherever it is.
+  bool valgrind = false;
+  if (const char* path = std::getenv("PATH")) {
+    std::string dirs = path;
+    for (std::size_t start = 0; start <= dirs.size();) {
+      const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+      const fs::path dir = dirs.substr(start, end - start);
+      valgrind = valgrind || (!dir.empty() && ::access((dir / "valgrind").c_str(), X_OK) == 0);
+      start = end + 1;
+    }
+  }
+  if (!valgrind) {
+    throw UsageError(command +
+                     ": Valgrind is not installed (Debian: sudo apt install valgrind, or "
+                     "scripts/install-deps.sh test), and larm's tool needs its core");
+  }
   std::vector<fs::path> candidates;
   if (const char* dir = std::getenv("LARM_COUNT_TOOL_DIR")) candidates.emplace_back(dir);
   std::error_code ec;
@@ -31,8 +48,8 @@ fs::path tool_directory(const std::string& command) {
   }
   throw UsageError(
       command +
-      ": larm's Valgrind tool (larmcount) is not built or not found: build larm with Debian's "
-      "valgrind package installed, or set LARM_COUNT_TOOL_DIR");
+      ": larm's Valgrind tool (larmcount) is not built or not found: install Debian's valgrind "
+      "package (scripts/install-deps.sh test), rebuild larm, or set LARM_COUNT_TOOL_DIR");
 }
 
 ValgrindLibDir::ValgrindLibDir(const fs::path& tool_dir) {
