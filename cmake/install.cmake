@@ -88,8 +88,22 @@ if(HELP2MAN)
       VERBATIM)
     list(APPEND _pages ${_man}/larm-${command}.1)
   endforeach()
-  add_custom_target(larm_man_pages ALL DEPENDS ${_pages})
-  install(FILES ${_pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  # Installed compressed (gzip -9n: no name or time stamp, so that two builds give one file), as
+  # Debian's policy asks; man reads them as they are.
+  set(_compressed)
+  foreach(page ${_pages})
+    get_filename_component(_name ${page} NAME)
+    set(_gz ${CMAKE_BINARY_DIR}/man/gz/${_name}.gz)
+    add_custom_command(
+      OUTPUT ${_gz}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man/gz
+      COMMAND sh -c "gzip -9n < \"$1\" > \"$2\"" sh ${page} ${_gz}
+      DEPENDS ${page}
+      VERBATIM)
+    list(APPEND _compressed ${_gz})
+  endforeach()
+  add_custom_target(larm_man_pages ALL DEPENDS ${_pages} ${_compressed})
+  install(FILES ${_compressed} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 else()
   message(STATUS "help2man not found (Debian: help2man): no man pages")
 endif()

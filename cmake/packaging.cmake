@@ -11,18 +11,19 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "larm developers <larm@users.noreply.github.
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# liblarm.so's shlibs file and the ldconfig trigger.
+# liblarm.so's shlibs file, and the ldconfig trigger Debian asks of a package with a library.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/debian/triggers)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnuplot-nox, valgrind")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Locality-Aware Roofline Model of a compute node")
+# The long description, after the summary CPack puts on Description's first line.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "Locality-Aware Roofline Model of a compute node
- larm measures what a shared-memory node delivers: a roof per cache level
- and per local and remote NUMA memory, contention and congestion roofs,
- FLOP ceilings per instruction set and a hybrid fast/slow memory model.
- It places the regions of an application (liblarm, or a Valgrind tool
- that counts without instrumentation) on those roofs and names what
- limits each one. Figures with gnuplot, a self-contained HTML report.")
+    "larm measures what a shared-memory node delivers: a roof per cache level
+and per local and remote NUMA memory, contention and congestion roofs,
+FLOP ceilings per instruction set and a hybrid fast/slow memory model.
+It places the regions of an application (liblarm, or a Valgrind tool
+that counts without instrumentation) on those roofs and names what
+limits each one. Figures with gnuplot, a self-contained HTML report.")
 set(CPACK_STRIP_FILES ON)
 
 # /usr/share/doc/larm: the README, the documentation, the changelog (gzip -9n, as Debian's
@@ -41,5 +42,9 @@ add_custom_command(
   VERBATIM)
 add_custom_target(larm_changelog ALL DEPENDS ${_changelog})
 install(FILES ${_changelog} DESTINATION ${_doc})
+
+# Valgrind's tools are static executables by design (Debian's valgrind overrides the same tag).
+install(FILES cmake/debian/lintian-overrides DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides
+        RENAME larm)
 
 include(CPack)

@@ -4,7 +4,8 @@
 - `apt-get install ./larm_*.deb` installs it with the Depends dpkg-shlibdeps computed;
 - the installed larm runs: --version, kernels, a quick FLOP characterization;
 - a region client builds against the system install with find_package(larm) and with
-  `pkg-config --cflags --libs larm`, and runs without LD_LIBRARY_PATH;
+  `pkg-config --cflags --libs larm`, and runs without LD_LIBRARY_PATH; larm count counts it with
+  the installed Valgrind tool;
 - `apt-get purge larm` leaves none of its files behind.
 Needs root and apt (the CI machine); elsewhere it skips (exit 77). It changes the machine's
 packages for its duration and purges larm at the end, also when a step fails.
@@ -114,6 +115,13 @@ with tempfile.TemporaryDirectory(prefix="larm-deb-test-") as tmp:
         ran = run([os.path.join(app, "build", "uses_larm")], env=dict(no_path, LARM_OUT=region_out))
         check(ran.returncode == 0 and os.path.exists(os.path.join(region_out, "regions.json")),
               "the find_package client runs without LD_LIBRARY_PATH")
+        if shutil.which("valgrind"):
+            # The installed (stripped) Valgrind tool counts the client.
+            counted = run(["/usr/bin/larm", "count", "--out", os.path.join(tmp, "counted"), "--",
+                           os.path.join(app, "build", "uses_larm")], env=no_path, timeout=600)
+            check(counted.returncode == 0 and
+                  os.path.exists(os.path.join(tmp, "counted", "counted", "totals.json")),
+                  "larm count with the installed tool: " + counted.stderr[-300:])
         flags = run(["pkg-config", "--cflags", "--libs", "larm"], env=no_path)
         check(flags.returncode == 0 and "-llarm" in flags.stdout, "pkg-config --cflags --libs larm: " + flags.stdout.strip())
         exe = os.path.join(tmp, "pkgconfig_app")

@@ -66,10 +66,10 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
     if libdir is None:
         sys.exit(1)
     expected = ["bin/larm", "include/larm/region.h", "include/larm/likwid-markers.h",
-                "share/larm/schema/regions-v1.schema.json", "share/man/man1/larm.1",
-                "share/man/man1/larm-count.1", "share/man/man1/larm-place.1",
-                "share/man/man1/larm-profile.1", "share/man/man1/larm-bench.1",
-                "share/man/man1/larm-diff.1"]
+                "share/larm/schema/regions-v1.schema.json", "share/man/man1/larm.1.gz",
+                "share/man/man1/larm-count.1.gz", "share/man/man1/larm-place.1.gz",
+                "share/man/man1/larm-profile.1.gz", "share/man/man1/larm-bench.1.gz",
+                "share/man/man1/larm-diff.1.gz"]
     rel = os.path.relpath(libdir, prefix)
     expected += [rel + "/liblarm.a", rel + "/cmake/larm/larmConfig.cmake", rel + "/pkgconfig/larm.pc",
                  rel + "/larm/valgrind/larmcount-amd64-linux"]
@@ -77,7 +77,7 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
         check(os.path.exists(os.path.join(prefix, path)), "installed: " + path)
     version = run([os.path.join(prefix, "bin", "larm"), "--version"])
     check(version.returncode == 0 and "0.1.0 (" in version.stdout, "larm --version: " + version.stdout.strip())
-    man = run(["man", "-l", "-P", "cat", os.path.join(prefix, "share/man/man1/larm-place.1")],
+    man = run(["man", "-l", "-P", "cat", os.path.join(prefix, "share/man/man1/larm-place.1.gz")],
               env=dict(os.environ, MANWIDTH="80")) if shutil.which("man") else None
     if man is not None:
         check(man.returncode == 0 and "--counts" in man.stdout, "man page of larm place lists --counts")
