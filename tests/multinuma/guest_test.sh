@@ -117,7 +117,7 @@ if [ -x /bin/triad ]; then
     echo "@@end"
   done
   larm place /tmp/results /tmp/ex/firsttouch /tmp/ex/interleave /tmp/ex/single1 \
-    --json /tmp/place.json > /tmp/place.txt 2>&1
+    --out /tmp/place.json > /tmp/place.txt 2>&1
   echo "@@place status=$?"; cat /tmp/place.txt
   echo "@@placejson"; cat /tmp/place.json
   echo "@@end"
