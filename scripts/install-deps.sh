@@ -14,7 +14,7 @@ set -euo pipefail
 # Three sets, each a superset of what its command needs:
 #   run            what scripts/run.sh needs: build larm and run a characterization with its
 #                  figures and report (compiler, CMake, Ninja, hwloc, libnuma, xbyak or asmjit,
-#                  nlohmann-json, CLI11, Eigen, PAPI, gnuplot);
+#                  nlohmann-json, CLI11, Eigen, PAPI, gnuplot; valgrind: liblarm's valgrind.h);
 #   test           everything scripts/test.sh needs (the run set and the rest, listed above);
 #   cross-aarch64  the AArch64 cross build and its tests under QEMU.
 #   scripts/install-deps.sh [run|test|cross-aarch64]   install the set (default: test)
@@ -31,12 +31,12 @@ esac
 run_packages=(
   build-essential cmake ninja-build pkg-config binutils
   libhwloc-dev hwloc libnuma-dev numactl libxbyak-dev nlohmann-json3-dev libcli11-dev libeigen3-dev
-  libpapi-dev gnuplot-nox
+  libpapi-dev gnuplot-nox valgrind
 )
 test_packages=(
   libgtest-dev googletest openmpi-bin libopenmpi-dev likwid python3 python3-jsonschema
   clang-14 libomp-14-dev chromium
-  valgrind linux-perf help2man libopenblas-dev libfftw3-dev
+  linux-perf help2man libopenblas-dev libfftw3-dev
   slurmctld slurmd slurm-client munge
   lintian
 )
