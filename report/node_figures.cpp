@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "results/number_text.h"
 #include "results/statistics.h"
@@ -64,13 +66,27 @@ Figure size_figure(const std::string& name, const std::string& title, const std:
   f.width_inches = 5.5;
   f.height_inches = 3.4;
   double low = 1e300, high = 0;
-  f.data.push_back(
-      {f.name + ".dat", data_blocks(columns, group, series, [&](std::ostream& out, const auto* p) {
-         out << p->working_set_bytes << " " << p->stats.median;
-         const auto bytes = static_cast<double>(p->working_set_bytes);
-         low = std::min(low, bytes);
-         high = std::max(high, bytes);
-       })});
+  // One point per size and series: a sweep measures some sizes more than once (its passes, its
+  // refinements), and rows of one size joined in file order draw a vertical zig-zag. The point
+  // is the median of those measurements' medians.
+  std::ostringstream data;
+  data << "# " << columns << " (one block per " << group
+       << "; a size measured more than once: the median of its measurements)\n";
+  for (const auto& [key_name, points] : series) {
+    data << "# " << group << " " << key_name << "\n";
+    std::map<std::uint64_t, std::vector<double>> by_size;
+    for (const auto* p : points) by_size[p->working_set_bytes].push_back(p->stats.median);
+    for (auto& [bytes, medians] : by_size) {
+      std::sort(medians.begin(), medians.end());
+      const std::size_t n = medians.size();
+      const double median = n % 2 ? medians[n / 2] : (medians[n / 2 - 1] + medians[n / 2]) / 2;
+      data << bytes << " " << median << "\n";
+      low = std::min(low, static_cast<double>(bytes));
+      high = std::max(high, static_cast<double>(bytes));
+    }
+    data << "\n\n";
+  }
+  f.data.push_back({f.name + ".dat", data.str()});
   body << "  set logscale x 2\n  set logscale y 10\n  set format y \"%g\"\n"
        << "  set xrange " << axis_range(low / 1.2, high * 1.2, true) << "\n"
        << "  set xlabel \"" << xlabel << "\"\n  set ylabel \"" << ylabel << "\"\n"

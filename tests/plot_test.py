@@ -214,6 +214,12 @@ svg0 = open(os.path.join(equal, "plots", "larm-domain0.svg")).read()
 c.check(re.search(r"DRAM local = congestion \(all memories\)|congestion \(all memories\) = .*DRAM local",
                   svg0) is not None, "the congestion roof named in the local roof's entry")
 
+# One point per size in each series of the size sweep (a size measured several times was joined
+# into a vertical zig-zag, which the figure check now refuses).
+for block in open(os.path.join(one, "plots", "sweep-domain0.dat")).read().split("\n\n\n"):
+    sizes = [line.split()[0] for line in block.splitlines() if line and not line.startswith("#")]
+    c.check(len(sizes) == len(set(sizes)), f"a size drawn twice in one sweep series: {sizes[:8]}")
+
 # 4. No gnuplot on PATH: scripts and data still written, a message, exit 0.
 nogp = os.path.join(work, "nogp")
 shutil.copytree(reference, nogp)
