@@ -133,6 +133,8 @@ constexpr double kKeyCharInches = 0.068;  // a character as gnuplot reserves it 
 constexpr double kKeySampleChars = 12;    // the line sample (samplen 4) and the column gap
 constexpr double kXAxisInches = 0.5;      // x tick labels and x label under the frame
 constexpr double kTitleInches = 0.4;      // above the frame
+// A key row as gnuplot lays it out (15.6 pixels apart in its SVG at 100 an inch).
+constexpr double kGnuplotKeyRowInches = 0.156;
 // The frame's height, in SVG pixels (100 an inch).
 constexpr double kFramePixels = (kPlotHeight - kTitleInches - kXAxisInches) * 100;
 
@@ -599,7 +601,8 @@ std::string key_below(const DomainData& d, const std::vector<std::string>& label
   // gnuplot wraps a key into more columns (off the canvas) when its rows, about 0.156 inch each
   // with its padding, do not fit the plot's frame, wherever the key is: the frame grows for them.
   const double plot_inches =
-      std::max(kPlotHeight, kTitleInches + kXAxisInches + (static_cast<double>(rows) + 2) * 0.156);
+      std::max(kPlotHeight, kTitleInches + kXAxisInches +
+                                (static_cast<double>(rows) + 2) * kGnuplotKeyRowInches);
   f.height_inches = plot_inches + key_inches;
   const double h = f.height_inches;
   std::ostringstream gp;

@@ -9,20 +9,8 @@
 # (scripts/install-deps.sh --print run), builds only the larm binary, and ends with each step's time.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-steps=()
-step_start=$SECONDS
-script_start=$SECONDS
-step_done() {  # NAME
-  steps+=("$(printf '%-22s %5d s' "$1" $((SECONDS - step_start)))")
-  step_start=$SECONDS
-}
-summary() {
-  local status=$?
-  echo "== step times$( ((status)) && echo " (stopped by a failure, exit $status)")"
-  ((${#steps[@]})) && printf '   %s\n' "${steps[@]}"
-  echo "   total                  $((SECONDS - script_start)) s"
-}
-trap summary EXIT
+# shellcheck source=step-times.sh
+source "$root/scripts/step-times.sh"
 
 "$root/scripts/install-deps.sh" run
 # uPlot, for the report's interactive roofline (npm registry); without it the report keeps its

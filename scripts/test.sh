@@ -37,22 +37,9 @@ for stage in "${stages[@]}"; do
 done
 wanted() { [[ " ${stages[*]} " == *" $1 "* ]]; }
 
-steps=()
-step_start=$SECONDS
-script_start=$SECONDS
-step_done() {  # NAME
-  local seconds=$((SECONDS - step_start))
-  steps+=("$(printf '%-24s %5d s' "$1" "$seconds")")
-  echo "== time: $1 $seconds s"
-  step_start=$SECONDS
-}
-summary() {
-  local status=$?
-  echo "== step times$( ((status)) && echo " (stopped by a failure, exit $status)")"
-  ((${#steps[@]})) && printf '   %s\n' "${steps[@]}"
-  echo "   total                    $((SECONDS - script_start)) s"
-}
-trap summary EXIT
+STEP_TIMES_EACH=1
+# shellcheck source=step-times.sh
+source "$root/scripts/step-times.sh"
 
 "$root/scripts/install-deps.sh" test
 # uPlot (inlined into the report) and puppeteer-core (its browser test), from the npm registry.

@@ -20,6 +20,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from region_client import write_client  # noqa: E402
+
 build = sys.argv[1]
 failures = []
 
@@ -41,25 +44,6 @@ if run(["dpkg-query", "-W", "larm"]).returncode == 0:
     print("SKIP: a larm package is installed on this machine already; the test does not touch it")
     sys.exit(77)
 
-PROGRAM = r"""
-#include <larm/region.h>
-#include <stdio.h>
-int main(void) {
-  static double a[100000];
-  larm_region_begin("scale");
-  for (int i = 0; i < 100000; ++i) a[i] = 2.0 * a[i] + 1.0;
-  larm_region_add_rw("scale", 2e5, 8e5, 8e5);
-  larm_region_end("scale");
-  printf("%g\n", a[7]);
-  return larm_finalize() == 0 ? 0 : 1;
-}
-"""
-CMAKE_PROJECT = """cmake_minimum_required(VERSION 3.16)
-project(uses_larm C)
-find_package(larm 0.1 REQUIRED)
-add_executable(uses_larm main.c)
-target_link_libraries(uses_larm PRIVATE larm::larm)
-"""
 no_path = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "LARM_COUNT_TOOL_DIR")}
 
 with tempfile.TemporaryDirectory(prefix="larm-deb-test-") as tmp:
@@ -102,11 +86,7 @@ with tempfile.TemporaryDirectory(prefix="larm-deb-test-") as tmp:
               os.path.exists("/usr/share/man/man1/larm-place.1.gz"), "man pages installed")
 
         app = os.path.join(tmp, "app")
-        os.makedirs(app)
-        with open(os.path.join(app, "main.c"), "w") as f:
-            f.write(PROGRAM)
-        with open(os.path.join(app, "CMakeLists.txt"), "w") as f:
-            f.write(CMAKE_PROJECT)
+        write_client(app)
         configured = run(["cmake", "-S", app, "-B", os.path.join(app, "build")], env=no_path)
         check(configured.returncode == 0, "find_package(larm) from the system: " + configured.stderr[-300:])
         built = run(["cmake", "--build", os.path.join(app, "build")], env=no_path)

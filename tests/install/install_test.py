@@ -18,6 +18,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from region_client import write_client  # noqa: E402
+
 build, source = sys.argv[1], sys.argv[2]
 failures = []
 
@@ -35,27 +38,6 @@ def run(command, **kwargs):
     return result
 
 
-PROGRAM = r"""
-#include <larm/region.h>
-#include <stdio.h>
-int main(void) {
-  static double a[100000];
-  larm_region_begin("scale");
-  for (int i = 0; i < 100000; ++i) a[i] = 2.0 * a[i] + 1.0;
-  larm_region_add_rw("scale", 2e5, 8e5, 8e5);
-  larm_region_end("scale");
-  printf("%g\n", a[7]);
-  return larm_finalize() == 0 ? 0 : 1;
-}
-"""
-CMAKE_PROJECT = """cmake_minimum_required(VERSION 3.16)
-project(uses_larm C)
-find_package(larm 0.1 REQUIRED)
-add_executable(uses_larm main.c)
-target_link_libraries(uses_larm PRIVATE larm::larm)
-add_executable(uses_larm_static main.c)
-target_link_libraries(uses_larm_static PRIVATE larm::larm_static)
-"""
 
 with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
     prefix = os.path.join(tmp, "prefix")
@@ -90,11 +72,7 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
 
     # Nothing of the build tree may be seen: the programs are built in their own directory.
     app = os.path.join(tmp, "app")
-    os.makedirs(app)
-    with open(os.path.join(app, "main.c"), "w") as f:
-        f.write(PROGRAM)
-    with open(os.path.join(app, "CMakeLists.txt"), "w") as f:
-        f.write(CMAKE_PROJECT)
+    write_client(app, static=True)
     configured = run(["cmake", "-S", app, "-B", os.path.join(app, "build"), "-DCMAKE_PREFIX_PATH=" + prefix])
     check(configured.returncode == 0, "find_package(larm) from the prefix")
     built = run(["cmake", "--build", os.path.join(app, "build")])
