@@ -2,11 +2,14 @@
 #include "characterize/characterize_node.h"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <stdexcept>
 
 #include "characterize/llc_probe.h"
 #include "characterize/run_journal.h"
 #include "platform/cpu_info.h"
+#include "results/number_text.h"
 #include "results/run_history.h"
 #include "results/statistics.h"
 #include "results/store.h"
@@ -27,17 +30,24 @@ void add_next_run_intervals(const MachineState& after, results::Results& results
   results.provenance.between_run_error = doctor;
   const auto path = results::history_path();
   const std::string machine = results::machine_key(results);
-  const auto history =
-      path ? results::read_history(*path, machine) : std::vector<std::map<std::string, double>>{};
+  std::vector<std::map<std::string, double>> history;
+  if (path) {
+    try {
+      history = results::read_history(*path, machine);
+    } catch (const std::exception& e) {
+      results.warnings.push_back(std::string("run history not used: ") + e.what());
+    }
+  }
   results.provenance.history_runs = static_cast<long>(history.size());
+  int left_out = 0;
   for (results::Roof& roof : results.roofs) {
     if (!roof.interval || !roof.present()) continue;
     // A roof measured in a known placement state learns from that state's runs only: the other
-    // state's would widen it across both (issue 34).
+    // state's would widen it across both.
     const auto state = results::placement_state(results, roof);
     const std::string key = results::roof_key(roof);
-    const auto range =
-        results::history_range(history, state ? results::state_key(key, *state) : key);
+    const auto range = results::history_range(
+        history, state ? results::state_key(key, *state) : key, roof.roof, &left_out);
     std::optional<results::SeenRange> seen;
     if (range) {
       seen = range->seen;
@@ -50,6 +60,12 @@ void add_next_run_intervals(const MachineState& after, results::Results& results
     }
     roof.interval->next_run = results::next_run_interval(
         *roof.interval, roof.roof, std::max(doctor, range ? range->spread : 0.0), seen);
+  }
+  if (left_out > 0) {
+    results.warnings.push_back(
+        "run history: " + std::to_string(left_out) + " earlier values more than " +
+        results::fixed_text(results::kHistoryFactor, 0) +
+        "x away from this run's left out (another machine's, or not larm's)");
   }
   if (!path) return;
   try {
@@ -145,26 +161,50 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
   return run_node(topology, clock, plan, options, journal, out, results);
 }
 
-RunOutcome resume_node(const topology::Topology& topology, const platform::Clock& clock,
-                       const CharacterizeOptions& callbacks, const std::filesystem::path& out,
-                       results::Results& results) {
+InterruptedRun read_interrupted_run(const topology::Topology& topology,
+                                    const std::filesystem::path& out) {
   RunJournal journal = RunJournal::open(out);
-  const nlohmann::json& header = journal.header();
-  if (header.at("topology") != topology.to_json()) {
-    throw std::runtime_error("the run in " + out.string() +
-                             " was measured on another topology than this machine's: it can "
-                             "only be resumed where it started");
+  const nlohmann::json header = journal.header();
+  const auto fail = [&](const std::string& why) -> void {
+    throw JournalError((out / kJournalFile).string() + ": " + why);
+  };
+  InterruptedRun run{std::move(journal), {}, {}};
+  run.start.provenance = results::provenance_from_json(header.at("provenance"));
+  run.start.topology = results::topology_from_json(header.at("topology"));
+  if (results::identity_json(run.start.topology) != results::identity_json(topology.record())) {
+    fail(
+        "measured on another machine than this one (its CPUs, caches or memories differ): it "
+        "can only be resumed where it started");
   }
-  CharacterizeOptions options = options_from_json(header.at("plan"));
+  try {
+    run.options = options_from_json(header.at("plan"));
+  } catch (const std::exception& e) {
+    fail(std::string("its plan is not one larm makes: ") + e.what());
+  }
+  if (const std::string problem = plan_options_problem(run.options.plan, topology);
+      !problem.empty()) {
+    fail("its plan is not one larm makes here: " + problem);
+  }
+  // The doctor's run-to-run error before the run widens every interval: a relative error, of
+  // which a machine in any state larm runs on gives well under 10 (1000 %).
+  if (const auto before = run.start.provenance.expected_error_before();
+      before && !(*before >= 0 && *before <= 10)) {
+    fail("its machine state's expected error is no relative error (0 to 10)");
+  }
+  run.start.warnings = header.at("warnings").get<std::vector<std::string>>();
+  return run;
+}
+
+RunOutcome resume_node(const topology::Topology& topology, const platform::Clock& clock,
+                       InterruptedRun& interrupted, const CharacterizeOptions& callbacks,
+                       const std::filesystem::path& out, results::Results& results) {
+  CharacterizeOptions options = interrupted.options;
   options.stop = callbacks.stop;
   options.on_progress = callbacks.on_progress;
   options.on_machine_state = callbacks.on_machine_state;
-  results = results::Results{};
-  results.provenance = results::provenance_from_json(header.at("provenance"));
-  results.topology = results::topology_from_json(header.at("topology"));
-  results.warnings = header.at("warnings").get<std::vector<std::string>>();
+  results = interrupted.start;
   const Plan plan = make_plan(topology, options.plan);
-  return run_node(topology, clock, plan, options, journal, out, results);
+  return run_node(topology, clock, plan, options, interrupted.journal, out, results);
 }
 
 nlohmann::json options_json(const CharacterizeOptions& o) {
@@ -192,32 +232,41 @@ CharacterizeOptions options_from_json(const nlohmann::json& j) {
     if (!parsed) throw std::runtime_error("the journal names an unknown word: " + text);
     return *parsed;
   };
+  // Whole numbers read as doubles and checked before any conversion: a count beyond int's range
+  // is refused, not wrapped.
+  const auto whole = [](const nlohmann::json& value, const char* what) {
+    const double number = value.get<double>();
+    if (!(number >= INT_MIN && number <= INT_MAX) || number != std::floor(number)) {
+      throw std::runtime_error(std::string(what) + " out of range");
+    }
+    return static_cast<int>(number);
+  };
   CharacterizeOptions o;
   o.plan.quick = j.at("quick").get<bool>();
-  o.plan.samples = j.at("samples").get<int>();
-  o.plan.passes = j.at("passes").get<int>();
+  o.plan.samples = whole(j.at("samples"), "samples");
+  o.plan.passes = whole(j.at("passes"), "passes");
   o.plan.min_sample_seconds = j.at("min_sample_seconds").get<double>();
   const std::string isa = j.at("isa").get<std::string>();
   o.plan.isa = word(parse<Isa>(isa), isa);
   for (const auto& text : j.at("flop_isas")) {
     o.plan.flop_isas.push_back(word(parse<Isa>(text.get<std::string>()), text.get<std::string>()));
   }
-  o.plan.domains = j.at("domains").get<std::vector<int>>();
+  for (const auto& d : j.at("domains")) o.plan.domains.push_back(whole(d, "domain"));
   for (const auto& text : j.at("only")) {
     o.plan.only.insert(
         word(parse_measurement_kind(text.get<std::string>()), text.get<std::string>()));
   }
-  o.plan.sweep_points_per_octave = j.at("sweep_points_per_octave").get<int>();
+  o.plan.sweep_points_per_octave = whole(j.at("sweep_points_per_octave"), "sweep points");
   o.plan.usable_llc_fraction = j.value("usable_llc_fraction", 1.0);
-  if (!(o.plan.usable_llc_fraction > 0 && o.plan.usable_llc_fraction <= 1)) {
-    throw std::runtime_error("the journal's usable_llc_fraction is not in (0, 1]");
-  }
   // Journals from before twin domains swept every domain.
   o.plan.sweep_every_domain = j.value("sweep_every_domain", true);
   o.require_placement = j.at("require_placement").get<bool>();
   const std::string estimator = j.at("estimator").get<std::string>();
   o.estimator = word(parse<Estimator>(estimator), estimator);
   o.max_seconds = j.at("max_seconds").get<double>();
+  if (!(o.max_seconds >= 0 && o.max_seconds <= kMaxRunSeconds)) {
+    throw std::runtime_error("max_seconds out of range");
+  }
   return o;
 }
 

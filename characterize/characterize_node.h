@@ -9,6 +9,7 @@
 #include "characterize/characterize.h"
 #include "characterize/doctor.h"
 #include "characterize/plan.h"
+#include "characterize/run_journal.h"
 #include "platform/clock.h"
 #include "results/records.h"
 #include "topology/topology.h"
@@ -35,13 +36,27 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
                              const CharacterizeOptions& options, const std::filesystem::path& out,
                              results::Results& results);
 
-// Continues the interrupted run in out from its journal: the same plan (its options from the
-// journal; `options` gives only stop and the callbacks), provenance and topology, the runs it
-// kept taken from it and the others made. Throws when out holds no interrupted run, or when
-// this machine's topology is not the one it was measured on.
+// An interrupted run read back from its journal and checked, before any measurement: its plan
+// (options from the journal, checked as the command line's are), provenance, topology and
+// warnings.
+struct InterruptedRun {
+  RunJournal journal;
+  CharacterizeOptions options;
+  results::Results start;
+};
+
+// Reads the interrupted run in out. Throws JournalError (bad input: one line, exit 2) when out
+// holds no journal larm can trust, when its plan is not one larm makes here, or when this machine
+// is not the one it was measured on (compared by results::identity_json: CPUs, caches, memories'
+// kinds and count, not their sizes).
+InterruptedRun read_interrupted_run(const topology::Topology& topology,
+                                    const std::filesystem::path& out);
+
+// Continues the interrupted run: the same plan, provenance and topology, the runs it kept taken
+// from its journal and the others made. `options` gives only stop and the callbacks.
 RunOutcome resume_node(const topology::Topology& topology, const platform::Clock& clock,
-                       const CharacterizeOptions& options, const std::filesystem::path& out,
-                       results::Results& results);
+                       InterruptedRun& interrupted, const CharacterizeOptions& options,
+                       const std::filesystem::path& out, results::Results& results);
 
 // The options a journal keeps, and back.
 nlohmann::json options_json(const CharacterizeOptions& options);

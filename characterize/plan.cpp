@@ -13,6 +13,7 @@
 #include "characterize/doctor.h"
 #include "characterize/twin_domains.h"
 #include "characterize/working_set.h"
+#include "codegen/isa.h"
 #include "results/statistics.h"
 
 namespace larm::characterize {
@@ -248,6 +249,45 @@ std::string PlannedMeasurement::label() const {
     text += std::string(" ") + name(flops.op) + " " + name(flops.precision) + " " + name(flops.isa);
   }
   return text;
+}
+
+std::string plan_options_problem(const PlanOptions& o, const topology::Topology& topology) {
+  if (o.samples < 1 || o.samples > kMaxSamples) {
+    return "samples must be between 1 and " + std::to_string(kMaxSamples) + ", got " +
+           std::to_string(o.samples);
+  }
+  if (o.passes < 1 || o.passes > o.samples) {
+    return "passes must be between 1 and the samples (" + std::to_string(o.samples) + "), got " +
+           std::to_string(o.passes);
+  }
+  if (!(o.min_sample_seconds >= 0.001 && o.min_sample_seconds <= 1)) {
+    return "a sample's least length must be between 1 ms and 1 s";
+  }
+  if (o.sweep_points_per_octave < 1 || o.sweep_points_per_octave > kMaxSweepPointsPerOctave) {
+    return "sweep points per octave must be between 1 and " +
+           std::to_string(kMaxSweepPointsPerOctave) + ", got " +
+           std::to_string(o.sweep_points_per_octave);
+  }
+  if (!(o.usable_llc_fraction > 0 && o.usable_llc_fraction <= 1)) {
+    return "the usable share of the last-level cache must be in (0, 1]";
+  }
+  const int count = static_cast<int>(topology.domains().size());
+  std::set<int> seen;
+  for (int d : o.domains) {
+    if (d < 0 || d >= count) {
+      return "domain " + std::to_string(d) + " does not exist (this topology has " +
+             std::to_string(count) + ": 0-" + std::to_string(count - 1) + ")";
+    }
+    if (!seen.insert(d).second) return "domain " + std::to_string(d) + " is named twice";
+  }
+  if (topology.is_this_system()) {
+    std::vector<Isa> isas = o.flop_isas;
+    isas.push_back(o.isa);
+    for (Isa isa : isas) {
+      if (!codegen::usable(isa)) return codegen::unusable_reason(isa);
+    }
+  }
+  return "";
 }
 
 PlanOptions default_plan_options(bool quick) {

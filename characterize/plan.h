@@ -92,6 +92,20 @@ struct PlanOptions {
   bool sweep_every_domain = false;
 };
 
+// The most samples per measurement and size-sweep points per octave a plan takes: far above any
+// useful run (the default is 11 samples, 4 points), low enough that a plan stays in memory and
+// its estimate in hours rather than years.
+inline constexpr int kMaxSamples = 1000;
+inline constexpr int kMaxSweepPointsPerOctave = 64;
+// The longest time budget (--max-time) in seconds: 115 days.
+inline constexpr double kMaxRunSeconds = 1e7;
+
+// What is wrong with options for topology, in one line, or "" when nothing is: samples and passes
+// (1 <= passes <= samples <= kMaxSamples), sample length (1 ms to 1 s), sweep points, the usable
+// share of the last-level cache, domains the topology has, and, on the live machine, ISAs this
+// CPU runs. The command line and a journal's header are checked by it alike.
+std::string plan_options_problem(const PlanOptions& options, const topology::Topology& topology);
+
 // The machine's cores, one PU per core, ordered to fill memory m's own domains first, then the
 // other domains by their distance to m (hwloc distances; domain order when there are none).
 std::vector<std::pair<unsigned, int>> cores_by_distance(const topology::Topology& topology,

@@ -1,4 +1,4 @@
-// The journal of a characterization (issue 29): every measurement run, as soon as it is done,
+// The journal of a characterization: every measurement run, as soon as it is done,
 // appended to DIR/journal.jsonl and synced, so that `larm characterize --resume DIR` continues a
 // run that was interrupted (Ctrl-C, SIGTERM, kill -9, power loss) from the last saved one, with
 // the same plan and provenance. The first line is the header (the plan's options, the provenance,
@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,13 @@
 namespace larm::characterize {
 
 inline constexpr const char* kJournalFile = "journal.jsonl";
+
+// A journal that cannot be read or trusted: bad input, named in one line (exit 2), found before
+// any measurement.
+class JournalError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 struct JournalEntry {
   results::Results records;  // what the run gave (one measurement, one pass)
@@ -31,7 +39,10 @@ class RunJournal {
  public:
   // A new journal in dir (none may be there), its header written.
   static RunJournal create(const std::filesystem::path& dir, const nlohmann::json& header);
-  // The journal of an interrupted run in dir: its header and runs; throws naming the problem.
+  // The journal of an interrupted run in dir: its header and runs. Read as every input file is
+  // (results/input_file.h: a regular file, bounded, strict JSON with numbers in range and
+  // printable strings), each run's records checked against the results schema with the header's
+  // provenance and topology. Throws JournalError naming the file, the line and the problem.
   static RunJournal open(const std::filesystem::path& dir);
 
   RunJournal(RunJournal&& other) noexcept;

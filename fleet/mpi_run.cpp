@@ -4,20 +4,20 @@
 #include "fleet/mpi_run.h"
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include "larm/build_info.h"
 #include "platform/interrupt_guard.h"
 #include "results/atomic_file.h"
+#include "results/input_file.h"
 #include "results/number_text.h"
 #include "results/output_claim.h"
 #include "results/printable_text.h"
@@ -63,11 +63,19 @@ std::string utc_now() {
   return stamp;
 }
 
+// A file of this node's results, as larm wrote it: a regular file, not a link planted in its
+// place, read bounded.
 std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
+  const int fd = results::open_own_output(path);
+  if (fd < 0) throw std::runtime_error(path.string() + " is not a file larm wrote");
+  try {
+    std::string content = results::read_input_descriptor(fd, path.string());
+    ::close(fd);
+    return content;
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
 }
 
 // The synchronised steps: before each measurement every measuring rank joins an all-reduce of

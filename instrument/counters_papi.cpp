@@ -83,12 +83,34 @@ std::string Counters::start_papi() {
     try_add({"PAPI_DP_OPS", CounterEvent::Kind::flops, 1});
     try_add({"PAPI_SP_OPS", CounterEvent::Kind::flops, 1});
   }
-  const bool runs = PAPI_start(probe) == PAPI_OK;
+  const int started = PAPI_start(probe);
   long long discard[kMaxCounterEvents] = {};
-  if (runs) PAPI_stop(probe, discard);
+  if (started == PAPI_OK) PAPI_stop(probe, discard);
   PAPI_cleanup_eventset(probe);
   PAPI_destroy_eventset(&probe);
-  if (!runs) return "PAPI cannot count the chosen events together";
+  if (started != PAPI_OK) {
+    // Together or not at all: an event that cannot start alone says the machine counts nothing
+    // (a guest whose PMU PAPI lists but the kernel does not give), not that the set is too big.
+    bool one_starts = false;
+    for (const CounterEvent& event : events_) {
+      int alone = PAPI_NULL;
+      if (PAPI_create_eventset(&alone) != PAPI_OK) break;
+      if (PAPI_add_named_event(alone, event.name.c_str()) == PAPI_OK &&
+          PAPI_start(alone) == PAPI_OK) {
+        PAPI_stop(alone, discard);
+        one_starts = true;
+      }
+      PAPI_cleanup_eventset(alone);
+      PAPI_destroy_eventset(&alone);
+      if (one_starts) break;
+    }
+    events_.clear();
+    if (!one_starts) {
+      return std::string("PAPI lists counters but cannot start one (") + PAPI_strerror(started) +
+             "): no hardware counter is usable here";
+    }
+    return "PAPI cannot count the chosen events together";
+  }
   if (events_.empty()) return "PAPI accepts none of the FLOP or memory events larm knows";
   active_ = true;
   return {};

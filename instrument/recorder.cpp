@@ -22,10 +22,16 @@
 #include "platform/clock.h"
 #include "platform/page_nodes.h"
 #include "results/atomic_file.h"
+#include "results/input_file.h"
 #include "results/output_claim.h"
+#include "results/printable_text.h"
 
 namespace larm::instrument {
 namespace {
+
+// The most bytes one load or store instruction can be declared to move (LARM_ACCESS_BYTES): a
+// vector register is 64, a cache line up to 256; beyond a page it is no access width.
+constexpr double kMaxAccessBytes = 4096;
 
 // Set once by init, before state_ turns active (release); read after an acquire of state_.
 bool g_use_tsc = false;
@@ -258,9 +264,13 @@ bool Recorder::initialize(const char* out_dir, bool explicit_call) {
     if (const char* width = env("LARM_ACCESS_BYTES")) {
       char* end = nullptr;
       const double value = std::strtod(width, &end);
-      if (end == width || *end != '\0' || !(value > 0)) {
-        report(MessageKind::lifecycle,
-               std::string("LARM_ACCESS_BYTES=") + width + " is not a positive number: ignored");
+      // An access is at most a cache line or a vector register: 1e19 or 1e300 bytes per access
+      // would make every byte count beyond what larm's files hold.
+      if (end == width || *end != '\0' || !(value > 0 && value <= kMaxAccessBytes)) {
+        report(MessageKind::lifecycle, "LARM_ACCESS_BYTES=" + results::printable(width) +
+                                           " is not a number of bytes from above 0 to " +
+                                           std::to_string(static_cast<int>(kMaxAccessBytes)) +
+                                           ": ignored");
       } else {
         access_bytes_ = value;
       }
@@ -454,12 +464,14 @@ int Recorder::end(const char* name) {
 }
 
 namespace {
+// A count larm's files can hold: 0 to results::kMaxMagnitude (1e18).
 bool is_count(double value) {
-  return std::isfinite(value) && value >= 0;
+  return value >= 0 && value <= results::kMaxMagnitude;
 }
-// +inf is neither a count nor "not declared" (negative or NaN): it is refused.
+// Above that range (1e300, +inf) is neither a count nor "not declared" (negative or NaN): it is
+// refused.
 bool is_infinite_count(double value) {
-  return std::isinf(value) && value > 0;
+  return value > results::kMaxMagnitude;
 }
 }  // namespace
 
@@ -493,8 +505,8 @@ int Recorder::declare(const char* name, const char* api, double flops, double by
   if (is_infinite_count(flops) || is_infinite_count(bytes)) {
     report(MessageKind::misuse,
            std::string(api) + "(" + shown_name(*checked) + "): " +
-               (is_infinite_count(flops) ? "infinite FLOPs: ignored, bytes too"
-                                         : "infinite bytes: ignored, FLOPs too"));
+               (is_infinite_count(flops) ? "FLOPs above 1e18: ignored, bytes too"
+                                         : "bytes above 1e18: ignored, FLOPs too"));
     return -1;
   }
   const bool has_flops = is_count(flops);
@@ -507,6 +519,17 @@ int Recorder::declare(const char* name, const char* api, double flops, double by
   std::lock_guard lock(state.lock);
   RegionRecord* record = find_or_create(state, *checked);
   if (record == nullptr) return -1;
+  // The region's sums stay counts: an addition that would take one past 1e18 is refused whole.
+  const bool overflows =
+      (has_flops && !is_count(record->declared_flops + flops)) ||
+      (has_bytes && !is_count(record->declared_bytes + bytes)) ||
+      (read_written && (!is_count(record->declared_bytes_read + read_written->first) ||
+                        !is_count(record->declared_bytes_written + read_written->second)));
+  if (overflows) {
+    report(MessageKind::misuse, std::string(api) + "(" + shown_name(*checked) +
+                                    "): the region's declared total would pass 1e18: ignored");
+    return -1;
+  }
   if (has_flops) {
     record->declared_flops += flops;
     record->flops_declared = true;

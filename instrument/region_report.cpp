@@ -15,6 +15,7 @@
 
 #include "instrument/messages.h"
 #include "results/atomic_file.h"
+#include "results/json_output.h"
 #include "results/region_merge.h"
 #include "results/region_records.h"
 #include "topology/node_map.h"
@@ -249,9 +250,16 @@ bool write_regions(const Snapshot& snapshot) {
       report(MessageKind::misuse, "region \"" + region.name + "\" " + warning);
     }
   }
+  const json document = regions::to_json(file);
+  try {
+    results::check_output_document(document, results::FileFormat::regions,
+                                   "regions" + snapshot.file_suffix + ".json");
+  } catch (const std::logic_error& refused) {
+    report(MessageKind::lifecycle, refused.what());
+    return false;
+  }
   // Region names are the application's bytes: invalid UTF-8 is replaced, never a failure.
-  const std::string text =
-      regions::to_json(file).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  const std::string text = document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   const std::string csv = regions::regions_csv(file);
   const std::string stem = "regions" + snapshot.file_suffix;
   auto write_into = [&](const std::filesystem::path& dir) {

@@ -83,7 +83,8 @@ Figure strip_plot(const fleet::Fleet& f, const fleet::FleetRoof& roof) {
           "rgb \""
        << colours[6]
        << "\" title \"outlier\", \\\n    \"\" using 1:($3 == 1 ? $2 : 1/0):4 with labels "
-       << "offset 0,-1 font \",8\" tc rgb \"" << colours[6] << "\" notitle\n";
+       // Node names as they are: not gnuplot's enhanced text (n_low_x^2 is no subscript).
+       << "offset 0,-1 font \",8\" tc rgb \"" << colours[6] << "\" noenhanced notitle\n";
   fig.body = body.str();
   char counts[160];
   std::snprintf(counts, sizeof counts, "%d nodes, median %.4g %s, MAD %.3g", roof.count,

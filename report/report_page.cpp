@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "report/figure.h"
 #include "report/interactive_roofline.h"
@@ -13,6 +14,110 @@
 #include "results/number_text.h"
 
 namespace larm::report {
+// What in svg would run in a page, read from its markup, not its text: an element that runs or
+// embeds something (script, foreignObject, iframe, embed, object), an attribute of an event
+// handler (on...), or a link to javascript:. "" when none. A figure's text (a region named "retry
+// onerror path") is no markup: gnuplot writes '<' in text as &lt;.
+namespace {
+
+// text with its numeric character references (&#10; &#x6A;) decoded, as a browser reads an
+// attribute's value; other references are kept as written.
+std::string decode_references(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '&' && i + 2 < text.size() && text[i + 1] == '#') {
+      const bool hex = text[i + 2] == 'x' || text[i + 2] == 'X';
+      std::size_t at = i + (hex ? 3 : 2);
+      unsigned long code = 0;
+      const std::size_t first = at;
+      while (at < text.size() && at - first < 8 &&
+             (hex ? std::isxdigit(static_cast<unsigned char>(text[at]))
+                  : std::isdigit(static_cast<unsigned char>(text[at]))) != 0) {
+        code = code * (hex ? 16 : 10) +
+               static_cast<unsigned long>(std::isdigit(static_cast<unsigned char>(text[at])) != 0
+                                              ? text[at] - '0'
+                                              : std::tolower(static_cast<unsigned char>(text[at])) -
+                                                    'a' + 10);
+        ++at;
+      }
+      if (at > first) {
+        // Only ASCII matters to a URL's scheme; any other character stands as one '?'.
+        out += code < 0x80 ? static_cast<char>(code) : '?';
+        i = at < text.size() && text[at] == ';' ? at : at - 1;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string active_svg_content(std::string_view svg) {
+  const auto lower = [](std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+      // Browsers skip white space and control characters inside a URL's scheme.
+      if (static_cast<unsigned char>(c) > 0x20) {
+        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      }
+    }
+    return out;
+  };
+  const auto is_name = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == ':' || c == '-' || c == '_' ||
+           c == '.';
+  };
+  for (std::size_t i = svg.find('<'); i != std::string_view::npos; i = svg.find('<', i)) {
+    if (svg.substr(i, 4) == "<!--") {
+      i = svg.find("-->", i);
+      if (i == std::string_view::npos) break;
+      continue;
+    }
+    if (svg.substr(i, 9) == "<![CDATA[") {
+      i = svg.find("]]>", i);
+      if (i == std::string_view::npos) break;
+      continue;
+    }
+    std::size_t at = i + 1;
+    if (at < svg.size() && (svg[at] == '/' || svg[at] == '?' || svg[at] == '!')) ++at;
+    const std::size_t name_start = at;
+    while (at < svg.size() && is_name(svg[at])) ++at;
+    const std::string element = lower(svg.substr(name_start, at - name_start));
+    for (const char* active : {"script", "foreignobject", "iframe", "embed", "object"}) {
+      if (element == active || element.ends_with(std::string(":") + active)) return "<" + element;
+    }
+    // Attributes up to the tag's end, quoted values skipped whole.
+    while (at < svg.size() && svg[at] != '>') {
+      if (!is_name(svg[at])) {
+        ++at;
+        continue;
+      }
+      const std::size_t attribute_start = at;
+      while (at < svg.size() && is_name(svg[at])) ++at;
+      const std::string attribute = lower(svg.substr(attribute_start, at - attribute_start));
+      if (attribute.starts_with("on")) return attribute;
+      while (at < svg.size() && std::isspace(static_cast<unsigned char>(svg[at])) != 0) ++at;
+      if (at >= svg.size() || svg[at] != '=') continue;
+      ++at;
+      while (at < svg.size() && std::isspace(static_cast<unsigned char>(svg[at])) != 0) ++at;
+      if (at < svg.size() && (svg[at] == '"' || svg[at] == '\'')) {
+        const char quote = svg[at];
+        const std::size_t close = svg.find(quote, at + 1);
+        const std::size_t value_end = close == std::string_view::npos ? svg.size() : close;
+        const std::string value = lower(decode_references(svg.substr(at + 1, value_end - at - 1)));
+        if (value.starts_with("javascript:") || value.starts_with("vbscript:")) {
+          return attribute + "=javascript:";
+        }
+        at = value_end + 1;
+      }
+    }
+    i = at;
+  }
+  return "";
+}
+
 namespace {
 // The character reference of a character HTML would read as markup; nullptr for the others.
 const char* html_entity(char c) {
@@ -155,15 +260,9 @@ std::string drawn_svg(const PlottedFigure& figure, std::string& why) {
     why = "no <svg> element";
     return "";
   }
-  std::string lower = figure.svg;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const char* active : {"<script", "javascript:", "<foreignobject", " onload", " onclick",
-                             " onerror", " onmouse", "<iframe", "<embed", "<object"}) {
-    if (lower.find(active) != std::string::npos) {
-      why = std::string("it holds ") + active + ": not inlined";
-      return "";
-    }
+  if (const std::string active = active_svg_content(figure.svg); !active.empty()) {
+    why = "it holds " + active + ": not inlined";
+    return "";
   }
   return figure.svg.substr(start);
 }

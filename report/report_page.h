@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "report/plot_set.h"
 
@@ -32,6 +33,11 @@ std::string html_escape(const std::string& text);
 // Only figures this run drew are inlined (PlottedFigure::files), never a file found in the
 // directory: it may be someone else's, with script in it.
 std::string html_figures(const PlotOutcome& figures);
+
+// What in an SVG would run in a page, read from its markup (elements, attributes), never its
+// text: "<script", "onload", "href=javascript:"; "" when nothing. A figure that has any is not
+// inlined in the report.
+std::string active_svg_content(std::string_view svg);
 // Text made safe for Markdown: its punctuation escaped, markup as entities, one line.
 std::string markdown_escape(const std::string& text);
 std::string markdown_figures(const PlotOutcome& figures, const std::filesystem::path& figures_dir,

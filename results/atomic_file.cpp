@@ -131,6 +131,10 @@ void ensure_writable_directory(const std::filesystem::path& dir) {
 
 void ensure_output_subdirectory(const std::filesystem::path& dir) {
   if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) fail_with_errno(dir, "create directory");
+  check_output_subdirectory(dir);
+}
+
+void check_output_subdirectory(const std::filesystem::path& dir) {
   struct stat info {};
   if (::lstat(dir.c_str(), &info) != 0) fail_with_errno(dir, "create directory");
   if (S_ISLNK(info.st_mode)) {

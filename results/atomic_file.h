@@ -36,6 +36,9 @@ void ensure_writable_directory(const std::filesystem::path& dir);
 // FLEET/<host>): one that is already there must be a directory, not a symbolic link, so that a
 // link planted in an output never sends larm's files elsewhere.
 void ensure_output_subdirectory(const std::filesystem::path& dir);
+// As ensure_output_subdirectory, creating nothing: dir must be there, a directory, no link. For an
+// output a program ran in, checked again before larm writes into it.
+void check_output_subdirectory(const std::filesystem::path& dir);
 
 // A new empty file at path, opened for writing: created by this call (O_EXCL), never through a
 // link or a FIFO that was already there (O_NOFOLLOW). Returns its descriptor; throws naming path.

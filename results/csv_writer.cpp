@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "results/printable_text.h"
+
 namespace larm::results {
 namespace {
 
@@ -29,7 +31,9 @@ std::string stats_or_empty(const SampleStats& s, double SampleStats::*field) {
 
 }  // namespace
 
-std::string csv_field(const std::string& value) {
+std::string csv_field(const std::string& text) {
+  // Names come from programs and files: no control character or invalid UTF-8 reaches a CSV.
+  const std::string value = printable(text);
   if (value.find_first_of(",\"\r\n") == std::string::npos) return value;
   std::string quoted = "\"";
   for (char c : value) {

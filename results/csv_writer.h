@@ -14,7 +14,8 @@ std::string sweep_csv(const Results& results);
 std::string latency_csv(const Results& results);
 std::string validation_csv(const Results& results);
 
-// Quotes a CSV field when it holds a comma, a quote or a newline.
+// A CSV field: the text made printable (results/printable_text.h), quoted when it holds a comma
+// or a quote.
 std::string csv_field(const std::string& value);
 
 // A number with this many significant digits ("%g"-like, as an ostream writes it); "" for none.

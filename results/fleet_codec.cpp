@@ -9,6 +9,7 @@
 #include "results/csv_writer.h"
 #include "results/fleet_records.h"
 #include "results/input_file.h"
+#include "results/json_output.h"
 #include "results/json_schema.h"
 #include "results/records.h"
 #include "results/store.h"
@@ -227,7 +228,7 @@ std::string fleet_csv(const Fleet& fleet) {
 }
 
 void save_fleet(const std::filesystem::path& dir, const Fleet& fleet) {
-  results::write_file_atomically(dir / kFleetFile, to_json(fleet).dump(2) + "\n");
+  results::write_json_output(dir / kFleetFile, to_json(fleet), results::FileFormat::fleet, 2);
   results::write_file_atomically(dir / kFleetCsv, fleet_csv(fleet));
 }
 

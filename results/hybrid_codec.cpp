@@ -7,6 +7,7 @@
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
 #include "results/input_file.h"
+#include "results/json_output.h"
 #include "results/json_schema.h"
 #include "results/records.h"
 
@@ -260,7 +261,7 @@ std::string hybrid_csv(const HybridResults& r) {
 
 void save_hybrid(const std::filesystem::path& dir, const HybridResults& results) {
   results::write_file_atomically(dir / kHybridCsvFile, hybrid_csv(results));
-  results::write_file_atomically(dir / kHybridFile, to_json(results).dump(2) + "\n");
+  results::write_json_output(dir / kHybridFile, to_json(results), results::FileFormat::hybrid, 2);
 }
 
 HybridResults load_hybrid(const std::filesystem::path& dir_or_file) {

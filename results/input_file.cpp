@@ -80,24 +80,24 @@ bool numbers_in_range(const nlohmann::json& document, std::string* where) {
   return true;
 }
 
-}  // namespace
-
-std::string read_input_file(const std::filesystem::path& file, std::uint64_t max_bytes) {
+// The content of fd from offset, at most max_bytes of it: fd must name a regular file.
+std::string read_regular(int fd, const std::string& name, std::uint64_t max_bytes, bool tail) {
   auto fail = [&](const std::string& why) {
-    throw std::runtime_error("cannot read " + file.string() + ": " + why);
+    throw std::runtime_error("cannot read " + name + ": " + why);
   };
-  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
-  const FileDescriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   struct stat info {};
-  if (fd.get() < 0 || ::fstat(fd.get(), &info) != 0) fail(std::strerror(errno));
+  if (::fstat(fd, &info) != 0) fail(std::strerror(errno));
   if (!S_ISREG(info.st_mode)) fail("not a regular file");
-  if (static_cast<std::uint64_t>(info.st_size) > max_bytes) {
+  const auto size = static_cast<std::uint64_t>(info.st_size);
+  if (size > max_bytes && !tail) {
     fail("larger than " + std::to_string(max_bytes >> 20) + " MiB");
   }
-  std::string content(static_cast<std::size_t>(info.st_size), '\0');
+  const std::uint64_t offset = size > max_bytes ? size - max_bytes : 0;
+  std::string content(static_cast<std::size_t>(size - offset), '\0');
   std::size_t done = 0;
   while (done < content.size()) {
-    const ssize_t n = ::read(fd.get(), content.data() + done, content.size() - done);
+    const ssize_t n = ::pread(fd, content.data() + done, content.size() - done,
+                              static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) fail(std::strerror(errno));
     if (n == 0) break;  // the file shrank while read
@@ -105,6 +105,31 @@ std::string read_input_file(const std::filesystem::path& file, std::uint64_t max
   }
   content.resize(done);
   return content;
+}
+
+// file opened for reading without waiting: O_NONBLOCK, so that opening a FIFO does not wait
+// for a writer (it is refused as no regular file).
+int open_for_input(const std::filesystem::path& file) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
+  return fd;
+}
+
+}  // namespace
+
+std::string read_input_file(const std::filesystem::path& file, std::uint64_t max_bytes) {
+  const FileDescriptor fd(open_for_input(file));
+  return read_regular(fd.get(), file.string(), max_bytes, false);
+}
+
+std::string read_input_descriptor(int fd, const std::string& name, std::uint64_t max_bytes) {
+  return read_regular(fd, name, max_bytes, false);
+}
+
+std::string read_input_tail(const std::filesystem::path& file, std::uint64_t max_bytes) {
+  const FileDescriptor fd(open_for_input(file));
+  return read_regular(fd.get(), file.string(), max_bytes, true);
 }
 
 nlohmann::json parse_json_document(std::string_view text, const std::string& name) {
@@ -125,6 +150,12 @@ nlohmann::json parse_json_document(std::string_view text, const std::string& nam
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(name + " is not valid JSON: " + e.what());
   }
+}
+
+std::string number_out_of_range(const nlohmann::json& document) {
+  std::string where;
+  if (numbers_in_range(document, &where)) return "";
+  return (where.front() == ':' ? "/" : "") + where;
 }
 
 unsigned parse_index(std::string_view text, const std::string& what, unsigned max) {

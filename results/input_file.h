@@ -22,6 +22,16 @@ inline constexpr int kMaxJsonDepth = 64;
 std::string read_input_file(const std::filesystem::path& file,
                             std::uint64_t max_bytes = kMaxInputBytes);
 
+// As read_input_file, from a descriptor the caller opened (and keeps): the file it names must be
+// a regular file of at most max_bytes; read from its start. name is the file's name in errors.
+std::string read_input_descriptor(int fd, const std::string& name,
+                                  std::uint64_t max_bytes = kMaxInputBytes);
+
+// The last max_bytes of a regular file (all of it when it is smaller), for a log that only grows
+// and is read from its end: what is cut is the oldest. Throws as read_input_file does, except
+// for the size.
+std::string read_input_tail(const std::filesystem::path& file, std::uint64_t max_bytes);
+
 // The largest magnitude of any number larm reads, from a file or an option: far above any real
 // quantity (an exabyte, 1e18 FLOPs), and far enough below DBL_MAX that no product or sum of a few
 // such numbers overflows to infinity. Documented in docs/commands.md.
@@ -31,6 +41,11 @@ inline constexpr double kMaxMagnitude = 1e18;
 inline bool is_in_range(double v) {
   return v >= -kMaxMagnitude && v <= kMaxMagnitude;
 }
+
+// Where document holds a number out of range, as a JSON Pointer and the value
+// ("/roofs/0/roof: 1e+308"); "" when every number is in range. NaN, which JSON cannot write, is out
+// of range.
+std::string number_out_of_range(const nlohmann::json& document);
 
 // The JSON document in text: one value and nothing after it but white space, nested at most
 // kMaxJsonDepth deep, every number in range (is_in_range). Throws std::runtime_error starting

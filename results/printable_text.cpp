@@ -131,4 +131,28 @@ void make_printable(nlohmann::json& document) {
   }
 }
 
+std::size_t display_length(std::string_view text) {
+  std::size_t count = 0;
+  for (const char c : text) count += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  return count;
+}
+
+std::string table_cell(std::string_view text, std::size_t width) {
+  std::string shown = printable(text);
+  if (display_length(shown) > width && width > 0) {
+    // Keep width - 1 characters: cut before the first byte of character number width - 1.
+    std::size_t kept = 0, at = 0;
+    for (; at < shown.size(); ++at) {
+      if ((static_cast<unsigned char>(shown[at]) & 0xC0) == 0x80) continue;
+      if (kept == width - 1) break;
+      ++kept;
+    }
+    shown.resize(at);
+    shown += '~';
+  }
+  const std::size_t length = display_length(shown);
+  if (length < width) shown.append(width - length, ' ');
+  return shown;
+}
+
 }  // namespace larm::results

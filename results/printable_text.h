@@ -20,6 +20,13 @@ std::string printable(std::string_view text);
 // Whether printable(text) == text (the common case, checked without copying).
 bool is_printable(std::string_view text);
 
+// The characters (UTF-8 code points) text shows as: a table's column counts these, not bytes.
+std::size_t display_length(std::string_view text);
+
+// printable(text) in at most width characters for a table's column: cut at a character's start,
+// never inside a UTF-8 sequence, its last character "~" when cut; padded with spaces to width.
+std::string table_cell(std::string_view text, std::size_t width);
+
 // Every string and every object key of document made printable, in place.
 void make_printable(nlohmann::json& document);
 

@@ -1,13 +1,20 @@
 // The history of this host's runs: one JSON line per run, appended.
 #include "results/run_history.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
+#include <string_view>
 
+#include "results/input_file.h"
 #include "results/statistics.h"
 
 namespace larm::results {
@@ -29,7 +36,7 @@ std::optional<std::filesystem::path> history_path() {
 std::string machine_key(const Results& results) {
   const Provenance& p = results.provenance;
   return p.host.value_or("") + " | " + p.cpu_model.value_or("") + " | topology " +
-         std::to_string(std::hash<std::string>{}(to_json(results.topology).dump()));
+         std::to_string(std::hash<std::string>{}(identity_json(results.topology).dump()));
 }
 
 std::string roof_key(const Roof& roof) {
@@ -44,17 +51,26 @@ std::string roof_key(const Roof& roof) {
 std::vector<std::map<std::string, double>> read_history(const std::filesystem::path& path,
                                                         const std::string& machine) {
   std::vector<std::map<std::string, double>> runs;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    const nlohmann::json entry = nlohmann::json::parse(line, nullptr, false);
-    if (entry.is_discarded() || !entry.is_object() || entry.value("machine", "") != machine ||
+  std::error_code missing;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, missing))) return runs;
+  const std::string text = read_input_tail(path, kHistoryReadBytes);
+  // Cut from its end: the first line may be a part of one, and is not parsed.
+  std::size_t start = text.size() == kHistoryReadBytes ? text.find('\n') + 1 : 0;
+  for (std::size_t end; start < text.size() && (end = text.find('\n', start)) != std::string::npos;
+       start = end + 1) {
+    nlohmann::json entry;
+    try {
+      entry = parse_json_document(std::string_view(text).substr(start, end - start), "history");
+    } catch (const std::runtime_error&) {
+      continue;
+    }
+    if (!entry.is_object() || text_member(entry, "machine") != machine ||
         !entry.contains("roofs") || !entry.at("roofs").is_object()) {
       continue;
     }
     std::map<std::string, double> roofs;
     for (const auto& [key, value] : entry.at("roofs").items()) {
-      if (value.is_number() && std::isfinite(value.get<double>())) roofs[key] = value.get<double>();
+      if (value.is_number() && value.get<double>() > 0) roofs[key] = value.get<double>();
     }
     runs.push_back(std::move(roofs));
     if (runs.size() > kHistoryRuns) runs.erase(runs.begin());
@@ -92,17 +108,35 @@ void append_history(const std::filesystem::path& path, const std::string& machin
       {"machine", machine}, {"date", results.provenance.date.value_or("")}, {"roofs", roofs}};
   std::error_code ignored;
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ignored);
-  std::ofstream out(path, std::ios::app);
-  out << entry.dump() << "\n";
-  out.flush();
-  if (!out) throw std::runtime_error("cannot append to the run history " + path.string());
+  // Appended in one write, to a regular file only: not waiting on a FIFO (O_NONBLOCK: refused
+  // below), not through a link.
+  const int fd = ::open(path.c_str(),
+                        O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  struct stat info {};
+  const bool regular = fd >= 0 && ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+  const std::string line = entry.dump() + "\n";
+  const bool written =
+      regular && ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+  const std::string why = fd < 0 ? std::strerror(errno) : !regular ? "not a regular file" : "";
+  if (fd >= 0) ::close(fd);
+  if (!written) {
+    throw std::runtime_error("cannot append to the run history " + path.string() +
+                             (why.empty() ? "" : ": " + why));
+  }
 }
 
 std::optional<HistoryRange> history_range(const std::vector<std::map<std::string, double>>& history,
-                                          const std::string& roof) {
+                                          const std::string& roof, std::optional<double> near,
+                                          int* left_out) {
   std::vector<double> values;
   for (const auto& run : history) {
-    if (const auto it = run.find(roof); it != run.end()) values.push_back(it->second);
+    const auto it = run.find(roof);
+    if (it == run.end()) continue;
+    if (near && !(it->second <= *near * kHistoryFactor && it->second * kHistoryFactor >= *near)) {
+      if (left_out != nullptr) ++*left_out;
+      continue;
+    }
+    values.push_back(it->second);
   }
   if (values.size() < 2) return std::nullopt;
   const double middle = median(values);

@@ -1,4 +1,4 @@
-// This host's earlier runs, for the next-run interval (issue 29). A run sees what `larm doctor`
+// This host's earlier runs, for the next-run interval. A run sees what `larm doctor`
 // measures of the host before and after it, not the states the host takes between runs: on the
 // guest here the FLOP ceilings moved 6 % and the memory roofs 40-75 GB/s over 8 runs the doctor
 // called quiet (3.6 %). Each run that ends on this machine appends its roofs' values to a history
@@ -8,6 +8,7 @@
 //   $HOME/.local/state/larm/history.jsonl.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -23,14 +24,15 @@ inline constexpr std::size_t kHistoryRuns = 20;
 
 std::optional<std::filesystem::path> history_path();
 
-// What identifies one machine in the history: host, CPU model and a digest of the topology.
+// What identifies one machine in the history: host, CPU model and a digest of the topology's
+// identity (identity_json: not the memories' sizes, which a guest's balloon changes).
 std::string machine_key(const Results& results);
 
 // A roof's name in the history: domain, level, memory and placement, access or operation,
 // precision, ISA, threads.
 std::string roof_key(const Roof& roof);
 
-// The placement state a roof's value was measured in (issue 34), for the roofs that depend on where
+// The placement state a roof's value was measured in, for the roofs that depend on where
 // the host puts the run's cores (bandwidth roofs of two threads or more): a roof split by state,
 // its model state; else the run's one state (provenance.placement_states). None otherwise: one
 // thread, a ceiling, no probes, or several states and the roof not split.
@@ -40,8 +42,11 @@ std::optional<std::string> placement_state(const Results& results, const Roof& r
 // other states' (the memory roofs here: ~40 GB/s near, ~70 GB/s far).
 std::string state_key(const std::string& roof_key, const std::string& state);
 
-// The roofs' values of the last kHistoryRuns runs of machine in the file (oldest first); a line
-// that does not parse is skipped (a torn last line).
+// The roofs' values of the last kHistoryRuns runs of machine in the file (oldest first). The file
+// is read as every input is (a regular file, never waiting on a FIFO), its last
+// kHistoryReadBytes only (the oldest runs are cut); a line that is not strict JSON with numbers in
+// range is skipped (a torn last line), and so is a value that is not positive.
+inline constexpr std::uint64_t kHistoryReadBytes = 16ull << 20;
 std::vector<std::map<std::string, double>> read_history(const std::filesystem::path& path,
                                                         const std::string& machine);
 
@@ -58,8 +63,14 @@ struct HistoryRange {
   double spread = 0;
   std::vector<double> values;
 };
+// near: this run's value; the history's values more than kHistoryFactor away from it are left out
+// (another machine's, or a corrupt line's: they would widen the interval without bound) and
+// counted in *left_out.
+inline constexpr double kHistoryFactor = 10;
 std::optional<HistoryRange> history_range(const std::vector<std::map<std::string, double>>& history,
-                                          const std::string& roof);
+                                          const std::string& roof,
+                                          std::optional<double> near = std::nullopt,
+                                          int* left_out = nullptr);
 
 // Where another run's value falls, 95 times in 100, from the values of earlier runs and this one:
 // the prediction interval of a log-normal value, exp(m +- t s sqrt(1 + 1/n)), m and s the mean

@@ -6,6 +6,7 @@
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
 #include "results/input_file.h"
+#include "results/json_output.h"
 
 namespace larm::results {
 
@@ -16,7 +17,7 @@ void save_results(const std::filesystem::path& dir, const Results& results) {
   write_file_atomically(dir / "latency.csv", latency_csv(results));
   if (!results.validation.empty())
     write_file_atomically(dir / "validation.csv", validation_csv(results));
-  write_file_atomically(dir / kResultsFile, to_json(results).dump(1) + "\n");
+  write_json_output(dir / kResultsFile, to_json(results), FileFormat::results, 1);
 }
 
 Results load_results(const std::filesystem::path& dir_or_file) {

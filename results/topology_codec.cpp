@@ -134,6 +134,13 @@ json to_json(const TopologyRecord& t) {
   return doc;
 }
 
+json identity_json(const TopologyRecord& topology) {
+  json identity = to_json(topology);
+  identity.erase("hwloc_version");
+  for (json& memory : identity["memories"]) memory.erase("bytes");
+  return identity;
+}
+
 TopologyRecord topology_from_json(const json& document) {
   TopologyRecord t;
   if (!document.is_object()) return t;

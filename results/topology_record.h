@@ -69,4 +69,9 @@ nlohmann::json to_json(const TopologyRecord& topology);
 // wrong type throws nlohmann's error, as the schema check would have refused it.
 TopologyRecord topology_from_json(const nlohmann::json& document);
 
+// What identifies the machine of a topology: to_json without what changes while it runs (each
+// memory's size: a guest's memory grows and shrinks as its host balloons it) or with a package
+// upgrade (hwloc's version). Equal for runs of one machine, whatever their sizes were then.
+nlohmann::json identity_json(const TopologyRecord& topology);
+
 }  // namespace larm::results

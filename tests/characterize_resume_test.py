@@ -1,6 +1,8 @@
-"""larm characterize --resume (issue 29): a run killed with SIGKILL, or stopped by SIGTERM, is
+"""larm characterize --resume: a run killed with SIGKILL, or stopped by SIGTERM, is
 continued from its journal with the same plan and provenance; it says what it re-did; the
-journal's torn last line (a power loss mid-write) is left out; bad uses get a one-line error.
+journal's torn last line (a power loss mid-write) is left out; bad uses get a one-line error;
+a journal with values larm would not write, or that is no regular file, is refused (exit 2)
+before anything is measured.
     characterize_resume_test.py LARM
 A small plan (--only flops) keeps it short."""
 import json
@@ -112,6 +114,72 @@ with open(os.path.join(broken, "journal.jsonl"), "w") as f:
 r = run(larm, "characterize", "--resume", broken)
 c.check(r.returncode != 0 and "journal" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
         f"a broken journal: {r.returncode} {r.stderr}")
+
+# A journal larm cannot trust is bad input: one line, exit 2, before anything is measured (no
+# results.json); one that is not a regular file is never waited on or read without end.
+with open(os.path.join(full, "journal.jsonl")) as f:
+    journal = f.read().splitlines(True)
+
+
+def poisoned(name, change=None, runs=None):
+    d = os.path.join(work, "poisoned-" + name)
+    os.makedirs(d)
+    header = json.loads(journal[0])
+    if change:
+        change(header)
+    with open(os.path.join(d, "journal.jsonl"), "w") as f:
+        f.write(json.dumps(header) + "\n" + "".join(journal[1:] if runs is None else runs))
+    return d
+
+
+def plan_option(key, value):
+    return lambda header: header["plan"].__setitem__(key, value)
+
+
+for name, change, runs, words in [
+        ("passes", plan_option("passes", 2000000000), None, "passes"),
+        ("sweep", plan_option("sweep_points_per_octave", 100000), None, "sweep points"),
+        ("domain", plan_option("domains", [7]), None, "domain 7"),
+        ("max-time", plan_option("max_seconds", 1e300), None, "out of larm's range"),
+        ("provenance", lambda h: h["provenance"].__setitem__("tsc_hz", 1e308), None, "range"),
+        ("doctor", lambda h: h["provenance"]["machine_state"].__setitem__("expected_error", 1e18),
+         None, "expected error"),
+        ("elapsed", None, [journal[1].replace('"elapsed":', '"elapsed":1e17,"was":', 1)], "elapsed"),
+        ("repetitions", None, [journal[1].replace('"repetitions":', '"repetitions":-1,"was":', 1)],
+         "repetitions")]:
+    d = poisoned(name, change, runs)
+    started = time.monotonic()
+    r = run(larm, "characterize", "--resume", d, timeout=120)
+    c.check(r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1 and
+            not os.path.exists(os.path.join(d, "results.json")),
+            f"poisoned journal ({name}): {r.returncode} {r.stderr.strip()[:300]}")
+fifo = os.path.join(work, "fifo")
+os.makedirs(fifo)
+os.mkfifo(os.path.join(fifo, "journal.jsonl"))
+zero = os.path.join(work, "zero")
+os.makedirs(zero)
+os.symlink("/dev/zero", os.path.join(zero, "journal.jsonl"))
+large = os.path.join(work, "large")
+os.makedirs(large)
+with open(os.path.join(large, "journal.jsonl"), "w") as f:
+    f.write(journal[0])
+    f.truncate(1100 << 20)  # sparse: 1.1 GiB read as zeros
+for d in (fifo, zero, large):
+    r = run(larm, "characterize", "--resume", d, timeout=60)
+    c.check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1,
+            f"journal {os.path.basename(d)}: {r.returncode} {r.stderr.strip()[:300]}")
+os.remove(os.path.join(large, "journal.jsonl"))
+# Warnings from the journal reach the terminal escaped; a memory whose size changed since (a
+# guest's balloon) is the same machine.
+d = poisoned("warning-and-memory", lambda h: (
+    h.__setitem__("warnings", ["\x1b[31mred\x07 larm: error: forged\nline"]),
+    [m.__setitem__("bytes", m["bytes"] // 2 + 4096) for m in h["topology"]["memories"]]))
+r = run(larm, "characterize", "--resume", d, timeout=600)
+c.check(r.returncode == 0 and "\x1b" not in r.stdout + r.stderr and "\\x1b[31mred" in r.stdout,
+        f"resume with a changed memory size and an escaped warning: {r.returncode} "
+        f"{r.stderr.strip()[-300:]}")
+shown = run(larm, "show", d)
+c.check(shown.returncode == 0, f"larm show reads the resumed run: {shown.stderr.strip()[:200]}")
 
 shutil.rmtree(work, ignore_errors=True)
 c.finish()

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/figure_check.h"
+#include "report/report_page.h"
 
 namespace larm::report {
 namespace {
@@ -144,4 +145,19 @@ TEST(FigureCheck, RefusesWhatIsNotAnSvg) {
 }
 
 }  // namespace
+TEST(ReportSvg, ActiveContentIsFoundInMarkupNotInText) {
+  const std::string plain = R"svg(<svg><g id="gnuplot_plot_1"><title>run</title></g>)svg"
+                            R"(<text>retry onerror path &lt;script&gt; javascript:go</text></svg>)";
+  EXPECT_EQ(report::active_svg_content(plain), "");
+  EXPECT_EQ(report::active_svg_content(R"svg(<svg><script>x()</script></svg>)svg"), "<script");
+  EXPECT_EQ(report::active_svg_content(R"svg(<svg><SVG:Script/></svg>)svg"), "<svg:script");
+  EXPECT_EQ(report::active_svg_content(R"svg(<svg><g onLoad = "x()"></g></svg>)svg"), "onload");
+  EXPECT_EQ(report::active_svg_content(R"(<svg><a href=' java&#10;scr&#x69;pt:x'>a</a></svg>)"),
+            "href=javascript:");
+  EXPECT_EQ(report::active_svg_content(R"svg(<svg><a xlink:href=" JavaScript:x">a</a></svg>)svg"),
+            "xlink:href=javascript:");
+  EXPECT_EQ(report::active_svg_content(R"svg(<svg><foreignObject/></svg>)svg"), "<foreignobject");
+  EXPECT_EQ(report::active_svg_content(R"svg(<svg><!-- <script> --><text>a</text></svg>)svg"), "");
+}
+
 }  // namespace larm::report

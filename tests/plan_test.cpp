@@ -334,6 +334,27 @@ TEST(Plan, SingleNodeMarksSharedMemoryRoofsAbsent) {
   EXPECT_EQ(absent_shared, 10);
 }
 
+TEST(Plan, OptionsOutOfRangeAreNamedOneByOne) {
+  const topology::Topology t = load_fixture("cxlmem+dax.v2.xml");
+  PlanOptions o = all_isas_options();
+  EXPECT_EQ(plan_options_problem(o, t), "");
+  const auto problem = [&](auto change) {
+    PlanOptions changed = o;
+    change(changed);
+    return plan_options_problem(changed, t);
+  };
+  EXPECT_NE(problem([](PlanOptions& p) { p.samples = 0; }), "");
+  EXPECT_NE(problem([](PlanOptions& p) { p.samples = kMaxSamples + 1; }), "");
+  EXPECT_NE(problem([](PlanOptions& p) { p.passes = 2'000'000'000; }), "");
+  EXPECT_NE(problem([](PlanOptions& p) { p.passes = 0; }), "");
+  EXPECT_NE(problem([](PlanOptions& p) { p.sweep_points_per_octave = 100'000; }), "");
+  EXPECT_NE(problem([](PlanOptions& p) { p.min_sample_seconds = 1e300; }), "");
+  EXPECT_NE(problem([](PlanOptions& p) { p.usable_llc_fraction = 0; }), "");
+  EXPECT_NE(problem([](PlanOptions& p) { p.domains = {0, 0}; }), "");
+  const std::string missing = problem([](PlanOptions& p) { p.domains = {7}; });
+  EXPECT_NE(missing.find("domain 7 does not exist"), std::string::npos) << missing;
+}
+
 TEST(Plan, CpulessMemoryIsARemoteTargetOfEveryDomain) {
   const topology::Topology t = load_fixture("qemu-2domains-1cpuless.xml");
   const Plan plan = make_plan(t, all_isas_options(true));

@@ -8,6 +8,7 @@
 #include "report/text/summary_table.h"
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
+#include "results/printable_text.h"
 #include "results/store.h"
 #include "tests/schema_complete.h"
 
@@ -154,9 +155,34 @@ TEST(Results, CsvFieldsAreQuotedWhenNeeded) {
   EXPECT_EQ(csv_field("plain"), "plain");
   EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
   EXPECT_EQ(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
-  // A bare carriage return ends a row for most CSV readers: quoted like a line feed.
-  EXPECT_EQ(csv_field("a\rb"), "\"a\rb\"");
-  EXPECT_EQ(csv_field("a\nb"), "\"a\nb\"");
+  // Control characters and invalid UTF-8 are written as visible escapes: no line break, escape
+  // sequence or byte a reader cannot decode reaches a CSV.
+  EXPECT_EQ(csv_field("a\rb"), "a\\rb");
+  EXPECT_EQ(csv_field("a\nb"), "a\\nb");
+  EXPECT_EQ(csv_field("esc\x1b[31m\xff,x"), "\"esc\\x1b[31m\\xff,x\"");
+  EXPECT_EQ(csv_field("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 kept
+}
+
+TEST(Results, TableCellsCutAtACharacterNotInsideOne) {
+  EXPECT_EQ(table_cell("abc", 5), "abc  ");
+  EXPECT_EQ(table_cell("abcdef", 4), "abc~");
+  // "é" is 2 bytes, one character: the cut keeps whole characters and pads by characters.
+  EXPECT_EQ(table_cell("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 3), "\xc3\xa9\xc3\xa9~");
+  EXPECT_EQ(table_cell("\xc3\xa9", 3), "\xc3\xa9  ");
+  EXPECT_EQ(table_cell("a\x1b[2J", 12), "a\\x1b[2J    ");
+}
+
+TEST(Results, AFileItsReadersWouldRefuseIsNotWritten) {
+  const auto dir = temp_dir("larm-guard-");
+  Results r = sample_results();
+  r.roofs[0].roof = 9.5e35;
+  EXPECT_THROW(save_results(dir, r), std::logic_error);
+  EXPECT_FALSE(std::filesystem::exists(dir / "results.json"));
+  r.roofs[0].roof = 100;
+  r.roofs[0].threads = -3;  // in range, but the schema says a thread count is at least 1
+  EXPECT_THROW(save_results(dir, r), std::logic_error);
+  EXPECT_FALSE(std::filesystem::exists(dir / "results.json"));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Results, SaveThenLoadAndNoTemporaryFilesLeft) {

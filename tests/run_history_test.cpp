@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "results/run_history.h"
@@ -132,6 +133,49 @@ TEST_F(RunHistory, KeepsTheLastRunsAndSkipsATornLine) {
   ASSERT_EQ(history.size(), kHistoryRuns);
   EXPECT_EQ(history.front().begin()->second, 45.0);  // the five oldest are out
   EXPECT_EQ(history.back().begin()->second, 40.0 + kHistoryRuns + 4);
+}
+
+TEST_F(RunHistory, ValuesOutOfRangeOrFarFromThisRunAreLeftOut) {
+  for (double v : {50.0, 52.0, 48.0}) append(path_, run_with("guest", v));
+  const std::string machine = machine_key(run_with("guest", 0));
+  const std::string key = roof_key(run_with("guest", 0).roofs[0]);
+  {
+    std::ofstream poisoned(path_, std::ios::app);
+    for (const char* value : {"1e308", "1e18", "1e-300", "-5", "1e17"}) {
+      poisoned << R"({"machine": ")" << machine << R"(", "roofs": {")" << key << R"(": )" << value
+               << "}}\n";
+    }
+  }
+  const auto history = read_history(path_, machine);
+  // 1e308 is no number larm reads (the line is skipped), -5 no positive value (left out of its
+  // line); 1e18, 1e-300 and 1e17 are read, and left out of the range near this run's 50.
+  ASSERT_EQ(history.size(), 7u);
+  int left_out = 0;
+  const auto range = history_range(history, key, 50.0, &left_out);
+  ASSERT_TRUE(range.has_value());
+  EXPECT_EQ(left_out, 3);
+  EXPECT_EQ(range->values.size(), 3u);
+  EXPECT_EQ(range->seen.high, 52.0);
+  EXPECT_EQ(history_range(history, key)->values.size(), 6u);  // without `near`: all read
+}
+
+TEST_F(RunHistory, AFifoIsRefusedNotWaitedOn) {
+  std::filesystem::create_directories(path_.parent_path());
+  ASSERT_EQ(::mkfifo(path_.c_str(), 0600), 0);
+  const Results run = run_with("guest", 50.0);
+  EXPECT_THROW(read_history(path_, machine_key(run)), std::runtime_error);
+  EXPECT_THROW(append_history(path_, machine_key(run), run), std::runtime_error);
+}
+
+TEST_F(RunHistory, TheMachineIsTheSameWhateverItsMemorysSize) {
+  Results run = run_with("guest", 50.0);
+  run.topology.memories.resize(1);
+  run.topology.memories[0].bytes = 6'300'000'000;
+  const std::string before = machine_key(run);
+  run.topology.memories[0].bytes = 9'800'000'000;
+  EXPECT_EQ(machine_key(run), before);
+  run.topology.memories.resize(2);
+  EXPECT_NE(machine_key(run), before);  // a memory more is another machine
 }
 
 TEST_F(RunHistory, ThePathFollowsTheEnvironmentAndOffHasNone) {

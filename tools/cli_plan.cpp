@@ -1,6 +1,7 @@
 // The plan's and the run's options of a characterization, checked against the topology.
 #include "tools/cli_plan.h"
 
+#include <algorithm>
 #include <string>
 
 #include "codegen/isa.h"
@@ -90,16 +91,7 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
   }
 
   plan.sweep_every_domain = options.sweep_every_domain;
-  if (!options.domains.empty()) {
-    plan.domains = parse_index_list(options.domains, "domain");
-    const int count = static_cast<int>(topology.domains().size());
-    for (int d : plan.domains) {
-      if (d >= count) {
-        throw UsageError("domain " + std::to_string(d) + " does not exist (this topology has " +
-                         std::to_string(count) + ": 0-" + std::to_string(count - 1) + ")");
-      }
-    }
-  }
+  if (!options.domains.empty()) plan.domains = parse_index_list(options.domains, "domain");
   if (!options.only.empty()) {
     for (const std::string& part : split(options.only, ',')) {
       const auto kind = characterize::parse_measurement_kind(part);
@@ -110,21 +102,18 @@ characterize::PlanOptions make_plan_options(const MeasurementOptions& options,
       plan.only.insert(*kind);
     }
   }
-  if (options.samples) {
-    if (*options.samples < 1) {
-      throw UsageError("--samples must be at least 1 (got " + std::to_string(*options.samples) +
-                       ")");
-    }
-    plan.samples = *options.samples;
-  }
+  if (options.samples) plan.samples = *options.samples;
+  // --passes defaults to the plan's, unless fewer samples are asked than it has passes.
   if (options.passes) {
-    if (*options.passes < 1 || *options.passes > plan.samples) {
-      throw UsageError("--passes must be between 1 and the samples (" +
-                       std::to_string(plan.samples) + "), got " + std::to_string(*options.passes));
-    }
     plan.passes = *options.passes;
+  } else {
+    plan.passes = std::min(plan.passes, plan.samples);
   }
   if (options.sample_ms) plan.min_sample_seconds = *options.sample_ms / 1000;
+  if (const std::string problem = characterize::plan_options_problem(plan, topology);
+      !problem.empty()) {
+    throw UsageError(problem);
+  }
   return plan;
 }
 

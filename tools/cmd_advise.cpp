@@ -11,6 +11,7 @@
 #include "results/affinity_csv.h"
 #include "results/atomic_file.h"
 #include "results/hybrid_codec.h"
+#include "results/json_output.h"
 #include "results/statistics.h"
 #include "results/store.h"
 #include "roofline/contention_model.h"
@@ -284,7 +285,8 @@ int run_advise(const AdviseOptions& given, const GlobalOptions& /*global*/) {
     document.thread_mapping = mapping_json;
     std::cout << mapping_text << "\n";
   }
-  results::write_file_atomically(options.out, results::to_json(document).dump(2) + "\n");
+  results::write_json_output(options.out, results::to_json(document), results::FileFormat::advice,
+                             2);
   std::cout << "Wrote " << options.out << "\n";
   return 0;
 }

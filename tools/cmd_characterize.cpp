@@ -7,6 +7,7 @@
 #include <ctime>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "characterize/characterize_node.h"
 #include "characterize/run_journal.h"
@@ -63,13 +64,22 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   }
   // Claimed before it is checked: two runs started at once cannot both find it free.
   const results::OutputClaim claim = claim_output(out, "larm characterize");
+  std::optional<characterize::InterruptedRun> interrupted;
   if (resuming) {
-    if (!std::filesystem::exists(out / characterize::kJournalFile)) {
+    std::error_code missing;
+    if (!std::filesystem::exists(
+            std::filesystem::symlink_status(out / characterize::kJournalFile, missing))) {
       throw UsageError("--resume: " + out.string() + " holds no journal of a characterization");
     }
     if (std::filesystem::exists(out / results::kResultsFile) &&
-        results::load_results(out).complete) {
+        load_results_argument(out.string()).complete) {
       throw UsageError("--resume: the run in " + out.string() + " is complete; nothing to resume");
+    }
+    // Read and checked before anything is measured: a journal larm cannot trust is bad input.
+    try {
+      interrupted.emplace(characterize::read_interrupted_run(topology, out));
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("--resume: ") + e.what());
     }
   } else if (std::filesystem::exists(out / results::kResultsFile)) {
     throw UsageError("results already exist in " + out.string() + " (choose another --out)");
@@ -97,8 +107,9 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
     // Ctrl-C or SIGTERM (a job's time limit) stops between samples; what is done is saved.
     const platform::InterruptGuard interrupt(true);
     run.stop = interrupt.stop_flag();
-    outcome = resuming ? characterize::resume_node(topology, clock, run, out, results)
-                       : characterize::characterize_node(topology, clock, run, out, results);
+    outcome = interrupted
+                  ? characterize::resume_node(topology, clock, *interrupted, run, out, results)
+                  : characterize::characterize_node(topology, clock, run, out, results);
   }
   progress.finish();
   if (resuming && !global.quiet) {

@@ -16,10 +16,12 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <vector>
 
 #include "report/figure.h"
 #include "results/atomic_file.h"
 #include "results/input_file.h"
+#include "results/json_output.h"
 #include "results/number_text.h"
 #include "results/printable_text.h"
 #include "results/region_records.h"
@@ -71,11 +73,50 @@ void print_counts(const regions::RegionsFile& file) {
     }
     const auto gb = [](const std::optional<double>& v) { return v ? fixed(*v * 1e-9, 4) : "-"; };
     std::printf("%-24s %8llu %12s %12s %12s %8s  %s\n",
-                results::printable(region.name).substr(0, 24).c_str(),
+                results::table_cell(region.name, 24).c_str(),
                 static_cast<unsigned long long>(m.calls), gb(m.flops.value).c_str(),
                 gb(m.bytes_read.value).c_str(), gb(m.bytes_written.value).c_str(),
                 m.rates.ai ? report::significant(*m.rates.ai).c_str() : "-",
                 widths.empty() ? "no FLOPs" : widths.c_str());
+  }
+}
+
+// A regions.json the program's liblarm wrote into an output: a regular file opened without
+// following a link planted in its place, read bounded (results/input_file.h).
+regions::RegionsFile read_regions_output(const fs::path& file) {
+  const int fd = results::open_own_output(file);
+  if (fd < 0) throw std::runtime_error(file.string() + " is not a regular file");
+  std::string text;
+  try {
+    text = results::read_input_descriptor(fd, file.string());
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
+  return regions::regions_from_json(results::parse_json_document(text, file.string()));
+}
+
+// Whether regions.json is in dir as a regular file (not a link or anything else planted).
+bool has_regions_output(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(fs::symlink_status(dir / "regions.json", ec));
+}
+
+// After a run of the program: the output subdirectories it ran in are checked again (it may
+// have replaced one with a link), and what it left running was stopped (said here).
+void after_program(const ProgramRun& run, const std::vector<fs::path>& dirs,
+                   const std::string& app) {
+  if (run.left_behind > 0) {
+    std::cerr << "larm count: " << app << " left " << run.left_behind
+              << " process(es) running at its end: stopped, so that none writes after it\n";
+  }
+  for (const fs::path& dir : dirs) {
+    try {
+      results::check_output_subdirectory(dir);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(std::string("after the program ran: ") + e.what());
+    }
   }
 }
 
@@ -104,6 +145,7 @@ struct NativeRuns {
 // The native runs, each into timed/run-K, then their merge into timed/regions.json.
 NativeRuns native_runs(const CountOptions& options, const fs::path& timed_dir) {
   NativeRuns out;
+  const std::string app = results::printable(options.command[0]);
   for (int k = 1; k <= options.repeat; ++k) {
     const fs::path dir = timed_dir / ("run-" + std::to_string(k));
     results::ensure_output_subdirectory(dir);
@@ -113,6 +155,7 @@ NativeRuns native_runs(const CountOptions& options, const fs::path& timed_dir) {
               << " (its regions' times) into " << dir.string() << "\n";
     const ProgramRun run = run_program(options.command, {"LARM_OUT=" + fs::absolute(dir).string()},
                                        "count: the timed run");
+    after_program(run, {timed_dir, dir}, app);
     if (interrupted(run)) {
       std::cerr << "larm count: interrupted during native run " << k << "; " << out.files.size()
                 << " completed run(s) kept in " << timed_dir.string() << "\n";
@@ -120,10 +163,10 @@ NativeRuns native_runs(const CountOptions& options, const fs::path& timed_dir) {
       out.exit_code = 130;
       return out;
     }
-    const bool has_regions = fs::exists(dir / "regions.json");
+    const bool has_regions = has_regions_output(dir);
     if (run.status != 0) {
-      std::cerr << (WIFSIGNALED(run.status) ? "larm: error: " : "larm count: ")
-                << options.command[0] << " " << exit_text(run.status) << " in native run " << k
+      std::cerr << (WIFSIGNALED(run.status) ? "larm: error: " : "larm count: ") << app << " "
+                << exit_text(run.status) << " in native run " << k
                 << (has_regions && !WIFSIGNALED(run.status) ? "; its regions are kept"
                                                             : "; this run is left out")
                 << "\n";
@@ -134,15 +177,13 @@ NativeRuns native_runs(const CountOptions& options, const fs::path& timed_dir) {
       }
     }
     if (!has_regions) {
-      std::cerr << "larm: error: " << options.command[0] << " wrote no regions.json in native run "
-                << k
+      std::cerr << "larm: error: " << app << " wrote no regions.json in native run " << k
                 << " (not linked with liblarm, or it calls larm_init with its own directory)\n";
       out.stopped = true;
       out.exit_code = 1;
       return out;
     }
-    regions::RegionsFile file =
-        regions::regions_from_json(results::read_json_file(dir / "regions.json"));
+    regions::RegionsFile file = read_regions_output(dir / "regions.json");
     if (k == 1) report_open_regions(file, "native runs");
     std::cerr << "larm count: native run " << k << ": " << fixed(run.seconds, 2) << " s, "
               << run.quality() << "\n";
@@ -179,7 +220,7 @@ void print_timing(const regions::RegionsFile& merged) {
   std::printf("\n%-24s %12s %8s  %s\n", "region", "median s", "spread", "estimator");
   for (const regions::Region& region : merged.regions) {
     if (!region.timing) continue;
-    std::printf("%-24s %12s %7s%%  %s\n", results::printable(region.name).substr(0, 24).c_str(),
+    std::printf("%-24s %12s %7s%%  %s\n", results::table_cell(region.name, 24).c_str(),
                 results::format_number("%.4g", region.timing->median).c_str(),
                 fixed(100 * region.timing->spread, 1).c_str(), region.timing->estimator.c_str());
   }
@@ -192,8 +233,7 @@ void print_level_bytes(const regions::RegionsFile& file) {
     const auto traffic = roofline::level_traffic(region.machine.counted);
     if (!traffic) continue;
     const auto gb = [](double v) { return fixed(v * 1e-9, 4); };
-    std::printf("%-24s %12s %12s %12s %12s\n",
-                results::printable(region.name).substr(0, 24).c_str(),
+    std::printf("%-24s %12s %12s %12s %12s\n", results::table_cell(region.name, 24).c_str(),
                 gb(region.machine.bytes.value.value_or(0)).c_str(), gb(traffic->l2).c_str(),
                 gb(traffic->l3).c_str(), gb(traffic->memory).c_str());
   }
@@ -205,6 +245,9 @@ int run_count(const CountOptions& options) {
   if (options.repeat < 1 || options.repeat > 100)
     throw UsageError("larm count: --repeat " + std::to_string(options.repeat) +
                      ": give 1 to 100 native runs");
+  // The program, before anything is made: a name that runs nothing is bad input.
+  find_program(options.command[0], "larm count");
+  const std::string app = results::printable(options.command[0]);
   // The cache model, before any run: a bad --results or --cache-model stops here.
   std::string model_text = "off (--no-cache-model)";
   std::string model_option;
@@ -242,11 +285,10 @@ int run_count(const CountOptions& options) {
       throw UsageError(std::string("larm count: ") + e.what());
     }
   }
-  const fs::path log = counted_dir / "valgrind.log";
-  const fs::path totals = counted_dir / "totals.json";
   for (const fs::path& stale :
-       {log, totals, counted_dir / "regions.json", timed_dir / "regions.json", out / "runs.json"}) {
-    fs::remove(stale, ec);
+       {counted_dir / "valgrind.log", counted_dir / "totals.json", counted_dir / "regions.json",
+        timed_dir / "regions.json", out / "runs.json"}) {
+    fs::remove(stale, ec);  // a link planted there: the link, not its target
   }
 
   NativeRuns native;
@@ -262,8 +304,8 @@ int run_count(const CountOptions& options) {
         walls.push_back(run.seconds);
       }
       merged = regions::merge_repeated_runs(native.files, clean);
-      results::write_file_atomically(timed_dir / "regions.json",
-                                     regions::to_json(*merged).dump(2) + "\n");
+      results::write_json_output(timed_dir / "regions.json", regions::to_json(*merged),
+                                 results::FileFormat::regions, 2);
       native_seconds = results::median(walls);
     }
     write_runs_summary(out / "runs.json", native, std::nullopt, model_text);
@@ -273,13 +315,13 @@ int run_count(const CountOptions& options) {
   std::cerr << "larm count: counting run under Valgrind (tool " << (tool_dir / kToolFile).string()
             << ") into " << counted_dir.string() << "\n";
   std::cerr << "larm count: cache model: " << model_text << "\n";
-  const ValgrindLibDir lib(tool_dir);
+  const ValgrindLibDir lib(tool_dir, out);
+  const ValgrindLog log(counted_dir / "valgrind.log");
   // Not -q: Valgrind names the bytes of an instruction it cannot translate only when verbose.
   // Following exec()s: a command line through numactl, taskset, env or `mpirun -np 1` counts the
   // program it runs, not the wrapper.
   std::vector<std::string> argv = {"valgrind", std::string("--tool=") + kToolName,
-                                   "--trace-children=yes", "--log-file=" + log.string(),
-                                   "--larm-out=" + totals.string()};
+                                   "--trace-children=yes", log.option()};
   if (!model_option.empty()) argv.push_back("--larm-cache=" + model_option);
   argv.insert(argv.end(), options.command.begin(), options.command.end());
   std::vector<std::string> set = {"VALGRIND_LIB=" + lib.path().string(),
@@ -294,9 +336,10 @@ int run_count(const CountOptions& options) {
   // topology liblarm records comes from Linux's files all the same.
   if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
   const ProgramRun counted = run_program(argv, set, "count: the counted run (Valgrind)");
+  after_program(counted, {counted_dir}, app);
   const std::string unhandled = unhandled_instruction(log);
   if (!unhandled.empty()) {
-    std::cerr << unhandled_instruction_error(options.command[0], unhandled, log) << "\n";
+    std::cerr << unhandled_instruction_error(app, unhandled, log.path()) << "\n";
     return 1;
   }
   if (interrupted(counted)) {
@@ -306,25 +349,24 @@ int run_count(const CountOptions& options) {
     return 130;
   }
   const fs::path regions_file = counted_dir / "regions.json";
-  const bool has_counts = fs::exists(regions_file);
+  const bool has_counts = has_regions_output(counted_dir);
   if (counted.status != 0) {
     // A program that exits non-zero after writing its regions keeps its counts; one killed by a
     // signal wrote none that can be trusted.
     const bool kept = has_counts && WIFEXITED(counted.status);
-    std::cerr << (kept ? "larm count: " : "larm: error: ") << options.command[0] << " "
+    std::cerr << (kept ? "larm count: " : "larm: error: ") << app << " "
               << exit_text(counted.status) << " under Valgrind"
-              << (kept ? "; its regions were written and are kept" : "") << "; see " << log.string()
-              << "\n";
+              << (kept ? "; its regions were written and are kept" : "") << "; see "
+              << log.path().string() << "\n";
     if (!kept) return 1;
   }
   if (!has_counts) {
-    std::cerr << "larm: error: " << options.command[0]
+    std::cerr << "larm: error: " << app
               << " wrote no regions.json under larm count (not linked with liblarm, or it calls "
                  "larm_init with its own directory)\n";
     return 1;
   }
-  const regions::RegionsFile file =
-      regions::regions_from_json(results::read_json_file(regions_file));
+  const regions::RegionsFile file = read_regions_output(regions_file);
   if (file.run != "counted") {
     std::cerr << "larm: error: " << regions_file.string()
               << " has no counts: its liblarm did not see larm's Valgrind tool ("

@@ -52,12 +52,6 @@ struct ProfileOptions {
 // Of the samples, the share above which a function is always placed.
 constexpr double kMinShare = 0.01;
 
-// The program's path as execvp would find it.
-fs::path resolve(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
-  return report::find_in_path(program);
-}
-
 // "" when the file is a 64-bit ELF executable with a symbol table; else what it is, in words.
 // `stripped` says a symbol table is missing (a warning, not an error).
 std::string elf_problem(const fs::path& file, bool& stripped) {
@@ -101,8 +95,8 @@ void print_functions(const Profile& profile, const regions::RegionsFile& file) {
       if (r.name == f.region) region = &r;
     }
     const auto gb = [](const std::optional<double>& v) { return v ? fixed(*v * 1e-9, 4) : "-"; };
-    std::printf("%-28s %7s %10s %7d %10s %10s %8s  %s\n",
-                results::printable(f.region).substr(0, 28).c_str(), fixed(100 * f.share, 1).c_str(),
+    std::printf("%-28s %7s %10s %7d %10s %10s %8s  %s\n", results::table_cell(f.region, 28).c_str(),
+                fixed(100 * f.share, 1).c_str(),
                 results::format_number("%.4g", f.median_seconds).c_str(), f.threads,
                 region ? gb(region->machine.flops.value).c_str() : "-",
                 region ? gb(region->machine.bytes.value).c_str() : "-",
@@ -129,12 +123,11 @@ int run_profile(const ProfileOptions& options) {
   if (options.frequency < 10 || options.frequency > 50000)
     throw UsageError("larm profile: --frequency " + std::to_string(options.frequency) +
                      ": give 10 to 50000 samples per second");
-  const fs::path program = resolve(options.command[0]);
-  if (program.empty() || !fs::is_regular_file(program))
-    throw UsageError("larm profile: " + options.command[0] + ": no such program");
+  const fs::path program = find_program(options.command[0], "larm profile");
+  const std::string app = results::printable(options.command[0]);
   bool stripped = false;
   if (const std::string problem = elf_problem(program, stripped); !problem.empty())
-    throw UsageError("larm profile: " + options.command[0] + " " + problem);
+    throw UsageError("larm profile: " + app + " " + problem);
   if (report::find_in_path("perf").empty())
     throw UsageError(
         "larm profile: Linux perf is not installed (Debian: linux-perf; scripts/install-deps.sh)");
@@ -153,7 +146,7 @@ int run_profile(const ProfileOptions& options) {
   }
   const fs::path tool_dir = tool_directory("larm profile");
   if (stripped) {
-    std::cerr << "larm profile: warning: " << options.command[0]
+    std::cerr << "larm profile: warning: " << app
               << " has no symbol table (stripped): its own code is profiled as one [unknown] "
                  "function, libraries by their symbols\n";
   }
@@ -196,8 +189,8 @@ int run_profile(const ProfileOptions& options) {
       return 130;
     }
     if (!allowed(options, run.run.status)) {
-      std::cerr << "larm: error: " << options.command[0] << " " << exit_text(run.run.status)
-                << " in sampled run " << k
+      std::cerr << "larm: error: " << app << " " << exit_text(run.run.status) << " in sampled run "
+                << k
                 << (WIFEXITED(run.run.status)
                         ? " (--allow-exit " + std::to_string(WEXITSTATUS(run.run.status)) +
                               " accepts it)"
@@ -214,34 +207,45 @@ int run_profile(const ProfileOptions& options) {
   // The counting run, following exec()s (numactl, taskset, env) into the program.
   std::cerr << "larm profile: counting run under Valgrind into " << counted_dir.string()
             << "; cache model: " << model_text << "\n";
-  const ValgrindLibDir lib(tool_dir);
-  const fs::path log = counted_dir / "valgrind.log";
+  const ValgrindLibDir lib(tool_dir, out);
+  const ValgrindLog log(counted_dir / "valgrind.log");
   std::vector<std::string> argv = {
-      "valgrind", std::string("--tool=") + kToolName, "--trace-children=yes",
-      "--log-file=" + log.string(),
-      "--larm-functions=" + (counted_dir / "functions-%p.tsv").string()};
+      "valgrind", std::string("--tool=") + kToolName, "--trace-children=yes", log.option(),
+      "--larm-functions=" + valgrind_path(fs::absolute(counted_dir)) + "/functions-%p.tsv"};
   if (!model_option.empty()) argv.push_back("--larm-cache=" + model_option);
   argv.insert(argv.end(), options.command.begin(), options.command.end());
   std::vector<std::string> set = {"VALGRIND_LIB=" + lib.path().string()};
   if (std::getenv("OMP_WAIT_POLICY") == nullptr) set.push_back("OMP_WAIT_POLICY=passive");
   if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
   const ProgramRun counted = run_program(argv, set, "profile: the counted run (Valgrind)");
+  if (counted.left_behind > 0) {
+    std::cerr << "larm profile: " << app << " left " << counted.left_behind
+              << " process(es) running at its end: stopped\n";
+  }
+  try {
+    results::check_output_subdirectory(counted_dir);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("after the program ran: ") + e.what());
+  }
   if (const std::string bytes = unhandled_instruction(log); !bytes.empty()) {
-    std::cerr << unhandled_instruction_error(options.command[0], bytes, log) << "\n";
+    std::cerr << unhandled_instruction_error(app, bytes, log.path()) << "\n";
     return 1;
   }
   if (!allowed(options, counted.status)) {
-    std::cerr << "larm: error: " << options.command[0] << " " << exit_text(counted.status)
-              << " under Valgrind; see " << log.string() << "\n";
+    std::cerr << "larm: error: " << app << " " << exit_text(counted.status)
+              << " under Valgrind; see " << log.path().string() << "\n";
     return 1;
   }
   std::vector<fs::path> function_files;
   for (const auto& entry : fs::directory_iterator(counted_dir, ec)) {
-    if (entry.path().filename().string().rfind("functions-", 0) == 0)
+    // The tool's files only: regular files, not links or FIFOs planted under their names.
+    if (entry.path().filename().string().rfind("functions-", 0) == 0 &&
+        fs::is_regular_file(fs::symlink_status(entry.path(), ec)))
       function_files.push_back(entry.path());
   }
   if (function_files.empty()) {
-    std::cerr << "larm: error: larm's Valgrind tool wrote no counts; see " << log.string() << "\n";
+    std::cerr << "larm: error: larm's Valgrind tool wrote no counts; see " << log.path().string()
+              << "\n";
     return 1;
   }
   const FunctionCounts counts = read_function_counts(function_files);

@@ -1,9 +1,12 @@
 // Running a program and watching what else ran meanwhile.
 #include "tools/program_run.h"
 
+#include <dirent.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <unistd.h>
@@ -13,13 +16,17 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <mutex>
 #include <thread>
 
 #include "platform/progress_line.h"
 
 #include "platform/scheduling.h"
+#include "results/printable_text.h"
 #include "results/statistics.h"
 #include "tools/cli_options.h"
 
@@ -115,8 +122,107 @@ class RunningNotice {
 
 }  // namespace
 
+namespace {
+
+bool is_executable_file(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+         ::access(path.c_str(), X_OK) == 0;
+}
+
+// The processes descended from this one (their parent's parent... is larm), from /proc.
+std::vector<pid_t> descendants() {
+  std::map<pid_t, pid_t> parent;
+  if (DIR* proc = ::opendir("/proc")) {
+    while (const dirent* entry = ::readdir(proc)) {
+      char* end = nullptr;
+      const long pid = std::strtol(entry->d_name, &end, 10);
+      if (end == entry->d_name || *end != '\0') continue;
+      std::ifstream stat(std::string("/proc/") + entry->d_name + "/stat");
+      std::string line;
+      std::getline(stat, line);
+      // "pid (comm) state ppid ...": the name may hold spaces and parentheses; the last ')' ends
+      // it.
+      const auto close = line.rfind(')');
+      if (close == std::string::npos) continue;
+      char state = 0;
+      long ppid = 0;
+      if (std::sscanf(line.c_str() + close + 1, " %c %ld", &state, &ppid) == 2 && state != 'Z') {
+        parent[static_cast<pid_t>(pid)] = static_cast<pid_t>(ppid);
+      }
+    }
+    ::closedir(proc);
+  }
+  const pid_t self = ::getpid();
+  std::vector<pid_t> found;
+  for (const auto& [pid, ppid] : parent) {
+    pid_t up = ppid;
+    for (int depth = 0; depth < 4096 && up > 1 && up != self; ++depth) {
+      const auto it = parent.find(up);
+      up = it == parent.end() ? 0 : it->second;
+    }
+    if (up == self && pid != self) found.push_back(pid);
+  }
+  return found;
+}
+
+// Reaps larm's ended children without waiting.
+void reap() {
+  while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+  }
+}
+
+// Stops the processes the program left running: SIGTERM, then SIGKILL for those still there after
+// the grace period. Returns how many there were.
+int stop_leftovers() {
+  reap();
+  std::vector<pid_t> left = descendants();
+  const int count = static_cast<int>(left.size());
+  for (const pid_t pid : left) ::kill(pid, SIGTERM);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(kLeftoverGraceSeconds);
+  while (!left.empty() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    reap();
+    left = descendants();
+  }
+  for (const pid_t pid : left) ::kill(pid, SIGKILL);
+  for (int tries = 0; tries < 100 && !descendants().empty(); ++tries) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    reap();
+  }
+  reap();
+  return count;
+}
+
+}  // namespace
+
+std::string find_program(const std::string& name, const std::string& command) {
+  const auto missing = [&](const std::string& why) {
+    return UsageError(command + ": " + why + ": '" + results::printable(name) + "'");
+  };
+  if (name.empty()) throw missing("no such program");
+  if (name.find('/') != std::string::npos) {
+    if (!is_executable_file(name)) throw missing("no such program");
+    return name;
+  }
+  const char* path = std::getenv("PATH");
+  const std::string dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  for (std::size_t start = 0; start <= dirs.size();) {
+    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string dir = end > start ? dirs.substr(start, end - start) : ".";
+    if (const std::string candidate = dir + "/" + name; is_executable_file(candidate)) {
+      return candidate;
+    }
+    start = end + 1;
+  }
+  throw missing("no such program in PATH");
+}
+
 ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set,
                        const std::string& what) {
+  // Orphans of the program become larm's children, not init's: larm finds and stops them.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
@@ -160,7 +266,8 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<s
   ::sigaction(SIGINT, &old_int, nullptr);
   ::sigaction(SIGTERM, &old_term, nullptr);
   if (spawned != 0) {
-    throw UsageError("larm count: cannot run " + argv[0] + ": " + std::strerror(spawned));
+    throw UsageError("larm count: cannot run " + results::printable(argv[0]) + ": " +
+                     std::strerror(spawned));
   }
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const MachineTimes after = machine_times();
@@ -171,6 +278,7 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<s
       std::max(0.0, after.busy - before.busy - outcome.program_cpu_seconds -
                         platform::clock_tick_seconds() * after.cpus);
   outcome.steal_seconds = std::max(0.0, after.steal - before.steal);
+  outcome.left_behind = stop_leftovers();
   return outcome;
 }
 

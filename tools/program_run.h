@@ -17,6 +17,9 @@ struct ProgramRun {
   double others_cpu_seconds = 0;
   double steal_seconds = 0;
   int cpus = 0;
+  // Processes the program started that were still running when it ended: larm stops them
+  // (SIGTERM, SIGKILL after kLeftoverGraceSeconds), so that none writes into its outputs after.
+  int left_behind = 0;
   // Of the CPU time the run had (seconds × cpus), the share others used or the host stole.
   double disturbed_share() const;
   bool clean() const;           // disturbed_share() under kCleanRunShare
@@ -27,10 +30,19 @@ struct ProgramRun {
 // during it: a process busy on one CPU of 2 for 15 % of the time takes 7.5 %.
 inline constexpr double kCleanRunShare = 0.03;
 
+inline constexpr double kLeftoverGraceSeconds = 2;
+
+// The file a command's program name runs, as execvp finds it: a name with a '/' as it is, else the
+// first executable regular file of that name in PATH. Throws UsageError naming `command` and the
+// program (made printable) when there is none: checked before any output is made.
+std::string find_program(const std::string& name, const std::string& command);
+
 // Runs argv with the environment plus `set` (NAME=VALUE); the program's output goes through.
-// Ctrl-C reaches the program (same process group); larm waits for it to end. Throws UsageError
-// when it cannot be started. `what` names the run in the line printed every 10 s while it lasts
-// when standard error is not a terminal ("count: the counted run"); empty: no line.
+// Ctrl-C reaches the program (same process group); larm waits for it to end, then stops what it
+// left running (larm is the subreaper of its descendants: an orphan of the program stays one of
+// them). Throws UsageError when it cannot be started. `what` names the run in the line printed
+// every 10 s while it lasts when standard error is not a terminal ("count: the counted run");
+// empty: no line.
 ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set,
                        const std::string& what = "");
 

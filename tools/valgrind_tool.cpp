@@ -1,16 +1,19 @@
 // Finding and loading larm's Valgrind tool.
 #include "tools/valgrind_tool.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <vector>
 
+#include "results/input_file.h"
+#include "results/printable_text.h"
 #include "tools/cli_options.h"
 
 namespace larm::cli {
@@ -52,15 +55,49 @@ fs::path tool_directory(const std::string& command) {
       "package (scripts/install-deps.sh test), rebuild larm, or set LARM_COUNT_TOOL_DIR");
 }
 
-ValgrindLibDir::ValgrindLibDir(const fs::path& tool_dir) {
-  std::string pattern = (fs::temp_directory_path() / "larm-count-XXXXXX").string();
+namespace {
+
+// The directories a run killed before its end left under parent (directories only: a link is
+// removed, not followed): those of the output, and those in the temporary directory whose
+// process is gone.
+void remove_stale_lib_dirs(const fs::path& parent, const std::string& prefix, bool by_process) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(parent, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    if (by_process) {
+      const std::string pid =
+          name.substr(prefix.size(), name.find('-', prefix.size()) - prefix.size());
+      if (pid.empty() || fs::exists("/proc/" + pid) || ::getuid() != [&] {
+            struct stat info {};
+            return ::lstat(entry.path().c_str(), &info) == 0 ? info.st_uid : ~0u;
+          }()) {
+        continue;
+      }
+    }
+    fs::remove_all(entry.path(), ec);
+  }
+}
+
+}  // namespace
+
+ValgrindLibDir::ValgrindLibDir(const fs::path& tool_dir, const fs::path& out) {
+  // Valgrind puts VALGRIND_LIB's preload libraries in LD_PRELOAD, which splits at spaces and
+  // colons: an output whose path holds one takes the directory in the temporary directory.
+  const std::string absolute_out = fs::absolute(out).string();
+  const bool in_output = absolute_out.find_first_of(" :\t") == std::string::npos;
+  const fs::path parent = in_output ? fs::path(absolute_out) : fs::temp_directory_path();
+  const std::string prefix = in_output ? ".valgrind-lib-" : "larm-valgrind-lib-";
+  remove_stale_lib_dirs(parent, prefix, !in_output);
+  std::string pattern =
+      (parent / (prefix + (in_output ? "" : std::to_string(::getpid()) + "-") + "XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr) {
-    throw std::runtime_error("cannot create a temporary directory: " +
-                             std::string(std::strerror(errno)));
+    throw std::runtime_error("cannot create a directory in " + parent.string() + ": " +
+                             std::strerror(errno));
   }
   path_ = pattern;
-  const fs::path libexec = LARM_VALGRIND_LIBEXEC_DIR;
   std::error_code ec;
+  const fs::path libexec = LARM_VALGRIND_LIBEXEC_DIR;
   for (const auto& entry : fs::directory_iterator(libexec, ec)) {
     fs::create_symlink(entry.path(), path_ / entry.path().filename(), ec);
   }
@@ -73,15 +110,51 @@ ValgrindLibDir::~ValgrindLibDir() {
   fs::remove_all(path_, ec);
 }
 
-std::string unhandled_instruction(const fs::path& log) {
-  std::ifstream in(log);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto at = line.find("unhandled instruction bytes: ");
-    if (at != std::string::npos)
-      return line.substr(at + std::strlen("unhandled instruction bytes: "));
+std::string valgrind_path(const fs::path& path) {
+  std::string text;
+  for (const char c : path.string()) {
+    text += c;
+    if (c == '%') text += '%';
   }
-  return {};
+  return text;
+}
+
+ValgrindLog::ValgrindLog(const fs::path& path) : path_(path) {
+  std::error_code ec;
+  fs::remove(path, ec);  // a stale log, or a link planted in its place: the link, not its target
+  // Created here (O_EXCL: not through a link made in between), read back through the same
+  // descriptor, inherited by Valgrind (not close-on-exec) above the descriptors a program expects.
+  const int created = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+  fd_ = created < 0 ? -1 : ::fcntl(created, F_DUPFD, 10);
+  const int error = errno;
+  if (created >= 0) ::close(created);
+  if (fd_ < 0) {
+    throw std::runtime_error("cannot create " + path.string() + ": " + std::strerror(error));
+  }
+}
+
+ValgrindLog::~ValgrindLog() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::string ValgrindLog::option() const {
+  return "--log-fd=" + std::to_string(fd_);
+}
+
+std::string unhandled_instruction(const ValgrindLog& log) {
+  // Read through the descriptor larm created: whatever the name now points to.
+  std::string text;
+  try {
+    text = results::read_input_descriptor(log.descriptor(), log.path().string());
+  } catch (const std::runtime_error&) {
+    return {};
+  }
+  const std::string marker = "unhandled instruction bytes: ";
+  const auto at = text.find(marker);
+  if (at == std::string::npos) return {};
+  const auto end = text.find('\n', at);
+  return results::printable(text.substr(
+      at + marker.size(), (end == std::string::npos ? text.size() : end) - at - marker.size()));
 }
 
 std::string unhandled_instruction_error(const std::string& program, const std::string& bytes,

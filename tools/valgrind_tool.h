@@ -16,10 +16,14 @@ inline constexpr const char* kToolFile = "larmcount-amd64-linux";
 std::filesystem::path tool_directory(const std::string& command);
 
 // Valgrind loads a tool from the directory VALGRIND_LIB names, with its own preload libraries
-// beside it: a private temporary directory of links to both, removed when done.
+// beside it: a private directory of links to both, removed when done, inside the run's output
+// directory (out/.valgrind-lib-XXXXXX: a run killed with SIGKILL leaves nothing in /tmp, and the
+// next run in that output removes what it left). An output whose path has a space or a colon
+// (which LD_PRELOAD splits at) takes $TMPDIR/larm-valgrind-lib-PID-XXXXXX instead, and a run
+// removes those its user's ended processes left.
 class ValgrindLibDir {
  public:
-  explicit ValgrindLibDir(const std::filesystem::path& tool_dir);
+  ValgrindLibDir(const std::filesystem::path& tool_dir, const std::filesystem::path& out);
   ~ValgrindLibDir();
   ValgrindLibDir(const ValgrindLibDir&) = delete;
   ValgrindLibDir& operator=(const ValgrindLibDir&) = delete;
@@ -29,8 +33,30 @@ class ValgrindLibDir {
   std::filesystem::path path_;
 };
 
+// A path as a Valgrind option that names a file takes it (--log-file, the tool's --larm-*):
+// Valgrind expands %p and %q{VAR} in those, so a '%' of the path itself is written "%%".
+std::string valgrind_path(const std::filesystem::path& path);
+
+// Valgrind's log, created by larm at path (what was there removed, never written through) and
+// handed to Valgrind as a descriptor (--log-fd): the processes a traced program starts write to
+// the same file, and no name is opened again once the program runs.
+class ValgrindLog {
+ public:
+  explicit ValgrindLog(const std::filesystem::path& path);
+  ~ValgrindLog();
+  ValgrindLog(const ValgrindLog&) = delete;
+  ValgrindLog& operator=(const ValgrindLog&) = delete;
+  std::string option() const;  // "--log-fd=N"
+  const std::filesystem::path& path() const { return path_; }
+  int descriptor() const { return fd_; }
+
+ private:
+  std::filesystem::path path_;
+  int fd_ = -1;
+};
+
 // Valgrind's line for an instruction it cannot translate, if the log has one.
-std::string unhandled_instruction(const std::filesystem::path& log);
+std::string unhandled_instruction(const ValgrindLog& log);
 
 // The one-line error for it (AVX-512's EVEX prefix named), for `program` and its `log`.
 std::string unhandled_instruction_error(const std::string& program, const std::string& bytes,

@@ -10,7 +10,8 @@
  * that runs only when the guard holds. Valgrind runs one thread at a time: the counters of the
  * running thread live in one global array, swapped when the scheduler switches threads.
  * liblarm reads them through a client request (count_protocol.h) at each region's begin and
- * end; `--larm-out=FILE` writes the whole program's totals as JSON at exit.
+ * end; `--larm-out=FILE` writes the whole program's totals as JSON at exit (the process Valgrind
+ * started, not the ones it forks).
  *
  * With `--larm-cache=SIZE:WAYS:LINE,...` (innermost level first, at most three), every data
  * access also goes through a model of the node's caches: the levels but the last private to each
@@ -28,8 +29,10 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
@@ -45,6 +48,10 @@ static ULong (*saved)[LARM_COUNT_N];
 static ULong retired[LARM_COUNT_N];               /* of threads that ended */
 static ThreadId running_tid = VG_INVALID_THREADID;
 static const HChar* totals_path = NULL;
+/* The process Valgrind started: a process it forks runs fini too, and must not write the totals
+ * of the one that started it over them. */
+static Int started_pid = -1;
+
 
 /* --- counts per function (--larm-functions) ---------------------------------------------- */
 
@@ -671,6 +678,14 @@ static Bool handle_request(ThreadId tid, UWord* args, UWord* answer) {
   ULong* into = (ULong*)args[1];
   UWord wanted = args[2] < LARM_COUNT_N ? args[2] : LARM_COUNT_N;
   UWord i;
+  /* The address is the program's word: written only where the program itself may write, else
+   * the request is refused (answer 0, as outside the tool) rather than Valgrind crashing. */
+  if (wanted > 0 &&
+      !VG_(am_is_valid_for_client)((Addr)into, wanted * sizeof(ULong), VKI_PROT_WRITE)) {
+    VG_(umsg)("larmcount: a read request gave an address the program cannot write: refused\n");
+    *answer = 0;
+    return True;
+  }
   for (i = 0; i < wanted; ++i) into[i] = running[i];
   *answer = ((UWord)LARM_COUNT_PROTOCOL_VERSION << 16) | LARM_COUNT_N;
   return True;
@@ -700,10 +715,9 @@ static void print_debug_usage(void) {}
 
 static void post_clo_init(void) {
   Int k;
+  started_pid = VG_(getpid)();
   saved = VG_(calloc)("larmcount.saved", VG_N_THREADS, sizeof *saved);
   if (functions_path != NULL) {
-    /* %p: the process id, so that each process of a traced command line writes its own file. */
-    functions_path = VG_(expand_file_name)("--larm-functions", functions_path);
     for (k = 0; k < (1 << FUNCTION_HASH_BITS); ++k) function_hash[k] = -1;
     function_tables = VG_(calloc)("larmcount.tables", VG_N_THREADS, sizeof *function_tables);
     function_rows = VG_(calloc)("larmcount.rows", VG_N_THREADS, sizeof *function_rows);
@@ -712,6 +726,20 @@ static void post_clo_init(void) {
     private_levels = VG_(calloc)("larmcount.private", VG_N_THREADS, sizeof *private_levels);
     cache_allocate(&shared_level, &shape[levels - 1], "larmcount.shared");
   }
+}
+
+/* A new file at path for the tool's output: what was there (a stale output, or a link planted in
+ * its place) is removed, never written through, and the file is created anew (O_EXCL: not
+ * through a link made in between). -1 when it cannot be. */
+static Int create_output(const HChar* path) {
+  SysRes opened;
+  VG_(unlink)(path);
+  opened = VG_(open)(path, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY, 0644);
+  if (sr_isError(opened)) {
+    VG_(umsg)("larmcount: cannot write %s\n", path);
+    return -1;
+  }
+  return (Int)sr_Res(opened);
 }
 
 static const HChar* const count_names[LARM_COUNT_N] = {
@@ -730,12 +758,8 @@ static void write_totals(void) {
     total[i] = retired[i];
     for (t = 0; t < VG_N_THREADS; ++t) total[i] += saved[t][i];
   }
-  SysRes opened = VG_(open)(totals_path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
-  if (sr_isError(opened)) {
-    VG_(umsg)("larmcount: cannot write %s\n", totals_path);
-    return;
-  }
-  Int fd = (Int)sr_Res(opened);
+  Int fd = create_output(totals_path);
+  if (fd < 0) return;
   HChar line[128];
   Int n = VG_(snprintf)(line, sizeof line, "{\"protocol\": %d,\n \"cache_levels\": %d",
                         LARM_COUNT_PROTOCOL_VERSION, levels);
@@ -783,12 +807,10 @@ static void write_functions(void) {
   HChar line[64];
   UInt f, t;
   Int i;
-  SysRes opened = VG_(open)(functions_path, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
-  if (sr_isError(opened)) {
-    VG_(umsg)("larmcount: cannot write %s\n", functions_path);
-    return;
-  }
-  Int fd = (Int)sr_Res(opened);
+  /* Expanded at the end, in the process that writes: %p is then its own id, a forked process's
+   * too, so that each process of a traced command line writes its own file. */
+  Int fd = create_output(VG_(expand_file_name)("--larm-functions", functions_path));
+  if (fd < 0) return;
   if (running_tid != VG_INVALID_THREADID) VG_(memcpy)(saved[running_tid], running, sizeof running);
   VG_(snprintf)(line, sizeof line, "larmcount-functions\t%d\t%d\n", LARM_COUNT_PROTOCOL_VERSION,
                 levels);
@@ -818,7 +840,7 @@ static void write_functions(void) {
 
 static void fini(Int exit_code) {
   (void)exit_code;
-  if (totals_path != NULL) write_totals();
+  if (totals_path != NULL && VG_(getpid)() == started_pid) write_totals();
   if (functions_path != NULL) write_functions();
 }
 

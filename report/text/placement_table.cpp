@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "results/number_text.h"
+#include "results/printable_text.h"
 
 namespace larm::text {
 using larm::roofline::PlacedRegion;
@@ -14,11 +15,6 @@ std::string optional_text(const std::optional<double>& value, const char* patter
   return results::format_number(pattern, *value);
 }
 
-std::string pad(std::string text, std::size_t width) {
-  if (text.size() < width) text.append(width - text.size(), ' ');
-  return text;
-}
-
 }  // namespace
 
 std::string placement_table(const std::vector<PlacedRegion>& placements) {
@@ -26,7 +22,7 @@ std::string placement_table(const std::vector<PlacedRegion>& placements) {
       {"label", 12},  {"region", 16}, {"domain", 7},    {"threads", 8}, {"AI", 9},
       {"GFLOP/s", 9}, {"GB/s", 9},    {"bound by", 34}, {"below", 7}};
   std::ostringstream out;
-  for (const auto& [title, width] : columns) out << pad(title, width) << ' ';
+  for (const auto& [title, width] : columns) out << results::table_cell(title, width) << ' ';
   out << "\n";
   for (const auto& p : placements) {
     const auto& point = p.point;
@@ -42,10 +38,7 @@ std::string placement_table(const std::vector<PlacedRegion>& placements) {
                                                 : "-",
                                       p.bound ? optional_text(p.distance_percent, "%.0f %%") : "-"};
     for (std::size_t i = 0; i < cells.size(); ++i) {
-      std::string cell = cells[i];
-      const std::size_t width = columns[i].second;
-      if (cell.size() > width) cell = cell.substr(0, width - 1) + "~";
-      out << pad(cell, width) << ' ';
+      out << results::table_cell(cells[i], columns[i].second) << ' ';
     }
     out << "\n    " << (p.unstable ? "[unstable] " : "") << p.verdict << "\n";
     for (const std::string& warning : point.warnings) out << "    warning: " << warning << "\n";

@@ -99,8 +99,9 @@ with tempfile.TemporaryDirectory(prefix="larm-deb-test-") as tmp:
             # The installed (stripped) Valgrind tool counts the client.
             counted = run(["/usr/bin/larm", "count", "--out", os.path.join(tmp, "counted"), "--",
                            os.path.join(app, "build", "uses_larm")], env=no_path, timeout=600)
-            check(counted.returncode == 0 and
-                  os.path.exists(os.path.join(tmp, "counted", "counted", "totals.json")),
+            counts = os.path.join(tmp, "counted", "counted", "regions.json")
+            check(counted.returncode == 0 and os.path.exists(counts) and
+                  json.load(open(counts)).get("run") == "counted",
                   "larm count with the installed tool: " + counted.stderr[-300:])
         flags = run(["pkg-config", "--cflags", "--libs", "larm"], env=no_path)
         check(flags.returncode == 0 and "-llarm" in flags.stdout, "pkg-config --cflags --libs larm: " + flags.stdout.strip())

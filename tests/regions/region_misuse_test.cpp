@@ -199,9 +199,15 @@ TEST_F(RegionTest, EndsAroundRefusedBeginsNeitherCrashNorLoseRegions) {
   EXPECT_EQ(larm_region_end(nullptr), -1);
   EXPECT_EQ(larm_region_add("outer", INFINITY, 8), -1);
   EXPECT_EQ(larm_region_add_rw("outer", 1, INFINITY, INFINITY), -1);
+  // Beyond the 1e18 larm's files hold, alone or summed: refused as infinity is.
+  EXPECT_EQ(larm_region_add("outer", 1e300, 8), -1);
+  EXPECT_EQ(larm_region_add("outer", 1, 1e19), -1);
+  EXPECT_EQ(larm_region_add("outer", 6e17, 0), 0);
+  EXPECT_EQ(larm_region_add("outer", 6e17, 0), -1);
   const std::string messages = GetCapturedStderr();
-  EXPECT_THAT(messages, HasSubstr("infinite FLOPs"));
-  EXPECT_THAT(messages, HasSubstr("infinite bytes"));
+  EXPECT_THAT(messages, HasSubstr("FLOPs above 1e18"));
+  EXPECT_THAT(messages, HasSubstr("bytes above 1e18"));
+  EXPECT_THAT(messages, HasSubstr("would pass 1e18"));
   ASSERT_EQ(larm_finalize(), 0);
   const auto doc = read_regions();
   expect_good_region(doc);
@@ -210,7 +216,11 @@ TEST_F(RegionTest, EndsAroundRefusedBeginsNeitherCrashNorLoseRegions) {
     if (region.at("name") == "inner" || region.at("name") == "outer") {
       ++found;
       EXPECT_EQ(region.at("machine").at("calls"), 1);
-      EXPECT_NE(region.at("machine").at("flops_source"), "declared");  // infinite: refused
+      if (region.at("name") == "inner") {
+        EXPECT_NE(region.at("machine").at("flops_source"), "declared");
+      } else {  // the one addition that stayed under 1e18
+        EXPECT_EQ(region.at("machine").at("flops"), 6e17);
+      }
     }
   }
   EXPECT_EQ(found, 2);
