@@ -1,4 +1,4 @@
-// Cost of `larm advise` on a large node (issue 13 target: < 1 s for 256 threads on a 16-domain
+// Cost of `larm advise` on a large node (target: < 1 s for 256 threads on a 16-domain
 // topology): a synthetic results set of 16 domains × 16 cores, each with its local memory and a
 // remote, contention and congestion roof to every memory, three regions of 256 threads, and a
 // 256 × 256 affinity matrix mapped with TreeMatch on the 16:16 tree (hwloc's synthetic
@@ -125,7 +125,7 @@ int main() {
   });
   std::printf("  (%zu candidate placements per region)\n", candidates);
   // larm advise fits both bandwidth models and checks each by leave-one-out on every memory roof
-  // (16 × 33 here) before advising (issue 27).
+  // (16 × 33 here) before advising.
   time("fit the memory model (both predictors' parameters)",
        [&] { (void)roofline::contention::fit_memory_model(results, Access::load); });
   {

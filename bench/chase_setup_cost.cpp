@@ -1,4 +1,4 @@
-// What a memory latency measurement costs before its first sample (issue 29: the 8-domain Opteron
+// What a memory latency measurement costs before its first sample (the 8-domain Opteron
 // fixture spends 27 s of its estimated 159 s on 56 remote chases): on this machine's first
 // memory, for a chain of 64 MiB (the memory working set's floor), the time of each step of
 // kernels::measure_latency's setup — the buffer's allocation, Sattolo's permutation, linking the

@@ -1,4 +1,4 @@
-// Cost of a fleet's gather and comparison on rank 0 (issue 14 target: < 1 s added to the
+// Cost of a fleet's gather and comparison on rank 0 (target: < 1 s added to the
 // per-node run for 1000 nodes). From one results.json (default: the reference run), 1000 nodes
 // are made, each roof scaled by its own noise (1 % normal) and every 50th node 30 % low on its L1
 // roofs, and saved as DIR/<node>/results.json. Then, several times:

@@ -1,4 +1,4 @@
-// Cost of a larm_region_begin + larm_region_end pair (issue 4 target: < 100 ns median without
+// Cost of a larm_region_begin + larm_region_end pair (target: < 100 ns median without
 // counters). Prints the median and the spread over many batches, for a lone region, a nested
 // pair, and every thread of the machine at once.
 #include <algorithm>

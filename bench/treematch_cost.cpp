@@ -1,4 +1,4 @@
-// Cost and quality of larm's thread mapping (issue 27 targets: ≤ 1 s and ≤ 200 MB for 512
+// Cost and quality of larm's thread mapping (targets: ≤ 1 s and ≤ 200 MB for 512
 // threads on an 8:8:8 tree). One case per process, so that the peak resident memory it prints
 // (getrusage) is that case's:
 //   larm_treematch_cost stencil512   an 8×8×8 grid of threads exchanging with their 6 neighbours
@@ -6,9 +6,9 @@
 //   larm_treematch_cost random512    a sparse random matrix (5 % of the pairs), on 8:8:8
 //   larm_treematch_cost broadwell28  28 threads, random, on the thesis' 2:2:7 Broadwell (C(28, 7)
 //                                    = 1.18 M candidate groups: FastGroupProcesses)
-//   larm_treematch_cost chain16      the 16-thread chain of issue 27 on 2:4:2
+//   larm_treematch_cost chain16      the 16-thread chain on 2:4:2
 //   larm_treematch_cost random:2:17:18  a dense random matrix of the last number's threads on the
-//                                    tree of the others (issue 28: prime arities, 2 × 17 cores)
+//                                    tree of the others (prime arities, 2 × 17 cores)
 // Prints the median and the largest time of 5 runs of recommend(), each candidate's hop-bytes,
 // the one recommended and the peak RSS.
 #include <sys/resource.h>

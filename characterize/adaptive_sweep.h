@@ -1,4 +1,4 @@
-// Adaptive size sweeps (issue 29). A sweep over working-set sizes is planned to 4 x the declared
+// Adaptive size sweeps. A sweep over working-set sizes is planned to 4 x the declared
 // last-level cache, which on a VM or a shared host may be hundreds of MiB the run never gets; it
 // stops instead once it has established the memory plateau, and inside a flat plateau it measures
 // every other size, going back for the skipped one when the next size shows a transition (coarse

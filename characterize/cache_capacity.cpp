@@ -189,8 +189,8 @@ std::vector<results::CacheCapacity> bandwidth_capacities(
     const topology::Domain& domain, const std::vector<results::SweepPoint>& sweep) {
   std::vector<CurvePoint> curve;
   for (const results::SweepPoint& p : sweep) {
-    // The roofs run every core of the domain: the one-core sweep (issue 15) and the sweeps of
-    // the thread counts between (issue 27, thesis fig. 2.11) do not size them.
+    // The roofs run every core of the domain: the one-core sweep and the sweeps of
+    // the thread counts between (thesis fig. 2.11) do not size them.
     // (A record without its thread count, threads 0, is taken as the all-core sweep.)
     const bool every_core = p.threads <= 0 || p.threads >= static_cast<int>(domain.core_pus.size());
     if (p.domain == domain.index && p.access == Access::load && p.stats.count > 0 &&

@@ -1,4 +1,4 @@
-// Effective cache capacity (issue 12): on a shared host or in a VM the cache a run can use is
+// Effective cache capacity: on a shared host or in a VM the cache a run can use is
 // often a fraction of what hwloc declares. A sweep of working-set sizes shows each level as a
 // plateau of its cost (ns per dependent load in the one-core pointer chase, ns per byte in the
 // bandwidth sweep); where the cost leaves a plateau is the level's effective capacity, and the

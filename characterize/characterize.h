@@ -1,9 +1,11 @@
 // Runs a plan: every measurement in order, each turned into result records as soon as it is
-// done, so an interrupted run keeps what it finished.
+// done, so an interrupted run keeps what it finished. The run decides (passes, adaptive sweeps and
+// samples, extra passes, placement probes, the journal); a Measurer measures (measurement.h).
 #pragma once
 
 #include <functional>
 
+#include "characterize/measurement.h"
 #include "characterize/plan.h"
 #include "characterize/run_journal.h"
 #include "kernels/sampler.h"
@@ -22,11 +24,8 @@ struct ProgressEvent {
   double remaining_seconds = 0;  // from the plan's estimates, scaled by how the run is going
 };
 
-struct RunOptions {
-  kernels::SamplingOptions sampling;
-  double unstable_threshold = 0.10;
-  bool require_placement = false;        // a misplaced measurement stops the run as an error
-  Estimator estimator = Estimator::p90;  // each roof's value from its samples
+struct RunOptions : MeasuringOptions {
+  bool require_placement = false;  // a misplaced measurement stops the run as an error
   // The plan runs in this many passes, each taking ceil(samples / passes) samples of every
   // measurement (docs/method.md, "Passes"); after them, measurements whose passes' values spread
   // more than pass_threshold get more passes until max_seconds have passed since the start (0:
@@ -46,6 +45,9 @@ struct RunOptions {
 // refused, a binding that does not hold) are recorded as absent with the error as their status; the
 // run goes on.
 enum class RunOutcome { complete, interrupted, misplaced };
+RunOutcome run_plan(const topology::Topology& topology, const Plan& plan, Measurer& measurer,
+                    const RunOptions& options, results::Results& results);
+// The same on this machine's kernels (KernelMeasurer).
 RunOutcome run_plan(const topology::Topology& topology, const Plan& plan,
                     const platform::Clock& clock, const platform::CpuInfo& cpu,
                     const RunOptions& options, results::Results& results);

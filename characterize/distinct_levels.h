@@ -1,4 +1,4 @@
-// A cache level a machine does not really give (issue 12): on a shared host or in a VM, the
+// A cache level a machine does not really give: on a shared host or in a VM, the
 // cache a run can use is often a fraction of the one hwloc declares, so the level's working set
 // lies in the next level. Its latency then is within kIndistinctLatency of the next level's, and
 // its latency and roofs are marked indistinct with the reason instead of carrying its name.

@@ -1,5 +1,5 @@
-// `larm doctor`: how quiet this machine is now, and what run-to-run error to expect from it
-// (issue 12). Also the first lines of every characterization, recorded in its provenance.
+// `larm doctor`: how quiet this machine is now, and what run-to-run error to expect from it.
+// Also the first lines of every characterization, recorded in its provenance.
 #pragma once
 
 #include <string>

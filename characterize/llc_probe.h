@@ -1,5 +1,5 @@
 // How much of the declared last-level cache a run really gets, found in a fraction of a second
-// before a characterization is planned (issue 29). A guest may be told of a 508 MiB L3 and get
+// before a characterization is planned. A guest may be told of a 508 MiB L3 and get
 // 32 MiB of it: a plan priced on the declared size said 286 s for a run of 57 s. The probe only
 // prices the plan; the run still sweeps to the declared size's end and stops where it measures
 // memory.

@@ -64,7 +64,7 @@ void PlacementLog::record(results::Results& results) const {
   results.provenance.placement_probes = probes;
   if (order.size() < 2) return;
   std::string text = "the host moved this run's cores between " + std::to_string(order.size()) +
-                     " placements (core-to-core probes, issue 34):";
+                     " placements (core-to-core probes):";
   for (std::size_t i = 0; i < order.size(); ++i) {
     text += (i ? "; " : " ") + order[i] + " (";
     for (std::size_t k = 0; k < seen_at[order[i]].size(); ++k) {

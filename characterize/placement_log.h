@@ -1,4 +1,4 @@
-// The placement probes of one run (issue 34): the doctor's before it, one between passes and one
+// The placement probes of one run: the doctor's before it, one between passes and one
 // after them, each with its time and state. A run whose probes name more than one state was
 // measured partly in one placement and partly in another, and says so; one that saw a single
 // state names it.

@@ -1,4 +1,4 @@
-// The placement the host gives our CPUs now, measured (issue 34): the one-way core-to-core latency
+// The placement the host gives our CPUs now, measured: the one-way core-to-core latency
 // of pairs of the allowed cores (kernels/core_to_core.h), each set beside what hwloc declares the
 // two share. A guest's hwloc shows the topology the hypervisor declares whatever the host does;
 // a pair declared to share a cache whose cache line takes as long as one that crosses the machine
@@ -20,7 +20,7 @@ namespace larm::characterize {
 
 // A pair declared to share a cache is apart now when its one-way latency is over kApartNs and
 // over kApartRatio x the median of the pairs declared to share the same level. 100 ns: through a
-// shared L3, 36-67 ns on the Zen 5 guest of issue 34 and 15-19 ns on a Zen 4 7950X; across L3s
+// shared L3, 36-67 ns on a Zen 5 guest and 15-19 ns on a Zen 4 7950X; across L3s
 // 186-260 ns on the guests here, but up to 79.5 ns across the 7950X's two CCDs (AnandTech's
 // 7950X review, core-to-core latency), which this bound would take as near. The ratio: through
 // one L3 over a mesh, 71-111 ns between the 16 cores of the Xeon (family 6, model 207) KVM guest

@@ -95,13 +95,11 @@ std::vector<std::optional<std::uint64_t>> priced_sets(const topology::Domain& us
 }  // namespace
 
 // In L2, a kernel that stores runs at most 16 stores per iteration, not the default's 64 (store)
-// or 32 (copy) (issue 32). Zen 5, AVX-512, one core, C loops of _mm512_store_pd, best of 5
-// (2026-11-26): store on 212 KiB, 64 stores an iteration (4 KiB) 112 GB/s, 32 110, 16 187-205,
-// 8 and 4 185-210; copy on 106 KiB, 32 109 GB/s, 16 and 4 138-142. likwid-bench's store kernel
-// (4 a loop) read 1 / 0.78 of larm's L2 store roof before. In L3 the long loops are the faster
-// (store 64 and 32: 99-100 GB/s, 16 to 4: 80-83; copy 32: 92, 16 and 4: 81-82) and in L1 they
-// tie, so L2 alone changes; non-temporal stores go to memory whatever the level. Measured on
-// x86-64 only: AArch64's kernels keep their default until an Arm core has shown otherwise.
+// or 32 (copy): on one x86-64 core, loops of 16 stores or fewer store 1.7 times faster in L2
+// than loops of 32 or 64, while in L3 the long loops are the faster and in L1 they tie
+// (docs/performance.md, "Why the L2 store and copy roofs run loops of 16 stores"); non-temporal
+// stores go to memory whatever the level. AArch64's kernels keep their default: no Arm core has
+// been measured to need otherwise.
 int roof_unroll(larm::Isa isa, Level level, Access access) {
   const bool x86 = isa == larm::Isa::sse2 || isa == larm::Isa::avx || isa == larm::Isa::avx2 ||
                    isa == larm::Isa::avx512;

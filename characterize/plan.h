@@ -40,7 +40,7 @@ inline constexpr int kCapacitySamples = 3;
 inline constexpr int kCapacityPointsPerOctave = 4;
 inline constexpr double kCapacitySampleSeconds = 0.005;
 // The bandwidth sweeps draw a curve and find its plateaus: their samples are half as long as a
-// roof's, and half as many (rounded up) (issue 29); so are the scaling curves'.
+// roof's, and half as many (rounded up); so are the scaling curves'.
 inline constexpr double kSweepSampleFraction = 0.5;
 inline int sweep_samples(int samples) {
   return (samples + 1) / 2;

@@ -1,4 +1,4 @@
-// Interleaved passes (issue 12): the plan runs in passes, each taking a share of every
+// Interleaved passes: the plan runs in passes, each taking a share of every
 // measurement's samples, and each pass's records of a measurement are pooled into the records
 // its first pass made. A transient slowdown of seconds then hits few samples of any one
 // measurement, and a measurement whose passes disagree is found and measured again.
@@ -59,7 +59,7 @@ double pass_spread(const RecordSlots& slots);
 bool settled(const RecordSlots& slots, const PoolOptions& options);
 bool wants_extra_pass(const RecordSlots& slots, const PoolOptions& options);
 
-// Adaptive samples (issue 29): a measurement whose interval is this tight (half width, relative
+// Adaptive samples: a measurement whose interval is this tight (half width, relative
 // to its value) after two passes takes no more; one wider than kLooseInterval (or whose passes
 // disagree) takes extra passes while the run's --max-time allows.
 inline constexpr double kTightInterval = 0.01;

@@ -1,4 +1,4 @@
-// Roofs per placement state (issue 34). The host may move a guest's vCPUs between cores that share
+// Roofs per placement state. The host may move a guest's vCPUs between cores that share
 // an L3 and cores that do not while a run measures: here every memory roof then split in two
 // (store-nt 37.3 GB/s near, 72.1 GB/s far, in one run). The placement probes between
 // measurements name the state each stretch of the run was in; a pass of a roof measured between

@@ -1,4 +1,4 @@
-// Domains whose cores and caches are alike (issue 29). A two-socket node has two such domains, a
+// Domains whose cores and caches are alike. A two-socket node has two such domains, a
 // four-node AMD eight: their size sweeps find the same cache capacities, so one is enough. The
 // first domain of each kind (in the plan's domains) runs the sweeps, the others are sized from
 // it; every roof, ceiling and latency is still measured on each domain.

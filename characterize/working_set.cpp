@@ -62,7 +62,7 @@ std::vector<LevelWorkingSet> level_working_sets(
     below += own;
     sets.push_back(set);
   }
-  // Memory: 4 x the last-level cache, the effective one when the sweep measured it (issue 29: a
+  // Memory: 4 x the last-level cache, the effective one when the sweep measured it (a
   // declared 508 MiB L3 of which a VM gets 32 MiB made every memory run sweep 2 GiB per thread).
   const int threads = static_cast<int>(domain.core_pus.size());
   std::uint64_t llc = domain.caches.empty() ? 0 : domain.caches.back().total_bytes;

@@ -26,7 +26,7 @@ topology::Domain single_core_view(const topology::Domain& domain);
 //  - Ln: the geometric middle between what the levels below hold per thread and Ln per thread;
 //  - memory: 4 × (the domain's last-level cache / threads), and at least 64 MiB in total; the
 //    last level's effective capacity when it was measured (never more than declared).
-// With measured capacities, each cache level that has a measured plateau (issue 12) is sized
+// With measured capacities, each cache level that has a measured plateau is sized
 // from it instead of its declared capacity: the level holds its effective capacity per thread,
 // and its working set is kept between the plateau's first and last swept size. The capacities
 // must be in the domain's per-thread sizes (the latency sweep's for single_core_view, the bandwidth

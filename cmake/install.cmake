@@ -1,4 +1,4 @@
-# What `cmake --install` puts under the prefix (issue 26): the larm command line, liblarm (shared
+# What `cmake --install` puts under the prefix: the larm command line, liblarm (shared
 # and static), its headers, a CMake package (find_package(larm) -> larm::larm), larm.pc for
 # pkg-config, the JSON schemas, larm count's Valgrind tool (instrument/count_tool) and a man page
 # per command (help2man, from --help).

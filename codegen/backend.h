@@ -12,7 +12,7 @@ namespace larm::codegen::backend {
 std::unique_ptr<Kernel> generate(const KernelSpec& spec);
 
 // Whether this architecture generates the kernel of a specification (an architecture may not
-// have every family yet: AArch64, issue 31).
+// have every family yet: AArch64).
 bool generates(const KernelSpec& spec);
 
 }  // namespace larm::codegen::backend

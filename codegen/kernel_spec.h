@@ -59,7 +59,7 @@ struct ChaseSpec {
 };
 
 // The dependent chain of a clock kernel. A register-register add retires one per cycle on every
-// x86 core we know, and no renamer folds it (Golden Cove folds `add reg, imm` chains, issue 12);
+// x86 core we know, and no renamer folds it (Golden Cove folds `add reg, imm` chains);
 // a 64-bit imul has a documented latency of 3 cycles (Intel Optimization Reference Manual,
 // appendix D; AMD Software Optimization Guides for families 17h, 19h and 1Ah), a cross-check
 // that runs on another unit.

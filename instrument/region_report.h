@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "instrument/recorder.h"
+#include "instrument/snapshot.h"
 #include "results/region_records.h"
 
 namespace larm::instrument {

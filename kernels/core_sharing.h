@@ -1,4 +1,4 @@
-// Whether two bound threads share one core now, by what they get running together (issue 34). A
+// Whether two bound threads share one core now, by what they get running together. A
 // guest's vCPUs declared as two cores may run on the two hardware threads of one host core: the
 // cache-line ping-pong then reads a little faster than through a shared L3 (23-31 ns against
 // 37-57 on the Zen 3 guest here), too close to tell on 2 vCPUs, but every throughput the two

@@ -1,4 +1,4 @@
-// One-way core-to-core latency by a cache-line ping-pong (issue 34). A guest's vCPUs move between
+// One-way core-to-core latency by a cache-line ping-pong. A guest's vCPUs move between
 // host cores that share a last-level cache and cores that do not, and nothing inside the guest
 // says so (hwloc shows what the hypervisor declares); a cache line handed back and forth between
 // two bound threads takes ~40 ns through a shared L3 and ~190 ns without one on the Zen 5 guest

@@ -49,7 +49,7 @@ struct BandwidthResult {
   results::Interference interference;           // samples re-taken (or kept) for interference
 };
 
-// The stream buffers of a domain's memory roofs kept from one access to the next (issue 29): on
+// The stream buffers of a domain's memory roofs kept from one access to the next: on
 // the 8-memory Opteron fixture, first-touching 2 x 32 MiB for each of the 5 accesses on each of
 // the 64 domain x memory pairs in each pass was 13 s of a default run's estimated 138 s. Kept,
 // each thread's buffer is one region, touched once for the 5 accesses of a memory, its streams
@@ -147,7 +147,7 @@ struct LatencyResult {
   results::Interference interference;
 };
 
-// A pointer chase kept from one latency measurement to the next (issue 29): on the 8-memory
+// A pointer chase kept from one latency measurement to the next: on the 8-memory
 // Opteron fixture, building a 64 MiB chain and walking half of it for each of the 64 domain x
 // memory chases in each pass was 22 s of a default run's estimated 159 s. Kept, a memory's chain is
 // built and warmed up once, and every later chase of it (another domain's, a later pass's) goes on

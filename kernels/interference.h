@@ -1,4 +1,4 @@
-// Interference detection for every sample (issue 12, METHOD §5): around each thread's timed
+// Interference detection for every sample (METHOD §5): around each thread's timed
 // work, what the kernel says the thread lost (time off its CPU, run-queue waits, involuntary
 // switches), what the hypervisor stole from its CPU, and a short clock canary before and after.
 #pragma once

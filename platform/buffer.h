@@ -46,7 +46,7 @@ class NodeBuffer {
 // nullopt when the kernel does not say or no area holds a whole huge page.
 std::optional<double> huge_page_fraction(
     const std::vector<std::pair<const void*, std::size_t>>& areas);
-// Below this share a measurement's buffers of 2 MiB or more warn (issue 12).
+// Below this share a measurement's buffers of 2 MiB or more warn.
 inline constexpr double kMinHugePageFraction = 0.90;
 inline constexpr std::size_t kHugePageBytes = 2u << 20;
 

@@ -69,7 +69,7 @@ std::string cgroup_cpus() {
   return "unavailable";
 }
 
-// Every SLURM_* variable of the environment (issue 33): what Slurm gave the task. Empty outside
+// Every SLURM_* variable of the environment: what Slurm gave the task. Empty outside
 // a Slurm job.
 nlohmann::json slurm_variables() {
   nlohmann::json vars = nlohmann::json::object();
@@ -149,7 +149,7 @@ EnvironmentReport read_environment(const CpuInfo& cpu) {
   }
   if (v["cpus_allowed"] != v["cpus_online"] && v["cpus_allowed"] != "unavailable") {
     if (slurm.contains("SLURM_JOB_ID")) {
-      // A task's share of its node passes for the node unless said so (issue 33).
+      // A task's share of its node passes for the node unless said so.
       report.warnings.push_back(
           "part of the node: Slurm gave this task CPUs " + std::string(v["cpus_allowed"]) +
           " of the node's " + std::string(v["cpus_online"]) + " (its cgroup: " +

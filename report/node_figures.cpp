@@ -148,7 +148,7 @@ void draw_marks(std::ostream& body, const SizeAxis& axis, std::vector<SizeMark> 
   body << "  set tmargin " << 1.0 + static_cast<double>(rows.size()) * 1.0 << "\n";
 }
 
-// The effective capacities one sweep found for a domain (issue 12), as solid lines (declared
+// The effective capacities one sweep found for a domain, as solid lines (declared
 // ones too when the figure has no other marks for them); the caption's words for them.
 std::string mark_capacities(std::vector<SizeMark>& marks, const SizeAxis& axis,
                             const results::Results& results, int domain, SizeSweep sweep,
@@ -244,7 +244,7 @@ std::vector<Figure> latency_sweep_figures(const results::Results& results,
 std::vector<Figure> sweep_figures(const results::Results& results,
                                   std::vector<std::string>& omitted) {
   std::vector<Figure> figures;
-  // A series per access and thread count: every core of the domain, and one core (issue 15).
+  // A series per access and thread count: every core of the domain, and one core.
   std::map<int, std::map<std::string, std::vector<const results::SweepPoint*>>> by_domain;
   std::set<int> one_core;  // domains with a one-core sweep
   for (const auto& p : results.sweep) {

@@ -22,7 +22,7 @@ std::vector<Figure> matrix_figures(const results::Results& results, Access acces
                                    std::vector<std::string>& omitted);
 std::vector<Figure> contention_figures(const results::Results& results,
                                        std::vector<std::string>& omitted);
-// Per domain (issue 15; thesis figs. 2.11-2.12): each shared cache level's scaling curve and the
+// Per domain (thesis figs. 2.11-2.12): each shared cache level's scaling curve and the
 // contention curve of the domain's local memory, bandwidth against threads, knees circled.
 std::vector<Figure> scaling_figures(const results::Results& results,
                                     std::vector<std::string>& omitted);

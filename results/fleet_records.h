@@ -38,7 +38,7 @@ struct NodeShape {
   std::string memories;                     // kinds in order: "DRAM, DRAM, HBM"
   std::vector<std::uint64_t> memory_bytes;  // per memory, in order
   // "CPUs 0 of 0-1" when the run could use part of the node's online CPUs only (a batch system's
-  // cgroup, a binding: issue 33); empty when it had them all. Said, not compared.
+  // cgroup, a binding); empty when it had them all. Said, not compared.
   std::string part_of_node;
 };
 

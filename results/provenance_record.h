@@ -21,7 +21,7 @@ struct TwinDomain {
   int sized_from = 0;
 };
 
-// One placement state the run's core-to-core probes saw (issue 34), with the probes that saw it.
+// One placement state the run's core-to-core probes saw, with the probes that saw it.
 struct PlacementStateSeen {
   std::string state;              // "near", "far: CPUs 0-1"
   std::vector<std::string> seen;  // "before the run (larm doctor)", "during pass 2"...

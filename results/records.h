@@ -20,7 +20,7 @@ namespace larm::results {
 // Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
 inline constexpr const char* kSchemaVersion = "1.7";
 
-// Samples of a measurement that were interfered with (issue 12): their threads were descheduled,
+// Samples of a measurement that were interfered with: their threads were descheduled,
 // stolen from by the hypervisor or slowed (kernels/interference.h says the thresholds). They are
 // re-taken and left out; when the retries run out, the last ones are kept and `kept` counts them.
 struct Interference {
@@ -44,7 +44,7 @@ inline Status sampled_status(const SampleStats& stats, const Interference& inter
   return is_unstable(stats, threshold) ? Status::unstable : Status::ok;
 }
 
-// A roof's value from the passes measured in one placement state (issue 34): the host moved the
+// A roof's value from the passes measured in one placement state: the host moved the
 // run's cores between states whose shared resources differ (an L3 shared or not), and one value
 // over both would be neither's.
 struct StateRoof {
@@ -136,7 +136,7 @@ struct LatencyPoint : ChasePoint {
   double cycles = 0;  // median ns × measured core frequency
 };
 
-// One cache level of a domain as a sweep finds it (issue 12): the size hwloc declares, the
+// One cache level of a domain as a sweep finds it: the size hwloc declares, the
 // plateau the level shows (the swept working sets whose cost stays near the level's), and the
 // effective capacity: the largest swept size whose cost is still below the geometric middle of
 // the level's plateau and the next one's. No plateau when the sweep shows none of the level's own
@@ -170,7 +170,7 @@ struct CurvePoint : StreamMeasurement {
   std::optional<MemoryRef> memory;
 };
 
-// One point of a cache scaling curve (issue 15; thesis figs. 2.11-2.12): bandwidth of a shared
+// One point of a cache scaling curve (thesis figs. 2.11-2.12): bandwidth of a shared
 // cache level as threads are added on the cores that share one instance of it, each thread's data
 // in that level (the working set of the level's roof, per thread).
 struct CacheCurvePoint : StreamMeasurement {

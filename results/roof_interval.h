@@ -1,4 +1,4 @@
-// The interval of a roof's value (issue 29): one value and a mark told a user nothing of how far
+// The interval of a roof's value: one value and a mark told a user nothing of how far
 // the next run may land on a host whose memory bandwidth moves with its neighbours. Each roof
 // carries the range its value would take again, from its clean samples and its passes:
 //  - the percentile bootstrap of the run's estimator (p90 or median) over the pooled samples:
@@ -26,7 +26,7 @@ inline constexpr double kIntervalHigh = 0.975;
 inline constexpr double kModeGap = 0.08;
 inline constexpr double kModeShare = 0.2;
 
-// What another run on this host is expected to read (issue 29): the run's interval widened to
+// What another run on this host is expected to read: the run's interval widened to
 // value x (1 +- between_run), between_run the larger of the run-to-run error `larm doctor`
 // measured before and after the run and of the spread the roof showed over this machine's
 // earlier runs, and to the range it took there (results/run_history.h). One run cannot see a

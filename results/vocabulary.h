@@ -54,13 +54,13 @@ enum class RoofKind { compute, cache, local, remote, contention, congestion };
 // The state of a measurement. absent and not_applicable come with a reason (a separate string);
 // misplaced may have one (how far the pages were from where they were wanted); indistinct has
 // one (a cache level whose latency is within 15 % of the next level's: what was measured there is
-// the next level, issue 12).
+// the next level).
 enum class Status { ok, unstable, misplaced, absent, not_applicable, indistinct };
-// How a roof's one value comes from its samples (issue 12): the 90th percentile of its clean
+// How a roof's one value comes from its samples: the 90th percentile of its clean
 // samples (the default: a roof is a bound the machine attains, and interference only slows), or
 // the thesis' median.
 enum class Estimator { p90, median };
-// The size sweep a cache capacity comes from (issue 12): the one-core pointer chase (sizes per
+// The size sweep a cache capacity comes from: the one-core pointer chase (sizes per
 // cache instance; it sizes the latency runs) or the load bandwidth of every core of the domain
 // (sizes per thread; it sizes the cache roofs).
 enum class SizeSweep { latency, bandwidth };

@@ -1,4 +1,4 @@
-// Predicting the memory bandwidth of any placement (issue 13) from the roofs a characterization
+// Predicting the memory bandwidth of any placement from the roofs a characterization
 // measured: each domain's local and remote roofs, the contention roofs (every core on one memory)
 // and the congestion roofs (every core on all memories interleaved).
 //

@@ -133,7 +133,7 @@ NodeShape node_shape(const results::Results& results) {
     if (!domain.core_pus.empty()) ++s.domains;
   }
   s.caches = cache_text(t);
-  // The CPUs the run could use against the node's (issue 33): a task's share passes for the node
+  // The CPUs the run could use against the node's: a task's share passes for the node
   // unless said.
   const std::string allowed = results.provenance.environment_text("cpus_allowed"),
                     online = results.provenance.environment_text("cpus_online");

@@ -1,4 +1,4 @@
-// The comparison of a fleet's nodes (issue 14): every roof across nodes with its median and
+// The comparison of a fleet's nodes: every roof across nodes with its median and
 // median absolute deviation, each node judged against the others, and the topology each node
 // has against the majority's. A node travels to the comparison as a digest (its roof values and
 // its shape, a few kB): rank 0 of `larm fleet` parses digests, not whole results files.

@@ -1,4 +1,4 @@
-// `larm advise` (issue 13): for each instrumented region, its performance predicted under other
+// `larm advise`: for each instrumented region, its performance predicted under other
 // thread and data placements, ranked, with the commands that apply the best one and the
 // evidence it rests on. The bandwidth of a placement comes from the contention model fitted on
 // the roofs (contention_model.h); on a node with a fast memory, from the hybrid model too.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""larm against likwid-bench (issue 32): every level x access likwid-bench has an equivalent for,
+"""larm against likwid-bench: every level x access likwid-bench has an equivalent for,
 at larm's own working sets and threads, runs alternated.
 
 One `larm characterize` run (default `--quick --only bandwidth,sweep`: the roofs sized from the
@@ -20,14 +20,14 @@ stores), copy -> copy_<isa>, 2ld1st -> stream_<isa> (a = b + s*c: two loads and 
 three arrays; its FMA is free at these rates). Both count 1 GB = 1e9 bytes and no write-allocate
 traffic. larm's value is the roof's (the run's estimator, p90 by default). Prints per level and
 access the medians over rounds of each tool and of the per-round ratio larm / likwid, and the
-lowest ratio; the target of issue 32 is >= 1.00 everywhere. Where both tools reach the same
+lowest ratio; the target is >= 1.00 everywhere. Where both tools reach the same
 hardware bound a pair's ratio is 1.00 give or take the host's noise, and a median of a few pairs
 falls under 1.00 about half the time: the last column is the one-sided sign test of the pairs
 (k of n under 1.00, p = P(at least k of n | each pair under 1.00 with probability 1/2)): a row is
 `below` likwid-bench only at p < 0.05 (5 pairs of 5 under 1.00, 8 of 9...), and a row of 4 pairs
 or fewer can never say so.
 
-The L3 and memory rows depend on where the host puts the two vCPUs (issue 34: the memory
+The L3 and memory rows depend on where the host puts the two vCPUs (the memory
 bandwidth here doubles when they share no L3): a ratio means something only between runs made in
 one placement state. For those rows each likwid-bench run is bracketed by the independent
 ping-pong of scripts/probes/ping_pong.c --sharing (far: over 100 ns one way; one core: the two

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Interval coverage (issue 29): does a roof's value in one run fall inside another run's interval?
+"""Interval coverage: does a roof's value in one run fall inside another run's interval?
 
     scripts/interval_coverage.py [--runs 6] [--injected 3] [--larm build/.../larm] [--keep DIR]
                                  [-- characterize options, default --quick]
@@ -12,7 +12,7 @@ present in all runs counts the ordered pairs (i, j), i != j, whose value i lies 
 (results/roof_interval.h), and prints the coverage per roof, the lowest, and the pairs overall.
 A roof whose interval said two modes in some run is marked; it is counted all the same.
 A roof that depends on where the host puts the cores (a bandwidth roof of two threads or more,
-issue 34) is compared only between runs that measured it in the same placement state (the
+placement probes) is compared only between runs that measured it in the same placement state (the
 state of its by_state model entry, or of the run's one state); pairs across states are counted
 apart (scripts/placement_states.py measures what the intervals do across states).
 Two intervals are counted: the run's own (`interval`: its samples and passes), and the one for
@@ -57,7 +57,7 @@ def roofs(directory):
     for r in doc["roofs"]:
         if not r["samples"] or not r.get("interval"):
             continue
-        # The placement state the roof's value was measured in (issue 34), for the roofs that
+        # The placement state the roof's value was measured in, for the roofs that
         # depend on it: bandwidth roofs of two threads or more (results/run_history.h).
         r["state"] = None
         if r["level"] != "flops" and r["threads"] >= 2:
@@ -109,7 +109,7 @@ def coverage(dirs):
     for k in common:
         # The pairs compared for roof k: all of them, or, for a roof that depends on the placement
         # state, those whose two runs measured it in the same state (a value of another state is
-        # not the one an interval is for: issue 34).
+        # not the one an interval is for).
         counted = [(a, b) for a, b in pairs if runs[a][k]["state"] == runs[b][k]["state"]]
         across += len(pairs) - len(counted)
         hits = {}

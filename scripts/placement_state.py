@@ -1,4 +1,4 @@
-"""What the placement scripts share (issue 34): the bound between near and far CPUs, the
+"""What the placement scripts share: the bound between near and far CPUs, the
 independent ping-pong probe, and the placement state a results file says a roof was measured in.
 Imported by scripts/placement_states.py, scripts/interval_coverage.py and
 scripts/compare_likwid.py (Python puts a script's own directory on its path)."""

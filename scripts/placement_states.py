@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Placement states against an independent probe (issue 34): does each run name the state the host
+"""Placement states against an independent probe: does each run name the state the host
 put its cores in, and do its memory roofs fall in the interval of their own state's?
 
     scripts/placement_states.py [--runs 8] [--larm build/.../larm] [--keep DIR]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How trustworthy larm's numbers are on this machine (issue 12's targets), measured:
+"""How trustworthy larm's numbers are on this machine (the targets in docs/trust.md), measured:
 
 1. the reported core clock against an independent register-register add chain (probes/);
 2. the model's roofs (L1, L2, L3, memory load; DP and SP FMA at the widest ISA) over --runs quick
@@ -31,7 +31,7 @@ parser.add_argument("--runs", type=int, default=5)
 parser.add_argument("--duty", type=float, default=0.5, help="injector's busy share of one CPU")
 parser.add_argument("--skip-default", action="store_true", help="no default characterize run")
 parser.add_argument("--baseline-seconds", type=float, default=63.0,
-                    help="a default characterize before issue 12 on this machine (63 s)")
+                    help="a default characterize of an earlier larm on this machine, for comparison (63 s)")
 args = parser.parse_args()
 work = tempfile.mkdtemp(prefix="larm-trust-")
 cpus = sorted(os.sched_getaffinity(0))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""larm's AArch64 build under qemu-aarch64 (issue 31): a quick characterization of FLOP ceilings,
+"""larm's AArch64 build under qemu-aarch64: a quick characterization of FLOP ceilings,
 bandwidth roofs and latencies at SVE vector lengths of 128, 256, 512 and 2048 bits.
 
 Under QEMU's user mode the timings are the emulator's and mean nothing; what must hold is what the

@@ -1,4 +1,4 @@
-// Adaptive size sweeps (issue 29) on the full sweeps recorded on the development guest (2 vCPUs of
+// Adaptive size sweeps on the full sweeps recorded on the development guest (2 vCPUs of
 // an AMD EPYC, declared L3 508 MiB per core; `larm characterize --quick`, 4 x the declared LLC):
 // walked adaptively, they stop at the memory plateau, measure far fewer sizes, and give the same
 // capacities as the whole curve.

@@ -1,4 +1,4 @@
-// Effective cache capacity (issue 12): plateaus of the latency and bandwidth sweeps, matched to
+// Effective cache capacity: plateaus of the latency and bandwidth sweeps, matched to
 // the declared levels, the working sets sized inside them, and levels without one marked.
 #include <gtest/gtest.h>
 
@@ -276,7 +276,7 @@ TEST(CacheCapacity, WorkingSetsLieInsideTheMeasuredPlateaus) {
     EXPECT_GE(measured[level].bytes_per_thread, *capacities[level].plateau_start_bytes);
     EXPECT_LE(measured[level].bytes_per_thread, *capacities[level].plateau_end_bytes);
   }
-  // Memory: 4 x the effective L3 (issue 29), at least 64 MiB, never beyond the declared size.
+  // Memory: 4 x the effective L3, at least 64 MiB, never beyond the declared size.
   EXPECT_EQ(measured[3].bytes_per_thread, memory_working_set(*capacities[2].effective_bytes, 1));
   EXPECT_LT(measured[3].bytes_per_thread, declared[3].bytes_per_thread);
 }

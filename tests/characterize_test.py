@@ -102,7 +102,7 @@ c.check(doc["provenance"].get("history_runs") == 0, "a run history that was not 
 with open(history) as f:
     lines = [json.loads(line) for line in f]
 # Each present roof once, and the roofs of two threads or more again in the run's placement state
-# when it saw one (issue 34: "<roof> @ <state>").
+# when it saw one ("<roof> @ <state>").
 plain = [k for k in lines[0]["roofs"] if " @ " not in k] if lines else []
 c.check(len(lines) >= 1 and all(l["machine"] == lines[0]["machine"] for l in lines) and
         len(plain) == sum(1 for x in roofs if x["samples"]),
@@ -113,7 +113,7 @@ if len(states) == 1 and lines:
     c.check(len(in_state) == sum(1 for x in roofs if x["samples"] and x["threads"] >= 2
                                  and x["level"] != "flops"),
             f"run history: {len(in_state)} roofs in the run's placement state")
-# Issue 29: a run that ended here widens each roof's interval for another run by the doctor's
+# A run that ended here widens each roof's interval for another run by the doctor's
 # run-to-run error before and after it (schema 1.7).
 between = doc["provenance"].get("between_run_error")
 c.check(between is not None and "expected_error" in doc["provenance"].get("machine_state_after", {}),
@@ -153,7 +153,7 @@ sweep_sizes = sorted({p["working_set_bytes"] for p in doc["sweep"] if p["access"
 c.check(sweep_sizes[0] <= 1024, f"sweep starts at {sweep_sizes[0]}")
 llc = doc["topology"]["domains"][0]["caches"][-1]["bytes_per_thread"]
 # The all-core load sweep ends at 4 x the declared LLC, or earlier where it established the memory
-# plateau (issue 29): then past the effective LLC it found, and the memory roofs sized from it.
+# plateau: then past the effective LLC it found, and the memory roofs sized from it.
 cores = len(doc["topology"]["domains"][0]["core_pus"])
 all_core_stop = [s for s in doc["provenance"].get("sweep_stops", [])
                  if s["sweep"] == "bandwidth" and s["access"] == "load" and s["domain"] == 0

@@ -30,7 +30,7 @@ class Drivers : public ::testing::Test {
   }
 
   // Under QEMU's user mode the timings are the emulator's: plausibility against a CPU's means
-  // nothing there (issue 31), what the kernels compute and count still does.
+  // nothing there, what the kernels compute and count still does.
   static bool emulated() { return !platform::read_cpu_info().emulator.empty(); }
 
   topology::Topology topology_;
@@ -163,7 +163,7 @@ TEST_F(Drivers, L1BandwidthIsAboveMemoryBandwidthAndPagesAreLocal) {
   EXPECT_LE(l1.working_set_bytes, sets.front().bytes_per_thread);
 }
 
-// Kept buffers (issue 29): every access of a working set runs in the same regions, its streams
+// Kept buffers: every access of a working set runs in the same regions, its streams
 // in whole-huge-page slices, the pages on their memory and huge; other PUs take new regions.
 TEST_F(Drivers, KeptStreamBuffersServeEveryAccessOfAWorkingSetAndFollowTheTeam) {
   platform::ThreadTeam team(topology_.handle(), domain().core_pus);
@@ -246,7 +246,7 @@ TEST_F(Drivers, FlopsFrequencyAndLatencyGivePlausibleValues) {
   EXPECT_DOUBLE_EQ(l1.placement_fraction, 1.0);
 }
 
-// A kept chain (issue 29) is built once and walked on by later chases of the same memory, from
+// A kept chain is built once and walked on by later chases of the same memory, from
 // another core too; a chase of another size builds a new one in its place.
 TEST_F(Drivers, AKeptChaseChainIsWalkedOnByLaterChasesAndRebuiltForAnotherSize) {
   ChaseChain chain;

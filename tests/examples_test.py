@@ -49,7 +49,7 @@ for p in placements:
     c.check(p["flops_source"] == "declared", f"{what}: FLOPs declared (no counters here)")
     if p["bound_kind"] is not None:
         c.check(p["bound_kind"] in kinds, f"{what}: bound kind {p['bound_kind']}")
-        # A point may sit above its bound by no more than the roof's own noise (issue 15).
+        # A point may sit above its bound by no more than the roof's own noise.
         noise = p["bound_tolerance_percent"]
         c.check(-noise <= p["distance_percent"] <= 100, f"{what}: distance {p['distance_percent']}")
         c.check(p["roof_gflops"] * (1 + noise / 100) >= p["gflops"],

@@ -230,7 +230,7 @@ with tempfile.TemporaryDirectory() as tmp:
     c.check(r.returncode != 0 and len(errors) == 1 and "already exists" in errors[0],
             "a used fleet directory is refused: " + r.stderr[-500:])
 
-    # 7. (issue 28) Node names too long for a directory: refused on every rank before anything is
+    # 7. Node names too long for a directory: refused on every rank before anything is
     # measured, one line from the rank with the bad name, exit 2 (a 255-byte copy was compared
     # with the whole name: no rank measured, rank 0 read an empty optional, "no answer after
     # 300 s" after 1 s).
@@ -246,7 +246,7 @@ with tempfile.TemporaryDirectory() as tmp:
         c.check(not os.path.exists(os.path.join(out, "fleet.json")), "no fleet written")
         c.check(time.monotonic() - start < 120, "refused without measuring")
 
-    # 8. (issue 28) A link planted as a node's directory is not written through.
+    # 8. A link planted as a node's directory is not written through.
     out = os.path.join(tmp, "planted")
     victim = os.path.join(tmp, "victim")
     os.makedirs(out)

@@ -1,4 +1,4 @@
-"""Hostile input (issue 16): text from input files never runs a command in gnuplot; FIFOs,
+"""Hostile input: text from input files never runs a command in gnuplot; FIFOs,
 devices, deep nesting and trailing data are refused with one error line and exit 2; ranges are
 checked before they are expanded; a failed or interrupted gnuplot leaves the previous figures whole
 and an interrupted larm plot exits 130 with a message. Run under ASan+UBSan by scripts/test.sh."""

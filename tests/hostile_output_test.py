@@ -1,4 +1,4 @@
-"""Hostile input, round 2 (issue 28): outputs that cannot be redirected or cut short, a terminal
+"""Hostile input, round 2: outputs that cannot be redirected or cut short, a terminal
 and a report that show text as text, options and numbers at their limits, one owner per output.
 Each numbered case is one class of the issue, and failed on the binary before the fix.
     hostile_output_test.py LARM REFERENCE_RESULTS REPO_ROOT

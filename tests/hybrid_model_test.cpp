@@ -249,7 +249,7 @@ TEST(HybridSamplesCsv, MalformedFilesNameTheLineAndTheProblem) {
             "s.csv:2: gbps 'fast' is not a number");
   EXPECT_EQ(error_of("ratio_fast,ratio_read,gbps\n0.5,nan,3\n"),
             "s.csv:2: ratio_read is nan; it must be finite, at most 1e18");
-  // Issue 28: near DBL_MAX, a sum of two overflowed to inf.
+  // Near DBL_MAX, a sum of two overflowed to inf.
   EXPECT_EQ(error_of("ratio_fast,ratio_read,gbps\n0.5,1,1.7e308\n"),
             "s.csv:2: gbps is 1.7e308; it must be finite, at most 1e18");
   EXPECT_EQ(error_of("ratio_fast,ratio_read,gbps\n1.5,1,3\n"),

@@ -123,7 +123,7 @@ TEST(Isa, TheIsasOfADeclaredCpuAreKnownOnlyForCertain) {
   EXPECT_FALSE(widest_isa_of_cpu("AuthenticAMD", std::nullopt, 1).has_value());
 }
 
-// AArch64 (issue 31): NEON is every ARMv8-A core's, 16 bytes and 24 registers the kernels may
+// AArch64: NEON is every ARMv8-A core's, 16 bytes and 24 registers the kernels may
 // clobber; detection through the kernel's hardware capabilities.
 TEST(Isa, NeonIsTheAArch64Baseline) {
   if (!parse_isa("neon")) GTEST_SKIP() << "AArch64's ISAs";

@@ -179,7 +179,7 @@ std::vector<KernelSpec> specs_under_test() {
       }
     }
   }
-  // The families this architecture generates (AArch64 has not every one yet, issue 31).
+  // The families this architecture generates (AArch64 has not every one yet).
   std::erase_if(specs, [](const KernelSpec& spec) { return !can_generate(spec); });
   return specs;
 }

@@ -51,7 +51,7 @@ for folder, allowed in ALLOWED.items():
                 c.check(ok, f"{os.path.relpath(file, root)} includes {target}/: "
                             f"{folder}/ may include only {sorted(allowed) or 'nothing'}")
 c.check(seen > 100, f"only {seen} includes read: wrong root?")
-# The architecture seam (issue 30): what names an instruction or an x86 register lives under an
+# The architecture seam: what names an instruction or an x86 register lives under an
 # architecture folder (platform/x64/, codegen/x64/; a new architecture adds its own). Elsewhere in
 # the library folders, the CLI and the examples: no x86 intrinsics or cpuid header, no xbyak, no
 # inline assembly, no direct TSC read.

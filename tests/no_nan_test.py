@@ -1,4 +1,4 @@
-"""No NaN or inf reaches any output (issue 26): regions that are valid but hostile to arithmetic
+"""No NaN or inf reaches any output: regions that are valid but hostile to arithmetic
 (no FLOPs, no bytes, no time, a single call), placed, advised, plotted and reported on the
 reference results and on the thesis' four-domain fixture; every line printed and every file
 written (text, JSON, CSV, gnuplot scripts, SVG, HTML, Markdown) is scanned; gnuplot's data files

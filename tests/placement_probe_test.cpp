@@ -19,7 +19,7 @@ PlacementPair pair(unsigned a, unsigned b, std::optional<double> ns, const std::
 }
 
 TEST(PlacementProbe, TheTwoVcpusOfTheGuestApartOrNot) {
-  // Issue 34's ping-pong on the Zen 5 guest: 36-67 ns sharing the L3, 186-200 ns apart.
+  // The ping-pong on a Zen 5 guest: 36-67 ns sharing the L3, 186-200 ns apart.
   std::vector<PlacementPair> shared = {pair(0, 1, 41.0, "L3")};
   classify_pairs(shared);
   EXPECT_FALSE(shared[0].apart_now);
@@ -72,7 +72,7 @@ TEST(PlacementProbe, TwoCoresOnOneCoreNowAreAStateOfTheirOwn) {
             "far: CPUs 0-1; one core: CPUs 2-3");
 }
 
-// Issue 34: the model's state is the one hwloc declares, both ways; a probe saved in provenance
+// The model's state is the one hwloc declares, both ways; a probe saved in provenance
 // (the doctor's) is judged by the same rule as a live one.
 TEST(PlacementProbe, MatchesTheDeclarationBothWaysLiveOrSaved) {
   const auto judged = [](double ns, const std::string& declared) {

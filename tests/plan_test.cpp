@@ -49,7 +49,7 @@ int count(const Plan& plan, MeasurementKind kind, int domain = -1,
   return n;
 }
 
-// Issue 32: the L2 store and copy roofs run 16 stores an iteration (Zen 5: 32 or 64 cost a third
+// The L2 store and copy roofs run 16 stores an iteration (Zen 5: 32 or 64 cost a third
 // to a half); every other roof the default of its access.
 TEST(Plan, TheL2StoreRoofsRunTheShortStoreLoop) {
   const topology::Topology t = load_fixture("24em64t-2n6c2t-pci.xml");
@@ -112,7 +112,7 @@ TEST(Plan, TwoSocketNodeHasLocalAndRemoteMemoryRoofsPerDomain) {
   EXPECT_GT(plan.estimated_seconds, 0);
 }
 
-// Issue 15: the sweep from one core beside the all-core one, and each shared cache level's
+// The sweep from one core beside the all-core one, and each shared cache level's
 // scaling curve on the cores that share one instance; both in the estimate.
 TEST(Plan, OneCoreSweepAndCacheScalingCurvesAreMeasuredAndEstimated) {
   const topology::Topology t = load_fixture("24em64t-2n6c2t-pci.xml");
@@ -126,7 +126,7 @@ TEST(Plan, OneCoreSweepAndCacheScalingCurvesAreMeasuredAndEstimated) {
     if (m.domain != 0) continue;
     if (m.kind == MeasurementKind::sweep) {
       if (m.pus.size() > 1 && m.pus.size() < domain.core_pus.size()) {
-        // The first n cores of the domain, load only (issue 27, thesis fig. 2.11).
+        // The first n cores of the domain, load only (thesis fig. 2.11).
         for (std::size_t i = 0; i < m.pus.size(); ++i) EXPECT_EQ(m.pus[i], domain.core_pus[i]);
         EXPECT_EQ(std::get<codegen::StreamSpec>(m.spec).access, Access::load) << m.label();
         between.insert(m.pus.size());
@@ -167,7 +167,7 @@ TEST(Plan, OneCoreSweepAndCacheScalingCurvesAreMeasuredAndEstimated) {
   EXPECT_EQ(count(only, MeasurementKind::bandwidth), 0);
 }
 
-// Issue 29: a domain with the same cores and caches as an earlier one is sized from its sweeps;
+// A domain with the same cores and caches as an earlier one is sized from its sweeps;
 // every roof, ceiling and latency is still measured on it.
 TEST(Plan, TwinDomainsAreSweptOnceAndMeasuredEach) {
   const topology::Topology t = load_fixture("32em64t-2n8c2t-pci-noio.xml");

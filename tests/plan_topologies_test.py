@@ -76,7 +76,7 @@ for path in files:
             f"{name}: quick not shorter")
     print(f"{name}: {total[0] if total else '?'} | quick: {qm.group(0) if qm else '?'}")
 
-# Issue 3's sizing target: a 2-socket, 4-domain, 64-core node (hwloc synthetic topology, exported
+# The sizing target: a 2-socket, 4-domain, 64-core node (hwloc synthetic topology, exported
 # to XML by lstopo) is planned at <= 15 minutes by default and <= 3 minutes with --quick.
 import shutil
 import subprocess

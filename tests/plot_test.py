@@ -146,7 +146,7 @@ index4 = check_figures(out4, [f"larm-domain{d}" for d in range(4)] +
                                 "mem 4 DRAM local"],
                "hybrid-sweep": ["ratio_read 0.25", "model", "measured"],
                "contention-curves": ["knee 4", "memory 1", "Threads"],
-               # Issue 15: the one-core sweep beside the all-core one; cache and memory scaling
+               # The one-core sweep beside the all-core one; cache and memory scaling
                # with their knees; STREAM against the model per thread (thesis fig. 4.12).
                "sweep-domain0": ["load, one core", "load, 2 threads", "copy, one core"],
                "scaling-domain0": ["L3 (cores sharing one)", "memory 0 (contention curve)", "knee 3",
@@ -165,7 +165,7 @@ c.check("8 threads" in captions4.get("hybrid-validation", "") and
         "MARE" in captions4.get("hybrid-validation", ""), f"{captions4.get('hybrid-validation')!r}")
 c.check("one core alone" in captions4.get("sweep-domain0", ""), f"{captions4.get('sweep-domain0')!r}")
 
-# 3. The per-domain LARM figures' plot area (issue 15): at least 60 % of the image width, the key
+# 3. The per-domain LARM figures' plot area: at least 60 % of the image width, the key
 # below it. gnuplot reports the frame's extent after plotting (GPVAL_TERM_XMIN/XMAX, in pixels
 # for pngcairo) and the image width GPVAL_TERM_XSIZE in its internal units, GPVAL_TERM_SCALE per
 # pixel.
@@ -195,7 +195,7 @@ for plots, figure in [(os.path.join(one, "plots"), "larm-domain0")] + \
             f"{figure}: plot area {fraction} of the image width, expected at least 0.6")
     print(f"{figure}: plot area {fraction:.2f} of the image width" if fraction else f"{figure}: no area")
 
-# 3b. Equal roofs share one line and one key entry that names them all (issue 27: a congestion
+# 3b. Equal roofs share one line and one key entry that names them all (a congestion
 # roof equal to the local one hid under it), and the figure check fails a figure that loses one.
 equal = os.path.join(work, "equal")
 shutil.copytree(four_domains, equal)

@@ -1,4 +1,4 @@
-// The typed provenance and topology records (issue 30): a file larm wrote comes back member for
+// The typed provenance and topology records: a file larm wrote comes back member for
 // member, what a file lacks stays absent, and what this larm does not know is kept.
 #include <gtest/gtest.h>
 

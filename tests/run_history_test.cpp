@@ -75,7 +75,7 @@ TEST_F(RunHistory, ARoofsRangeOverTheRunsOfOneMachine) {
   EXPECT_FALSE(history_range({history[0]}, key).has_value());
 }
 
-// Issue 34: a roof of two threads measured in one placement state is kept under that state too,
+// A roof of two threads measured in one placement state is kept under that state too,
 // and a roof split by state under each; the ranges of two states stay apart.
 TEST_F(RunHistory, PlacementStatesKeepTheirOwnRanges) {
   const auto in_state = [](double gbps, const std::string& state) {

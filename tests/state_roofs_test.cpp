@@ -1,4 +1,4 @@
-// Roofs per placement state (issue 34): passes placed in the state their bracketing probes name,
+// Roofs per placement state: passes placed in the state their bracketing probes name,
 // each state's value and interval, the model's state, and the warning.
 #include <gtest/gtest.h>
 

@@ -208,7 +208,7 @@ Matrix random_case(int n, int kind, std::mt19937& rng) {
   return m;
 }
 
-// Issue 27's target: within 2 % of the optimum on random cases of at most 12 threads. The
+// The target: within 2 % of the optimum on random cases of at most 12 threads. The
 // recommendation (TreeMatch or a simple placement when one is better) is what larm prints.
 TEST(TreeMatch, WithinTwoPercentOfExhaustiveUpToTwelveThreads) {
   std::mt19937 rng(27);

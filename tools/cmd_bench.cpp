@@ -1,7 +1,7 @@
 // larm bench: one bandwidth roof's kernel, alone, on a working set, threads and memory of the
 // user's choosing — what likwid-bench -t does for one of its kernels. A characterization
 // measures dozens of roofs over minutes; on a shared host whose L3 and memory bandwidth move over
-// seconds (issue 32), comparing a roof with another tool needs both measured within seconds of
+// seconds, comparing a roof with another tool needs both measured within seconds of
 // each other, and tuning a kernel needs it run alone. It runs exactly what the roof runs: the
 // level's kernel (plan.h's roof_unroll), the domain's cores, data bound to the memory and
 // first-touched by its thread, the sampler with its interference watch, the run's estimator.

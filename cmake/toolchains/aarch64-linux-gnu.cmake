@@ -1,4 +1,4 @@
-# Cross build for AArch64 Linux from an x86-64 Debian 12 (issue 31): Debian's cross compilers
+# Cross build for AArch64 Linux from an x86-64 Debian 12: Debian's cross compilers
 # (g++-aarch64-linux-gnu) and the arm64 -dev packages of multiarch (scripts/install-deps.sh
 # --cross-aarch64).
 # The programs built run under qemu-aarch64 (CMAKE_CROSSCOMPILING_EMULATOR), so ctest runs them.

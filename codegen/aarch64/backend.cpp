@@ -1,5 +1,5 @@
 // The AArch64 generators behind the factory's one entry (asmjit's A64 assembler, SVE encoded by
-// hand). Every family with NEON and SVE (issue 31) but the imul-chain clock (no multiply latency
+// hand). Every family with NEON and SVE but the imul-chain clock (no multiply latency
 // known per core yet) and the mixed kernels of non-temporal stores (STNP moves pairs, STNT1D
 // reaches 16 vectors): generates() says so, so that the catalogue and the run leave them out.
 #include "codegen/backend.h"
@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "codegen/aarch64/kernels.h"
+#include "codegen/generator_dispatch.h"
 
 namespace larm::codegen::backend {
 
@@ -30,26 +31,11 @@ bool generates(const KernelSpec& spec) {
 std::unique_ptr<Kernel> generate(const KernelSpec& spec) {
   using namespace aarch64;
   if (!generates(spec)) {
-    throw std::invalid_argument("kernel " + kernel_name(spec) +
-                                " is not generated on AArch64 yet (issue 31)");
+    throw std::invalid_argument("kernel " + kernel_name(spec) + " is not generated on AArch64 yet");
   }
-  std::unique_ptr<Generator> kernel = std::visit(
-      [](const auto& s) -> std::unique_ptr<Generator> {
-        using Spec = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<Spec, StreamSpec>) return std::make_unique<StreamKernel>(s);
-        if constexpr (std::is_same_v<Spec, FlopsSpec>) return std::make_unique<FlopsKernel>(s);
-        if constexpr (std::is_same_v<Spec, ChaseSpec>) return std::make_unique<ChaseKernel>(s);
-        if constexpr (std::is_same_v<Spec, ClockSpec>) return std::make_unique<ClockKernel>(s);
-        if constexpr (std::is_same_v<Spec, MixedSpec>) return std::make_unique<MixedKernel>(s);
-        if constexpr (std::is_same_v<Spec, ReadWriteSpec>) {
-          return std::make_unique<ReadWriteKernel>(s);
-        }
-        if constexpr (std::is_same_v<Spec, StreamBenchSpec>) {
-          return std::make_unique<StreamBenchmarkKernel>(s);
-        }
-        return nullptr;
-      },
-      spec);
+  std::unique_ptr<Generator> kernel =
+      make_generator<Generator, StreamKernel, FlopsKernel, ChaseKernel, ClockKernel, MixedKernel,
+                     ReadWriteKernel, StreamBenchmarkKernel>(spec);
   kernel->build();
   return kernel;
 }

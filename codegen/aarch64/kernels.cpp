@@ -1,5 +1,5 @@
 // The AArch64 kernel families generated so far: the stream accesses, the FLOP ceilings, the
-// pointer chase and the add-chain clock, NEON and SVE (issue 31). Each only implements
+// pointer chase and the add-chain clock, NEON and SVE. Each only implements
 // generate().
 #include "codegen/aarch64/kernels.h"
 
@@ -221,7 +221,7 @@ void ChaseKernel::generate() {
 // instruction of an ISA per link on independent accumulators.
 void ClockKernel::generate() {
   if (clock_.chain != ClockChain::add) {
-    throw std::invalid_argument("the AArch64 clock kernel has the add chain only (issue 31)");
+    throw std::invalid_argument("the AArch64 clock kernel has the add chain only");
   }
   const Gp chain = reg_chain(), operand = reg_operand();
   a().mov(chain, 0);

@@ -1,4 +1,4 @@
-// The AArch64 generators of the kernel families (issue 31: stream, flops, chase and the add-chain
+// The AArch64 generators of the kernel families (stream, flops, chase and the add-chain
 // clock so far, NEON and SVE); each only implements generate().
 #pragma once
 

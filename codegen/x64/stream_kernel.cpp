@@ -71,7 +71,7 @@ void StreamGenerator::generate_streams(Access access, int unroll, bool checksum,
   emit_stream_sweeps(static_cast<std::uint32_t>(unroll * width), body, nullptr);
   // NT stores are weakly ordered: drained once, before the call returns and its end is timed.
   // Not after each sweep: a buffer of 20 KiB (an L1 roof) waited for its stores to reach memory
-  // every 320 lines, and read 0.87 x likwid-bench's store_mem, which drains none (issue 32).
+  // every 320 lines, and read 0.87 x likwid-bench's store_mem, which drains none.
   if (access == Access::store_nt) sfence();
 
   if (checksum) {

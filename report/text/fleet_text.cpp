@@ -57,7 +57,7 @@ std::string describe_fleet(const fleet::Fleet& f) {
       }
     }
   }
-  // Issue 33: a node measured in part (a batch system's cgroup, a binding) never passes for whole.
+  // A node measured in part (a batch system's cgroup, a binding) never passes for whole.
   for (const fleet::FleetNode& n : f.nodes) {
     if (n.shape && !n.shape->part_of_node.empty()) {
       out << "PART OF THE NODE: " << n.host << " was measured on " << n.shape->part_of_node

@@ -64,7 +64,7 @@ std::string bimodal_lines(const std::vector<Roof>& roofs, int domain) {
   std::string lines;
   for (const Roof& r : roofs) {
     if (r.domain != domain || !r.present() || r.by_state.empty()) continue;
-    // Issue 34: one value per placement state the run saw, the model's marked.
+    // One value per placement state the run saw, the model's marked.
     lines += "  by placement: " + row_label(r) + " " + r.operation();
     for (const StateRoof& s : r.by_state) {
       lines += std::string(&s == &r.by_state.front() ? " " : " | ") + s.state + " " +
@@ -264,7 +264,7 @@ std::string summary_table(const Results& results) {
   }
   for (const std::string& reason : indistinct) out << "  indistinct: " << reason << "\n";
   for (const std::string& reason : absent_reasons) out << "  absent " << reason << "\n";
-  // One placement state seen (issue 34's probes): which; several are a warning already.
+  // One placement state seen by the probes: which; several are a warning already.
   if (const auto& states = results.provenance.placement_states; states && states->size() == 1) {
     out << "placement: " << states->front().state << " at every probe ("
         << states->front().seen.size() << ", core to core)\n";

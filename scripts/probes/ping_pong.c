@@ -1,4 +1,4 @@
-/* An independent core-to-core probe for scripts/placement_states.py (issue 34): two threads, pinned
+/* An independent core-to-core probe for scripts/placement_states.py: two threads, pinned
  * to CPUs A and B, pass a counter back and forth through one cache line (C11 atomics, no larm
  * code); prints the median one-way latency in ns over 7 batches of 2000 round trips, timed with
  * CLOCK_MONOTONIC_RAW. A batch past 100 ms (a thread descheduled) is dropped.

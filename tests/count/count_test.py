@@ -1,4 +1,4 @@
-"""larm count end to end (issue 26): exact counts without hardware counters.
+"""larm count end to end: exact counts without hardware counters.
 
   count_test.py LARM BUILD_DIR
 

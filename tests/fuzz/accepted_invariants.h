@@ -1,4 +1,4 @@
-// What every document a reader accepts must hold (issue 28), checked by the fuzz targets: its
+// What every document a reader accepts must hold, checked by the fuzz targets: its
 // text printable (no control character reaches a terminal) and its numbers finite and within
 // results::kMaxMagnitude (no sum or product of them overflows). A violation aborts the target.
 #pragma once

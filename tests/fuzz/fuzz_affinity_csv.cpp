@@ -1,4 +1,4 @@
-// libFuzzer target: the affinity matrix CSV of `larm advise --affinity` (issue 28: values near
+// libFuzzer target: the affinity matrix CSV of `larm advise --affinity` (values near
 // DBL_MAX overflowed to inf and NaN in the mapping's hop-bytes), then TreeMatch on what it
 // accepts, on a tree its size: every value accepted is finite and in range, every hop-byte total
 // finite.

@@ -1,5 +1,5 @@
 """cmake --install into a temporary prefix, then use it as an application's build would, seeing
-only that prefix (issue 26):
+only that prefix:
 
   install_test.py BUILD_DIR SOURCE_DIR
 

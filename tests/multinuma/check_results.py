@@ -57,7 +57,7 @@ for b in congestion:
     c.check(b["interleave_evenness"] >= 0.9, f"congestion pages not spread evenly: {b['interleave_evenness']}")
 c.check(not [r for r in roofs if r["status"] == "misplaced"], "misplaced roofs")
 
-# The two one-core domains are twins (issue 29): domain 0 runs the size sweeps, domain 1 is sized
+# The two one-core domains are twins: domain 0 runs the size sweeps, domain 1 is sized
 # from them; both have their own cache roofs and latencies, at the same working sets.
 c.check(doc["provenance"].get("twin_domains") == [{"domain": 1, "sized_from": 0}],
         f"twin domains: {doc['provenance'].get('twin_domains')}")

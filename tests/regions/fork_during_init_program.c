@@ -1,11 +1,11 @@
 /* fork() while another thread performs liblarm's lazy first initialisation must not hang the
- * child (issue 16: with the fork handlers registered at the end of that initialisation, 3 runs of
+ * child (with the fork handlers registered at the end of that initialisation, 3 runs of
  * 6 hung). Each round is a fresh process, so that the initialisation is the first: a thread's
  * first larm_region_begin initialises from LARM_OUT while the main thread forks; the forked child
  * records a region and exits. A round that has not ended after ROUND_SECONDS (10 by default) is a
  * hang: its whole process group is killed, and the program exits 1 at once.
  *
- * Not run under AddressSanitizer (issue 25): neither GCC 12's libasan nor clang 14's runtime locks
+ * Not run under AddressSanitizer: neither GCC 12's libasan nor clang 14's runtime locks
  * its allocator around fork(), so a child forked while the other thread is inside malloc inherits
  * a held allocator lock and hangs in its first allocation (GCC: 3 runs of 6 hung, in
  * __sanitizer::Mutex::Lock under SizeClassAllocator64::GetFromAllocator; clang 14: 6 runs of 6,

@@ -1,4 +1,4 @@
-// After the first call of a region on a thread, begin and end do not allocate (issue 4, cost).
+// After the first call of a region on a thread, begin and end do not allocate (cost).
 // This executable replaces the global operator new to count allocations, so it stands alone.
 #include <gtest/gtest.h>
 

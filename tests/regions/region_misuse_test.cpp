@@ -252,7 +252,7 @@ TEST_F(RegionTest, UnwritableDirectoryFallsBackToTheTemporaryDirectory) {
   std::filesystem::remove_all(fallback);
 }
 
-// Issue 28: a region call from a signal handler that interrupts liblarm on the same thread used
+// A region call from a signal handler that interrupts liblarm on the same thread used
 // to wait forever for the thread's own lock. It is refused (-1) and counted; the run goes on.
 std::atomic<long> g_handler_calls{0};
 std::atomic<long> g_handler_refused{0};
@@ -308,7 +308,7 @@ TEST_F(RegionTest, CallsFromASignalHandlerInterruptingLiblarmAreRefusedNotHung) 
             g_handler_calls.load() - g_handler_refused.load());
 }
 
-// Issue 28: a second process recording into a directory another one holds writes its own
+// A second process recording into a directory another one holds writes its own
 // regions-pid<N>.json and says so, instead of replacing the first one's regions.json.
 TEST_F(RegionTest, ADirectoryClaimedByAnotherRecorderGetsAFileOfItsOwn) {
   std::filesystem::create_directories(out_dir());

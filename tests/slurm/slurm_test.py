@@ -1,4 +1,4 @@
-"""larm fleet under Slurm, executed (issue 33): a one-host Slurm cluster (munged, slurmctld and
+"""larm fleet under Slurm, executed: a one-host Slurm cluster (munged, slurmctld and
 slurmd in the foreground under a temporary directory, their own ports and munge socket; the
 task/cgroup plugin confines each task's CPUs where cgroup v1's cpuset is mounted, as on most
 sites) runs

@@ -1,4 +1,4 @@
-// JSON form of the result records (schema in results/SCHEMA.md).
+// The results.json codec: the result records to JSON and back (schema in results/SCHEMA.md).
 #include "results/records.h"
 
 #include <charconv>
