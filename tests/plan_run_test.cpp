@@ -107,11 +107,12 @@ class FakeMeasurer final : public Measurer {
   double now_ = 1000;
 };
 
-// A small plan: each domain's frequency and SSE2 FLOP ceilings (its FMAs absent: SSE2 has none).
+// A small plan: each domain's frequency and FLOP ceilings of this build's baseline ISA (SSE2 on
+// x86-64, whose FMAs are absent; NEON on AArch64).
 Plan small_plan(const topology::Topology& t, int samples, int passes) {
   PlanOptions o = default_plan_options(true);
-  o.isa = larm::Isa::sse2;
-  o.flop_isas = {larm::Isa::sse2};
+  o.isa = codegen::isa_family().front();
+  o.flop_isas = {o.isa};
   o.only = {MeasurementKind::flops};
   o.samples = samples;
   o.passes = passes;
@@ -283,7 +284,7 @@ TEST_F(PlanRunJournal, AnInterruptedRunResumesWithoutRemakingWhatItKept) {
     EXPECT_EQ(fake.calls.size(), 5u);
   }
   RunJournal journal = RunJournal::open(dir_);
-  // The five measured, and the absent ones (SSE2's FMAs) recorded before the interruption.
+  // The five measured, and any absent ones (SSE2's FMAs) recorded before the interruption.
   const std::size_t kept = journal.kept();
   EXPECT_GE(kept, 5u);
   options.journal = &journal;
