@@ -82,7 +82,7 @@ class FakeMeasurer final : public Measurer {
     pair.one_way_ns = 50;
     pair.declared = "L3";
     pair.declared_cache = true;
-    if (state_at(static_cast<int>(calls.size()))) {
+    if (state_at(probes_++)) {
       pair.one_way_ns = 250;
       pair.far = true;
       pair.apart_now = true;
@@ -98,12 +98,13 @@ class FakeMeasurer final : public Measurer {
   std::optional<int> interrupt_at;                            // the call that is stopped
   std::function<bool(const PlannedMeasurement&)> misplaced;   // none: every page in place
   std::function<bool(const PlannedMeasurement&)> interfered;  // none: no interference
-  std::function<bool(int calls_so_far)> state_at;             // far when true; none: no probes
+  std::function<bool(int probe)> state_at;                    // far when true; none: no probes
 
  private:
   const topology::Topology& topology_;
   ValueOf value_of_;
   std::map<std::string, int> passes_of_;
+  int probes_ = 0;
   double now_ = 1000;
 };
 
@@ -219,8 +220,7 @@ TEST(PlanRun, InterferedSamplesAreSaidOnceForTheRun) {
 TEST(PlanRun, AHostThatMovesTheCoresSplitsTheRunIntoPlacementStates) {
   const Plan plan = small_plan(node(), 4, 2);
   FakeMeasurer fake(node(), values(0.2));
-  const int half = static_cast<int>(plan.measurements.size());
-  fake.state_at = [half](int calls) { return calls >= half; };  // far from the second pass on
+  fake.state_at = [](int probe) { return probe >= 1; };  // near at the first probe, far after
   results::Results results;
   ASSERT_EQ(run_plan(node(), plan, fake, run_options(4, 2), results), RunOutcome::complete);
   ASSERT_TRUE(results.provenance.placement_states);
