@@ -11,6 +11,7 @@
 
 #include "kernels/interference.h"
 #include "kernels/sampler.h"
+#include "platform/cpu_info.h"
 #include "topology/topology.h"
 
 namespace larm::kernels {
@@ -87,7 +88,10 @@ TEST(Interference, RetakesPauseLongerForEachInterferedSampleInARow) {
 TEST(Interference, TheCanaryReadsAPlausibleClock) {
   const platform::Clock clock = platform::Clock::calibrate(0.01);
   const double hz = run_clock_canary(clock);
-  EXPECT_GT(hz, 3e8);
+  // Emulated (QEMU's user mode, the AArch64 stage), the chain runs at whatever the emulator and a
+  // loaded host give it (2.99e8 once): there only that it ran at all is checked.
+  const bool emulated = !platform::read_cpu_info().emulator.empty();
+  EXPECT_GT(hz, emulated ? 1e7 : 3e8);
   EXPECT_LT(hz, 7e9);
 }
 
