@@ -1,7 +1,6 @@
 // Machine state: /proc/loadavg, /proc/stat, /proc/<pid>/stat, sysfs and clock canaries.
 #include "characterize/doctor.h"
 
-#include <dirent.h>
 #include <hwloc.h>
 #include <sched.h>
 #include <unistd.h>
@@ -9,14 +8,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "characterize/placement_probe.h"
 #include "kernels/interference.h"
 #include "platform/cpu_info.h"
 #include "platform/environment.h"
+#include "platform/process_table.h"
 #include "results/statistics.h"
 
 namespace larm::characterize {
@@ -30,26 +28,9 @@ struct ProcessTime {
 // utime + stime of every process, by pid.
 std::map<int, ProcessTime> read_process_times() {
   std::map<int, ProcessTime> times;
-  DIR* proc = opendir("/proc");
-  if (proc == nullptr) return times;
-  while (const dirent* entry = readdir(proc)) {
-    const int pid = std::atoi(entry->d_name);
-    if (pid <= 0) continue;
-    std::ifstream in(std::string("/proc/") + entry->d_name + "/stat");
-    std::string text;
-    if (!std::getline(in, text)) continue;
-    const auto open = text.find('('), close = text.rfind(')');
-    if (open == std::string::npos || close == std::string::npos) continue;
-    std::istringstream rest(text.substr(close + 2));
-    std::string field;
-    double utime = 0, stime = 0;
-    for (int i = 3; i <= 15 && rest >> field; ++i) {
-      if (i == 14) utime = std::atof(field.c_str());
-      if (i == 15) stime = std::atof(field.c_str());
-    }
-    times[pid] = {text.substr(open + 1, close - open - 1), utime + stime};
+  for (const platform::ProcessEntry& p : platform::read_process_table()) {
+    times[p.pid] = {p.name, p.cpu_ticks};
   }
-  closedir(proc);
   return times;
 }
 

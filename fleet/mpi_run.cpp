@@ -63,21 +63,6 @@ std::string utc_now() {
   return stamp;
 }
 
-// A file of this node's results, as larm wrote it: a regular file, not a link planted in its
-// place, read bounded.
-std::string read_file(const std::filesystem::path& path) {
-  const int fd = results::open_own_output(path);
-  if (fd < 0) throw std::runtime_error(path.string() + " is not a file larm wrote");
-  try {
-    std::string content = results::read_input_descriptor(fd, path.string());
-    ::close(fd);
-    return content;
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-}
-
 // The synchronised steps: before each measurement every measuring rank joins an all-reduce of
 // "I still run" (1); a rank that has finished joins with 0 until the sum is 0, so that nodes whose
 // plans differ in length still meet at every step. A step that does not complete in time ends
@@ -144,7 +129,9 @@ Roles find_roles(int rank, const std::string& host) {
 void send_report(const NodeReport& report, const std::filesystem::path& dir) {
   const std::string header = report_json(report).dump();
   std::vector<std::string> contents;
-  for (const std::string& name : report.files) contents.push_back(read_file(dir / name));
+  for (const std::string& name : report.files) {
+    contents.push_back(results::read_own_output(dir / name));
+  }
   std::vector<MPI_Request> requests(1 + contents.size());
   MPI_Isend(header.data(), static_cast<int>(header.size()), MPI_CHAR, 0, kTagHeader, MPI_COMM_WORLD,
             &requests[0]);

@@ -31,8 +31,14 @@ std::filesystem::path find_in_path(std::string_view program) {
   std::string_view rest(path);
   while (!rest.empty()) {
     const std::size_t colon = rest.find(':');
-    const std::filesystem::path candidate = std::filesystem::path(rest.substr(0, colon)) / program;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    // An empty entry is the current directory, as execvp takes it.
+    const std::string_view dir = rest.substr(0, colon);
+    const std::filesystem::path candidate =
+        std::filesystem::path(dir.empty() ? std::string_view(".") : dir) / program;
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
     if (colon == std::string_view::npos) break;
     rest.remove_prefix(colon + 1);
   }

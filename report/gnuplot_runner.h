@@ -11,7 +11,8 @@ namespace larm::report {
 
 // gnuplot's path, or empty when it is not installed.
 std::filesystem::path find_gnuplot();
-// The first executable `program` in $PATH's directories, or empty.
+// The first executable regular file `program` in $PATH's directories (an empty entry: the
+// current directory), as execvp finds it; empty when there is none.
 std::filesystem::path find_in_path(std::string_view program);
 
 struct GnuplotRun {

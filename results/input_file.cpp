@@ -11,6 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "results/atomic_file.h"
 #include "results/printable_text.h"
 
 namespace larm::results {
@@ -125,6 +126,13 @@ std::string read_input_file(const std::filesystem::path& file, std::uint64_t max
 
 std::string read_input_descriptor(int fd, const std::string& name, std::uint64_t max_bytes) {
   return read_regular(fd, name, max_bytes, false);
+}
+
+std::string read_own_output(const std::filesystem::path& file, std::uint64_t max_bytes) {
+  const int own = open_own_output(file);
+  if (own < 0) throw std::runtime_error(file.string() + " is not a regular file larm wrote");
+  const FileDescriptor fd(own);
+  return read_regular(fd.get(), file.string(), max_bytes, false);
 }
 
 std::string read_input_tail(const std::filesystem::path& file, std::uint64_t max_bytes) {

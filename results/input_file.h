@@ -27,6 +27,11 @@ std::string read_input_file(const std::filesystem::path& file,
 std::string read_input_descriptor(int fd, const std::string& name,
                                   std::uint64_t max_bytes = kMaxInputBytes);
 
+// The content of a file larm wrote into one of its outputs (open_own_output: a regular file, not
+// a link or anything else planted in its place), bounded as read_input_file. Throws naming it.
+std::string read_own_output(const std::filesystem::path& file,
+                            std::uint64_t max_bytes = kMaxInputBytes);
+
 // The last max_bytes of a regular file (all of it when it is smaller), for a log that only grows
 // and is read from its end: what is cut is the oldest. Throws as read_input_file does, except
 // for the size.

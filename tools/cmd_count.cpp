@@ -84,17 +84,8 @@ void print_counts(const regions::RegionsFile& file) {
 // A regions.json the program's liblarm wrote into an output: a regular file opened without
 // following a link planted in its place, read bounded (results/input_file.h).
 regions::RegionsFile read_regions_output(const fs::path& file) {
-  const int fd = results::open_own_output(file);
-  if (fd < 0) throw std::runtime_error(file.string() + " is not a regular file");
-  std::string text;
-  try {
-    text = results::read_input_descriptor(fd, file.string());
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  ::close(fd);
-  return regions::regions_from_json(results::parse_json_document(text, file.string()));
+  return regions::regions_from_json(
+      results::parse_json_document(results::read_own_output(file), file.string()));
 }
 
 // Whether regions.json is in dir as a regular file (not a link or anything else planted).

@@ -1,7 +1,6 @@
 // Running a program and watching what else ran meanwhile.
 #include "tools/program_run.h"
 
-#include <dirent.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/prctl.h>
@@ -18,14 +17,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <map>
 #include <mutex>
 #include <thread>
 
+#include "platform/process_table.h"
 #include "platform/progress_line.h"
 
 #include "platform/scheduling.h"
+#include "report/gnuplot_runner.h"
 #include "results/printable_text.h"
 #include "results/statistics.h"
 #include "tools/cli_options.h"
@@ -130,40 +129,9 @@ bool is_executable_file(const std::string& path) {
          ::access(path.c_str(), X_OK) == 0;
 }
 
-// The processes descended from this one (their parent's parent... is larm), from /proc.
+// The processes descended from this one (their parent's parent... is larm).
 std::vector<pid_t> descendants() {
-  std::map<pid_t, pid_t> parent;
-  if (DIR* proc = ::opendir("/proc")) {
-    while (const dirent* entry = ::readdir(proc)) {
-      char* end = nullptr;
-      const long pid = std::strtol(entry->d_name, &end, 10);
-      if (end == entry->d_name || *end != '\0') continue;
-      std::ifstream stat(std::string("/proc/") + entry->d_name + "/stat");
-      std::string line;
-      std::getline(stat, line);
-      // "pid (comm) state ppid ...": the name may hold spaces and parentheses; the last ')' ends
-      // it.
-      const auto close = line.rfind(')');
-      if (close == std::string::npos) continue;
-      char state = 0;
-      long ppid = 0;
-      if (std::sscanf(line.c_str() + close + 1, " %c %ld", &state, &ppid) == 2 && state != 'Z') {
-        parent[static_cast<pid_t>(pid)] = static_cast<pid_t>(ppid);
-      }
-    }
-    ::closedir(proc);
-  }
-  const pid_t self = ::getpid();
-  std::vector<pid_t> found;
-  for (const auto& [pid, ppid] : parent) {
-    pid_t up = ppid;
-    for (int depth = 0; depth < 4096 && up > 1 && up != self; ++depth) {
-      const auto it = parent.find(up);
-      up = it == parent.end() ? 0 : it->second;
-    }
-    if (up == self && pid != self) found.push_back(pid);
-  }
-  return found;
+  return platform::descendants_of(::getpid(), platform::read_process_table());
 }
 
 // Reaps larm's ended children without waiting.
@@ -206,17 +174,9 @@ std::string find_program(const std::string& name, const std::string& command) {
     if (!is_executable_file(name)) throw missing("no such program");
     return name;
   }
-  const char* path = std::getenv("PATH");
-  const std::string dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
-  for (std::size_t start = 0; start <= dirs.size();) {
-    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-    const std::string dir = end > start ? dirs.substr(start, end - start) : ".";
-    if (const std::string candidate = dir + "/" + name; is_executable_file(candidate)) {
-      return candidate;
-    }
-    start = end + 1;
-  }
-  throw missing("no such program in PATH");
+  const std::filesystem::path found = report::find_in_path(name);
+  if (found.empty()) throw missing("no such program in PATH");
+  return found.string();
 }
 
 ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set,

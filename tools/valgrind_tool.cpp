@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "report/gnuplot_runner.h"
 #include "results/input_file.h"
 #include "results/printable_text.h"
 #include "tools/cli_options.h"
@@ -22,17 +23,7 @@ namespace fs = std::filesystem;
 
 fs::path tool_directory(const std::string& command) {
   // Valgrind itself first: without it the tool cannot run, wherever it is.
-  bool valgrind = false;
-  if (const char* path = std::getenv("PATH")) {
-    std::string dirs = path;
-    for (std::size_t start = 0; start <= dirs.size();) {
-      const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-      const fs::path dir = dirs.substr(start, end - start);
-      valgrind = valgrind || (!dir.empty() && ::access((dir / "valgrind").c_str(), X_OK) == 0);
-      start = end + 1;
-    }
-  }
-  if (!valgrind) {
+  if (report::find_in_path("valgrind").empty()) {
     throw UsageError(command +
                      ": Valgrind is not installed (Debian: sudo apt install valgrind, or "
                      "scripts/install-deps.sh test), and larm's tool needs its core");
@@ -66,12 +57,12 @@ void remove_stale_lib_dirs(const fs::path& parent, const std::string& prefix, bo
     const std::string name = entry.path().filename().string();
     if (name.rfind(prefix, 0) != 0) continue;
     if (by_process) {
+      // Another user's, or one whose process still runs: not ours to remove.
       const std::string pid =
           name.substr(prefix.size(), name.find('-', prefix.size()) - prefix.size());
-      if (pid.empty() || fs::exists("/proc/" + pid) || ::getuid() != [&] {
-            struct stat info {};
-            return ::lstat(entry.path().c_str(), &info) == 0 ? info.st_uid : ~0u;
-          }()) {
+      struct stat info {};
+      if (pid.empty() || fs::exists("/proc/" + pid) || ::lstat(entry.path().c_str(), &info) != 0 ||
+          info.st_uid != ::getuid()) {
         continue;
       }
     }
