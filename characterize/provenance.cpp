@@ -39,7 +39,7 @@ results::Provenance make_provenance(const topology::Topology& topology,
   p.git_commit = LARM_GIT_COMMIT;
   p.isa = isa;
   p.usable_isas = codegen::usable_isas();
-  if (const auto sve = codegen::sve_vector_bytes()) p.sve_vector_bits = 8L * *sve;
+  if (const auto sve = codegen::scalable_vector_bytes()) p.sve_vector_bits = 8L * *sve;
   p.clock_source = clock.source();
   if (clock.uses_tsc()) p.tsc_hz = clock.ticks_per_second();
   p.quick = quick;

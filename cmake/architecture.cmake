@@ -10,6 +10,8 @@ elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
   # The AArch64 kernels are generated with asmjit's A64 assembler (Debian's libasmjit-dev).
   find_path(ASMJIT_INCLUDE_DIR asmjit/arm/a64assembler.h REQUIRED)
   find_library(ASMJIT_LIBRARY asmjit REQUIRED)
+elseif(CMAKE_SYSTEM_PROCESSOR STREQUAL "riscv64")
+  set(LARM_ARCH riscv64)  # instructions encoded by codegen/riscv64/rv_encoding.h
 else()
-  message(FATAL_ERROR "larm has no kernels for ${CMAKE_SYSTEM_PROCESSOR}: x86-64 and AArch64 only")
+  message(FATAL_ERROR "larm has no kernels for ${CMAKE_SYSTEM_PROCESSOR}: x86-64, AArch64 and RISC-V")
 endif()

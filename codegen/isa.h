@@ -27,7 +27,7 @@ struct IsaTraits {
   int stream_unroll_factor = 1;
 };
 
-// Implemented per architecture (codegen/x64/isa.cpp):
+// Implemented per architecture (codegen/<arch>/isa.cpp):
 // The ISAs this build generates kernels for, narrowest first (x86-64: sse2, avx, avx2, avx512).
 const std::vector<Isa>& isa_family();
 // The one every CPU of the architecture has (x86-64: sse2): scalar kernels (the chase) use it.
@@ -43,9 +43,10 @@ bool cpu_supports(Isa isa);
 std::optional<Isa> widest_isa_of_cpu(std::string_view vendor, std::optional<int> family,
                                      std::optional<int> model);
 
-// The SVE vector length this thread runs with, in bytes (prctl PR_SVE_GET_VL); none where the CPU
-// has no SVE or the architecture is not AArch64.
-std::optional<int> sve_vector_bytes();
+// The vector length this thread runs with for the family's length-agnostic ISA, in bytes (SVE:
+// prctl PR_SVE_GET_VL; RVV: the vlenb register); none where the family's widths are fixed
+// (x86-64) or the CPU lacks that ISA.
+std::optional<int> scalable_vector_bytes();
 
 // Architecture-neutral (codegen/isa.cpp):
 // The widest of the family: what a plan for another machine's topology file prices.

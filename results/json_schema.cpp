@@ -5,6 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "results/check.h"
+
 namespace larm::results {
 namespace {
 
@@ -119,15 +121,14 @@ JsonSchema::JsonSchema(json schema) : schema_(std::move(schema)) {
 
 void JsonSchema::compile(const json& schema) {
   if (schema.is_boolean()) return;
-  if (!schema.is_object()) throw std::logic_error("schema node is not an object: " + shown(schema));
+  LARM_CHECK(schema.is_object()) << "schema node " << shown(schema);
   for (const auto& [key, value] : schema.items()) {
     if (annotations().count(key)) continue;
-    if (!constraints().count(key)) throw std::logic_error("unsupported schema keyword " + key);
+    LARM_CHECK(constraints().count(key)) << "unsupported schema keyword " << key;
     if (key == "$ref") {
       for (const auto& [sibling, unused] : schema.items()) {
-        if (sibling != "$ref" && sibling != "definitions" && !annotations().count(sibling)) {
-          throw std::logic_error("$ref beside " + sibling + " (draft-07 ignores it)");
-        }
+        LARM_CHECK(sibling == "$ref" || sibling == "definitions" || annotations().count(sibling))
+            << "$ref beside " << sibling << " (draft-07 ignores it)";
       }
       resolve(value.get<std::string>());
     } else if (key == "properties" || key == "patternProperties" || key == "definitions") {
@@ -136,7 +137,7 @@ void JsonSchema::compile(const json& schema) {
         compile(sub);
       }
     } else if (key == "items" || key == "additionalProperties" || key == "not") {
-      if (value.is_array()) throw std::logic_error("tuple items are not supported");
+      LARM_CHECK(!value.is_array()) << "tuple items are not supported";
       compile(value);
     } else if (key == "oneOf" || key == "anyOf" || key == "allOf") {
       for (const json& sub : value) compile(sub);
@@ -149,11 +150,10 @@ void JsonSchema::compile(const json& schema) {
 const json& JsonSchema::resolve(const std::string& ref) const {
   if (ref == "#") return schema_;
   const std::string prefix = "#/definitions/";
-  if (ref.rfind(prefix, 0) != 0) throw std::logic_error("unsupported $ref " + ref);
+  LARM_CHECK(ref.rfind(prefix, 0) == 0) << "unsupported $ref " << ref;
   const auto definitions = schema_.find("definitions");
-  if (definitions == schema_.end() || !definitions->contains(ref.substr(prefix.size()))) {
-    throw std::logic_error("$ref to a missing definition: " + ref);
-  }
+  LARM_CHECK(definitions != schema_.end() && definitions->contains(ref.substr(prefix.size())))
+      << "$ref to a missing definition: " << ref;
   return definitions->at(ref.substr(prefix.size()));
 }
 

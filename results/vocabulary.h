@@ -22,11 +22,12 @@ enum class Access { load, store, store_nt, copy, ld2st1 };
 // FP instructions of the FLOP ceilings and mixed kernels.
 enum class FlopOp { add, mul, fma };
 enum class Precision { sp, dp };
-// Instruction sets larm generates kernels for: x86-64's in increasing width, then AArch64's (NEON,
-// and SVE at the vector length the CPU runs).
-enum class Isa { sse2, avx, avx2, avx512, neon, sve };
+// Instruction sets larm generates kernels for: x86-64's in increasing width, AArch64's (NEON, and
+// SVE at the vector length the CPU runs), RISC-V's vector extension (RVV 1.0).
+enum class Isa { sse2, avx, avx2, avx512, neon, sve, rvv };
 // The vector width an ISA fixes, whatever machine reads a results file: 16, 32, 32, 64 and 16
-// bytes; none for SVE, whose length is the CPU's (128 to 2048 bits).
+// bytes; none for SVE and RVV, whose length is the CPU's (SVE: 128 to 2048 bits; RVV: VLEN, 32 to
+// 65536).
 constexpr std::optional<int> fixed_vector_bytes(Isa isa) {
   switch (isa) {
     case Isa::sse2:
@@ -38,6 +39,7 @@ constexpr std::optional<int> fixed_vector_bytes(Isa isa) {
     case Isa::avx512:
       return 64;
     case Isa::sve:
+    case Isa::rvv:
       return std::nullopt;
   }
   return std::nullopt;
@@ -99,12 +101,13 @@ struct Vocabulary<Precision> {
 template <>
 struct Vocabulary<Isa> {
   static constexpr std::string_view what = "ISA";
-  static constexpr std::array<VocabularyEntry<Isa>, 6> entries{{{Isa::sse2, "sse2"},
+  static constexpr std::array<VocabularyEntry<Isa>, 7> entries{{{Isa::sse2, "sse2"},
                                                                 {Isa::avx, "avx"},
                                                                 {Isa::avx2, "avx2"},
                                                                 {Isa::avx512, "avx512"},
                                                                 {Isa::neon, "neon"},
-                                                                {Isa::sve, "sve"}}};
+                                                                {Isa::sve, "sve"},
+                                                                {Isa::rvv, "rvv"}}};
 };
 template <>
 struct Vocabulary<Level> {

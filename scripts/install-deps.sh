@@ -16,16 +16,18 @@ set -euo pipefail
 #                  figures and report (compiler, CMake, Ninja, hwloc, libnuma, xbyak or asmjit,
 #                  nlohmann-json, CLI11, Eigen, PAPI, gnuplot; valgrind: liblarm's valgrind.h);
 #   test           everything scripts/test.sh needs (the run set and the rest, listed above);
-#   cross-aarch64  the AArch64 cross build and its tests under QEMU.
-#   scripts/install-deps.sh [run|test|cross-aarch64]   install the set (default: test)
-#   scripts/install-deps.sh --print [run|test|cross-aarch64]   list it, install nothing
+#   cross-aarch64  the AArch64 cross build and its tests under QEMU;
+#   cross-riscv64  the RISC-V cross build of the codegen and platform parts (tests/riscv64/) and
+#                  its test under QEMU.
+#   scripts/install-deps.sh [run|test|cross-aarch64|cross-riscv64]   install the set (default: test)
+#   scripts/install-deps.sh --print [SET]   list it, install nothing
 print=0
 if [[ ${1:-} == --print ]]; then print=1; shift; fi
 set_name=${1:-test}
 [[ $set_name == --cross-aarch64 ]] && set_name=cross-aarch64
 case $set_name in
-  run | test | cross-aarch64) ;;
-  *) echo "install-deps: unknown set '$set_name' (sets: run, test, cross-aarch64)" >&2; exit 2 ;;
+  run | test | cross-aarch64 | cross-riscv64) ;;
+  *) echo "install-deps: unknown set '$set_name' (sets: run, test, cross-aarch64, cross-riscv64)" >&2; exit 2 ;;
 esac
 
 run_packages=(
@@ -57,6 +59,12 @@ if [[ $set_name == cross-aarch64 ]]; then
             nlohmann-json3-dev libcli11-dev libeigen3-dev libhwloc-dev:arm64 libnuma-dev:arm64
             libasmjit-dev:arm64 libpapi-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64
             libstdc++6:arm64 valgrind python3)
+fi
+# Debian 12 has no riscv64 architecture to add: the cross compiler's own sysroot (libc, libstdc++)
+# is all the RISC-V build links, statically; nlohmann-json is header-only.
+if [[ $set_name == cross-riscv64 ]]; then
+  packages=(g++-riscv64-linux-gnu binutils-riscv64-linux-gnu qemu-user cmake ninja-build
+            nlohmann-json3-dev)
 fi
 if ((print)); then printf '%s\n' "${packages[@]}"; exit 0; fi
 if [[ $set_name == cross-aarch64 ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then

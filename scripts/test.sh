@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Quick start, tests: install what is missing (apt), then three stages, each built and tested:
+# Quick start, tests: install what is missing (apt), then five stages, each built and tested:
 #  1. asan: clang-14 with AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer's coverage;
 #     every test but the multi-NUMA guest's (the fork test skips itself: see its source), two at a
 #     time where they measure nothing, then each libFuzzer target for 20 s from the same build
@@ -15,14 +15,18 @@
 #  4. aarch64: the AArch64 cross build (scripts/install-deps.sh cross-aarch64), its unit
 #     and measuring tests under qemu-aarch64 (the kernel metadata against aarch64 objdump, the
 #     kernels' results), and a quick characterization under it at SVE vector lengths of 128, 256,
-#     512 and 2048 bits (tests/aarch64_emulated_test.py; the timings are the emulator's).
+#     512 and 2048 bits (tests/aarch64_emulated_test.py; the timings are the emulator's);
+#  5. riscv64: the RISC-V cross build of the codegen and platform parts that need no hwloc
+#     (scripts/install-deps.sh cross-riscv64), its instruction words against GNU as's and its RVV
+#     stream kernels under qemu-riscv64 at VLEN 128, 256 and 1024 bits, and without V
+#     (tests/riscv64/run.sh).
 # The sanitizer builds are unity builds (CMAKE_UNITY_BUILD) at -O1 -g1: on CI's 2-core machine the
 # template-heavy sources (nlohmann::json, CLI11) compiled one by one took 19 min with GCC's ASan
 # and 8.8 min with clang's, 4.2-4.7 min batched (docs/development.md, "Tests"). The release build is not batched:
 # it is the build users make, and it shows that every source compiles on its own.
 # Each step's time is printed as it ends, and all of them at the end.
-#   scripts/test.sh [STAGE...]    STAGE: asan, tsan, release or aarch64 (default: the four, in this
-#                                 order)
+#   scripts/test.sh [STAGE...]    STAGE: asan, tsan, release, aarch64 or riscv64 (default: the five,
+#                                 in this order)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 jobs=$(nproc)
@@ -30,10 +34,10 @@ jobs=$(nproc)
 # the tests that check it give their own.
 export LARM_HISTORY=off
 stages=("$@")
-((${#stages[@]})) || stages=(asan tsan release aarch64)
+((${#stages[@]})) || stages=(asan tsan release aarch64 riscv64)
 for stage in "${stages[@]}"; do
-  [[ $stage == asan || $stage == tsan || $stage == release || $stage == aarch64 ]] ||
-    { echo "test.sh: unknown stage '$stage' (stages: asan, tsan, release, aarch64)" >&2; exit 2; }
+  [[ $stage == asan || $stage == tsan || $stage == release || $stage == aarch64 || $stage == riscv64 ]] ||
+    { echo "test.sh: unknown stage '$stage' (stages: asan, tsan, release, aarch64, riscv64)" >&2; exit 2; }
 done
 wanted() { [[ " ${stages[*]} " == *" $1 "* ]]; }
 
@@ -108,4 +112,12 @@ if wanted aarch64; then
   step_done "aarch64 tests"
   python3 "$root/tests/aarch64_emulated_test.py" "$root/build/aarch64/tools/larm"
   step_done "aarch64 characterize"
+fi
+
+if wanted riscv64; then
+  echo "== 5. riscv64: the codegen and platform cross build, its kernels under qemu-riscv64"
+  "$root/scripts/install-deps.sh" cross-riscv64
+  step_done "riscv64 install-deps"
+  "$root/tests/riscv64/run.sh" "$root/build/riscv64"
+  step_done "riscv64 build and tests"
 fi

@@ -206,7 +206,7 @@ TEST_P(KernelMetadata, MatchesTheDisassembledInstructions) {
   std::filesystem::remove_all(dir);
   if (text.empty()) GTEST_SKIP() << "objdump is not available";
 
-  const Counted c = count(text, codegen::sve_vector_bytes().value_or(16));
+  const Counted c = count(text, codegen::scalable_vector_bytes().value_or(16));
   const codegen::KernelMetadata& meta = kernel->metadata();
   EXPECT_EQ(meta.bytes_loaded, c.bytes_loaded) << kernel->name();
   EXPECT_EQ(meta.bytes_stored, c.bytes_stored) << kernel->name();
@@ -260,7 +260,7 @@ TEST(MixedKernel, ArithmeticIntensityIsExactlyTheRequestedOne) {
                 kernel->dump(dir);
                 const std::string text = run_objdump(dir / (kernel->name() + ".bin"));
                 if (text.empty()) continue;
-                const Counted c = count(text, codegen::sve_vector_bytes().value_or(16));
+                const Counted c = count(text, codegen::scalable_vector_bytes().value_or(16));
                 EXPECT_EQ(
                     c.flops * static_cast<std::uint64_t>(ai.denominator),
                     (c.bytes_loaded + c.bytes_stored) * static_cast<std::uint64_t>(ai.numerator))

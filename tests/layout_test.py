@@ -55,7 +55,7 @@ c.check(seen > 100, f"only {seen} includes read: wrong root?")
 # architecture folder (platform/x64/, codegen/x64/; a new architecture adds its own). Elsewhere in
 # the library folders, the CLI and the examples: no x86 intrinsics or cpuid header, no xbyak, no
 # inline assembly, no direct TSC read.
-ARCH_FOLDERS = {"x64", "aarch64"}
+ARCH_FOLDERS = {"x64", "aarch64", "riscv64"}
 X86_ONLY = re.compile(r'#\s*include\s*<(x86intrin|immintrin|emmintrin|xmmintrin|cpuid|xbyak/[^>]*)\.h>'
                       r'|\b(__asm__|asm)\s*(volatile\s*)?\(|__rdtsc|_mm_[a-z0-9_]+\(|__builtin_ia32_')
 arch_checked = 0

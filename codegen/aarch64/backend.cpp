@@ -8,8 +8,8 @@
 #include <type_traits>
 #include <variant>
 
-#include "codegen/aarch64/kernels.h"
-#include "codegen/generator_dispatch.h"
+#include "codegen/aarch64/generator.h"
+#include "codegen/family_generator.h"
 
 namespace larm::codegen::backend {
 
@@ -29,13 +29,10 @@ bool generates(const KernelSpec& spec) {
 }
 
 std::unique_ptr<Kernel> generate(const KernelSpec& spec) {
-  using namespace aarch64;
   if (!generates(spec)) {
     throw std::invalid_argument("kernel " + kernel_name(spec) + " is not generated on AArch64 yet");
   }
-  std::unique_ptr<Generator> kernel =
-      make_generator<Generator, StreamKernel, FlopsKernel, ChaseKernel, ClockKernel, MixedKernel,
-                     ReadWriteKernel, StreamBenchmarkKernel>(spec);
+  std::unique_ptr<aarch64::Generator> kernel = make_generator<aarch64::Generator>(spec);
   kernel->build();
   return kernel;
 }

@@ -9,6 +9,7 @@
 
 #include "codegen/aarch64/sve_encoding.h"
 #include "codegen/code_dump.h"
+#include "results/check.h"
 
 namespace larm::codegen::aarch64 {
 namespace {
@@ -29,9 +30,7 @@ void check(asmjit::Error error, const char* what) {
 
 }  // namespace
 
-Generator::Generator(const KernelSpec& spec)
-    : spec_(spec), isa_(isa_of(spec)), precision_(precision_of(spec)) {
-  traits(isa_);  // another architecture's ISA is refused here
+Generator::Generator(const KernelSpec& spec) : GeneratorBase(spec) {
   check(code_.init(runtime().environment()), "asmjit");
   assembler_ = std::make_unique<a64::Assembler>(&code_);
 }
@@ -40,19 +39,14 @@ Generator::~Generator() {
   if (function_ != nullptr) runtime().release(function_);
 }
 
-void Generator::build() {
-  if (built_) return;
-  generate();
+void Generator::make_executable() {
   code_size_ = code_.codeSize();
   check(runtime().add(&function_, &code_), "asmjit: mapping the kernel");
-  built_ = true;
 }
 
 Generator::Vec Generator::vreg(int index) {
-  if (index < 0 || index >= register_count()) {
-    throw std::logic_error("kernel " + Kernel::name() + " asked for vector register " +
-                           std::to_string(index));
-  }
+  LARM_CHECK(index >= 0 && index < register_count())
+      << "kernel " << Kernel::name() << " asked for vector register " << index;
   metadata_.vector_registers.insert(index);
   // v8-v15 are callee-saved (their low halves, AAPCS64): never used.
   return a64::v(static_cast<std::uint32_t>(index < 8 ? index : index + 8));
@@ -165,7 +159,8 @@ void Generator::emit_stream_access(Access access, int k, int data) {
       break;
     }
     case Access::store_nt:
-      throw std::logic_error("a non-temporal store has its own instructions");
+      LARM_CHECK(access != Access::store_nt) << "a non-temporal store has its own instructions";
+      break;
   }
 }
 

@@ -1,7 +1,9 @@
 // The base of every AArch64 kernel generator (asmjit's A64 assembler): owns the ABI (one pointer
 // to KernelArgs in x0; only the registers AAPCS64 lets a function clobber: x0-x17, v0-v7 and
 // v16-v31), the vector registers by index, and the metadata that the emit helpers update as they
-// emit, so metadata cannot drift from code. Each generator only implements generate().
+// emit, so metadata cannot drift from code. The families are its generate_family overloads
+// (kernels.cpp, validation_kernels.cpp), built as FamilyGenerator<Generator, Spec>
+// (codegen/family_generator.h).
 #pragma once
 
 #include <asmjit/arm.h>
@@ -15,24 +17,16 @@
 #include <vector>
 
 #include "codegen/aarch64/sve_encoding.h"
-#include "codegen/kernel.h"
+#include "codegen/family_generator.h"
+#include "codegen/generator_base.h"
 
 namespace larm::codegen::aarch64 {
 
-class Generator : public Kernel {
+class Generator : public GeneratorBase {
  public:
-  using Function = void (*)(const KernelArgs*);
-
   explicit Generator(const KernelSpec& spec);
   ~Generator() override;
-  Generator(const Generator&) = delete;
-  Generator& operator=(const Generator&) = delete;
 
-  // Emits the code (once) and maps it read+execute (asmjit's JitRuntime).
-  void build();
-
-  const KernelSpec& spec() const override { return spec_; }
-  const KernelMetadata& metadata() const override { return metadata_; }
   void run(const KernelArgs& args) const override { function_(&args); }
   std::size_t code_bytes() const override { return code_size_; }
   // NAME.bin and, when objdump is on PATH, NAME.asm (its AArch64 disassembly).
@@ -44,6 +38,25 @@ class Generator : public Kernel {
   using Mem = asmjit::a64::Mem;
 
   virtual void generate() = 0;
+
+  // kernels.cpp: the stream accesses (load, store, store-nt, copy, 2ld1st over 1-3 streams,
+  // METHOD §2, §4), NEON's and SVE's; add, mul or fma (FMLA) on independent accumulators, no
+  // memory traffic; a pointer chase, each load's address the previous load's value; a dependent
+  // add chain, one link per core cycle, optionally beside an ISA's FP load.
+  void generate_family(const StreamSpec& stream);
+  void generate_neon_stream(const StreamSpec& stream);
+  void generate_sve_stream(const StreamSpec& stream);
+  void generate_family(const FlopsSpec& flops);
+  void generate_family(const ChaseSpec& chase);
+  void generate_family(const ClockSpec& clock);
+  // validation_kernels.cpp, the kernels of validate and the hybrid model, NEON and SVE alike:
+  // whole vectors at offsets from each stream's pointer, the pointers advanced once an iteration.
+  // A stream access mix with fp_ops FP instructions spread over its accesses (METHOD §7); a read
+  // stream and a write stream at a chosen byte ratio, each at its own pace (METHOD §8); STREAM's
+  // copy, scale, add, triad and ddot, computing their results (METHOD §8).
+  void generate_family(const MixedSpec& mixed);
+  void generate_family(const ReadWriteSpec& readwrite);
+  void generate_family(const StreamBenchSpec& benchmark);
   asmjit::a64::Assembler& a() { return *assembler_; }
 
   // The general registers by role (all caller-saved).
@@ -71,9 +84,6 @@ class Generator : public Kernel {
   // whole 128-bit register (ldr/str q) or by lanes of the kernel's precision (arithmetic).
   Vec vreg(int index);
   Vec lanes_of(const Vec& v) const;
-  int vector_bytes() const { return traits(isa_).vector_bytes; }
-  int register_count() const { return traits(isa_).register_count; }
-  int lanes() const { return vector_bytes() / (precision_ == Precision::dp ? 8 : 4); }
   // SVE kernels: vector register k is z(k) (the v registers are the z registers' low 128 bits),
   // accessed by the hand-encoded instructions of sve_encoding.h, every predicated one under p0,
   // all lanes true (emit_sve_prologue). Their loops are vector-length agnostic: offsets in
@@ -84,10 +94,6 @@ class Generator : public Kernel {
   static constexpr unsigned kAllLanes = 0;  // p0
   sve::Elements elements() const;           // the kernel precision's lanes
   void emit_sve_prologue();
-
-  // Metadata counts only what is emitted between begin_body() and end_body().
-  void begin_body() { counting_ = true; }
-  void end_body() { counting_ = false; }
 
   // Loads (stores) of one or two whole vectors; a pair is one instruction (ldp/stp/stnp).
   void emit_load(const Vec& v, const Mem& src);
@@ -152,20 +158,14 @@ class Generator : public Kernel {
   void emit_advance(const Gp& pointer, std::uint32_t bytes);
   void epilogue();
 
-  Isa isa() const { return isa_; }
-
  private:
+  // Maps the code read+execute (asmjit's JitRuntime).
+  void make_executable() override;
   void count(std::uint64_t instructions, std::uint64_t overhead = 0);
   void emit_word(std::uint32_t word);  // one hand-encoded instruction
   // One memory instruction moving `vectors` whole vectors, counted inside the body.
   void count_access(bool load, int vectors);
 
-  KernelSpec spec_;
-  Isa isa_;
-  Precision precision_;
-  KernelMetadata metadata_;
-  bool counting_ = false;
-  bool built_ = false;
   asmjit::CodeHolder code_;
   std::unique_ptr<asmjit::a64::Assembler> assembler_;
   Function function_ = nullptr;

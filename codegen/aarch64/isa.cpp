@@ -35,7 +35,7 @@ bool hwcap(unsigned long bit) {
 // SVE's traits take the smallest length (16 bytes) where SVE is absent, so that they stay
 // defined for messages and plans of another machine.
 int sve_traits_bytes() {
-  return sve_vector_bytes().value_or(16);
+  return scalable_vector_bytes().value_or(16);
 }
 
 // SVE's registers: 32 Z registers; the generators use those the procedure-call standard lets a
@@ -70,7 +70,7 @@ std::optional<Isa> widest_isa_of_cpu(std::string_view, std::optional<int>, std::
   return std::nullopt;
 }
 
-std::optional<int> sve_vector_bytes() {
+std::optional<int> scalable_vector_bytes() {
   if (!hwcap(HWCAP_SVE)) return std::nullopt;
   const int vl = prctl(PR_SVE_GET_VL);
   if (vl <= 0) return std::nullopt;

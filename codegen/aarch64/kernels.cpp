@@ -1,12 +1,13 @@
 // The AArch64 kernel families generated so far: the stream accesses, the FLOP ceilings, the
-// pointer chase and the add-chain clock, NEON and SVE. Each only implements
-// generate().
-#include "codegen/aarch64/kernels.h"
+// pointer chase and the add-chain clock, NEON and SVE.
+#include "codegen/aarch64/generator.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "results/check.h"
 
 namespace larm::codegen::aarch64 {
 namespace {
@@ -22,33 +23,33 @@ constexpr int kBlockVectors = 32;
 
 }  // namespace
 
-void StreamKernel::generate() {
-  if (stream_.checksum && stream_.access != Access::load) {
+void Generator::generate_family(const StreamSpec& stream) {
+  if (stream.checksum && stream.access != Access::load) {
     throw std::invalid_argument("only the load kernel has a checksum variant");
   }
   if (sve()) {
-    generate_sve();
+    generate_sve_stream(stream);
   } else {
-    generate_neon();
+    generate_neon_stream(stream);
   }
 }
 
 // Vector accesses `unroll` per stream per iteration: pairs of Q registers (ldp, stp, stnp: one
 // instruction per 32 bytes), a last single one when unroll is odd. The checksum variant loads into
 // temporaries and adds them to accumulators.
-void StreamKernel::generate_neon() {
-  const Access access = stream_.access;
-  const int unroll = stream_.effective_unroll();
+void Generator::generate_neon_stream(const StreamSpec& stream) {
+  const Access access = stream.access;
+  const int unroll = stream.effective_unroll();
   const int width = vector_bytes();
   const int registers = register_count();
   // Checksum: the first half temporaries, the second half accumulators (dp lanes).
-  const int data = stream_.checksum ? registers / 2 : registers;
+  const int data = stream.checksum ? registers / 2 : registers;
 
   if (access == Access::store || access == Access::store_nt) {
     a().ldr(reg_scratch(), arg(offsetof(KernelArgs, fill)));
     for (int r = 0; r < data; ++r) a().ldr(vreg(r), a64::ptr(reg_scratch(), 0));
   }
-  if (stream_.checksum) {
+  if (stream.checksum) {
     for (int r = data; r < registers; ++r) a().movi(vreg(r).d2(), 0);
   }
   const auto reg = [&](int k) { return vreg(k % data); };
@@ -60,11 +61,9 @@ void StreamKernel::generate_neon() {
     const int block_start = k / kBlockVectors * kBlockVectors;
     const int vectors = std::min(kBlockVectors, unroll - block_start);
     const int bytes = vectors * width;
-    if (bytes > (vectors >= 2 ? 1008 : 255)) {
-      // 32 NEON vectors are 512 bytes; wider vectors need addressing of their own.
-      throw std::logic_error("a " + std::to_string(bytes) +
-                             "-byte block is out of post-index reach");
-    }
+    // 32 NEON vectors are 512 bytes; wider vectors need addressing of their own.
+    LARM_CHECK(bytes <= (vectors >= 2 ? 1008 : 255))
+        << "a " << bytes << "-byte block is out of post-index reach";
     if (k == block_start) return a64::ptr_post(base, bytes);
     return a64::ptr(base, (k - block_start) * width - bytes);  // a lone last vector: -16
   };
@@ -101,7 +100,7 @@ void StreamKernel::generate_neon() {
       switch (access) {
         case Access::load:
           load(reg_p0(), reg(k), second(k));
-          if (stream_.checksum) {
+          if (stream.checksum) {
             for (int j = k; j < k + n; ++j) {
               emit_flop(FlopOp::add, vreg(data + j % (registers - data)), reg(j), reg(j));
             }
@@ -135,7 +134,7 @@ void StreamKernel::generate_neon() {
   // Non-temporal stores are weakly ordered: completed once, before the call returns and its end
   // is timed (as the x86-64 kernel's one sfence).
   if (access == Access::store_nt) a().dsb(asmjit::Imm(0xb));  // dsb ish
-  if (stream_.checksum) {
+  if (stream.checksum) {
     a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));
     for (int r = data; r < registers; ++r) {
       a().str(vreg(r), a64::ptr(reg_scratch(), (r - data) * width));
@@ -148,12 +147,12 @@ void StreamKernel::generate_neon() {
 // pointer (up to 256 vectors), each pointer advanced once an iteration; the non-temporal stores
 // (STNT1D, 16 vectors from their pointer) around a pointer biased 8 vectors in, advanced by ADDVL
 // every 16.
-void StreamKernel::generate_sve() {
-  const Access access = stream_.access;
-  const int unroll = stream_.effective_unroll();
+void Generator::generate_sve_stream(const StreamSpec& stream) {
+  const Access access = stream.access;
+  const int unroll = stream.effective_unroll();
   if (unroll > 256) throw std::invalid_argument("an SVE stream kernel moves at most 256 vectors");
   const int registers = register_count();
-  const int data = stream_.checksum ? registers / 2 : registers;
+  const int data = stream.checksum ? registers / 2 : registers;
   constexpr int kNtReach = 16, kNtBias = 8;
   const bool nt = access == Access::store_nt;
 
@@ -162,7 +161,7 @@ void StreamKernel::generate_sve() {
     a().ldr(reg_scratch(), arg(offsetof(KernelArgs, fill)));
     for (int r = 0; r < data; ++r) emit_broadcast(vreg(r), reg_scratch());
   }
-  if (stream_.checksum) {
+  if (stream.checksum) {
     for (int r = data; r < registers; ++r) emit_zero(vreg(r));
   }
   const auto body = [&] {
@@ -174,7 +173,7 @@ void StreamKernel::generate_sve() {
         emit_sve_store_nt(vreg(k % data), reg_pd(), k - block - kNtBias);
         if (k + 1 == unroll || (k + 1) % kNtReach == 0) emit_sve_advance(reg_pd(), k + 1 - block);
       }
-      if (stream_.checksum) {
+      if (stream.checksum) {
         emit_flop(FlopOp::add, vreg(data + k % (registers - data)), vreg(k % data), vreg(k % data));
       }
     }
@@ -182,16 +181,16 @@ void StreamKernel::generate_sve() {
   };
   emit_stream_sweeps(unroll, body, nt ? kNtBias : 0);
   if (nt) a().dsb(asmjit::Imm(0xb));  // dsb ish: as the NEON kernel's
-  if (stream_.checksum) {
+  if (stream.checksum) {
     a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));
     for (int r = data; r < registers; ++r) emit_store_out(vreg(r), reg_scratch(), r - data);
   }
   epilogue();
 }
 
-void FlopsKernel::generate() {
-  const FlopOp op = flops_.op;
-  const int unroll = flops_.effective_unroll();
+void Generator::generate_family(const FlopsSpec& flops) {
+  const FlopOp op = flops.op;
+  const int unroll = flops.effective_unroll();
   // Every register but the two operands accumulates, to cover the FP pipes' latency.
   const int accumulators = register_count() - 2;
   const Vec x = vreg(accumulators);
@@ -205,11 +204,11 @@ void FlopsKernel::generate() {
   epilogue();
 }
 
-void ChaseKernel::generate() {
+void Generator::generate_family(const ChaseSpec& chase) {
   const Gp pointer = reg_chain();
   a().ldr(pointer, arg(offsetof(KernelArgs, src0)));
   emit_repetitions_loop([&] {
-    for (int k = 0; k < chase_.effective_unroll(); ++k) emit_dependent_load(pointer);
+    for (int k = 0; k < chase.effective_unroll(); ++k) emit_dependent_load(pointer);
   });
   // Where the chase ended: keeps it observable and lets a test follow it.
   a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));
@@ -219,23 +218,23 @@ void ChaseKernel::generate() {
 
 // One chain of dependent register-register adds (one per core cycle), alone or beside one FP
 // instruction of an ISA per link on independent accumulators.
-void ClockKernel::generate() {
-  if (clock_.chain != ClockChain::add) {
+void Generator::generate_family(const ClockSpec& clock) {
+  if (clock.chain != ClockChain::add) {
     throw std::invalid_argument("the AArch64 clock kernel has the add chain only");
   }
   const Gp chain = reg_chain(), operand = reg_operand();
   a().mov(chain, 0);
   a().mov(operand, 1);
-  const int accumulators = clock_.load ? register_count() - 2 : 0;
-  if (clock_.load) {
+  const int accumulators = clock.load ? register_count() - 2 : 0;
+  if (clock.load) {
     if (sve()) emit_sve_prologue();
     a().ldr(reg_scratch(), arg(offsetof(KernelArgs, fill)));
     for (int r = 0; r < accumulators + 2; ++r) emit_broadcast(vreg(r), reg_scratch());
   }
   emit_repetitions_loop([&] {
-    for (int k = 0; k < clock_.effective_unroll(); ++k) {
+    for (int k = 0; k < clock.effective_unroll(); ++k) {
       emit_chain_add(chain, operand);
-      if (clock_.load) {
+      if (clock.load) {
         emit_flop(FlopOp::fma, vreg(k % accumulators), vreg(accumulators), vreg(accumulators + 1));
       }
     }

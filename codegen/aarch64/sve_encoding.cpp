@@ -5,24 +5,21 @@
 #include <stdexcept>
 #include <string>
 
+#include "results/check.h"
+
 namespace larm::codegen::aarch64::sve {
 namespace {
 
 std::uint32_t field(unsigned value, unsigned limit, const char* what) {
-  if (value >= limit) {
-    throw std::logic_error(std::string("SVE encoding: ") + what + " " + std::to_string(value) +
-                           " out of range");
-  }
+  LARM_CHECK(value < limit) << "SVE encoding: " << what << " " << value << " out of range";
   return value;
 }
 
 // A signed immediate in `bits` bits, two's complement.
 std::uint32_t signed_field(int value, int bits, const char* what) {
   const int low = -(1 << (bits - 1)), high = (1 << (bits - 1)) - 1;
-  if (value < low || value > high) {
-    throw std::logic_error(std::string("SVE encoding: ") + what + " " + std::to_string(value) +
-                           " out of range");
-  }
+  LARM_CHECK(value >= low && value <= high)
+      << "SVE encoding: " << what << " " << value << " out of range";
   return static_cast<std::uint32_t>(value) & ((1U << bits) - 1);
 }
 

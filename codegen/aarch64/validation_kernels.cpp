@@ -5,14 +5,14 @@
 #include <cstddef>
 #include <stdexcept>
 
-#include "codegen/aarch64/kernels.h"
+#include "codegen/aarch64/generator.h"
 
 namespace larm::codegen::aarch64 {
 
 // Registers: 4 for the data of the accesses (2ld1st uses 2 per access), the two operands (ones,
 // from fill), the rest (18) accumulators, enough to cover the FP pipes' latency.
-void MixedKernel::generate() {
-  const Access access = mixed_.access;
+void Generator::generate_family(const MixedSpec& mixed) {
+  const Access access = mixed.access;
   if (access == Access::store_nt) {
     throw std::invalid_argument("no mixed kernel of non-temporal stores on AArch64 yet");
   }
@@ -20,10 +20,10 @@ void MixedKernel::generate() {
   const Vec x = vreg(kDataRegisters), y = vreg(kDataRegisters + 1);
   const int first_accumulator = kDataRegisters + 2;
   const int accumulators = register_count() - first_accumulator;
-  const FlopOp op = mixed_.op;
+  const FlopOp op = mixed.op;
   emit_ones_operands(op, x, y, first_accumulator, accumulators);
-  const int unroll = mixed_.effective_unroll();
-  const int fp_ops = mixed_.fp_ops;
+  const int unroll = mixed.effective_unroll();
+  const int fp_ops = mixed.fp_ops;
   const auto body = [&] {
     int emitted = 0;
     for (int k = 0; k < unroll; ++k) {
@@ -49,8 +49,8 @@ void MixedKernel::generate() {
 
 // Loads from src0 and stores (of fill) to dst, alternating as evenly as the ratio allows;
 // KernelArgs::iterations iterations a sweep, each stream advancing by its own step.
-void ReadWriteKernel::generate() {
-  const int loads = readwrite_.loads, stores = readwrite_.stores;
+void Generator::generate_family(const ReadWriteSpec& readwrite) {
+  const int loads = readwrite.loads, stores = readwrite.stores;
   if (loads < 0 || stores < 0 || loads + stores == 0) {
     throw std::invalid_argument("a readwrite kernel needs at least one load or store");
   }
@@ -99,9 +99,9 @@ void ReadWriteKernel::generate() {
 }
 
 // Registers: ddot's 4 partial sums first, then pairs of data registers, the scalar last.
-void StreamBenchmarkKernel::generate() {
-  const StreamBenchmark benchmark = benchmark_.benchmark;
-  const int unroll = benchmark_.effective_unroll();
+void Generator::generate_family(const StreamBenchSpec& spec) {
+  const StreamBenchmark benchmark = spec.benchmark;
+  const int unroll = spec.effective_unroll();
   const int sums = benchmark == StreamBenchmark::ddot ? 4 : 0;
   const Vec scalar = vreg(register_count() - 1);
   const int pairs = (register_count() - 1 - sums) / 2;

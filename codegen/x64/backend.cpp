@@ -1,8 +1,8 @@
 // The x86-64 generators, one per kernel family, behind the factory's one entry.
 #include "codegen/backend.h"
 
-#include "codegen/generator_dispatch.h"
-#include "codegen/x64/generators.h"
+#include "codegen/family_generator.h"
+#include "codegen/x64/generator.h"
 
 namespace larm::codegen::backend {
 
@@ -11,10 +11,7 @@ bool generates(const KernelSpec& /*spec*/) {
 }
 
 std::unique_ptr<Kernel> generate(const KernelSpec& spec) {
-  using namespace x64;
-  std::unique_ptr<Generator> kernel =
-      make_generator<Generator, StreamKernel, FlopsKernel, ChaseKernel, ClockKernel, MixedKernel,
-                     ReadWriteKernel, StreamBenchmarkKernel>(spec);
+  std::unique_ptr<x64::Generator> kernel = make_generator<x64::Generator>(spec);
   kernel->build();
   return kernel;
 }

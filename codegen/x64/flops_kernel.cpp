@@ -1,14 +1,14 @@
 // FLOP ceiling kernels: add, mul or fma on independent accumulators, no memory traffic.
 #include <cstddef>
 
-#include "codegen/x64/generators.h"
+#include "codegen/x64/generator.h"
 
 namespace larm::codegen::x64 {
 
-void FlopsKernel::generate() {
+void Generator::generate_family(const FlopsSpec& flops) {
   using namespace Xbyak;
-  const FlopOp op = flops_.op;
-  const int unroll = flops_.effective_unroll();
+  const FlopOp op = flops.op;
+  const int unroll = flops.effective_unroll();
   // Every register but the two operands accumulates, to cover the FP pipes' latency.
   const int accumulators = register_count() - 2;
   const Xmm a = vreg(accumulators);

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "codegen/code_dump.h"
+#include "results/check.h"
 
 namespace larm::codegen::x64 {
 namespace {
@@ -16,25 +17,13 @@ constexpr std::size_t kMaxCodeBytes = 64 * 1024;
 }  // namespace
 
 Generator::Generator(const KernelSpec& spec)
-    : Xbyak::CodeGenerator(kMaxCodeBytes, Xbyak::DontSetProtectRWE),
-      spec_(spec),
-      isa_(isa_of(spec)),
-      precision_(precision_of(spec)),
+    : GeneratorBase(spec),
+      Xbyak::CodeGenerator(kMaxCodeBytes, Xbyak::DontSetProtectRWE),
       forms_(instruction_forms(isa_)) {}
 
-void Generator::build() {
-  if (built_) return;
-  generate();
-  // The buffer was never writable and executable at once; it becomes read+execute only now.
-  setProtectModeRE();
-  built_ = true;
-}
-
 Xbyak::Xmm Generator::vreg(int index) {
-  if (index < 0 || index >= register_count()) {
-    throw std::logic_error("kernel " + Kernel::name() + " asked for vector register " +
-                           std::to_string(index));
-  }
+  LARM_CHECK(index >= 0 && index < register_count())
+      << "kernel " << Kernel::name() << " asked for vector register " << index;
   metadata_.vector_registers.insert(index);
   switch (isa_) {
     case Isa::avx512:

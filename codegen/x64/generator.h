@@ -2,7 +2,8 @@
 // only caller-saved registers, vzeroupper on exit), the register file (general registers by
 // role, vector registers by index in the ISA's width), the instruction forms of the ISA (chosen
 // once), and the metadata that the emit helpers update as they emit, so metadata cannot drift
-// from code. Each generator only implements generate().
+// from code. The families are its generate_family overloads, one file each, built as
+// FamilyGenerator<Generator, Spec> (codegen/family_generator.h).
 #pragma once
 
 #include <cstddef>
@@ -14,25 +15,17 @@
 
 #include <xbyak/xbyak.h>
 
-#include "codegen/kernel.h"
+#include "codegen/family_generator.h"
+#include "codegen/generator_base.h"
 #include "codegen/x64/instruction_forms.h"
 
 namespace larm::codegen::x64 {
 
-class Generator : public Kernel, protected Xbyak::CodeGenerator {
+class Generator : public GeneratorBase, protected Xbyak::CodeGenerator {
  public:
-  using Function = void (*)(const KernelArgs*);
-
   explicit Generator(const KernelSpec& spec);
   ~Generator() override = default;
-  Generator(const Generator&) = delete;
-  Generator& operator=(const Generator&) = delete;
 
-  // Emits the code (once), then makes it read+execute only.
-  void build();
-
-  const KernelSpec& spec() const override { return spec_; }
-  const KernelMetadata& metadata() const override { return metadata_; }
   void run(const KernelArgs& args) const override { getCode<Function>()(&args); }
   std::size_t code_bytes() const override { return getSize(); }
   // NAME.bin and, when objdump is on PATH, NAME.asm (its x86-64 disassembly).
@@ -40,6 +33,32 @@ class Generator : public Kernel, protected Xbyak::CodeGenerator {
 
  protected:
   virtual void generate() = 0;
+
+  // load, store, store-nt, copy, 2ld1st over 1–3 streams (METHOD §2, §4).
+  void generate_family(const StreamSpec& stream);
+  // A stream kernel with fp_ops independent FP instructions spread among its accesses: their
+  // operands are constant registers and each writes its own accumulator, so nothing waits on
+  // memory and the arithmetic intensity is exact (METHOD §7).
+  void generate_family(const MixedSpec& mixed);
+  // Loads from src0 and stores to dst, unroll loads and `stores` stores per iteration, each stream
+  // advancing by its own bytes: a chosen read/write byte ratio (METHOD §8).
+  void generate_family(const ReadWriteSpec& readwrite);
+  // STREAM's copy c=a, scale b=s·c, add c=a+b, triad a=b+s·c and ddot Σ a·b over src0, src1 and
+  // dst (s: the first element of fill); ddot leaves its partial sums in out.
+  void generate_family(const StreamBenchSpec& benchmark);
+  // add, mul or fma on registers only, with independent accumulators.
+  void generate_family(const FlopsSpec& flops);
+  // Pointer chase: each load's address is the value of the previous one.
+  void generate_family(const ChaseSpec& chase);
+  // One chain of dependent integer adds or imuls of known latency, to measure the core clock,
+  // alone or under an ISA's FP load.
+  void generate_family(const ClockSpec& clock);
+
+  // What the stream-shaped kernels share: sweeps over 1–3 streams with one access mix, `unroll`
+  // times per iteration using the first data_registers vector registers (accumulating loads when
+  // checksum); after_group(k) emits what follows the k-th access.
+  void generate_streams(Access access, int unroll, bool checksum, int data_registers,
+                        const std::function<void(int)>& after_group);
 
   // The general registers by role (all caller-saved, so no prologue saves anything).
   const Xbyak::Reg64 reg_args = rdi;          // the KernelArgs pointer
@@ -57,14 +76,6 @@ class Generator : public Kernel, protected Xbyak::CodeGenerator {
 
   // The i-th vector register of the spec's ISA (xmm, ymm or zmm), recorded as used.
   Xbyak::Xmm vreg(int index);
-  Isa isa() const { return isa_; }
-  int vector_bytes() const { return traits(isa_).vector_bytes; }
-  int register_count() const { return traits(isa_).register_count; }
-  int lanes() const { return vector_bytes() / (precision_ == Precision::dp ? 8 : 4); }
-
-  // Metadata counts only what is emitted between begin_body() and end_body().
-  void begin_body() { counting_ = true; }
-  void end_body() { counting_ = false; }
 
   void emit_load(const Xbyak::Xmm& dst, const Xbyak::Address& src);
   void emit_store(const Xbyak::Address& dst, const Xbyak::Xmm& src);
@@ -110,13 +121,10 @@ class Generator : public Kernel, protected Xbyak::CodeGenerator {
     if (counting_) ++metadata_.instructions;
   }
 
-  KernelSpec spec_;
-  Isa isa_;
-  Precision precision_;  // of the FP instructions
+  // The buffer was never writable and executable at once; it becomes read+execute only now.
+  void make_executable() override { setProtectModeRE(); }
+
   const InstructionForms& forms_;
-  KernelMetadata metadata_;
-  bool counting_ = false;
-  bool built_ = false;
 };
 
 }  // namespace larm::codegen::x64

@@ -53,8 +53,8 @@ const IsaTraits& traits(Isa isa) {
   throw std::invalid_argument(std::string("ISA ") + name(isa) + " is not an x86-64 ISA");
 }
 
-std::optional<int> sve_vector_bytes() {
-  return std::nullopt;  // AArch64's
+std::optional<int> scalable_vector_bytes() {
+  return std::nullopt;  // every x86-64 ISA has a fixed width
 }
 
 bool cpu_supports(Isa isa) {

@@ -3,14 +3,14 @@
 #include <cstddef>
 #include <stdexcept>
 
-#include "codegen/x64/generators.h"
+#include "codegen/x64/generator.h"
 
 namespace larm::codegen::x64 {
 
-void ReadWriteKernel::generate() {
+void Generator::generate_family(const ReadWriteSpec& readwrite) {
   using namespace Xbyak;
-  const int loads = readwrite_.loads;
-  const int stores = readwrite_.stores;
+  const int loads = readwrite.loads;
+  const int stores = readwrite.stores;
   if (loads < 0 || stores < 0 || loads + stores == 0) {
     throw std::invalid_argument("a readwrite kernel needs at least one load or store");
   }

@@ -3,15 +3,15 @@
 // results, so they are the applications the hybrid model is validated against (METHOD §8).
 #include <cstddef>
 
-#include "codegen/x64/generators.h"
+#include "codegen/x64/generator.h"
 
 namespace larm::codegen::x64 {
 
-void StreamBenchmarkKernel::generate() {
+void Generator::generate_family(const StreamBenchSpec& spec) {
   using namespace Xbyak;
-  const StreamBenchmark benchmark = benchmark_.benchmark;
+  const StreamBenchmark benchmark = spec.benchmark;
   const bool fma = traits(isa()).has_fma;
-  const int unroll = benchmark_.effective_unroll();
+  const int unroll = spec.effective_unroll();
   const int width = vector_bytes();
   // Registers: ddot's partial sums first, then pairs of data registers, the scalar last.
   const int sums = benchmark == StreamBenchmark::ddot ? 4 : 0;

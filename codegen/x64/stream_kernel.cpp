@@ -3,21 +3,21 @@
 #include <cstddef>
 #include <stdexcept>
 
-#include "codegen/x64/generators.h"
+#include "codegen/x64/generator.h"
 
 namespace larm::codegen::x64 {
 
-void StreamKernel::generate() {
-  if (stream_.checksum && stream_.access != Access::load) {
+void Generator::generate_family(const StreamSpec& stream) {
+  if (stream.checksum && stream.access != Access::load) {
     throw std::invalid_argument("only the load kernel has a checksum variant");
   }
-  generate_streams(stream_.access, stream_.effective_unroll(), stream_.checksum, register_count(),
+  generate_streams(stream.access, stream.effective_unroll(), stream.checksum, register_count(),
                    nullptr);
   epilogue();
 }
 
-void StreamGenerator::generate_streams(Access access, int unroll, bool checksum, int data_registers,
-                                       const std::function<void(int)>& after_group) {
+void Generator::generate_streams(Access access, int unroll, bool checksum, int data_registers,
+                                 const std::function<void(int)>& after_group) {
   using namespace Xbyak;
   const int width = vector_bytes();
   const int registers = data_registers;
@@ -80,7 +80,7 @@ void StreamGenerator::generate_streams(Access access, int unroll, bool checksum,
   }
 }
 
-void MixedKernel::generate() {
+void Generator::generate_family(const MixedSpec& mixed) {
   using namespace Xbyak;
   // Registers: 4 for the data of the accesses (2ld1st uses 2 per access), two constant operands
   // (ones, from fill), the rest accumulators: at least 10, enough to cover the FMA latency.
@@ -89,7 +89,7 @@ void MixedKernel::generate() {
   const Xmm b = vreg(kDataRegisters + 1);
   const int first_accumulator = kDataRegisters + 2;
   const int accumulators = register_count() - first_accumulator;
-  const FlopOp op = mixed_.op;
+  const FlopOp op = mixed.op;
   mov(reg_scratch, arg(offsetof(KernelArgs, fill)));
   load_unaligned_setup(a, ptr[reg_scratch]);
   load_unaligned_setup(b, ptr[reg_scratch]);
@@ -102,10 +102,10 @@ void MixedKernel::generate() {
     }
   }
   // fp_ops instructions spread evenly over the unroll accesses of an iteration.
-  const int unroll = mixed_.effective_unroll();
-  const int fp_ops = mixed_.fp_ops;
+  const int unroll = mixed.effective_unroll();
+  const int fp_ops = mixed.fp_ops;
   int emitted = 0;
-  generate_streams(mixed_.access, unroll, false, kDataRegisters, [&](int k) {
+  generate_streams(mixed.access, unroll, false, kDataRegisters, [&](int k) {
     const int due = (k + 1) * fp_ops / unroll;
     for (; emitted < due; ++emitted) {
       emit_flop(op, vreg(first_accumulator + emitted % accumulators), a, b);
