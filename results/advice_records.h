@@ -24,8 +24,20 @@ struct PlacementCommands {
   std::string note;
 };
 
+// What a candidate placement's prediction says, the same in the model (roofline/
+// policy_advice.h's PolicyPrediction) and in the file.
+struct PlacementPrediction {
+  std::optional<double> gbps;             // all threads together
+  std::optional<double> gflops;           // min(AI × gbps, ceiling)
+  std::optional<double> speedup;          // over the current placement's prediction
+  std::optional<double> expected_gflops;  // measured × speedup
+  std::string bound;                      // "memory 0", "interconnect", "compute ceiling"...
+  bool current = false;                   // the placement the region ran with
+  std::string unavailable;                // why there is no prediction
+};
+
 // One candidate placement of a region, as predicted.
-struct RankedPlacement {
+struct RankedPlacement : PlacementPrediction {
   std::string placement;  // e.g. "compact + first touch"
   std::string threads;    // compact, scatter
   std::string data;       // first-touch, interleave, bind, fast-share
@@ -33,32 +45,37 @@ struct RankedPlacement {
   std::optional<double> fast_share;
   std::map<int, int> threads_per_domain;      // domain -> threads
   std::map<unsigned, double> expected_pages;  // memory -> share of the pages
-  std::optional<double> gbps, gflops, speedup, expected_gflops;
-  std::string bound;
-  bool current = false;
-  std::string unavailable;
   PlacementCommands commands;
 };
 
-// One region's advice: the region as measured, its current placement, the ranking, the verdicts.
-struct RegionAdviceRecord {
+// What a region's advice says of the region as measured, its current placement and the verdicts,
+// the same in the model (roofline/policy_advice.h's RegionAdvice) and in the file.
+struct RegionVerdicts {
   std::string file, label, region;
   int threads = 0;
-  std::map<int, int> threads_per_domain;
-  std::optional<double> ai, measured_gflops, measured_gbps, read_share;
-  std::map<unsigned, double> data_memories;
-  std::string current;
-  std::optional<double> current_predicted;
-  std::optional<double> hybrid_roof_gbps;
+  std::optional<double> ai, measured_gflops, measured_gbps;
+  std::optional<double> read_share;          // of its bytes; none: taken as 1 (loads)
+  std::map<unsigned, double> data_memories;  // tagged pages by memory
+  std::string current;                       // the recognised current placement
+  std::optional<double> current_predicted;   // its prediction
+  std::optional<double> hybrid_roof_gbps;    // thesis fig. 4.9: the region's own roof
   std::string hybrid_note;
-  std::vector<RankedPlacement> ranking;
+  // Thesis Def. 6.1 as stated: the verdict over the other policies' time ratios; none when the
+  // default (compact + first touch) is not predicted.
   std::optional<bool> thesis_sensitive;
-  std::map<std::string, double> thesis_time_ratios;
+  // larm's extended verdict: best over worst of every candidate predicted.
   bool sensitive = false;
   std::optional<double> best_over_worst;
   std::string recommendation;
   std::vector<std::string> evidence;
-  std::string unavailable;
+  std::string unavailable;  // why nothing is predicted
+};
+
+// One region's advice: the verdicts, and the threads and ranking keyed by domain and memory.
+struct RegionAdviceRecord : RegionVerdicts {
+  std::map<int, int> threads_per_domain;
+  std::vector<RankedPlacement> ranking;
+  std::map<std::string, double> thesis_time_ratios;
 };
 
 // The whole file. The blocks larm advise adds about the node's bandwidth models and the thread

@@ -461,7 +461,7 @@ class Advisor {
     if (!current_share.empty()) {
       const Evaluation e = evaluate(models_, shape_, a.threads_per_domain, current_share,
                                     read_share, a.ai, peak_, std::nullopt, cache);
-      a.current_gflops = a.ai ? e.gflops : e.gbps;
+      a.current_predicted = a.ai ? e.gflops : e.gbps;
       if (!e.unavailable.empty()) a.evidence.push_back("current placement: " + e.unavailable);
     }
     for (const Policy& policy : policies_) {
@@ -668,12 +668,12 @@ class Advisor {
     p.unavailable = e.unavailable;
     const std::optional<double> value = a.ai ? p.gflops : p.gbps;
     const std::optional<double> measured = a.ai ? a.measured_gflops : a.measured_gbps;
-    if (value && a.current_gflops && *a.current_gflops > 0) {
-      p.speedup = *value / *a.current_gflops;
+    if (value && a.current_predicted && *a.current_predicted > 0) {
+      p.speedup = *value / *a.current_predicted;
     } else if (value && measured && *measured > 0) {
       p.speedup = *value / *measured;
     }
-    if (p.speedup && measured && a.current_gflops) p.expected_gflops = *measured * *p.speedup;
+    if (p.speedup && measured && a.current_predicted) p.expected_gflops = *measured * *p.speedup;
     p.current = !current_share.empty() && share == current_share &&
                 p.threads_per_domain == a.threads_per_domain;
     return p;
@@ -718,8 +718,8 @@ class Advisor {
     } else {
       a.recommendation = "use " + best.policy.name() +
                          (best.speedup ? ": predicted ×" + number(*best.speedup, "%.2f") +
-                                             (a.current_gflops ? " over the current placement"
-                                                               : " over the measured point")
+                                             (a.current_predicted ? " over the current placement"
+                                                                  : " over the measured point")
                                        : "") +
                          "; run: " + best.commands.shell;
       if (!best.commands.note.empty()) a.recommendation += " (" + best.commands.note + ")";
@@ -789,8 +789,12 @@ std::vector<results::RegionAdviceRecord> advice_records(const std::vector<Region
   std::vector<results::RegionAdviceRecord> out;
   for (const RegionAdvice& a : advice) {
     results::RegionAdviceRecord r;
+    static_cast<results::RegionVerdicts&>(r) = a;
+    r.threads_per_domain = by_domain(a, a.threads_per_domain);
+    r.thesis_time_ratios.insert(a.thesis_time_ratios.begin(), a.thesis_time_ratios.end());
     for (const PolicyPrediction& p : a.ranking) {
       results::RankedPlacement q;
+      static_cast<results::PlacementPrediction&>(q) = p;
       q.placement = p.policy.name();
       q.threads = p.policy.threads == ThreadPolicy::compact ? "compact" : "scatter";
       q.data = data_word(p.policy.data);
@@ -798,13 +802,6 @@ std::vector<results::RegionAdviceRecord> advice_records(const std::vector<Region
       if (p.policy.data == DataPolicy::fast_share) q.fast_share = p.policy.fast_share;
       q.threads_per_domain = by_domain(a, p.threads_per_domain);
       q.expected_pages = by_memory(a, p.expected_pages);
-      q.gbps = p.gbps;
-      q.gflops = p.gflops;
-      q.bound = p.bound;
-      q.speedup = p.speedup;
-      q.expected_gflops = p.expected_gflops;
-      q.current = p.current;
-      q.unavailable = p.unavailable;
       for (const auto& [key, value] : p.commands.environment) q.commands.environment[key] = value;
       q.commands.numactl = p.commands.numactl;
       q.commands.hwloc_bind = p.commands.hwloc_bind;
@@ -812,27 +809,6 @@ std::vector<results::RegionAdviceRecord> advice_records(const std::vector<Region
       q.commands.note = p.commands.note;
       r.ranking.push_back(std::move(q));
     }
-    r.file = a.file;
-    r.label = a.label;
-    r.region = a.region;
-    r.threads = a.threads;
-    r.threads_per_domain = by_domain(a, a.threads_per_domain);
-    r.ai = a.ai;
-    r.measured_gflops = a.measured_gflops;
-    r.measured_gbps = a.measured_gbps;
-    r.read_share = a.read_share;
-    r.data_memories = a.data_memories;
-    r.current = a.current;
-    r.current_predicted = a.current_gflops;
-    r.hybrid_roof_gbps = a.hybrid_roof_gbps;
-    r.hybrid_note = a.hybrid_note;
-    r.thesis_sensitive = a.thesis_sensitive;
-    for (const auto& [policy, ratio] : a.thesis_time_ratios) r.thesis_time_ratios[policy] = ratio;
-    r.sensitive = a.sensitive;
-    r.best_over_worst = a.best_over_worst;
-    r.recommendation = a.recommendation;
-    r.evidence = a.evidence;
-    r.unavailable = a.unavailable;
     out.push_back(std::move(r));
   }
   return out;

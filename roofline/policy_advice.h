@@ -53,48 +53,25 @@ struct Commands {
   std::string note;                     // what the application must do itself (first touch)
 };
 
-struct PolicyPrediction {
+// The prediction (results::PlacementPrediction: what advice.json holds of it) with the policy
+// and its per-domain and per-memory vectors.
+struct PolicyPrediction : results::PlacementPrediction {
   Policy policy;
-  std::vector<int> threads_per_domain;    // domain index order of the results' topology
-  std::vector<double> expected_pages;     // per memory (topology order): expected page share
-  std::optional<double> gbps;             // all threads together
-  std::optional<double> gflops;           // min(AI × gbps, ceiling)
-  std::string bound;                      // "memory 0", "interconnect", "compute ceiling"...
-  std::optional<double> speedup;          // over the current placement's prediction
-  std::optional<double> expected_gflops;  // measured × speedup
+  std::vector<int> threads_per_domain;  // domain index order of the results' topology
+  std::vector<double> expected_pages;   // per memory (topology order): expected page share
   Commands commands;
-  bool current = false;     // the placement the region ran with
-  std::string unavailable;  // why there is no prediction
 };
 
-struct RegionAdvice {
-  std::string file;
-  std::string label;
-  std::string region;
-  int threads = 0;
+// The verdicts (results::RegionVerdicts: what advice.json holds of them) with the orders of the
+// per-domain and per-memory vectors and the ranking.
+struct RegionAdvice : results::RegionVerdicts {
   std::vector<int> domains;        // domain indexes: the order of every per-domain vector
   std::vector<unsigned> memories;  // memory OS indexes: the order of every per-memory vector
   std::vector<int> threads_per_domain;
-  std::optional<double> ai;
-  std::optional<double> measured_gflops;
-  std::optional<double> measured_gbps;
-  std::optional<double> read_share;          // of its bytes; none: taken as 1 (loads)
-  std::map<unsigned, double> data_memories;  // tagged pages by memory
-  std::string current;                       // the recognised current placement
-  std::optional<double> current_gflops;      // its prediction
-  std::optional<double> hybrid_roof_gbps;    // thesis fig. 4.9: the region's own roof
-  std::string hybrid_note;
   std::vector<PolicyPrediction> ranking;  // best first
   // Thesis Def. 6.1 as stated: each of the thesis' other three policies' predicted time over the
-  // default's (compact + first touch), and the verdict; none when the default is not predicted.
+  // default's (compact + first touch).
   std::vector<std::pair<std::string, double>> thesis_time_ratios;
-  std::optional<bool> thesis_sensitive;
-  // larm's extended verdict: best over worst of every candidate predicted.
-  bool sensitive = false;
-  std::optional<double> best_over_worst;
-  std::string recommendation;
-  std::vector<std::string> evidence;
-  std::string unavailable;  // why nothing is predicted
 };
 
 struct AdviceOptions {

@@ -25,8 +25,8 @@ std::string advice_table(const std::vector<RegionAdvice>& advice) {
     if (a.measured_gflops) out << ", measured " << advice_number(*a.measured_gflops) << " GFLOP/s";
     if (a.measured_gbps) out << ", " << advice_number(*a.measured_gbps) << " GB/s";
     out << "\n  current: " << a.current;
-    if (a.current_gflops) {
-      out << " (predicted " << advice_number(*a.current_gflops) << (a.ai ? " GFLOP/s" : " GB/s")
+    if (a.current_predicted) {
+      out << " (predicted " << advice_number(*a.current_predicted) << (a.ai ? " GFLOP/s" : " GB/s")
           << ")";
     }
     out << "\n";
