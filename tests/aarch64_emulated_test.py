@@ -95,7 +95,7 @@ for bits in (128, 256, 512, 2048):
     if bits in (128, 2048):
         r = subprocess.run(emulator + [larm, "validate", "--quick", "--quiet", "--placements",
                                        "cache", out],
-                           capture_output=True, text=True, env=env, timeout=300)
+                           capture_output=True, text=True, env=env, timeout=900)
         c.check(r.returncode == 0, f"VL {bits}: validate: exit {r.returncode}: {r.stderr[-2000:]!r}")
         points = json.load(open(os.path.join(out, "results.json"))).get("validation", [])
         c.check(len(points) >= 3, f"VL {bits}: {len(points)} validation points")

@@ -28,7 +28,7 @@ ALLOWED = {
     "fleet": {"results", "topology", "platform", "codegen", "kernels", "roofline", "characterize",
               "larm"},
     "tools": {"results", "topology", "platform", "codegen", "kernels", "roofline", "validate",
-              "characterize", "report", "fleet", "larm"},
+              "characterize", "report", "fleet", "instrument", "larm"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/', re.M)
 

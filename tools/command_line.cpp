@@ -33,6 +33,7 @@ CommandLine::CommandLine()
   setup_place(app, global, action);
   setup_count(app, global, action);
   setup_profile(app, global, action);
+  setup_monitor(app, global, action);
   setup_advise(app, global, action);
   setup_validate(app, global, action);
   setup_hybrid(app, global, action);

@@ -180,7 +180,7 @@ std::string find_program(const std::string& name, const std::string& command) {
 }
 
 ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set,
-                       const std::string& what) {
+                       const std::string& what, const std::function<void(pid_t)>& started) {
   // Orphans of the program become larm's children, not init's: larm finds and stops them.
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   std::vector<std::string> env;
@@ -219,6 +219,7 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<s
   ProgramRun outcome;
   rusage usage{};
   if (spawned == 0) {
+    if (started) started(pid);
     const RunningNotice notice(what);
     while (::wait4(pid, &outcome.status, 0, &usage) < 0 && errno == EINTR) {
     }

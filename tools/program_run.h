@@ -1,8 +1,11 @@
-// Running a program for larm count: its exit, its CPU time, and how clean the run was — what
+// Running a program for larm count and larm monitor: its exit, its CPU time, and how clean the run was — what
 // else used the machine's CPUs meanwhile (other processes, the hypervisor's steal), from
 // /proc/stat around the run and the program's own CPU time (wait4).
 #pragma once
 
+#include <sys/types.h>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,8 +46,10 @@ std::string find_program(const std::string& name, const std::string& command);
 // them). Throws UsageError when it cannot be started. `what` names the run in the line printed
 // every 10 s while it lasts when standard error is not a terminal ("count: the counted run");
 // empty: no line.
+// `started`, when given, is called with the program's PID once it runs, before larm waits for it.
 ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set,
-                       const std::string& what = "");
+                       const std::string& what = "",
+                       const std::function<void(pid_t)>& started = nullptr);
 
 // "exited with status 1", "was killed by signal 9".
 std::string exit_text(int status);

@@ -6,8 +6,10 @@
 # `larm characterize --quick` and `larm validate --quick`, prints results.json on the console,
 # and powers off; the host checks the results with check_results.py. Given the instrumented triad example and its checker,
 # the guest also runs it with first-touch, interleaved and single-memory (node 1) data and
-# `larm place`, and check_regions.py checks where the tagged data was found.
-#   guest_test.sh LARM CHECKER [WORK_DIR [TRIAD REGIONS_CHECKER]]
+# `larm place`, and check_regions.py checks where the tagged data was found. Given page_mover,
+# the guest runs it under `larm monitor` (its pages moved from node 0 to 1 to 2, one second apart)
+# and check_monitor.py checks that the per-node page monitor followed each move.
+#   guest_test.sh LARM CHECKER [WORK_DIR [TRIAD REGIONS_CHECKER [PAGE_MOVER]]]
 # Exit 77 (ctest's skip code) with a message when qemu cannot be installed; any other failure
 # fails the test.
 set -euo pipefail
@@ -16,6 +18,7 @@ checker=$(readlink -f "$2")
 work=${3:-$(mktemp -d /tmp/larm-multinuma.XXXXXX)}
 triad=${4:+$(readlink -f "$4")}
 regions_checker=${5:+$(readlink -f "$5")}
+page_mover=${6:+$(readlink -f "$6")}
 mkdir -p "$work"
 cache=${LARM_VM_CACHE:-/var/cache/larm-vm}
 mkdir -p "$cache" 2>/dev/null || cache=$HOME/.cache/larm-vm && mkdir -p "$cache"
@@ -56,6 +59,7 @@ for applet in sh mount poweroff cat echo date mkdir sed head; do ln -sf busybox 
 programs=("$larm")
 cp "$larm" "$root/bin/larm"
 if [[ -n $triad ]]; then cp "$triad" "$root/bin/triad"; programs+=("$triad"); fi
+if [[ -n $page_mover ]]; then cp "$page_mover" "$root/bin/page_mover"; programs+=("$page_mover"); fi
 # numactl applies larm advise's data placements in the guest.
 if [[ -n $triad ]]; then
   command -v numactl >/dev/null || apt_install numactl || true
@@ -101,6 +105,15 @@ echo "@@end"
 echo "@@errors"; cat /tmp/errors.txt
 echo "@@results"; cat /tmp/results/results.json
 echo "@@end"
+if [ -x /bin/page_mover ]; then
+  # larm monitor follows a program's pages per node while it moves them (period 200 ms: TCG).
+  echo 'pages{ OBJ:=NUMANode; PERF_LIB:=linux; EVSET:=process_bytes; }' > /tmp/pages.mon
+  larm monitor --monitors /tmp/pages.mon --period 200 --out /tmp/monitor -- page_mover \
+    > /tmp/monitor.txt 2>&1
+  echo "@@monitor status=$?"; cat /tmp/monitor.txt
+  echo "@@monitortrace"; cat /tmp/monitor/trace.csv
+  echo "@@end"
+fi
 if [ -x /bin/triad ]; then
   # This kernel boots with transparent huge pages "always": under a task-wide interleave
   # (numactl --interleave, as advise prescribes) a 2 MiB page of the 4.7 MB triad lands on one
@@ -178,5 +191,14 @@ if [[ -n $triad ]]; then
   grep -o '@@advised command: .*' "$work/console.txt" || true
   sed -n '/^@@advicejson$/,/^@@end$/p' "$work/console.txt" | sed '1d;$d' > "$work/advice.json"
   "${PYTHON:-python3}" "$regions_checker" "$work" || status=1
+fi
+if [[ -n $page_mover ]]; then
+  monitor_report=$(grep -o '@@monitor status=[0-9]*' "$work/console.txt") || monitor_report="no report"
+  echo "guest: larm monitor $monitor_report"
+  sed -n '/^@@monitor status=/,/^@@monitortrace$/p' "$work/console.txt" | sed '1d;$d' > "$work/monitor.txt"
+  sed -n '/^@@monitortrace$/,/^@@end$/p' "$work/console.txt" | sed '1d;$d' > "$work/monitor-trace.csv"
+  cat "$work/monitor.txt"
+  [[ $monitor_report == *"status=0" ]] || { echo "larm monitor failed in the guest" >&2; status=1; }
+  "${PYTHON:-python3}" "$(dirname "$checker")/check_monitor.py" "$work" 0.2 || status=1
 fi
 exit $status

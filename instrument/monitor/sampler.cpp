@@ -1,0 +1,54 @@
+#include "instrument/monitor/sampler.h"
+
+namespace larm::monitor {
+
+Sampler::Sampler(MonitorSet& monitors, std::chrono::microseconds period, OnSample on_sample)
+    : monitors_(monitors), period_(period), on_sample_(std::move(on_sample)) {}
+
+Sampler::~Sampler() {
+  stop();
+}
+
+void Sampler::sample(std::chrono::steady_clock::time_point start) {
+  const auto before = std::chrono::steady_clock::now();
+  monitors_.update();
+  on_sample_(std::chrono::duration<double>(before - start).count(), monitors_);
+  update_seconds_ +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
+  ++samples_;
+}
+
+void Sampler::start() {
+  const auto start = std::chrono::steady_clock::now();
+  started_ = start;
+  thread_ = std::thread([this, start] {
+    auto next = start;
+    std::unique_lock lock(mutex_);
+    while (true) {
+      lock.unlock();
+      sample(start);
+      lock.lock();
+      if (stopping_) return;
+      next += period_;
+      const auto now = std::chrono::steady_clock::now();
+      if (next < now) next = now;  // late: the next period starts now
+      wake_.wait_until(lock, next, [this] { return stopping_; });
+      if (stopping_) {
+        lock.unlock();
+        sample(start);  // the last one, at stop()
+        return;
+      }
+    }
+  });
+}
+
+void Sampler::stop() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace larm::monitor

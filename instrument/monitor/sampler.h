@@ -1,0 +1,52 @@
+// Samples a monitor set (monitor_set.h) every period on a thread of its own, from start() to
+// stop(), which takes a last sample: each sample is an update() and a call of on_sample with the
+// time since start. What the updates cost is kept (update_seconds), so a run can state it.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "instrument/monitor/monitor_set.h"
+
+namespace larm::monitor {
+
+class Sampler {
+ public:
+  using OnSample = std::function<void(double seconds, const MonitorSet& monitors)>;
+
+  Sampler(MonitorSet& monitors, std::chrono::microseconds period, OnSample on_sample);
+  ~Sampler();
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
+
+  // The first sample now, then one every period (late samples are not made up).
+  void start();
+  // The last sample, then the thread ends. Idempotent.
+  void stop();
+
+  int samples() const { return samples_; }
+  // When start() was called: the samples' time 0 (steady_clock: CLOCK_MONOTONIC on Linux).
+  std::chrono::steady_clock::time_point started() const { return started_; }
+  // Wall time spent in update() and on_sample, all samples together.
+  double update_seconds() const { return update_seconds_; }
+
+ private:
+  void sample(std::chrono::steady_clock::time_point start);
+
+  MonitorSet& monitors_;
+  std::chrono::microseconds period_;
+  OnSample on_sample_;
+  std::chrono::steady_clock::time_point started_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  int samples_ = 0;
+  double update_seconds_ = 0;
+};
+
+}  // namespace larm::monitor

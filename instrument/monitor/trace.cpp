@@ -1,0 +1,80 @@
+#include "instrument/monitor/trace.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <system_error>
+
+#include "results/atomic_file.h"
+#include "results/csv_writer.h"
+#include "results/number_text.h"
+
+namespace larm::monitor {
+namespace {
+
+std::string number(double value) {
+  return results::format_number("%.9g", value);
+}
+
+}  // namespace
+
+TraceWriter::TraceWriter(const std::filesystem::path& file) : file_(file) {
+  std::error_code ignored;
+  std::filesystem::remove(file, ignored);  // a link planted there: the link, not its target
+  fd_ = results::create_new_file(file);
+  const std::string header = "time_s,monitor,level,object,value_name,value\n";
+  if (::write(fd_, header.data(), header.size()) != static_cast<ssize_t>(header.size())) {
+    const int error = errno;
+    ::close(fd_);
+    throw std::system_error(error, std::generic_category(), "writing " + file.string());
+  }
+}
+
+TraceWriter::~TraceWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void TraceWriter::write(double seconds, const MonitorSet& monitors) {
+  std::string rows;
+  const std::string time = number(seconds);
+  for (const MonitorInstance& m : monitors.monitors()) {
+    if (!m.spec.output) continue;
+    for (std::size_t o = 0; o < m.objects.size(); ++o) {
+      const std::string object = object_name(m.objects[o]);
+      for (std::size_t v = 0; v < m.value_names.size(); ++v) {
+        const double value = m.values[o][v];
+        rows += time + "," + results::csv_field(m.spec.name) + "," +
+                results::csv_field(m.spec.object) + "," + results::csv_field(object) + "," +
+                results::csv_field(m.value_names[v]) + "," + number(value) + "\n";
+        ++rows_;
+        const std::string key = m.spec.name + "\n" + m.value_names[v];
+        auto found = peak_index_.find(key);
+        if (found == peak_index_.end()) {
+          found = peak_index_.emplace(key, peaks_.size()).first;
+          peaks_.push_back({m.spec.name, m.spec.object, m.value_names[v], object, value, seconds});
+        }
+        Peak& peak = peaks_[found->second];
+        if (value > peak.value) {
+          peak.value = value;
+          peak.object = object;
+          peak.seconds = seconds;
+        }
+      }
+    }
+  }
+  std::size_t written = 0;
+  while (written < rows.size()) {
+    const ssize_t n = ::write(fd_, rows.data() + written, rows.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw std::runtime_error("writing " + file_.string() + ": " + std::strerror(errno));
+    written += static_cast<std::size_t>(n);
+  }
+}
+
+std::vector<Peak> TraceWriter::peaks() const {
+  return peaks_;
+}
+
+}  // namespace larm::monitor

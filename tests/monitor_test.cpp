@@ -1,0 +1,279 @@
+// Monitors on the hwloc tree: the thesis' fig. 5.2 description parsed as written and aggregated on
+// a fixture topology (checked against sums taken through hwloc's own ancestors), the description
+// errors with their line, every reduction, and the linux source over fixture /proc and /sys files.
+#include <gtest/gtest.h>
+#include <hwloc.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "instrument/monitor/default_monitors.h"
+#include "instrument/monitor/description.h"
+#include "instrument/monitor/linux_source.h"
+#include "instrument/monitor/monitor_set.h"
+
+namespace {
+
+using namespace larm::monitor;
+namespace fs = std::filesystem;
+
+// Thesis, chapter 5, fig. 5.2 (a), (b) and (c), as printed.
+const char* kFigure52 = R"(
+L3_ACCES_PU{
+  OBJ:=PU;
+  PERF_LIB:=papi;
+  EVSET:=PAPI_L3_TCA;
+}
+
+L3_ACCES_L3{
+  OBJ:=L3;
+  PERF_LIB:=accumulate;
+  EVSET:=L3_ACCES_PU;
+}
+
+L3_var{
+  OBJ:=Machine;
+  PERF_LIB:=hierarchical;
+  EVSET:=L3_ACCES_L3;
+  REDUCTION:=1#hmonitor_evset_var;
+  OUTPUT:=1;
+}
+)";
+
+// A counter per PU of known value: its OS index + 1.
+class FakePapi final : public EventSource {
+ public:
+  std::string lacks(const std::string& event, hwloc_obj_type_t type) const override {
+    if (event != "PAPI_L3_TCA") return "no such event";
+    return type == HWLOC_OBJ_PU ? "" : "counted on PUs";
+  }
+  double read(const std::string&, hwloc_obj_t object) override { return object->os_index + 1.0; }
+};
+
+class Fixture {
+ public:
+  explicit Fixture(const char* file) {
+    hwloc_topology_init(&topology_);
+    const std::string path = std::string(LARM_TOPOLOGIES_DIR) + "/" + file;
+    if (hwloc_topology_set_xml(topology_, path.c_str()) != 0 || hwloc_topology_load(topology_)) {
+      ADD_FAILURE() << "cannot load " << path;
+    }
+  }
+  ~Fixture() { hwloc_topology_destroy(topology_); }
+  hwloc_topology_t get() const { return topology_; }
+
+ private:
+  hwloc_topology_t topology_;
+};
+
+TEST(MonitorDescription, TheThesisFigure52ParsesAsPrinted) {
+  const auto monitors = parse_description(kFigure52, "fig5.2");
+  ASSERT_EQ(monitors.size(), 3u);
+  EXPECT_EQ(monitors[0].name, "L3_ACCES_PU");
+  EXPECT_EQ(monitors[0].object, "PU");
+  EXPECT_EQ(monitors[0].source, "papi");
+  EXPECT_EQ(monitors[0].events, std::vector<std::string>{"PAPI_L3_TCA"});
+  EXPECT_EQ(monitors[0].line, 2);
+  EXPECT_EQ(monitors[1].source, "accumulate");
+  EXPECT_EQ(monitors[2].reduction, Reduction::var);
+  EXPECT_TRUE(monitors[2].output);
+  EXPECT_EQ(monitors[2].line, 14);
+}
+
+TEST(MonitorDescription, MalformedTextIsRefusedWithItsLine) {
+  const auto refused = [](const std::string& text) {
+    try {
+      parse_description(text, "d");
+    } catch (const DescriptionError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refused(""), "d: no monitor is described");
+  EXPECT_EQ(refused("\n\nA{ OBJ:=PU; PERF_LIB:=linux; EVSET:=cpu_busy;"),
+            "d:3: monitor A's block is not closed");
+  EXPECT_EQ(refused("A{ OBJ:=PU;\n WHAT:=1; PERF_LIB:=linux; EVSET:=cpu_busy; }"),
+            "d:2: unknown key WHAT (OBJ, PERF_LIB, EVSET, REDUCTION, OUTPUT)");
+  EXPECT_EQ(refused("A{ OBJ:=PU; PERF_LIB:=linux; }"), "d:1: monitor A has no EVSET");
+  EXPECT_EQ(refused("A{ OBJ:=PU; OBJ:=Core; PERF_LIB:=linux; EVSET:=x; }"),
+            "d:1: A's OBJ is given twice");
+  EXPECT_EQ(refused("A{ OBJ:=PU; PERF_LIB:=linux; EVSET:=x; }\nA{ OBJ:=PU; PERF_LIB:=linux; "
+                    "EVSET:=x; }"),
+            "d:2: monitor A is defined twice");
+  EXPECT_EQ(refused("A{ OBJ:=Machine; PERF_LIB:=hierarchical; EVSET:=B; }"),
+            "d:1: monitor A joins its children (hierarchical) and needs a REDUCTION");
+  EXPECT_NE(refused("A{ OBJ:=PU; PERF_LIB:=linux; EVSET:=x; REDUCTION:=median; }").find("median"),
+            std::string::npos);
+  EXPECT_EQ(refused("A{ OBJ:=PU PERF_LIB:=linux; }"),
+            "d:1: A's OBJ has ':=' in its value (a ';' missing before it?)");
+  EXPECT_EQ(refused("# a comment\nthis is not a block"),
+            "d:2: a monitor block NAME{ ... } expected, found 'this is not a block'");
+}
+
+TEST(MonitorSet, TheThesisFigure52AggregatesAlongTheTree) {
+  const Fixture topology("24em64t-2n6c2t-pci.xml");
+  FakePapi papi;
+  MonitorSet set(parse_description(kFigure52, "fig5.2"), topology.get(), {{"papi", &papi}},
+                 "fig5.2");
+  set.update();
+  ASSERT_EQ(set.monitors().size(), 3u);
+  const MonitorInstance& l3 = set.monitors()[1];
+  ASSERT_EQ(l3.objects.size(), 2u);
+  // Independently: each PU's value added to the L3 hwloc names its ancestor.
+  std::map<unsigned, double> expected;  // L3 logical index -> sum
+  const int pus = hwloc_get_nbobjs_by_type(topology.get(), HWLOC_OBJ_PU);
+  for (int i = 0; i < pus; ++i) {
+    hwloc_obj_t pu = hwloc_get_obj_by_type(topology.get(), HWLOC_OBJ_PU, static_cast<unsigned>(i));
+    hwloc_obj_t cache = hwloc_get_ancestor_obj_by_type(topology.get(), HWLOC_OBJ_L3CACHE, pu);
+    ASSERT_NE(cache, nullptr);
+    expected[cache->logical_index] += pu->os_index + 1.0;
+  }
+  double total = 0;
+  for (std::size_t o = 0; o < l3.objects.size(); ++o) {
+    EXPECT_DOUBLE_EQ(l3.values[o][0], expected.at(l3.objects[o]->logical_index));
+    total += l3.values[o][0];
+  }
+  EXPECT_DOUBLE_EQ(total, pus * (pus + 1) / 2.0);  // 1 + ... + 24
+  const double mean = total / 2;
+  double variance = 0;
+  for (const auto& [cache, sum] : expected) variance += (sum - mean) * (sum - mean) / 2;
+  const MonitorInstance& machine = set.monitors()[2];
+  ASSERT_EQ(machine.objects.size(), 1u);
+  EXPECT_DOUBLE_EQ(machine.values[0][0], variance);
+  EXPECT_EQ(machine.value_names, std::vector<std::string>{"PAPI_L3_TCA"});
+  EXPECT_EQ(object_name(l3.objects[0]), "L3 L#0");
+  EXPECT_EQ(object_name(set.monitors()[0].objects[3]).rfind("PU P#", 0), 0u);
+}
+
+TEST(MonitorSet, EveryMistakeIsFoundBeforeAnyRead) {
+  const Fixture topology("24em64t-2n6c2t-pci.xml");
+  FakePapi papi;
+  const auto refused = [&](const std::string& text) {
+    try {
+      MonitorSet(parse_description(text, "d"), topology.get(), {{"papi", &papi}}, "d");
+    } catch (const DescriptionError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refused("A{ OBJ:=L4; PERF_LIB:=papi; EVSET:=PAPI_L3_TCA; }"),
+            "d:1: monitor A: this topology has no L4");
+  EXPECT_EQ(refused("A{ OBJ:=Gizmo; PERF_LIB:=papi; EVSET:=PAPI_L3_TCA; }"),
+            "d:1: monitor A: OBJ Gizmo is not an hwloc object type");
+  EXPECT_EQ(refused("A{ OBJ:=PU; PERF_LIB:=papi; EVSET:=PAPI_FP_OPS; }"),
+            "d:1: monitor A: papi has no event PAPI_FP_OPS on PU: no such event");
+  EXPECT_EQ(refused("A{ OBJ:=Core; PERF_LIB:=papi; EVSET:=PAPI_L3_TCA; }"),
+            "d:1: monitor A: papi has no event PAPI_L3_TCA on Core: counted on PUs");
+  EXPECT_EQ(refused("A{ OBJ:=PU; PERF_LIB:=perfctr; EVSET:=x; }"),
+            "d:1: monitor A: PERF_LIB perfctr is not a source (papi, accumulate, hierarchical)");
+  EXPECT_EQ(refused("A{ OBJ:=L3; PERF_LIB:=accumulate; EVSET:=B; }"),
+            "d:1: monitor A reads B, which no monitor of the description is");
+  EXPECT_EQ(refused("A{ OBJ:=L3; PERF_LIB:=accumulate; EVSET:=B; }\n"
+                    "B{ OBJ:=PU; PERF_LIB:=accumulate; EVSET:=A; }"),
+            "d:1: monitor A joins itself through B");
+  EXPECT_EQ(refused("A{ OBJ:=L3; PERF_LIB:=papi; EVSET:=PAPI_L3_TCA; }"),
+            "d:1: monitor A: papi has no event PAPI_L3_TCA on L3: counted on PUs");
+  EXPECT_EQ(refused("A{ OBJ:=PU; PERF_LIB:=papi; EVSET:=PAPI_L3_TCA; }\n"
+                    "B{ OBJ:=L3; PERF_LIB:=accumulate; EVSET:=A; }\n"
+                    "C{ OBJ:=PU; PERF_LIB:=accumulate; EVSET:=B; }"),
+            "d:3: monitor C on PU joins B on L3, which is not below it");
+}
+
+TEST(MonitorReduction, EachReductionOfAKnownVector) {
+  const std::vector<double> v = {1, 2, 3, 0, 4};
+  EXPECT_DOUBLE_EQ(reduce(Reduction::sum, v), 10);
+  EXPECT_DOUBLE_EQ(reduce(Reduction::mean, v), 2);
+  EXPECT_DOUBLE_EQ(reduce(Reduction::min, v), 0);
+  EXPECT_DOUBLE_EQ(reduce(Reduction::max, v), 4);
+  EXPECT_DOUBLE_EQ(reduce(Reduction::var, v), 2);
+  EXPECT_DOUBLE_EQ(reduce(Reduction::sd, v), std::sqrt(2.0));
+  EXPECT_DOUBLE_EQ(reduce(Reduction::balance, v), 2);
+  EXPECT_DOUBLE_EQ(reduce(Reduction::count, v), 4);
+  EXPECT_DOUBLE_EQ(reduce(Reduction::balance, {0, 0}), 1);
+  EXPECT_DOUBLE_EQ(reduce(Reduction::sum, {}), 0);
+}
+
+void write(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << text;
+}
+
+TEST(LinuxSource, ReadsTheIntervalsOfFixtureProcAndSysFiles) {
+  const fs::path root =
+      fs::temp_directory_path() / ("larm-monitor-test-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  const fs::path proc = root / "proc", sys = root / "sys";
+  const fs::path node0 = sys / "devices/system/node/node0";
+  write(proc / "stat",
+        "cpu  1 2 3 4\ncpu0 100 0 50 800 50 0 0 0 0 0\ncpu1 10 0 0 990 0 0 0 0 0 0\n");
+  write(node0 / "numastat", "numa_hit 1000\nnuma_miss 10\nlocal_node 900\nother_node 110\n");
+  write(node0 / "meminfo", "Node 0 MemTotal:  1000 kB\nNode 0 MemUsed:    250 kB\n");
+  // A thread named with a blank and a parenthesis, last on CPU 1, utime 30 + stime 10 ticks.
+  std::string fields =
+      "S 1 1 1 0 -1 0 0 0 0 0 30 10 0 0 20 0 1 0 1 1 1 1 1 1 1 1 1 0 0 0 0 0 0 0 17 1";
+  write(proc / "42/task/42/stat", "42 (my (app) x) " + fields);
+  write(proc / "42/numa_maps",
+        "7f00 default anon=3 dirty=3 N0=3 kernelpagesize_kB=4\n"
+        "7f10 default file=/lib/x.so mapped=2 N0=1 N1=1 kernelpagesize_kB=4\n"
+        "7f20 default anon=1 N0=1 kernelpagesize_kB=2048\n");
+  LinuxSource source(proc, sys);
+  for (const char* event :
+       {"cpu_busy", "task_threads", "numa_hit", "mem_used_bytes", "process_pages"}) {
+    source.use(event);
+  }
+  source.set_process(42);
+  source.refresh();
+  // The second interval: CPU 0 busy 60 of 100 ticks, steal 10; the thread 5 ticks more.
+  write(proc / "stat", "cpu0 150 0 60 830 50 0 0 10 0 0\ncpu1 10 0 0 1090 0 0 0 0 0 0\n");
+  write(node0 / "numastat", "numa_hit 1600\nnuma_miss 10\nlocal_node 1500\nother_node 110\n");
+  fields = "S 1 1 1 0 -1 0 0 0 0 0 33 12 0 0 20 0 1 0 1 1 1 1 1 1 1 1 1 0 0 0 0 0 0 0 17 0";
+  write(proc / "42/task/42/stat", "42 (my (app) x) " + fields);
+  source.refresh();
+
+  hwloc_obj cpu0{}, cpu1{}, node{};
+  cpu0.type = cpu1.type = HWLOC_OBJ_PU;
+  cpu0.os_index = 0;
+  cpu1.os_index = 1;
+  node.type = HWLOC_OBJ_NUMANODE;
+  node.os_index = 0;
+  EXPECT_DOUBLE_EQ(source.read("cpu_busy", &cpu0), 0.6);
+  EXPECT_DOUBLE_EQ(source.read("cpu_steal", &cpu0), 0.1);
+  EXPECT_DOUBLE_EQ(source.read("cpu_busy", &cpu1), 0);
+  const double tick = 1.0 / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  EXPECT_NEAR(source.read("task_cpu_seconds", &cpu0), 5 * tick, 1e-12);  // now on CPU 0
+  EXPECT_DOUBLE_EQ(source.read("task_threads", &cpu0), 1);
+  EXPECT_DOUBLE_EQ(source.read("task_migrations", &cpu0), 1);
+  EXPECT_DOUBLE_EQ(source.read("task_threads", &cpu1), 0);
+  EXPECT_DOUBLE_EQ(source.read("numa_hit", &node), 600);
+  EXPECT_DOUBLE_EQ(source.read("local_node", &node), 600);
+  EXPECT_DOUBLE_EQ(source.read("numa_miss", &node), 0);
+  EXPECT_DOUBLE_EQ(source.read("mem_used_bytes", &node), 250 * 1024);
+  EXPECT_DOUBLE_EQ(source.read("process_pages", &node), 5);
+  EXPECT_DOUBLE_EQ(source.read("process_bytes", &node), 4 * 4096 + 2048 * 1024);
+  node.os_index = 1;
+  EXPECT_DOUBLE_EQ(source.read("process_pages", &node), 1);
+  EXPECT_EQ(source.lacks("cpu_busy", HWLOC_OBJ_CORE), "it is counted on PUs");
+  EXPECT_NE(source.lacks("cpu_wat", HWLOC_OBJ_PU).find("its events are"), std::string::npos);
+  fs::remove_all(root);
+}
+
+TEST(DefaultMonitors, AreAValidDescriptionOnEveryFixtureTopology) {
+  for (const auto& entry : fs::directory_iterator(LARM_TOPOLOGIES_DIR)) {
+    if (entry.path().extension() != ".xml") continue;
+    const Fixture topology(entry.path().filename().c_str());
+    LinuxSource source;
+    const std::string text = default_description(topology.get());
+    EXPECT_NO_THROW(MonitorSet(parse_description(text, "default"), topology.get(),
+                               {{"linux", &source}}, "default"))
+        << entry.path() << "\n"
+        << text;
+  }
+}
+
+}  // namespace
