@@ -7,6 +7,7 @@ own count, a running process by --pid, and a link planted at trace.csv replaced,
 """
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -65,6 +66,8 @@ refused([], "no program", "give a program")
 refused(["--pid", "4194303"], "a process that does not exist", "no such process")
 refused(["--", "/no/such/program"], "a program that does not exist", "/no/such/program")
 refused(["--period", "0", "--", "true"], "a period of 0 ms", "--period")
+refused(["--picture", "nosuch", "--", "true"], "a picture of no monitor", "--picture nosuch")
+refused(["--picture", "cpu.wat", "--", "true"], "a picture of no value", "has no value wat")
 
 # A program that exits at once: the first and the last sample, exit 0.
 out = os.path.join(work, "at-once")
@@ -105,6 +108,14 @@ c.check(all(busy_pus[t] <= 2 for t in later),
         f"bound threads: on no other PU after the binding ({busy_pus})")
 cpu_seconds = sum(float(row["value"]) for row in rows
                   if row["monitor"] == "cpu" and row["value_name"] == "task_cpu_seconds")
+xml = open(os.path.join(out, "topology.xml")).read()
+pictured = re.findall(r'name="larm cpu cpu_busy" value="([^"]*)"', xml)
+c.check(len(pictured) == len(os.sched_getaffinity(0)) or len(pictured) >= 1,
+        f"bound threads: topology.xml carries each PU's peak busy share ({len(pictured)})")
+c.check(xml.count('name="lstopoStyle"') >= len(pictured), "bound threads: each pictured PU coloured")
+if shutil.which("lstopo-no-graphics") or shutil.which("lstopo"):
+    svg = open(os.path.join(out, "topology.svg")).read()
+    c.check(svg.rstrip().endswith("</svg>"), "bound threads: lstopo drew topology.svg")
 c.check(0.2 <= cpu_seconds <= 3.0,
         f"bound threads: the program's CPU seconds summed over the samples ({cpu_seconds:.2f}; two "
         "threads sharing one CPU for 1 s)")

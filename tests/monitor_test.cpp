@@ -17,6 +17,7 @@
 #include "instrument/monitor/description.h"
 #include "instrument/monitor/linux_source.h"
 #include "instrument/monitor/monitor_set.h"
+#include "instrument/monitor/topology_picture.h"
 
 namespace {
 
@@ -274,6 +275,48 @@ TEST(DefaultMonitors, AreAValidDescriptionOnEveryFixtureTopology) {
         << entry.path() << "\n"
         << text;
   }
+}
+
+TEST(TopologyPicture, ColoursGoFromGreenThroughYellowToRed) {
+  EXPECT_EQ(heat_colour(0), "#00c000");
+  EXPECT_EQ(heat_colour(0.5), "#ffd000");
+  EXPECT_EQ(heat_colour(1), "#e00000");
+  EXPECT_EQ(heat_colour(7), "#e00000");
+  EXPECT_EQ(heat_colour(-1), "#00c000");
+  EXPECT_EQ(heat_colour(std::nan("")), "#00c000");
+}
+
+TEST(TopologyPicture, TheExportedXmlCarriesEachObjectsColourAndValue) {
+  const Fixture topology("24em64t-2n6c2t-pci.xml");
+  PictureLayer l3;
+  l3.monitor = "misses";
+  l3.value_name = "PAPI_L3_TCM";
+  l3.type = HWLOC_OBJ_L3CACHE;
+  l3.logical_indexes = {0, 1};
+  l3.values = {10000, 1};   // the thesis' fig. 5.8: one L3 10,000 times the other
+  PictureLayer again = l3;  // a second layer on the same level keeps the first one's colours
+  again.monitor = "other";
+  again.values = {1, 10000};
+  const fs::path xml =
+      fs::temp_directory_path() / ("larm-picture-test-" + std::to_string(::getpid()) + ".xml");
+  write_pictured_topology(topology.get(), {l3, again}, xml);
+
+  hwloc_topology_t read_back;
+  hwloc_topology_init(&read_back);
+  ASSERT_EQ(hwloc_topology_set_xml(read_back, xml.c_str()), 0);
+  ASSERT_EQ(hwloc_topology_load(read_back), 0);
+  hwloc_obj_t first = hwloc_get_obj_by_type(read_back, HWLOC_OBJ_L3CACHE, 0);
+  hwloc_obj_t second = hwloc_get_obj_by_type(read_back, HWLOC_OBJ_L3CACHE, 1);
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  EXPECT_STREQ(hwloc_obj_get_info_by_name(first, "lstopoStyle"), "Background=#e00000");
+  EXPECT_STREQ(hwloc_obj_get_info_by_name(second, "lstopoStyle"), "Background=#00c000");
+  EXPECT_STREQ(hwloc_obj_get_info_by_name(first, "larm misses PAPI_L3_TCM"), "10000");
+  EXPECT_STREQ(hwloc_obj_get_info_by_name(second, "larm other PAPI_L3_TCM"), "10000");
+  hwloc_obj_t pu = hwloc_get_obj_by_type(read_back, HWLOC_OBJ_PU, 0);
+  EXPECT_EQ(hwloc_obj_get_info_by_name(pu, "lstopoStyle"), nullptr);
+  hwloc_topology_destroy(read_back);
+  fs::remove(xml);
 }
 
 }  // namespace

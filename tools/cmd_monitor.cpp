@@ -1,7 +1,10 @@
 // larm monitor: monitors on the machine's topology (thesis chapter 5), sampled while a program
 // runs (or a running process, --pid), their trace written as it is taken, and where each
 // monitor peaked.
+#include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,8 +22,11 @@
 #include "instrument/monitor/linux_source.h"
 #include "instrument/monitor/papi_source.h"
 #include "instrument/monitor/sampler.h"
+#include "instrument/monitor/topology_picture.h"
 #include "instrument/monitor/trace.h"
 #include "platform/interrupt_guard.h"
+#include "report/gnuplot_runner.h"
+#include "results/atomic_file.h"
 #include "results/number_text.h"
 #include "results/printable_text.h"
 #include "tools/cli_options.h"
@@ -28,6 +34,8 @@
 #include "tools/commands.h"
 #include "tools/program_run.h"
 #include "topology/topology.h"
+
+extern char** environ;
 
 namespace larm::cli {
 namespace {
@@ -41,15 +49,101 @@ struct MonitorOptions {
   long pid = 0;
   double seconds = 0;  // --pid: at most this long (0: until it ends)
   bool print_monitors = false;
+  std::vector<std::string> pictures;  // MONITOR.VALUE
   std::vector<std::string> command;
 };
 
-std::string fixed(double value, int digits) {
-  return results::fixed_text(value, digits);
-}
-
 bool process_alive(pid_t pid) {
   return ::kill(pid, 0) == 0 || errno == EPERM;
+}
+
+// A monitor's value to draw on the topology: "MONITOR.VALUE", checked against the set.
+struct PictureChoice {
+  const monitor::MonitorInstance* monitor = nullptr;
+  std::string value_name;
+};
+
+PictureChoice picture_choice(const monitor::MonitorSet& set, const std::string& text) {
+  const auto dot = text.rfind('.');
+  const std::string name = dot == std::string::npos ? text : text.substr(0, dot);
+  for (const monitor::MonitorInstance& m : set.monitors()) {
+    if (m.spec.name != name) continue;
+    const std::string value =
+        dot == std::string::npos ? m.value_names.front() : text.substr(dot + 1);
+    if (std::find(m.value_names.begin(), m.value_names.end(), value) == m.value_names.end()) {
+      throw UsageError("larm monitor: --picture " + results::printable(text) + ": monitor " + name +
+                       " has no value " + results::printable(value));
+    }
+    if (!m.spec.output) {
+      throw UsageError("larm monitor: --picture " + results::printable(text) + ": monitor " + name +
+                       " is not traced (OUTPUT:=0)");
+    }
+    return {&m, value};
+  }
+  throw UsageError("larm monitor: --picture " + results::printable(text) +
+                   ": no monitor of that name (MONITOR or MONITOR.VALUE)");
+}
+
+// The default pictures: the PUs' busy share and the nodes' pages of the program, where the
+// monitors have them.
+std::vector<PictureChoice> default_pictures(const monitor::MonitorSet& set) {
+  std::vector<PictureChoice> out;
+  for (const auto& [name, value] :
+       {std::pair<std::string, std::string>{"cpu", "cpu_busy"}, {"memory", "process_bytes"}}) {
+    for (const monitor::MonitorInstance& m : set.monitors()) {
+      if (m.spec.name == name && m.spec.output &&
+          std::find(m.value_names.begin(), m.value_names.end(), value) != m.value_names.end()) {
+        out.push_back({&m, value});
+      }
+    }
+  }
+  return out;
+}
+
+// lstopo draws the pictured topology as SVG (lstopo-no-graphics first: it needs no X or cairo),
+// into a new file renamed over topology.svg once lstopo succeeded, bounded to 60 s. Returns
+// why it could not, or "".
+std::string draw_with_lstopo(const fs::path& xml, const fs::path& svg) {
+  fs::path lstopo = report::find_in_path("lstopo-no-graphics");
+  if (lstopo.empty()) lstopo = report::find_in_path("lstopo");
+  if (lstopo.empty()) return "lstopo is not installed (Debian: hwloc)";
+  const results::Temporary temporary = results::create_temporary_beside(svg);
+  std::vector<std::string> args = {
+      lstopo.filename().string(), "--input", xml.string(), "--of", "svg", "-f",
+      temporary.path.string()};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int spawned = ::posix_spawn(&pid, lstopo.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(temporary.fd);
+  if (spawned != 0) {
+    results::discard_temporary(temporary);
+    return "lstopo could not be run";
+  }
+  int status = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      results::discard_temporary(temporary);
+      return "lstopo ran past 60 s";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+      !report::incomplete_figure(temporary.path, "svg").empty()) {
+    results::discard_temporary(temporary);
+    return "lstopo failed";
+  }
+  results::commit_temporary(temporary, svg);
+  return "";
 }
 
 int run_monitor(const MonitorOptions& options) {
@@ -107,6 +201,10 @@ int run_monitor(const MonitorOptions& options) {
     throw UsageError(std::string("larm monitor: ") + e.what());
   }
 
+  std::vector<PictureChoice> pictures;
+  for (const std::string& text : options.pictures) pictures.push_back(picture_choice(*set, text));
+  if (options.pictures.empty()) pictures = default_pictures(*set);
+
   const fs::path out = options.out_dir;
   const results::OutputClaim claim = claim_output(out, "larm monitor");
   const fs::path trace_file = out / "trace.csv";
@@ -151,20 +249,46 @@ int run_monitor(const MonitorOptions& options) {
     if (interrupt.stop_flag()->load()) status = 130;
   }
 
-  std::cout << "monitor: " << ending << " after " << fixed(seconds, 2) << " s; "
-            << sampler.samples() << " samples every " << fixed(options.period_ms, 1)
+  std::cout << "monitor: " << ending << " after " << results::fixed_text(seconds, 2) << " s; "
+            << sampler.samples() << " samples every " << results::fixed_text(options.period_ms, 1)
             << " ms, each costing "
-            << fixed(sampler.update_seconds() * 1e3 / std::max(1, sampler.samples()), 3)
+            << results::fixed_text(sampler.update_seconds() * 1e3 / std::max(1, sampler.samples()),
+                                   3)
             << " ms (mean; " << set->monitors().size() << " monitors)\n";
   std::cout << "trace: " << trace_file.string() << " (" << trace.rows()
             << " rows; its time 0 is CLOCK_MONOTONIC "
-            << fixed(std::chrono::duration<double>(sampler.started().time_since_epoch()).count(), 6)
+            << results::fixed_text(
+                   std::chrono::duration<double>(sampler.started().time_since_epoch()).count(), 6)
             << " s)\n";
+  if (!pictures.empty()) {
+    std::vector<monitor::PictureLayer> layers;
+    for (const PictureChoice& choice : pictures) {
+      monitor::PictureLayer layer;
+      layer.monitor = choice.monitor->spec.name;
+      layer.value_name = choice.value_name;
+      layer.type = choice.monitor->type;
+      for (hwloc_obj_t object : choice.monitor->objects) {
+        layer.logical_indexes.push_back(object->logical_index);
+      }
+      layer.values = trace.object_peaks(layer.monitor, layer.value_name);
+      layers.push_back(std::move(layer));
+    }
+    const fs::path xml = out / "topology.xml";
+    monitor::write_pictured_topology(machine.handle(), layers, xml);
+    const std::string unable = draw_with_lstopo(xml, out / "topology.svg");
+    std::cout << "topology: " << (unable.empty() ? (out / "topology.svg").string() + " and " : "")
+              << xml.string() << (unable.empty() ? "" : " (no SVG: " + unable + ")")
+              << ", each object's peak from green (0) to red (the level's highest):";
+    for (const monitor::PictureLayer& layer : layers) {
+      std::cout << " " << layer.monitor << "." << layer.value_name;
+    }
+    std::cout << "\n";
+  }
   std::cout << "peaks (highest value of each monitor over the run, where and when):\n";
   for (const monitor::Peak& peak : trace.peaks()) {
     std::cout << "  " << results::table_cell(peak.monitor + " " + peak.value_name, 36) << " "
               << results::table_cell(peak.object, 16) << " " << peak.value << " at "
-              << fixed(peak.seconds, 2) << " s\n";
+              << results::fixed_text(peak.seconds, 2) << " s\n";
   }
   return status;
 }
@@ -188,6 +312,10 @@ void setup_monitor(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
       ->check(CLI::Range(1L, 4194304L));
   command->add_option("--seconds", options->seconds, "with --pid: stop after this long")
       ->check(number_between(0.001, 1e7));
+  command->add_option("--picture", options->pictures,
+                      "draw this monitor's value on the topology (MONITOR or MONITOR.VALUE, "
+                      "repeatable; default: cpu.cpu_busy and memory.process_bytes): each object's "
+                      "peak coloured, topology.xml and, through lstopo, topology.svg");
   command->add_flag("--print-monitors", options->print_monitors,
                     "print the monitors' description and stop");
   command->add_option("command", options->command, "the program and its arguments, after --");

@@ -37,8 +37,6 @@ class Generator : public GeneratorBase {
   using Vec = asmjit::a64::Vec;
   using Mem = asmjit::a64::Mem;
 
-  virtual void generate() = 0;
-
   // kernels.cpp: the stream accesses (load, store, store-nt, copy, 2ld1st over 1-3 streams,
   // METHOD §2, §4), NEON's and SVE's; add, mul or fma (FMLA) on independent accumulators, no
   // memory traffic; a pointer chase, each load's address the previous load's value; a dependent

@@ -26,8 +26,6 @@ class Generator : public GeneratorBase {
   std::vector<std::filesystem::path> dump(const std::filesystem::path& dir) const override;
 
  protected:
-  virtual void generate() = 0;
-
   // stream_kernel.cpp: load, store, copy, 2ld1st over 1-3 streams (METHOD §2, §4),
   // vector-length agnostic: groups of 8 vector registers (LMUL = 8) of 64-bit elements,
   // vl = VLMAX, so that a group moves 8 x VLEN bits whatever VLEN is; each stream's pointer

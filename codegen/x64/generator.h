@@ -32,8 +32,6 @@ class Generator : public GeneratorBase, protected Xbyak::CodeGenerator {
   std::vector<std::filesystem::path> dump(const std::filesystem::path& dir) const override;
 
  protected:
-  virtual void generate() = 0;
-
   // load, store, store-nt, copy, 2ld1st over 1–3 streams (METHOD §2, §4).
   void generate_family(const StreamSpec& stream);
   // A stream kernel with fp_ops independent FP instructions spread among its accesses: their

@@ -21,23 +21,20 @@ void Sampler::sample(std::chrono::steady_clock::time_point start) {
 void Sampler::start() {
   const auto start = std::chrono::steady_clock::now();
   started_ = start;
+  sample(start);  // the first sample, before start() returns
   thread_ = std::thread([this, start] {
     auto next = start;
     std::unique_lock lock(mutex_);
     while (true) {
-      lock.unlock();
-      sample(start);
-      lock.lock();
-      if (stopping_) return;
       next += period_;
       const auto now = std::chrono::steady_clock::now();
       if (next < now) next = now;  // late: the next period starts now
       wake_.wait_until(lock, next, [this] { return stopping_; });
-      if (stopping_) {
-        lock.unlock();
-        sample(start);  // the last one, at stop()
-        return;
-      }
+      const bool last = stopping_;
+      lock.unlock();
+      sample(start);  // at stop(): the last one
+      if (last) return;
+      lock.lock();
     }
   });
 }

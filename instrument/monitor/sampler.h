@@ -23,7 +23,8 @@ class Sampler {
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;
 
-  // The first sample now, then one every period (late samples are not made up).
+  // The first sample now (before it returns), then one every period on the thread (late samples
+  // are not made up).
   void start();
   // The last sample, then the thread ends. Idempotent.
   void stop();

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -50,6 +51,9 @@ void TraceWriter::write(double seconds, const MonitorSet& monitors) {
                 results::csv_field(m.value_names[v]) + "," + number(value) + "\n";
         ++rows_;
         const std::string key = m.spec.name + "\n" + m.value_names[v];
+        std::vector<double>& per_object = object_peaks_[key];
+        if (per_object.empty()) per_object.assign(m.objects.size(), value);
+        per_object[o] = std::max(per_object[o], value);
         auto found = peak_index_.find(key);
         if (found == peak_index_.end()) {
           found = peak_index_.emplace(key, peaks_.size()).first;
@@ -75,6 +79,12 @@ void TraceWriter::write(double seconds, const MonitorSet& monitors) {
 
 std::vector<Peak> TraceWriter::peaks() const {
   return peaks_;
+}
+
+std::vector<double> TraceWriter::object_peaks(const std::string& monitor,
+                                              const std::string& value_name) const {
+  const auto found = object_peaks_.find(monitor + "\n" + value_name);
+  return found == object_peaks_.end() ? std::vector<double>() : found->second;
 }
 
 }  // namespace larm::monitor

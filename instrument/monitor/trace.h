@@ -33,6 +33,9 @@ class TraceWriter {
   std::uint64_t rows() const { return rows_; }
   // Per output monitor and value, in the monitors' order: where and when it was highest.
   std::vector<Peak> peaks() const;
+  // Each object's highest value of one monitor's value over the run, in the monitor's object
+  // order; empty when that monitor and value were not traced.
+  std::vector<double> object_peaks(const std::string& monitor, const std::string& value_name) const;
 
  private:
   int fd_ = -1;
@@ -40,6 +43,7 @@ class TraceWriter {
   std::uint64_t rows_ = 0;
   std::vector<Peak> peaks_;
   std::map<std::string, std::size_t> peak_index_;
+  std::map<std::string, std::vector<double>> object_peaks_;  // key: monitor "\n" value name
 };
 
 }  // namespace larm::monitor
