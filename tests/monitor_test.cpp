@@ -4,11 +4,15 @@
 #include <gtest/gtest.h>
 #include <hwloc.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -17,6 +21,7 @@
 #include "instrument/monitor/description.h"
 #include "instrument/monitor/linux_source.h"
 #include "instrument/monitor/monitor_set.h"
+#include "instrument/monitor/sampler.h"
 #include "instrument/monitor/topology_picture.h"
 
 namespace {
@@ -184,6 +189,12 @@ TEST(MonitorSet, EveryMistakeIsFoundBeforeAnyRead) {
                     "B{ OBJ:=L3; PERF_LIB:=accumulate; EVSET:=A; }\n"
                     "C{ OBJ:=PU; PERF_LIB:=accumulate; EVSET:=B; }"),
             "d:3: monitor C on PU joins B on L3, which is not below it");
+  // L1d above Core with the same PUs under each (that machine's L1 per core): refused by the
+  // levels' depths, which the PU sets cannot tell apart.
+  EXPECT_EQ(refused("A{ OBJ:=PU; PERF_LIB:=papi; EVSET:=PAPI_L3_TCA; }\n"
+                    "B{ OBJ:=L1d; PERF_LIB:=accumulate; EVSET:=A; }\n"
+                    "C{ OBJ:=Core; PERF_LIB:=accumulate; EVSET:=B; }"),
+            "d:3: monitor C on Core joins B on L1d, which is not below it");
 }
 
 TEST(MonitorReduction, EachReductionOfAKnownVector) {
@@ -275,6 +286,34 @@ TEST(DefaultMonitors, AreAValidDescriptionOnEveryFixtureTopology) {
         << entry.path() << "\n"
         << text;
   }
+}
+
+TEST(Sampler, TakesAFirstAndALastSampleAndKeepsAFailureInsteadOfThrowing) {
+  const Fixture topology("24em64t-2n6c2t-pci.xml");
+  FakePapi papi;
+  MonitorSet set(parse_description(kFigure52, "fig5.2"), topology.get(), {{"papi", &papi}},
+                 "fig5.2");
+  {
+    int calls = 0;
+    Sampler sampler(set, std::chrono::hours(1), [&](double, const MonitorSet&) { ++calls; });
+    sampler.start();
+    sampler.stop();  // long before the first period ends
+    EXPECT_EQ(sampler.samples(), 2);
+    EXPECT_EQ(calls, 2);
+    EXPECT_EQ(sampler.error(), nullptr);
+  }
+  std::atomic<int> calls = 0;
+  Sampler failing(set, std::chrono::microseconds(100), [&](double, const MonitorSet&) {
+    if (++calls == 3) throw std::runtime_error("disk full");
+  });
+  failing.start();
+  while (calls < 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  failing.stop();
+  EXPECT_EQ(calls, 3);  // nothing sampled after the failure
+  EXPECT_EQ(failing.samples(), 2);
+  ASSERT_NE(failing.error(), nullptr);
+  EXPECT_THROW(std::rethrow_exception(failing.error()), std::runtime_error);
 }
 
 TEST(TopologyPicture, ColoursGoFromGreenThroughYellowToRed) {

@@ -249,6 +249,7 @@ int run_monitor(const MonitorOptions& options) {
     if (interrupt.stop_flag()->load()) status = 130;
   }
 
+  if (sampler.error()) std::rethrow_exception(sampler.error());  // the trace so far is kept
   std::cout << "monitor: " << ending << " after " << results::fixed_text(seconds, 2) << " s; "
             << sampler.samples() << " samples every " << results::fixed_text(options.period_ms, 1)
             << " ms, each costing "

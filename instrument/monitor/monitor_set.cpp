@@ -134,6 +134,13 @@ MonitorSet::MonitorSet(std::vector<MonitorSpec> monitors, hwloc_topology_t topol
       }
       m.input = placed.at(m.spec.events.front());
       const MonitorInstance& input = monitors_[static_cast<std::size_t>(m.input)];
+      // Set inclusion cannot tell a level from the one below when their objects cover the same
+      // CPUs (a core of one PU): the depths do, for the levels of the tree (not memory nodes).
+      const int input_depth = hwloc_get_type_depth(topology, input.type);
+      if (depth >= 0 && input_depth >= 0 && input_depth <= depth) {
+        throw DescriptionError(where + " on " + m.spec.object + " joins " + input.spec.name +
+                               " on " + input.spec.object + ", which is not below it");
+      }
       for (hwloc_obj_t object : m.objects) {
         std::vector<std::size_t> children;
         for (std::size_t c = 0; c < input.objects.size(); ++c) {

@@ -9,19 +9,26 @@ Sampler::~Sampler() {
   stop();
 }
 
-void Sampler::sample(std::chrono::steady_clock::time_point start) {
+bool Sampler::sample(std::chrono::steady_clock::time_point start) {
+  if (error_) return false;
   const auto before = std::chrono::steady_clock::now();
-  monitors_.update();
-  on_sample_(std::chrono::duration<double>(before - start).count(), monitors_);
+  try {
+    monitors_.update();
+    on_sample_(std::chrono::duration<double>(before - start).count(), monitors_);
+  } catch (...) {
+    error_ = std::current_exception();  // the trace cannot be written: sampling ends
+    return false;
+  }
   update_seconds_ +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
   ++samples_;
+  return true;
 }
 
 void Sampler::start() {
   const auto start = std::chrono::steady_clock::now();
   started_ = start;
-  sample(start);  // the first sample, before start() returns
+  if (!sample(start)) return;  // the first sample, before start() returns
   thread_ = std::thread([this, start] {
     auto next = start;
     std::unique_lock lock(mutex_);
@@ -32,8 +39,7 @@ void Sampler::start() {
       wake_.wait_until(lock, next, [this] { return stopping_; });
       const bool last = stopping_;
       lock.unlock();
-      sample(start);  // at stop(): the last one
-      if (last) return;
+      if (!sample(start) || last) return;  // at stop(): the last one
       lock.lock();
     }
   });

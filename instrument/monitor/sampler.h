@@ -1,11 +1,14 @@
 // Samples a monitor set (monitor_set.h) every period on a thread of its own, from start() to
 // stop(), which takes a last sample: each sample is an update() and a call of on_sample with the
-// time since start. What the updates cost is kept (update_seconds), so a run can state it.
+// time since start. What the updates cost is kept (update_seconds), so a run can state it. An
+// exception from a sample (a trace that cannot be written) ends the sampling and is kept for
+// error(): nothing is thrown on the sampler's thread or out of start().
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -30,13 +33,16 @@ class Sampler {
   void stop();
 
   int samples() const { return samples_; }
+  // What ended the sampling early, after stop(); null when nothing did.
+  std::exception_ptr error() const { return error_; }
   // When start() was called: the samples' time 0 (steady_clock: CLOCK_MONOTONIC on Linux).
   std::chrono::steady_clock::time_point started() const { return started_; }
   // Wall time spent in update() and on_sample, all samples together.
   double update_seconds() const { return update_seconds_; }
 
  private:
-  void sample(std::chrono::steady_clock::time_point start);
+  // False once a sample failed (error_).
+  bool sample(std::chrono::steady_clock::time_point start);
 
   MonitorSet& monitors_;
   std::chrono::microseconds period_;
@@ -48,6 +54,7 @@ class Sampler {
   bool stopping_ = false;
   int samples_ = 0;
   double update_seconds_ = 0;
+  std::exception_ptr error_;
 };
 
 }  // namespace larm::monitor
