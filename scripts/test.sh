@@ -81,8 +81,8 @@ fi
 if wanted release; then
   echo "== 3. release: GCC, what scripts/run.sh builds; the fork test, the multi-NUMA QEMU guest"
   configure release-tests
-  # Every top-level folder but tests/ (what run.sh's LARM_BUILD_TESTS=OFF builds), and the fork
-  # test's program.
+  # Every top-level folder but tests/ (what run.sh's LARM_BUILD_TESTS=OFF builds), the fork
+  # test's program and the multi-NUMA test's page mover.
   user_targets=$(cd "$root/build/release-tests" && ninja -t targets all |
     sed -n 's#^\([^/: ]*/all\): phony$#\1#p' | grep -v '^tests/')
   # The programs larm count's test runs, where Valgrind's tool libraries let them be built.
@@ -90,7 +90,8 @@ if wanted release; then
     sed -n 's#^\(count_programs\): phony$#\1#p')
   # shellcheck disable=SC2086  # one target per word
   cmake --build "$root/build/release-tests" -j "$jobs" --target $user_targets \
-    fork_during_init_program larm_static_merged larm_man_pages larm_changelog $count_programs
+    fork_during_init_program multinuma_page_mover larm_static_merged larm_man_pages larm_changelog \
+    $count_programs
   step_done "release build"
   (cd "$root" && ctest --preset release-tests)
   step_done "release tests"
