@@ -6,21 +6,21 @@ include(CMakePackageConfigHelpers)
 
 install(TARGETS larm RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS larm_shared LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES include/larm/region.h include/larm/likwid-markers.h
+install(FILES include/larm/region.h include/larm/monitor.h include/larm/likwid-markers.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/larm)
 install(DIRECTORY results/schema/ DESTINATION ${CMAKE_INSTALL_DATADIR}/larm/schema
         FILES_MATCHING PATTERN "*.schema.json")
 
 # liblarm.a as installed: larm_static merged with the static libraries it uses.
 set(_merged ${CMAKE_BINARY_DIR}/install-staging/liblarm.a)
-set(_archives $<TARGET_FILE:larm_static> $<TARGET_FILE:larm_results> $<TARGET_FILE:larm_topology>
-              $<TARGET_FILE:larm_platform>)
+set(_archives $<TARGET_FILE:larm_static> $<TARGET_FILE:larm_monitor> $<TARGET_FILE:larm_results>
+              $<TARGET_FILE:larm_topology> $<TARGET_FILE:larm_platform>)
 add_custom_command(
   OUTPUT ${_merged}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/install-staging
   COMMAND ${CMAKE_COMMAND} -DAR=${CMAKE_AR} -DOUT=${_merged} "-DIN=${_archives}"
           -P ${CMAKE_SOURCE_DIR}/cmake/merge_archives.cmake
-  DEPENDS larm_static larm_results larm_topology larm_platform
+  DEPENDS larm_static larm_monitor larm_results larm_topology larm_platform
           ${CMAKE_SOURCE_DIR}/cmake/merge_archives.cmake
   COMMENT "Merging liblarm.a for installation"
   VERBATIM)

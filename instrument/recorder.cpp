@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "instrument/messages.h"
+#include "instrument/monitor/region_source.h"
 #include "instrument/region_report.h"
 #include "platform/arch.h"
 #include "platform/clock.h"
@@ -655,6 +656,28 @@ int Recorder::get(const char* name, double* seconds, long* calls) {
   }
   if (calls != nullptr) *calls = static_cast<long>(found->second.calls);
   return 0;
+}
+
+std::vector<monitor::RegionProgress> Recorder::progress() {
+  std::vector<monitor::RegionProgress> out;
+  if (state_.load() != State::active) return out;
+  const double per_second = ticks_per_second(now_ticks(), platform::monotonic_raw_ns());
+  std::lock_guard registry(registry_mutex_);
+  for (const auto& thread : threads_) {
+    std::lock_guard lock(thread->lock);
+    for (const auto& [name, record] : thread->regions) {
+      monitor::RegionProgress p;
+      p.region = name;
+      p.cpu = record.cpu;
+      p.thread = thread->tid;
+      p.calls = static_cast<double>(record.calls);
+      p.seconds = static_cast<double>(record.ticks) / per_second;
+      p.flops = record.flops_declared ? record.declared_flops : 0;
+      p.bytes = record.bytes_declared ? record.declared_bytes : 0;
+      out.push_back(std::move(p));
+    }
+  }
+  return out;
 }
 
 int Recorder::reset_region(const char* name) {

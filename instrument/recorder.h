@@ -21,6 +21,10 @@
 #include "instrument/counters.h"
 #include "instrument/snapshot.h"
 
+namespace larm::monitor {
+struct RegionProgress;
+}
+
 namespace larm::instrument {
 
 inline constexpr std::size_t kMaxNameBytes = 255;
@@ -91,6 +95,11 @@ class Recorder {
   int get(const char* name, double* seconds, long* calls);
   int reset_region(const char* name);
   int finalize();
+
+  // What each thread recorded so far, region by region (calls and time completed, work
+  // declared), for the monitors' region source (instrument/monitor/region_source.h); empty while
+  // not recording. Takes each thread's lock in turn, as finalize does.
+  std::vector<monitor::RegionProgress> progress();
 
   // Called by the atexit handler: finalizes a run the application left open.
   void finalize_at_exit();

@@ -1,9 +1,8 @@
 // The C entry points of liblarm: each forwards to the process's Recorder; no exception crosses
-// the C boundary (an unexpected one becomes a message and -1).
-#include <exception>
-#include <string>
+// the C boundary (instrument/api_call.h).
+#include <utility>
 
-#include "instrument/messages.h"
+#include "instrument/api_call.h"
 #include "instrument/recorder.h"
 #include "larm/region.h"
 
@@ -11,21 +10,8 @@ namespace {
 
 template <typename Call>
 int guarded(const char* function, Call&& call) noexcept {
-  // A call that interrupts liblarm on its own thread (from a signal handler) is refused: it
-  // would wait for a lock its thread holds. Counted, and said at larm_finalize.
-  const larm::instrument::ThreadEntry entry;
-  if (!entry.entered()) return -1;
-  try {
-    return call(larm::instrument::process_recorder());
-  } catch (const std::exception& error) {
-    try {
-      larm::instrument::report(larm::instrument::MessageKind::lifecycle,
-                               std::string(function) + " failed: " + error.what());
-    } catch (...) {
-    }
-  } catch (...) {
-  }
-  return -1;
+  return larm::instrument::api_call(function, larm::instrument::process_recorder,
+                                    std::forward<Call>(call));
 }
 
 }  // namespace

@@ -116,4 +116,33 @@ std::string validation_csv(const Results& results) {
   return out.str();
 }
 
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  for (std::string& f : fields) {
+    const auto begin = f.find_first_not_of(" \t\r");
+    f = begin == std::string::npos ? "" : f.substr(begin, f.find_last_not_of(" \t\r") - begin + 1);
+  }
+  return fields;
+}
+
 }  // namespace larm::results

@@ -14,16 +14,17 @@ extern const std::string_view kSchemaText_regions;
 extern const std::string_view kSchemaText_hybrid;
 extern const std::string_view kSchemaText_fleet;
 extern const std::string_view kSchemaText_advice;
+extern const std::string_view kSchemaText_monitor_trace;
 
 namespace {
 
 // In FileFormat's order.
-const std::array<const std::string_view*, 5> kTexts = {&kSchemaText_results, &kSchemaText_regions,
-                                                       &kSchemaText_hybrid, &kSchemaText_fleet,
-                                                       &kSchemaText_advice};
-const std::array<const char*, 5> kFiles = {"results-v1.schema.json", "regions-v1.schema.json",
-                                           "hybrid-v1.schema.json", "fleet-v1.schema.json",
-                                           "advice-v1.schema.json"};
+const std::array<const std::string_view*, 6> kTexts = {
+    &kSchemaText_results, &kSchemaText_regions, &kSchemaText_hybrid,
+    &kSchemaText_fleet,   &kSchemaText_advice,  &kSchemaText_monitor_trace};
+const std::array<const char*, 6> kFiles = {
+    "results-v1.schema.json", "regions-v1.schema.json", "hybrid-v1.schema.json",
+    "fleet-v1.schema.json",   "advice-v1.schema.json",  "monitor-trace-v1.schema.json"};
 
 const JsonSchema& schema_of(FileFormat format) {
   // Built on first use, once (a function-local static is initialised thread-safely).

@@ -6,6 +6,8 @@
 #include <map>
 #include <optional>
 #include <sstream>
+
+#include "results/csv_writer.h"
 #include "results/input_file.h"
 
 namespace larm::hybrid {
@@ -23,32 +25,6 @@ std::string trim(const std::string& s) {
 
 }  // namespace
 
-std::vector<std::string> split_csv_line(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        fields.back() += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        fields.back() += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  for (std::string& f : fields) f = trim(f);
-  return fields;
-}
-
 SampleTable parse_samples_csv(const std::string& text, const std::string& source) {
   std::istringstream in(text);
   std::string line;
@@ -63,7 +39,7 @@ SampleTable parse_samples_csv(const std::string& text, const std::string& source
     const std::string where = source + ":" + std::to_string(line_number) + ": ";
     const std::string content = trim(line);
     if (content.empty() || content[0] == '#') continue;
-    const std::vector<std::string> fields = split_csv_line(content);
+    const std::vector<std::string> fields = results::split_csv_line(content);
     if (column.empty()) {
       for (std::size_t i = 0; i < fields.size(); ++i) {
         if (!column.emplace(fields[i], i).second) {

@@ -30,7 +30,4 @@ SampleTable parse_samples_csv(const std::string& text, const std::string& source
 // own point), for a fit or a prediction; rows left out by their status are said in a warning.
 HybridResults results_from_samples(const SampleTable& table, const std::string& source);
 
-// Splits one CSV line into fields (double-quoted fields may hold commas and "" quotes).
-std::vector<std::string> split_csv_line(const std::string& line);
-
 }  // namespace larm::hybrid

@@ -72,7 +72,7 @@ if wanted tsan; then
   configure tsan
   cmake --build "$root/build/tsan" -j "$jobs" --target larm larm_measuring_tests \
     larm_region_tests likwid_markers_program larm_example_ddot larm_example_dgemm \
-    larm_example_triad larm_example_stencil
+    larm_example_triad larm_example_stencil larm_example_thread_groups monitor_api_misuse
   step_done "tsan build"
   (cd "$root" && ctest --preset tsan)
   step_done "tsan tests"
@@ -90,7 +90,7 @@ if wanted release; then
     sed -n 's#^\(count_programs\): phony$#\1#p')
   # shellcheck disable=SC2086  # one target per word
   cmake --build "$root/build/release-tests" -j "$jobs" --target $user_targets \
-    fork_during_init_program multinuma_page_mover larm_static_merged larm_man_pages larm_changelog \
+    fork_during_init_program monitor_api_misuse multinuma_page_mover larm_static_merged larm_man_pages larm_changelog \
     $count_programs
   step_done "release build"
   (cd "$root" && ctest --preset release-tests)

@@ -24,6 +24,15 @@ class Checker:
             self.failures += 1
             print(f"FAIL: {message}", file=sys.stderr)
 
+    def check_schema(self, document, schema, what):
+        """A document against a JSON Schema, the first break named."""
+        import jsonschema  # only the tests that check schemas need it
+        try:
+            jsonschema.validate(document, schema)
+            self.check(True, what)
+        except jsonschema.ValidationError as e:
+            self.check(False, f"{what}: {e.message} at {list(e.path)}")
+
     def check_equal(self, actual, expected, message):
         self.check(actual == expected, f"{message} (got {actual!r}, expected {expected!r})")
 

@@ -7,7 +7,6 @@ import os
 import sys
 import tempfile
 
-import jsonschema
 
 from cli_helpers import Checker, run
 
@@ -51,11 +50,7 @@ with tempfile.TemporaryDirectory() as tmp:
     r = run(larm, "compare-fleet", fleet)
     c.check_equal(r.returncode, 0, "compare-fleet: " + r.stderr)
     doc = json.load(open(os.path.join(fleet, "fleet.json")))
-    try:
-        jsonschema.validate(doc, schema)
-        c.check(True, "")
-    except jsonschema.ValidationError as e:
-        c.check(False, f"fleet.json against its schema: {e.message} at {list(e.path)}")
+    c.check_schema(doc, schema, "fleet.json against its schema")
     hosts = [n["host"] for n in doc["nodes"]]
     c.check_equal(len(hosts), 8, "every node directory is a node")
     broken = next(n for n in doc["nodes"] if n["host"] == "broken")

@@ -115,7 +115,7 @@ TEST(JsonSchema, SchemasUsingWhatItCannotCheckAreRefused) {
 
 TEST(JsonSchema, LarmsOwnSchemasAreBuiltInAndCheckable) {
   for (FileFormat format : {FileFormat::results, FileFormat::regions, FileFormat::hybrid,
-                            FileFormat::fleet, FileFormat::advice}) {
+                            FileFormat::fleet, FileFormat::advice, FileFormat::monitor_trace}) {
     try {
       check_against_schema(json::object(), format);
       ADD_FAILURE() << "an empty object passed a file schema";

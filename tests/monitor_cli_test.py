@@ -6,6 +6,7 @@ own count, a running process by --pid, and a link planted at trace.csv replaced,
     monitor_cli_test.py LARM WORK_DIR
 """
 import csv
+import json
 import os
 import re
 import shutil
@@ -60,6 +61,11 @@ refused(["--monitors", description("level", "c{ OBJ:=L4; PERF_LIB:=linux; EVSET:
          "--", "true"], "a level the topology lacks", "this topology has no L4")
 refused(["--monitors", description("papi", "c{ OBJ:=PU; PERF_LIB:=papi; EVSET:=PAPI_L3_TCA; }\n"),
          "--", "true"], "PAPI's events", "papi has no event PAPI_L3_TCA")
+refused(["--monitors", description("region", "r{ OBJ:=PU; PERF_LIB:=region; EVSET:=seconds:solve; }\n"),
+         "--", "true"], "region events from outside", "read inside the program", "larm_monitor_init")
+refused(["--monitors", description("rate", "c{ OBJ:=PU; PERF_LIB:=linux; EVSET:=cpu_busy; }\n"
+                                   "r{ OBJ:=Machine; PERF_LIB:=rate; EVSET:=c; }\n"), "--", "true"],
+        "a rate of another level", "the level of the monitor it reads")
 refused(["--monitors", os.path.join(work, "missing.mon"), "--", "true"], "a missing file",
         "missing.mon")
 refused([], "no program", "give a program")
@@ -76,6 +82,24 @@ c.check_equal(r.returncode, 0, f"a program that exits at once: exit status ({r.s
 rows = trace_rows(out)
 times = sorted({float(row["time_s"]) for row in rows})
 c.check(len(times) >= 2, f"a program that exits at once: two samples at least ({len(times)})")
+# trace.json: the same rows, with the monitors, as its schema says.
+schema = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results",
+                                     "schema", "monitor-trace-v1.schema.json")))
+doc = json.load(open(os.path.join(out, "trace.json")))
+c.check_schema(doc, schema, "trace.json against its schema")
+c.check_equal(len(doc["rows"]), len(rows), "trace.json: the rows of trace.csv")
+c.check_equal([r[1] for r in doc["rows"]], [row["monitor"] for row in rows],
+              "trace.json: in trace.csv's order")
+c.check("cpu" in [m["name"] for m in doc["monitors"]], "trace.json: the monitors described")
+# The time series: a script and data per traced monitor, images where gnuplot is installed.
+figures = os.path.join(out, "figures")
+traced = {row["monitor"] for row in rows}
+for name in traced:
+    c.check(os.path.isfile(os.path.join(figures, f"monitor_{name}.gp")), f"figure script of {name}")
+if shutil.which("gnuplot"):
+    svg = os.path.join(figures, "monitor_cpu.svg")
+    c.check(os.path.isfile(svg) and open(svg).read().rstrip().endswith("</svg>"),
+            "the cpu time series drawn")
 
 # A program that fails: exit 1, its trace kept.
 out = os.path.join(work, "fails")

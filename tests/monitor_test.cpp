@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <hwloc.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -21,8 +22,14 @@
 #include "instrument/monitor/description.h"
 #include "instrument/monitor/linux_source.h"
 #include "instrument/monitor/monitor_set.h"
+#include "instrument/monitor/region_source.h"
 #include "instrument/monitor/sampler.h"
 #include "instrument/monitor/topology_picture.h"
+#include "instrument/monitor/trace.h"
+#include "instrument/monitor/trace_json.h"
+#include "report/monitor_figures.h"
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -177,7 +184,8 @@ TEST(MonitorSet, EveryMistakeIsFoundBeforeAnyRead) {
   EXPECT_EQ(refused("A{ OBJ:=Core; PERF_LIB:=papi; EVSET:=PAPI_L3_TCA; }"),
             "d:1: monitor A: papi has no event PAPI_L3_TCA on Core: counted on PUs");
   EXPECT_EQ(refused("A{ OBJ:=PU; PERF_LIB:=perfctr; EVSET:=x; }"),
-            "d:1: monitor A: PERF_LIB perfctr is not a source (papi, accumulate, hierarchical)");
+            "d:1: monitor A: PERF_LIB perfctr is not a source (papi, accumulate, hierarchical, "
+            "rate)");
   EXPECT_EQ(refused("A{ OBJ:=L3; PERF_LIB:=accumulate; EVSET:=B; }"),
             "d:1: monitor A reads B, which no monitor of the description is");
   EXPECT_EQ(refused("A{ OBJ:=L3; PERF_LIB:=accumulate; EVSET:=B; }\n"
@@ -356,6 +364,150 @@ TEST(TopologyPicture, TheExportedXmlCarriesEachObjectsColourAndValue) {
   EXPECT_EQ(hwloc_obj_get_info_by_name(pu, "lstopoStyle"), nullptr);
   hwloc_topology_destroy(read_back);
   fs::remove(xml);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(MonitorSet, ARateIsEachValuePerSecondOfTheIntervalOnItsOwnLevel) {
+  const Fixture topology("24em64t-2n6c2t-pci.xml");
+  FakePapi papi;
+  const std::string text = std::string(kFigure52) +
+                           "rate_PU{ OBJ:=PU; PERF_LIB:=rate; EVSET:=L3_ACCES_PU; }\n"
+                           "rate_L3{ OBJ:=L3; PERF_LIB:=accumulate; EVSET:=rate_PU; }\n";
+  MonitorSet set(parse_description(text, "d"), topology.get(), {{"papi", &papi}}, "d");
+  const auto before = std::chrono::steady_clock::now();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  set.update();
+  const double most =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
+  const auto find = [&](const std::string& name) -> const MonitorInstance& {
+    for (const MonitorInstance& m : set.monitors()) {
+      if (m.spec.name == name) return m;
+    }
+    throw std::runtime_error("no monitor " + name);
+  };
+  const MonitorInstance& counts = find("L3_ACCES_PU");
+  const MonitorInstance& rate = find("rate_PU");
+  ASSERT_EQ(rate.objects.size(), counts.objects.size());
+  // The same interval for every object: each rate is its count over it, between 50 ms and the
+  // time measured around the update.
+  const double interval = counts.values[0][0] / rate.values[0][0];
+  EXPECT_GE(interval, 0.05);
+  EXPECT_LE(interval, most + 1e-3);
+  for (std::size_t o = 0; o < rate.objects.size(); ++o) {
+    EXPECT_EQ(rate.objects[o], counts.objects[o]);
+    EXPECT_NEAR(rate.values[o][0] * interval, counts.values[o][0], 1e-9 * counts.values[o][0]);
+  }
+  // Joined like any monitor: the L3 sums of the rates are the rates of the L3 sums.
+  const MonitorInstance& l3_rate = find("rate_L3");
+  const MonitorInstance& l3 = find("L3_ACCES_L3");
+  for (std::size_t o = 0; o < l3.objects.size(); ++o) {
+    EXPECT_NEAR(l3_rate.values[o][0] * interval, l3.values[o][0], 1e-9 * l3.values[o][0]);
+  }
+  const auto refused = [&](const std::string& extra) {
+    try {
+      MonitorSet(parse_description(std::string(kFigure52) + extra, "d"), topology.get(),
+                 {{"papi", &papi}}, "d");
+    } catch (const DescriptionError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refused("R{ OBJ:=L3; PERF_LIB:=rate; EVSET:=L3_ACCES_PU; }"),
+            "d:21: monitor R on L3 is the rate of L3_ACCES_PU on PU: a rate lives on the level of "
+            "the monitor it reads");
+  EXPECT_EQ(refused("R{ OBJ:=PU; PERF_LIB:=rate; EVSET:=L3_ACCES_PU,L3_ACCES_L3; }"),
+            "d:21: monitor R: a rate monitor reads one monitor (EVSET:=MONITOR)");
+}
+
+TEST(RegionSource, CountsEachRegionsIncreaseOnThePuOfItsThread) {
+  const Fixture topology("24em64t-2n6c2t-pci.xml");
+  std::vector<RegionProgress> progress = {{"solve", 0, 10, 2, 0.5, 100, 800},
+                                          {"solve", 0, 11, 1, 0.25, 50, 400},
+                                          {"solve", 3, 12, 4, 1.0, 0, 0},
+                                          {"io", 3, 12, 1, 2.0, 0, 0}};
+  RegionSource source([&] { return progress; });
+  EXPECT_EQ(source.lacks("seconds:solve", HWLOC_OBJ_PU), "");
+  EXPECT_NE(source.lacks("seconds:solve", HWLOC_OBJ_CORE), "");
+  EXPECT_NE(source.lacks("seconds", HWLOC_OBJ_PU), "");
+  EXPECT_NE(source.lacks("time:solve", HWLOC_OBJ_PU), "");
+  EXPECT_NE(RegionSource().lacks("seconds:solve", HWLOC_OBJ_PU).find("larm_monitor_init"),
+            std::string::npos);
+  const std::string text =
+      "r{ OBJ:=PU; PERF_LIB:=region; EVSET:=calls:solve,seconds:solve,flops:solve,"
+      "bytes:solve,seconds:io; }\n"
+      "m{ OBJ:=Machine; PERF_LIB:=accumulate; EVSET:=r; }\n";
+  MonitorSet set(parse_description(text, "d"), topology.get(), {{"region", &source}}, "d");
+  set.update();
+  const MonitorInstance& pus = set.monitors()[0];
+  const MonitorInstance& machine = set.monitors()[1];
+  const auto at_pu = [&](unsigned os_index) {
+    for (std::size_t o = 0; o < pus.objects.size(); ++o) {
+      if (pus.objects[o]->os_index == os_index) return pus.values[o];
+    }
+    return std::vector<double>();
+  };
+  EXPECT_EQ(at_pu(0), (std::vector<double>{3, 0.75, 150, 1200, 0}));  // two threads on PU 0
+  EXPECT_EQ(at_pu(3), (std::vector<double>{4, 1.0, 0, 0, 2.0}));
+  EXPECT_EQ(at_pu(1), (std::vector<double>{0, 0, 0, 0, 0}));
+  EXPECT_EQ(machine.values[0], (std::vector<double>{7, 1.75, 150, 1200, 2.0}));
+  // The next update counts what was recorded since; a reset counts from there.
+  progress[0].calls = 5;
+  progress[0].bytes = 2000;
+  progress[2].calls = 1;  // reset, then one call
+  set.update();
+  EXPECT_EQ(at_pu(0)[0], 3);
+  EXPECT_EQ(at_pu(0)[3], 1200);
+  EXPECT_EQ(at_pu(3)[0], 1);
+  EXPECT_EQ(at_pu(3)[4], 0);
+}
+
+TEST(TraceJson, HoldsTheCsvRowsAndTheMonitorsAndFiguresDrawEachTracedMonitor) {
+  const Fixture topology("24em64t-2n6c2t-pci.xml");
+  FakePapi papi;
+  MonitorSet set(parse_description(kFigure52, "fig5.2"), topology.get(), {{"papi", &papi}},
+                 "fig5.2");
+  const fs::path dir =
+      fs::temp_directory_path() / ("larm-trace-json-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  {
+    TraceWriter trace(dir / "trace.csv");
+    for (int sample = 0; sample < 3; ++sample) {
+      set.update();
+      trace.write(0.1 * sample, set);
+    }
+    EXPECT_EQ(trace.rows(), 3u * (24 + 2 + 1));
+  }
+  TraceContext context;
+  context.description = "fig5.2";
+  context.period_seconds = 0.1;
+  context.program = "test";
+  write_trace_json(dir / "trace.csv", set, context, dir / "trace.json");
+  std::ifstream in(dir / "trace.json");
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  EXPECT_EQ(doc.at("format"), "larm-monitor-trace");
+  ASSERT_EQ(doc.at("rows").size(), 3u * 27);
+  EXPECT_EQ(doc.at("monitors").size(), 3u);
+  EXPECT_EQ(doc.at("monitors")[1].at("objects").size(), 2u);
+  const nlohmann::json& last = doc.at("rows").back();
+  EXPECT_DOUBLE_EQ(last[0].get<double>(), 0.2);
+  EXPECT_EQ(last[1], "L3_var");
+  EXPECT_EQ(last[3], "Machine L#0");
+  EXPECT_DOUBLE_EQ(last[5].get<double>(), set.monitors()[2].values[0][0]);
+
+  const auto figures = larm::report::monitor_figures(dir / "trace.csv");
+  ASSERT_EQ(figures.size(), 3u);
+  EXPECT_EQ(figures[1].name, "monitor_L3_ACCES_L3");
+  ASSERT_EQ(figures[1].data.size(), 1u);
+  // One block per L3, each with the three samples.
+  const std::string& data = figures[1].data[0].second;
+  EXPECT_NE(data.find("# object L3 L#1"), std::string::npos);
+  EXPECT_EQ(std::count(data.begin(), data.end(), '\n'), 1 + 2 * (1 + 3 + 2));
+  EXPECT_THROW(larm::report::monitor_figures(dir / "trace.json"), std::runtime_error);
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -21,11 +22,16 @@
 #include "instrument/monitor/default_monitors.h"
 #include "instrument/monitor/linux_source.h"
 #include "instrument/monitor/papi_source.h"
+#include "instrument/monitor/region_source.h"
 #include "instrument/monitor/sampler.h"
 #include "instrument/monitor/topology_picture.h"
 #include "instrument/monitor/trace.h"
+#include "instrument/monitor/trace_json.h"
+#include "instrument/monitor/trace_reader.h"
 #include "platform/interrupt_guard.h"
 #include "report/gnuplot_runner.h"
+#include "report/monitor_figures.h"
+#include "report/plot_set.h"
 #include "results/atomic_file.h"
 #include "results/number_text.h"
 #include "results/printable_text.h"
@@ -50,6 +56,7 @@ struct MonitorOptions {
   double seconds = 0;  // --pid: at most this long (0: until it ends)
   bool print_monitors = false;
   std::vector<std::string> pictures;  // MONITOR.VALUE
+  std::string from_dir;               // --from: draw the trace of this directory
   std::vector<std::string> command;
 };
 
@@ -57,24 +64,75 @@ bool process_alive(pid_t pid) {
   return ::kill(pid, 0) == 0 || errno == EPERM;
 }
 
-// A monitor's value to draw on the topology: "MONITOR.VALUE", checked against the set.
+// A traced monitor as the drawings see it, from a monitor set or from a trace.json read back.
+struct Drawable {
+  std::string name;
+  bool output = true;
+  std::vector<std::string> value_names;
+  hwloc_obj_type_t type = HWLOC_OBJ_MACHINE;
+  std::vector<unsigned> logical_indexes;  // its objects on this machine's topology
+};
+
+std::vector<Drawable> drawables(const monitor::MonitorSet& set) {
+  std::vector<Drawable> out;
+  for (const monitor::MonitorInstance& m : set.monitors()) {
+    Drawable d{m.spec.name, m.spec.output, m.value_names, m.type, {}};
+    for (hwloc_obj_t object : m.objects) d.logical_indexes.push_back(object->logical_index);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+// The monitors of a trace.json, their objects found by name on this machine's topology: a trace
+// of another machine is refused.
+std::vector<Drawable> drawables(const monitor::TraceSummary& trace, hwloc_topology_t topology,
+                                const fs::path& file) {
+  std::vector<Drawable> out;
+  for (const monitor::TracedMonitor& m : trace.monitors) {
+    Drawable d{m.name, m.output, m.values, HWLOC_OBJ_MACHINE, {}};
+    union hwloc_obj_attr_u attributes;
+    if (hwloc_type_sscanf(m.level.c_str(), &d.type, &attributes, sizeof attributes) != 0) {
+      throw UsageError("larm monitor: " + file.string() + ": monitor " + m.name + "'s level " +
+                       results::printable(m.level) + " is not an hwloc object type");
+    }
+    for (const std::string& name : m.objects) {
+      bool found = false;
+      for (int k = 0; k < hwloc_get_nbobjs_by_type(topology, d.type) && !found; ++k) {
+        hwloc_obj_t object = hwloc_get_obj_by_type(topology, d.type, static_cast<unsigned>(k));
+        if (monitor::object_name(object) == name) {
+          d.logical_indexes.push_back(object->logical_index);
+          found = true;
+        }
+      }
+      if (!found) {
+        throw UsageError("larm monitor: " + file.string() + ": this machine has no " +
+                         results::printable(name) + " (monitor " + m.name +
+                         "): a trace is drawn on the machine it was taken on");
+      }
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+// A monitor's value to draw on the topology: "MONITOR.VALUE", checked against the monitors.
 struct PictureChoice {
-  const monitor::MonitorInstance* monitor = nullptr;
+  const Drawable* monitor = nullptr;
   std::string value_name;
 };
 
-PictureChoice picture_choice(const monitor::MonitorSet& set, const std::string& text) {
+PictureChoice picture_choice(const std::vector<Drawable>& monitors, const std::string& text) {
   const auto dot = text.rfind('.');
   const std::string name = dot == std::string::npos ? text : text.substr(0, dot);
-  for (const monitor::MonitorInstance& m : set.monitors()) {
-    if (m.spec.name != name) continue;
+  for (const Drawable& m : monitors) {
+    if (m.name != name) continue;
     const std::string value =
         dot == std::string::npos ? m.value_names.front() : text.substr(dot + 1);
     if (std::find(m.value_names.begin(), m.value_names.end(), value) == m.value_names.end()) {
       throw UsageError("larm monitor: --picture " + results::printable(text) + ": monitor " + name +
                        " has no value " + results::printable(value));
     }
-    if (!m.spec.output) {
+    if (!m.output) {
       throw UsageError("larm monitor: --picture " + results::printable(text) + ": monitor " + name +
                        " is not traced (OUTPUT:=0)");
     }
@@ -86,12 +144,12 @@ PictureChoice picture_choice(const monitor::MonitorSet& set, const std::string& 
 
 // The default pictures: the PUs' busy share and the nodes' pages of the program, where the
 // monitors have them.
-std::vector<PictureChoice> default_pictures(const monitor::MonitorSet& set) {
+std::vector<PictureChoice> default_pictures(const std::vector<Drawable>& monitors) {
   std::vector<PictureChoice> out;
   for (const auto& [name, value] :
        {std::pair<std::string, std::string>{"cpu", "cpu_busy"}, {"memory", "process_bytes"}}) {
-    for (const monitor::MonitorInstance& m : set.monitors()) {
-      if (m.spec.name == name && m.spec.output &&
+    for (const Drawable& m : monitors) {
+      if (m.name == name && m.output &&
           std::find(m.value_names.begin(), m.value_names.end(), value) != m.value_names.end()) {
         out.push_back({&m, value});
       }
@@ -107,7 +165,7 @@ std::string draw_with_lstopo(const fs::path& xml, const fs::path& svg) {
   fs::path lstopo = report::find_in_path("lstopo-no-graphics");
   if (lstopo.empty()) lstopo = report::find_in_path("lstopo");
   if (lstopo.empty()) return "lstopo is not installed (Debian: hwloc)";
-  const results::Temporary temporary = results::create_temporary_beside(svg);
+  results::Temporary temporary = results::create_temporary_beside(svg);
   std::vector<std::string> args = {
       lstopo.filename().string(), "--input", xml.string(), "--of", "svg", "-f",
       temporary.path.string()};
@@ -122,6 +180,7 @@ std::string draw_with_lstopo(const fs::path& xml, const fs::path& svg) {
   const int spawned = ::posix_spawn(&pid, lstopo.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   ::close(temporary.fd);
+  temporary.fd = -1;  // closed: lstopo writes it by name
   if (spawned != 0) {
     results::discard_temporary(temporary);
     return "lstopo could not be run";
@@ -146,7 +205,105 @@ std::string draw_with_lstopo(const fs::path& xml, const fs::path& svg) {
   return "";
 }
 
+// The pictures asked for (--picture), or the default ones.
+std::vector<PictureChoice> chosen_pictures(const std::vector<Drawable>& monitors,
+                                           const std::vector<std::string>& asked) {
+  std::vector<PictureChoice> pictures;
+  for (const std::string& text : asked) pictures.push_back(picture_choice(monitors, text));
+  return asked.empty() ? default_pictures(monitors) : pictures;
+}
+
+// What a run or a trace read back gives its reader: the time series per traced monitor (scripts
+// and data always, images where gnuplot is installed), the topology coloured by each picture's
+// peaks, and the peaks.
+void draw_outputs(const fs::path& out, hwloc_topology_t topology,
+                  const std::vector<PictureChoice>& pictures,
+                  const std::vector<monitor::Peak>& peaks,
+                  const std::function<std::vector<double>(const std::string&, const std::string&)>&
+                      object_peaks) {
+  const fs::path figures_dir = out / "figures";
+  results::ensure_output_subdirectory(figures_dir);
+  report::PlotOutcome plotted;
+  report::draw_figures(report::monitor_figures(out / "trace.csv"), figures_dir,
+                       {report::Format::svg, report::Format::png}, plotted);
+  std::cout << "figures: " << figures_dir.string() << " (" << plotted.figures.size()
+            << " time series, one per traced monitor";
+  if (!plotted.gnuplot_found) std::cout << "; gnuplot is not installed: scripts and data only";
+  for (const report::PlottedFigure& f : plotted.figures) {
+    if (!f.error.empty()) std::cout << "; " << f.name << ": " << f.error;
+  }
+  std::cout << ")\n";
+  if (!pictures.empty()) {
+    std::vector<monitor::PictureLayer> layers;
+    for (const PictureChoice& choice : pictures) {
+      monitor::PictureLayer layer;
+      layer.monitor = choice.monitor->name;
+      layer.value_name = choice.value_name;
+      layer.type = choice.monitor->type;
+      layer.logical_indexes = choice.monitor->logical_indexes;
+      layer.values = object_peaks(layer.monitor, layer.value_name);
+      layers.push_back(std::move(layer));
+    }
+    const fs::path xml = out / "topology.xml";
+    monitor::write_pictured_topology(topology, layers, xml);
+    const std::string unable = draw_with_lstopo(xml, out / "topology.svg");
+    std::cout << "topology: " << (unable.empty() ? (out / "topology.svg").string() + " and " : "")
+              << xml.string() << (unable.empty() ? "" : " (no SVG: " + unable + ")")
+              << ", each object's peak from green (0) to red (the level's highest):";
+    for (const monitor::PictureLayer& layer : layers) {
+      std::cout << " " << layer.monitor << "." << layer.value_name;
+    }
+    std::cout << "\n";
+  }
+  std::cout << "peaks (highest value of each monitor over the run, where and when):\n";
+  for (const monitor::Peak& peak : peaks) {
+    std::cout << "  " << results::table_cell(peak.monitor + " " + peak.value_name, 36) << " "
+              << results::table_cell(peak.object, 16) << " " << peak.value << " at "
+              << results::fixed_text(peak.seconds, 2) << " s\n";
+  }
+}
+
+// --from DIR: the drawings of a trace already taken (by larm monitor, or by a program through
+// larm/monitor.h), on this machine's topology.
+int draw_from(const MonitorOptions& options) {
+  const fs::path out = options.from_dir;
+  const fs::path json = out / "trace.json";
+  if (!fs::is_regular_file(out / "trace.csv") || !fs::is_regular_file(json)) {
+    throw UsageError("larm monitor: --from " + results::printable(out.string()) +
+                     ": no trace.csv and trace.json there (a monitored run's directory)");
+  }
+  monitor::TraceSummary trace;
+  try {
+    trace = monitor::read_trace_json(json);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("larm monitor: ") + e.what());
+  }
+  const topology::Topology machine =
+      topology::Topology::load_live(topology::Topology::LiveScope::whole_machine);
+  const std::vector<Drawable> drawn = drawables(trace, machine.handle(), json);
+  const std::vector<PictureChoice> pictures = chosen_pictures(drawn, options.pictures);
+  const results::OutputClaim claim = claim_output(out, "larm monitor");
+  std::cout << "trace: " << json.string() << " (" << trace.rows << " rows of "
+            << results::printable(trace.program)
+            << ", monitors: " << results::printable(trace.description) << ")\n";
+  draw_outputs(out, machine.handle(), pictures, trace.peaks,
+               [&](const std::string& monitor, const std::string& value) {
+                 const auto found = trace.object_peaks.find(monitor + "\n" + value);
+                 return found == trace.object_peaks.end() ? std::vector<double>() : found->second;
+               });
+  return 0;
+}
+
 int run_monitor(const MonitorOptions& options) {
+  if (!options.from_dir.empty()) {
+    if (!options.command.empty() || options.pid != 0 || !options.monitors_file.empty() ||
+        options.print_monitors) {
+      throw UsageError(
+          "larm monitor: --from draws a trace already taken: no program, --pid, "
+          "--monitors or --print-monitors with it");
+    }
+    return draw_from(options);
+  }
   const topology::Topology machine =
       topology::Topology::load_live(topology::Topology::LiveScope::whole_machine);
   std::vector<monitor::MonitorSpec> monitors;
@@ -189,10 +346,12 @@ int run_monitor(const MonitorOptions& options) {
   if (!options.command.empty()) find_program(options.command[0], "larm monitor");
 
   monitor::LinuxSource linux_source;
+  monitor::RegionSource region_source;  // outside the program: none, which it says
   std::set<std::string> used;
   for (const auto& m : monitors) used.insert(m.source);
   std::optional<monitor::PapiSource> papi;
-  std::map<std::string, monitor::EventSource*> sources = {{"linux", &linux_source}};
+  std::map<std::string, monitor::EventSource*> sources = {{"linux", &linux_source},
+                                                          {"region", &region_source}};
   if (used.count("papi")) sources["papi"] = &papi.emplace();
   std::optional<monitor::MonitorSet> set;
   try {
@@ -201,9 +360,8 @@ int run_monitor(const MonitorOptions& options) {
     throw UsageError(std::string("larm monitor: ") + e.what());
   }
 
-  std::vector<PictureChoice> pictures;
-  for (const std::string& text : options.pictures) pictures.push_back(picture_choice(*set, text));
-  if (options.pictures.empty()) pictures = default_pictures(*set);
+  const std::vector<Drawable> drawn = drawables(*set);
+  const std::vector<PictureChoice> pictures = chosen_pictures(drawn, options.pictures);
 
   const fs::path out = options.out_dir;
   const results::OutputClaim claim = claim_output(out, "larm monitor");
@@ -250,47 +408,29 @@ int run_monitor(const MonitorOptions& options) {
   }
 
   if (sampler.error()) std::rethrow_exception(sampler.error());  // the trace so far is kept
+  monitor::TraceContext context;
+  context.description = description_name;
+  context.period_seconds = options.period_ms / 1e3;
+  context.time_zero_monotonic =
+      std::chrono::duration<double>(sampler.started().time_since_epoch()).count();
+  context.program = options.command.empty() ? "process " + std::to_string(options.pid)
+                                            : results::printable(options.command[0]);
+  monitor::write_trace_json(trace_file, *set, context, out / "trace.json");
   std::cout << "monitor: " << ending << " after " << results::fixed_text(seconds, 2) << " s; "
             << sampler.samples() << " samples every " << results::fixed_text(options.period_ms, 1)
             << " ms, each costing "
             << results::fixed_text(sampler.update_seconds() * 1e3 / std::max(1, sampler.samples()),
                                    3)
             << " ms (mean; " << set->monitors().size() << " monitors)\n";
-  std::cout << "trace: " << trace_file.string() << " (" << trace.rows()
+  std::cout << "trace: " << trace_file.string() << " and trace.json (" << trace.rows()
             << " rows; its time 0 is CLOCK_MONOTONIC "
             << results::fixed_text(
                    std::chrono::duration<double>(sampler.started().time_since_epoch()).count(), 6)
             << " s)\n";
-  if (!pictures.empty()) {
-    std::vector<monitor::PictureLayer> layers;
-    for (const PictureChoice& choice : pictures) {
-      monitor::PictureLayer layer;
-      layer.monitor = choice.monitor->spec.name;
-      layer.value_name = choice.value_name;
-      layer.type = choice.monitor->type;
-      for (hwloc_obj_t object : choice.monitor->objects) {
-        layer.logical_indexes.push_back(object->logical_index);
-      }
-      layer.values = trace.object_peaks(layer.monitor, layer.value_name);
-      layers.push_back(std::move(layer));
-    }
-    const fs::path xml = out / "topology.xml";
-    monitor::write_pictured_topology(machine.handle(), layers, xml);
-    const std::string unable = draw_with_lstopo(xml, out / "topology.svg");
-    std::cout << "topology: " << (unable.empty() ? (out / "topology.svg").string() + " and " : "")
-              << xml.string() << (unable.empty() ? "" : " (no SVG: " + unable + ")")
-              << ", each object's peak from green (0) to red (the level's highest):";
-    for (const monitor::PictureLayer& layer : layers) {
-      std::cout << " " << layer.monitor << "." << layer.value_name;
-    }
-    std::cout << "\n";
-  }
-  std::cout << "peaks (highest value of each monitor over the run, where and when):\n";
-  for (const monitor::Peak& peak : trace.peaks()) {
-    std::cout << "  " << results::table_cell(peak.monitor + " " + peak.value_name, 36) << " "
-              << results::table_cell(peak.object, 16) << " " << peak.value << " at "
-              << results::fixed_text(peak.seconds, 2) << " s\n";
-  }
+  draw_outputs(out, machine.handle(), pictures, trace.peaks(),
+               [&](const std::string& monitor, const std::string& value) {
+                 return trace.object_peaks(monitor, value);
+               });
   return status;
 }
 
@@ -317,6 +457,9 @@ void setup_monitor(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
                       "draw this monitor's value on the topology (MONITOR or MONITOR.VALUE, "
                       "repeatable; default: cpu.cpu_busy and memory.process_bytes): each object's "
                       "peak coloured, topology.xml and, through lstopo, topology.svg");
+  command->add_option("--from", options->from_dir,
+                      "draw the trace already in this directory (a program's own, through "
+                      "larm/monitor.h, or an earlier run's): figures, topology and peaks");
   command->add_flag("--print-monitors", options->print_monitors,
                     "print the monitors' description and stop");
   command->add_option("command", options->command, "the program and its arguments, after --");

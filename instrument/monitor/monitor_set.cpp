@@ -11,7 +11,7 @@ namespace larm::monitor {
 namespace {
 
 bool is_join(const MonitorSpec& spec) {
-  return spec.source == "accumulate" || spec.source == "hierarchical";
+  return spec.source == "accumulate" || spec.source == "hierarchical" || spec.source == "rate";
 }
 
 // Whether `inner` lies below `outer`: its CPUs among outer's, or, for a memory without CPUs, its
@@ -74,7 +74,7 @@ double reduce(Reduction reduction, const std::vector<double>& values) {
 MonitorSet::MonitorSet(std::vector<MonitorSpec> monitors, hwloc_topology_t topology,
                        std::map<std::string, EventSource*> sources,
                        const std::string& description_name)
-    : sources_(std::move(sources)) {
+    : sources_(std::move(sources)), last_update_(std::chrono::steady_clock::now()) {
   std::map<std::string, std::size_t> by_name;
   for (std::size_t i = 0; i < monitors.size(); ++i) by_name[monitors[i].name] = i;
 
@@ -134,6 +134,25 @@ MonitorSet::MonitorSet(std::vector<MonitorSpec> monitors, hwloc_topology_t topol
       }
       m.input = placed.at(m.spec.events.front());
       const MonitorInstance& input = monitors_[static_cast<std::size_t>(m.input)];
+      if (m.spec.source == "rate") {
+        // Per second, object by object: the monitor read lives on the same level.
+        if (m.spec.reduction != Reduction::none) {
+          throw DescriptionError(where +
+                                 ": rate divides by the time; a REDUCTION is "
+                                 "hierarchical's");
+        }
+        if (input.type != m.type) {
+          throw DescriptionError(where + " on " + m.spec.object + " is the rate of " +
+                                 input.spec.name + " on " + input.spec.object +
+                                 ": a rate lives on the level of the monitor it reads");
+        }
+        for (std::size_t o = 0; o < m.objects.size(); ++o) m.children.push_back({o});
+        m.value_names = input.value_names;
+        m.values.assign(m.objects.size(), std::vector<double>(m.value_names.size(), 0.0));
+        placed[m.spec.name] = static_cast<int>(monitors_.size());
+        monitors_.push_back(std::move(m));
+        continue;
+      }
       // Set inclusion cannot tell a level from the one below when their objects cover the same
       // CPUs (a core of one PU): the depths do, for the levels of the tree (not memory nodes).
       const int input_depth = hwloc_get_type_depth(topology, input.type);
@@ -160,7 +179,7 @@ MonitorSet::MonitorSet(std::vector<MonitorSpec> monitors, hwloc_topology_t topol
         std::string known;
         for (const auto& [name, unused] : sources_) known += (known.empty() ? "" : ", ") + name;
         throw DescriptionError(where + ": PERF_LIB " + m.spec.source + " is not a source (" +
-                               known + ", accumulate, hierarchical)");
+                               known + ", accumulate, hierarchical, rate)");
       }
       for (const std::string& event : m.spec.events) {
         const std::string why = source->second->lacks(event, type);
@@ -180,8 +199,20 @@ MonitorSet::MonitorSet(std::vector<MonitorSpec> monitors, hwloc_topology_t topol
 }
 
 void MonitorSet::update() {
+  const auto now = std::chrono::steady_clock::now();
+  const double interval = std::chrono::duration<double>(now - last_update_).count();
+  last_update_ = now;
   std::set<EventSource*> refreshed;
   for (MonitorInstance& m : monitors_) {
+    if (m.input >= 0 && m.spec.source == "rate") {
+      const MonitorInstance& input = monitors_[static_cast<std::size_t>(m.input)];
+      for (std::size_t o = 0; o < m.objects.size(); ++o) {
+        for (std::size_t v = 0; v < m.values[o].size(); ++v) {
+          m.values[o][v] = interval > 0 ? input.values[o][v] / interval : 0;
+        }
+      }
+      continue;
+    }
     if (m.input >= 0) {
       const MonitorInstance& input = monitors_[static_cast<std::size_t>(m.input)];
       const Reduction reduction = m.spec.source == "accumulate" ? Reduction::sum : m.spec.reduction;

@@ -1,12 +1,15 @@
 // Monitors instantiated on a machine's topology (thesis chapter 5, §5.2.1): each monitor of a
 // description (description.h) on every hwloc object of its level, reading events from one source
 // at its objects, or joining the outputs of another monitor at the objects below each of its own
-// (accumulate: their sum; hierarchical: their reduction). update() collects at the sources and
-// aggregates up the tree, in the order the monitors depend on each other.
+// (accumulate: their sum; hierarchical: their reduction), or deriving from another monitor on its
+// own level (rate: each value per second of the interval since the previous update, which turns
+// a counter's increase into a throughput). update() collects at the sources and aggregates up the
+// tree, in the order the monitors depend on each other.
 #pragma once
 
 #include <hwloc.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -71,6 +74,7 @@ class MonitorSet {
  private:
   std::vector<MonitorInstance> monitors_;
   std::map<std::string, EventSource*> sources_;
+  std::chrono::steady_clock::time_point last_update_;  // construction, then each update()
 };
 
 }  // namespace larm::monitor

@@ -2,8 +2,9 @@
 
 namespace larm::monitor {
 
-Sampler::Sampler(MonitorSet& monitors, std::chrono::microseconds period, OnSample on_sample)
-    : monitors_(monitors), period_(period), on_sample_(std::move(on_sample)) {}
+Sampler::Sampler(MonitorSet& monitors, std::chrono::microseconds period, OnSample on_sample,
+                 std::mutex* guard)
+    : monitors_(monitors), period_(period), on_sample_(std::move(on_sample)), guard_(guard) {}
 
 Sampler::~Sampler() {
   stop();
@@ -13,6 +14,8 @@ bool Sampler::sample(std::chrono::steady_clock::time_point start) {
   if (error_) return false;
   const auto before = std::chrono::steady_clock::now();
   try {
+    std::unique_lock<std::mutex> guarded;
+    if (guard_ != nullptr) guarded = std::unique_lock(*guard_);
     monitors_.update();
     on_sample_(std::chrono::duration<double>(before - start).count(), monitors_);
   } catch (...) {

@@ -21,7 +21,10 @@ class Sampler {
  public:
   using OnSample = std::function<void(double seconds, const MonitorSet& monitors)>;
 
-  Sampler(MonitorSet& monitors, std::chrono::microseconds period, OnSample on_sample);
+  // guard: held during each sample, when others read or update the monitors too (the monitor
+  // API of larm/monitor.h); stop() must not be called holding it.
+  Sampler(MonitorSet& monitors, std::chrono::microseconds period, OnSample on_sample,
+          std::mutex* guard = nullptr);
   ~Sampler();
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;
@@ -47,6 +50,7 @@ class Sampler {
   MonitorSet& monitors_;
   std::chrono::microseconds period_;
   OnSample on_sample_;
+  std::mutex* guard_;
   std::chrono::steady_clock::time_point started_;
   std::thread thread_;
   std::mutex mutex_;

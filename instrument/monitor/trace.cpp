@@ -16,7 +16,7 @@ namespace larm::monitor {
 namespace {
 
 std::string number(double value) {
-  return results::format_number("%.9g", value);
+  return results::format_number("%.15g", value);  // integer counts exact below 1e15
 }
 
 }  // namespace
