@@ -58,10 +58,11 @@ static void* walk(void* argument) {
       sum += w->data[at];
       at = at + 8 < w->elements ? at + 8 : (at + 8) % w->elements; /* one element per line */
     }
-    /* One 8-byte load per 64-byte line, but the whole line comes from where the data is. */
-    larm_region_add(w->region, (double)w->chunk, 64.0 * (double)w->chunk);
+    /* One add and one 8-byte load per element (the core's bytes; each from its own 64-byte line,
+     * which the memory walk brings from memory). */
+    larm_region_add(w->region, (double)w->chunk, 8.0 * (double)w->chunk);
     larm_region_end(w->region);
-    w->bytes += 64.0 * (double)w->chunk;
+    w->bytes += 8.0 * (double)w->chunk;
   }
   w->sum = sum;
   return NULL;

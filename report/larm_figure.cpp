@@ -68,6 +68,7 @@ struct DomainData {
   int regions_not_drawn = 0;  // no FLOPs: no point on log axes (larm place places them by GB/s)
   std::vector<const results::ValidationPoint*> validation;
   std::vector<const PredictedPoint*> predicted;
+  std::vector<const TrajectoryPoint*> trajectory;            // by region, then time
   std::vector<std::pair<std::string, double>> hybrid_roofs;  // region, GB/s (thesis fig. 4.9)
   std::string ceiling_note;      // when the ceilings drawn are not of the kernels' ISA
   Access access = Access::load;  // the family of the bandwidth roofs drawn
@@ -341,6 +342,9 @@ DomainData collect(const results::Results& results, int domain,
   for (const auto& p : options.predicted) {
     if (p.domain == domain && p.ai > 0 && p.gflops > 0) d.predicted.push_back(&p);
   }
+  for (const auto& p : options.trajectories) {
+    if (p.domain == domain && p.ai > 0 && p.gflops > 0) d.trajectory.push_back(&p);
+  }
   if (options.roofs.hybrid) {
     for (const auto* r : d.regions) {
       const roofline::PlacedRegion placed = roofline::place(*r, results, options.roofs);
@@ -372,6 +376,10 @@ std::pair<double, double> y_range(const std::vector<DomainData>& domains) {
       low = std::min(low, p->gflops);
       high = std::max(high, p->gflops);
     }
+    for (const auto* p : d.trajectory) {
+      low = std::min(low, p->gflops);
+      high = std::max(high, p->gflops);
+    }
   }
   if (!(high > 0) || !std::isfinite(high)) return {0.01, 100};
   if (!(low > 0) || low >= high)
@@ -380,6 +388,37 @@ std::pair<double, double> y_range(const std::vector<DomainData>& domains) {
 }
 
 // The plot of one domain: variables, ceilings on the right axis, roofs, points.
+// Colours of the trajectories: none of the roofs', the regions' or the predictions'.
+constexpr const char* kTrajectoryColours[] = {"#117733", "#882255", "#44aa99", "#999933"};
+
+// The regions with a trajectory on this domain, in their first point's order.
+std::vector<std::string> trajectory_regions(const DomainData& d) {
+  std::vector<std::string> names;
+  for (const auto* p : d.trajectory) {
+    if (std::find(names.begin(), names.end(), p->region) == names.end()) {
+      names.push_back(p->region);
+    }
+  }
+  return names;
+}
+
+// The trajectory data file: a block per region (trajectory_regions' order), its points in time
+// with their time.
+std::string trajectory_data(const DomainData& d) {
+  std::ostringstream out;
+  out << "# ai_flop_per_byte gflops seconds (a block per region, its samples in time)\n";
+  for (const std::string& region : trajectory_regions(d)) {
+    std::vector<const TrajectoryPoint*> points;
+    for (const auto* p : d.trajectory) {
+      if (p->region == region) points.push_back(p);
+    }
+    out << "# region " << gnuplot_comment(region) << "\n";
+    for (const auto* p : points) out << p->ai << " " << p->gflops << " " << p->seconds << "\n";
+    out << "\n\n";
+  }
+  return out.str();
+}
+
 std::string domain_plot(const DomainData& d, std::pair<double, double> range,
                         const std::string& stem, bool key, const std::vector<std::string>& labels,
                         const std::string& title_suffix, bool ceiling_labels = true,
@@ -494,6 +533,16 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
                       "-advice.dat\" index 1 using 1:2:3 with labels offset char -0.8,-0.5 right "
                       "font tiny tc rgb \"#aa3377\" noenhanced notitle");
     }
+  }
+  // A monitored run's regions: a point per sample, a colour per region. Not joined by a line: a
+  // path in time doubles back on the axes, which the figure check rightly reads as a series out
+  // of order; the data file keeps the points in time and each one's time.
+  const std::vector<std::string> moving = trajectory_regions(d);
+  for (std::size_t r = 0; r < moving.size(); ++r) {
+    const std::string colour = kTrajectoryColours[r % std::size(kTrajectoryColours)];
+    items.push_back("    \"" + stem + "-trajectory.dat\" index " + std::to_string(r) +
+                    " using 1:2 with points pt 13 ps 0.6 lc rgb \"" + colour + "\" title " +
+                    gnuplot_string("samples of " + moving[r]));
   }
   for (std::size_t i = 0; i < items.size(); ++i) {
     gp << items[i] << (i + 1 < items.size() ? ", \\\n" : "\n");
@@ -744,6 +793,13 @@ std::vector<Figure> larm_figures(const results::Results& results,
       f.data.push_back({f.name + "-advice.dat", a.str()});
       caption << " Open circles: " << d.predicted.size()
               << " placements predicted by larm advise (this domain's share).";
+      f.caption = caption.str();
+    }
+    if (!d.trajectory.empty()) {
+      f.data.push_back({f.name + "-trajectory.dat", trajectory_data(d)});
+      caption << " Small diamonds: " << trajectory_regions(d).size()
+              << " regions of a monitored run, a point per sample (its FLOPs over its bytes, and "
+                 "over the sample's interval; their times in the data file).";
       f.caption = caption.str();
     }
     if (!d.validation.empty()) {

@@ -36,6 +36,18 @@ std::string file_stem(const std::string& name) {
   return out;
 }
 
+// A tick step of 1, 2 or 5 times a power of ten giving at most four steps over [low, high]:
+// gnuplot's automatic ticks follow the range, not the panel's height, and crowd a short panel.
+double tick_step(double low, double high) {
+  const double raw = (high - low) / 4;
+  if (!(raw > 0) || !std::isfinite(raw)) return 0;
+  const double power = std::pow(10, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (m * power >= raw) return m * power;
+  }
+  return 10 * power;
+}
+
 }  // namespace
 
 std::vector<Figure> monitor_figures(const std::filesystem::path& trace_csv) {
@@ -124,6 +136,22 @@ std::vector<Figure> monitor_figures(const std::filesystem::path& trace_csv) {
     body << "  set multiplot layout " << panels << ",1 title " << gnuplot_string(figure.title)
          << "\n  set key outside right top font small\n  set grid\n";
     for (std::size_t v = 0; v < panels; ++v) {
+      double low = 0, high = 0;
+      for (std::size_t o = 0; o < objects; ++o) {
+        for (const auto& [t, values] : s.points.at(s.objects[o])) {
+          if (v < values.size() && std::isfinite(values[v])) {
+            low = std::min(low, values[v]);
+            high = std::max(high, values[v]);
+          }
+        }
+      }
+      const double step = tick_step(low, high);
+      if (step > 0) {
+        body << "  set ytics " << results::format_number("%.6g", step) << "\n";
+      } else {
+        body << "  set ytics autofreq\n";
+      }
+      body << "  set format y '%.3g'\n";
       body << "  set ylabel " << gnuplot_string(s.value_names[v]) << "\n";
       body << "  set xlabel " << (v + 1 == panels ? "'time (s)'" : "''") << "\n";
       body << "  plot";

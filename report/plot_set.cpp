@@ -12,6 +12,7 @@
 #include "report/gnuplot_runner.h"
 #include "report/hybrid_figure.h"
 #include "report/larm_figure.h"
+#include "report/monitor_figures.h"
 #include "report/node_figures.h"
 #include "results/atomic_file.h"
 #include "results/input_file.h"
@@ -30,8 +31,15 @@ PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_
                      const std::vector<Format>& formats, const std::atomic<bool>* stop) {
   PlotOutcome outcome;
   std::vector<Figure> figures =
-      larm_figures(inputs.results, inputs.regions, {with_hybrid(inputs), inputs.predicted});
+      larm_figures(inputs.results, inputs.regions,
+                   {with_hybrid(inputs), inputs.predicted, inputs.trajectories.points});
   if (figures.empty()) outcome.omitted.push_back("LARM figures: the results hold no roof");
+  for (const std::string& why : inputs.trajectories.omitted) outcome.omitted.push_back(why);
+  if (!inputs.monitor_dir.empty()) {
+    for (Figure& f : monitor_figures(inputs.monitor_dir / "trace.csv")) {
+      figures.push_back(std::move(f));
+    }
+  }
   for (auto* make : {&validation_figures, &sweep_figures, &latency_sweep_figures,
                      &contention_figures, &scaling_figures}) {
     for (Figure& f : make(inputs.results, outcome.omitted)) figures.push_back(std::move(f));

@@ -9,6 +9,7 @@
 
 #include "report/figure.h"
 #include "report/larm_figure.h"
+#include "report/monitor_trajectory.h"
 #include "results/fleet_records.h"
 #include "results/hybrid_codec.h"
 #include "results/records.h"
@@ -24,6 +25,10 @@ struct PlotInputs {
   std::optional<hybrid::HybridResults> hybrid;  // hybrid.json beside results.json
   roofline::PlaceOptions roofs;
   std::vector<PredictedPoint> predicted;  // advice.json's placements (larm plot --advice)
+  // A monitored run's directory (larm plot --monitor): its time series, and its regions'
+  // trajectories on the LARM.
+  std::filesystem::path monitor_dir;
+  Trajectories trajectories;
 };
 
 struct PlottedFigure {

@@ -3,7 +3,10 @@
 balanced then packed, whose region bytes the trace must give back exactly, per PU and for the
 machine, against the bytes each thread counted itself and the CPU it was bound to.
 
-    monitor_api_test.py THREAD_GROUPS MISUSE WORK_DIR
+Then what larm draws of such a trace: larm monitor --from (topology, time series) and larm plot
+--monitor (each region's samples on the LARM, one per sample with FLOPs and bytes).
+
+    monitor_api_test.py THREAD_GROUPS MISUSE LARM WORK_DIR
 """
 import collections
 import json
@@ -15,8 +18,8 @@ import tempfile
 
 from cli_helpers import Checker, run
 
-groups_program, misuse_program = sys.argv[1], sys.argv[2]
-work = tempfile.mkdtemp(prefix="larm-monitor-api-", dir=sys.argv[3] if len(sys.argv) > 3 else None)
+groups_program, misuse_program, larm = sys.argv[1], sys.argv[2], sys.argv[3]
+work = tempfile.mkdtemp(prefix="larm-monitor-api-", dir=sys.argv[4] if len(sys.argv) > 4 else None)
 repo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 schema = json.load(open(os.path.join(repo, "results", "schema", "monitor-trace-v1.schema.json")))
 monitors = os.path.join(repo, "examples", "monitors", "thread_groups.monitors")
@@ -88,6 +91,45 @@ for placement in ("balanced", "packed"):
                     f"balanced: each CPU runs both groups ({dict(cpus)})")
     rates = [row for row in doc["rows"] if row[1] == "walk_rate_pu"]
     c.check(any(row[5] > 0 for row in rates), f"{placement}: the rates per PU traced")
+
+# The packed run's trace drawn: the topology and the time series from the trace alone.
+packed = os.path.join(work, "packed")
+r = run(larm, "monitor", "--from", packed, "--picture", "walk_pu.bytes:memory_walk", timeout=120)
+c.check_equal(r.returncode, 0, f"--from: exit status ({r.stderr.strip()})")
+xml = open(os.path.join(packed, "topology.xml")).read()
+c.check("walk_pu" in xml, "--from: the pictured monitor's values on the topology")
+c.check(os.path.isfile(os.path.join(packed, "figures", "monitor_walk_pu.gp")),
+        "--from: the time series of walk_pu")
+r = run(larm, "monitor", "--from", os.path.join(work, "nowhere"), timeout=60)
+c.check_equal(r.returncode, 2, "--from a directory without a trace: exit 2")
+
+# Each region's samples on the LARM of a results directory whose domain 0 holds PUs 0-3.
+fixture = os.path.join(repo, "tests", "fixtures", "broadwell-table42")
+doc = json.load(open(os.path.join(packed, "trace.json")))
+sums = collections.defaultdict(lambda: [0.0, 0.0])
+for t, monitor, level, obj, value_name, value in doc["rows"]:
+    if monitor != "walk_pu" or int(obj.split("#")[1]) > 3 or t <= 0:
+        continue
+    kind, region = value_name.split(":")
+    if kind in ("flops", "bytes"):
+        sums[(region, t)][0 if kind == "flops" else 1] += value
+expected = collections.Counter(region for (region, t), (f, b) in sums.items() if f > 0 and b > 0)
+plots = os.path.join(work, "plots")
+r = run(larm, "plot", fixture, "--monitor", packed, "--out", plots, "--check", timeout=300)
+c.check_equal(r.returncode, 0, f"plot --monitor: exit status ({r.stderr.strip()})")
+blocks, region = collections.Counter(), None
+with open(os.path.join(plots, "larm-domain0-trajectory.dat")) as f:
+    for line in f:
+        if line.startswith("# region "):
+            region = line.split()[2]
+        elif line.strip() and not line.startswith("#"):
+            blocks[region] += 1
+c.check_equal(dict(blocks), dict(expected), "plot --monitor: a LARM point per sample and region")
+c.check(os.path.isfile(os.path.join(plots, "monitor_walk_rate_pu.gp")),
+        "plot --monitor: the time series beside the LARM")
+r = run(larm, "plot", fixture, "--monitor", os.path.join(work, "nowhere"), "--out", plots,
+        timeout=60)
+c.check_equal(r.returncode, 2, "plot --monitor without a trace: exit 2")
 
 # A description the program's monitors refuse: the program's own failure, said in one line.
 r = run(groups_program, "packed", "0.1", "1", os.path.join(work, "refused"), bad, timeout=60,

@@ -28,6 +28,8 @@
 #include "instrument/monitor/trace.h"
 #include "instrument/monitor/trace_json.h"
 #include "report/monitor_figures.h"
+#include "report/monitor_trajectory.h"
+#include "results/store.h"
 
 #include <nlohmann/json.hpp>
 
@@ -507,6 +509,77 @@ TEST(TraceJson, HoldsTheCsvRowsAndTheMonitorsAndFiguresDrawEachTracedMonitor) {
   EXPECT_NE(data.find("# object L3 L#1"), std::string::npos);
   EXPECT_EQ(std::count(data.begin(), data.end(), '\n'), 1 + 2 * (1 + 3 + 2));
   EXPECT_THROW(larm::report::monitor_figures(dir / "trace.json"), std::runtime_error);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+
+namespace {
+
+// A trace.json by hand: region "solve" followed per PU (PUs 0 and 1 in domain 0, PU 7 in domain
+// 1 of the four-domain fixture), and "io" with bytes only.
+TEST(Trajectories, EachSampleGivesADomainsRegionPointOverItsInterval) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("larm-trajectory-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  nlohmann::json doc = {
+      {"format", "larm-monitor-trace"},
+      {"schema_version", 1},
+      {"description", "d"},
+      {"program", "self"},
+      {"time_zero", {{"clock", "CLOCK_MONOTONIC"}, {"seconds", 1.0}}},
+      {"period_seconds", 0.5},
+      {"monitors",
+       {{{"name", "r"},
+         {"level", "PU"},
+         {"source", "region"},
+         {"events", {"flops:solve", "bytes:solve", "bytes:io"}},
+         {"reduction", "none"},
+         {"output", true},
+         {"objects", {"PU P#0", "PU P#1", "PU P#7"}},
+         {"values", {"flops:solve", "bytes:solve", "bytes:io"}}}}},
+      {"columns", {"time_s", "monitor", "level", "object", "value_name", "value"}},
+      {"rows", nlohmann::json::array()}};
+  const auto row = [&](double t, const char* object, const char* value, double v) {
+    doc["rows"].push_back({t, "r", "PU", object, value, v});
+  };
+  row(0.5, "PU P#0", "flops:solve", 1e9);
+  row(0.5, "PU P#1", "flops:solve", 1e9);
+  row(0.5, "PU P#0", "bytes:solve", 4e9);
+  row(0.5, "PU P#1", "bytes:solve", 4e9);
+  row(0.5, "PU P#7", "flops:solve", 3e9);
+  row(0.5, "PU P#7", "bytes:solve", 1e9);
+  row(0.5, "PU P#0", "bytes:io", 1e9);
+  row(1.5, "PU P#0", "flops:solve", 4e9);
+  row(1.5, "PU P#0", "bytes:solve", 2e9);
+  std::ofstream(dir / "trace.json") << doc.dump();
+  const larm::results::Results results =
+      larm::results::load_results(fs::path(LARM_SOURCE_DIR) / "tests/fixtures/broadwell-table42");
+  const auto trajectories = larm::report::region_trajectories(dir, results);
+  ASSERT_EQ(trajectories.points.size(), 3u);
+  // Domain 0 at 0.5 s: PUs 0 and 1 summed, over the 0.5 s since time 0.
+  EXPECT_EQ(trajectories.points[0].domain, 0);
+  EXPECT_DOUBLE_EQ(trajectories.points[0].ai, 0.25);
+  EXPECT_DOUBLE_EQ(trajectories.points[0].gflops, 4.0);
+  EXPECT_EQ(trajectories.points[1].domain, 1);
+  EXPECT_DOUBLE_EQ(trajectories.points[1].ai, 3.0);
+  EXPECT_DOUBLE_EQ(trajectories.points[1].gflops, 6.0);
+  // At 1.5 s: over the second since the previous sample.
+  EXPECT_DOUBLE_EQ(trajectories.points[2].seconds, 1.5);
+  EXPECT_DOUBLE_EQ(trajectories.points[2].ai, 2.0);
+  EXPECT_DOUBLE_EQ(trajectories.points[2].gflops, 4.0);
+  // io has bytes only: no trajectory, and nothing said (it is not a FLOP region).
+  for (const auto& p : trajectories.points) EXPECT_EQ(p.region, "solve");
+  // A trace that breaks its schema is refused with the file's name.
+  doc["rows"].push_back({-1.0, "r", "PU", "PU P#0", "flops:solve", 1.0});
+  std::ofstream(dir / "trace.json") << doc.dump();
+  try {
+    larm::report::region_trajectories(dir, results);
+    ADD_FAILURE() << "a negative time accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("trace.json"), std::string::npos) << e.what();
+  }
   fs::remove_all(dir);
 }
 

@@ -21,6 +21,10 @@ void add_plot_input_options(CLI::App& command, PlotInputOptions& options) {
   add_counts_option(command, options.counts);
   command.add_option("--advice", options.advice,
                      "advice.json of larm advise: draw each region's predicted placements");
+  command.add_option("--monitor", options.monitor,
+                     "a monitored run's directory (larm monitor, or a program's own through "
+                     "larm/monitor.h): its time series, and each region's trajectory on the LARM "
+                     "where its monitors follow the region's FLOPs and bytes");
   std::vector<std::string> accesses = {"auto"};
   for (const auto& word : words<Access>()) accesses.push_back(word);
   command
@@ -79,6 +83,18 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
   }
   inputs.hybrid = load_hybrid_beside(results_dir, "");
   if (!options.advice.empty()) inputs.predicted = predicted_points(options.advice);
+  if (!options.monitor.empty()) {
+    inputs.monitor_dir = options.monitor;
+    if (!std::filesystem::is_regular_file(inputs.monitor_dir / "trace.csv")) {
+      throw UsageError("--monitor " + options.monitor +
+                       ": no trace.csv there (a monitored run's directory)");
+    }
+    try {
+      inputs.trajectories = report::region_trajectories(inputs.monitor_dir, inputs.results);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("--monitor: ") + e.what());
+    }
+  }
   return inputs;
 }
 

@@ -12,11 +12,12 @@
 
 namespace larm::cli {
 
-// --regions, --advice, --access and --precision, which plot and report share.
+// --regions, --advice, --monitor, --access and --precision, which plot and report share.
 struct PlotInputOptions {
   std::vector<std::string> regions;
   std::vector<std::string> counts;  // --counts: count runs' regions.json for --regions
   std::string advice;               // advice.json of larm advise
+  std::string monitor;              // a monitored run's directory (trace.json, trace.csv)
   std::string access = "auto";      // auto: each domain's regions' own family, as larm place
   Precision precision = Precision::dp;
 };

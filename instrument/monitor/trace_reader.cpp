@@ -36,9 +36,9 @@ TraceSummary read_trace_json(const std::filesystem::path& file) {
       return std::runtime_error(file.string() + ": row " + std::to_string(summary.rows) + ": " +
                                 why);
     };
-    if (!row[0].is_number() || !row[1].is_string() || !row[3].is_string() || !row[4].is_string() ||
-        !(row[5].is_number() || row[5].is_null())) {
-      throw bad("not [time_s, monitor, level, object, value_name, value]");
+    if (!row[0].is_number() || row[0].get<double>() < 0 || !row[1].is_string() ||
+        !row[3].is_string() || !row[4].is_string() || !(row[5].is_number() || row[5].is_null())) {
+      throw bad("not [time_s >= 0, monitor, level, object, value_name, value]");
     }
     ++summary.rows;
     const auto found = index.find(row[1].get<std::string>());
