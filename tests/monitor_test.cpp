@@ -187,7 +187,7 @@ TEST(MonitorSet, EveryMistakeIsFoundBeforeAnyRead) {
             "d:1: monitor A: papi has no event PAPI_L3_TCA on Core: counted on PUs");
   EXPECT_EQ(refused("A{ OBJ:=PU; PERF_LIB:=perfctr; EVSET:=x; }"),
             "d:1: monitor A: PERF_LIB perfctr is not a source (papi, accumulate, hierarchical, "
-            "rate)");
+            "rate, ratio)");
   EXPECT_EQ(refused("A{ OBJ:=L3; PERF_LIB:=accumulate; EVSET:=B; }"),
             "d:1: monitor A reads B, which no monitor of the description is");
   EXPECT_EQ(refused("A{ OBJ:=L3; PERF_LIB:=accumulate; EVSET:=B; }\n"
@@ -372,12 +372,13 @@ TEST(TopologyPicture, TheExportedXmlCarriesEachObjectsColourAndValue) {
 
 namespace {
 
-TEST(MonitorSet, ARateIsEachValuePerSecondOfTheIntervalOnItsOwnLevel) {
+TEST(MonitorSet, RatesAndRatiosDeriveValuesOnTheirOwnLevel) {
   const Fixture topology("24em64t-2n6c2t-pci.xml");
   FakePapi papi;
   const std::string text = std::string(kFigure52) +
                            "rate_PU{ OBJ:=PU; PERF_LIB:=rate; EVSET:=L3_ACCES_PU; }\n"
-                           "rate_L3{ OBJ:=L3; PERF_LIB:=accumulate; EVSET:=rate_PU; }\n";
+                           "rate_L3{ OBJ:=L3; PERF_LIB:=accumulate; EVSET:=rate_PU; }\n"
+                           "per_count{ OBJ:=PU; PERF_LIB:=ratio; EVSET:=rate_PU,L3_ACCES_PU; }\n";
   MonitorSet set(parse_description(text, "d"), topology.get(), {{"papi", &papi}}, "d");
   const auto before = std::chrono::steady_clock::now();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -417,6 +418,19 @@ TEST(MonitorSet, ARateIsEachValuePerSecondOfTheIntervalOnItsOwnLevel) {
     }
     return std::string("accepted");
   };
+  // A ratio, value by value: each PU's rate over its count is one over the interval.
+  const MonitorInstance& per_count = find("per_count");
+  EXPECT_EQ(per_count.value_names, std::vector<std::string>{"PAPI_L3_TCA/PAPI_L3_TCA"});
+  for (std::size_t o = 0; o < per_count.objects.size(); ++o) {
+    EXPECT_NEAR(per_count.values[o][0] * interval, 1.0, 1e-9);
+  }
+  EXPECT_EQ(refused("R{ OBJ:=PU; PERF_LIB:=ratio; EVSET:=L3_ACCES_PU; }"),
+            "d:21: monitor R: a ratio reads two monitors (EVSET:=NUMERATOR,DENOMINATOR)");
+  EXPECT_EQ(refused("R{ OBJ:=PU; PERF_LIB:=ratio; EVSET:=L3_ACCES_PU,L3_ACCES_L3; }"),
+            "d:21: monitor R on PU is the ratio of L3_ACCES_PU on PU to L3_ACCES_L3 on L3: a "
+            "ratio lives on the level of the monitors it reads");
+  EXPECT_EQ(refused("R{ OBJ:=PU; PERF_LIB:=ratio; EVSET:=L3_ACCES_PU,nosuch; }"),
+            "d:21: monitor R reads nosuch, which no monitor of the description is");
   EXPECT_EQ(refused("R{ OBJ:=L3; PERF_LIB:=rate; EVSET:=L3_ACCES_PU; }"),
             "d:21: monitor R on L3 is the rate of L3_ACCES_PU on PU: a rate lives on the level of "
             "the monitor it reads");

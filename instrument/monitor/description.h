@@ -4,7 +4,8 @@
 // OBJ the hwloc object type it lives on (PU, Core, L1-L5, NUMANode, Package, Machine...);
 // PERF_LIB its event source (papi, linux, region) or how it joins other monitors' outputs
 // (accumulate: sums its children's vectors; hierarchical: reduces them with REDUCTION; rate: the
-// values of a monitor of the same level per second since the previous update); EVSET
+// values of a monitor of the same level per second since the previous update; ratio: a
+// monitor's values over another's, EVSET:=NUMERATOR,DENOMINATOR, on its level); EVSET
 // the events, comma-separated (the source's names, or the monitors it reads); REDUCTION sum,
 // mean, min, max, var, sd, balance (max over mean) or count, with the thesis' spellings
 // (1#hmonitor_evset_var) accepted; OUTPUT 0 keeps a monitor out of the trace. '#' starts a

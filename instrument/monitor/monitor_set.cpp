@@ -11,7 +11,8 @@ namespace larm::monitor {
 namespace {
 
 bool is_join(const MonitorSpec& spec) {
-  return spec.source == "accumulate" || spec.source == "hierarchical" || spec.source == "rate";
+  return spec.source == "accumulate" || spec.source == "hierarchical" || spec.source == "rate" ||
+         spec.source == "ratio";
 }
 
 // Whether `inner` lies below `outer`: its CPUs among outer's, or, for a memory without CPUs, its
@@ -89,16 +90,22 @@ MonitorSet::MonitorSet(std::vector<MonitorSpec> monitors, hwloc_topology_t topol
                              spec.events.front());
     state[i] = 1;
     if (is_join(spec)) {
-      if (spec.events.size() != 1) {
-        throw DescriptionError(at(description_name, spec) + ": a " + spec.source +
-                               " monitor reads one monitor (EVSET:=MONITOR)");
+      const std::size_t reads = spec.source == "ratio" ? 2 : 1;
+      if (spec.events.size() != reads) {
+        throw DescriptionError(
+            at(description_name, spec) +
+            (reads == 1 ? ": a " + spec.source + " monitor reads one monitor (EVSET:=MONITOR)"
+                        : ": a ratio reads two monitors "
+                          "(EVSET:=NUMERATOR,DENOMINATOR)"));
       }
-      const auto input = by_name.find(spec.events.front());
-      if (input == by_name.end()) {
-        throw DescriptionError(at(description_name, spec) + " reads " + spec.events.front() +
-                               ", which no monitor of the description is");
+      for (const std::string& read : spec.events) {
+        const auto input = by_name.find(read);
+        if (input == by_name.end()) {
+          throw DescriptionError(at(description_name, spec) + " reads " + read +
+                                 ", which no monitor of the description is");
+        }
+        visit(input->second);
       }
-      visit(input->second);
     }
     state[i] = 2;
     order.push_back(i);
@@ -134,6 +141,36 @@ MonitorSet::MonitorSet(std::vector<MonitorSpec> monitors, hwloc_topology_t topol
       }
       m.input = placed.at(m.spec.events.front());
       const MonitorInstance& input = monitors_[static_cast<std::size_t>(m.input)];
+      if (m.spec.source == "ratio") {
+        // Value by value, object by object: the numerator's values over the denominator's (its
+        // only value, or as many as the numerator has), both on this monitor's level.
+        m.denominator = placed.at(m.spec.events[1]);
+        const MonitorInstance& denominator = monitors_[static_cast<std::size_t>(m.denominator)];
+        if (m.spec.reduction != Reduction::none) {
+          throw DescriptionError(where + ": a ratio divides; a REDUCTION is hierarchical's");
+        }
+        if (input.type != m.type || denominator.type != m.type) {
+          throw DescriptionError(where + " on " + m.spec.object + " is the ratio of " +
+                                 input.spec.name + " on " + input.spec.object + " to " +
+                                 denominator.spec.name + " on " + denominator.spec.object +
+                                 ": a ratio lives on the level of the monitors it reads");
+        }
+        const std::size_t n = input.value_names.size(), d = denominator.value_names.size();
+        if (d != 1 && d != n) {
+          throw DescriptionError(where + ": " + denominator.spec.name + " has " +
+                                 std::to_string(d) + " values and " + input.spec.name + " " +
+                                 std::to_string(n) + ": the denominator has one, or as many");
+        }
+        for (std::size_t v = 0; v < n; ++v) {
+          m.value_names.push_back(input.value_names[v] + "/" +
+                                  denominator.value_names[d == 1 ? 0 : v]);
+        }
+        for (std::size_t o = 0; o < m.objects.size(); ++o) m.children.push_back({o});
+        m.values.assign(m.objects.size(), std::vector<double>(n, 0.0));
+        placed[m.spec.name] = static_cast<int>(monitors_.size());
+        monitors_.push_back(std::move(m));
+        continue;
+      }
       if (m.spec.source == "rate") {
         // Per second, object by object: the monitor read lives on the same level.
         if (m.spec.reduction != Reduction::none) {
@@ -179,7 +216,7 @@ MonitorSet::MonitorSet(std::vector<MonitorSpec> monitors, hwloc_topology_t topol
         std::string known;
         for (const auto& [name, unused] : sources_) known += (known.empty() ? "" : ", ") + name;
         throw DescriptionError(where + ": PERF_LIB " + m.spec.source + " is not a source (" +
-                               known + ", accumulate, hierarchical, rate)");
+                               known + ", accumulate, hierarchical, rate, ratio)");
       }
       for (const std::string& event : m.spec.events) {
         const std::string why = source->second->lacks(event, type);
@@ -204,6 +241,18 @@ void MonitorSet::update() {
   last_update_ = now;
   std::set<EventSource*> refreshed;
   for (MonitorInstance& m : monitors_) {
+    if (m.denominator >= 0) {
+      const MonitorInstance& numerator = monitors_[static_cast<std::size_t>(m.input)];
+      const MonitorInstance& denominator = monitors_[static_cast<std::size_t>(m.denominator)];
+      const bool one = denominator.value_names.size() == 1;
+      for (std::size_t o = 0; o < m.objects.size(); ++o) {
+        for (std::size_t v = 0; v < m.values[o].size(); ++v) {
+          const double below = denominator.values[o][one ? 0 : v];
+          m.values[o][v] = below != 0 ? numerator.values[o][v] / below : 0;
+        }
+      }
+      continue;
+    }
     if (m.input >= 0 && m.spec.source == "rate") {
       const MonitorInstance& input = monitors_[static_cast<std::size_t>(m.input)];
       for (std::size_t o = 0; o < m.objects.size(); ++o) {

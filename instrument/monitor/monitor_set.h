@@ -3,7 +3,8 @@
 // at its objects, or joining the outputs of another monitor at the objects below each of its own
 // (accumulate: their sum; hierarchical: their reduction), or deriving from another monitor on its
 // own level (rate: each value per second of the interval since the previous update, which turns
-// a counter's increase into a throughput). update() collects at the sources and aggregates up the
+// a counter's increase into a throughput; ratio: one monitor's values over another's, 0 where
+// the denominator is 0). update() collects at the sources and aggregates up the
 // tree, in the order the monitors depend on each other.
 #pragma once
 
@@ -46,6 +47,7 @@ struct MonitorInstance {
   std::vector<std::string> value_names;
   // Joins: the monitor read, and for each object the indexes of that monitor's objects below it.
   int input = -1;
+  int denominator = -1;  // a ratio's second monitor
   std::vector<std::vector<std::size_t>> children;
 };
 
