@@ -47,7 +47,8 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
     check(libdir is not None, "liblarm.so installed")
     if libdir is None:
         sys.exit(1)
-    expected = ["bin/larm", "include/larm/region.h", "include/larm/likwid-markers.h",
+    expected = ["bin/larm", "include/larm/region.h", "include/larm/monitor.h",
+                "include/larm/likwid-markers.h", "share/larm/schema/monitor-trace-v1.schema.json",
                 "share/larm/schema/regions-v1.schema.json", "share/man/man1/larm.1.gz",
                 "share/man/man1/larm-count.1.gz", "share/man/man1/larm-place.1.gz",
                 "share/man/man1/larm-profile.1.gz", "share/man/man1/larm-bench.1.gz",
