@@ -28,6 +28,9 @@ struct Figure {
   std::vector<std::vector<std::string>> key_values;
   // Whether its points must not take a line's colour (regions drawn against roofs).
   bool distinct_colours = false;
+  // Whether two of its lines may lie on top of each other and still say something true (a time
+  // series of objects that had the same values: two idle PUs), so the check does not refuse it.
+  bool lines_may_coincide = false;
 };
 
 // Writes NAME.gp (which sets each format's terminal and output, then runs the body) and the data

@@ -471,7 +471,7 @@ std::vector<std::string> check_figure(const Figure& figure, const std::string& s
   }
   // Two lines on top of each other: nowhere in their common range farther apart than this.
   constexpr double kDistinctPixels = 2.0;
-  for (std::size_t i = 0; i < drawn.items.size(); ++i) {
+  for (std::size_t i = 0; i < drawn.items.size() && !figure.lines_may_coincide; ++i) {
     for (std::size_t j = i + 1; j < drawn.items.size(); ++j) {
       bool close = false;
       for (const auto& a : data[i]) {

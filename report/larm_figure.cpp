@@ -68,7 +68,8 @@ struct DomainData {
   int regions_not_drawn = 0;  // no FLOPs: no point on log axes (larm place places them by GB/s)
   std::vector<const results::ValidationPoint*> validation;
   std::vector<const PredictedPoint*> predicted;
-  std::vector<const TrajectoryPoint*> trajectory;            // by region, then time
+  std::vector<const TrajectoryPoint*> trajectory;  // by region, then time
+  int trajectory_below = 0;                        // samples under the figure's range, not drawn
   std::vector<std::pair<std::string, double>> hybrid_roofs;  // region, GB/s (thesis fig. 4.9)
   std::string ceiling_note;      // when the ceilings drawn are not of the kernels' ISA
   Access access = Access::load;  // the family of the bandwidth roofs drawn
@@ -376,10 +377,10 @@ std::pair<double, double> y_range(const std::vector<DomainData>& domains) {
       low = std::min(low, p->gflops);
       high = std::max(high, p->gflops);
     }
-    for (const auto* p : d.trajectory) {
-      low = std::min(low, p->gflops);
-      high = std::max(high, p->gflops);
-    }
+    // A monitored run's samples widen the range upwards only: one slow sample would push the
+    // axis down decades, its tick labels wider (the figure's margins are fixed); the samples
+    // below the range are left out and the caption says how many.
+    for (const auto* p : d.trajectory) high = std::max(high, p->gflops);
   }
   if (!(high > 0) || !std::isfinite(high)) return {0.01, 100};
   if (!(low > 0) || low >= high)
@@ -680,6 +681,10 @@ std::vector<Figure> larm_figures(const results::Results& results,
   const auto range = y_range(domains);
   for (DomainData& d : domains) {
     d.near = indistinct_ratio(std::log10(range.second / range.first), kFramePixels);
+    const auto below = std::remove_if(d.trajectory.begin(), d.trajectory.end(),
+                                      [&](const auto* p) { return p->gflops < range.first; });
+    d.trajectory_below = static_cast<int>(d.trajectory.end() - below);
+    d.trajectory.erase(below, d.trajectory.end());
   }
   std::vector<Figure> figures;
   for (const DomainData& d : domains) {
@@ -799,7 +804,13 @@ std::vector<Figure> larm_figures(const results::Results& results,
       f.data.push_back({f.name + "-trajectory.dat", trajectory_data(d)});
       caption << " Small diamonds: " << trajectory_regions(d).size()
               << " regions of a monitored run, a point per sample (its FLOPs over its bytes, and "
-                 "over the sample's interval; their times in the data file).";
+                 "over the sample's interval; their times in the data file)";
+      caption << (d.trajectory_below > 0 ? "" : ".");
+      f.caption = caption.str();
+    }
+    if (d.trajectory_below > 0) {
+      caption << (d.trajectory.empty() ? " " : "; ") << d.trajectory_below
+              << " samples of a monitored run below the axis not drawn.";
       f.caption = caption.str();
     }
     if (!d.validation.empty()) {

@@ -95,6 +95,7 @@ std::vector<Figure> monitor_figures(const std::filesystem::path& trace_csv) {
     const Series& s = series.at(monitor);
     Figure figure;
     figure.name = "monitor_" + file_stem(monitor);
+    figure.lines_may_coincide = true;  // objects with the same values over the run
     figure.title = "Monitor " + monitor + " on each " + s.level + " over time";
     const std::size_t panels = std::min(s.value_names.size(), kMaxPanelsDrawn);
     const std::size_t objects = std::min(s.objects.size(), kMaxObjectsDrawn);
