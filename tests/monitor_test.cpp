@@ -379,8 +379,9 @@ TEST(MonitorSet, RatesAndRatiosDeriveValuesOnTheirOwnLevel) {
                            "rate_PU{ OBJ:=PU; PERF_LIB:=rate; EVSET:=L3_ACCES_PU; }\n"
                            "rate_L3{ OBJ:=L3; PERF_LIB:=accumulate; EVSET:=rate_PU; }\n"
                            "per_count{ OBJ:=PU; PERF_LIB:=ratio; EVSET:=rate_PU,L3_ACCES_PU; }\n";
-  MonitorSet set(parse_description(text, "d"), topology.get(), {{"papi", &papi}}, "d");
+  // Before the set is made: its first interval starts at its construction.
   const auto before = std::chrono::steady_clock::now();
+  MonitorSet set(parse_description(text, "d"), topology.get(), {{"papi", &papi}}, "d");
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   set.update();
   const double most =
