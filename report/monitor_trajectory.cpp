@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "results/input_file.h"
-#include "results/json_schema.h"
+#include "results/monitor_trace.h"
 
 namespace larm::report {
 namespace {
@@ -39,23 +39,7 @@ std::optional<int> domain_of(const std::string& level, const std::string& object
 Trajectories region_trajectories(const std::filesystem::path& dir,
                                  const results::Results& results) {
   const std::filesystem::path file = dir / "trace.json";
-  const nlohmann::json doc =
-      results::parse_json_document(results::read_input_file(file), file.string());
-  try {
-    results::check_against_schema(doc, results::FileFormat::monitor_trace);
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(file.string() + ": " + e.what());
-  }
-  // What the schema cannot say of a row's columns by position.
-  std::size_t index = 0;
-  for (const auto& row : doc.at("rows")) {
-    if (!row[0].is_number() || row[0].get<double>() < 0 || !row[1].is_string() ||
-        !row[3].is_string() || !row[4].is_string() || !(row[5].is_number() || row[5].is_null())) {
-      throw std::runtime_error(file.string() + ": row " + std::to_string(index) +
-                               " is not [time_s >= 0, monitor, level, object, value_name, value]");
-    }
-    ++index;
-  }
+  const nlohmann::json doc = results::read_monitor_trace(file);
   Trajectories out;
   // Per region, the traced monitor that follows it, preferring the finest level (PU, whose
   // objects map to domains one by one, then NUMANode, then Machine).

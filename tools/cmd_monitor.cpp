@@ -11,7 +11,6 @@
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
-#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -217,10 +216,7 @@ std::vector<PictureChoice> chosen_pictures(const std::vector<Drawable>& monitors
 // and data always, images where gnuplot is installed), the topology coloured by each picture's
 // peaks, and the peaks.
 void draw_outputs(const fs::path& out, hwloc_topology_t topology,
-                  const std::vector<PictureChoice>& pictures,
-                  const std::vector<monitor::Peak>& peaks,
-                  const std::function<std::vector<double>(const std::string&, const std::string&)>&
-                      object_peaks) {
+                  const std::vector<PictureChoice>& pictures, const monitor::PeakTracker& peaks) {
   const fs::path figures_dir = out / "figures";
   results::ensure_output_subdirectory(figures_dir);
   report::PlotOutcome plotted;
@@ -241,7 +237,7 @@ void draw_outputs(const fs::path& out, hwloc_topology_t topology,
       layer.value_name = choice.value_name;
       layer.type = choice.monitor->type;
       layer.logical_indexes = choice.monitor->logical_indexes;
-      layer.values = object_peaks(layer.monitor, layer.value_name);
+      layer.values = peaks.object_peaks(layer.monitor, layer.value_name);
       layers.push_back(std::move(layer));
     }
     const fs::path xml = out / "topology.xml";
@@ -256,7 +252,7 @@ void draw_outputs(const fs::path& out, hwloc_topology_t topology,
     std::cout << "\n";
   }
   std::cout << "peaks (highest value of each monitor over the run, where and when):\n";
-  for (const monitor::Peak& peak : peaks) {
+  for (const monitor::Peak& peak : peaks.peaks()) {
     std::cout << "  " << results::table_cell(peak.monitor + " " + peak.value_name, 36) << " "
               << results::table_cell(peak.object, 16) << " " << peak.value << " at "
               << results::fixed_text(peak.seconds, 2) << " s\n";
@@ -286,11 +282,7 @@ int draw_from(const MonitorOptions& options) {
   std::cout << "trace: " << json.string() << " (" << trace.rows << " rows of "
             << results::printable(trace.program)
             << ", monitors: " << results::printable(trace.description) << ")\n";
-  draw_outputs(out, machine.handle(), pictures, trace.peaks,
-               [&](const std::string& monitor, const std::string& value) {
-                 const auto found = trace.object_peaks.find(monitor + "\n" + value);
-                 return found == trace.object_peaks.end() ? std::vector<double>() : found->second;
-               });
+  draw_outputs(out, machine.handle(), pictures, trace.peaks);
   return 0;
 }
 
@@ -427,10 +419,7 @@ int run_monitor(const MonitorOptions& options) {
             << results::fixed_text(
                    std::chrono::duration<double>(sampler.started().time_since_epoch()).count(), 6)
             << " s)\n";
-  draw_outputs(out, machine.handle(), pictures, trace.peaks(),
-               [&](const std::string& monitor, const std::string& value) {
-                 return trace.object_peaks(monitor, value);
-               });
+  draw_outputs(out, machine.handle(), pictures, trace.peaks());
   return status;
 }
 

@@ -50,21 +50,8 @@ void TraceWriter::write(double seconds, const MonitorSet& monitors) {
                 results::csv_field(m.spec.object) + "," + results::csv_field(object) + "," +
                 results::csv_field(m.value_names[v]) + "," + number(value) + "\n";
         ++rows_;
-        const std::string key = m.spec.name + "\n" + m.value_names[v];
-        std::vector<double>& per_object = object_peaks_[key];
-        if (per_object.empty()) per_object.assign(m.objects.size(), value);
-        per_object[o] = std::max(per_object[o], value);
-        auto found = peak_index_.find(key);
-        if (found == peak_index_.end()) {
-          found = peak_index_.emplace(key, peaks_.size()).first;
-          peaks_.push_back({m.spec.name, m.spec.object, m.value_names[v], object, value, seconds});
-        }
-        Peak& peak = peaks_[found->second];
-        if (value > peak.value) {
-          peak.value = value;
-          peak.object = object;
-          peak.seconds = seconds;
-        }
+        peaks_.add(m.spec.name, m.spec.object, m.value_names[v], object, o, m.objects.size(), value,
+                   seconds);
       }
     }
   }
@@ -77,11 +64,27 @@ void TraceWriter::write(double seconds, const MonitorSet& monitors) {
   }
 }
 
-std::vector<Peak> TraceWriter::peaks() const {
-  return peaks_;
+void PeakTracker::add(const std::string& monitor, const std::string& level,
+                      const std::string& value_name, const std::string& object_name,
+                      std::size_t object, std::size_t objects, double value, double seconds) {
+  const std::string key = monitor + "\n" + value_name;
+  std::vector<double>& per_object = object_peaks_[key];
+  if (per_object.empty()) per_object.assign(objects, value);
+  per_object[object] = std::max(per_object[object], value);
+  auto found = peak_index_.find(key);
+  if (found == peak_index_.end()) {
+    found = peak_index_.emplace(key, peaks_.size()).first;
+    peaks_.push_back({monitor, level, value_name, object_name, value, seconds});
+  }
+  Peak& peak = peaks_[found->second];
+  if (value > peak.value) {
+    peak.value = value;
+    peak.object = object_name;
+    peak.seconds = seconds;
+  }
 }
 
-std::vector<double> TraceWriter::object_peaks(const std::string& monitor,
+std::vector<double> PeakTracker::object_peaks(const std::string& monitor,
                                               const std::string& value_name) const {
   const auto found = object_peaks_.find(monitor + "\n" + value_name);
   return found == object_peaks_.end() ? std::vector<double>() : found->second;

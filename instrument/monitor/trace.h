@@ -20,6 +20,26 @@ struct Peak {
   double seconds = 0;
 };
 
+// Where and when each monitor's value peaked, and each object's own peak: fed one value at a time,
+// in trace order (by the writer as it samples, by the reader of trace.json).
+class PeakTracker {
+ public:
+  // object: the object's index among the monitor's `objects` objects.
+  void add(const std::string& monitor, const std::string& level, const std::string& value_name,
+           const std::string& object_name, std::size_t object, std::size_t objects, double value,
+           double seconds);
+  // Per monitor and value, in the order they first came.
+  const std::vector<Peak>& peaks() const { return peaks_; }
+  // Each object's highest value of one monitor's value, in the monitor's object order; empty when
+  // none came.
+  std::vector<double> object_peaks(const std::string& monitor, const std::string& value_name) const;
+
+ private:
+  std::vector<Peak> peaks_;
+  std::map<std::string, std::size_t> peak_index_;            // key: monitor "\n" value name
+  std::map<std::string, std::vector<double>> object_peaks_;  // same key
+};
+
 class TraceWriter {
  public:
   // Replaces what is at file (a planted link itself, never its target) with a new file.
@@ -31,19 +51,14 @@ class TraceWriter {
   void write(double seconds, const MonitorSet& monitors);
 
   std::uint64_t rows() const { return rows_; }
-  // Per output monitor and value, in the monitors' order: where and when it was highest.
-  std::vector<Peak> peaks() const;
-  // Each object's highest value of one monitor's value over the run, in the monitor's object
-  // order; empty when that monitor and value were not traced.
-  std::vector<double> object_peaks(const std::string& monitor, const std::string& value_name) const;
+  // Where and when each traced monitor's values peaked, over the samples written.
+  const PeakTracker& peaks() const { return peaks_; }
 
  private:
   int fd_ = -1;
   std::filesystem::path file_;
   std::uint64_t rows_ = 0;
-  std::vector<Peak> peaks_;
-  std::map<std::string, std::size_t> peak_index_;
-  std::map<std::string, std::vector<double>> object_peaks_;  // key: monitor "\n" value name
+  PeakTracker peaks_;
 };
 
 }  // namespace larm::monitor

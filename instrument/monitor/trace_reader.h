@@ -13,9 +13,6 @@
 
 namespace larm::monitor {
 
-// The largest trace.json read back (nlohmann's document takes ~10 times the text).
-inline constexpr std::uint64_t kMaxTraceJsonBytes = std::uint64_t{256} << 20;
-
 struct TracedMonitor {
   std::string name, level;
   std::vector<std::string> objects, values;
@@ -25,14 +22,12 @@ struct TracedMonitor {
 struct TraceSummary {
   std::string description, program;
   std::vector<TracedMonitor> monitors;
-  std::vector<Peak> peaks;  // per output monitor and value, in the monitors' order
-  // monitor "\n" value -> each object's peak, in the monitor's object order
-  std::map<std::string, std::vector<double>> object_peaks;
+  PeakTracker peaks;  // per traced monitor and value
   std::uint64_t rows = 0;
 };
 
-// Throws std::runtime_error naming the file: missing, too large, not JSON, breaking the schema, or
-// a row of a monitor, object or value the file does not describe.
+// Throws std::runtime_error naming the file: as results::read_monitor_trace, or a row of a
+// monitor, object or value the file does not describe.
 TraceSummary read_trace_json(const std::filesystem::path& file);
 
 }  // namespace larm::monitor
