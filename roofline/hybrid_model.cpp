@@ -14,6 +14,10 @@ namespace {
 // A pivot below this (relative to the largest) means a θ the samples do not determine.
 constexpr double kRankThreshold = 1e-9;
 
+// Transfer times this close (relative) are equal: far above a quotient's rounding, far below
+// any difference a measurement resolves.
+constexpr double kTieShare = 1e-12;
+
 std::size_t index(Transfer t) {
   return static_cast<std::size_t>(t);
 }
@@ -68,9 +72,15 @@ Bounds bounds(const PerTransfer& bytes, const PerTransfer& bandwidth_gbps) {
   for (Transfer t : kTransfers) {
     b.seconds[t] = bytes[t] > 0 ? bytes[t] / (bandwidth_gbps[t] * 1e9) : 0;
     b.t_max += b.seconds[t];
-    if (b.seconds[t] > b.t_min) {
-      b.t_min = b.seconds[t];
+    b.t_min = std::max(b.t_min, b.seconds[t]);
+  }
+  // Equal times make the first of them dominant, also when their quotients round apart: two
+  // transfers whose times are the same line (b_ll / b_el = ratio_read / (1 - ratio_read)) would
+  // otherwise switch pieces at every rounding.
+  for (Transfer t : kTransfers) {
+    if (b.seconds[t] >= b.t_min * (1 - kTieShare)) {
       b.dominant = t;
+      break;
     }
   }
   return b;

@@ -13,11 +13,13 @@
 #include "codegen/isa.h"
 #include "platform/cpu_info.h"
 #include "platform/interrupt_guard.h"
+#include "platform/weighted_interleave.h"
 #include "report/text/hybrid_text.h"
 #include "results/atomic_file.h"
 #include "results/hybrid_codec.h"
 #include "results/hybrid_samples_csv.h"
 #include "roofline/hybrid_model.h"
+#include "roofline/hybrid_weights.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
@@ -47,6 +49,14 @@ struct ModelSourceOptions {
 
 struct FitCommandOptions : ModelSourceOptions {
   std::string out;
+};
+
+struct WeightsCommandOptions : ModelSourceOptions {
+  std::optional<double> ratio_read;
+  std::string regions, region;  // a region's read share instead of --ratio-read
+  int max_weight = 16;
+  double tolerance_percent = 1;
+  std::vector<unsigned> nodes;  // FAST,SLOW for a source that names no memories
 };
 
 struct PredictCommandOptions : ModelSourceOptions {
@@ -278,6 +288,133 @@ int run_predict(const PredictCommandOptions& options) {
   return 0;
 }
 
+// The read share of --ratio-read, or of a region of a regions file (its reads and writes summed
+// over its threads).
+double weights_read_share(const WeightsCommandOptions& options, std::string& from) {
+  if (options.ratio_read.has_value() == !options.region.empty()) {
+    throw UsageError("give the read share: --ratio-read R, or --regions FILE --region NAME");
+  }
+  if (options.region.empty() != options.regions.empty()) {
+    throw UsageError("--region and --regions go together");
+  }
+  if (options.ratio_read) {
+    if (!(*options.ratio_read >= 0 && *options.ratio_read <= 1)) {
+      throw UsageError("--ratio-read must lie in [0, 1]");
+    }
+    from = "given";
+    return *options.ratio_read;
+  }
+  const regions::RegionsFile file = load_regions(options.regions, "");
+  for (const regions::Region& region : file.regions) {
+    if (region.name != options.region) continue;
+    const std::optional<double> share = region.machine.read_share();
+    if (!share) {
+      throw UsageError("region '" + options.region + "' of " + options.regions +
+                       " has no read share (its reads and writes: larm_region_add_rw)");
+    }
+    from = "region " + options.region;
+    return *share;
+  }
+  throw UsageError("no region '" + options.region + "' in " + options.regions);
+}
+
+int run_weights(const WeightsCommandOptions& options) {
+  std::string read_from;
+  const double read_share = weights_read_share(options, read_from);
+  if (!options.nodes.empty() && options.nodes.size() != 2) {
+    throw UsageError("--nodes takes two OS indices: FAST,SLOW");
+  }
+  if (options.nodes.size() == 2 && options.nodes[0] == options.nodes[1]) {
+    throw UsageError("--nodes names the same node twice");
+  }
+  hybrid::HybridResults results = load_model_source(options);
+  if (!results.fit || !options.bandwidths.empty()) refit(results, options);
+  std::optional<unsigned> fast, slow;
+  if (results.fast && results.slow) {
+    if (!options.nodes.empty()) {
+      throw UsageError(options.source + " names its memories (fast " +
+                       std::to_string(results.fast->os_index) + ", slow " +
+                       std::to_string(results.slow->os_index) + "): --nodes is for a samples file");
+    }
+    fast = results.fast->os_index;
+    slow = results.slow->os_index;
+  } else if (!options.nodes.empty()) {
+    fast = options.nodes[0];
+    slow = options.nodes[1];
+  }
+  hybrid::WeightAdvice advice;
+  try {
+    advice = hybrid::advise_weights(*results.fit, read_share, options.max_weight,
+                                    options.tolerance_percent / 100);
+  } catch (const hybrid::FitError& e) {
+    throw UsageError(e.what());
+  }
+  std::vector<std::string> sysfs;
+  std::string run;
+  if (fast && slow) {
+    sysfs = {"echo " + std::to_string(advice.weights.fast) + " > " + platform::weight_file(*fast),
+             "echo " + std::to_string(advice.weights.slow) + " > " + platform::weight_file(*slow)};
+    run = "larm run --weighted-interleave " + std::to_string(*fast) + ":" +
+          std::to_string(advice.weights.fast) + "," + std::to_string(*slow) + ":" +
+          std::to_string(advice.weights.slow) + " -- PROGRAM ARGS...";
+  }
+  const auto share_json = [](const hybrid::ShareBandwidth& s) {
+    return nlohmann::json{{"ratio_fast", s.ratio_fast}, {"gbps", s.gbps}};
+  };
+  if (options.json) {
+    nlohmann::json out = {{"model", "piecewise"},
+                          {"ratio_read", advice.ratio_read},
+                          {"ratio_read_from", read_from},
+                          {"fast_node", fast ? nlohmann::json(*fast) : nlohmann::json()},
+                          {"slow_node", slow ? nlohmann::json(*slow) : nlohmann::json()},
+                          {"best", share_json(advice.best)},
+                          {"all_fast", share_json(advice.all_fast)},
+                          {"interleave", share_json(advice.interleave)},
+                          {"all_slow", share_json(advice.all_slow)},
+                          {"steady", share_json(advice.steady)},
+                          {"max_weight", options.max_weight},
+                          {"tolerance", advice.tolerance},
+                          {"edge", advice.edge ? share_json(*advice.edge) : nlohmann::json()}};
+    {
+      const hybrid::InterleaveWeights& w = advice.weights;
+      out["weights"] = {{"fast", w.fast},
+                        {"slow", w.slow},
+                        {"ratio_fast", w.ratio_fast()},
+                        {"gbps", w.gbps},
+                        {"nearby_gbps", w.nearby_gbps},
+                        {"nearby_width", hybrid::kEdgeWidth},
+                        {"within_tolerance", w.within_tolerance},
+                        {"gain_over_interleave", w.gbps / advice.interleave.gbps - 1},
+                        {"gain_over_all_fast", w.gbps / advice.all_fast.gbps - 1}};
+      if (!sysfs.empty()) {
+        out["weights"]["sysfs"] = sysfs;
+        out["weights"]["run"] = run;
+      }
+    }
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  const auto memory_name = [&](const std::optional<unsigned>& node,
+                               const std::optional<hybrid::MemoryChoice>& choice) {
+    if (!node) return std::string("node not named");
+    std::string text = "node " + std::to_string(*node);
+    if (choice && !choice->kind.empty()) text += ", " + choice->kind;
+    return text;
+  };
+  std::cout << "Read share from: " << read_from << "\n";
+  std::cout << text::hybrid_weights_text(advice, memory_name(fast, results.fast),
+                                         memory_name(slow, results.slow), options.max_weight);
+  if (sysfs.empty()) {
+    std::cout << "The source names no memories: give --nodes FAST,SLOW for the lines that set "
+                 "the weights.\n";
+    return 0;
+  }
+  std::cout << "Set them (root; the weights are system-wide):\n";
+  for (const std::string& line : sysfs) std::cout << "  " << line << "\n";
+  std::cout << "Run a program under them:\n  " << run << "\n";
+  return 0;
+}
+
 void add_source_options(CLI::App& command, ModelSourceOptions& options) {
   command
       .add_option("source", options.source,
@@ -296,7 +433,8 @@ void add_source_options(CLI::App& command, ModelSourceOptions& options) {
 
 void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action) {
   CLI::App* hybrid = app.add_subcommand(
-      "hybrid", "the hybrid bandwidth model of a fast and a slow memory: sweep, fit, predict");
+      "hybrid",
+      "the hybrid bandwidth model of a fast and a slow memory: sweep, fit, predict, weights");
   hybrid->require_subcommand(1);
 
   auto sweep = std::make_shared<SweepCommandOptions>();
@@ -342,6 +480,28 @@ void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action) {
   p->add_option("--ratio-read", predict->ratio_read, "share of the bytes read");
   p->add_option("--bytes", predict->bytes, "total bytes with the ratios (default 1e9)");
   p->callback([predict, &action] { action = [predict] { return run_predict(*predict); }; });
+
+  auto weights = std::make_shared<WeightsCommandOptions>();
+  CLI::App* w = hybrid->add_subcommand(
+      "weights",
+      "the share of pages on the fast memory that the fitted model says gives the most "
+      "bandwidth for a read share, the weighted-interleave weights nearest it, and the lines to "
+      "use them");
+  add_source_options(*w, *weights);
+  w->add_option("--ratio-read", weights->ratio_read, "share of the bytes read, in [0, 1]");
+  w->add_option("--regions", weights->regions,
+                "a regions file (or its directory) whose region gives the read share");
+  w->add_option("--region", weights->region, "the region of --regions");
+  w->add_option("--max-weight", weights->max_weight, "largest weight to consider (default 16)")
+      ->check(CLI::Range(1, hybrid::kMaxInterleaveWeight));
+  w->add_option("--tolerance", weights->tolerance_percent,
+                "percent of the best bandwidth the weights may give up for smaller ones "
+                "(default 1)")
+      ->check(CLI::Range(0.0, 50.0));
+  w->add_option("--nodes", weights->nodes,
+                "FAST,SLOW: OS indices of the memories, for a samples file that names none")
+      ->delimiter(',');
+  w->callback([weights, &action] { action = [weights] { return run_weights(*weights); }; });
 }
 
 }  // namespace larm::cli

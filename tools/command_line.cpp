@@ -34,6 +34,7 @@ CommandLine::CommandLine()
   setup_count(app, global, action);
   setup_profile(app, global, action);
   setup_monitor(app, global, action);
+  setup_run(app, global, action);
   setup_advise(app, global, action);
   setup_validate(app, global, action);
   setup_hybrid(app, global, action);

@@ -125,4 +125,51 @@ std::string hybrid_prediction_text(const hybrid::Prediction& p) {
   return out.str();
 }
 
+std::string hybrid_weights_text(const hybrid::WeightAdvice& a, const std::string& fast,
+                                const std::string& slow, int max_weight) {
+  std::ostringstream out;
+  const auto gain = [&](double gbps, const hybrid::ShareBandwidth& than) {
+    return format_number("%+.1f", 100 * (gbps / than.gbps - 1)) + " %";
+  };
+  out << "Read share " << format_number("%.2f", a.ratio_read)
+      << ": bandwidth the piecewise model gives (GB/s) for each share of the pages on the fast "
+         "memory ("
+      << fast << ")\n";
+  out << "  fast share     GB/s  layout\n";
+  const auto row = [&](const hybrid::ShareBandwidth& s, const std::string& layout) {
+    out << format_number("%12.3f", s.ratio_fast) << format_number("%9.2f", s.gbps) << "  " << layout
+        << "\n";
+  };
+  row(a.best, "the model's best");
+  row(a.steady, "the steadiest: at least " + format_number("%.2f", a.steady.gbps) +
+                    " GB/s within " + format_number("%.3f", hybrid::kEdgeWidth) + " of it");
+  row(a.all_fast, "all on the fast memory (" + fast + ")");
+  row(a.interleave, "plain interleave, 1:1");
+  row(a.all_slow, "all on the slow memory (" + slow + ")");
+  if (a.edge) {
+    out << "The best share sits at the edge of a piece: at "
+        << format_number("%.3f", a.edge->ratio_fast) << " the model gives "
+        << format_number("%.2f", a.edge->gbps)
+        << " GB/s; a layout that strays across it loses that much.\n";
+  }
+  const hybrid::InterleaveWeights& w = a.weights;
+  out << "Weights " << w.fast << ":" << w.slow << " (fast " << fast << " : slow " << slow
+      << "), share " << format_number("%.3f", w.ratio_fast()) << ": "
+      << format_number("%.2f", w.gbps) << " GB/s, "
+      << format_number("%.1f", 100 * w.gbps / a.best.gbps) << " % of the best (at least "
+      << format_number("%.2f", w.nearby_gbps) << " GB/s within "
+      << format_number("%.3f", hybrid::kEdgeWidth) << " of the share); "
+      << gain(w.gbps, a.interleave) << " over plain interleave, " << gain(w.gbps, a.all_fast)
+      << " over all-fast\n";
+  if (!w.within_tolerance) {
+    out << "No weights up to " << max_weight << " keep "
+        << format_number("%.1f", 100 * (1 - a.tolerance)) << " % of the steadiest share's bandwidth"
+        << (a.best.ratio_fast >= 1   ? ": binding the data to the fast memory gives the best"
+            : a.best.ratio_fast <= 0 ? ": binding the data to the slow memory gives the best"
+                                     : ": a larger --max-weight comes nearer")
+        << ".\n";
+  }
+  return out.str();
+}
+
 }  // namespace larm::text

@@ -6,6 +6,7 @@
 
 #include "results/hybrid_records.h"
 #include "roofline/hybrid_model.h"
+#include "roofline/hybrid_weights.h"
 
 namespace larm::text {
 
@@ -13,5 +14,9 @@ std::string hybrid_sweep_table(const hybrid::HybridResults& results);
 std::string hybrid_fit_text(const hybrid::Fit& fit);
 std::string hybrid_validation_table(const hybrid::HybridResults& results);
 std::string hybrid_prediction_text(const hybrid::Prediction& prediction);
+// The model's best fast share against plain interleave, all-fast and all-slow, and the weights
+// nearest it (or why none), for memories named `fast` and `slow`.
+std::string hybrid_weights_text(const hybrid::WeightAdvice& advice, const std::string& fast,
+                                const std::string& slow, int max_weight);
 
 }  // namespace larm::text
