@@ -90,7 +90,7 @@ if wanted release; then
     sed -n 's#^\(count_programs\): phony$#\1#p')
   # shellcheck disable=SC2086  # one target per word
   cmake --build "$root/build/release-tests" -j "$jobs" --target $user_targets \
-    fork_during_init_program monitor_api_misuse multinuma_page_mover larm_static_merged larm_man_pages larm_changelog \
+    fork_during_init_program monitor_api_misuse multinuma_page_mover multinuma_page_census larm_static_merged larm_man_pages larm_changelog \
     $count_programs
   step_done "release build"
   (cd "$root" && ctest --preset release-tests)
