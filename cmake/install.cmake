@@ -58,7 +58,7 @@ install(CODE "
 # A man page per command, generated from its --help by help2man (Debian: help2man).
 find_program(HELP2MAN help2man)
 if(HELP2MAN)
-  set(_commands topology kernels plan characterize bench show diff place count profile monitor run advise validate
+  set(_commands topology kernels plan characterize bench loaded-latency show diff place count profile monitor run advise validate
                 hybrid plot report doctor fleet compare-fleet)
   set(_pages)
   set(_man ${CMAKE_BINARY_DIR}/man/man1)

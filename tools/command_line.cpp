@@ -28,6 +28,7 @@ CommandLine::CommandLine()
   setup_plan(app, global, action);
   setup_characterize(app, global, action);
   setup_bench(app, global, action);
+  setup_loaded_latency(app, global, action);
   setup_show(app, global, action);
   setup_diff(app, global, action);
   setup_place(app, global, action);

@@ -20,6 +20,7 @@ void setup_count(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_profile(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_monitor(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_run(CLI::App& app, GlobalOptions& global, Action& action);
+void setup_loaded_latency(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_validate(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action);
 void setup_plot(CLI::App& app, GlobalOptions& global, Action& action);

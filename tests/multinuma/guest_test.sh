@@ -102,6 +102,15 @@ echo "@@hybrid status=$? seconds=$(($(date +%s) - hybrid_start))"
 cat /tmp/hybrid.txt
 echo "@@hybridjson"; cat /tmp/hybrid/hybrid.json
 echo "@@end"
+# Loaded latency from domain 0, the other domain's core injecting: local and remote memory.
+for memory in 0 1; do
+  larm loaded-latency --machine --memory $memory --mix 1 --delays 1024,64,0 --samples 3 --json \
+    > /tmp/loaded$memory.json 2>> /tmp/errors.txt
+  echo "@@loaded $memory status=$?"
+done
+echo "@@loadedjson"; echo "["; cat /tmp/loaded0.json | sed '1d;$d'; echo ","
+cat /tmp/loaded1.json | sed '1d;$d'; echo "]"
+echo "@@end"
 echo "@@errors"; cat /tmp/errors.txt
 echo "@@results"; cat /tmp/results/results.json
 echo "@@end"
@@ -178,6 +187,10 @@ sed -n '/^@@hybrid status=/,/^@@hybridjson$/p' "$work/console.txt" | sed '1d;$d'
 sed -n '/^@@hybridjson$/,/^@@end$/p' "$work/console.txt" | sed '1d;$d' > "$work/hybrid.json"
 [[ $hybrid_report == *"status=0 "* ]] || { echo "hybrid sweep failed in the guest" >&2; status=1; }
 "${PYTHON:-python3}" "$(dirname "$checker")/check_hybrid.py" "$work/hybrid.json" || status=1
+sed -n '/^@@loadedjson$/,/^@@end$/p' "$work/console.txt" | sed '1d;$d' > "$work/loaded.json"
+grep -o '@@loaded [01] status=[0-9]*' "$work/console.txt" || echo "guest: loaded latency did not report"
+"${PYTHON:-python3}" "$(dirname "$checker")/check_loaded.py" "$work/loaded.json" "$work/results.json" ||
+  status=1
 "${PYTHON:-python3}" "$checker" "$work/results.json" \
   "$(grep -o 'seconds=[0-9]*' <<<"$report" | cut -d= -f2)" || status=1
 if [[ -n $triad ]]; then

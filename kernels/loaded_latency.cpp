@@ -1,0 +1,207 @@
+// Loaded latency: a pointer chase beside injectors at a controlled rate.
+#include "kernels/loaded_latency.h"
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+
+#include "codegen/factory.h"
+#include "kernels/first_touch.h"
+
+namespace larm::kernels {
+namespace {
+
+constexpr std::uint64_t kLineBytes = 64;
+constexpr std::size_t kWordsPerLine = kLineBytes / sizeof(std::uint64_t);
+// The fewest lines per stream, whatever the buffer asked.
+constexpr std::size_t kMinLinesPerStream = 64;
+
+// Streams of the mix: lines read per step, lines written per step. Reads alone take two streams:
+// one core's single stream of loads left a Zen 5 guest's core at 18-26 GB/s where the load
+// kernel of its contention curve reached 34.
+int streams_read(InjectorMix mix) {
+  return mix == InjectorMix::one_read_one_write ? 1 : 2;
+}
+int streams_written(InjectorMix mix) {
+  return mix == InjectorMix::read_only ? 0 : 1;
+}
+
+// One injector thread's buffer: its streams one after another.
+struct Injector {
+  platform::NodeBuffer buffer;
+  std::size_t lines_per_stream = 0;
+  alignas(64) std::atomic<std::uint64_t> lines_moved{0};
+};
+
+// Runs the mix over the streams with `delay` iterations of a counting loop between steps until stop is set,
+// publishing the lines moved (read and written) after every step: a plain store to a line of its
+// own, and exact at long delays, where a few steps fall in a chase's samples.
+void inject(Injector& injector, InjectorMix mix, std::uint32_t delay,
+            const std::atomic<bool>& stop) {
+  auto* words = static_cast<volatile std::uint64_t*>(injector.buffer.data());
+  const std::size_t stride = injector.lines_per_stream * kWordsPerLine;
+  volatile std::uint64_t* a = words;
+  volatile std::uint64_t* b = words + stride;
+  volatile std::uint64_t* c = words + (mix == InjectorMix::two_reads_one_write ? 2 : 1) * stride;
+  const std::uint64_t per_step =
+      static_cast<std::uint64_t>(streams_read(mix) + streams_written(mix));
+  std::uint64_t moved = injector.lines_moved.load(std::memory_order_relaxed);
+  std::uint64_t sink = 0;
+  for (;;) {
+    for (std::size_t line = 0; line < injector.lines_per_stream; ++line) {
+      const std::size_t w = line * kWordsPerLine;
+      switch (mix) {
+        case InjectorMix::read_only:
+          sink += a[w] + b[w];
+          break;
+        case InjectorMix::two_reads_one_write:
+          c[w] = a[w] + b[w];
+          break;
+        case InjectorMix::one_read_one_write:
+          c[w] = a[w];
+          break;
+      }
+      // A volatile counter: the loop stays, one store and load per iteration.
+      volatile std::uint32_t d = 0;
+      while (d < delay) d = d + 1;
+      moved += per_step;
+      injector.lines_moved.store(moved, std::memory_order_relaxed);
+      if (stop.load(std::memory_order_relaxed)) {
+        a[0] = sink;  // kept: the reads are the point
+        return;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+double read_share(InjectorMix mix) {
+  const double r = streams_read(mix), w = streams_written(mix);
+  return r / (r + w);  // 1, 2/3, 1/2
+}
+
+const char* name(InjectorMix mix) {
+  switch (mix) {
+    case InjectorMix::read_only:
+      return "1";
+    case InjectorMix::two_reads_one_write:
+      return "2:1";
+    case InjectorMix::one_read_one_write:
+      return "1:1";
+  }
+  return "?";
+}
+
+LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platform::ThreadTeam& team,
+                                           const LoadedLatencyRequest& request) {
+  if (team.size() < 2) {
+    throw std::invalid_argument("loaded latency needs a chase thread and at least one injector");
+  }
+  if (request.delays.empty()) throw std::invalid_argument("loaded latency needs injection delays");
+  const auto kernel = codegen::make_kernel(codegen::ChaseSpec{});
+  const std::uint64_t loads_per_repetition = kernel->metadata().dependent_loads;
+  const std::uint64_t chain_lines = std::max<std::uint64_t>(2, request.chain_bytes / kLineBytes);
+  const int injectors = team.size() - 1;
+  const int streams = streams_read(request.mix) + streams_written(request.mix);
+  const std::size_t lines_per_stream = std::max<std::size_t>(
+      kMinLinesPerStream,
+      request.injector_bytes / static_cast<std::uint64_t>(streams) / kLineBytes);
+
+  platform::NodeBuffer chain;
+  const void* cursor = nullptr;
+  std::vector<std::unique_ptr<Injector>> injector(static_cast<std::size_t>(injectors));
+  // Each thread first-touches its own data, bound to its memory.
+  team.run([&](int t) {
+    if (t == 0) {
+      chain = platform::NodeBuffer(context.topology.handle(), chain_lines * kLineBytes,
+                                   request.chase_nodes);
+      char* base = static_cast<char*>(chain.data());
+      link_chase(base, single_cycle_permutation(chain_lines, 0x5eed1a7e), kLineBytes);
+      cursor = base;
+      codegen::KernelArgs a;  // one whole cycle: caches and TLB hold what they can
+      a.src0 = cursor;
+      a.repetitions = chain_lines / loads_per_repetition + 1;
+      a.out = &cursor;
+      kernel->run(a);
+      return;
+    }
+    auto own = std::make_unique<Injector>();
+    own->lines_per_stream = lines_per_stream;
+    own->buffer = platform::NodeBuffer(
+        context.topology.handle(),
+        lines_per_stream * static_cast<std::size_t>(streams) * kLineBytes, request.inject_nodes);
+    auto* words = static_cast<std::uint64_t*>(own->buffer.data());
+    for (std::size_t w = 0;
+         w < lines_per_stream * static_cast<std::size_t>(streams) * kWordsPerLine;
+         w += kWordsPerLine) {
+      words[w] = w;
+    }
+    injector[static_cast<std::size_t>(t - 1)] = std::move(own);
+  });
+
+  LoadedLatencyResult result;
+  result.chain_placement =
+      platform::count_placement(chain.data(), chain.size(), request.chase_nodes).fraction();
+  platform::PlacementCount injected;
+  for (const auto& i : injector) {
+    injected += platform::count_placement(i->buffer.data(), i->buffer.size(), request.inject_nodes);
+  }
+  result.injector_placement = injected.fraction();
+
+  const platform::Clock& clock = context.clock;
+  std::uint64_t repetitions = 0;  // calibrated at the idle point
+  const auto chase_seconds = [&](std::uint64_t reps) {
+    codegen::KernelArgs a;
+    a.src0 = cursor;
+    a.repetitions = reps;
+    a.out = &cursor;
+    const std::uint64_t start = clock.begin();
+    kernel->run(a);
+    return clock.seconds(clock.end() - start);
+  };
+  std::vector<std::optional<std::uint32_t>> delays = {std::nullopt};
+  for (std::uint32_t d : request.delays) delays.emplace_back(d);
+  for (const std::optional<std::uint32_t>& delay : delays) {
+    if (context.sampling.stop != nullptr && context.sampling.stop->load()) break;
+    std::atomic<bool> stop{false};
+    std::atomic<int> started{0};
+    LoadedLatencyPoint point;
+    point.delay = delay;
+    team.run([&](int t) {
+      if (t != 0) {
+        if (!delay) return;
+        started.fetch_add(1);
+        inject(*injector[static_cast<std::size_t>(t - 1)], request.mix, *delay, stop);
+        return;
+      }
+      while (delay && started.load() < injectors) std::this_thread::yield();
+      if (repetitions == 0) {
+        repetitions = 64;
+        while (chase_seconds(repetitions) < request.sample_seconds && repetitions < (1ULL << 40)) {
+          repetitions *= 2;
+        }
+      }
+      chase_seconds(repetitions);  // the injectors reach their pace
+      const auto moved = [&] {
+        std::uint64_t lines = 0;
+        for (const auto& i : injector) lines += i->lines_moved.load(std::memory_order_relaxed);
+        return lines;
+      };
+      const std::uint64_t lines_before = moved();
+      const std::uint64_t start = clock.begin();
+      for (int s = 0; s < request.samples; ++s) {
+        point.chase_ns.push_back(chase_seconds(repetitions) * 1e9 /
+                                 static_cast<double>(repetitions * loads_per_repetition));
+      }
+      const double seconds = clock.seconds(clock.end() - start);
+      point.injector_gbps =
+          static_cast<double>((moved() - lines_before) * kLineBytes) / seconds / 1e9;
+      stop.store(true);
+    });
+    result.points.push_back(std::move(point));
+  }
+  return result;
+}
+
+}  // namespace larm::kernels

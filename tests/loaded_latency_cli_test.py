@@ -1,0 +1,60 @@
+"""End-to-end test of `larm loaded-latency` on this machine: a short curve per mix whose idle point
+comes first with no injection, whose injectors move far more at no delay than at a long one (a
+factor of 20: a delay of 65536 counting-loop iterations per access leaves them microseconds apart), whose
+chase percentiles are ordered, with its pages placed; bad input refused with one line and exit 2.
+    loaded_latency_cli_test.py LARM"""
+import json
+import os
+import sys
+
+from cli_helpers import Checker, run
+
+larm = sys.argv[1]
+c = Checker()
+
+
+def one_line_error(result, expected, what):
+    lines = result.stderr.strip().splitlines()
+    c.check(result.returncode == 2, f"{what}: exit {result.returncode}, expected 2")
+    c.check(len(lines) == 1 and lines[0].startswith("larm: error:") and expected in lines[0],
+            f"{what}: stderr {result.stderr!r}, expected one line with {expected!r}")
+
+
+cores = len(os.sched_getaffinity(0))
+if cores < 2:
+    one_line_error(run(larm, "loaded-latency"), "no core is left to inject", "one core")
+else:
+    r = run(larm, "loaded-latency", "--injectors", "1", "--mix", "1,1:1", "--delays", "65536,0",
+            "--samples", "3", "--json")
+    c.check(r.returncode == 0, f"loaded-latency exit {r.returncode}: {r.stderr}")
+    curves = json.loads(r.stdout) if r.returncode == 0 else []
+    c.check_equal([x["mix"] for x in curves], ["1", "1:1"], "one curve per mix")
+    for curve in curves:
+        what = f"mix {curve['mix']}"
+        points = curve["points"]
+        c.check_equal([p["delay"] for p in points], [None, 65536, 0], f"{what}: idle point first")
+        c.check_equal(points[0]["injector_gbps"], 0, f"{what}: the idle point injects nothing")
+        c.check(points[2]["injector_gbps"] > 20 * points[1]["injector_gbps"] > 0,
+                f"{what}: injection at delay 0 {points[2]['injector_gbps']} GB/s, at 65536 "
+                f"{points[1]['injector_gbps']} GB/s")
+        for p in points:
+            c.check(len(p["samples_ns"]) == 3 and 0 < p["p10_ns"] <= p["p50_ns"] <= p["p90_ns"],
+                    f"{what}: point {p}")
+        c.check_equal(curve["idle_ns"], points[0]["p50_ns"], f"{what}: idle latency")
+        c.check_equal(curve["saturation_gbps"], max(p["injector_gbps"] for p in points),
+                      f"{what}: saturation")
+        c.check(curve["chain_placement"] == 1 and curve["injector_placement"] == 1,
+                f"{what}: placement {curve['chain_placement']} {curve['injector_placement']}")
+        c.check_equal(curve["read_share"], 1 if curve["mix"] == "1" else 0.5, f"{what}: read share")
+
+for args, expected, what in (
+        (("--mix", "3:1"), "is not 1, 2:1 or 1:1", "unknown mix"),
+        (("--domain", "99"), "--domain 99 does not exist", "unknown domain"),
+        (("--memory", "4093"), "no such NUMA node", "unknown memory"),
+        (("--injectors", "0"), "--injectors 0", "no injector"),
+        (("--injectors", "4096"), "--injectors 4096", "too many injectors"),
+        (("--delays", "-1"), "--delays", "negative delay"),
+        (("--samples", "0"), "--samples", "no sample"),
+        (("--results", "/nonexistent/results"), "/nonexistent/results", "missing results")):
+    one_line_error(run(larm, "loaded-latency", *args), expected, what)
+c.finish()

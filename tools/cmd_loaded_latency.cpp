@@ -1,0 +1,263 @@
+// larm loaded-latency: a memory's latency under load (Intel MLC's --loaded_latency, the Mess
+// benchmark's bandwidth-latency curves): a pointer chase on one core of a domain while the other
+// cores inject reads (or reads and writes) to the same memory at rates set by a delay between
+// their accesses; per point the chase's median and p90 and the injectors' own bandwidth, per
+// curve the idle latency, the saturation bandwidth and the knee.
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "characterize/working_set.h"
+#include "kernels/loaded_latency.h"
+#include "platform/buffer.h"
+#include "results/number_text.h"
+#include "results/statistics.h"
+#include "roofline/loaded_latency_curve.h"
+#include "tools/cli_inputs.h"
+#include "tools/cli_options.h"
+#include "tools/commands.h"
+
+namespace larm::cli {
+namespace {
+
+struct LoadedLatencyOptions {
+  int domain = 0;
+  std::optional<unsigned> memory;
+  std::optional<int> injectors;
+  bool machine = false;  // injectors on every other core of the machine
+  std::vector<std::string> mixes = {"1", "2:1", "1:1"};
+  std::vector<std::uint32_t> delays = {4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1, 0};
+  int samples = 11;
+  double sample_ms = 2;
+  std::string results_dir;
+  bool json = false;
+};
+
+kernels::InjectorMix parse_mix(const std::string& text) {
+  for (kernels::InjectorMix mix : kernels::kInjectorMixes) {
+    if (text == kernels::name(mix)) return mix;
+  }
+  throw UsageError("--mix: '" + text + "' is not 1, 2:1 or 1:1 (reads : writes)");
+}
+
+// What the curve is compared with in a results directory: the memory's latency roof (median) and
+// the contention curve's point with as many threads as injectors (median), each when measured.
+struct Reference {
+  std::optional<double> latency_ns;
+  std::optional<double> curve_gbps;
+  std::string curve_what;
+};
+
+Reference reference_of(const std::string& dir, int domain, unsigned memory, int injectors) {
+  Reference r;
+  if (dir.empty()) return r;
+  const results::Results results = load_results_argument(dir);
+  for (const results::LatencyPoint& p : results.latency) {
+    if (p.domain == domain && p.level == Level::memory && p.memory &&
+        p.memory->os_index == memory && !p.samples_ns.empty()) {
+      r.latency_ns = p.stats.median;
+    }
+  }
+  for (const results::CurvePoint& p : results.contention_curve) {
+    if (p.memory && p.memory->os_index == memory && p.access == Access::load &&
+        p.threads == injectors && !p.samples.empty()) {
+      r.curve_gbps = p.stats.median;
+      r.curve_what = "the contention curve's " + std::to_string(injectors) + "-thread load point";
+    }
+  }
+  return r;
+}
+
+std::string percent(double ratio) {
+  return results::format_number("%+.1f", 100 * (ratio - 1)) + " %";
+}
+
+int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions& global) {
+  std::vector<kernels::InjectorMix> mixes;
+  for (const std::string& text : options.mixes) mixes.push_back(parse_mix(text));
+  if (options.delays.empty()) throw UsageError("--delays: give at least one delay");
+  const topology::Topology topology = load_topology(global);
+  const int domains = static_cast<int>(topology.domains().size());
+  if (options.domain < 0 || options.domain >= domains) {
+    throw UsageError("--domain " + std::to_string(options.domain) + " does not exist");
+  }
+  const topology::Domain& domain = topology.domains()[static_cast<std::size_t>(options.domain)];
+  const topology::Memory* target = nullptr;
+  if (options.memory) {
+    target = topology.memory_by_os_index(*options.memory);
+    if (target == nullptr) {
+      throw UsageError("--memory " + std::to_string(*options.memory) + ": no such NUMA node");
+    }
+  } else if (!domain.local_memories.empty()) {
+    target = &topology.memories().at(static_cast<std::size_t>(domain.local_memories.front()));
+  } else {
+    throw UsageError("domain " + std::to_string(options.domain) +
+                     " has no local memory: name one with --memory");
+  }
+  // The chase on the domain's first core; the injectors on its other cores, then (--machine)
+  // every other domain's.
+  std::vector<unsigned> pus(domain.core_pus.begin(), domain.core_pus.end());
+  if (options.machine) {
+    for (const topology::Domain& d : topology.domains()) {
+      if (d.index != domain.index) pus.insert(pus.end(), d.core_pus.begin(), d.core_pus.end());
+    }
+  }
+  const int available = static_cast<int>(pus.size()) - 1;
+  if (available < 1) {
+    throw UsageError("domain " + std::to_string(options.domain) +
+                     " has one core: no core is left to inject (--machine takes other domains')");
+  }
+  const int injectors = options.injectors.value_or(available);
+  if (injectors < 1 || injectors > available) {
+    throw UsageError("--injectors " + std::to_string(injectors) + ": " + std::to_string(available) +
+                     " cores are left beside the chase");
+  }
+  pus.resize(static_cast<std::size_t>(injectors) + 1);
+  const Reference reference =
+      reference_of(options.results_dir, options.domain, target->os_index, injectors);
+
+  // The chain of the memory's latency roof (one core's view); the injectors together 4 x the
+  // domain's last-level cache, as a memory roof's threads.
+  kernels::LoadedLatencyRequest request;
+  request.chase_nodes = {target->os_index};
+  request.inject_nodes = {target->os_index};
+  request.chain_bytes = characterize::level_working_sets(characterize::single_core_view(domain))
+                            .back()
+                            .bytes_per_thread;
+  request.injector_bytes = characterize::memory_working_set(
+      domain.caches.empty() ? 0 : domain.caches.back().total_bytes, injectors);
+  request.delays = options.delays;
+  request.samples = options.samples;
+  request.sample_seconds = options.sample_ms / 1000;
+
+  const platform::Clock clock = platform::Clock::calibrate();
+  platform::ThreadTeam team(topology.handle(), pus);
+  kernels::SamplingOptions sampling;
+  const kernels::DriverContext context{topology, clock, sampling};
+  nlohmann::json curves = nlohmann::json::array();
+  for (kernels::InjectorMix mix : mixes) {
+    request.mix = mix;
+    const kernels::LoadedLatencyResult measured =
+        kernels::measure_loaded_latency(context, team, request);
+    std::vector<roofline::LoadedPoint> points;
+    for (const kernels::LoadedLatencyPoint& p : measured.points) {
+      points.push_back({p.delay, p.injector_gbps, p.chase_ns});
+    }
+    const roofline::LoadedCurveSummary curve = roofline::summarize_loaded_curve(points);
+    if (options.json) {
+      nlohmann::json c = {{"domain", options.domain},
+                          {"memory", target->os_index},
+                          {"mix", kernels::name(mix)},
+                          {"read_share", kernels::read_share(mix)},
+                          {"chase_pu", pus.front()},
+                          {"injector_pus", std::vector<unsigned>(pus.begin() + 1, pus.end())},
+                          {"chain_bytes", request.chain_bytes},
+                          {"injector_bytes", request.injector_bytes},
+                          {"chain_placement", measured.chain_placement},
+                          {"injector_placement", measured.injector_placement},
+                          {"idle_ns", results::number_or_null(curve.idle_ns)},
+                          {"saturation_gbps", curve.saturation_gbps},
+                          {"knee_gbps", results::number_or_null(curve.knee_gbps)},
+                          {"rises_within_intervals", curve.rises_within_intervals},
+                          {"points", nlohmann::json::array()}};
+      for (std::size_t i = 0; i < curve.points.size(); ++i) {
+        const roofline::LoadedPointSummary& s = curve.points[i];
+        c["points"].push_back({{"delay", s.delay ? nlohmann::json(*s.delay) : nlohmann::json()},
+                               {"injector_gbps", s.gbps},
+                               {"p10_ns", s.p10_ns},
+                               {"p50_ns", s.p50_ns},
+                               {"p90_ns", s.p90_ns},
+                               {"samples_ns", measured.points[i].chase_ns}});
+      }
+      c["latency_roof_ns"] = results::number_or_null(reference.latency_ns);
+      c["curve_gbps"] = results::number_or_null(reference.curve_gbps);
+      curves.push_back(c);
+      continue;
+    }
+    std::cout << "Loaded latency of memory " << target->os_index << ": chase on PU " << pus.front()
+              << " (domain " << options.domain << "), " << injectors << " injector"
+              << (injectors > 1 ? "s" : "") << ", mix " << kernels::name(mix) << " (read share "
+              << results::format_number("%.2f", kernels::read_share(mix)) << "); chain "
+              << results::bytes_text(request.chain_bytes) << ", pages placed "
+              << results::format_number("%.0f", 100 * measured.chain_placement) << " % / "
+              << results::format_number("%.0f", 100 * measured.injector_placement) << " %\n";
+    std::cout << "   delay  injectors GB/s   median ns      p90 ns\n";
+    for (const roofline::LoadedPointSummary& s : curve.points) {
+      std::cout << (s.delay ? results::format_number("%8.0f", *s.delay) : std::string("    idle"))
+                << results::format_number("%17.2f", s.gbps)
+                << results::format_number("%12.1f", s.p50_ns)
+                << results::format_number("%12.1f", s.p90_ns) << "\n";
+    }
+    std::cout << "Idle " << (curve.idle_ns ? results::format_number("%.1f", *curve.idle_ns) : "-")
+              << " ns (median); saturation "
+              << results::format_number("%.2f", curve.saturation_gbps)
+              << " GB/s (the injectors' most); knee "
+              << (curve.knee_gbps ? results::format_number("%.2f", *curve.knee_gbps) + " GB/s"
+                                  : "none: " + curve.no_knee)
+              << "; " << (curve.rises_within_intervals ? "rises" : "does not rise")
+              << " monotonically within the samples' p10-p90\n";
+    if (reference.latency_ns && curve.idle_ns) {
+      std::cout << "  idle vs the memory's latency roof ("
+                << results::format_number("%.1f", *reference.latency_ns)
+                << " ns, median): " << percent(*curve.idle_ns / *reference.latency_ns) << "\n";
+    }
+    if (reference.curve_gbps && mix == kernels::InjectorMix::read_only) {
+      std::cout << "  saturation vs " << reference.curve_what << " ("
+                << results::format_number("%.2f", *reference.curve_gbps)
+                << " GB/s, median): " << percent(curve.saturation_gbps / *reference.curve_gbps)
+                << "\n";
+    }
+  }
+  if (options.json) std::cout << curves.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void setup_loaded_latency(CLI::App& app, GlobalOptions& global, Action& action) {
+  auto options = std::make_shared<LoadedLatencyOptions>();
+  CLI::App* command = app.add_subcommand(
+      "loaded-latency",
+      "a memory's latency under load: a pointer chase on one core while the others inject "
+      "traffic to the same memory at set rates (as Intel MLC's loaded latency); per curve the "
+      "idle latency, saturation bandwidth and knee");
+  command->add_option("--domain", options->domain,
+                      "the domain whose first core chases (default 0)");
+  command->add_option("--memory", options->memory,
+                      "NUMA node (OS index) of the chain and the injected data (default: the "
+                      "domain's local memory)");
+  command->add_option("--injectors", options->injectors,
+                      "injecting cores (default: every other core of the domain, or of the "
+                      "machine with --machine)");
+  command->add_flag("--machine", options->machine,
+                    "inject from every other domain's cores too (a contention curve)");
+  command
+      ->add_option("--mix", options->mixes,
+                   "the injectors' reads:writes, 1, 2:1 or 1:1 "
+                   "(default all three)")
+      ->delimiter(',');
+  command
+      ->add_option("--delays", options->delays,
+                   "iterations of a counting loop (a few cycles each) between an injector's "
+                   "accesses, one point each "
+                   "(default 4096,2048,...,1,0; an idle point comes first)")
+      ->delimiter(',')
+      ->check(CLI::Range(0u, 1u << 24));
+  command->add_option("--samples", options->samples, "chase samples per point (default 11)")
+      ->check(CLI::Range(1, 1000));
+  command
+      ->add_option("--sample-ms", options->sample_ms,
+                   "least length of a chase sample in milliseconds (default 2)")
+      ->check(CLI::Range(0.1, 1000.0));
+  command->add_option("--results", options->results_dir,
+                      "a results directory of this machine to compare with: the memory's "
+                      "latency roof and contention curve");
+  command->add_flag("--json", options->json, "print the curves as JSON");
+  command->callback([options, &global, &action] {
+    action = [options, &global] { return run_loaded_latency(*options, global); };
+  });
+}
+
+}  // namespace larm::cli
