@@ -1,11 +1,14 @@
 """End-to-end test of `larm loaded-latency` on this machine: a short curve per mix whose idle point
 comes first with no injection, whose injectors move far more at no delay than at a long one (a
 factor of 20: a delay of 65536 counting-loop iterations per access leaves them microseconds apart), whose
-chase percentiles are ordered, with its pages placed; bad input refused with one line and exit 2.
+chase percentiles are ordered, with its pages placed; --out writes the same curves and the
+memory's figure, and refuses a directory that has curves; bad input refused with one line and
+exit 2.
     loaded_latency_cli_test.py LARM"""
 import json
 import os
 import sys
+import tempfile
 
 from cli_helpers import Checker, run
 
@@ -24,10 +27,22 @@ cores = len(os.sched_getaffinity(0))
 if cores < 2:
     one_line_error(run(larm, "loaded-latency"), "no core is left to inject", "one core")
 else:
+    out = os.path.join(tempfile.mkdtemp(prefix="larm-loaded-"), "out")
     r = run(larm, "loaded-latency", "--injectors", "1", "--mix", "1,1:1", "--delays", "65536,0",
-            "--samples", "3", "--json")
+            "--samples", "3", "--json", "--out", out)
     c.check(r.returncode == 0, f"loaded-latency exit {r.returncode}: {r.stderr}")
     curves = json.loads(r.stdout) if r.returncode == 0 else []
+    if r.returncode == 0:
+        c.check_equal(json.load(open(os.path.join(out, "loaded-latency.json"))), curves,
+                      "loaded-latency.json is what --json printed")
+        memory = curves[0]["memory"]
+        figure = os.path.join(out, "figures", f"loaded_latency_memory_{memory}")
+        c.check(os.path.exists(figure + ".gp") and os.path.exists(figure + ".dat"),
+                "the memory's figure script and data")
+        data = open(figure + ".dat").read()
+        c.check(data.count("# mix ") == 4, f"two blocks per curve (points, line): {data[:300]!r}")
+        one_line_error(run(larm, "loaded-latency", "--out", out), "already exist",
+                       "curves already in --out")
     c.check_equal([x["mix"] for x in curves], ["1", "1:1"], "one curve per mix")
     for curve in curves:
         what = f"mix {curve['mix']}"

@@ -12,11 +12,14 @@
 #include "characterize/working_set.h"
 #include "kernels/loaded_latency.h"
 #include "platform/buffer.h"
+#include "report/loaded_latency_figure.h"
+#include "results/atomic_file.h"
 #include "results/number_text.h"
 #include "results/statistics.h"
 #include "roofline/loaded_latency_curve.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
+#include "tools/cli_outputs.h"
 #include "tools/commands.h"
 
 namespace larm::cli {
@@ -32,8 +35,11 @@ struct LoadedLatencyOptions {
   int samples = 11;
   double sample_ms = 2;
   std::string results_dir;
+  std::string out;
   bool json = false;
 };
+
+constexpr const char* kCurvesFile = "loaded-latency.json";
 
 kernels::InjectorMix parse_mix(const std::string& text) {
   for (kernels::InjectorMix mix : kernels::kInjectorMixes) {
@@ -72,6 +78,29 @@ Reference reference_of(const std::string& dir, int domain, unsigned memory, int 
 
 std::string percent(double ratio) {
   return results::format_number("%+.1f", 100 * (ratio - 1)) + " %";
+}
+
+// The curves' JSON and the figure of the memory (scripts and data always, images where gnuplot
+// is installed).
+void write_outputs(const std::string& out, unsigned memory, const nlohmann::json& curves,
+                   const std::vector<report::LoadedCurveToDraw>& drawn, bool quiet) {
+  const std::filesystem::path dir = out;
+  results::write_file_atomically(dir / kCurvesFile, curves.dump(2) + "\n");
+  const std::filesystem::path figures = dir / "figures";
+  results::ensure_output_subdirectory(figures);
+  report::PlotOutcome plotted;
+  report::draw_figures(
+      {report::loaded_latency_figure("loaded_latency_memory_" + std::to_string(memory),
+                                     "memory " + std::to_string(memory), drawn)},
+      figures, {report::Format::svg, report::Format::png}, plotted);
+  if (quiet) return;
+  std::cout << "Curves: " << (dir / kCurvesFile).string() << "; figure: " << figures.string();
+  if (!plotted.gnuplot_found) std::cout << " (gnuplot is not installed: script and data only)";
+  for (const report::PlottedFigure& f : plotted.figures) {
+    if (!f.error.empty()) std::cout << " (" << f.error << ")";
+    for (const std::string& problem : f.problems) std::cout << " (figure check: " << problem << ")";
+  }
+  std::cout << "\n";
 }
 
 int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions& global) {
@@ -117,6 +146,17 @@ int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions&
   pus.resize(static_cast<std::size_t>(injectors) + 1);
   const Reference reference =
       reference_of(options.results_dir, options.domain, target->os_index, injectors);
+  results::OutputClaim claim;
+  if (!options.out.empty()) {
+    claim = claim_output(options.out, "larm loaded-latency");
+    if (std::filesystem::exists(std::filesystem::path(options.out) / kCurvesFile)) {
+      throw UsageError("loaded-latency curves already exist in " + options.out +
+                       " (choose another --out)");
+    }
+  }
+  const bool local = std::find(domain.local_memories.begin(), domain.local_memories.end(),
+                               target->logical_index) != domain.local_memories.end();
+  std::vector<report::LoadedCurveToDraw> drawn;
 
   // The chain of the memory's latency roof (one core's view); the injectors together 4 x the
   // domain's last-level cache, as a memory roof's threads.
@@ -146,7 +186,10 @@ int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions&
       points.push_back({p.delay, p.injector_gbps, p.chase_ns});
     }
     const roofline::LoadedCurveSummary curve = roofline::summarize_loaded_curve(points);
-    if (options.json) {
+    drawn.push_back({std::string("mix ") + kernels::name(mix) + ", chase on domain " +
+                         std::to_string(options.domain) + (local ? " (local)" : " (remote)"),
+                     curve});
+    {
       nlohmann::json c = {{"domain", options.domain},
                           {"memory", target->os_index},
                           {"mix", kernels::name(mix)},
@@ -174,8 +217,8 @@ int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions&
       c["latency_roof_ns"] = results::number_or_null(reference.latency_ns);
       c["curve_gbps"] = results::number_or_null(reference.curve_gbps);
       curves.push_back(c);
-      continue;
     }
+    if (options.json) continue;
     std::cout << "Loaded latency of memory " << target->os_index << ": chase on PU " << pus.front()
               << " (domain " << options.domain << "), " << injectors << " injector"
               << (injectors > 1 ? "s" : "") << ", mix " << kernels::name(mix) << " (read share "
@@ -211,6 +254,8 @@ int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions&
     }
   }
   if (options.json) std::cout << curves.dump(2) << "\n";
+  if (!options.out.empty())
+    write_outputs(options.out, target->os_index, curves, drawn, options.json);
   return 0;
 }
 
@@ -254,6 +299,8 @@ void setup_loaded_latency(CLI::App& app, GlobalOptions& global, Action& action) 
   command->add_option("--results", options->results_dir,
                       "a results directory of this machine to compare with: the memory's "
                       "latency roof and contention curve");
+  command->add_option("--out", options->out,
+                      "directory for loaded-latency.json and the memory's figure (figures/)");
   command->add_flag("--json", options->json, "print the curves as JSON");
   command->callback([options, &global, &action] {
     action = [options, &global] { return run_loaded_latency(*options, global); };

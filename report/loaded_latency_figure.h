@@ -1,0 +1,24 @@
+// The bandwidth-latency curves of one memory (the Mess benchmark's figure): the chase's median
+// latency against the injectors' bandwidth, one line per curve (read share, local or remote
+// chase), with the samples' p10-p90 as bars.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/figure.h"
+#include "roofline/loaded_latency_curve.h"
+
+namespace larm::report {
+
+struct LoadedCurveToDraw {
+  std::string label;  // "mix 1, domain 0 (local)"
+  roofline::LoadedCurveSummary curve;
+};
+
+// One figure named `name`, titled for `memory` (e.g. "memory 0"); its caption names the knees
+// and the curves without any point.
+Figure loaded_latency_figure(const std::string& name, const std::string& memory,
+                             const std::vector<LoadedCurveToDraw>& curves);
+
+}  // namespace larm::report
