@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/kernel.h"
 #include "codegen/kernel_spec.h"
 #include "kernels/sampler.h"
 #include "platform/buffer.h"
@@ -173,6 +174,13 @@ class ChaseChain {
 // Pointer chase on the first thread of the team (which should hold one thread).
 LatencyResult measure_latency(const DriverContext& context, platform::ThreadTeam& team,
                               const LatencyRequest& request);
+
+// Links a single-cycle chase of `lines` lines of line_bytes in buffer (its pages first-touched
+// here: call it on the thread that will chase) and walks warm_lines of it with the chase kernel,
+// so that caches and TLB hold what they can; returns where the walk stopped.
+const void* link_and_warm_chase(const codegen::Kernel& chase, platform::NodeBuffer& buffer,
+                                std::uint64_t lines, unsigned line_bytes, std::uint64_t warm_lines,
+                                std::uint64_t seed);
 
 // next[i] for a random permutation of n elements that is a single cycle (Sattolo).
 std::vector<std::uint64_t> single_cycle_permutation(std::uint64_t n, std::uint64_t seed);

@@ -21,6 +21,20 @@ std::vector<std::uint64_t> single_cycle_permutation(std::uint64_t n, std::uint64
   return next;
 }
 
+const void* link_and_warm_chase(const codegen::Kernel& chase, platform::NodeBuffer& buffer,
+                                std::uint64_t lines, unsigned line_bytes, std::uint64_t warm_lines,
+                                std::uint64_t seed) {
+  char* base = static_cast<char*>(buffer.data());
+  link_chase(base, single_cycle_permutation(lines, seed), line_bytes);
+  const void* cursor = base;
+  codegen::KernelArgs a;
+  a.src0 = cursor;
+  a.repetitions = warm_lines / chase.metadata().dependent_loads + 1;
+  a.out = &cursor;
+  chase.run(a);
+  return cursor;
+}
+
 LatencyResult measure_latency(const DriverContext& context, platform::ThreadTeam& team,
                               const LatencyRequest& request) {
   const auto kernel = codegen::make_kernel(codegen::ChaseSpec{});
@@ -39,19 +53,12 @@ LatencyResult measure_latency(const DriverContext& context, platform::ThreadTeam
     chain.nodes_ = request.nodes;
     chain.lines_ = lines;
     chain.line_bytes_ = request.line_bytes;
-    char* base = static_cast<char*>(chain.buffer_.data());
-    const std::vector<std::uint64_t> next = single_cycle_permutation(lines, 0x1a2b3c4d);
-    link_chase(base, next, request.line_bytes);
-    chain.cursor_ = base;
-    // Warm-up: one whole cycle, so caches and TLB hold what they can (or the part asked for).
+    // Warm-up: one whole cycle (or the part asked for).
     const std::uint64_t warm_lines =
         request.warm_up_bytes > 0 ? std::min(lines, request.warm_up_bytes / request.line_bytes)
                                   : lines;
-    codegen::KernelArgs a;
-    a.src0 = chain.cursor_;
-    a.repetitions = warm_lines / loads_per_iteration + 1;
-    a.out = &chain.cursor_;
-    kernel->run(a);
+    chain.cursor_ = link_and_warm_chase(*kernel, chain.buffer_, lines, request.line_bytes,
+                                        warm_lines, 0x1a2b3c4d);
   });
   const platform::NodeBuffer& buffer = chain.buffer_;
   const void*& cursor = chain.cursor_;  // where the chase goes on from: each sample walks new lines

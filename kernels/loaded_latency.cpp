@@ -6,7 +6,6 @@
 #include <thread>
 
 #include "codegen/factory.h"
-#include "kernels/first_touch.h"
 
 namespace larm::kernels {
 namespace {
@@ -17,8 +16,8 @@ constexpr std::size_t kWordsPerLine = kLineBytes / sizeof(std::uint64_t);
 constexpr std::size_t kMinLinesPerStream = 64;
 
 // Streams of the mix: lines read per step, lines written per step. Reads alone take two streams:
-// one core's single stream of loads left a Zen 5 guest's core at 18-26 GB/s where the load
-// kernel of its contention curve reached 34.
+// on a 2-vCPU AMD EPYC guest, one core's single stream of loads reached 18-26 GB/s, two streams
+// 22-31 GB/s, beside the 1-thread point of its contention curve at 25-30 GB/s.
 int streams_read(InjectorMix mix) {
   return mix == InjectorMix::one_read_one_write ? 1 : 2;
 }
@@ -33,9 +32,9 @@ struct Injector {
   alignas(64) std::atomic<std::uint64_t> lines_moved{0};
 };
 
-// Runs the mix over the streams with `delay` iterations of a counting loop between steps until stop is set,
-// publishing the lines moved (read and written) after every step: a plain store to a line of its
-// own, and exact at long delays, where a few steps fall in a chase's samples.
+// Runs the mix over the streams with `delay` iterations of a counting loop between steps until stop
+// is set, publishing the lines moved (read and written) after every step: a plain store to a line
+// of its own, and exact at long delays, where a few steps fall in a chase's samples.
 void inject(Injector& injector, InjectorMix mix, std::uint32_t delay,
             const std::atomic<bool>& stop) {
   auto* words = static_cast<volatile std::uint64_t*>(injector.buffer.data());
@@ -116,14 +115,8 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
     if (t == 0) {
       chain = platform::NodeBuffer(context.topology.handle(), chain_lines * kLineBytes,
                                    request.chase_nodes);
-      char* base = static_cast<char*>(chain.data());
-      link_chase(base, single_cycle_permutation(chain_lines, 0x5eed1a7e), kLineBytes);
-      cursor = base;
-      codegen::KernelArgs a;  // one whole cycle: caches and TLB hold what they can
-      a.src0 = cursor;
-      a.repetitions = chain_lines / loads_per_repetition + 1;
-      a.out = &cursor;
-      kernel->run(a);
+      cursor =
+          link_and_warm_chase(*kernel, chain, chain_lines, kLineBytes, chain_lines, 0x5eed1a7e);
       return;
     }
     auto own = std::make_unique<Injector>();

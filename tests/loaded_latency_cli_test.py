@@ -1,9 +1,9 @@
 """End-to-end test of `larm loaded-latency` on this machine: a short curve per mix whose idle point
 comes first with no injection, whose injectors move far more at no delay than at a long one (a
-factor of 20: a delay of 65536 counting-loop iterations per access leaves them microseconds apart), whose
-chase percentiles are ordered, with its pages placed; --out writes the same curves and the
-memory's figure, and refuses a directory that has curves; bad input refused with one line and
-exit 2.
+factor of 20: a delay of 65536 counting-loop iterations per access leaves them tens of microseconds
+apart), whose chase percentiles are ordered, with its pages placed; --out writes the same curves
+and the memory's figure, and refuses a directory that has curves; bad input refused with one line
+and exit 2.
     loaded_latency_cli_test.py LARM"""
 import json
 import os
@@ -49,7 +49,10 @@ else:
         points = curve["points"]
         c.check_equal([p["delay"] for p in points], [None, 65536, 0], f"{what}: idle point first")
         c.check_equal(points[0]["injector_gbps"], 0, f"{what}: the idle point injects nothing")
-        c.check(points[2]["injector_gbps"] > 20 * points[1]["injector_gbps"] > 0,
+        # Not "> 0" at the long delay: a busy host may hold the injector through the chase's
+        # few milliseconds there.
+        c.check(points[2]["injector_gbps"] > 20 * points[1]["injector_gbps"] and
+                points[2]["injector_gbps"] > 0,
                 f"{what}: injection at delay 0 {points[2]['injector_gbps']} GB/s, at 65536 "
                 f"{points[1]['injector_gbps']} GB/s")
         for p in points:

@@ -19,6 +19,32 @@ topology::Topology load_topology(const GlobalOptions& global) {
   }
 }
 
+const topology::Domain& domain_option(const topology::Topology& topology, int domain) {
+  const int domains = static_cast<int>(topology.domains().size());
+  if (domain < 0 || domain >= domains) {
+    throw UsageError("--domain " + std::to_string(domain) + " does not exist (this machine has " +
+                     std::to_string(domains) + ": 0-" + std::to_string(domains - 1) + ")");
+  }
+  return topology.domains()[static_cast<std::size_t>(domain)];
+}
+
+const topology::Memory& memory_option(const topology::Topology& topology,
+                                      const topology::Domain& domain,
+                                      std::optional<unsigned> memory) {
+  if (memory) {
+    const topology::Memory* found = topology.memory_by_os_index(*memory);
+    if (found == nullptr) {
+      throw UsageError("--memory " + std::to_string(*memory) + ": no such NUMA node");
+    }
+    return *found;
+  }
+  if (domain.local_memories.empty()) {
+    throw UsageError("domain " + std::to_string(domain.index) +
+                     " has no local memory: name one with --memory");
+  }
+  return topology.memories().at(static_cast<std::size_t>(domain.local_memories.front()));
+}
+
 fleet::Fleet load_fleet_argument(const std::string& dir_or_file) {
   try {
     return fleet::load_fleet(dir_or_file);

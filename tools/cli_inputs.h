@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,14 @@ namespace larm::cli {
 
 // The live machine, or the XML file given with --topology.
 topology::Topology load_topology(const GlobalOptions& global);
+
+// --domain D of a command that runs on one domain: UsageError naming the domains there are.
+const topology::Domain& domain_option(const topology::Topology& topology, int domain);
+// --memory M (an OS index), or else the domain's first local memory: UsageError when M is not a
+// NUMA node, or when none is given and the domain has no local memory.
+const topology::Memory& memory_option(const topology::Topology& topology,
+                                      const topology::Domain& domain,
+                                      std::optional<unsigned> memory);
 
 // The fleet of a directory (or its fleet.json); throws UsageError naming the problem.
 fleet::Fleet load_fleet_argument(const std::string& dir_or_file);

@@ -49,30 +49,14 @@ std::string percent_text(double fraction) {
 
 int run_bench(const BenchOptions& options, const GlobalOptions& global) {
   const topology::Topology topology = load_topology(global);
-  const int domains = static_cast<int>(topology.domains().size());
-  if (options.domain < 0 || options.domain >= domains) {
-    throw UsageError("--domain " + std::to_string(options.domain) +
-                     " does not exist (this machine has " + std::to_string(domains) + ": 0-" +
-                     std::to_string(domains - 1) + ")");
-  }
-  const topology::Domain& domain = topology.domains()[static_cast<std::size_t>(options.domain)];
+  const topology::Domain& domain = domain_option(topology, options.domain);
   const int cores = static_cast<int>(domain.core_pus.size());
   const int threads = options.threads.value_or(cores);
   if (threads < 1 || threads > cores) {
     throw UsageError("--threads " + std::to_string(threads) + ": domain " +
                      std::to_string(options.domain) + " has " + std::to_string(cores) + " cores");
   }
-  const topology::Memory* target = nullptr;
-  if (options.memory) {
-    target = topology.memory_by_os_index(*options.memory);
-    if (target == nullptr)
-      throw UsageError("--memory " + std::to_string(*options.memory) + ": no such NUMA node");
-  } else if (!domain.local_memories.empty()) {
-    target = &topology.memories().at(static_cast<std::size_t>(domain.local_memories.front()));
-  } else {
-    throw UsageError("domain " + std::to_string(options.domain) +
-                     " has no local memory: name one with --memory");
-  }
+  const topology::Memory* target = &memory_option(topology, domain, options.memory);
   const unsigned memory = target->os_index;
   const larm::Isa isa = isa_option(options.isa, true).value_or(codegen::widest_usable_isa());
   const std::uint64_t working_set = parse_bytes(options.working_set, "--working-set");

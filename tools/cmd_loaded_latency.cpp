@@ -108,23 +108,8 @@ int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions&
   for (const std::string& text : options.mixes) mixes.push_back(parse_mix(text));
   if (options.delays.empty()) throw UsageError("--delays: give at least one delay");
   const topology::Topology topology = load_topology(global);
-  const int domains = static_cast<int>(topology.domains().size());
-  if (options.domain < 0 || options.domain >= domains) {
-    throw UsageError("--domain " + std::to_string(options.domain) + " does not exist");
-  }
-  const topology::Domain& domain = topology.domains()[static_cast<std::size_t>(options.domain)];
-  const topology::Memory* target = nullptr;
-  if (options.memory) {
-    target = topology.memory_by_os_index(*options.memory);
-    if (target == nullptr) {
-      throw UsageError("--memory " + std::to_string(*options.memory) + ": no such NUMA node");
-    }
-  } else if (!domain.local_memories.empty()) {
-    target = &topology.memories().at(static_cast<std::size_t>(domain.local_memories.front()));
-  } else {
-    throw UsageError("domain " + std::to_string(options.domain) +
-                     " has no local memory: name one with --memory");
-  }
+  const topology::Domain& domain = domain_option(topology, options.domain);
+  const topology::Memory* target = &memory_option(topology, domain, options.memory);
   // The chase on the domain's first core; the injectors on its other cores, then (--machine)
   // every other domain's.
   std::vector<unsigned> pus(domain.core_pus.begin(), domain.core_pus.end());
