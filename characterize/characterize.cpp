@@ -79,10 +79,11 @@ class PlanRun {
 
   // A measurement's samples in one pass: its share of them (the regular passes' shares add up
   // to the samples asked for, the first ones taking one more where they do not divide; an extra
-  // pass takes the largest share), all of them for a sweep that runs once, a few for the latency
-  // sweep.
+  // pass takes the largest share), half of them for a sweep that runs once, a few for the latency
+  // sweep, all of them for a loaded-latency point (its p10 and p90 are read from them).
   int samples_of(MeasurementKind kind, int pass) const {
     if (kind == MeasurementKind::capacity) return kCapacitySamples;
+    if (kind == MeasurementKind::loaded) return options_.sampling.samples;
     if (first_pass_only(kind)) return sweep_samples(options_.sampling.samples);
     return pass_share(options_.sampling.samples, passes_, pass < passes_ ? pass : 0);
   }

@@ -11,20 +11,22 @@ const PlannedMeasurement& EffectiveSizing::sized(const PlannedMeasurement& m,
                                                  results::Results& results) {
   // Memory too: its working set follows the last level's effective capacity.
   const bool cache_level = m.level && (is_cache(*m.level) || *m.level == Level::memory);
-  const bool sized_kind = m.kind == MeasurementKind::bandwidth ||
-                          m.kind == MeasurementKind::latency || m.kind == MeasurementKind::curve;
+  // A loaded-latency chain is the memory latency's: sized as the chases are.
+  const bool chase = m.kind == MeasurementKind::latency || m.kind == MeasurementKind::loaded;
+  const bool sized_kind =
+      m.kind == MeasurementKind::bandwidth || chase || m.kind == MeasurementKind::curve;
   if (m.domain < 0 && m.level == Level::memory && m.absent_reason.empty())
     return machine_wide(m, results);
   if (m.domain < 0) return m;
   // A twin domain's sizes are its twin's: the same caches, swept once (twin_domains.h).
   const int source = sizing_domain(m.domain);
-  const bool swept = (m.kind == MeasurementKind::latency ? chased_ : swept_).count(source) > 0;
+  const bool swept = (chase ? chased_ : swept_).count(source) > 0;
   if (!cache_level || !sized_kind || !swept || !m.absent_reason.empty()) return m;
   // The twin's cores and caches under its source's index: the capacities found are the source's.
   topology::Domain domain = topology_.domains()[static_cast<std::size_t>(m.domain)];
   domain.index = source;
   const auto sets =
-      m.kind == MeasurementKind::latency
+      chase
           ? level_working_sets(single_core_view(domain), found(SizeSweep::latency, source, results))
           : level_working_sets(domain, found(SizeSweep::bandwidth, source, results));
   resized_ = m;
@@ -37,17 +39,15 @@ const PlannedMeasurement& EffectiveSizing::sized(const PlannedMeasurement& m,
   // (its end, not the confirming probe at twice it): a sloping L3 can make its effective
   // capacity look far smaller than it is.
   const auto floor = memory_floor_.find(source);
-  if (m.level == Level::memory && m.kind != MeasurementKind::latency &&
-      floor != memory_floor_.end()) {
+  if (m.level == Level::memory && !chase && floor != memory_floor_.end()) {
     resized_.working_set_bytes = std::max(resized_.working_set_bytes, floor->second);
   }
   // And no smaller than 4 x the cache the probe found one core to get (llc_probe.h): a sweep
   // stopped before it called memory's plateau flat sets no floor, and a chase's effective L3
   // (where its page walks start to show) may be a tenth of what the cache holds.
   if (m.level == Level::memory) {
-    resized_.working_set_bytes = std::max(
-        resized_.working_set_bytes,
-        probed_memory_bytes(domain, m.kind == MeasurementKind::latency ? 1 : m.pus.size()));
+    resized_.working_set_bytes =
+        std::max(resized_.working_set_bytes, probed_memory_bytes(domain, chase ? 1 : m.pus.size()));
   }
   return resized_;
 }

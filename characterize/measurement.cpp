@@ -8,6 +8,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "characterize/loaded_curves.h"
 #include "characterize/working_set.h"
 #include "codegen/factory.h"
 #include "codegen/isa.h"
@@ -79,6 +80,16 @@ Point describe_chase(const PlannedMeasurement& m) {
     if (m.level != Level::memory) p.memory.reset();
   }
   return p;
+}
+
+// Where a loaded-latency entry runs: the chase on its first PU, the injectors on the others.
+LoadedCurveSetup loaded_setup(const PlannedMeasurement& m) {
+  return {.domain = m.domain,
+          .memory = m.memory.value_or(MemoryRef{}),
+          .local = m.placement != Placement::remote,
+          .pus = m.pus.to_vector(),
+          .chain_bytes = m.working_set_bytes,
+          .injector_bytes = m.injector_bytes};
 }
 
 template <typename Point>
@@ -164,6 +175,11 @@ void record_absent(const topology::Topology& topology, const PlannedMeasurement&
     case MeasurementKind::latency:
       results.latency.push_back(absent_chase<results::LatencyPoint>(m, reason));
       break;
+    case MeasurementKind::loaded:
+      for (auto& curve : loaded_curve_records(loaded_setup(m), m.mixes, nullptr, reason)) {
+        results.loaded_latency.push_back(std::move(curve));
+      }
+      break;
     case MeasurementKind::frequency:
       results.warnings.push_back("core frequency of domain " + std::to_string(m.domain) +
                                  " not measured: " + reason);
@@ -207,6 +223,8 @@ class KernelMeasurer::Impl {
         return capacity(m);
       case MeasurementKind::curve:
         return curve(m);
+      case MeasurementKind::loaded:
+        return loaded(m);
     }
   }
 
@@ -386,6 +404,24 @@ class KernelMeasurer::Impl {
     fill_chase(chase(m), p);
     p.cycles = p.stats.median * results::core_hz(*pooled_, m.domain) / 1e9;
     out_->latency.push_back(p);
+  }
+
+  // A memory's latency under load: one curve per mix, each point the pass's samples.
+  void loaded(const PlannedMeasurement& m) {
+    kernels::LoadedLatencyRequest request;
+    request.chase_nodes = memory_nodes(m.memory);
+    request.inject_nodes = request.chase_nodes;
+    request.chain_bytes = m.working_set_bytes;
+    request.injector_bytes = m.injector_bytes;
+    request.mixes = m.mixes;
+    request.delays.assign(kLoadedDelays.begin(), kLoadedDelays.end());
+    request.samples = context_.sampling.samples;
+    request.sample_seconds = kLoadedSampleSeconds;
+    const kernels::LoadedLatencyResult measured =
+        kernels::measure_loaded_latency(context_, team(m.pus), request);
+    for (auto& curve : loaded_curve_records(loaded_setup(m), m.mixes, &measured)) {
+      out_->loaded_latency.push_back(std::move(curve));
+    }
   }
 
   // A point of the latency sweep.

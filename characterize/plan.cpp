@@ -72,6 +72,20 @@ double estimate(const PlannedMeasurement& m, const PlanOptions& o, bool kept = f
       return builds * (lines * kChaseSetupSecondsPerLine + walked * kChaseWarmUpSecondsPerLine) +
              runs * o.min_sample_seconds;
     }
+    case MeasurementKind::loaded: {
+      // One pass: the chain built and walked whole, twice a warm-up walk's price (it is 1.7 x a
+      // memory latency's warm-up walk here), the injectors' buffers touched in parallel; then
+      // per mix an idle point and the delays, each a calibration, a warm-up run and the samples,
+      // runs of 1.5 x the least length (repetitions double until a run is as long: it lands
+      // between 1 and 2 x). Here a full run's three curves took 1.67-1.96 s, priced 1.8 s.
+      const double lines = threads_ws / 64;
+      const double points = static_cast<double>(m.mixes.size() * (kLoadedDelays.size() + 1));
+      constexpr double kRunsPerLeastLength = 1.5;
+      return lines * (kChaseSetupSecondsPerLine + 2 * kChaseWarmUpSecondsPerLine) +
+             static_cast<double>(m.injector_bytes) / kFirstTouchBytesPerSecond +
+             points * (kCalibrationSamples + 1 + o.samples) * kRunsPerLeastLength *
+                 kLoadedSampleSeconds;
+    }
     case MeasurementKind::capacity: {
       // One pass, a few short samples: it finds boundaries, not roofs.
       const double lines = threads_ws / 64;
@@ -147,11 +161,15 @@ const char* const kEstimateMethod =
     "nothing (the run's one-core chase stops there, its bandwidth sweeps at 8 x, 64 MiB in all at "
     "least), the one-core chase's past 2 x it (64 MiB at least), where it confirms memory's "
     "plateau on a guest. On this machine the total adds the run's fixed part: larm doctor before "
-    "the run (1 s, 0.5 s quick) and after it (0.5 s), and the cache probe as long as it took";
+    "the run (1 s, 0.5 s quick) and after it (0.5 s), and the cache probe as long as it took. "
+    "A memory's loaded-latency curves: its chain built at 60 ns per line and walked whole at 200 "
+    "ns per line, the injectors' buffers first touched at 2 GB/s per thread, and per mix 10 "
+    "points of (1 calibration + 1 warm-up + the samples) chase runs of 3 ms (1.5 x the least "
+    "2 ms)";
 
 const char* name(MeasurementKind kind) {
   const char* const names[] = {"frequency", "capacity", "bandwidth", "flops",
-                               "sweep",     "latency",  "curve"};
+                               "sweep",     "latency",  "curve",     "loaded"};
   return names[static_cast<int>(kind)];
 }
 
@@ -214,7 +232,8 @@ std::optional<MeasurementKind> parse_measurement_kind(std::string_view text) {
 const std::vector<MeasurementKind>& selectable_kinds() {
   static const std::vector<MeasurementKind> kinds = {
       MeasurementKind::capacity, MeasurementKind::bandwidth, MeasurementKind::flops,
-      MeasurementKind::sweep,    MeasurementKind::latency,   MeasurementKind::curve};
+      MeasurementKind::sweep,    MeasurementKind::latency,   MeasurementKind::curve,
+      MeasurementKind::loaded};
   return kinds;
 }
 
@@ -237,6 +256,12 @@ std::string PlannedMeasurement::label() const {
   }
   if (kind == MeasurementKind::sweep || kind == MeasurementKind::capacity) {
     text += " " + results::bytes_text(working_set_bytes);
+  }
+  if (kind == MeasurementKind::loaded) {
+    text += " mix";
+    for (std::size_t i = 0; i < mixes.size(); ++i) {
+      text += std::string(i == 0 ? " " : ",") + kernels::name(mixes[i]);
+    }
   }
   if (kind == MeasurementKind::frequency) {
     const auto& clock = std::get<codegen::ClockSpec>(spec);
@@ -341,10 +366,12 @@ class PlanBuilder {
 
   // priced: the working set per thread the run is expected to use (0: a sweep point past where
   // the run is expected to stop); none: the planned one.
-  void add(PlannedMeasurement m, std::optional<std::uint64_t> priced = std::nullopt) {
+  void add(PlannedMeasurement m, std::optional<std::uint64_t> priced = std::nullopt,
+           std::optional<std::uint64_t> priced_injector_bytes = std::nullopt) {
     if (m.absent_reason.empty()) {
       PlannedMeasurement as_run = m;
       if (priced) as_run.working_set_bytes = *priced;
+      if (priced_injector_bytes) as_run.injector_bytes = *priced_injector_bytes;
       // The run keeps each memory's latency chain for every later chase of it, and a memory
       // roof's buffers for the next access on the same memory (drivers.h).
       bool kept = false;
@@ -414,6 +441,7 @@ class PlanBuilder {
     if (sweeps_own_sizes) add_cache_curves(domain, usable, base);
     add_flop_ceilings(base);
     add_latencies(domain, usable, base);
+    add_loaded_latencies(domain, usable, base);
   }
 
   void add_frequencies(const PlannedMeasurement& base) {
@@ -436,7 +464,7 @@ class PlanBuilder {
                           const PlannedMeasurement& base) {
     // The latency sweep next: the cache roofs and latencies are sized from what it finds.
     if (wanted(MeasurementKind::capacity) || wanted(MeasurementKind::bandwidth) ||
-        wanted(MeasurementKind::latency)) {
+        wanted(MeasurementKind::latency) || wanted(MeasurementKind::loaded)) {
       const topology::Domain lone = single_core_view(domain);
       // 4 points per octave even when quick: a plateau takes 3 points, and a VM's L3 plateau
       // may span less than an octave.
@@ -620,6 +648,63 @@ class PlanBuilder {
         m.absent_reason = level.absent_reason;
         add_at_its_level(domain, m, priced.at(at++));
       }
+    }
+  }
+
+  // The domains whose first core chases memory mem under load: its first local domain (the local
+  // curve) and the nearest other domain (the remote one); a memory without cores of its own, the
+  // nearest domain only.
+  std::vector<int> loaded_chasers(int mem) const {
+    std::vector<int> chasers;
+    const topology::Memory& memory = topology_.memories()[static_cast<std::size_t>(mem)];
+    if (!memory.local_domains.empty()) chasers.push_back(memory.local_domains.front());
+    for (const auto& [pu, domain] : cores_by_distance(topology_, mem)) {
+      if (std::find(memory.local_domains.begin(), memory.local_domains.end(), domain) ==
+          memory.local_domains.end()) {
+        chasers.push_back(domain);
+        break;
+      }
+    }
+    return chasers;
+  }
+
+  // Each memory's latency under load from the domains loaded_chasers names: the chain of the
+  // memory latency roof (one core's view), the domain's other cores injecting into 4 x its
+  // last-level cache; the three mixes from the local domain, the read-only one from the remote
+  // domain and in a quick run (on an 8-memory Opteron file the local and remote curves of every
+  // mix were priced at 25.5 s of a 129 s run, these at 17.4 s of 121 s).
+  void add_loaded_latencies(const topology::Domain& domain, const topology::Domain& usable,
+                            const PlannedMeasurement& base) {
+    if (!wanted(MeasurementKind::loaded)) return;
+    const int injectors = static_cast<int>(domain.core_pus.size()) - 1;
+    const auto llc = [](const topology::Domain& d) {
+      return d.caches.empty() ? std::uint64_t{0} : d.caches.back().total_bytes;
+    };
+    for (std::size_t mem = 0; mem < topology_.memories().size(); ++mem) {
+      const std::vector<int> chasers = loaded_chasers(static_cast<int>(mem));
+      if (std::find(chasers.begin(), chasers.end(), domain.index) == chasers.end()) continue;
+      PlannedMeasurement m = on_memory(domain, base, static_cast<int>(mem));
+      m.kind = MeasurementKind::loaded;
+      m.level = Level::memory;
+      m.spec = codegen::ChaseSpec{};
+      m.working_set_bytes = level_working_sets(single_core_view(domain)).back().bytes_per_thread;
+      if (options_.quick || m.placement == Placement::remote) {
+        m.mixes = {kernels::InjectorMix::read_only};
+      } else {
+        m.mixes.assign(kernels::kInjectorMixes.begin(), kernels::kInjectorMixes.end());
+      }
+      if (injectors < 1) {
+        m.absent_reason = "domain " + std::to_string(domain.index) +
+                          " has one core: none is left to inject beside the chase";
+        add(m);
+        continue;
+      }
+      m.injector_bytes = memory_working_set(llc(domain), injectors);
+      PlannedMeasurement priced = m;
+      priced.working_set_bytes =
+          level_working_sets(single_core_view(usable)).back().bytes_per_thread;
+      priced.injector_bytes = memory_working_set(llc(usable), injectors);
+      add(m, priced.working_set_bytes, priced.injector_bytes);
     }
   }
 

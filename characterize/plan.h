@@ -2,6 +2,7 @@
 // (domain × memory × access × threads) before anything runs, with its estimated time.
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -10,12 +11,13 @@
 
 #include "characterize/shared_prefix.h"
 #include "codegen/kernel_spec.h"
+#include "kernels/loaded_latency.h"
 #include "topology/topology.h"
 
 namespace larm::characterize {
 
 // capacity: one point of the one-core latency sweep that finds each cache's effective capacity.
-enum class MeasurementKind { frequency, capacity, bandwidth, flops, sweep, latency, curve };
+enum class MeasurementKind { frequency, capacity, bandwidth, flops, sweep, latency, curve, loaded };
 const char* name(MeasurementKind kind);
 std::optional<MeasurementKind> parse_measurement_kind(std::string_view text);
 // The kinds --only chooses from: every kind but frequency, which comes with the others.
@@ -23,19 +25,26 @@ const std::vector<MeasurementKind>& selectable_kinds();
 
 // The sweeps draw curves and find where plateaus end; they are not roofs, and the roofs are sized
 // from them: they run in the first pass only, the bandwidth sweep with all its samples, the
-// latency sweep with a few short ones. The scaling curves (bandwidth as threads are added) are
+// latency sweep with a few short ones. The loaded-latency curves are pictures of one memory
+// under load, measured once. The scaling curves (bandwidth as threads are added) are
 // pictures too, and their model takes ratios of their points: they run once, like the bandwidth
 // sweep (on the 96-core x3950, 4 memories' curves of 32 points each were priced at 39 s of its
 // 161 s in 3 passes).
 inline bool first_pass_only(MeasurementKind kind) {
   return kind == MeasurementKind::capacity || kind == MeasurementKind::sweep ||
-         kind == MeasurementKind::curve;
+         kind == MeasurementKind::curve || kind == MeasurementKind::loaded;
 }
 // The measurements drawn once with half the samples, half as long: the bandwidth sweeps and
 // the scaling curves.
 inline bool drawn_once(MeasurementKind kind) {
   return kind == MeasurementKind::sweep || kind == MeasurementKind::curve;
 }
+// A loaded-latency curve's points (kernels/loaded_latency.h): an idle point, then these delays
+// between the injectors' accesses, 10 points from a few accesses per microsecond to all they can
+// (longer delays read as idle); each point the run's samples of a chase of at least 2 ms (a
+// pass's 10 ms would make one memory's curves five times as long).
+inline constexpr std::array<std::uint32_t, 9> kLoadedDelays = {1024, 256, 64, 16, 8, 4, 2, 1, 0};
+inline constexpr double kLoadedSampleSeconds = 0.002;
 inline constexpr int kCapacitySamples = 3;
 inline constexpr int kCapacityPointsPerOctave = 4;
 inline constexpr double kCapacitySampleSeconds = 0.005;
@@ -63,7 +72,11 @@ struct PlannedMeasurement {
   SharedPrefix<unsigned> pus;           // one thread per PU
   SharedPrefix<int> pu_domains;         // domain of each PU, for machine-wide runs
   std::uint64_t working_set_bytes = 0;  // per thread, before rounding to kernel chunks
-  std::string absent_reason;            // not run: recorded as absent with this reason
+  // Loaded latency only: the injectors' mixes, one curve each, and each injector's bytes (the
+  // chain's are working_set_bytes; the chase runs on the first PU, the others inject).
+  std::vector<kernels::InjectorMix> mixes;
+  std::uint64_t injector_bytes = 0;
+  std::string absent_reason;  // not run: recorded as absent with this reason
   double estimated_seconds = 0;
 
   std::string label() const;

@@ -151,6 +151,7 @@ RecordSlots whole(const results::Results& pass) {
   slots.shared.count = pass.shared.size();
   slots.curve.count = pass.contention_curve.size();
   slots.cache_scaling.count = pass.cache_scaling.size();
+  slots.loaded.count = pass.loaded_latency.size();
   return slots;
 }
 
@@ -181,6 +182,8 @@ void pool_pass(results::Results& pooled, RecordSlots& slots, results::Results& p
     place(pooled.shared, pass.shared, slots.shared);
     place(pooled.contention_curve, pass.contention_curve, slots.curve);
     place(pooled.cache_scaling, pass.cache_scaling, slots.cache_scaling);
+    // Measured in one pass (plan.h, first_pass_only): placed, never pooled.
+    place(pooled.loaded_latency, pass.loaded_latency, slots.loaded);
     slots.placed = true;
     if (const auto value = value_of(pooled, slots)) slots.pooled_values.push_back(*value);
     return;

@@ -21,7 +21,7 @@ struct RecordSlots {
     std::size_t count = 0;
   };
   bool placed = false;
-  Range frequency, roofs, sweep, latency, latency_sweep, shared, curve, cache_scaling;
+  Range frequency, roofs, sweep, latency, latency_sweep, shared, curve, cache_scaling, loaded;
   std::vector<double> pass_values;
   std::vector<double> pooled_values;  // the pooled value after each pass
   std::vector<double> pass_ipcs;      // FLOP ceilings: the IPC each pass measured

@@ -98,14 +98,24 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
     throw std::invalid_argument("loaded latency needs a chase thread and at least one injector");
   }
   if (request.delays.empty()) throw std::invalid_argument("loaded latency needs injection delays");
+  if (request.mixes.empty()) throw std::invalid_argument("loaded latency needs an injector mix");
   const auto kernel = codegen::make_kernel(codegen::ChaseSpec{});
   const std::uint64_t loads_per_repetition = kernel->metadata().dependent_loads;
   const std::uint64_t chain_lines = std::max<std::uint64_t>(2, request.chain_bytes / kLineBytes);
   const int injectors = team.size() - 1;
-  const int streams = streams_read(request.mix) + streams_written(request.mix);
-  const std::size_t lines_per_stream = std::max<std::size_t>(
-      kMinLinesPerStream,
-      request.injector_bytes / static_cast<std::uint64_t>(streams) / kLineBytes);
+  // Each mix splits the injector's bytes among its streams; the buffer holds the largest split.
+  const auto lines_per_stream = [&](InjectorMix mix) {
+    const int streams = streams_read(mix) + streams_written(mix);
+    return std::max<std::size_t>(
+        kMinLinesPerStream,
+        request.injector_bytes / static_cast<std::uint64_t>(streams) / kLineBytes);
+  };
+  std::size_t buffer_lines = 0;
+  for (InjectorMix mix : request.mixes) {
+    buffer_lines = std::max(
+        buffer_lines,
+        lines_per_stream(mix) * static_cast<std::size_t>(streams_read(mix) + streams_written(mix)));
+  }
 
   platform::NodeBuffer chain;
   const void* cursor = nullptr;
@@ -120,16 +130,10 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
       return;
     }
     auto own = std::make_unique<Injector>();
-    own->lines_per_stream = lines_per_stream;
-    own->buffer = platform::NodeBuffer(
-        context.topology.handle(),
-        lines_per_stream * static_cast<std::size_t>(streams) * kLineBytes, request.inject_nodes);
+    own->buffer = platform::NodeBuffer(context.topology.handle(), buffer_lines * kLineBytes,
+                                       request.inject_nodes);
     auto* words = static_cast<std::uint64_t*>(own->buffer.data());
-    for (std::size_t w = 0;
-         w < lines_per_stream * static_cast<std::size_t>(streams) * kWordsPerLine;
-         w += kWordsPerLine) {
-      words[w] = w;
-    }
+    for (std::size_t w = 0; w < buffer_lines * kWordsPerLine; w += kWordsPerLine) words[w] = w;
     injector[static_cast<std::size_t>(t - 1)] = std::move(own);
   });
 
@@ -143,7 +147,7 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
   result.injector_placement = injected.fraction();
 
   const platform::Clock& clock = context.clock;
-  std::uint64_t repetitions = 0;  // calibrated at the idle point
+  std::uint64_t repetitions = 0;  // calibrated at the first idle point
   const auto chase_seconds = [&](std::uint64_t reps) {
     codegen::KernelArgs a;
     a.src0 = cursor;
@@ -155,44 +159,51 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
   };
   std::vector<std::optional<std::uint32_t>> delays = {std::nullopt};
   for (std::uint32_t d : request.delays) delays.emplace_back(d);
-  for (const std::optional<std::uint32_t>& delay : delays) {
-    if (context.sampling.stop != nullptr && context.sampling.stop->load()) break;
-    std::atomic<bool> stop{false};
-    std::atomic<int> started{0};
-    LoadedLatencyPoint point;
-    point.delay = delay;
-    team.run([&](int t) {
-      if (t != 0) {
-        if (!delay) return;
-        started.fetch_add(1);
-        inject(*injector[static_cast<std::size_t>(t - 1)], request.mix, *delay, stop);
-        return;
-      }
-      while (delay && started.load() < injectors) std::this_thread::yield();
-      if (repetitions == 0) {
-        repetitions = 64;
-        while (chase_seconds(repetitions) < request.sample_seconds && repetitions < (1ULL << 40)) {
-          repetitions *= 2;
+  for (InjectorMix mix : request.mixes) {
+    for (const auto& i : injector) i->lines_per_stream = lines_per_stream(mix);
+    LoadedLatencyCurve curve;
+    curve.mix = mix;
+    for (const std::optional<std::uint32_t>& delay : delays) {
+      if (context.sampling.stop != nullptr && context.sampling.stop->load()) throw Interrupted();
+      std::atomic<bool> stop{false};
+      std::atomic<int> started{0};
+      LoadedLatencyPoint point;
+      point.delay = delay;
+      team.run([&](int t) {
+        if (t != 0) {
+          if (!delay) return;
+          started.fetch_add(1);
+          inject(*injector[static_cast<std::size_t>(t - 1)], mix, *delay, stop);
+          return;
         }
-      }
-      chase_seconds(repetitions);  // the injectors reach their pace
-      const auto moved = [&] {
-        std::uint64_t lines = 0;
-        for (const auto& i : injector) lines += i->lines_moved.load(std::memory_order_relaxed);
-        return lines;
-      };
-      const std::uint64_t lines_before = moved();
-      const std::uint64_t start = clock.begin();
-      for (int s = 0; s < request.samples; ++s) {
-        point.chase_ns.push_back(chase_seconds(repetitions) * 1e9 /
-                                 static_cast<double>(repetitions * loads_per_repetition));
-      }
-      const double seconds = clock.seconds(clock.end() - start);
-      point.injector_gbps =
-          static_cast<double>((moved() - lines_before) * kLineBytes) / seconds / 1e9;
-      stop.store(true);
-    });
-    result.points.push_back(std::move(point));
+        while (delay && started.load() < injectors) std::this_thread::yield();
+        if (repetitions == 0) {
+          repetitions = 64;
+          while (chase_seconds(repetitions) < request.sample_seconds &&
+                 repetitions < (1ULL << 40)) {
+            repetitions *= 2;
+          }
+        }
+        chase_seconds(repetitions);  // the injectors reach their pace
+        const auto moved = [&] {
+          std::uint64_t lines = 0;
+          for (const auto& i : injector) lines += i->lines_moved.load(std::memory_order_relaxed);
+          return lines;
+        };
+        const std::uint64_t lines_before = moved();
+        const std::uint64_t start = clock.begin();
+        for (int s = 0; s < request.samples; ++s) {
+          point.chase_ns.push_back(chase_seconds(repetitions) * 1e9 /
+                                   static_cast<double>(repetitions * loads_per_repetition));
+        }
+        const double seconds = clock.seconds(clock.end() - start);
+        point.injector_gbps =
+            static_cast<double>((moved() - lines_before) * kLineBytes) / seconds / 1e9;
+        stop.store(true);
+      });
+      curve.points.push_back(std::move(point));
+    }
+    result.curves.push_back(std::move(curve));
   }
   return result;
 }

@@ -3,11 +3,13 @@
 // a delay between their accesses, from none (the most they can) to an idle point without them.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 #include "kernels/drivers.h"
+#include "kernels/sampler.h"
 
 namespace larm::kernels {
 
@@ -23,7 +25,8 @@ struct LoadedLatencyRequest {
   std::vector<unsigned> inject_nodes;  // the injectors' data
   std::uint64_t chain_bytes = 0;
   std::uint64_t injector_bytes = 0;  // per injector thread, all its streams together
-  InjectorMix mix = InjectorMix::read_only;
+  // One curve per mix, in this order, over one chain and one buffer per injector.
+  std::vector<InjectorMix> mixes = {InjectorMix::read_only};
   // Iterations of a counting loop (a volatile counter: a few cycles each) between two injector
   // steps, one point each; the idle point (injectors still) comes first, then these.
   std::vector<std::uint32_t> delays;
@@ -39,14 +42,20 @@ struct LoadedLatencyPoint {
   double injector_gbps = 0;
 };
 
+struct LoadedLatencyCurve {
+  InjectorMix mix = InjectorMix::read_only;
+  std::vector<LoadedLatencyPoint> points;  // the idle point first, then the delays
+};
+
 struct LoadedLatencyResult {
-  std::vector<LoadedLatencyPoint> points;
-  double chain_placement = 0;     // pages on the chase's memories
-  double injector_placement = 0;  // pages on the injectors' memories
+  std::vector<LoadedLatencyCurve> curves;  // one per mix of the request
+  double chain_placement = 0;              // pages on the chase's memories
+  double injector_placement = 0;           // pages on the injectors' memories
 };
 
 // Thread 0 of the team chases; every other thread injects. Throws std::runtime_error when the
-// buffers cannot be had, std::invalid_argument for a team of one thread or no delays.
+// buffers cannot be had, std::invalid_argument for a team of one thread, no delays or no mixes,
+// Interrupted when the sampling options' stop flag is set (checked between points).
 LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platform::ThreadTeam& team,
                                            const LoadedLatencyRequest& request);
 

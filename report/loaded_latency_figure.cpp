@@ -2,6 +2,7 @@
 #include "report/loaded_latency_figure.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "results/number_text.h"
@@ -80,6 +81,34 @@ Figure loaded_latency_figure(const std::string& name, const std::string& memory,
        << "  plot" << plot.str() << "\n";
   figure.body = body.str();
   return figure;
+}
+
+std::vector<Figure> loaded_latency_figures(const results::Results& results,
+                                           std::vector<std::string>& omitted) {
+  std::map<unsigned, std::vector<LoadedCurveToDraw>> by_memory;
+  std::map<unsigned, std::string> absent;
+  for (const results::LoadedLatencyCurve& c : results.loaded_latency) {
+    if (!c.memory) continue;
+    if (!c.present()) {
+      absent[c.memory->os_index] = c.status_reason;
+      continue;
+    }
+    by_memory[c.memory->os_index].push_back({"mix " + c.mix + ", chase on domain " +
+                                                 std::to_string(c.domain) +
+                                                 (c.local ? " (local)" : " (remote)"),
+                                             roofline::summarize_loaded_curve(c)});
+  }
+  std::vector<Figure> figures;
+  for (const auto& [memory, curves] : by_memory) {
+    figures.push_back(loaded_latency_figure("loaded_latency_memory_" + std::to_string(memory),
+                                            "memory " + std::to_string(memory), curves));
+  }
+  for (const auto& [memory, reason] : absent) {
+    if (by_memory.count(memory) == 0) {
+      omitted.push_back("latency under load of memory " + std::to_string(memory) + ": " + reason);
+    }
+  }
+  return figures;
 }
 
 }  // namespace larm::report

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/figure.h"
+#include "results/records.h"
 #include "roofline/loaded_latency_curve.h"
 
 namespace larm::report {
@@ -20,5 +21,10 @@ struct LoadedCurveToDraw {
 // and the curves without any point.
 Figure loaded_latency_figure(const std::string& name, const std::string& memory,
                              const std::vector<LoadedCurveToDraw>& curves);
+
+// One figure per memory of the results' loaded-latency curves (loaded_latency_memory_N), local
+// and remote chases together; a memory whose curves are all absent goes to omitted.
+std::vector<Figure> loaded_latency_figures(const results::Results& results,
+                                           std::vector<std::string>& omitted);
 
 }  // namespace larm::report

@@ -12,6 +12,7 @@
 #include "report/gnuplot_runner.h"
 #include "report/hybrid_figure.h"
 #include "report/larm_figure.h"
+#include "report/loaded_latency_figure.h"
 #include "report/monitor_figures.h"
 #include "report/node_figures.h"
 #include "results/atomic_file.h"
@@ -41,7 +42,7 @@ PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_
     }
   }
   for (auto* make : {&validation_figures, &sweep_figures, &latency_sweep_figures,
-                     &contention_figures, &scaling_figures}) {
+                     &contention_figures, &scaling_figures, &loaded_latency_figures}) {
     for (Figure& f : make(inputs.results, outcome.omitted)) figures.push_back(std::move(f));
   }
   for (Figure& f : matrix_figures(inputs.results, inputs.roofs.access, outcome.omitted)) {

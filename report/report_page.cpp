@@ -433,7 +433,8 @@ std::string html_report(const ReportInputs& inputs) {
   if (!inputs.node_tables.empty()) {
     h << "<h2 id=\"tables\">Node tables</h2>\n<p>As larm show prints them: per domain, the roofs "
          "by level and access, the FLOP ceilings, latencies, effective cache sizes, peaks against "
-         "the documented ones and ridge points.</p>\n<pre id=\"node-tables\">"
+         "the documented ones and ridge points; the contention curves and the latency under "
+         "load.</p>\n<pre id=\"node-tables\">"
       << html_escape(inputs.node_tables) << "</pre>\n";
   }
   if (inputs.plot.hybrid && inputs.plot.hybrid->fit) {

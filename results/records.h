@@ -18,7 +18,7 @@
 namespace larm::results {
 
 // Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
-inline constexpr const char* kSchemaVersion = "1.7";
+inline constexpr const char* kSchemaVersion = "1.8";
 
 // Samples of a measurement that were interfered with: their threads were descheduled,
 // stolen from by the hypervisor or slowed (kernels/interference.h says the thresholds). They are
@@ -170,6 +170,45 @@ struct CurvePoint : StreamMeasurement {
   std::optional<MemoryRef> memory;
 };
 
+// One point of a loaded-latency curve: the chase's latency while the injectors ran with one
+// delay between their accesses (none: the idle point, injectors still).
+struct LoadedLatencyPoint {
+  std::optional<std::uint32_t> delay;
+  double injector_gbps = 0;        // the injectors' own line counts over the chase's samples
+  std::vector<double> samples_ns;  // ns per dependent load, one per chase sample
+  double p10_ns = 0;               // the samples' quantiles
+  double p50_ns = 0;
+  double p90_ns = 0;
+};
+
+// A memory's latency under load, seen from one domain (Intel MLC's loaded latency, the Mess
+// benchmark's curves): a pointer chase on the domain's first core while its other cores inject
+// one mix of reads and writes into the same memory at rates set by a delay. The curve's idle
+// latency, saturation and knee are roofline::summarize_loaded_curve's.
+struct LoadedLatencyCurve {
+  int domain = 0;                   // the chase's (and the injectors') domain
+  std::optional<MemoryRef> memory;  // the chain's and the injected data's
+  bool local = true;                // the memory is one of the domain's own
+  std::string mix;                  // the injectors' lines read : written, "1", "2:1" or "1:1"
+  double read_share = 1;
+  unsigned chase_pu = 0;
+  std::vector<unsigned> injector_pus;
+  std::uint64_t chain_bytes = 0;
+  std::uint64_t injector_bytes = 0;  // per injector
+  std::optional<double> chain_placement;
+  std::optional<double> injector_placement;
+  std::vector<LoadedLatencyPoint> points;  // the idle point first, then by decreasing delay
+  std::optional<double> idle_ns;           // the idle point's median
+  double saturation_gbps = 0;              // the most the injectors reached
+  std::optional<double> knee_gbps;         // where the median reaches 2 x idle; none: no_knee
+  std::string no_knee;
+  bool rises_within_intervals = true;  // by the load asked, each p90 at or above the previous p10
+  Status status = Status::ok;
+  std::string status_reason;
+
+  bool present() const { return !points.empty(); }
+};
+
 // One point of a cache scaling curve (thesis figs. 2.11-2.12): bandwidth of a shared
 // cache level as threads are added on the cores that share one instance of it, each thread's data
 // in that level (the working set of the level's roof, per thread).
@@ -228,7 +267,8 @@ struct Results {
   std::vector<FrequencyRecord> frequency;
   std::vector<SharedBandwidth> shared;
   std::vector<CurvePoint> contention_curve;
-  std::vector<CacheCurvePoint> cache_scaling;  // per domain and shared cache level
+  std::vector<CacheCurvePoint> cache_scaling;      // per domain and shared cache level
+  std::vector<LoadedLatencyCurve> loaded_latency;  // per memory, chase domain and mix
   std::vector<ValidationPoint> validation;
   std::vector<std::string> warnings;
   bool complete = false;
@@ -269,6 +309,8 @@ std::optional<double> number_member(const nlohmann::json& object, const char* ke
 nlohmann::json stats_json(const SampleStats& stats);
 
 nlohmann::json to_json(const Results& results);
+// One loaded-latency curve as results.json and larm loaded-latency's file write it.
+nlohmann::json loaded_curve_json(const LoadedLatencyCurve& curve);
 // Throws std::runtime_error when the document is not a larm results file of a readable version.
 Results results_from_json(const nlohmann::json& document);
 

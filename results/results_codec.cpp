@@ -337,6 +337,72 @@ CurvePoint curve_from(const json& j, const MemoryReader& memories) {
   return p;
 }
 
+}  // namespace
+
+json loaded_curve_json(const LoadedLatencyCurve& c) {
+  json points = json::array();
+  for (const LoadedLatencyPoint& p : c.points) {
+    points.push_back({{"delay", p.delay ? json(*p.delay) : json()},
+                      {"injector_gbps", p.injector_gbps},
+                      {"samples_ns", p.samples_ns},
+                      {"p10_ns", p.p10_ns},
+                      {"p50_ns", p.p50_ns},
+                      {"p90_ns", p.p90_ns}});
+  }
+  return {{"domain", c.domain},
+          {"memory", memory_text(c.memory)},
+          {"local", c.local},
+          {"mix", c.mix},
+          {"read_share", c.read_share},
+          {"chase_pu", c.chase_pu},
+          {"injector_pus", c.injector_pus},
+          {"chain_bytes", c.chain_bytes},
+          {"injector_bytes", c.injector_bytes},
+          {"chain_placement", number_or_null(c.chain_placement)},
+          {"injector_placement", number_or_null(c.injector_placement)},
+          {"points", points},
+          {"idle_ns", number_or_null(c.idle_ns)},
+          {"saturation_gbps", c.saturation_gbps},
+          {"knee_gbps", number_or_null(c.knee_gbps)},
+          {"no_knee", c.no_knee},
+          {"rises_within_intervals", c.rises_within_intervals},
+          {"status", status_text(c.status, c.status_reason)}};
+}
+
+namespace {
+
+LoadedLatencyCurve loaded_curve_from(const json& j, const MemoryReader& memories) {
+  LoadedLatencyCurve c;
+  c.domain = j.at("domain").get<int>();
+  c.memory = memories.read(j);
+  c.local = j.at("local").get<bool>();
+  c.mix = j.at("mix").get<std::string>();
+  c.read_share = j.at("read_share").get<double>();
+  c.chase_pu = j.at("chase_pu").get<unsigned>();
+  c.injector_pus = j.at("injector_pus").get<std::vector<unsigned>>();
+  c.chain_bytes = j.at("chain_bytes").get<std::uint64_t>();
+  c.injector_bytes = j.at("injector_bytes").get<std::uint64_t>();
+  c.chain_placement = read_optional(j, "chain_placement");
+  c.injector_placement = read_optional(j, "injector_placement");
+  for (const json& point : j.at("points")) {
+    LoadedLatencyPoint p;
+    p.delay = read_optional<std::uint32_t>(point, "delay");
+    p.injector_gbps = point.at("injector_gbps").get<double>();
+    p.samples_ns = point.at("samples_ns").get<std::vector<double>>();
+    p.p10_ns = quantile(p.samples_ns, 0.1);
+    p.p50_ns = quantile(p.samples_ns, 0.5);
+    p.p90_ns = quantile(p.samples_ns, 0.9);
+    c.points.push_back(std::move(p));
+  }
+  c.idle_ns = read_optional(j, "idle_ns");
+  c.saturation_gbps = j.at("saturation_gbps").get<double>();
+  c.knee_gbps = read_optional(j, "knee_gbps");
+  c.no_knee = j.at("no_knee").get<std::string>();
+  c.rises_within_intervals = j.at("rises_within_intervals").get<bool>();
+  read_status(j, c);
+  return c;
+}
+
 json cache_curve_json(const CacheCurvePoint& p) {
   return stream_json(p, {{"domain", p.domain}, {"level", name(p.level)}});
 }
@@ -492,6 +558,7 @@ json to_json(const Results& results) {
           {"shared", array_of(results.shared, shared_json)},
           {"contention_curve", array_of(results.contention_curve, curve_json)},
           {"cache_scaling", array_of(results.cache_scaling, cache_curve_json)},
+          {"loaded_latency", array_of(results.loaded_latency, loaded_curve_json)},
           {"validation", array_of(results.validation, validation_json)}};
 }
 
@@ -541,6 +608,11 @@ Results results_from_json(const json& document) {
     }
     if (document.contains("cache_capacity")) {
       r.capacities = vector_of<CacheCapacity>(document.at("cache_capacity"), capacity_from);
+    }
+    // Added in schema 1.8.
+    if (document.contains("loaded_latency")) {
+      r.loaded_latency =
+          vector_of<LoadedLatencyCurve>(document.at("loaded_latency"), loaded_curve_from, memories);
     }
     return r;
   } catch (const json::exception& e) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "results/records.h"
+
 namespace larm::roofline {
 
 // Latencies this many times the idle one mark the knee.
@@ -34,12 +36,44 @@ struct LoadedCurveSummary {
   // two points around it (by bandwidth); none when no point reaches it (no_knee says so).
   std::optional<double> knee_gbps;
   std::string no_knee;
-  // Taken by bandwidth, each point's p90 at or above the previous point's p10: the latency never
-  // falls beyond its samples' spread as the load grows.
+  // Taken by the load asked (the idle point, then shorter and shorter delays), each point's p90
+  // at or above the previous point's p10: the latency never falls beyond its samples' spread as
+  // the load grows. Not by bandwidth: at saturation the injectors' bandwidth wobbles, and can
+  // fall, while the latency keeps rising (the Mess curves' wall; here delay 0 read 26.5 GB/s at
+  // 236 ns beside delay 2's 27.2 GB/s at 204 ns).
   bool rises_within_intervals = true;
 };
 
 // Points without samples are left out.
 LoadedCurveSummary summarize_loaded_curve(const std::vector<LoadedPoint>& points);
+// The same from a curve's record (its points' samples).
+LoadedCurveSummary summarize_loaded_curve(const results::LoadedLatencyCurve& curve);
+
+// Where a load on a memory stands on the memory's loaded-latency curve: the latency every
+// dependent access of a code pays at that bandwidth ("memory 0 at 31 GB/s: 2.4 x its idle
+// latency").
+struct LatencyAtLoad {
+  unsigned memory = 0;
+  int chase_domain = 0;  // the curve's
+  bool local = true;
+  std::string mix;        // the curve's injector mix
+  double gbps = 0;        // the load placed on it
+  double latency_ns = 0;  // the medians interpolated by bandwidth at gbps
+  double idle_ns = 0;
+  double saturation_gbps = 0;
+  bool beyond = false;  // gbps past the most the injectors reached: the latency of that point
+
+  double factor() const { return idle_ns > 0 ? latency_ns / idle_ns : 0; }
+  // "memory 0 at 31.0 GB/s: 2.40 x its idle latency (172.0 ns -> 412.8 ns; curve of mix 1
+  // from domain 0)"
+  std::string text() const;
+};
+
+// The curve of `memory` seen from `domain` (else from another domain as local or remote to the
+// memory as `domain` is), of the mix whose read share is nearest read_share (none: 1); none
+// when the results hold no such curve with an idle point.
+std::optional<LatencyAtLoad> latency_at_load(const results::Results& results, int domain,
+                                             unsigned memory, double gbps,
+                                             std::optional<double> read_share);
 
 }  // namespace larm::roofline

@@ -81,16 +81,37 @@ std::optional<LatencyBound> memory_concurrency(const RegionPoint& point,
                                                const LevelTraffic& traffic, double seconds,
                                                const results::Results& results) {
   if (!(seconds > 0) || !(traffic.memory_read > 0) || point.threads <= 0) return std::nullopt;
-  const auto latency = memory_latency_ns(results, point.domain);
+  const auto idle = memory_latency_ns(results, point.domain);
   const results::DomainRecord* d = results.topology.domain(point.domain);
-  if (!latency || d == nullptr || d->caches.empty() || d->caches.back().line_bytes == 0) {
+  if (!idle || d == nullptr || d->caches.empty() || d->caches.back().line_bytes == 0) {
     return std::nullopt;
+  }
+  std::optional<unsigned> memory;
+  double most = 0;
+  for (const auto& [os_index, fraction] : point.data_memories) {
+    if (fraction > most) {
+      most = fraction;
+      memory = os_index;
+    }
+  }
+  if (!memory && !d->local_memories.empty()) memory = d->local_memories.front();
+  LatencyBound bound;
+  bound.latency_ns = *idle;
+  bound.latency_source = "the memory latency of domain " + std::to_string(point.domain) +
+                         " (median " + results::fixed_text(*idle, 1) + " ns)";
+  if (memory && traffic.memory > 0) {
+    bound.at_load =
+        latency_at_load(results, point.domain, *memory, traffic.memory / (seconds * 1e9),
+                        traffic.memory_read / traffic.memory);
+  }
+  if (bound.at_load) {
+    bound.latency_ns = bound.at_load->latency_ns;
+    bound.latency_source = "the latency of " + bound.at_load->text();
   }
   const double line = static_cast<double>(d->caches.back().line_bytes);
   const double lines_per_ns = traffic.memory_read / line / (seconds * 1e9);
-  return LatencyBound{*latency, lines_per_ns * *latency / point.threads,
-                      "the memory latency of domain " + std::to_string(point.domain) + " (median " +
-                          results::fixed_text(*latency, 1) + " ns)"};
+  bound.lines_in_flight = lines_per_ns * bound.latency_ns / point.threads;
+  return bound;
 }
 
 bool is_latency_bound(const LatencyBound& concurrency, double top_use) {

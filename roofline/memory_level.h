@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "results/records.h"
+#include "roofline/loaded_latency_curve.h"
 
 namespace larm::roofline {
 
@@ -54,13 +55,19 @@ struct LatencyBound {
   double latency_ns = 0;
   double lines_in_flight = 0;  // per thread, by Little's law
   std::string latency_source;  // "memory latency of domain 0 (median 143.6 ns)"
+  // Its memory's latency at the region's memory bandwidth, from the memory's loaded-latency
+  // curve when the results have one: the latency Little's law then takes.
+  std::optional<LatencyAtLoad> at_load;
 };
 
 // The memory latency of the domain's local memory (median of the chase), or none.
 std::optional<double> memory_latency_ns(const results::Results& results, int domain);
 
-// The memory lines a region keeps in flight per thread, with the latency used; none without
-// memory traffic, a measured memory latency or a line size.
+// The memory lines a region keeps in flight per thread, with the latency used: its memory's
+// latency at the region's memory bandwidth where the results have that memory's loaded-latency
+// curve (the memory holding most of its tagged data, else the domain's first local one; the
+// curve of the mix nearest its read share), else the idle memory latency; none without memory
+// traffic, a measured memory latency or a line size.
 std::optional<LatencyBound> memory_concurrency(const RegionPoint& point,
                                                const LevelTraffic& traffic, double seconds,
                                                const results::Results& results);

@@ -388,6 +388,7 @@ void place_by_levels(const RegionPoint& point, const results::Results& results,
                       : "");
   }
   const auto concurrency = memory_concurrency(point, traffic, point.seconds, results);
+  if (concurrency) placement.memory_at_load = concurrency->at_load;
   if (concurrency && is_latency_bound(*concurrency, top.utilization))
     placement.latency = concurrency;
   if (placement.latency) {
@@ -432,6 +433,8 @@ void place_by_levels(const RegionPoint& point, const results::Results& results,
                                 ? ": its misses overlap, not latency-bound)"
                                 : ": memory latency explains little of its time)");
     }
+  } else if (!placement.latency && placement.memory_at_load) {
+    placement.verdict += "; " + placement.memory_at_load->text();
   }
   if (point.migrated) placement.verdict += kMigratedText;
 }
@@ -854,6 +857,19 @@ nlohmann::json placements_json(const std::vector<PlacedRegion>& placements) {
     out.back()["latency_bound"] = p.latency.has_value();
     out.back()["latency_ns"] = p.latency ? json(p.latency->latency_ns) : json();
     out.back()["lines_in_flight"] = p.latency ? json(p.latency->lines_in_flight) : json();
+    if (p.memory_at_load) {
+      const LatencyAtLoad& at = *p.memory_at_load;
+      out.back()["memory_at_load"] = {{"memory", at.memory},
+                                      {"gbps", at.gbps},
+                                      {"latency_ns", at.latency_ns},
+                                      {"idle_ns", at.idle_ns},
+                                      {"factor", at.factor()},
+                                      {"curve_mix", at.mix},
+                                      {"curve_domain", at.chase_domain},
+                                      {"beyond_curve", at.beyond}};
+    } else {
+      out.back()["memory_at_load"] = nullptr;
+    }
     out.back()["unstable"] = p.unstable;
     out.back()["time_estimator"] = point.timing ? json(point.timing->estimator) : json();
     out.back()["time_spread"] = point.timing ? json(point.timing->spread) : json();

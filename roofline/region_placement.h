@@ -151,6 +151,8 @@ struct PlacedRegion {
   };
   std::vector<LevelPoint> levels;
   std::optional<LatencyBound> latency;  // latency-bound, with the latency used
+  // Its memory bandwidth on its memory's loaded-latency curve, when the results have one.
+  std::optional<LatencyAtLoad> memory_at_load;
   // Its runs differ more than the bound's interval allows: how far below the roof it runs, and a
   // verdict that depends on its time (latency), are not settled.
   bool unstable = false;

@@ -208,6 +208,34 @@ if set(levels) <= set(lat):
     c.check(ns[0] < ns[1] < min(ns[2:]), f"latencies not increasing: {ns}")
     c.check(all(lat[l]["cycles"] > 0 for l in levels), "latency cycles missing")
 
+# Latency under load: each memory from its first local domain, the read-only mix in a quick run,
+# an idle point then the plan's 10 delays; the idle median near the memory latency roof (a factor
+# of 4 either way: a tenant beside the run has taken the idle chase to 2.5 x here).
+loaded = doc.get("loaded_latency", [])
+domain0 = doc["topology"]["domains"][0]
+if len(domain0["core_pus"]) >= 2:
+    local = [x for x in loaded if x["domain"] == 0 and x["local"]]
+    c.check(len(local) == len(domain0["local_memories"]) and all(x["mix"] == "1" for x in local),
+            f"loaded-latency curves of domain 0: {[(x['memory'], x['mix']) for x in local]}")
+    mem_lat = [p for p in doc["latency"] if p["level"] == "memory" and p["samples_ns"]]
+    for curve in local:
+        delays = [p["delay"] for p in curve["points"]]
+        c.check(delays == [None, 1024, 256, 64, 16, 8, 4, 2, 1, 0],
+                f"loaded-latency delays {delays}")
+        c.check(all(len(p["samples_ns"]) == doc["provenance"]["samples"] for p in curve["points"]),
+                "loaded-latency points without the run's samples")
+        c.check(curve["points"][-1]["injector_gbps"] > 0 and curve["points"][0]["injector_gbps"] == 0,
+                "loaded latency: no injection at delay 0, or some at the idle point")
+        roof = [p for p in mem_lat if p["memory"] == curve["memory"]]
+        c.check(not roof or curve["chain_bytes"] == roof[0]["working_set_bytes"],
+                f"loaded-latency chain {curve['chain_bytes']} bytes, the latency roof's "
+                f"{roof[0]['working_set_bytes'] if roof else None}")
+        if roof and curve["idle_ns"] is not None:
+            ratio = curve["idle_ns"] / roof[0]["stats"]["median"]
+            c.check(0.25 < ratio < 4, f"loaded-latency idle {curve['idle_ns']} ns vs latency roof "
+                    f"{roof[0]['stats']['median']} ns")
+    c.check("Latency under load" in r.stdout, "the summary has no loaded-latency table")
+
 with open(os.path.join(out, "roofs.csv")) as f:
     rows = list(csv.DictReader(f))
 for column in ("domain", "memory", "level", "access", "precision", "isa", "threads", "unit",

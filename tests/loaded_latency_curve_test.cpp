@@ -1,6 +1,8 @@
 // The idle point, saturation, knee and monotonicity of loaded-latency curves made by hand.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "roofline/loaded_latency_curve.h"
 
 namespace larm::roofline {
@@ -25,15 +27,21 @@ TEST(LoadedLatencyCurve, KneeInterpolatedWhereTheMedianDoubles) {
   EXPECT_NEAR(c.points[1].p10_ns, 101 * (0.98 + 0.2 * 0.02), 1e-9);  // type 7 quantile
 }
 
-TEST(LoadedLatencyCurve, PointsTakenByBandwidthNotByDelay) {
-  // The injectors' fastest point is not the shortest delay (seen on a guest): the knee and the
-  // order follow the bandwidth.
+TEST(LoadedLatencyCurve, KneeByBandwidthRiseByTheLoadAsked) {
+  // The injectors' fastest point is not the shortest delay (seen on a guest): the knee follows
+  // the bandwidth.
   const LoadedCurveSummary c = summarize_loaded_curve(
-      {point(std::nullopt, 0, 100), point(2, 30, 260), point(0, 25, 180), point(8, 10, 110)});
+      {point(std::nullopt, 0, 100), point(2, 30, 260), point(0, 25, 280), point(8, 10, 110)});
   EXPECT_DOUBLE_EQ(c.saturation_gbps, 30);
   ASSERT_TRUE(c.knee_gbps.has_value());
-  EXPECT_NEAR(*c.knee_gbps, 25 + 5 * (200 - 180) / 80.0, 1e-9);
+  EXPECT_NEAR(*c.knee_gbps, 10 + 15 * (200 - 110) / 170.0, 1e-9);
+  // By the load asked (idle, 8, 2, 0) it rises: 100, 110, 260, 280; by bandwidth it would fall
+  // from 280 at 25 GB/s to 260 at 30 (the wall at saturation).
   EXPECT_TRUE(c.rises_within_intervals);
+  // A point of a shorter delay well under the one before: a fall.
+  EXPECT_FALSE(summarize_loaded_curve({point(std::nullopt, 0, 100), point(8, 10, 110),
+                                       point(2, 30, 260), point(0, 25, 180)})
+                   .rises_within_intervals);
 }
 
 TEST(LoadedLatencyCurve, NoKneeBelowDoubleAndAFallSaid) {
@@ -51,6 +59,77 @@ TEST(LoadedLatencyCurve, WithoutIdlePointOrSamples) {
   EXPECT_FALSE(c.knee_gbps.has_value());
   EXPECT_EQ(c.no_knee, "no idle point");
   EXPECT_EQ(c.points.size(), 2u);
+}
+
+// A curve record of memory `memory` seen from `domain`, with idle 100 ns and these (GB/s, ns).
+results::LoadedLatencyCurve curve_record(int domain, unsigned memory, bool local, std::string mix,
+                                         double read_share,
+                                         std::vector<std::pair<double, double>> loaded) {
+  results::LoadedLatencyCurve c;
+  c.domain = domain;
+  c.memory = MemoryRef{static_cast<int>(memory), memory};
+  c.local = local;
+  c.mix = std::move(mix);
+  c.read_share = read_share;
+  loaded.insert(loaded.begin(), {0.0, 100.0});
+  for (std::size_t i = 0; i < loaded.size(); ++i) {
+    results::LoadedLatencyPoint p;
+    if (i > 0) p.delay = static_cast<std::uint32_t>(1000 / i);
+    p.injector_gbps = loaded[i].first;
+    p.samples_ns = {loaded[i].second};
+    p.p10_ns = p.p50_ns = p.p90_ns = loaded[i].second;
+    c.points.push_back(p);
+  }
+  const LoadedCurveSummary summary = summarize_loaded_curve(c);
+  c.idle_ns = summary.idle_ns;
+  c.saturation_gbps = summary.saturation_gbps;
+  return c;
+}
+
+results::Results two_domain_results() {
+  results::Results r;
+  r.topology = results::topology_from_json(nlohmann::json::parse(R"({"domains": [
+      {"index": 0, "pus": [0, 1], "local_memories": [0]},
+      {"index": 1, "pus": [2, 3], "local_memories": [1]}]})"));
+  return r;
+}
+
+TEST(LoadedLatencyCurve, ALoadTakesTheMediansInterpolatedByBandwidth) {
+  results::Results r = two_domain_results();
+  r.loaded_latency.push_back(curve_record(0, 0, true, "1", 1, {{10, 120}, {20, 240}, {30, 400}}));
+  auto at = latency_at_load(r, 0, 0, 15, std::nullopt);
+  ASSERT_TRUE(at);
+  EXPECT_NEAR(at->latency_ns, 180, 1e-9);
+  EXPECT_NEAR(at->factor(), 1.8, 1e-12);
+  EXPECT_FALSE(at->beyond);
+  EXPECT_EQ(at->text().rfind("memory 0 at 15.0 GB/s: 1.80 x its idle latency", 0), 0u)
+      << at->text();
+  // Past the most the injectors reached: the last point, said to be a floor.
+  at = latency_at_load(r, 0, 0, 45, std::nullopt);
+  ASSERT_TRUE(at);
+  EXPECT_DOUBLE_EQ(at->latency_ns, 400);
+  EXPECT_TRUE(at->beyond);
+  EXPECT_NE(at->text().find("at least that"), std::string::npos);
+  // No curve of memory 1: nothing.
+  EXPECT_FALSE(latency_at_load(r, 1, 1, 5, std::nullopt));
+}
+
+TEST(LoadedLatencyCurve, TheCurveOfTheDomainThenOfItsLocalityThenOfTheNearestReadShare) {
+  results::Results r = two_domain_results();
+  r.loaded_latency.push_back(curve_record(1, 0, false, "1", 1, {{10, 300}}));
+  r.loaded_latency.push_back(curve_record(0, 0, true, "1", 1, {{10, 120}}));
+  r.loaded_latency.push_back(curve_record(0, 0, true, "1:1", 0.5, {{10, 160}}));
+  // Domain 0's own curves; of those the read share nearest 0.6: the 1:1 mix.
+  auto at = latency_at_load(r, 0, 0, 10, 0.6);
+  ASSERT_TRUE(at);
+  EXPECT_EQ(at->mix, "1:1");
+  EXPECT_DOUBLE_EQ(at->latency_ns, 160);
+  EXPECT_EQ(latency_at_load(r, 0, 0, 10, 0.9)->mix, "1");
+  // Domain 1 has its own remote curve of memory 0.
+  EXPECT_DOUBLE_EQ(latency_at_load(r, 1, 0, 10, std::nullopt)->latency_ns, 300);
+  // Without it, domain 1 (remote to memory 0) takes no local curve in its place.
+  r.loaded_latency.erase(r.loaded_latency.begin());
+  EXPECT_FALSE(latency_at_load(r, 1, 0, 10, std::nullopt));
 }
 
 }  // namespace

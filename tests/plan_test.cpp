@@ -1,6 +1,7 @@
 // Plans computed from real machines' topologies: what is measured, what is absent and why.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -369,6 +370,68 @@ TEST(Plan, CpulessMemoryIsARemoteTargetOfEveryDomain) {
     }
     EXPECT_TRUE(found) << d;
   }
+}
+
+// Each memory's latency under load: from its own domain (local) and the nearest other (remote);
+// a memory without cores from the nearest domain only.
+TEST(Plan, LoadedLatencyFromTheMemorysDomainAndTheNearestOther) {
+  const topology::Topology t = load_fixture("16amd64-4distances.xml");
+  for (const bool quick : {true, false}) {
+    const Plan plan = make_plan(t, all_isas_options(quick));
+    std::map<int, std::vector<const PlannedMeasurement*>> by_memory;
+    for (const PlannedMeasurement& m : plan.measurements) {
+      if (m.kind != MeasurementKind::loaded) continue;
+      ASSERT_TRUE(m.memory);
+      by_memory[m.memory->index].push_back(&m);
+      EXPECT_TRUE(m.absent_reason.empty()) << m.absent_reason;
+      // Every mix from the local domain, reads only from the remote one and in a quick run.
+      EXPECT_EQ(m.mixes.size(), quick || m.placement == Placement::remote ? 1u : 3u);
+      // The chase and the domain's other cores, injecting.
+      EXPECT_EQ(m.pus.size(), t.domains()[static_cast<std::size_t>(m.domain)].core_pus.size());
+      EXPECT_GE(m.pus.size(), 2u);
+      EXPECT_GT(m.injector_bytes, 0u);
+      EXPECT_GT(m.estimated_seconds, 0);
+      EXPECT_NE(m.label().find("loaded domain"), std::string::npos) << m.label();
+    }
+    ASSERT_EQ(by_memory.size(), t.memories().size());
+    for (const auto& [memory, entries] : by_memory) {
+      ASSERT_EQ(entries.size(), 2u) << memory;
+      int local = 0;
+      for (const PlannedMeasurement* m : entries) {
+        const bool is_local = m->placement == Placement::local;
+        local += is_local;
+        const auto nearest = cores_by_distance(t, memory);
+        // The remote chase is on the first domain of the distance order that is not the memory's.
+        if (!is_local) {
+          const std::vector<int>& own =
+              t.memories()[static_cast<std::size_t>(memory)].local_domains;
+          const auto other = std::find_if(nearest.begin(), nearest.end(), [&own](const auto& core) {
+            return std::find(own.begin(), own.end(), core.second) == own.end();
+          });
+          EXPECT_EQ(m->domain, other->second) << memory;
+        }
+      }
+      EXPECT_EQ(local, 1) << memory;
+    }
+  }
+  const Plan cpuless =
+      make_plan(load_fixture("qemu-2domains-1cpuless.xml"), all_isas_options(true));
+  int on_cpuless = 0;
+  for (const PlannedMeasurement& m : cpuless.measurements) {
+    if (m.kind == MeasurementKind::loaded && m.memory && m.memory->index == 2) {
+      ++on_cpuless;
+      EXPECT_EQ(m.placement, Placement::remote);
+      // One core per domain here: none is left to inject.
+      EXPECT_NE(m.absent_reason.find("has one core"), std::string::npos) << m.absent_reason;
+    }
+  }
+  EXPECT_EQ(on_cpuless, 1);
+  // --only loaded: those and the frequencies.
+  PlanOptions only = all_isas_options(true);
+  only.only = {MeasurementKind::loaded};
+  const Plan loaded = make_plan(t, only);
+  EXPECT_EQ(count(loaded, MeasurementKind::loaded), 2 * static_cast<int>(t.memories().size()));
+  EXPECT_EQ(count(loaded, MeasurementKind::bandwidth), 0);
 }
 
 TEST(Plan, DomainsAndKindsFilterTheMeasurements) {

@@ -67,7 +67,7 @@ for path in files:
     m = re.search(r"(\d+) measurements to run, (\d+) absent.*estimated (\d+) s", total[0] if total else "")
     c.check(m is not None, f"{name}: no total line")
     if m:
-        entries = [l for l in lines if re.match(r"^\s+(frequency|capacity|bandwidth|flops|sweep|latency|curve) (domain|machine)", l)]
+        entries = [l for l in lines if re.match(r"^\s+(frequency|capacity|bandwidth|flops|sweep|latency|curve|loaded) (domain|machine)", l)]
         c.check(int(m.group(1)) + int(m.group(2)) == len(entries), f"{name}: counts do not add up")
         c.check(int(m.group(3)) > 0, f"{name}: zero estimate")
     quick = run(larm, "plan", "--quick", "--topology", path)

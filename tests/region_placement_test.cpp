@@ -441,6 +441,52 @@ TEST(RegionPlacement, FewLinesInFlightFarBelowEveryRoofIsLatencyBound) {
   EXPECT_FALSE(placed.latency);
 }
 
+TEST(RegionPlacement, ItsMemoryBandwidthOnTheLoadedLatencyCurveGivesTheLatencyItPays) {
+  auto results = fixture_with_latency();
+  // Memory 0 from domain 0: idle 100 ns, 120 ns at 10 GB/s, 240 ns at 20, 400 ns at 30.
+  results::LoadedLatencyCurve curve;
+  curve.domain = 0;
+  curve.memory = MemoryRef{0, 0};
+  curve.mix = "1";
+  curve.idle_ns = 100;
+  curve.saturation_gbps = 30;
+  for (const auto& [gbps, ns] :
+       std::vector<std::pair<double, double>>{{0, 100}, {10, 120}, {20, 240}, {30, 400}}) {
+    results::LoadedLatencyPoint p;
+    if (gbps > 0) p.delay = static_cast<std::uint32_t>(100 / gbps);
+    p.injector_gbps = gbps;
+    p.samples_ns = {ns};
+    p.p10_ns = p.p50_ns = p.p90_ns = ns;
+    curve.points.push_back(p);
+  }
+  results.loaded_latency.push_back(curve);
+  // The chase of the latency test: 1.28 GB/s of misses, 102.56 ns there: 1.0256 lines in flight
+  // per thread, latency-bound, and the verdict says at what latency.
+  RegionPoint chase = counted_point(2e9, LevelTraffic{1.28e9, 1.28e9, 1.28e9, 1.28e9}, 1.0);
+  PlacedRegion placed = place(chase, results, {});
+  ASSERT_TRUE(placed.latency) << placed.verdict;
+  EXPECT_NEAR(placed.latency->latency_ns, 100 + 1.28 * 2, 1e-9);
+  EXPECT_NEAR(placed.latency->lines_in_flight, 0.02 * (100 + 1.28 * 2) / 2, 1e-9);
+  EXPECT_NE(placed.verdict.find("memory 0 at 1.3 GB/s: 1.03 x its idle latency"), std::string::npos)
+      << placed.verdict;
+  ASSERT_TRUE(placed.memory_at_load);
+  // A stream at 80 % of the memory roof (28.9 GB/s): bandwidth-bound, and its memory's latency
+  // there said: 382.4 ns, 3.82 x idle.
+  placed =
+      place(counted_point(1e9, LevelTraffic{28.9e9, 28.9e9, 28.9e9, 28.9e9}, 1.0), results, {});
+  EXPECT_FALSE(placed.latency);
+  ASSERT_TRUE(placed.memory_at_load);
+  EXPECT_NEAR(placed.memory_at_load->latency_ns, 240 + 0.89 * 160, 1e-9);
+  EXPECT_NE(placed.verdict.find("memory 0 at 28.9 GB/s: 3.82 x its idle latency"),
+            std::string::npos)
+      << placed.verdict;
+  const nlohmann::json j = placements_json({placed});
+  EXPECT_NEAR(j[0]["memory_at_load"]["factor"].get<double>(), 3.824, 1e-9);
+  // Without curves the JSON carries null.
+  EXPECT_TRUE(
+      placements_json({place(chase, fixture_with_latency(), {})})[0]["memory_at_load"].is_null());
+}
+
 TEST(RegionPlacement, RunsThatSpreadMoreThanTheBoundsIntervalMarkItUnstable) {
   auto results = fixture_with_latency();
   for (auto& roof : results.roofs) {

@@ -60,6 +60,36 @@ Results sample_results() {
   lat.stats = summarize(lat.samples_ns);
   lat.cycles = 4;
   r.latency = {lat};
+  LoadedLatencyCurve loaded;
+  loaded.memory = MemoryRef{-1, 1};
+  loaded.local = false;
+  loaded.mix = "2:1";
+  loaded.read_share = 2.0 / 3;
+  loaded.chase_pu = 2;
+  loaded.injector_pus = {3};
+  loaded.chain_bytes = 1 << 27;
+  loaded.injector_bytes = 1 << 26;
+  loaded.chain_placement = 1;
+  loaded.injector_placement = 0.995;
+  for (const std::optional<std::uint32_t> delay : {std::optional<std::uint32_t>(), {0u}}) {
+    LoadedLatencyPoint point;
+    point.delay = delay;
+    point.injector_gbps = delay ? 25 : 0;
+    point.samples_ns = {100, 110, 120};
+    point.p10_ns = quantile(point.samples_ns, 0.1);
+    point.p50_ns = quantile(point.samples_ns, 0.5);
+    point.p90_ns = quantile(point.samples_ns, 0.9);
+    loaded.points.push_back(point);
+  }
+  loaded.idle_ns = 110;
+  loaded.saturation_gbps = 25;
+  loaded.no_knee = "the latency stays under 2 x its idle value";
+  LoadedLatencyCurve absent_curve = loaded;
+  absent_curve.points.clear();
+  absent_curve.idle_ns.reset();
+  absent_curve.status = Status::absent;
+  absent_curve.status_reason = "domain 1 has one core";
+  r.loaded_latency = {loaded, absent_curve};
   r.complete = true;
   return r;
 }
@@ -84,6 +114,14 @@ TEST(Results, JsonRoundTripKeepsEverything) {
   EXPECT_EQ(back.roofs[1].memory, (MemoryRef{-1, 1}));
   EXPECT_EQ(back.roofs[2].op, FlopOp::fma);
   EXPECT_DOUBLE_EQ(back.roofs[0].stats.median, 100);
+  ASSERT_EQ(back.loaded_latency.size(), 2u);
+  EXPECT_EQ(back.loaded_latency[0].points.size(), 2u);
+  EXPECT_FALSE(back.loaded_latency[0].points[0].delay);
+  EXPECT_EQ(back.loaded_latency[0].points[1].delay, 0u);
+  EXPECT_DOUBLE_EQ(back.loaded_latency[0].points[1].p90_ns, 118);
+  EXPECT_EQ(back.loaded_latency[0].memory, (MemoryRef{-1, 1}));
+  EXPECT_FALSE(back.loaded_latency[1].present());
+  EXPECT_EQ(back.loaded_latency[1].status_reason, "domain 1 has one core");
 }
 
 TEST(Results, UnknownWordsAreRefusedWithTheField) {

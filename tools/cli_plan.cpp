@@ -10,7 +10,7 @@
 namespace larm::cli {
 namespace {
 
-// "capacity, bandwidth, flops, sweep, latency, curve"
+// "capacity, bandwidth, flops, sweep, latency, curve, loaded"
 std::string selectable_kinds_text() {
   std::string text;
   for (characterize::MeasurementKind kind : characterize::selectable_kinds()) {

@@ -14,6 +14,7 @@
 #include "platform/environment.h"
 #include "platform/interrupt_guard.h"
 #include "platform/progress_line.h"
+#include "report/text/loaded_latency_text.h"
 #include "report/text/summary_table.h"
 #include "results/atomic_file.h"
 #include "results/number_text.h"
@@ -126,7 +127,8 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
 
   if (!global.quiet) {
     std::cout << wrap_long_lines(text::summary_table(results) + roofline::describe_ridges(results) +
-                                 roofline::describe_contention(results));
+                                 roofline::describe_contention(results) +
+                                 text::loaded_latency_table(results));
   }
   std::cout << "Results: " << out.string() << "\n";
   if (results.complete && !global.quiet) {

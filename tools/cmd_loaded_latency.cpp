@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "characterize/loaded_curves.h"
 #include "characterize/working_set.h"
 #include "kernels/loaded_latency.h"
 #include "platform/buffer.h"
@@ -52,6 +53,7 @@ kernels::InjectorMix parse_mix(const std::string& text) {
 // the contention curve's point with as many threads as injectors (median), each when measured.
 struct Reference {
   std::optional<double> latency_ns;
+  std::uint64_t latency_bytes = 0;  // the roof's chain, as run
   std::optional<double> curve_gbps;
   std::string curve_what;
 };
@@ -64,6 +66,7 @@ Reference reference_of(const std::string& dir, int domain, unsigned memory, int 
     if (p.domain == domain && p.level == Level::memory && p.memory &&
         p.memory->os_index == memory && !p.samples_ns.empty()) {
       r.latency_ns = p.stats.median;
+      r.latency_bytes = p.working_set_bytes;
     }
   }
   for (const results::CurvePoint& p : results.contention_curve) {
@@ -143,16 +146,21 @@ int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions&
                                target->logical_index) != domain.local_memories.end();
   std::vector<report::LoadedCurveToDraw> drawn;
 
-  // The chain of the memory's latency roof (one core's view); the injectors together 4 x the
-  // domain's last-level cache, as a memory roof's threads.
+  // The chain of the memory's latency roof (one core's view of the declared caches); the
+  // injectors together 4 x the domain's last-level cache, as a memory roof's threads.
   kernels::LoadedLatencyRequest request;
   request.chase_nodes = {target->os_index};
   request.inject_nodes = {target->os_index};
-  request.chain_bytes = characterize::level_working_sets(characterize::single_core_view(domain))
-                            .back()
-                            .bytes_per_thread;
+  // With --results, the chain the roof ran (sized from the caches the run found).
+  request.chain_bytes =
+      reference.latency_bytes > 0
+          ? reference.latency_bytes
+          : characterize::level_working_sets(characterize::single_core_view(domain))
+                .back()
+                .bytes_per_thread;
   request.injector_bytes = characterize::memory_working_set(
       domain.caches.empty() ? 0 : domain.caches.back().total_bytes, injectors);
+  request.mixes = mixes;
   request.delays = options.delays;
   request.samples = options.samples;
   request.sample_seconds = options.sample_ms / 1000;
@@ -161,53 +169,31 @@ int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions&
   platform::ThreadTeam team(topology.handle(), pus);
   kernels::SamplingOptions sampling;
   const kernels::DriverContext context{topology, clock, sampling};
+  const kernels::LoadedLatencyResult measured =
+      kernels::measure_loaded_latency(context, team, request);
+  const characterize::LoadedCurveSetup setup{
+      .domain = options.domain,
+      .memory = topology.memory_ref(static_cast<int>(target->logical_index)),
+      .local = local,
+      .pus = pus,
+      .chain_bytes = request.chain_bytes,
+      .injector_bytes = request.injector_bytes};
   nlohmann::json curves = nlohmann::json::array();
-  for (kernels::InjectorMix mix : mixes) {
-    request.mix = mix;
-    const kernels::LoadedLatencyResult measured =
-        kernels::measure_loaded_latency(context, team, request);
-    std::vector<roofline::LoadedPoint> points;
-    for (const kernels::LoadedLatencyPoint& p : measured.points) {
-      points.push_back({p.delay, p.injector_gbps, p.chase_ns});
-    }
-    const roofline::LoadedCurveSummary curve = roofline::summarize_loaded_curve(points);
-    drawn.push_back({std::string("mix ") + kernels::name(mix) + ", chase on domain " +
-                         std::to_string(options.domain) + (local ? " (local)" : " (remote)"),
+  for (const results::LoadedLatencyCurve& record :
+       characterize::loaded_curve_records(setup, mixes, &measured)) {
+    const roofline::LoadedCurveSummary curve = roofline::summarize_loaded_curve(record);
+    drawn.push_back({"mix " + record.mix + ", chase on domain " + std::to_string(options.domain) +
+                         (local ? " (local)" : " (remote)"),
                      curve});
-    {
-      nlohmann::json c = {{"domain", options.domain},
-                          {"memory", target->os_index},
-                          {"mix", kernels::name(mix)},
-                          {"read_share", kernels::read_share(mix)},
-                          {"chase_pu", pus.front()},
-                          {"injector_pus", std::vector<unsigned>(pus.begin() + 1, pus.end())},
-                          {"chain_bytes", request.chain_bytes},
-                          {"injector_bytes", request.injector_bytes},
-                          {"chain_placement", measured.chain_placement},
-                          {"injector_placement", measured.injector_placement},
-                          {"idle_ns", results::number_or_null(curve.idle_ns)},
-                          {"saturation_gbps", curve.saturation_gbps},
-                          {"knee_gbps", results::number_or_null(curve.knee_gbps)},
-                          {"rises_within_intervals", curve.rises_within_intervals},
-                          {"points", nlohmann::json::array()}};
-      for (std::size_t i = 0; i < curve.points.size(); ++i) {
-        const roofline::LoadedPointSummary& s = curve.points[i];
-        c["points"].push_back({{"delay", s.delay ? nlohmann::json(*s.delay) : nlohmann::json()},
-                               {"injector_gbps", s.gbps},
-                               {"p10_ns", s.p10_ns},
-                               {"p50_ns", s.p50_ns},
-                               {"p90_ns", s.p90_ns},
-                               {"samples_ns", measured.points[i].chase_ns}});
-      }
-      c["latency_roof_ns"] = results::number_or_null(reference.latency_ns);
-      c["curve_gbps"] = results::number_or_null(reference.curve_gbps);
-      curves.push_back(c);
-    }
+    nlohmann::json c = results::loaded_curve_json(record);
+    c["latency_roof_ns"] = results::number_or_null(reference.latency_ns);
+    c["curve_gbps"] = results::number_or_null(reference.curve_gbps);
+    curves.push_back(c);
     if (options.json) continue;
     std::cout << "Loaded latency of memory " << target->os_index << ": chase on PU " << pus.front()
               << " (domain " << options.domain << "), " << injectors << " injector"
-              << (injectors > 1 ? "s" : "") << ", mix " << kernels::name(mix) << " (read share "
-              << results::format_number("%.2f", kernels::read_share(mix)) << "); chain "
+              << (injectors > 1 ? "s" : "") << ", mix " << record.mix << " (read share "
+              << results::format_number("%.2f", record.read_share) << "); chain "
               << results::bytes_text(request.chain_bytes) << ", pages placed "
               << results::format_number("%.0f", 100 * measured.chain_placement) << " % / "
               << results::format_number("%.0f", 100 * measured.injector_placement) << " %\n";
@@ -231,7 +217,7 @@ int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions&
                 << results::format_number("%.1f", *reference.latency_ns)
                 << " ns, median): " << percent(*curve.idle_ns / *reference.latency_ns) << "\n";
     }
-    if (reference.curve_gbps && mix == kernels::InjectorMix::read_only) {
+    if (reference.curve_gbps && record.read_share == 1) {
       std::cout << "  saturation vs " << reference.curve_what << " ("
                 << results::format_number("%.2f", *reference.curve_gbps)
                 << " GB/s, median): " << percent(curve.saturation_gbps / *reference.curve_gbps)

@@ -5,6 +5,7 @@
 #include "platform/interrupt_guard.h"
 #include "report/fleet_report.h"
 #include "report/report_page.h"
+#include "report/text/loaded_latency_text.h"
 #include "report/text/placement_table.h"
 #include "report/text/summary_table.h"
 #include "results/atomic_file.h"
@@ -90,9 +91,9 @@ int run_report(const ReportCommandOptions& options) {
   if (figures.interrupted) return report_interrupted_drawing(figures, figures_dir);
   report::ReportInputs page{inputs, figures, figures_dir, out, "", ""};
   // The terminal's tables, as larm show and larm place print them.
-  page.node_tables = text::summary_table(inputs.results) +
-                     roofline::describe_ridges(inputs.results) +
-                     roofline::describe_contention(inputs.results);
+  page.node_tables =
+      text::summary_table(inputs.results) + roofline::describe_ridges(inputs.results) +
+      roofline::describe_contention(inputs.results) + text::loaded_latency_table(inputs.results);
   std::vector<roofline::PlacedRegion> placements;
   for (const roofline::RegionPoint& point : inputs.regions) {
     placements.push_back(roofline::place(point, inputs.results, inputs.roofs));

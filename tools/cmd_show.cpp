@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "report/text/fleet_text.h"
+#include "report/text/loaded_latency_text.h"
 #include "report/text/matrix_table.h"
 #include "report/text/summary_table.h"
 #include "results/store.h"
@@ -33,7 +34,8 @@ int run_show(const ShowOptions& options, const GlobalOptions& global) {
             << ") on " << p.host.value_or("?") << ", " << p.date.value_or("?") << "\n"
             << p.cpu_model.value_or("?") << "\n\n";
   std::cout << wrap_long_lines(text::summary_table(results) + roofline::describe_ridges(results) +
-                               roofline::describe_contention(results));
+                               roofline::describe_contention(results) +
+                               text::loaded_latency_table(results));
   if (options.matrix) std::cout << "\n" << text::matrix_table(results);
   return 0;
 }

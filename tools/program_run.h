@@ -1,5 +1,5 @@
-// Running a program for larm count and larm monitor: its exit, its CPU time, and how clean the run was — what
-// else used the machine's CPUs meanwhile (other processes, the hypervisor's steal), from
+// Running a program for larm count and larm monitor: its exit, its CPU time, and how clean the run
+// was — what else used the machine's CPUs meanwhile (other processes, the hypervisor's steal), from
 // /proc/stat around the run and the program's own CPU time (wait4).
 #pragma once
 

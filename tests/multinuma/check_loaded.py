@@ -19,7 +19,9 @@ def check(condition, message):
         print(f"FAIL: loaded latency: {message}", file=sys.stderr)
 
 
-check(sorted(c["memory"] for c in curves) == [0, 1], f"memories {[c['memory'] for c in curves]}")
+# Memories are written by OS index as text, as in results.json.
+check(sorted(c["memory"] for c in curves) == ["0", "1"], f"memories {[c['memory'] for c in curves]}")
+check(all(c["local"] == (c["memory"] == "0") for c in curves), "local and remote said")
 roofs = {(l["domain"], l["memory"]): l["stats"]["median"] for l in results.get("latency", [])
          if l["level"] == "memory" and l.get("samples_ns")}
 for c in curves:
@@ -31,8 +33,8 @@ for c in curves:
           f"{what}: percentiles")
     check(c["points"][-1]["injector_gbps"] > 0, f"{what}: no injection at delay 0")
     check(c["chain_placement"] == 1 and c["injector_placement"] == 1, f"{what}: placement")
-    roof = roofs.get((0, str(c["memory"])))
-    print(f"loaded latency {what} ({'local' if c['memory'] == 0 else 'remote'}): idle "
+    roof = roofs.get((0, c["memory"]))
+    print(f"loaded latency {what} ({'local' if c['local'] else 'remote'}): idle "
           f"{c['idle_ns']:.0f} ns (latency roof {roof if roof is None else round(roof)} ns), "
           f"saturation {c['saturation_gbps']:.2f} GB/s, knee {c['knee_gbps']}")
 sys.exit(1 if failures else 0)

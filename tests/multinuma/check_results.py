@@ -23,6 +23,12 @@ domains = [d["index"] for d in doc["topology"]["domains"]]
 c.check(len(memories) == 3 and len(domains) == 2, f"topology {domains} x {memories}")
 c.check(any(m["cpuless"] for m in doc["topology"]["memories"]), "no CPU-less memory seen")
 
+# Latency under load: one core per domain here leaves none to inject; each memory's curves
+# (from its domain and the nearest other; the CPU-less one from the nearest) absent, said why.
+loaded = doc.get("loaded_latency", [])
+c.check(len(loaded) == 5 and all(not x["points"] and "has one core" in x["status"] for x in loaded),
+        f"loaded-latency curves: {[(x['memory'], x['domain'], x['status']) for x in loaded]}")
+
 roofs = doc["roofs"]
 for d in domains:
     for m in memories:
