@@ -41,6 +41,7 @@ std::vector<results::LoadedLatencyCurve> loaded_curve_records(
   }
   for (const kernels::LoadedLatencyCurve& curve : measured->curves) {
     results::LoadedLatencyCurve c = describe(setup, curve.mix);
+    c.chain_bytes = measured->chain_bytes;
     c.chain_placement = measured->chain_placement;
     c.injector_placement = measured->injector_placement;
     for (const kernels::LoadedLatencyPoint& p : curve.points) {

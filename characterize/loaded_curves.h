@@ -17,7 +17,7 @@ struct LoadedCurveSetup {
   MemoryRef memory;
   bool local = true;
   std::vector<unsigned> pus;
-  std::uint64_t chain_bytes = 0;
+  std::uint64_t chain_bytes = 0;     // asked; a measured record takes the chain as run
   std::uint64_t injector_bytes = 0;  // per injector
 };
 

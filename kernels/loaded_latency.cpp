@@ -138,6 +138,7 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
   });
 
   LoadedLatencyResult result;
+  result.chain_bytes = chain_lines * kLineBytes;
   result.chain_placement =
       platform::count_placement(chain.data(), chain.size(), request.chase_nodes).fraction();
   platform::PlacementCount injected;

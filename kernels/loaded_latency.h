@@ -49,6 +49,7 @@ struct LoadedLatencyCurve {
 
 struct LoadedLatencyResult {
   std::vector<LoadedLatencyCurve> curves;  // one per mix of the request
+  std::uint64_t chain_bytes = 0;           // the chain as run: whole lines
   double chain_placement = 0;              // pages on the chase's memories
   double injector_placement = 0;           // pages on the injectors' memories
 };

@@ -93,6 +93,7 @@ std::optional<LatencyAtLoad> latency_at_load(const results::Results& results, in
   for (const results::LoadedLatencyPoint& p : best->points) {
     if (!p.samples_ns.empty()) by_load.emplace_back(p.injector_gbps, p.p50_ns);
   }
+  if (by_load.empty()) return std::nullopt;
   std::stable_sort(by_load.begin(), by_load.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   LatencyAtLoad at;

@@ -112,6 +112,9 @@ TEST(LoadedLatencyCurve, ALoadTakesTheMediansInterpolatedByBandwidth) {
   EXPECT_NE(at->text().find("at least that"), std::string::npos);
   // No curve of memory 1: nothing.
   EXPECT_FALSE(latency_at_load(r, 1, 1, 5, std::nullopt));
+  // A file whose curve names an idle latency but holds no sample: nothing either.
+  for (results::LoadedLatencyPoint& p : r.loaded_latency.front().points) p.samples_ns.clear();
+  EXPECT_FALSE(latency_at_load(r, 0, 0, 15, std::nullopt));
 }
 
 TEST(LoadedLatencyCurve, TheCurveOfTheDomainThenOfItsLocalityThenOfTheNearestReadShare) {
