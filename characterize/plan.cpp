@@ -700,11 +700,8 @@ class PlanBuilder {
         continue;
       }
       m.injector_bytes = memory_working_set(llc(domain), injectors);
-      PlannedMeasurement priced = m;
-      priced.working_set_bytes =
-          level_working_sets(single_core_view(usable)).back().bytes_per_thread;
-      priced.injector_bytes = memory_working_set(llc(usable), injectors);
-      add(m, priced.working_set_bytes, priced.injector_bytes);
+      add(m, level_working_sets(single_core_view(usable)).back().bytes_per_thread,
+          memory_working_set(llc(usable), injectors));
     }
   }
 

@@ -99,7 +99,6 @@ std::optional<LatencyAtLoad> latency_at_load(const results::Results& results, in
   LatencyAtLoad at;
   at.memory = memory;
   at.chase_domain = best->domain;
-  at.local = best->local;
   at.mix = best->mix;
   at.gbps = gbps;
   at.idle_ns = *best->idle_ns;

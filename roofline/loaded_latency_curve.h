@@ -54,8 +54,7 @@ LoadedCurveSummary summarize_loaded_curve(const results::LoadedLatencyCurve& cur
 // latency").
 struct LatencyAtLoad {
   unsigned memory = 0;
-  int chase_domain = 0;  // the curve's
-  bool local = true;
+  int chase_domain = 0;   // the curve's
   std::string mix;        // the curve's injector mix
   double gbps = 0;        // the load placed on it
   double latency_ns = 0;  // the medians interpolated by bandwidth at gbps
