@@ -618,7 +618,7 @@ class PlanBuilder {
     if (wanted(MeasurementKind::flops)) {
       for (larm::Isa isa : options_.flop_isas) {
         for (Precision precision : {Precision::sp, Precision::dp}) {
-          for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
+          for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma, FlopOp::addmul}) {
             PlannedMeasurement m = base;
             m.kind = MeasurementKind::flops;
             m.level = Level::flops;

@@ -67,7 +67,7 @@ std::vector<KernelSpec> kernel_catalog(const std::vector<Isa>& isas) {
       specs.push_back(StreamBenchSpec{.isa = isa, .benchmark = benchmark});
     }
     for (Precision precision : {Precision::sp, Precision::dp}) {
-      for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma}) {
+      for (FlopOp op : {FlopOp::add, FlopOp::mul, FlopOp::fma, FlopOp::addmul}) {
         if (op == FlopOp::fma && !traits(isa).has_fma) continue;
         specs.push_back(FlopsSpec{.isa = isa, .op = op, .precision = precision});
       }

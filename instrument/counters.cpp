@@ -34,6 +34,12 @@ constexpr ToolCount kToolCounts[LARM_COUNT_N] = {
     {"bytes_memory_read", CounterEvent::Kind::detail},
     {"bytes_memory_written", CounterEvent::Kind::detail},
     {"cache_accesses", CounterEvent::Kind::detail},
+    {"add_flops", CounterEvent::Kind::detail},
+    {"mul_flops", CounterEvent::Kind::detail},
+    {"div_flops", CounterEvent::Kind::detail},
+    {"bytes_l2_allocate", CounterEvent::Kind::detail},
+    {"bytes_l3_allocate", CounterEvent::Kind::detail},
+    {"bytes_memory_allocate", CounterEvent::Kind::detail},
 };
 static_assert(LARM_COUNT_N <= kMaxCounterEvents);
 constexpr const char* kToolPrefix = "larmcount:";

@@ -10,7 +10,7 @@
 
 namespace larm::instrument {
 
-inline constexpr int kMaxCounterEvents = 24;
+inline constexpr int kMaxCounterEvents = 32;
 using CounterValues = std::array<long long, kMaxCounterEvents>;
 
 struct CounterEvent {

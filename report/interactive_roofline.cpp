@@ -5,9 +5,12 @@
 #include <sstream>
 #include <string_view>
 
+#include "report/larm_figure.h"
 #include "report/node_summary.h"
 #include "report/report_page.h"
+#include "report/text/placement_text.h"
 #include "results/number_text.h"
+#include "results/roof_names.h"
 
 namespace larm::report {
 namespace web {
@@ -31,18 +34,7 @@ std::string joined(const std::string_view* parts, int count) {
   return text;
 }
 
-// The roof's name in the figure, as the LARM figure's key names it.
-std::string roof_name(const Roof& r) {
-  if (r.is_ceiling())
-    return std::string(name(r.op)) + " " + name_or_empty(r.precision) + " " + name(r.isa);
-  std::string label = r.level != Level::memory ? std::string(name(r.level))
-                      : r.placement == Placement::congestion
-                          ? std::string("congestion")
-                          : std::string("mem ") + memory_text(r.memory) +
-                                (r.memory_kind.empty() ? "" : " " + r.memory_kind) + " " +
-                                name_or_empty(r.placement);
-  return label + " " + r.operation();
-}
+using results::roof_name;
 
 // JSON inside <script>: every '<' written \u003c (it can only stand in a string), so that no
 // "</script" or "<!--" of a name changes how the HTML parser reads the block.
@@ -68,52 +60,60 @@ nlohmann::json interactive_roofline_data(const PlotInputs& inputs) {
                       {"precision", name(options.precision)},
                       {"domains", nlohmann::json::array()}};
   for (int domain : domains) {
+    // The roofs the static LARM figure draws for the domain, and those it does not, with why.
+    const DrawnRoofs drawn = drawn_roofs(results, domain, inputs.place.regions, options);
     nlohmann::json roofs = nlohmann::json::array();
     nlohmann::json not_drawn = nlohmann::json::array();
     for (const Roof& r : results.roofs) {
-      if (r.domain != domain) continue;
-      if (r.is_ceiling() ? r.precision != options.precision
-                         : (!options.access_follows_region && r.access != options.access) ||
-                               (options.access_follows_region && r.access != Access::load)) {
-        continue;
-      }
-      if (!r.in_model()) {
-        not_drawn.push_back(roof_name(r) + ": " +
-                            (r.present()
-                                 ? std::string(name(r.status)) + " (" + r.status_reason + ")"
-                                 : status_text(r.status, r.status_reason)));
-        continue;
-      }
-      nlohmann::json roof{
-          {"name", roof_name(r)},     {"slope", !r.is_ceiling()},
-          {"value", r.roof},          {"unit", r.unit()},
-          {"status", name(r.status)}, {"text", roof_name(r) + ": " + roof_value_text(r)}};
-      if (r.interval && !r.interval->bimodal()) {
-        roof["low"] = r.interval->low;
-        roof["high"] = r.interval->high;
+      if (r.domain != domain || r.in_model()) continue;
+      if (r.is_ceiling() ? r.precision != options.precision : r.access != drawn.access) continue;
+      not_drawn.push_back(roof_name(r) + ": " +
+                          (r.present() ? std::string(name(r.status)) + " (" + r.status_reason + ")"
+                                       : status_text(r.status, r.status_reason)));
+    }
+    const auto add_roof = [&](const roofline::RoofLine& line) {
+      const std::string unit = line.slope() ? "GB/s" : "GFLOP/s";
+      nlohmann::json roof{{"name", line.name},
+                          {"slope", line.slope()},
+                          {"value", line.value},
+                          {"unit", unit},
+                          {"text", line.name + ": " + table_value_text(line.value) + " " + unit}};
+      if (line.interval) {
+        const double low = line.value * (1 - line.interval->first);
+        const double high = line.value * (1 + line.interval->second);
+        roof["low"] = low;
+        roof["high"] = high;
         roof["text"] = roof["text"].get<std::string>() + " (95 % interval " +
-                       table_value_text(r.interval->low) + " – " +
-                       table_value_text(r.interval->high) + ")";
+                       table_value_text(low) + " – " + table_value_text(high) + ")";
       }
       roofs.push_back(roof);
-    }
+    };
+    for (const auto& line : drawn.bandwidth) add_roof(line);
+    for (const auto& line : drawn.ceilings) add_roof(line);
     nlohmann::json regions = nlohmann::json::array();
-    for (const roofline::RegionPoint& point : inputs.regions) {
-      if (point.domain != domain || !point.ai || !point.gflops || *point.ai <= 0 ||
-          *point.gflops <= 0) {
-        continue;
+    for (const results::RegionPlacement& p : inputs.place.regions) {
+      if (p.domain != domain || !p.ai || !p.gflops || *p.ai <= 0 || *p.gflops <= 0) continue;
+      // Each level's own intensity (the cache model's bytes per level): the point the verdict
+      // sets against that level's roof.
+      nlohmann::json levels = nlohmann::json::array();
+      for (const results::RoofShare& use : p.levels) {
+        if (use.roof.ceiling() || use.roof.level == Level::L1 || !(use.ai > 0)) continue;
+        levels.push_back({{"level", name(use.roof.level)}, {"ai", use.ai}});
       }
-      const roofline::PlacedRegion placed = roofline::place(point, results, options);
       regions.push_back(
-          {{"name", point.region + " (" + point.label + ")"},
-           {"ai", *point.ai},
-           {"gflops", *point.gflops},
-           {"text", point.region + " (" + point.label + "): AI " +
-                        results::fixed_text(*point.ai, 3) + " FLOP/byte, " +
-                        table_value_text(*point.gflops) + " GFLOP/s; " + placed.verdict}});
+          {{"name", p.region + " (" + p.label + ")"},
+           {"ai", *p.ai},
+           {"gflops", *p.gflops},
+           {"levels", levels},
+           {"text", p.region + " (" + p.label + "): AI " + results::fixed_text(*p.ai, 3) +
+                        " FLOP/byte, " + table_value_text(*p.gflops) + " GFLOP/s; " +
+                        text::headline(p)}});
     }
-    data["domains"].push_back(
-        {{"domain", domain}, {"roofs", roofs}, {"regions", regions}, {"not_drawn", not_drawn}});
+    data["domains"].push_back({{"domain", domain},
+                               {"access", name(drawn.access)},
+                               {"roofs", roofs},
+                               {"regions", regions},
+                               {"not_drawn", not_drawn}});
   }
   return data;
 }
@@ -128,10 +128,13 @@ std::string interactive_roofline_html(const PlotInputs& inputs) {
   }
   const nlohmann::json data = interactive_roofline_data(inputs);
   h << "<p>Per domain, the " << data["precision"].get<std::string>()
-    << " ceilings and the bandwidth roofs the LARM figure draws, each at its "
+    << " ceilings and the bandwidth roofs the LARM figure draws (the family and ceilings its "
+       "regions' verdicts use), each at its "
     << data["estimator"].get<std::string>()
-    << " value, with the regions given. Hover a line or a point to read its value and interval; "
-       "click a key entry to hide or show it; drag to zoom, double-click to return.</p>\n";
+    << " value, with the regions given, each also at its L2, L3 and memory intensity where "
+       "larm count's cache model gives them (small markers). Hover a line or a point to read its "
+       "value and interval, or a region's verdict; click a key entry to hide or show it; drag to "
+       "zoom, double-click to return.</p>\n";
   for (const auto& domain : data["domains"]) {
     const int d = domain["domain"].get<int>();
     h << "<div class=\"larm-roofline\" id=\"larm-roofline-" << d << "\" data-domain=\"" << d
@@ -142,8 +145,8 @@ std::string interactive_roofline_html(const PlotInputs& inputs) {
     }
   }
   h << "<style>" << joined(web::kUplotStyle, web::kUplotStyle_parts)
-    << "\n.larm-tip{height:5.4em;overflow-y:auto;font-size:0.9em;padding:0.2em "
-       "0;color:#222;background:#f8f8f8}</style>\n";
+    << "\n.larm-tip{min-height:2.6em;white-space:pre-wrap;overflow-wrap:anywhere;font-size:0.9em;"
+       "padding:0.2em 0;color:#222;background:#f8f8f8}</style>\n";
   h << "<script type=\"application/json\" id=\"larm-roofline-data\">" << script_safe(data.dump())
     << "</script>\n";
   h << "<script>" << joined(web::kUplotScript, web::kUplotScript_parts) << "</script>\n";

@@ -7,7 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include "report/text/placement_text.h"
 #include "results/number_text.h"
+#include "results/statistics.h"
 
 namespace larm::report {
 namespace {
@@ -64,7 +66,7 @@ struct DomainData {
   std::vector<std::string> absent;
   // Measured but not drawn (indistinct: it measured the next level), and drawn but unstable.
   std::vector<std::string> dropped, unstable;
-  std::vector<const roofline::RegionPoint*> regions;
+  std::vector<const results::RegionPlacement*> regions;
   int regions_not_drawn = 0;  // no FLOPs: no point on log axes (larm place places them by GB/s)
   std::vector<const results::ValidationPoint*> validation;
   std::vector<const PredictedPoint*> predicted;
@@ -84,11 +86,21 @@ struct DomainData {
 struct ModelLevel {
   const char* name;
   int point_type;
-  double roofline::LevelTraffic::*bytes;
+  Level level;
 };
-constexpr ModelLevel kModelLevels[] = {{"L2", 4, &roofline::LevelTraffic::l2},
-                                       {"L3", 8, &roofline::LevelTraffic::l3},
-                                       {"memory", 12, &roofline::LevelTraffic::memory}};
+constexpr ModelLevel kModelLevels[] = {
+    {"L2", 4, Level::L2}, {"L3", 8, Level::L3}, {"memory", 12, Level::memory}};
+
+// A region's intensity at a level, from its record's roofs at their own intensity (the cache
+// model's bytes per level); none without them.
+std::optional<double> level_ai(const results::RegionPlacement& p, Level level) {
+  for (const results::RoofShare& use : p.levels) {
+    if (!use.roof.ceiling() && use.roof.level == level && use.bytes > 0 && use.ai > 0) {
+      return use.ai;
+    }
+  }
+  return std::nullopt;
+}
 
 // The regions' colours, one per run label: none of the roofs' colours (Okabe-Ito, Tol's muted),
 // nor the hybrid roof's and larm advise's magenta, nor the validation points' grey.
@@ -113,9 +125,8 @@ std::vector<std::string> region_names(const DomainData& d) {
 
 // Whether some region of the domain is drawn at this level's own intensity.
 bool drawn_at(const DomainData& d, const ModelLevel& level) {
-  return std::any_of(d.regions.begin(), d.regions.end(), [&](const auto* p) {
-    return p->traffic && p->flops && (*p->traffic).*level.bytes > 0;
-  });
+  return std::any_of(d.regions.begin(), d.regions.end(),
+                     [&](const auto* p) { return level_ai(*p, level.level).has_value(); });
 }
 
 std::string level_key_title(const ModelLevel& level) {
@@ -231,25 +242,29 @@ roofline::RoofLine spanned(const MergedLine& m) {
   return r;
 }
 
+// A measured ceiling by its operation and ISA (the precision is in the title); a region's own
+// (its FP mix, its widest option) by the name its verdict gives it.
 std::string ceiling_name(const roofline::RoofLine& c) {
+  if (c.source != results::RoofSource::measured) return c.name;
   return std::string(name(c.op)) + " " + name(c.isa);
 }
 
-DomainData collect(const results::Results& results, int domain,
-                   const std::vector<roofline::RegionPoint>& regions,
-                   const LarmFigureOptions& options) {
-  DomainData d;
-  d.domain = domain;
-  // The family larm place places the domain's regions against: the one most of them use.
-  roofline::PlaceOptions roofs_options = options.roofs;
-  if (options.roofs.access_follows_region) {
+}  // namespace
+
+DrawnRoofs drawn_roofs(const results::Results& results, int domain,
+                       const std::vector<results::RegionPlacement>& regions,
+                       const roofline::PlaceOptions& options) {
+  DrawnRoofs d;
+  // The family the domain's regions stand against (their records'): the one most of them use;
+  // the caption names the others.
+  roofline::PlaceOptions roofs_options = options;
+  if (options.access_follows_region) {
     std::vector<std::pair<std::string, Access>> families;
     std::map<Access, int> votes;
     for (const auto& r : regions) {
       if (r.domain != domain || !r.ai || !r.gflops) continue;
-      const Access access = roofline::place(r, results, options.roofs).access;
-      families.emplace_back(r.region, access);
-      ++votes[access];
+      families.emplace_back(r.region, r.access);
+      ++votes[r.access];
     }
     for (const auto& [region, access] : families) {
       if (votes[access] > votes[roofs_options.access] ||
@@ -264,36 +279,40 @@ DomainData collect(const results::Results& results, int domain,
     }
   }
   d.access = roofs_options.access;
-  // Counted FLOPs of one vector width: the ceilings of that width, as larm place uses them.
-  int counted_bytes = 0;  // 0: none, or regions of several widths
-  bool one_width = true;
+  // The ceilings the domain's regions stand against (their own FP mix's, as their verdicts name
+  // them) and the widest each could reach; without regions that name one, the ceilings of the
+  // run's kernel ISA (all of them when the provenance does not say). When the results have no
+  // ceiling of that ISA (measured with another one, or a fixture), the ceilings of the ISA with
+  // the highest one are drawn instead, and the caption says so.
+  std::vector<roofline::RoofLine> used_ceilings;
+  const auto add_used = [&](const results::RoofUsed& used) {
+    const bool seen = std::any_of(used_ceilings.begin(), used_ceilings.end(),
+                                  [&](const auto& c) { return c.name == used.name; });
+    if (!seen && used.value > 0) used_ceilings.push_back(roofline::roof_line(used));
+  };
   for (const auto& r : regions) {
-    if (r.domain != domain || !r.counted_isa) continue;
-    const int bytes = fixed_vector_bytes(*r.counted_isa).value_or(0);
-    if (counted_bytes != 0 && bytes != counted_bytes) one_width = false;
-    counted_bytes = bytes;
+    if (r.domain != domain) continue;
+    if (r.bound && r.bound->ceiling()) add_used(*r.bound);
+    for (const results::RoofShare& use : r.levels) {
+      if (use.roof.ceiling()) add_used(use.roof);
+    }
+    if (r.widest_ceiling) add_used(*r.widest_ceiling);
   }
-  if (!one_width) counted_bytes = 0;
-  // The ceilings of the run's kernel ISA (all of them when the provenance does not say).
-  // When the results have no ceiling of that ISA (measured with another one, or a fixture), the
-  // ceilings of the ISA with the highest one are drawn instead, and the caption says so.
   const std::optional<Isa> isa = results::kernel_isa(results);
   std::vector<roofline::RoofLine> all_ceilings;
-  std::vector<roofline::RoofLine> counted_ceilings;
   for (const roofline::RoofLine& roof : roofline::domain_roofs(results, domain, roofs_options)) {
     if (roof.slope()) {
       d.bandwidth.push_back(roof);
-    } else {
+    } else if (roof.op != FlopOp::addmul) {  // addmul serves the FP-mix rule; it bounds no code
       all_ceilings.push_back(roof);
       if (!isa || roof.isa == *isa) d.ceilings.push_back(roof);
-      if (counted_bytes != 0 && fixed_vector_bytes(roof.isa) == counted_bytes)
-        counted_ceilings.push_back(roof);
     }
   }
-  if (!counted_ceilings.empty()) {
-    d.ceilings = counted_ceilings;
-    d.ceiling_note = "ceilings of the regions' counted vector width, " +
-                     std::to_string(8 * counted_bytes) + "-bit, as larm place uses them";
+  if (!used_ceilings.empty()) {
+    d.ceilings = used_ceilings;
+    d.ceiling_note =
+        "ceilings: each region's own FP mix and the widest it could reach, as its "
+        "verdict uses them";
   }
   if (d.ceilings.empty() && !all_ceilings.empty()) {
     const Isa top =
@@ -306,9 +325,30 @@ DomainData collect(const results::Results& results, int domain,
     d.ceiling_note = std::string("ceilings of ") + name(top) + " (none of the kernels' " +
                      (isa ? name(*isa) : "ISA") + ")";
   }
-  std::sort(d.ceilings.begin(), d.ceilings.end(), [](const auto& a, const auto& b) {
-    return std::string_view(name(a.op)) < std::string_view(name(b.op));
-  });
+  if (used_ceilings.empty()) {
+    std::sort(d.ceilings.begin(), d.ceilings.end(), [](const auto& a, const auto& b) {
+      return std::string_view(name(a.op)) < std::string_view(name(b.op));
+    });
+  }
+  return d;
+}
+
+namespace {
+
+DomainData collect(const results::Results& results, int domain,
+                   const std::vector<results::RegionPlacement>& regions,
+                   const LarmFigureOptions& options) {
+  DomainData d;
+  d.domain = domain;
+  DrawnRoofs drawn = drawn_roofs(results, domain, regions, options.roofs);
+  d.access = drawn.access;
+  d.bandwidth = std::move(drawn.bandwidth);
+  d.ceilings = std::move(drawn.ceilings);
+  d.ceiling_note = std::move(drawn.ceiling_note);
+  d.other_family = std::move(drawn.other_family);
+  roofline::PlaceOptions roofs_options = options.roofs;
+  roofs_options.access = d.access;
+  roofs_options.access_follows_region = false;
   std::stable_sort(d.bandwidth.begin(), d.bandwidth.end(),
                    [](const auto& a, const auto& b) { return a.is_cache() > b.is_cache(); });
   d.absent = roofline::absent_roof_kinds(results, domain, roofs_options);
@@ -346,11 +386,8 @@ DomainData collect(const results::Results& results, int domain,
   for (const auto& p : options.trajectories) {
     if (p.domain == domain && p.ai > 0 && p.gflops > 0) d.trajectory.push_back(&p);
   }
-  if (options.roofs.hybrid) {
-    for (const auto* r : d.regions) {
-      const roofline::PlacedRegion placed = roofline::place(*r, results, options.roofs);
-      if (placed.hybrid_roof) d.hybrid_roofs.push_back({r->region, placed.hybrid_roof->value});
-    }
+  for (const auto* r : d.regions) {
+    if (r->hybrid_roof) d.hybrid_roofs.push_back({r->region, r->hybrid_roof->value});
   }
   for (const auto& v : results.validation) {
     if (v.domain == domain && v.stats.count > 0 && v.access == d.access) {
@@ -585,17 +622,15 @@ std::string regions_data(const DomainData& d, const std::vector<std::string>& la
     out << "\n\n";
   }
   const bool modelled = std::any_of(d.regions.begin(), d.regions.end(),
-                                    [](const auto* p) { return p->traffic && p->flops; });
+                                    [](const auto* p) { return !p->levels.empty(); });
   for (const ModelLevel& level : kModelLevels) {
     if (!modelled) break;
     out << "# at their " << level.name << " intensity (FLOPs / the bytes " << level.name
         << " served them, larm count's cache model)\n";
     for (const auto* p : d.regions) {
-      if (!p->traffic || !p->flops) continue;
-      const double bytes = (*p->traffic).*level.bytes;
-      if (bytes > 0) {
-        out << *p->flops / bytes << " " << *p->gflops << " "
-            << gnuplot_data_string(p->region + " " + level.name) << "\n";
+      if (const auto ai = level_ai(*p, level.level)) {
+        out << *ai << " " << *p->gflops << " " << gnuplot_data_string(p->region + " " + level.name)
+            << "\n";
       }
     }
     out << "\n\n";
@@ -668,7 +703,7 @@ std::string key_below(const DomainData& d, const std::vector<std::string>& label
 }  // namespace
 
 std::vector<Figure> larm_figures(const results::Results& results,
-                                 const std::vector<roofline::RegionPoint>& regions,
+                                 const std::vector<results::RegionPlacement>& regions,
                                  const LarmFigureOptions& options) {
   std::set<int> domain_set;
   for (const auto& roof : results.roofs) domain_set.insert(roof.domain);
@@ -714,13 +749,21 @@ std::vector<Figure> larm_figures(const results::Results& results,
                     ? "; no application regions given"
                     : "; " + std::to_string(d.regions.size()) +
                           (d.regions.size() == 1 ? " region point" : " region points"));
+    // Each region's bound as its verdict names it, so the figure and the tables agree.
+    for (std::size_t i = 0; i < d.regions.size(); ++i) {
+      const results::RegionPlacement& r = *d.regions[i];
+      caption << (i ? "; " : " (") << r.region << " of " << (r.label.empty() ? "-" : r.label)
+              << ": " << text::bound_word(r);
+      if (r.bound) caption << ", " << results::percent_text(r.share, 0) << " of " << r.bound->name;
+      if (i + 1 == d.regions.size()) caption << ")";
+    }
     if (!d.other_family.empty()) {
       caption << "; placed by larm place against another access mix (not drawn):";
       for (std::size_t i = 0; i < d.other_family.size(); ++i)
         caption << (i ? ", " : " ") << d.other_family[i];
     }
     if (std::any_of(d.regions.begin(), d.regions.end(),
-                    [](const auto* p) { return p->traffic.has_value(); })) {
+                    [](const auto* p) { return !p->levels.empty(); })) {
       caption << "; regions with bytes per level (larm count's cache model) also drawn at each "
                  "level's own intensity, one marker per level (memory-level roofline)";
     }

@@ -10,8 +10,9 @@
 
 #include "report/figure.h"
 #include "report/monitor_trajectory.h"
+#include "results/placement_records.h"
 #include "results/records.h"
-#include "roofline/region_placement.h"
+#include "roofline/region_roofs.h"
 
 namespace larm::report {
 
@@ -33,8 +34,25 @@ struct LarmFigureOptions {
 };
 
 // One figure per domain, then (with two domains or more) the side-by-side one.
+// What a domain's LARM draws: the bandwidth roofs of the family most of its regions stand
+// against (load without regions; the others named in other_family), and the ceilings its regions'
+// verdicts used and the widest each could reach (without them, the kernels' ISA's ceilings). The
+// static figure and the interactive roofline draw these same roofs.
+struct DrawnRoofs {
+  Access access = Access::load;
+  std::vector<roofline::RoofLine> bandwidth;
+  std::vector<roofline::RoofLine> ceilings;
+  std::string ceiling_note;               // when the ceilings are not the kernels' ISA's
+  std::vector<std::string> other_family;  // "resid: 2ld1st roofs"
+};
+DrawnRoofs drawn_roofs(const results::Results& results, int domain,
+                       const std::vector<results::RegionPlacement>& regions,
+                       const roofline::PlaceOptions& options);
+
+// The regions are their verdicts' records (larm place's): each drawn at its point, with its
+// roofs' family and ceilings as the verdict used them.
 std::vector<Figure> larm_figures(const results::Results& results,
-                                 const std::vector<roofline::RegionPoint>& regions,
+                                 const std::vector<results::RegionPlacement>& regions,
                                  const LarmFigureOptions& options);
 
 }  // namespace larm::report

@@ -13,7 +13,7 @@
 #include "results/number_text.h"
 #include "results/statistics.h"
 #include "roofline/contention.h"
-#include "roofline/region_placement.h"
+#include "roofline/region_roofs.h"
 
 namespace larm::report {
 namespace {

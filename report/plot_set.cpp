@@ -32,7 +32,7 @@ PlotOutcome plot_all(const PlotInputs& inputs, const std::filesystem::path& out_
                      const std::vector<Format>& formats, const std::atomic<bool>* stop) {
   PlotOutcome outcome;
   std::vector<Figure> figures =
-      larm_figures(inputs.results, inputs.regions,
+      larm_figures(inputs.results, inputs.place.regions,
                    {with_hybrid(inputs), inputs.predicted, inputs.trajectories.points});
   if (figures.empty()) outcome.omitted.push_back("LARM figures: the results hold no roof");
   for (const std::string& why : inputs.trajectories.omitted) outcome.omitted.push_back(why);

@@ -12,8 +12,9 @@
 #include "report/monitor_trajectory.h"
 #include "results/fleet_records.h"
 #include "results/hybrid_codec.h"
+#include "results/placement_records.h"
 #include "results/records.h"
-#include "roofline/region_placement.h"
+#include "roofline/region_roofs.h"
 
 namespace larm::report {
 
@@ -21,7 +22,9 @@ inline constexpr const char* kFiguresIndex = "figures.json";
 
 struct PlotInputs {
   results::Results results;
-  std::vector<roofline::RegionPoint> regions;
+  // The regions' verdicts, decided once (larm place's records, or place.json read back): every
+  // figure and section that shows a region reads them.
+  results::PlaceFile place;
   std::optional<hybrid::HybridResults> hybrid;  // hybrid.json beside results.json
   roofline::PlaceOptions roofs;
   std::vector<PredictedPoint> predicted;  // advice.json's placements (larm plot --advice)

@@ -1,6 +1,8 @@
 // The HTML and Markdown reports.
 #include "report/report_page.h"
 
+#include "report/text/placement_text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -11,7 +13,9 @@
 #include "report/figure.h"
 #include "report/interactive_roofline.h"
 #include "report/node_summary.h"
+#include "report/text/placement_text.h"
 #include "results/number_text.h"
+#include "results/statistics.h"
 
 namespace larm::report {
 // What in svg would run in a page, read from its markup, not its text: an element that runs or
@@ -212,9 +216,10 @@ std::vector<std::string> warnings(const PlotInputs& in) {
   }
   // The regions' own (larm place prints them under each region): once per region and text.
   std::set<std::string> seen;
-  for (const auto& point : in.regions) {
-    for (const std::string& warning : point.warnings) {
-      std::string line = "region " + point.region + " (" + point.label + "): " + warning;
+  for (const auto& p : in.place.regions) {
+    for (std::string warning : text::warnings(p)) {
+      if (!warning.starts_with("warning: ")) continue;  // a hybrid roof's note is no warning
+      std::string line = "region " + p.region + " (" + p.label + "): " + warning.substr(9);
       if (seen.insert(line).second) out.push_back(std::move(line));
     }
   }
@@ -341,7 +346,7 @@ std::vector<Section> sections(const ReportInputs& inputs, bool interactive) {
   if (!warnings(inputs.plot).empty()) out.push_back({"warnings", "Warnings"});
   if (interactive) out.push_back({"interactive", "Interactive roofline"});
   out.push_back({"figures", "Figures"});
-  if (!inputs.regions_text.empty()) out.push_back({"regions", "Regions"});
+  if (!inputs.plot.place.regions.empty()) out.push_back({"regions", "Regions"});
   out.push_back({"roofs", "Roofs"});
   if (!inputs.node_tables.empty()) out.push_back({"tables", "Node tables"});
   if (inputs.plot.hybrid && inputs.plot.hybrid->fit)
@@ -369,6 +374,56 @@ const char* kHybridExplained =
     "transfer slows it, fitted from the hybrid sweep's samples. The error is the model's against "
     "those samples.";
 }  // namespace
+
+// The regions' verdicts, from their records as larm place words them: a row per region (its
+// bound and share), then its headline with its evidence in a <details> element.
+std::string html_regions(const std::vector<results::RegionPlacement>& placements) {
+  std::ostringstream h;
+  h << "<h2 id=\"regions\">Regions</h2>\n<p>Each region on the roofs of the domain it ran on, "
+       "with its verdict as larm place gives it: the bound, its share of it at the region's own "
+       "intensity, the next step; the evidence under each.</p>\n<table id=\"regions-table\">\n"
+       "<tr><th>region</th><th>run</th><th>domain</th><th>threads</th><th>time</th>"
+       "<th>bound</th><th>% of it</th></tr>\n";
+  for (const auto& p : placements) {
+    h << "<tr><td>" << html_escape(p.region) << "</td><td>" << html_escape(p.label) << "</td><td>"
+      << p.domain << "</td><td>" << p.threads << "</td><td>" << html_escape(text::time_text(p))
+      << "</td><td>" << html_escape(text::bound_word(p)) << "</td><td>"
+      << (p.bound ? html_escape(results::percent_text(p.share, 0)) : "-") << "</td></tr>\n";
+  }
+  h << "</table>\n";
+  for (const auto& p : placements) {
+    h << "<div class=\"verdict\"><p><b>" << html_escape(p.region) << "</b> ("
+      << html_escape(p.label) << ", domain " << p.domain << "): " << html_escape(text::headline(p))
+      << "</p>\n";
+    const auto warns = text::warnings(p);
+    for (const auto& w : warns) h << "<p class=\"warn\">" << html_escape(w) << "</p>\n";
+    h << "<details><summary>evidence</summary><ul>\n";
+    for (const auto& line : text::details(p)) h << "<li>" << html_escape(line) << "</li>\n";
+    h << "</ul></details></div>\n";
+  }
+  return h.str();
+}
+
+std::string markdown_regions(const std::vector<results::RegionPlacement>& placements) {
+  std::ostringstream m;
+  m << "\n<a id=\"regions\"></a>\n## Regions\n\nEach region on the roofs of the domain it ran on, "
+       "with its verdict as larm place gives it, then its evidence.\n\n"
+       "| region | run | domain | threads | time | bound | % of it |\n"
+       "|---|---|---|---|---|---|---|\n";
+  for (const auto& p : placements) {
+    m << "| " << markdown_escape(p.region) << " | " << markdown_escape(p.label) << " | " << p.domain
+      << " | " << p.threads << " | " << markdown_escape(text::time_text(p)) << " | "
+      << markdown_escape(text::bound_word(p)) << " | "
+      << (p.bound ? markdown_escape(results::percent_text(p.share, 0)) : "-") << " |\n";
+  }
+  for (const auto& p : placements) {
+    m << "\n**" << markdown_escape(p.region) << "** (" << markdown_escape(p.label) << ", domain "
+      << p.domain << "): " << markdown_escape(text::headline(p)) << "\n\n";
+    for (const auto& w : text::warnings(p)) m << "- " << markdown_escape(w) << "\n";
+    for (const auto& line : text::details(p)) m << "- " << markdown_escape(line) << "\n";
+  }
+  return m.str();
+}
 
 std::string html_report(const ReportInputs& inputs) {
   const auto& results = inputs.plot.results;
@@ -411,11 +466,7 @@ std::string html_report(const ReportInputs& inputs) {
   }
   h << interactive;
   h << html_figures(inputs.figures);
-  if (!inputs.regions_text.empty()) {
-    h << "<h2 id=\"regions\">Regions</h2>\n<p>Each region on the roofs of the domain it ran on, "
-         "with its verdict, as larm place prints it.</p>\n<pre id=\"regions-table\">"
-      << html_escape(inputs.regions_text) << "</pre>\n";
-  }
+  if (!inputs.plot.place.regions.empty()) h << html_regions(inputs.plot.place.regions);
   h << "<h2 id=\"roofs\">Roofs</h2>\n<p>Every roof of the run: its value is the "
     << name(results::roof_estimator(results))
     << " of its clean samples; the interval is where that value would fall again (95 %).</p>\n"
@@ -486,11 +537,7 @@ std::string markdown_report(const ReportInputs& inputs) {
   }
   m << "\n<a id=\"figures\"></a>"
     << markdown_figures(inputs.figures, inputs.figures_dir, inputs.report_dir);
-  if (!inputs.regions_text.empty()) {
-    m << "\n<a id=\"regions\"></a>\n## Regions\n\nEach region on the roofs of the domain it ran "
-         "on, with its verdict, as larm place prints it.\n\n```\n"
-      << inputs.regions_text << "```\n";
-  }
+  if (!inputs.plot.place.regions.empty()) m << markdown_regions(inputs.plot.place.regions);
   m << "\n<a id=\"roofs\"></a>\n## Roofs\n\nEvery roof of the run: its value is the "
     << name(results::roof_estimator(results))
     << " of its clean samples; the interval is where that value would fall again (95 %).\n\n"

@@ -19,10 +19,9 @@ struct ReportInputs {
   const PlotOutcome& figures;
   std::filesystem::path figures_dir;  // where the SVG and PNG files are
   std::filesystem::path report_dir;   // where report.html and report.md go
-  // What the terminal shows, to be shown as it is: larm show's tables of the node, and larm
-  // place's table of the regions given ("" without regions). The CLI writes both.
+  // What the terminal shows, to be shown as it is: larm show's tables of the node (the CLI writes
+  // them). The regions' verdicts come from plot.place.regions.
   std::string node_tables;
-  std::string regions_text;
 };
 
 std::string html_report(const ReportInputs& inputs);

@@ -100,7 +100,9 @@ json region_json(const RegionAdviceRecord& a) {
           {"best_over_worst", number_or_null(a.best_over_worst)},
           {"recommendation", a.recommendation},
           {"evidence", a.evidence},
-          {"unavailable", a.unavailable}};
+          {"unavailable", a.unavailable},
+          {"verdict",
+           {{"kind", a.bound_kind}, {"bound", a.bound}, {"share", number_or_null(a.bound_share)}}}};
 }
 
 RegionAdviceRecord region_from_json(const json& j) {
@@ -129,6 +131,11 @@ RegionAdviceRecord region_from_json(const json& j) {
   a.recommendation = j.at("recommendation").get<std::string>();
   a.evidence = j.at("evidence").get<std::vector<std::string>>();
   a.unavailable = j.at("unavailable").get<std::string>();
+  if (const auto v = j.find("verdict"); v != j.end()) {  // since 1.2
+    a.bound_kind = v->at("kind").get<std::string>();
+    a.bound = v->at("bound").get<std::string>();
+    a.bound_share = number_member(*v, "share");
+  }
   return a;
 }
 

@@ -13,7 +13,7 @@
 namespace larm::results {
 
 inline constexpr const char* kAdviceFormat = "larm-advice";
-inline constexpr const char* kAdviceSchemaVersion = "1.1";
+inline constexpr const char* kAdviceSchemaVersion = "1.2";
 
 // How to run a placement: environment, numactl and hwloc-bind words, one shell line.
 struct PlacementCommands {
@@ -69,6 +69,12 @@ struct RegionVerdicts {
   std::string recommendation;
   std::vector<std::string> evidence;
   std::string unavailable;  // why nothing is predicted
+  // Its verdict as larm place decides it (on its domain with the most threads): what bounds it
+  // (results::BoundKind's word, "" when not placed), the roof named as every output names it, and
+  // its share of it. A data placement lifts only what memory bandwidth bounds.
+  std::string bound_kind;
+  std::string bound;
+  std::optional<double> bound_share;
 };
 
 // One region's advice: the verdicts, and the threads and ranking keyed by domain and memory.

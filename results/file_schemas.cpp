@@ -15,16 +15,18 @@ extern const std::string_view kSchemaText_hybrid;
 extern const std::string_view kSchemaText_fleet;
 extern const std::string_view kSchemaText_advice;
 extern const std::string_view kSchemaText_monitor_trace;
+extern const std::string_view kSchemaText_place;
 
 namespace {
 
 // In FileFormat's order.
-const std::array<const std::string_view*, 6> kTexts = {
-    &kSchemaText_results, &kSchemaText_regions, &kSchemaText_hybrid,
-    &kSchemaText_fleet,   &kSchemaText_advice,  &kSchemaText_monitor_trace};
-const std::array<const char*, 6> kFiles = {
-    "results-v1.schema.json", "regions-v1.schema.json", "hybrid-v1.schema.json",
-    "fleet-v1.schema.json",   "advice-v1.schema.json",  "monitor-trace-v1.schema.json"};
+const std::array<const std::string_view*, 7> kTexts = {
+    &kSchemaText_results, &kSchemaText_regions,       &kSchemaText_hybrid, &kSchemaText_fleet,
+    &kSchemaText_advice,  &kSchemaText_monitor_trace, &kSchemaText_place};
+const std::array<const char*, 7> kFiles = {"results-v1.schema.json", "regions-v1.schema.json",
+                                           "hybrid-v1.schema.json",  "fleet-v1.schema.json",
+                                           "advice-v1.schema.json",  "monitor-trace-v1.schema.json",
+                                           "place-v1.schema.json"};
 
 const JsonSchema& schema_of(FileFormat format) {
   // Built on first use, once (a function-local static is initialised thread-safely).

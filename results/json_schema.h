@@ -48,7 +48,7 @@ class JsonSchema {
 };
 
 // The schemas of larm's own files, built into the program from results/schema/.
-enum class FileFormat { results, regions, hybrid, fleet, advice, monitor_trace };
+enum class FileFormat { results, regions, hybrid, fleet, advice, monitor_trace, place };
 
 // Checks document against its format's schema; throws std::runtime_error("POINTER: WHAT").
 void check_against_schema(const nlohmann::json& document, FileFormat format);

@@ -332,11 +332,36 @@ std::optional<double> Aggregate::read_share() const {
   return *bytes_read.value / total;
 }
 
-std::string undercount_warning(const Aggregate& machine) {
-  if (!machine.busy_threads || machine.threads < 1 || machine.calls == 0) return "";
+std::optional<double> undercount_busy_threads(const Aggregate& machine) {
+  if (!machine.busy_threads || machine.threads < 1 || machine.calls == 0) return std::nullopt;
   const double busy = *machine.busy_threads;
   const double recorded = machine.threads;
-  if (busy < recorded + kUndercountExtraThreads || busy < recorded * kUndercountRatio) return "";
+  if (busy < recorded + kUndercountExtraThreads || busy < recorded * kUndercountRatio) {
+    return std::nullopt;
+  }
+  return busy;
+}
+
+std::string unplaceable_region(const RegionsFile& file) {
+  for (const Region& region : file.regions) {
+    const Aggregate& m = region.machine;
+    if (m.calls > 0 && !(m.seconds > 0)) {
+      return "region " + region.name + ": " + std::to_string(m.calls) +
+             " calls and no time (0 s): its rates cannot be computed";
+    }
+    if (m.flops.value && *m.flops.value > 0 && !(m.bytes.value && *m.bytes.value > 0)) {
+      return "region " + region.name + ": FLOPs (" + m.flops.source +
+             ") but no bytes: its intensity cannot be computed (declare both, or count them with "
+             "larm count)";
+    }
+  }
+  return "";
+}
+
+std::string undercount_warning(const Aggregate& machine) {
+  const auto busy_threads = undercount_busy_threads(machine);
+  if (!busy_threads) return "";
+  const double busy = *busy_threads;
   std::ostringstream text;
   text.precision(1);
   text << std::fixed << "recorded by " << machine.threads

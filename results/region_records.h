@@ -173,8 +173,15 @@ inline constexpr double kUndercountExtraThreads = 0.5;
 inline constexpr double kBusyMinSeconds = 0.02;
 inline constexpr double kUndercountRatio = 1.3;
 
-// The warning for a region recorded by fewer threads than worked while it ran ("" when none).
+// The threads that worked while a region ran, when they say it was recorded by fewer of them
+// than worked in it (begin and end outside a parallel region); none otherwise.
+std::optional<double> undercount_busy_threads(const Aggregate& machine);
+// The warning liblarm writes for such a region ("" when none).
 std::string undercount_warning(const Aggregate& machine);
+
+// What makes a file's regions unplaceable as given, naming the first such region: FLOPs without
+// bytes, or calls without time. "" when there is none.
+std::string unplaceable_region(const RegionsFile& file);
 
 // FLOP/byte, GFLOP/s and GB/s from counts and a time, where they allow them.
 Rates rates_of(const std::optional<double>& flops, const std::optional<double>& bytes,

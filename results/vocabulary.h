@@ -20,7 +20,9 @@ namespace larm {
 // Memory access mixes of the bandwidth roofs (METHOD §2).
 enum class Access { load, store, store_nt, copy, ld2st1 };
 // FP instructions of the FLOP ceilings and mixed kernels.
-enum class FlopOp { add, mul, fma };
+// addmul: adds and multiplies in equal numbers on independent accumulators, the ceiling that says
+// whether the core runs them on separate pipes (their sum) or shared ones.
+enum class FlopOp { add, mul, fma, addmul };
 enum class Precision { sp, dp };
 // Instruction sets larm generates kernels for: x86-64's in increasing width, AArch64's (NEON, and
 // SVE at the vector length the CPU runs), RISC-V's vector extension (RVV 1.0).
@@ -89,8 +91,10 @@ struct Vocabulary<Access> {
 template <>
 struct Vocabulary<FlopOp> {
   static constexpr std::string_view what = "operation";
-  static constexpr std::array<VocabularyEntry<FlopOp>, 3> entries{
-      {{FlopOp::add, "add"}, {FlopOp::mul, "mul"}, {FlopOp::fma, "fma"}}};
+  static constexpr std::array<VocabularyEntry<FlopOp>, 4> entries{{{FlopOp::add, "add"},
+                                                                   {FlopOp::mul, "mul"},
+                                                                   {FlopOp::fma, "fma"},
+                                                                   {FlopOp::addmul, "addmul"}}};
 };
 template <>
 struct Vocabulary<Precision> {

@@ -61,17 +61,6 @@ LoadedCurveSummary summarize_loaded_curve(const results::LoadedLatencyCurve& cur
   return summarize_loaded_curve(points);
 }
 
-std::string LatencyAtLoad::text() const {
-  return "memory " + std::to_string(memory) + " at " + results::fixed_text(gbps, 1) +
-         " GB/s: " + results::fixed_text(factor(), 2) + " x its idle latency (" +
-         results::fixed_text(idle_ns, 1) + " ns -> " + results::fixed_text(latency_ns, 1) +
-         " ns, medians; curve of mix " + mix + " from domain " + std::to_string(chase_domain) +
-         (beyond ? "; past the most its injectors reached, " +
-                       results::fixed_text(saturation_gbps, 1) + " GB/s: at least that"
-                 : "") +
-         ")";
-}
-
 std::optional<LatencyAtLoad> latency_at_load(const results::Results& results, int domain,
                                              unsigned memory, double gbps,
                                              std::optional<double> read_share) {
@@ -89,13 +78,16 @@ std::optional<LatencyAtLoad> latency_at_load(const results::Results& results, in
     if (best == nullptr || rank(c) < rank(*best)) best = &c;
   }
   if (best == nullptr) return std::nullopt;
-  std::vector<std::pair<double, double>> by_load;  // (GB/s, median ns)
+  struct ByLoad {
+    double gbps, p10, p50, p90;
+  };
+  std::vector<ByLoad> by_load;
   for (const results::LoadedLatencyPoint& p : best->points) {
-    if (!p.samples_ns.empty()) by_load.emplace_back(p.injector_gbps, p.p50_ns);
+    if (!p.samples_ns.empty()) by_load.push_back({p.injector_gbps, p.p10_ns, p.p50_ns, p.p90_ns});
   }
   if (by_load.empty()) return std::nullopt;
   std::stable_sort(by_load.begin(), by_load.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+                   [](const auto& a, const auto& b) { return a.gbps < b.gbps; });
   LatencyAtLoad at;
   at.memory = memory;
   at.chase_domain = best->domain;
@@ -103,18 +95,22 @@ std::optional<LatencyAtLoad> latency_at_load(const results::Results& results, in
   at.gbps = gbps;
   at.idle_ns = *best->idle_ns;
   at.saturation_gbps = best->saturation_gbps;
-  if (gbps <= by_load.front().first) {
-    at.latency_ns = by_load.front().second;
-  } else if (gbps >= by_load.back().first) {
-    at.latency_ns = by_load.back().second;
-    at.beyond = gbps > by_load.back().first;
+  const auto take = [&](const ByLoad& a, const ByLoad& b, double t) {
+    at.latency_ns = a.p50 + t * (b.p50 - a.p50);
+    at.low_ns = a.p10 + t * (b.p10 - a.p10);
+    at.high_ns = a.p90 + t * (b.p90 - a.p90);
+  };
+  if (gbps <= by_load.front().gbps) {
+    take(by_load.front(), by_load.front(), 0);
+  } else if (gbps >= by_load.back().gbps) {
+    take(by_load.back(), by_load.back(), 0);
+    at.beyond = gbps > by_load.back().gbps;
   } else {
-    const auto above = std::find_if(by_load.begin(), by_load.end(),
-                                    [&](const auto& p) { return p.first >= gbps; });
+    const auto above =
+        std::find_if(by_load.begin(), by_load.end(), [&](const auto& p) { return p.gbps >= gbps; });
     const auto below = above - 1;
-    const double span = above->first - below->first;
-    const double t = span > 0 ? (gbps - below->first) / span : 1;
-    at.latency_ns = below->second + t * (above->second - below->second);
+    const double span = above->gbps - below->gbps;
+    take(*below, *above, span > 0 ? (gbps - below->gbps) / span : 1);
   }
   return at;
 }

@@ -54,18 +54,16 @@ LoadedCurveSummary summarize_loaded_curve(const results::LoadedLatencyCurve& cur
 // latency").
 struct LatencyAtLoad {
   unsigned memory = 0;
-  int chase_domain = 0;   // the curve's
-  std::string mix;        // the curve's injector mix
-  double gbps = 0;        // the load placed on it
-  double latency_ns = 0;  // the medians interpolated by bandwidth at gbps
+  int chase_domain = 0;            // the curve's
+  std::string mix;                 // the curve's injector mix
+  double gbps = 0;                 // the load placed on it
+  double latency_ns = 0;           // the medians interpolated by bandwidth at gbps
+  double low_ns = 0, high_ns = 0;  // the points' p10 and p90, interpolated alike
   double idle_ns = 0;
   double saturation_gbps = 0;
   bool beyond = false;  // gbps past the most the injectors reached: the latency of that point
 
   double factor() const { return idle_ns > 0 ? latency_ns / idle_ns : 0; }
-  // "memory 0 at 31.0 GB/s: 2.40 x its idle latency (172.0 ns -> 412.8 ns; curve of mix 1
-  // from domain 0)"
-  std::string text() const;
 };
 
 // The curve of `memory` seen from `domain` (else from another domain as local or remote to the

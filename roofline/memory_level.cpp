@@ -1,11 +1,11 @@
-// The memory-level roofline and the latency test.
+// The memory-level roofline and Little's law.
 #include "roofline/memory_level.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "results/number_text.h"
-#include "roofline/region_placement.h"
+#include "roofline/region_points.h"
+#include "roofline/region_roofs.h"
 
 namespace larm::roofline {
 
@@ -15,10 +15,20 @@ std::optional<LevelTraffic> level_traffic(const std::map<std::string, double>& c
     return found == counted.end() || !std::isfinite(found->second) ? 0.0 : found->second;
   };
   if (!(get("cache_accesses") > 0)) return std::nullopt;
-  return LevelTraffic{get("bytes_l2_read") + get("bytes_l2_written"),
-                      get("bytes_l3_read") + get("bytes_l3_written"),
-                      get("bytes_memory_read") + get("bytes_memory_written"),
-                      get("bytes_memory_read")};
+  LevelTraffic t;
+  t.allocate_counted = counted.count("bytes_memory_allocate") > 0;
+  // Program bytes per level: lines served to loads and written back, the stores' write-allocate
+  // fetches left out (they are not the program's, nor the roofs' kernels' bytes).
+  const auto level = [&](const char* read, const char* written, const char* allocate) {
+    return std::max(0.0, get(read) - get(allocate)) + get(written);
+  };
+  t.l2 = level("bytes_l2_read", "bytes_l2_written", "bytes_l2_allocate");
+  t.l3 = level("bytes_l3_read", "bytes_l3_written", "bytes_l3_allocate");
+  t.memory = level("bytes_memory_read", "bytes_memory_written", "bytes_memory_allocate");
+  t.memory_read = get("bytes_memory_read");
+  t.memory_written = get("bytes_memory_written");
+  t.memory_load_fetched = std::max(0.0, t.memory_read - get("bytes_memory_allocate"));
+  return t;
 }
 
 std::vector<LevelUse> level_uses(const RegionPoint& point, const LevelTraffic& traffic,
@@ -62,7 +72,10 @@ std::vector<LevelUse> level_uses(const RegionPoint& point, const LevelTraffic& t
   return uses;
 }
 
-std::optional<double> memory_latency_ns(const results::Results& results, int domain) {
+namespace {
+
+// The memory latency record of a domain's local memory: its median and its samples' range.
+const results::LatencyPoint* local_memory_latency(const results::Results& results, int domain) {
   const results::DomainRecord* d = results.topology.domain(domain);
   for (const auto& point : results.latency) {
     if (point.domain != domain || point.level != Level::memory || point.stats.count == 0 ||
@@ -72,18 +85,28 @@ std::optional<double> memory_latency_ns(const results::Results& results, int dom
     const bool local = d == nullptr || !point.memory ||
                        std::find(d->local_memories.begin(), d->local_memories.end(),
                                  point.memory->os_index) != d->local_memories.end();
-    if (local) return point.stats.median;
+    if (local) return &point;
   }
-  return std::nullopt;
+  return nullptr;
 }
 
-std::optional<LatencyBound> memory_concurrency(const RegionPoint& point,
-                                               const LevelTraffic& traffic, double seconds,
-                                               const results::Results& results) {
-  if (!(seconds > 0) || !(traffic.memory_read > 0) || point.threads <= 0) return std::nullopt;
-  const auto idle = memory_latency_ns(results, point.domain);
+}  // namespace
+
+std::optional<double> memory_latency_ns(const results::Results& results, int domain) {
+  const results::LatencyPoint* p = local_memory_latency(results, domain);
+  return p ? std::optional(p->stats.median) : std::nullopt;
+}
+
+std::optional<results::LinesInFlight> lines_in_flight(const RegionPoint& point,
+                                                      const LevelTraffic& traffic,
+                                                      const results::Results& results) {
+  const double seconds = point.seconds;
+  if (!(seconds > 0) || !(traffic.memory_load_fetched > 0) || point.threads <= 0) {
+    return std::nullopt;
+  }
+  const results::LatencyPoint* idle = local_memory_latency(results, point.domain);
   const results::DomainRecord* d = results.topology.domain(point.domain);
-  if (!idle || d == nullptr || d->caches.empty() || d->caches.back().line_bytes == 0) {
+  if (idle == nullptr || d == nullptr || d->caches.empty() || d->caches.back().line_bytes == 0) {
     return std::nullopt;
   }
   std::optional<unsigned> memory;
@@ -95,28 +118,51 @@ std::optional<LatencyBound> memory_concurrency(const RegionPoint& point,
     }
   }
   if (!memory && !d->local_memories.empty()) memory = d->local_memories.front();
-  LatencyBound bound;
-  bound.latency_ns = *idle;
-  bound.latency_source = "the memory latency of domain " + std::to_string(point.domain) +
-                         " (median " + results::fixed_text(*idle, 1) + " ns)";
+  results::LinesInFlight l;
+  l.idle_ns = idle->stats.median;
+  l.latency_ns = idle->stats.median;
+  l.memory = memory.value_or(0);
+  l.threads = point.threads;
+  l.max_in_flight = kMaxLinesInFlight;
+  l.min_in_flight = kMinLinesInFlight;
+  // The latency's own spread: the roof's samples, or the curve point's p10-p90.
+  double latency_low = idle->stats.min > 0 ? idle->stats.min : l.latency_ns;
+  double latency_high = std::max(idle->stats.max, l.latency_ns);
   if (memory && traffic.memory > 0) {
-    bound.at_load =
+    const auto at =
         latency_at_load(results, point.domain, *memory, traffic.memory / (seconds * 1e9),
-                        traffic.memory_read / traffic.memory);
-  }
-  if (bound.at_load) {
-    bound.latency_ns = bound.at_load->latency_ns;
-    bound.latency_source = "the latency of " + bound.at_load->text();
+                        traffic.memory_read / (traffic.memory_read + traffic.memory_written));
+    if (at) {
+      l.source = results::LatencySource::loaded_curve;
+      l.latency_ns = at->latency_ns;
+      l.at_load = results::LinesInFlight::AtLoad{
+          at->gbps,         at->latency_ns, at->idle_ns, at->saturation_gbps,
+          at->chase_domain, at->mix,        at->beyond};
+      latency_low = at->low_ns > 0 ? at->low_ns : at->latency_ns;
+      latency_high = std::max(at->high_ns, at->latency_ns);
+    }
   }
   const double line = static_cast<double>(d->caches.back().line_bytes);
-  const double lines_per_ns = traffic.memory_read / line / (seconds * 1e9);
-  bound.lines_in_flight = lines_per_ns * bound.latency_ns / point.threads;
-  return bound;
-}
-
-bool is_latency_bound(const LatencyBound& concurrency, double top_use) {
-  return top_use < kLatencyBoundUse && concurrency.lines_in_flight >= kLatencyBoundMinInFlight &&
-         concurrency.lines_in_flight <= kLatencyBoundMaxInFlight;
+  const double lines_per_ns = traffic.memory_load_fetched / line / (seconds * 1e9);
+  l.value = lines_per_ns * l.latency_ns / point.threads;
+  // The time's spread: its runs' (max - min) / median, half of it either way.
+  const double spread = point.timing ? point.timing->spread / 2 : 0;
+  l.low = l.value * (latency_low / l.latency_ns) / (1 + spread);
+  l.high = l.value * (latency_high / l.latency_ns) / std::max(0.05, 1 - spread);
+  using Reading = results::LinesInFlight::Reading;
+  const bool straddles_max = l.low <= l.max_in_flight && l.high > l.max_in_flight;
+  const bool straddles_min = l.low < l.min_in_flight && l.high >= l.min_in_flight;
+  if (straddles_max || straddles_min) {
+    l.reading = Reading::within_noise;
+    l.straddled = straddles_max ? l.max_in_flight : l.min_in_flight;
+  } else if (l.value > l.max_in_flight) {
+    l.reading = Reading::overlap;
+  } else if (l.value < l.min_in_flight) {
+    l.reading = Reading::little;
+  } else {
+    l.reading = Reading::cannot_overlap;
+  }
+  return l;
 }
 
 }  // namespace larm::roofline

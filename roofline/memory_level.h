@@ -5,6 +5,11 @@
 // the one whose bytes take the longest at its bandwidth: what bounds it. Which roof that is does
 // not depend on the time measured (every use divides by the same seconds), only how far below it
 // the region runs does: a verdict that holds from one run to the next.
+//
+// Bytes and roofs count the same traffic: a roof's kernel counts its own loads and stores, so a
+// level's bytes are the lines it serves the region's loads plus the dirty lines written back to
+// it, without the lines it fetches for a store that missed (write-allocate), which the roof's
+// store streams cause too without counting them.
 #pragma once
 
 #include <map>
@@ -12,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "results/placement_records.h"
 #include "results/records.h"
 #include "roofline/loaded_latency_curve.h"
 
@@ -20,11 +26,17 @@ namespace larm::roofline {
 struct RoofLine;
 struct RegionPoint;
 
-// The bytes each level beyond L1 and memory served a region (read + written), from larm count's
-// cache model; L1's are the core's own bytes.
+// The bytes each level beyond L1 and memory served a region, from larm count's cache model; L1's
+// are the core's own bytes.
 struct LevelTraffic {
-  double l2 = 0, l3 = 0, memory = 0;
-  double memory_read = 0;  // of memory's, the lines fetched (misses), for the latency test
+  double l2 = 0, l3 = 0, memory = 0;  // in `convention`
+  // Of memory's, the lines its loads fetched (the write-allocate fetches of stores left out):
+  // what Little's law counts, the misses a thread waits on.
+  double memory_load_fetched = 0;
+  double memory_read = 0, memory_written = 0;  // as counted, write-allocate fetches included
+  // program_per_level when the tool counted the write-allocate fetches apart (protocol 3), so
+  // that they are left out; earlier counts keep them (no byte convention matches the roofs').
+  bool allocate_counted = false;
 };
 
 // The bytes per level of larm count's counts (regions.json "counted"), or none without its
@@ -44,36 +56,27 @@ struct LevelUse {
 std::vector<LevelUse> level_uses(const RegionPoint& point, const LevelTraffic& traffic,
                                  double flops, const std::vector<RoofLine>& roofs);
 
-// A region far below every roof whose memory accesses cannot overlap: its memory-level rate is
-// what a few dependent chains per thread reach (Little's law: lines in flight per thread =
-// rate × latency ÷ line ÷ threads). Bounds of that count, stated in the method.
-inline constexpr double kLatencyBoundUse = 0.5;          // the bound roof used under half
-inline constexpr double kLatencyBoundMinInFlight = 0.5;  // misses explain half the time or more
-inline constexpr double kLatencyBoundMaxInFlight = 4;    // a core keeps 10-20 lines in flight
-
-struct LatencyBound {
-  double latency_ns = 0;
-  double lines_in_flight = 0;  // per thread, by Little's law
-  std::string latency_source;  // "memory latency of domain 0 (median 143.6 ns)"
-  // Its memory's latency at the region's memory bandwidth, from the memory's loaded-latency
-  // curve when the results have one: the latency Little's law then takes.
-  std::optional<LatencyAtLoad> at_load;
-};
+// Little's law on a region's memory lines (METHOD §10): lines in flight per thread = lines its
+// loads fetched from memory per second × the latency they pay ÷ threads. At most
+// kMaxLinesInFlight, its misses cannot overlap (one dependent chain keeps one in flight, two
+// interleaved chains two; a core's miss buffers keep 10-20): latency-bound, whatever share of a
+// bandwidth roof it reaches. Under kMinLinesInFlight, memory latency explains little of its time.
+inline constexpr double kMaxLinesInFlight = 2;
+inline constexpr double kMinLinesInFlight = 0.5;
+// Below this share of every roof, a region is far below them: a roof does not explain its time.
+inline constexpr double kFarBelowShare = 0.5;
 
 // The memory latency of the domain's local memory (median of the chase), or none.
 std::optional<double> memory_latency_ns(const results::Results& results, int domain);
 
-// The memory lines a region keeps in flight per thread, with the latency used: its memory's
-// latency at the region's memory bandwidth where the results have that memory's loaded-latency
-// curve (the memory holding most of its tagged data, else the domain's first local one; the
-// curve of the mix nearest its read share), else the idle memory latency; none without memory
-// traffic, a measured memory latency or a line size.
-std::optional<LatencyBound> memory_concurrency(const RegionPoint& point,
-                                               const LevelTraffic& traffic, double seconds,
-                                               const results::Results& results);
-
-// Whether that makes it latency-bound: the roof it uses most used under kLatencyBoundUse, and
-// its lines in flight within [kLatencyBoundMinInFlight, kLatencyBoundMaxInFlight].
-bool is_latency_bound(const LatencyBound& concurrency, double top_use);
+// The lines in flight per thread, with the latency used: its memory's latency at the region's
+// memory bandwidth where the results have that memory's loaded-latency curve (the memory holding
+// most of its tagged data, else the domain's first local one; the curve of the mix nearest its
+// read share), else the idle memory latency; `low` and `high` from the latency's spread (the
+// curve point's p10-p90, the roof's samples) and the time's (its runs). None without memory
+// loads, a measured memory latency or a line size.
+std::optional<results::LinesInFlight> lines_in_flight(const RegionPoint& point,
+                                                      const LevelTraffic& traffic,
+                                                      const results::Results& results);
 
 }  // namespace larm::roofline

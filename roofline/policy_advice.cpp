@@ -450,6 +450,7 @@ class Advisor {
     }
     const double read_share = a.read_share.value_or(1.0);
     add_evidence(a);
+    const std::optional<CacheBound> fixed = verdict_bound(a);
     const bool same_threads = threads_for(shape_, a.threads, ThreadPolicy::compact) ==
                               threads_for(shape_, a.threads, ThreadPolicy::scatter);
     if (same_threads) {
@@ -457,7 +458,8 @@ class Advisor {
                            " threads: compact and scatter put the same number on each domain");
     }
     const Shares current_share = current_placement(a, read_share);
-    const std::optional<CacheBound> cache = cache_served(a, current_share, read_share);
+    const std::optional<CacheBound> cache =
+        fixed ? fixed : cache_served(a, current_share, read_share);
     if (!current_share.empty()) {
       const Evaluation e = evaluate(models_, shape_, a.threads_per_domain, current_share,
                                     read_share, a.ai, peak_, std::nullopt, cache);
@@ -525,6 +527,39 @@ class Advisor {
           hybrid::region_roof_gbps(*options_.hybrid, a.data_memories, a.read_share, hybrid_why);
       a.hybrid_note = hybrid_why;
     }
+  }
+
+  // Its verdict (larm place's record on its domain with the most threads): when a ceiling, a
+  // cache level, latency or nothing measured bounds it, no data placement changes that bound, and
+  // every candidate keeps its measured point with that bound.
+  std::optional<CacheBound> verdict_bound(RegionAdvice& a) const {
+    if (options_.placements == nullptr) return std::nullopt;
+    const results::RegionPlacement* verdict = nullptr;
+    for (const results::RegionPlacement& p : *options_.placements) {
+      if (p.file != a.file || p.region != a.region) continue;
+      if (verdict == nullptr || p.threads > verdict->threads) verdict = &p;
+    }
+    if (verdict == nullptr) return std::nullopt;
+    using results::BoundKind;
+    a.bound_kind = verdict->kind == BoundKind::not_placed ? "" : name(verdict->kind);
+    if (verdict->bound) {
+      a.bound = verdict->bound->name;
+      a.bound_share = verdict->share;
+    }
+    const bool fixed = verdict->kind == BoundKind::compute || verdict->kind == BoundKind::cache ||
+                       verdict->kind == BoundKind::latency ||
+                       verdict->kind == BoundKind::unexplained;
+    if (!fixed || !a.measured_gbps || !verdict->bound) return std::nullopt;
+    a.evidence.push_back(
+        std::string("its verdict (larm place): ") + name(verdict->kind) + ", " +
+        verdict->bound->name + ": " +
+        (verdict->kind == BoundKind::latency
+             ? "a placement changes the latency it waits on (local or remote memory), which the "
+               "bandwidth models do not predict; its measured point is kept under every placement"
+             : "no data placement changes what bounds it; its measured point is kept under every "
+               "placement"));
+    return CacheBound{*a.measured_gbps,
+                      std::string(name(verdict->kind)) + ": " + verdict->bound->name};
   }
 
   // The current placement, from the threads' domains and the tagged pages: its page split (empty
@@ -710,7 +745,10 @@ class Advisor {
           "not placement-sensitive: the best and worst of larm's placements are predicted "
           "within " +
           number((*a.best_over_worst - 1) * 100, "%.0f") + " % (under 10 %); " +
-          (best.bound == "compute ceiling"
+          (!a.bound_kind.empty() && a.bound_kind != "memory" && a.bound_kind != "hybrid"
+               ? "its verdict, " + a.bound_kind + " (" + a.bound +
+                     "), holds under every placement: keep the current one"
+           : best.bound == "compute ceiling"
                ? "it is bound by the compute ceiling under every placement"
                : "keep the current placement");
     } else if (best.current || (best.speedup && *best.speedup < kSamePrediction)) {

@@ -13,6 +13,7 @@
 
 #include "results/advice_records.h"
 #include "results/hybrid_records.h"
+#include "results/placement_records.h"
 #include "results/records.h"
 #include "results/region_records.h"
 #include "roofline/contention_model.h"
@@ -82,6 +83,9 @@ struct AdviceOptions {
   const hybrid::HybridResults* hybrid = nullptr;  // hybrid.json beside the results, if any
   std::string app_command = "<application>";      // put in the shell lines
   std::vector<double> fast_shares = {0.25, 0.5, 0.75};
+  // The regions' verdicts (larm place's records of the same regions): a region that a ceiling,
+  // a cache, latency or nothing measured bounds keeps that bound under every placement.
+  const std::vector<results::RegionPlacement>* placements = nullptr;
 };
 
 // What the node allows: one line when no memory choice can matter (one memory, one domain).

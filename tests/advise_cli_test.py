@@ -105,9 +105,9 @@ with tempfile.TemporaryDirectory() as tmp:
     triad = os.path.join(reference, "regions-triad-firsttouch")
     r = run(larm, "place", hyb, triad, "--out", os.path.join(tmp, "place.json"))
     c.check_equal(r.returncode, 0, "place with hybrid.json: " + r.stderr)
-    placed = json.load(open(os.path.join(tmp, "place.json")))
-    c.check(placed and placed[0]["hybrid_roof_gbps"] and placed[0]["hybrid_roof_gbps"] > 0,
-            f"place gives the region its hybrid roof: {placed[0]['hybrid_roof_gbps'] if placed else None}")
+    placed = json.load(open(os.path.join(tmp, "place.json")))["regions"]
+    roof = placed[0]["hybrid_roof"] if placed else None
+    c.check(roof is not None and roof["value"] > 0, f"place gives the region its hybrid roof: {roof}")
     c.check("hybrid roof of this region" in r.stdout, "place prints it")
     r = run(larm, "plot", hyb, "--regions", triad, "--format", "svg")
     c.check_equal(r.returncode, 0, "plot with hybrid.json: " + r.stderr)

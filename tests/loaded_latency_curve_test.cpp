@@ -102,14 +102,11 @@ TEST(LoadedLatencyCurve, ALoadTakesTheMediansInterpolatedByBandwidth) {
   EXPECT_NEAR(at->latency_ns, 180, 1e-9);
   EXPECT_NEAR(at->factor(), 1.8, 1e-12);
   EXPECT_FALSE(at->beyond);
-  EXPECT_EQ(at->text().rfind("memory 0 at 15.0 GB/s: 1.80 x its idle latency", 0), 0u)
-      << at->text();
   // Past the most the injectors reached: the last point, said to be a floor.
   at = latency_at_load(r, 0, 0, 45, std::nullopt);
   ASSERT_TRUE(at);
   EXPECT_DOUBLE_EQ(at->latency_ns, 400);
   EXPECT_TRUE(at->beyond);
-  EXPECT_NE(at->text().find("at least that"), std::string::npos);
   // No curve of memory 1: nothing.
   EXPECT_FALSE(latency_at_load(r, 1, 1, 5, std::nullopt));
   // A file whose curve names an idle latency but holds no sample: nothing either.

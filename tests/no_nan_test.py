@@ -1,5 +1,5 @@
 """No NaN or inf reaches any output: regions that are valid but hostile to arithmetic
-(no FLOPs, no bytes, no time, a single call), placed, advised, plotted and reported on the
+(no FLOPs, a single call), placed, advised, plotted and reported on the
 reference results and on the thesis' four-domain fixture; every line printed and every file
 written (text, JSON, CSV, gnuplot scripts, SVG, HTML, Markdown) is scanned; gnuplot's data files
 are not, where NaN is gnuplot's mark of a matrix cell not measured.
@@ -23,8 +23,9 @@ BAD = re.compile(r"(?<![A-Za-z])(-?nan|-?inf(inity)?)(?![A-Za-z])", re.IGNORECAS
 c = Checker()
 
 
-def hostile(source, label):
-    """The source's first region four times over: no FLOPs, no bytes, no time, one call."""
+def hostile(source, label, changes=(("zero_flops", "flops"), ("one_call", "calls"))):
+    """The source's first region once per change: no FLOPs, one call (valid); no bytes, no time
+    (refused: FLOPs without bytes or calls without time cannot be placed)."""
     with open(source) as f:
         doc = json.load(f)
     base = doc["regions"][0]
@@ -34,8 +35,7 @@ def hostile(source, label):
     def entries(region):
         return region["threads"] + region["domains"] + [region["machine"]]
 
-    for name, change in (("zero_flops", "flops"), ("zero_bytes", "bytes"), ("zero_time", "time"),
-                         ("one_call", "calls")):
+    for name, change in changes:
         region = copy.deepcopy(base)
         region["name"] = name
         for e in entries(region):
@@ -79,10 +79,27 @@ with tempfile.TemporaryDirectory(prefix="larm-nonan-") as tmp:
         regions = os.path.join(tmp, name + "-regions.json")
         with open(regions, "w") as f:
             json.dump(doc, f)
-        r = run("place", results, regions, "--out", os.path.join(tmp, name + "-place.json"))
+        r = run("place", results, regions, "--verbose", "--out", os.path.join(tmp, name + "-place.json"))
         c.check(r.returncode == 0, f"place on {name}: exit {r.returncode} {r.stderr[-200:]}")
         c.check("no FLOPs: placed by its bandwidth" in r.stdout, f"{name}: zero_flops placed by bandwidth")
-        c.check("not placed" in r.stdout, f"{name}: zero bytes or time not placed, and said")
+        # FLOPs without bytes, calls without time: the file's problem, one line naming the region,
+        # exit 2, nothing written; every command that reads regions says the same.
+        for change, words in (("bytes", "FLOPs (declared) but no bytes"), ("time", "calls and no time")):
+            bad = os.path.join(tmp, f"{name}-zero-{change}-regions.json")
+            with open(bad, "w") as f:
+                json.dump(hostile(os.path.join(results, "regions-bind0.json") if results == fixture else
+                                  os.path.join(reference, "regions-triad-firsttouch", "regions.json"),
+                                  "bad", ((f"zero_{change}", change),)), f)
+            out = os.path.join(tmp, f"{name}-zero-{change}-place.json")
+            for command in (["place", results, bad, "--out", out], ["advise", results, bad, "--out", out],
+                            ["plot", results, "--regions", bad, "--out", out + ".plots"]):
+                r = run(*command)
+                lines = r.stderr.strip().splitlines()
+                c.check(r.returncode == 2 and len(lines) == 1 and f"region zero_{change}" in lines[0]
+                        and words in lines[0], f"{command[0]} of zero_{change}: exit {r.returncode}, "
+                        f"one line naming it: {r.stderr.strip()[:200]}")
+            c.check(not os.path.exists(out) and not os.path.exists(out + ".plots"),
+                    f"zero_{change}: nothing written")
         r = run("advise", results, regions, "--out", os.path.join(tmp, name + "-advice.json"))
         c.check(r.returncode == 0, f"advise on {name}: exit {r.returncode} {r.stderr[-200:]}")
         plots = os.path.join(tmp, name + "-plots")

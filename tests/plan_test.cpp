@@ -28,7 +28,7 @@ PlanOptions all_isas_options(bool quick = false) {
 // This build's FLOP ceilings per domain: add, mul and fma in dp and sp for each ISA, the fma of
 // an ISA without it absent (x86-64: 24 of which sse2's and avx's 4 fma absent; AArch64 NEON: 6).
 int flop_ceilings() {
-  return 6 * static_cast<int>(codegen::isa_family().size());
+  return 8 * static_cast<int>(codegen::isa_family().size());  // add, mul, fma, addmul; sp, dp
 }
 int absent_fma_ceilings() {
   int n = 0;

@@ -48,11 +48,11 @@ for path in files:
         if memories == 1:
             c.check(len(shared) == 2 and all("absent: single NUMA node" in l for l in shared),
                     f"{name}: single node contention/congestion not absent with reason")
-        # add, mul, fma in sp and dp per ISA the plan names: the file's CPU's where its family
-        # says which it has (the Opteron 865: SSE2 alone), else the 4 this build generates.
+        # add, mul, fma and addmul in sp and dp per ISA the plan names: the file's CPU's where its
+        # family says which it has (the Opteron 865: SSE2 alone), else the 4 this build generates.
         fl = [l for l in lines if re.search(rf"^\s*flops domain {d} ", l)]
-        c.check(len(fl) == 6 * len(isas), f"{name}: domain {d} has {len(fl)} FLOP entries, "
-                f"expected 6 for each of {isas}")
+        c.check(len(fl) == 8 * len(isas), f"{name}: domain {d} has {len(fl)} FLOP entries, "
+                f"expected 8 for each of {isas}")
     if memories > 1:
         contention = [l for l in lines if re.search(r"^\s*bandwidth machine memory \d+ contention load ", l)]
         congestion = [l for l in lines if re.search(r"^\s*bandwidth machine memory congestion load ", l)]

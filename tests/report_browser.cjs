@@ -69,6 +69,12 @@ async function tip(page, chart) {
       const text = await tip(page, 0);
       check(text.startsWith(domain.regions[0].text) || domain.regions.some((r) => text.startsWith(r.text)),
             `hover on region ${domain.regions[0].name}: "${text}"`);
+      // The box shows all of its text: nothing cut off or scrolled away.
+      const fits = await page.evaluate(() => {
+        const t = window.larmRoofline[0].tip;
+        return t.scrollHeight <= t.clientHeight + 1 && t.scrollWidth <= t.clientWidth + 1;
+      });
+      check(fits, 'the tooltip shows its whole text');
     }
     await page.screenshot({ path: screenshot });
 

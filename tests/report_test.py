@@ -40,7 +40,11 @@ order = [html.find(s) for s in ('id="summary"', 'id="contents"', 'id="figures"',
 c.check(all(o >= 0 for o in order) and order == sorted(order), f"sections out of order: {order}")
 for label in ("peak dp", "memory bandwidth", "memory latency", "ridge points", "quality"):
     c.check(f"<th>{label}" in html, f"the summary lacks {label}")
-c.check("<pre id=\"regions-table\">" in html and "triad" in html, "the regions' verdicts are missing")
+c.check("<table id=\"regions-table\">" in html and "triad" in html, "the regions' verdicts are missing")
+# Each region's headline, its evidence in a <details> element, as larm place words them.
+c.check(re.search(r"<div class=\"verdict\"><p><b>triad</b> \(firsttouch, domain 0\): memory-bound: \d+ %",
+                  html) is not None and "<details><summary>evidence</summary>" in html,
+        "the regions' headlines and evidence are missing")
 c.check("core_frequency_hz" in html and not re.search(r"<td>\d+\.\d{8,}</td>", html),
         "the provenance shows numbers with all their digits")
 c.check("single NUMA node" in html, "the one-node warning is missing")

@@ -118,6 +118,14 @@ regions::RegionsFile load_regions(const std::string& file_or_dir, const std::str
       throw UsageError(file + ": " + e.what());
     }
   };
+  // A region that cannot be placed as recorded (FLOPs without bytes, calls without time) is the
+  // file's problem: one line naming it, before anything is placed or written.
+  const auto placeable = [](const std::string& file, regions::RegionsFile records) {
+    if (const std::string problem = regions::unplaceable_region(records); !problem.empty()) {
+      throw UsageError(file + ": " + problem);
+    }
+    return records;
+  };
   regions::RegionsFile timed = parse(file_or_dir);
   if (counts_file.empty()) {
     if (timed.run == "counted") {
@@ -125,18 +133,19 @@ regions::RegionsFile load_regions(const std::string& file_or_dir, const std::str
                        " is a count run (larm count): its times are Valgrind's, not the "
                        "program's; give the program's own run and this one with --counts");
     }
-    return timed;
+    return placeable(file_or_dir, std::move(timed));
   }
   const regions::RegionsFile counted = parse(counts_file);
+  regions::Pairing pairing;
   try {
-    regions::Pairing pairing = regions::pair_counts(timed, counted);
-    for (const std::string& note : pairing.notes) {
-      std::cout << "counts (" << counts_file << "): " << note << "\n";
-    }
-    return std::move(pairing.file);
+    pairing = regions::pair_counts(timed, counted);
   } catch (const std::runtime_error& e) {
     throw UsageError(std::string(e.what()));
   }
+  for (const std::string& note : pairing.notes) {
+    std::cout << "counts (" << counts_file << "): " << note << "\n";
+  }
+  return placeable(file_or_dir, std::move(pairing.file));
 }
 
 }  // namespace larm::cli

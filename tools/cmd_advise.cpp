@@ -16,6 +16,7 @@
 #include "results/store.h"
 #include "roofline/contention_model.h"
 #include "roofline/policy_advice.h"
+#include "roofline/region_placement.h"
 #include "roofline/treematch.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
@@ -41,6 +42,7 @@ struct AdviseOptions {
   std::string cores;           // --cores: the PUs TreeMatch may use
   std::string model = "auto";  // --model: auto, capacity or martinasso
   bool cross_validate = false;
+  std::string placements_file;  // --placements: place.json of the same regions
 };
 
 std::string cross_validation_text(const std::vector<roofline::contention::CrossValidation>& rows,
@@ -236,11 +238,25 @@ int run_advise(const AdviseOptions& given, const GlobalOptions& /*global*/) {
   std::vector<std::string> notes;
   if (const auto single = roofline::advice::single_memory_note(results)) notes.push_back(*single);
   std::vector<roofline::advice::RegionsInput> inputs;
+  std::vector<roofline::RegionPoint> points;
   for (std::size_t i = 0; i < options.region_files.size(); ++i) {
     const std::string& file = options.region_files[i];
     inputs.push_back({file, load_regions(file, counts_for(options.counts_files, i,
                                                           options.region_files.size()))});
+    for (auto& point : roofline::region_points(inputs.back().records, file)) {
+      points.push_back(std::move(point));
+    }
   }
+  // The regions' verdicts, as larm place decides them (or read back from --placements): the
+  // advice says the same bound for each.
+  roofline::PlaceOptions place_options{
+      .access = Access::load, .access_follows_region = true, .precision = options.precision};
+  if (hybrid_results) place_options.hybrid = &*hybrid_results;
+  const results::PlaceFile placed =
+      options.placements_file.empty()
+          ? roofline::place_all(points, results, place_options, options.results_dir)
+          : load_placements(options.placements_file);
+  advice_options.placements = &placed.regions;
   std::vector<roofline::advice::RegionAdvice> advice;
   try {
     advice = roofline::advice::advise(results, inputs, advice_options);
@@ -252,7 +268,7 @@ int run_advise(const AdviseOptions& given, const GlobalOptions& /*global*/) {
             << (hybrid_file.empty() ? "" : ", hybrid model " + hybrid_file) << ")\n";
   for (const std::string& note : notes) std::cout << note << "\n";
   std::cout << choice.why << "\n";
-  std::cout << "\n" << text::advice_table(advice);
+  std::cout << "\n" << text::advice_table(advice, placed.regions);
   results::AdviceFile document;
   document.notes = notes;
   document.regions = roofline::advice::advice_records(advice);
@@ -321,6 +337,9 @@ void setup_advise(CLI::App& app, GlobalOptions& global, Action& action) {
                    "with his event loop) or auto (the one with the smaller leave-one-out error "
                    "on the node's roofs; default)")
       ->check(CLI::IsMember({"auto", "capacity", "martinasso"}));
+  command->add_option("--placements", options->placements_file,
+                      "place.json of the same regions (larm place --out): their verdicts, instead "
+                      "of placing them again");
   command->add_flag("--cross-validate", options->cross_validate,
                     "also predict each memory roof from the others (leave-one-out)");
   command->callback([options, &global, &action] {

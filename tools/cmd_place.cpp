@@ -5,8 +5,9 @@
 #include <memory>
 #include <set>
 
-#include "report/text/placement_table.h"
+#include "report/text/placement_text.h"
 #include "results/atomic_file.h"
+#include "results/json_output.h"
 #include "results/store.h"
 #include "roofline/region_placement.h"
 #include "tools/cli_inputs.h"
@@ -26,6 +27,7 @@ struct PlaceOptions {
   std::string json_file;
   std::string hybrid_file;                // empty: hybrid.json beside the results, if any
   std::vector<std::string> counts_files;  // --counts: count runs' regions.json
+  bool verbose = false;
 };
 
 int run_place(const PlaceOptions& options) {
@@ -39,30 +41,24 @@ int run_place(const PlaceOptions& options) {
   const std::optional<hybrid::HybridResults> hybrid_results =
       load_hybrid_beside(options.results_dir, options.hybrid_file);
   if (hybrid_results) place_options.hybrid = &*hybrid_results;
-  std::vector<roofline::PlacedRegion> placements;
-  std::set<int> domains;
+  // Every file read and checked before anything is placed: a bad one is one line, nothing made.
+  std::vector<roofline::RegionPoint> points;
   for (std::size_t i = 0; i < options.region_files.size(); ++i) {
     const std::string& file = options.region_files[i];
-    const std::vector<roofline::RegionPoint> points = roofline::region_points(
-        load_regions(file, counts_for(options.counts_files, i, options.region_files.size())), file);
-    for (const auto& point : points) {
-      placements.push_back(roofline::place(point, results, place_options));
-      domains.insert(point.domain);
+    for (auto& point : roofline::region_points(
+             load_regions(file, counts_for(options.counts_files, i, options.region_files.size())),
+             file)) {
+      points.push_back(std::move(point));
     }
   }
-  std::cout << "Regions on the "
-            << (follow ? "roofs of each region's access mix" : options.access + " roofs") << " and "
-            << name(options.precision) << " ceilings of " << options.results_dir << "\n";
-  for (int domain : domains) {
-    for (const auto& absent : roofline::absent_roof_kinds(results, domain, place_options)) {
-      std::cout << "domain " << domain << ": no " << absent << "\n";
-    }
-  }
-  std::cout << "\n" << text::placement_table(placements);
-  if (placements.empty()) std::cout << "(no region with a known domain in the given files)\n";
+  const results::PlaceFile placed =
+      roofline::place_all(points, results, place_options, options.results_dir);
+  std::cout << text::place_file_header(placed) << "\n"
+            << text::placement_table(placed.regions, options.verbose);
+  if (placed.regions.empty()) std::cout << "(no region with a known domain in the given files)\n";
   if (!options.json_file.empty()) {
-    results::write_file_atomically(options.json_file,
-                                   roofline::placements_json(placements).dump(2) + "\n");
+    results::write_json_output(options.json_file, results::to_json(placed),
+                               results::FileFormat::place, 2);
   }
   return 0;
 }
@@ -84,7 +80,11 @@ void setup_place(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
       ->check(CLI::IsMember(accesses))
       ->capture_default_str();
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
-  command->add_option("--out", options->json_file, "also write the placements to this JSON file");
+  command->add_option("--out", options->json_file,
+                      "also write the placements to this file (place.json: the verdicts as data, "
+                      "which plot, report and advise read with --placements)");
+  command->add_flag("--verbose", options->verbose,
+                    "under each region's headline, the evidence its verdict rests on");
   add_hybrid_option(*command, options->hybrid_file);
   add_counts_option(*command, options->counts_files);
   command->callback([options, &action] { action = [options] { return run_place(*options); }; });

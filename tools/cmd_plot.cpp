@@ -38,6 +38,12 @@ int run_plot(const PlotCommandOptions& options, const GlobalOptions& global) {
   }
   const std::filesystem::path out =
       options.out.empty() ? dir / "plots" : std::filesystem::path(options.out);
+  // Inputs read, and refused, before anything is made; before the first Ctrl-C can matter too:
+  // from then on one stops the drawing.
+  const std::optional<fleet::Fleet> fleet =
+      is_fleet ? std::optional(load_fleet_argument(options.dir)) : std::nullopt;
+  const std::optional<report::PlotInputs> inputs =
+      is_fleet ? std::nullopt : std::optional(load_plot_inputs(options.dir, options.inputs));
   if (options.out.empty()) {
     try {
       results::ensure_output_subdirectory(out);  // DIR/plots: never a link planted there
@@ -46,11 +52,6 @@ int run_plot(const PlotCommandOptions& options, const GlobalOptions& global) {
     }
   }
   const results::OutputClaim claim = claim_output(out, "larm plot");
-  // Inputs read before the first Ctrl-C can matter; from then on one stops the drawing.
-  const std::optional<fleet::Fleet> fleet =
-      is_fleet ? std::optional(load_fleet_argument(options.dir)) : std::nullopt;
-  const std::optional<report::PlotInputs> inputs =
-      is_fleet ? std::nullopt : std::optional(load_plot_inputs(options.dir, options.inputs));
   const platform::InterruptGuard interrupt;
   const report::PlotOutcome outcome =
       is_fleet ? report::plot_fleet(*fleet, out, formats, interrupt.stop_flag())

@@ -16,8 +16,9 @@
 #include <memory>
 
 #include "report/gnuplot_runner.h"
-#include "report/text/placement_table.h"
+#include "report/text/placement_text.h"
 #include "results/atomic_file.h"
+#include "results/json_output.h"
 #include "results/number_text.h"
 #include "results/printable_text.h"
 #include "results/region_records.h"
@@ -45,6 +46,7 @@ struct ProfileOptions {
   int frequency = 10000;
   std::string results_dir;
   bool no_cache_model = false;
+  bool verbose = false;
   std::vector<int> allow_exit;
   std::vector<std::string> command;
 };
@@ -288,14 +290,14 @@ int run_profile(const ProfileOptions& options) {
             << fixed(counted.seconds, 2) << " s\n";
   if (results) {
     roofline::PlaceOptions place_options{.access = Access::load, .access_follows_region = true};
-    std::vector<roofline::PlacedRegion> placements;
-    for (const auto& point :
-         roofline::region_points(profile.file, (out / "regions.json").string())) {
-      placements.push_back(roofline::place(point, *results, place_options));
-    }
-    std::cout << "\n" << text::placement_table(placements);
-    results::write_file_atomically(out / "place.json",
-                                   roofline::placements_json(placements).dump(2) + "\n");
+    const results::PlaceFile placed =
+        roofline::place_all(roofline::region_points(profile.file, (out / "regions.json").string()),
+                            *results, place_options, options.results_dir);
+    std::cout << "\n"
+              << text::place_file_header(placed) << "\n"
+              << text::placement_table(placed.regions, options.verbose);
+    results::write_json_output(out / "place.json", results::to_json(placed),
+                               results::FileFormat::place, 2);
   } else {
     std::cout << "next: larm place RESULTS " << (out / "regions.json").string() << "\n";
   }
@@ -322,6 +324,8 @@ void setup_profile(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
   command->add_option("--results", options->results_dir,
                       "results of this node: the functions are placed on its roofs, and the cache "
                       "model takes its effective capacities");
+  command->add_flag("--verbose", options->verbose,
+                    "under each placed function's headline, the evidence its verdict rests on");
   command->add_flag("--no-cache-model", options->no_cache_model,
                     "count without the cache model (faster; no bytes per level)");
   command->add_option("--allow-exit", options->allow_exit,

@@ -6,7 +6,6 @@
 #include "report/fleet_report.h"
 #include "report/report_page.h"
 #include "report/text/loaded_latency_text.h"
-#include "report/text/placement_table.h"
 #include "report/text/summary_table.h"
 #include "results/atomic_file.h"
 #include "roofline/contention.h"
@@ -89,16 +88,16 @@ int run_report(const ReportCommandOptions& options) {
   const report::PlotOutcome figures = report::plot_all(
       inputs, figures_dir, {report::Format::svg, report::Format::png}, interrupt.stop_flag());
   if (figures.interrupted) return report_interrupted_drawing(figures, figures_dir);
-  report::ReportInputs page{inputs, figures, figures_dir, out, "", ""};
-  // The terminal's tables, as larm show and larm place print them.
+  report::ReportInputs page{inputs, figures, figures_dir, out, ""};
+  // The terminal's tables, as larm show prints them.
   page.node_tables =
       text::summary_table(inputs.results) + roofline::describe_ridges(inputs.results) +
       roofline::describe_contention(inputs.results) + text::loaded_latency_table(inputs.results);
-  std::vector<roofline::PlacedRegion> placements;
-  for (const roofline::RegionPoint& point : inputs.regions) {
-    placements.push_back(roofline::place(point, inputs.results, inputs.roofs));
+  // The verdicts the report shows, as data beside it: the same records, for larm advise and
+  // larm plot --placements to read.
+  if (!inputs.place.regions.empty()) {
+    write_placements(out / "place.json", inputs);
   }
-  if (!placements.empty()) page.regions_text = text::placement_table(placements);
   return finish_report(figures, figures_dir, out, report::html_report(page),
                        report::markdown_report(page), options.quiet);
 }

@@ -6,8 +6,11 @@
 
 #include "results/advice_records.h"
 #include "results/input_file.h"
+#include "results/json_output.h"
 #include "results/json_schema.h"
+#include "results/placement_records.h"
 #include "results/store.h"
+#include "roofline/region_placement.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 
@@ -19,6 +22,9 @@ void add_plot_input_options(CLI::App& command, PlotInputOptions& options) {
                   "regions.json files (or directories holding one) to place on the LARM")
       ->delimiter(',');
   add_counts_option(command, options.counts);
+  command.add_option("--placements", options.placements,
+                     "a place.json (larm place --out): the regions' verdicts as larm place decided "
+                     "them, instead of --regions");
   command.add_option("--advice", options.advice,
                      "advice.json of larm advise: draw each region's predicted placements");
   command.add_option("--monitor", options.monitor,
@@ -73,15 +79,25 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
                   .access_follows_region = follow,
                   .precision = options.precision};
   const std::vector<std::string>& region_files = options.regions;
-  const std::filesystem::path dir = results_directory(results_dir);
+  if (!options.placements.empty() && !region_files.empty()) {
+    throw UsageError("--placements and --regions: give the regions or their placements, not both");
+  }
+  std::vector<roofline::RegionPoint> points;
   for (std::size_t i = 0; i < region_files.size(); ++i) {
     const std::string& file = region_files[i];
     const std::string counts = counts_for(options.counts, i, region_files.size());
     for (auto& p : roofline::region_points(load_regions(file, counts), file)) {
-      inputs.regions.push_back(std::move(p));
+      points.push_back(std::move(p));
     }
   }
   inputs.hybrid = load_hybrid_beside(results_dir, "");
+  if (!options.placements.empty()) {
+    inputs.place = load_placements(options.placements);
+  } else {
+    roofline::PlaceOptions place_options = inputs.roofs;
+    if (inputs.hybrid) place_options.hybrid = &*inputs.hybrid;
+    inputs.place = roofline::place_all(points, inputs.results, place_options, results_dir);
+  }
   if (!options.advice.empty()) inputs.predicted = predicted_points(options.advice);
   if (!options.monitor.empty()) {
     inputs.monitor_dir = options.monitor;
@@ -96,6 +112,20 @@ report::PlotInputs load_plot_inputs(const std::string& results_dir,
     }
   }
   return inputs;
+}
+
+void write_placements(const std::filesystem::path& file, const report::PlotInputs& inputs) {
+  results::write_json_output(file, results::to_json(inputs.place), results::FileFormat::place, 2);
+}
+
+results::PlaceFile load_placements(const std::string& file) {
+  try {
+    return results::place_from_json(results::read_json_file(file));
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(file + " is not a valid place file: " + e.what());
+  } catch (const std::runtime_error& e) {
+    throw UsageError(file + ": " + e.what());
+  }
 }
 
 void add_hybrid_option(CLI::App& command, std::string& hybrid_file) {

@@ -15,6 +15,7 @@ namespace larm::cli {
 // --regions, --advice, --monitor, --access and --precision, which plot and report share.
 struct PlotInputOptions {
   std::vector<std::string> regions;
+  std::string placements;           // --placements: a place.json instead of --regions
   std::vector<std::string> counts;  // --counts: count runs' regions.json for --regions
   std::string advice;               // advice.json of larm advise
   std::string monitor;              // a monitored run's directory (trace.json, trace.csv)
@@ -23,9 +24,16 @@ struct PlotInputOptions {
 };
 void add_plot_input_options(CLI::App& command, PlotInputOptions& options);
 
-// Throws UsageError naming a file that cannot be read.
+// Throws UsageError naming a file that cannot be read. The regions given are placed here, once
+// (or read back from --placements): every figure and section reads those records.
 report::PlotInputs load_plot_inputs(const std::string& results_dir,
                                     const PlotInputOptions& options);
+
+// The placements of the inputs as place.json, written atomically.
+void write_placements(const std::filesystem::path& file, const report::PlotInputs& inputs);
+
+// A place.json read and checked as larm writes it; UsageError naming the file and the problem.
+results::PlaceFile load_placements(const std::string& file);
 
 // --hybrid: the node's hybrid.json (default: the one beside the results, if any).
 void add_hybrid_option(CLI::App& command, std::string& hybrid_file);

@@ -216,7 +216,8 @@ void Generator::emit_ones_operands(FlopOp op, const Vec& x, const Vec& y, int fi
   emit_broadcast(x, reg_scratch());
   emit_broadcast(y, reg_scratch());
   for (int r = first; r < first + count; ++r) {
-    if (op == FlopOp::mul) {
+    // addmul multiplies on the odd accumulators (counted from the first).
+    if (op == FlopOp::mul || (op == FlopOp::addmul && (r - first) % 2 == 1)) {
       emit_broadcast(vreg(r), reg_scratch());
     } else {
       emit_zero(vreg(r));
@@ -229,6 +230,8 @@ sve::Elements Generator::elements() const {
 }
 
 void Generator::emit_flop(FlopOp op, const Vec& acc, const Vec& x, const Vec& y) {
+  // addmul is a kernel's pattern of adds and multiplies, not an instruction.
+  if (op == FlopOp::addmul) throw std::invalid_argument("addmul is not one instruction");
   if (sve()) {
     switch (op) {
       case FlopOp::add:
@@ -239,6 +242,8 @@ void Generator::emit_flop(FlopOp op, const Vec& acc, const Vec& x, const Vec& y)
         break;
       case FlopOp::fma:
         emit_word(sve::fmla(elements(), acc.id(), kAllLanes, x.id(), y.id()));
+        break;
+      case FlopOp::addmul:
         break;
     }
   } else {
@@ -252,6 +257,8 @@ void Generator::emit_flop(FlopOp op, const Vec& acc, const Vec& x, const Vec& y)
         break;
       case FlopOp::fma:
         check(a().fmla(d, m, n), "fmla");
+        break;
+      case FlopOp::addmul:
         break;
     }
   }

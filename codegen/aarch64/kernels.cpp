@@ -195,9 +195,15 @@ void Generator::generate_family(const FlopsSpec& flops) {
   const int accumulators = register_count() - 2;
   const Vec x = vreg(accumulators);
   const Vec y = vreg(accumulators + 1);
+  // addmul: adds on the even accumulators, multiplies on the odd ones.
+  const auto op_of = [&](int r) {
+    return op != FlopOp::addmul ? op : r % 2 == 0 ? FlopOp::add : FlopOp::mul;
+  };
   emit_ones_operands(op, x, y, 0, accumulators);
   emit_repetitions_loop([&] {
-    for (int k = 0; k < unroll; ++k) emit_flop(op, vreg(k % accumulators), x, y);
+    for (int k = 0; k < unroll; ++k) {
+      emit_flop(op_of(k % accumulators), vreg(k % accumulators), x, y);
+    }
   });
   a().ldr(reg_scratch(), arg(offsetof(KernelArgs, out)));
   for (int r = 0; r < accumulators; ++r) emit_store_out(vreg(r), reg_scratch(), r);

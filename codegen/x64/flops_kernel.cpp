@@ -1,4 +1,5 @@
-// FLOP ceiling kernels: add, mul or fma on independent accumulators, no memory traffic.
+// FLOP ceiling kernels: add, mul or fma on independent accumulators, no memory traffic; addmul
+// alternates the two, adds on the even accumulators and multiplies on the odd ones.
 #include <cstddef>
 
 #include "codegen/x64/generator.h"
@@ -14,12 +15,16 @@ void Generator::generate_family(const FlopsSpec& flops) {
   const Xmm a = vreg(accumulators);
   const Xmm b = vreg(accumulators + 1);
 
+  // The operation on accumulator r.
+  const auto op_of = [&](int r) {
+    return op != FlopOp::addmul ? op : r % 2 == 0 ? FlopOp::add : FlopOp::mul;
+  };
   // Operands are ones: add and fma then count exactly, mul keeps its accumulators at one.
   mov(reg_scratch, arg(offsetof(KernelArgs, fill)));
   load_unaligned_setup(a, ptr[reg_scratch]);
   load_unaligned_setup(b, ptr[reg_scratch]);
   for (int r = 0; r < accumulators; ++r) {
-    if (op == FlopOp::mul) {
+    if (op_of(r) == FlopOp::mul) {
       load_unaligned_setup(vreg(r), ptr[reg_scratch]);
     } else {
       zero(vreg(r));
@@ -27,7 +32,9 @@ void Generator::generate_family(const FlopsSpec& flops) {
   }
 
   emit_repetitions_loop([&] {
-    for (int k = 0; k < unroll; ++k) emit_flop(op, vreg(k % accumulators), a, b);
+    for (int k = 0; k < unroll; ++k) {
+      emit_flop(op_of(k % accumulators), vreg(k % accumulators), a, b);
+    }
   });
 
   mov(reg_scratch, arg(offsetof(KernelArgs, out)));

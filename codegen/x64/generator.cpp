@@ -76,6 +76,8 @@ void Generator::emit_load_accumulate(const Xbyak::Xmm& acc, const Xbyak::Address
 
 void Generator::emit_flop(FlopOp op, const Xbyak::Xmm& acc, const Xbyak::Xmm& a,
                           const Xbyak::Xmm& b) {
+  // addmul is a kernel's pattern of adds and multiplies, not an instruction.
+  if (op == FlopOp::addmul) throw std::invalid_argument("addmul is not one instruction");
   const auto form = forms_.arithmetic[static_cast<int>(op)][static_cast<int>(precision_)];
   if (form == nullptr) {
     throw std::invalid_argument(std::string(larm::name(op)) + " is not part of ISA " +

@@ -7,7 +7,7 @@
 #include <valgrind/valgrind.h>
 
 /* Bumped when the counts change meaning or order; liblarm refuses another version. */
-#define LARM_COUNT_PROTOCOL_VERSION 2
+#define LARM_COUNT_PROTOCOL_VERSION 3
 
 /* arg1: address of an array of unsigned 64-bit counts; arg2: its length. The tool copies the
  * calling thread's counts since it started (at most arg2 of them) and answers
@@ -45,6 +45,18 @@ enum larm_count_index {
   LARM_COUNT_MEMORY_READ,
   LARM_COUNT_MEMORY_WRITTEN,
   LARM_COUNT_CACHE_ACCESSES, /* accesses the model simulated (a line-crossing one counts 2) */
+  /* Of all FLOPs, those of each kind of operation, so that a region is set against the ceiling
+   * of its own mix: adds (add, sub, min, max: the FP adder's), multiplies, divisions and square
+   * roots. With fma_flops they sum to the FLOPs of the width counts. */
+  LARM_COUNT_ADD_FLOPS,
+  LARM_COUNT_MUL_FLOPS,
+  LARM_COUNT_DIV_FLOPS,
+  /* Of the bytes each level serves read, those fetched for a store that missed (the model's
+   * write-allocate, a read for ownership): the program did not ask to read them. Taken from the
+   * read counts, they leave the bytes the roofs' kernels count, their own loads and stores. */
+  LARM_COUNT_L2_ALLOCATE,
+  LARM_COUNT_L3_ALLOCATE,
+  LARM_COUNT_MEMORY_ALLOCATE,
   LARM_COUNT_N
 };
 

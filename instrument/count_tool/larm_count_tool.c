@@ -211,10 +211,15 @@ static Int served_written(Int k) {
   return k == levels ? LARM_COUNT_MEMORY_WRITTEN
                      : k == 1 ? LARM_COUNT_L2_WRITTEN : LARM_COUNT_L3_WRITTEN;
 }
+static Int served_allocate(Int k) {
+  return k == levels ? LARM_COUNT_MEMORY_ALLOCATE
+                     : k == 1 ? LARM_COUNT_L2_ALLOCATE : LARM_COUNT_L3_ALLOCATE;
+}
 
 /* A reference to `line` at level k: a demand from the level above (or the core at k = 0), or the
- * write-back of a dirty line from the level above, which fills without fetching. */
-static void level_ref(Int k, ULong line, Bool write, Bool write_back) {
+ * write-back of a dirty line from the level above, which fills without fetching. `for_store`: the
+ * demand comes from a store that missed every level above (its fetch is a write-allocate). */
+static void level_ref(Int k, ULong line, Bool write, Bool write_back, Bool for_store) {
   ULong victim = 0;
   Bool evicted = False;
   if (k == levels) return; /* memory: counted by the caller */
@@ -222,12 +227,16 @@ static void level_ref(Int k, ULong line, Bool write, Bool write_back) {
   if (evicted) {
     running[served_written(k + 1)] += line_bytes;
     if (model_row != NULL) model_row[served_written(k + 1)] += line_bytes;
-    level_ref(k + 1, victim, True, True);
+    level_ref(k + 1, victim, True, True, False);
   }
   if (!write_back) {
     running[served_read(k + 1)] += line_bytes;
     if (model_row != NULL) model_row[served_read(k + 1)] += line_bytes;
-    level_ref(k + 1, line, False, False);
+    if (for_store) {
+      running[served_allocate(k + 1)] += line_bytes;
+      if (model_row != NULL) model_row[served_allocate(k + 1)] += line_bytes;
+    }
+    level_ref(k + 1, line, False, False, for_store);
   }
 }
 
@@ -251,7 +260,7 @@ static void model_access(Addr address, HWord bytes, Bool write, HWord function) 
   for (; line <= last; ++line) {
     running[LARM_COUNT_CACHE_ACCESSES] += 1;
     if (model_row != NULL) model_row[LARM_COUNT_CACHE_ACCESSES] += 1;
-    level_ref(0, line, write, False);
+    level_ref(0, line, write, False, write);
   }
   model_row = NULL;
 }
@@ -357,15 +366,37 @@ typedef struct {
   ULong add[LARM_COUNT_N]; /* what the statements walked since the last flush add */
 } Pending;
 
+/* The kinds of FP operation counted apart: the FP adder's (add, sub, min, max), multiplies,
+ * divisions and square roots, fused multiply-adds. */
+typedef enum { KIND_ADD = 0, KIND_MUL, KIND_DIV, KIND_FMA, KIND_N } FlopKind;
+
 /* FLOP operations of the current guest instruction, before its width is known. */
 typedef struct {
   ULong flops[2];       /* [0] double, [1] single */
-  ULong fma_flops[2];
+  ULong by_kind[KIND_N]; /* both precisions */
   UInt lanes[2];        /* the widest vector operation's lanes */
   UInt scalar_ops[2];   /* scalar operations: an FMA of 4 lanes is 4 scalar MAdds in the IR */
 } InstructionFlops;
 
 typedef enum { PREC_NONE = -1, PREC_DP = 0, PREC_SP = 1 } Precision;
+
+static FlopKind kind_of(IROp op) {
+  switch (op) {
+    case Iop_MulF64: case Iop_MulF64r32: case Iop_Mul64F0x2: case Iop_MulF32: case Iop_Mul32F0x4:
+    case Iop_Mul64Fx2: case Iop_Mul64Fx4: case Iop_Mul32Fx2: case Iop_Mul32Fx4: case Iop_Mul32Fx8:
+      return KIND_MUL;
+    case Iop_DivF64: case Iop_SqrtF64: case Iop_DivF64r32: case Iop_Div64F0x2: case Iop_Sqrt64F0x2:
+    case Iop_DivF32: case Iop_SqrtF32: case Iop_Div32F0x4: case Iop_Sqrt32F0x4:
+    case Iop_Div64Fx2: case Iop_Sqrt64Fx2: case Iop_Div64Fx4: case Iop_Sqrt64Fx4:
+    case Iop_Div32Fx4: case Iop_Sqrt32Fx4: case Iop_Div32Fx8: case Iop_Sqrt32Fx8:
+      return KIND_DIV;
+    case Iop_MAddF64: case Iop_MSubF64: case Iop_MAddF64r32: case Iop_MSubF64r32:
+    case Iop_MAddF32: case Iop_MSubF32:
+      return KIND_FMA;
+    default:
+      return KIND_ADD;
+  }
+}
 
 /* The precision, lanes (0: a scalar operation) and FLOPs per lane of an IR operation. */
 static Precision classify(IROp op, UInt* lanes, UInt* per_lane) {
@@ -422,10 +453,11 @@ static void tally_op(InstructionFlops* insn, IROp op) {
   if (lanes == 0) {
     insn->scalar_ops[p] += 1;
     insn->flops[p] += per_lane;
-    if (per_lane == 2) insn->fma_flops[p] += 2;
+    insn->by_kind[kind_of(op)] += per_lane;
   } else {
     if (lanes > insn->lanes[p]) insn->lanes[p] = lanes;
     insn->flops[p] += (ULong)lanes * per_lane;
+    insn->by_kind[kind_of(op)] += (ULong)lanes * per_lane;
   }
 }
 
@@ -439,8 +471,11 @@ static void close_instruction(InstructionFlops* insn, Pending* pending) {
     const UInt lanes_in_128 = p == PREC_DP ? 2 : 4;
     Int width = lanes <= 1 ? 0 : lanes <= lanes_in_128 ? 1 : lanes <= 2 * lanes_in_128 ? 2 : 3;
     pending->add[first[p] + width] += insn->flops[p];
-    pending->add[LARM_COUNT_FMA_FLOPS] += insn->fma_flops[p];
   }
+  pending->add[LARM_COUNT_ADD_FLOPS] += insn->by_kind[KIND_ADD];
+  pending->add[LARM_COUNT_MUL_FLOPS] += insn->by_kind[KIND_MUL];
+  pending->add[LARM_COUNT_DIV_FLOPS] += insn->by_kind[KIND_DIV];
+  pending->add[LARM_COUNT_FMA_FLOPS] += insn->by_kind[KIND_FMA];
   VG_(memset)(insn, 0, sizeof *insn);
 }
 
@@ -747,7 +782,8 @@ static const HChar* const count_names[LARM_COUNT_N] = {
     "flops_dp_scalar", "flops_dp_128", "flops_dp_256", "flops_dp_512", "flops_sp_scalar",
     "flops_sp_128", "flops_sp_256", "flops_sp_512", "fma_flops", "bytes_l2_read",
     "bytes_l2_written", "bytes_l3_read", "bytes_l3_written", "bytes_memory_read",
-    "bytes_memory_written", "cache_accesses"};
+    "bytes_memory_written", "cache_accesses", "add_flops", "mul_flops", "div_flops",
+    "bytes_l2_allocate", "bytes_l3_allocate", "bytes_memory_allocate"};
 
 static void write_totals(void) {
   ULong total[LARM_COUNT_N];

@@ -2,6 +2,8 @@
 // operation (instructions per cycle per core), with the document it comes from.
 #include "platform/cpu_info.h"
 
+#include <utility>
+
 namespace larm::platform {
 namespace {
 
@@ -36,31 +38,35 @@ std::optional<DocumentedThroughput> documented_throughput(const CpuInfo& cpu, la
   // mul and fma all run on the two FMA ports 0 and 1, and 512-bit operations on ports 0+1 fused
   // and port 5 where the part has the second FMA unit).
   if (cpu.vendor_id == CpuVendor::amd) {
+    // The figures below are per operation; adds and multiplies together (addmul) use both the
+    // ADD pipes and the FMA/MUL pipes, twice the figure.
+    const auto amd = [&](double ipc, const char* microarchitecture, std::string source) {
+      return DocumentedThroughput{op == FlopOp::addmul ? 2 * ipc : ipc, microarchitecture,
+                                  std::move(source)};
+    };
     if (cpu.family == 0x17 && cpu.model < 0x30) {
       // Zen 1: four 128-bit pipes, two of them FMA/MUL, two ADD; 256-bit ops take two slots.
       const double ipc = isa == Isa::sse2 ? 2 : 1;
-      return DocumentedThroughput{ipc, "Zen", "AMD Software Optimization Guide, family 17h"};
+      return amd(ipc, "Zen", "AMD Software Optimization Guide, family 17h");
     }
     if (cpu.family == 0x17 || (cpu.family == 0x19 && isa != Isa::avx512)) {
       // Zen 2, Zen 3, Zen 4 up to 256 bits: two FMA/MUL pipes and two ADD pipes.
-      return DocumentedThroughput{2, cpu.family == 0x17 ? "Zen 2" : "Zen 3/Zen 4",
-                                  "AMD Software Optimization Guide, family 17h/19h"};
+      return amd(2, cpu.family == 0x17 ? "Zen 2" : "Zen 3/Zen 4",
+                 "AMD Software Optimization Guide, family 17h/19h");
     }
     if (cpu.family == 0x19 && isa == Isa::avx512) {
       // Zen 4 runs 512-bit operations on its 256-bit pipes in two passes.
-      return DocumentedThroughput{1, "Zen 4",
-                                  "AMD Software Optimization Guide for family 19h (pub. 57647)"};
+      return amd(1, "Zen 4", "AMD Software Optimization Guide for family 19h (pub. 57647)");
     }
     if (cpu.family == 0x1a) {
       // Zen 5: two FMA/MUL and two ADD pipes. Server (models 00h-1Fh) and desktop (40h-4Fh) parts
       // have them 512 bits wide; the mobile parts run 512-bit operations in two 256-bit passes.
       const bool full_width = cpu.model < 0x20 || (cpu.model >= 0x40 && cpu.model < 0x50);
       if (isa == Isa::avx512 && !full_width) {
-        return DocumentedThroughput{1, "Zen 5 (256-bit datapath)",
-                                    "AMD Software Optimization Guide for family 1Ah (pub. 58455)"};
+        return amd(1, "Zen 5 (256-bit datapath)",
+                   "AMD Software Optimization Guide for family 1Ah (pub. 58455)");
       }
-      return DocumentedThroughput{2, "Zen 5",
-                                  "AMD Software Optimization Guide for family 1Ah (pub. 58455)"};
+      return amd(2, "Zen 5", "AMD Software Optimization Guide for family 1Ah (pub. 58455)");
     }
   }
   if (cpu.vendor_id == CpuVendor::intel && cpu.family == 6) {
@@ -75,7 +81,9 @@ std::optional<DocumentedThroughput> documented_throughput(const CpuInfo& cpu, la
       case 0x4f:
       case 0x56:  // Broadwell
         if (isa == Isa::avx512) return std::nullopt;
-        // Thesis table 4.1 (Broadwell): add 1, mul 2, fma 2 per cycle.
+        // Thesis table 4.1 (Broadwell): add 1, mul 2, fma 2 per cycle; adds (port 1) and
+        // multiplies (ports 0 and 1) together 2. From Skylake on, every operation and any mix
+        // of them shares the FMA ports: one figure for all.
         return DocumentedThroughput{op == FlopOp::add ? 1.0 : 2.0, "Haswell/Broadwell",
                                     "thesis table 4.1; Intel Optimization Reference Manual"};
       case 0x55: {  // Skylake-SP, Cascade Lake, Cooper Lake

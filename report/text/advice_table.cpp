@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "report/text/placement_text.h"
 #include "results/number_text.h"
 
 namespace larm::text {
@@ -17,13 +18,22 @@ std::string advice_number(double value, const char* pattern = "%.3g") {
 
 }  // namespace
 
-std::string advice_table(const std::vector<RegionAdvice>& advice) {
+std::string advice_table(const std::vector<RegionAdvice>& advice,
+                         const std::vector<results::RegionPlacement>& placements) {
   std::ostringstream out;
   for (const RegionAdvice& a : advice) {
     out << a.label << " / " << a.region << ": " << a.threads << " threads";
     if (a.ai) out << ", AI " << advice_number(*a.ai) << " FLOP/byte";
     if (a.measured_gflops) out << ", measured " << advice_number(*a.measured_gflops) << " GFLOP/s";
     if (a.measured_gbps) out << ", " << advice_number(*a.measured_gbps) << " GB/s";
+    const results::RegionPlacement* verdict = nullptr;
+    for (const auto& p : placements) {
+      if (p.file == a.file && p.region == a.region &&
+          (verdict == nullptr || p.threads > verdict->threads)) {
+        verdict = &p;
+      }
+    }
+    if (verdict != nullptr) out << "\n  verdict: " << headline(*verdict);
     out << "\n  current: " << a.current;
     if (a.current_predicted) {
       out << " (predicted " << advice_number(*a.current_predicted) << (a.ai ? " GFLOP/s" : " GB/s")

@@ -8,6 +8,9 @@
 
 namespace larm::text {
 
-std::string advice_table(const std::vector<roofline::advice::RegionAdvice>& advice);
+// Each region's verdict is the headline of its placement record (the one of its domain with the
+// most threads), as larm place prints it.
+std::string advice_table(const std::vector<roofline::advice::RegionAdvice>& advice,
+                         const std::vector<results::RegionPlacement>& placements);
 
 }  // namespace larm::text

@@ -185,28 +185,42 @@ std::string summary_table(const Results& results) {
       flops[label][r.op] = &r;
     }
     if (!flop_order.empty()) {
-      // 80 columns: a label of 20 and three cells of 19 ("51.00 [1.99] ±0.8" and its gap).
+      // The operations measured (files before 1.9 have no addmul). 80 columns: a label of 20 and
+      // up to four cells of 14 ("51.00 [1.99]" and its gap); the intervals in rows of their own.
+      std::vector<FlopOp> ops;
+      for (FlopOp op : all<FlopOp>()) {
+        if (std::any_of(flops.begin(), flops.end(),
+                        [&](const auto& row) { return row.second.count(op) > 0; })) {
+          ops.push_back(op);
+        }
+      }
       out << "  " << right_aligned("GFLOP/s (" + estimator + ") [IPC]", 20);
-      const std::size_t width = any_interval(results.roofs, domain) ? 19 : 16;
-      for (FlopOp op : all<FlopOp>()) out << right_aligned(name(op), width);
+      for (FlopOp op : ops) out << right_aligned(name(op), 14);
       out << "\n";
       for (const std::string& label : flop_order) {
         out << "  " << right_aligned(label, 20);
-        for (FlopOp op : all<FlopOp>()) {
+        for (FlopOp op : ops) {
           auto it = flops[label].find(op);
           std::string text = it == flops[label].end() ? "" : cell(it->second);
           if (it != flops[label].end() && it->second->instructions_per_cycle) {
             text += " [" + table_value_text(*it->second->instructions_per_cycle) + "]";
           }
-          if (const std::string interval =
-                  interval_cell(it == flops[label].end() ? nullptr : it->second);
-              !interval.empty()) {
-            text += " " + interval;
-          }
-          // ± is two bytes in UTF-8 and one column on the screen.
-          out << right_aligned(" " + text, width + (text.find("±") != std::string::npos ? 1 : 0));
+          out << right_aligned(" " + text, 14);
         }
         out << "\n";
+      }
+      if (any_interval(results.roofs, domain)) {
+        out << "  " << right_aligned("interval, ± % (95 %)", 20) << "\n";
+        for (const std::string& label : flop_order) {
+          out << "  " << right_aligned(label, 20);
+          for (FlopOp op : ops) {
+            auto it = flops[label].find(op);
+            const std::string text = interval_cell(it == flops[label].end() ? nullptr : it->second);
+            // ± is two bytes in UTF-8 and one column on the screen.
+            out << right_aligned(" " + text, 14 + (text.find("±") != std::string::npos ? 1 : 0));
+          }
+          out << "\n";
+        }
       }
     }
     out << bimodal_lines(results.roofs, domain);

@@ -21,7 +21,10 @@
     if (!host) continue;
     const grid = new Set();
     for (let i = 0; i <= 120; i++) grid.add(aiLow * Math.pow(aiHigh / aiLow, i / 120));
-    for (const r of domain.regions) grid.add(r.ai);
+    for (const r of domain.regions) {
+      grid.add(r.ai);
+      for (const l of r.levels || []) grid.add(l.ai);
+    }
     const x = Array.from(grid).sort(function (a, b) { return a - b; });
     // A bandwidth roof stops at the highest ceiling, as in the static figure.
     let top = 0;  // none: the slopes run across the figure
@@ -50,6 +53,23 @@
         points: { show: true, size: 10, fill: regionColours[i % regionColours.length] },
       });
       texts.push(region.text);
+    });
+    // Each region again at its L2, L3 and memory intensity (larm count's cache model), smaller,
+    // in its colour: the points its verdict sets against those levels' roofs.
+    domain.regions.forEach(function (region, i) {
+      const levels = region.levels || [];
+      if (!levels.length) return;
+      columns.push(x.map(function (ai) {
+        return levels.some(function (l) { return l.ai === ai; }) ? region.gflops : null;
+      }));
+      series.push({
+        label: region.name + ' per level',
+        stroke: regionColours[i % regionColours.length],
+        paths: function () { return null; },
+        points: { show: true, size: 6, fill: '#ffffff' },
+      });
+      texts.push(region.text + ' \u2014 at the intensity of ' +
+                 levels.map(function (l) { return l.level; }).join(', ') + ' (cache model)');
     });
 
     const tip = document.createElement('div');

@@ -69,7 +69,7 @@ with tempfile.TemporaryDirectory(prefix="larm-profile-test-") as tmp:
     placed = {f["function"]: f for f in table["functions"] if f["placed"]}
     check(all(placed[n]["share_of_samples_median"] > 0.01 for n in ("triad", "dot") if n in placed),
           "triad and dot each above 1 % of the samples")
-    check(os.path.exists(os.path.join(out, "place.json")) and "bound by" in run.stdout,
+    check(os.path.exists(os.path.join(out, "place.json")) and "% of it" in run.stdout,
           "placed on the results' roofs")
     placed_again = subprocess.run([larm, "place", results, os.path.join(out, "regions.json")],
                                   capture_output=True, text=True, timeout=120)
