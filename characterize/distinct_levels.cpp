@@ -50,7 +50,8 @@ int mark_indistinct_levels(results::Results& results) {
   // (lowest latency) of its memories.
   std::map<int, std::map<Level, results::LatencyPoint*>> levels;
   for (results::LatencyPoint& p : results.latency) {
-    if (p.stats.count == 0 || p.status == Status::misplaced) continue;
+    // The base-page chase is the same memory again, with page walks: not a level of its own.
+    if (p.stats.count == 0 || p.status == Status::misplaced || p.base_pages) continue;
     results::LatencyPoint*& slot = levels[p.domain][p.level];
     if (slot == nullptr || p.stats.median < slot->stats.median) slot = &p;
   }

@@ -78,6 +78,7 @@ Point describe_chase(const PlannedMeasurement& m) {
   if constexpr (std::is_same_v<Point, results::LatencyPoint>) {
     p.level = m.level.value_or(Level::memory);
     if (m.level != Level::memory) p.memory.reset();
+    p.base_pages = m.base_pages;
   }
   return p;
 }
@@ -381,11 +382,11 @@ class KernelMeasurer::Impl {
     const std::vector<unsigned> nodes = memory_nodes(m.memory);
     // A memory's latency chain is kept for every domain and pass that chases it (drivers.h).
     kernels::ChaseChain* keep = m.kind == MeasurementKind::latency && m.level == Level::memory
-                                    ? &memory_chains_[nodes]
+                                    ? &memory_chains_[{nodes, m.base_pages}]
                                     : nullptr;
     return kernels::measure_latency(
         context_, team(m.pus),
-        {nodes, m.working_set_bytes, line ? line : 64, chase_warm_up_bytes(m), keep});
+        {nodes, m.working_set_bytes, line ? line : 64, chase_warm_up_bytes(m), keep, m.base_pages});
   }
 
   // Fills what a chase record takes from its measurement.
@@ -440,7 +441,7 @@ class KernelMeasurer::Impl {
   std::unique_ptr<platform::ThreadTeam> team_;
   // Each memory's latency chain, by its memories' OS indexes: one per memory held for the run
   // (64 MiB each on most nodes), built at its first chase.
-  std::map<std::vector<unsigned>, kernels::ChaseChain> memory_chains_;
+  std::map<std::pair<std::vector<unsigned>, bool>, kernels::ChaseChain> memory_chains_;
   kernels::StreamBuffers memory_roof_buffers_;  // the last memory roof's
 };
 

@@ -263,6 +263,7 @@ std::string PlannedMeasurement::label() const {
       text += std::string(i == 0 ? " " : ",") + kernels::name(mixes[i]);
     }
   }
+  if (base_pages) text += " base pages";
   if (kind == MeasurementKind::frequency) {
     const auto& clock = std::get<codegen::ClockSpec>(spec);
     if (clock.load) text += std::string(" under ") + name(*clock.load);
@@ -646,7 +647,17 @@ class PlanBuilder {
         m.level = level.level;
         m.working_set_bytes = level.bytes_per_thread;
         m.absent_reason = level.absent_reason;
-        add_at_its_level(domain, m, priced.at(at++));
+        const std::optional<std::uint64_t> size = priced.at(at++);
+        add_at_its_level(domain, m, size);
+        // The local memories' latency again on base pages: what a program's plain allocation
+        // pays (a page walk on top of each miss past the TLB's reach), for Little's law on its
+        // regions and the gain of huge pages.
+        if (level.level != Level::memory) continue;
+        for (int mem : domain.local_memories) {
+          PlannedMeasurement b = on_memory(domain, m, mem);
+          b.base_pages = true;
+          add(b, size);
+        }
       }
     }
   }

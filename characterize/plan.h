@@ -76,6 +76,8 @@ struct PlannedMeasurement {
   // chain's are working_set_bytes; the chase runs on the first PU, the others inject).
   std::vector<kernels::InjectorMix> mixes;
   std::uint64_t injector_bytes = 0;
+  // Memory latency only: the chain on base pages (results::LatencyPoint::base_pages).
+  bool base_pages = false;
   std::string absent_reason;  // not run: recorded as absent with this reason
   double estimated_seconds = 0;
 

@@ -138,6 +138,9 @@ struct LatencyRequest {
   // memories, lines and line size (no warm-up then), built anew into it otherwise. None: a chain
   // of this measurement's own.
   ChaseChain* keep = nullptr;
+  // The chain on base pages (huge pages refused): every load of a chain past the TLB's reach
+  // then pays a page walk too, as a program's plain allocation does.
+  bool base_pages = false;
 };
 
 struct LatencyResult {
@@ -168,6 +171,7 @@ class ChaseChain {
   std::vector<unsigned> nodes_;
   std::uint64_t lines_ = 0;
   unsigned line_bytes_ = 0;
+  bool base_pages_ = false;
   const void* cursor_ = nullptr;  // where the next walk goes on from
 };
 

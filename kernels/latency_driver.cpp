@@ -44,13 +44,17 @@ LatencyResult measure_latency(const DriverContext& context, platform::ThreadTeam
   ChaseChain own;
   ChaseChain& chain = request.keep != nullptr ? *request.keep : own;
   const bool kept = chain.built() && chain.nodes_ == request.nodes && chain.lines_ == lines &&
-                    chain.line_bytes_ == request.line_bytes;
+                    chain.line_bytes_ == request.line_bytes &&
+                    chain.base_pages_ == request.base_pages;
   team.run([&](int t) {
     if (t != 0 || kept) return;
     chain = ChaseChain();  // the old chain's memory goes back before the new one is taken
-    chain.buffer_ =
-        platform::NodeBuffer(context.topology.handle(), lines * request.line_bytes, request.nodes);
+    chain.buffer_ = platform::NodeBuffer(
+        context.topology.handle(), lines * request.line_bytes, request.nodes,
+        platform::BindPolicy::bind,
+        request.base_pages ? platform::PageSize::base : platform::PageSize::huge);
     chain.nodes_ = request.nodes;
+    chain.base_pages_ = request.base_pages;
     chain.lines_ = lines;
     chain.line_bytes_ = request.line_bytes;
     // Warm-up: one whole cycle (or the part asked for).

@@ -40,7 +40,7 @@ void bind_area(hwloc_topology_t topology, void* start, std::size_t bytes,
 }
 
 NodeBuffer::NodeBuffer(hwloc_topology_t topology, std::size_t bytes,
-                       const std::vector<unsigned>& nodes, BindPolicy policy)
+                       const std::vector<unsigned>& nodes, BindPolicy policy, PageSize pages)
     : bytes_(bytes) {
   // Buffers of a huge page or more start on a huge-page boundary so that transparent huge
   // pages can back them whole (the TLB then neither cuts bandwidth nor adds page walks to
@@ -69,7 +69,7 @@ NodeBuffer::NodeBuffer(hwloc_topology_t topology, std::size_t bytes,
   bytes_ = kept;
   // Interleaving is page by page: huge pages would make it 2 MiB by 2 MiB.
   if (bytes >= kHugePageBytes && policy == BindPolicy::bind) {
-    ::madvise(data_, bytes_, MADV_HUGEPAGE);
+    ::madvise(data_, bytes_, pages == PageSize::huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
   }
 
   // Bound by nodeset before the first touch: the only binding that works for CPU-less nodes.

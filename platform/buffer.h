@@ -13,6 +13,9 @@
 namespace larm::platform {
 
 enum class BindPolicy { bind, interleave };
+// The pages of a bound buffer of 2 MiB or more: transparent huge pages asked for (madvise), or
+// refused, base pages only, as a program's plain allocation gets them where THP is "madvise".
+enum class PageSize { huge, base };
 
 // Binds [start, start + bytes) by nodeset, strict, before its first touch (nothing for 0 bytes).
 // Throws std::runtime_error naming the memories and the reason.
@@ -25,7 +28,7 @@ class NodeBuffer {
   // Allocates bytes on the memories with these OS indexes (strict). Pages materialize at first
   // touch, which the thread that will use the buffer must do. Throws std::runtime_error.
   NodeBuffer(hwloc_topology_t topology, std::size_t bytes, const std::vector<unsigned>& nodes,
-             BindPolicy policy = BindPolicy::bind);
+             BindPolicy policy = BindPolicy::bind, PageSize pages = PageSize::huge);
   ~NodeBuffer();
   NodeBuffer(NodeBuffer&& other) noexcept;
   NodeBuffer& operator=(NodeBuffer&& other) noexcept;

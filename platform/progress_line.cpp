@@ -9,7 +9,9 @@ namespace larm::platform {
 
 ProgressLine::ProgressLine(bool quiet) : quiet_(quiet), terminal_(::isatty(STDERR_FILENO) == 1) {}
 
-ProgressLine::~ProgressLine() { finish(); }
+ProgressLine::~ProgressLine() {
+  finish();
+}
 
 void ProgressLine::update(const std::string& text) {
   if (quiet_) return;

@@ -152,7 +152,8 @@ std::vector<SummaryLine> node_summary(const results::Results& results) {
     std::string chase;
     for (const results::LatencyPoint& p : results.latency) {
       if (p.domain != domain || p.level != Level::memory) continue;
-      chase += (chase.empty() ? "" : "; ") + ("mem " + memory_text(p.memory)) + " " +
+      chase += (chase.empty() ? "" : "; ") + ("mem " + memory_text(p.memory)) +
+               (p.base_pages ? " on base pages " : " ") +
                (p.stats.count ? table_value_text(p.stats.median) + " ns" : std::string("absent"));
     }
     if (!chase.empty()) latency.items.push_back("domain " + std::to_string(domain) + ": " + chase);

@@ -86,15 +86,17 @@ std::string sweep_csv(const Results& results) {
 
 std::string latency_csv(const Results& results) {
   std::ostringstream out;
+  // pages: "base" for a memory's chase on base pages, "" for the latency roofs' own.
   out << "domain,memory,level,working_set_bytes,median_ns,min_ns,max_ns,median_cycles,samples,"
-         "status\n";
+         "status,pages\n";
   for (const LatencyPoint& p : results.latency) {
     out << p.domain << ',' << memory_text(p.memory) << ',' << name(p.level) << ','
         << p.working_set_bytes << ',' << stats_or_empty(p.stats, &SampleStats::median) << ','
         << stats_or_empty(p.stats, &SampleStats::min) << ','
         << stats_or_empty(p.stats, &SampleStats::max) << ','
         << (p.stats.count ? number(p.cycles) : "") << ',' << p.stats.count << ','
-        << csv_field(status_text(p.status, p.status_reason)) << '\n';
+        << csv_field(status_text(p.status, p.status_reason)) << ',' << (p.base_pages ? "base" : "")
+        << '\n';
   }
   return out.str();
 }

@@ -59,6 +59,8 @@ json lines_json(const LinesInFlight& l) {
               {"latency_ns", l.latency_ns},
               {"latency_source", name(l.source)},
               {"idle_ns", l.idle_ns},
+              {"pages", name(l.pages)},
+              {"base_page_ns", optional_number(l.base_page_ns)},
               {"memory", l.memory},
               {"threads", l.threads},
               {"max_in_flight", l.max_in_flight},
@@ -215,6 +217,8 @@ RegionPlacement region_from(const json& j) {
     f.latency_ns = number(l, "latency_ns");
     f.source = word<LatencySource>(l, "latency_source");
     f.idle_ns = number(l, "idle_ns");
+    f.pages = word<PagesAssumed>(l, "pages");
+    f.base_page_ns = maybe_number(l, "base_page_ns");
     f.memory = l.at("memory").get<unsigned>();
     f.threads = l.at("threads").get<int>();
     f.max_in_flight = number(l, "max_in_flight");

@@ -110,12 +110,18 @@ struct CeilingOption {
 // Little's law on its memory lines: in flight per thread = lines fetched per second × the latency
 // it pays ÷ threads.
 enum class LatencySource { idle_roof, loaded_curve };
+// The pages its data is taken to be on: a plain allocation gets base pages unless transparent huge
+// pages are "always" (the results' environment); the latency on base pages adds a page walk to
+// each miss past the TLB's reach.
+enum class PagesAssumed { huge, base };
 struct LinesInFlight {
   double value = 0;
   double low = 0, high = 0;  // with the latency's and the time's spread
   double latency_ns = 0;
   LatencySource source = LatencySource::idle_roof;
-  double idle_ns = 0;  // the memory latency roof
+  double idle_ns = 0;  // the memory latency roof (huge pages)
+  PagesAssumed pages = PagesAssumed::huge;
+  std::optional<double> base_page_ns;  // the memory's latency on base pages, when measured
   unsigned memory = 0;
   int threads = 0;
   // Its memory bandwidth on the loaded-latency curve, when the results have one.
@@ -152,7 +158,7 @@ struct DataEvidence {
 // The timing its rates rest on.
 struct TimeEvidence {
   double seconds = 0;     // the region's time on its domain (the slowest thread's)
-  std::string estimator;  // "median of 5 clean runs of 5", "one timed run"
+  std::string estimator;  // "median of 5 clean runs of 5"; "": one timed run
   double spread = 0;      // (max - min) / median of the runs the estimator takes
   int runs = 1;
   bool unstable = false;  // the runs differ more than the bound's interval allows
@@ -314,6 +320,12 @@ struct Vocabulary<results::LatencySource> {
   static constexpr std::array<VocabularyEntry<results::LatencySource>, 2> entries{
       {{results::LatencySource::idle_roof, "idle_roof"},
        {results::LatencySource::loaded_curve, "loaded_curve"}}};
+};
+template <>
+struct Vocabulary<results::PagesAssumed> {
+  static constexpr std::string_view what = "pages";
+  static constexpr std::array<VocabularyEntry<results::PagesAssumed>, 2> entries{
+      {{results::PagesAssumed::huge, "huge"}, {results::PagesAssumed::base, "base"}}};
 };
 template <>
 struct Vocabulary<results::LinesInFlight::Reading> {

@@ -134,6 +134,9 @@ struct ChasePoint {
 struct LatencyPoint : ChasePoint {
   Level level = Level::L1;
   double cycles = 0;  // median ns × measured core frequency
+  // A memory's latency on base pages (huge pages refused), beside the roof's on huge pages:
+  // what a plain allocation past the TLB's reach pays, a page walk on top of each miss (1.9).
+  bool base_pages = false;
 };
 
 // One cache level of a domain as a sweep finds it: the size hwloc declares, the

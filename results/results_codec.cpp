@@ -256,7 +256,9 @@ void read_chase(const json& j, const MemoryReader& memories, ChasePoint& p) {
 }
 
 json latency_json(const LatencyPoint& p) {
-  return chase_json(p, {{"level", name(p.level)}, {"cycles", p.cycles}});
+  json own = {{"level", name(p.level)}, {"cycles", p.cycles}};
+  if (p.base_pages) own["pages"] = "base";  // absent: huge pages, the latency roof's
+  return chase_json(p, own);
 }
 
 LatencyPoint latency_from(const json& j, const MemoryReader& memories) {
@@ -264,6 +266,7 @@ LatencyPoint latency_from(const json& j, const MemoryReader& memories) {
   read_chase(j, memories, p);
   p.level = read_word<Level>(j, "level");
   p.cycles = j.at("cycles").get<double>();
+  p.base_pages = j.value("pages", std::string("huge")) == "base";
   return p;
 }
 

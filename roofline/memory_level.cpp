@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "results/statistics.h"
 #include "roofline/region_points.h"
 #include "roofline/region_roofs.h"
 
@@ -74,12 +75,14 @@ std::vector<LevelUse> level_uses(const RegionPoint& point, const LevelTraffic& t
 
 namespace {
 
-// The memory latency record of a domain's local memory: its median and its samples' range.
-const results::LatencyPoint* local_memory_latency(const results::Results& results, int domain) {
+// The memory latency record of a domain's local memory (on huge pages, the roof's; or on base
+// pages): its median and its samples' range.
+const results::LatencyPoint* local_memory_latency(const results::Results& results, int domain,
+                                                  bool base_pages = false) {
   const results::DomainRecord* d = results.topology.domain(domain);
   for (const auto& point : results.latency) {
     if (point.domain != domain || point.level != Level::memory || point.stats.count == 0 ||
-        !(point.stats.median > 0)) {
+        !(point.stats.median > 0) || point.base_pages != base_pages) {
       continue;
     }
     const bool local = d == nullptr || !point.memory ||
@@ -125,9 +128,23 @@ std::optional<results::LinesInFlight> lines_in_flight(const RegionPoint& point,
   l.threads = point.threads;
   l.max_in_flight = kMaxLinesInFlight;
   l.min_in_flight = kMinLinesInFlight;
-  // The latency's own spread: the roof's samples, or the curve point's p10-p90.
-  double latency_low = idle->stats.min > 0 ? idle->stats.min : l.latency_ns;
-  double latency_high = std::max(idle->stats.max, l.latency_ns);
+  // The latency's own spread: its samples' quartiles, how far the median it is could lie (a shared
+  // host's one slow sample is not the latency a region pays); or the curve point's p10-p90.
+  const auto spread_of = [](const results::LatencyPoint& p) {
+    return std::pair(results::quantile(p.samples_ns, 0.25) / p.stats.median,
+                     results::quantile(p.samples_ns, 0.75) / p.stats.median);
+  };
+  double latency_low = l.latency_ns * spread_of(*idle).first;
+  double latency_high = l.latency_ns * std::max(1.0, spread_of(*idle).second);
+  // Its pages: base pages unless transparent huge pages are "always" (a plain allocation then
+  // gets them), when the base-page latency was measured. Each of its misses then pays the
+  // base-page latency, scaled by the load on the curve as the huge-page one is.
+  const results::LatencyPoint* base = local_memory_latency(results, point.domain, true);
+  if (base != nullptr) l.base_page_ns = base->stats.median;
+  const bool base_pages =
+      base != nullptr && results.provenance.environment_text("transparent_hugepages") != "always";
+  if (base_pages) l.pages = results::PagesAssumed::base;
+  const double page_factor = base_pages ? base->stats.median / idle->stats.median : 1;
   if (memory && traffic.memory > 0) {
     const auto at =
         latency_at_load(results, point.domain, *memory, traffic.memory / (seconds * 1e9),
@@ -141,6 +158,12 @@ std::optional<results::LinesInFlight> lines_in_flight(const RegionPoint& point,
       latency_low = at->low_ns > 0 ? at->low_ns : at->latency_ns;
       latency_high = std::max(at->high_ns, at->latency_ns);
     }
+  }
+  if (base_pages) {
+    // Scaled as the huge-page latency was, and widened by the base-page samples' own spread.
+    l.latency_ns *= page_factor;
+    latency_low = std::min(latency_low * page_factor, l.latency_ns * spread_of(*base).first);
+    latency_high = std::max(latency_high * page_factor, l.latency_ns * spread_of(*base).second);
   }
   const double line = static_cast<double>(d->caches.back().line_bytes);
   const double lines_per_ns = traffic.memory_load_fetched / line / (seconds * 1e9);

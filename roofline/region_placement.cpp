@@ -121,6 +121,19 @@ results::NextStep step_of(results::Step step) {
   return next;
 }
 
+// Huge pages for a region whose misses pay the base-page latency: its rate grows as that latency
+// falls to the huge-page one, as far as the roof it uses most allows.
+results::NextStep huge_pages_step(const RegionPlacement& p) {
+  results::NextStep step = step_of(results::Step::huge_pages);
+  const auto& l = p.lines_in_flight;
+  if (l && l->pages == results::PagesAssumed::base && l->base_page_ns && l->idle_ns > 0 &&
+      p.share > 0) {
+    const double gain = std::min(*l->base_page_ns / l->idle_ns, 1 / p.share);
+    if (gain >= kWorthwhileGain) step.gain = gain;
+  }
+  return step;
+}
+
 // Its bound's next step: what lifts it, with the gain the measurements give.
 void choose_next_steps(const RegionPoint& point, const std::vector<RoofLine>& roofs,
                        const std::vector<RoofLine>& domain, RegionPlacement& p) {
@@ -258,10 +271,16 @@ void choose_next_steps(const RegionPoint& point, const std::vector<RoofLine>& ro
         if (gain >= kWorthwhileGain) step.gain = gain;
       }
       p.next.push_back(step);
-      p.next.push_back(step_of(Step::huge_pages));
+      p.next.push_back(huge_pages_step(p));
       break;
     }
     case BoundKind::unexplained:
+      p.next.push_back(step_of(Step::investigate));
+      // Past the TLB's reach on base pages, its misses pay page walks that huge pages remove.
+      if (p.lines_in_flight && p.lines_in_flight->pages == results::PagesAssumed::base) {
+        p.next.push_back(huge_pages_step(p));
+      }
+      break;
     case BoundKind::above_roofs:
       p.next.push_back(step_of(Step::investigate));
       break;
@@ -421,7 +440,6 @@ RegionPlacement place(const RegionPoint& point, const results::Results& results,
   p.undercount = point.undercount;
   p.sequential_init = point.sequential_init;
   p.time.seconds = point.seconds;
-  p.time.estimator = "one timed run";
   const std::string estimator = name(results::roof_estimator(results));
   if (!point.ai || !point.gflops || !std::isfinite(*point.ai) || !std::isfinite(*point.gflops)) {
     p.not_placed = results::NotPlaced::no_intensity;

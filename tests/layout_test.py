@@ -75,4 +75,20 @@ for folder in list(ALLOWED) + ["examples"]:
                 c.check(m is None, f"{os.path.relpath(file, root)}:{number}: {m.group(0) if m else ''}: "
                                    "architecture-specific code outside platform/x64/ or codegen/x64/")
 c.check(arch_checked > 100, f"only {arch_checked} files checked for architecture code: wrong root?")
+# Verdicts are decided in roofline/ as data and phrased in report/text/: the placement's model
+# builds no English. A string literal with two words in it is prose (a roof's name is built in
+# results/roof_names.cpp, a verdict's words in report/text/placement_text.cpp).
+PROSE = re.compile(r'"(?:[^"\\\n]|\\.)*[A-Za-z]{2,} [A-Za-z]{2,}(?:[^"\\\n]|\\.)*"')
+decided = ["region_placement", "region_points", "region_roofs", "memory_level", "fp_mix"]
+for stem in decided:
+    for ext in (".h", ".cpp"):
+        file = os.path.join(root, "roofline", stem + ext)
+        c.check(os.path.exists(file), f"roofline/{stem}{ext} is missing")
+        if not os.path.exists(file):
+            continue
+        for number, line in enumerate(open(file, encoding="utf-8"), 1):
+            code = line.split("//", 1)[0]
+            m = PROSE.search(code)
+            c.check(m is None, f"roofline/{stem}{ext}:{number}: {m.group(0) if m else ''}: prose in "
+                               "the model (phrase it in report/text/)")
 c.finish()

@@ -63,7 +63,7 @@ Reference reference_of(const std::string& dir, int domain, unsigned memory, int 
   if (dir.empty()) return r;
   const results::Results results = load_results_argument(dir);
   for (const results::LatencyPoint& p : results.latency) {
-    if (p.domain == domain && p.level == Level::memory && p.memory &&
+    if (p.domain == domain && p.level == Level::memory && !p.base_pages && p.memory &&
         p.memory->os_index == memory && !p.samples_ns.empty()) {
       r.latency_ns = p.stats.median;
       r.latency_bytes = p.working_set_bytes;

@@ -114,7 +114,8 @@ std::string matrix_table(const Results& results) {
   }
   table("Latency (ns, median; one core)", [&](int d, const std::string& m) {
     for (const LatencyPoint& p : results.latency) {
-      if (p.domain == d && p.level == Level::memory && memory_text(p.memory) == m) {
+      if (p.domain == d && p.level == Level::memory && !p.base_pages &&
+          memory_text(p.memory) == m) {
         return matrix_cell(p.stats.median, p.stats.count > 0);
       }
     }

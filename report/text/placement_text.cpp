@@ -147,15 +147,22 @@ std::string latency_text(const results::LinesInFlight& l) {
   if (l.at_load) {
     const auto& a = *l.at_load;
     return "memory " + std::to_string(l.memory) + "'s latency at its " +
-           results::fixed_text(a.gbps, 1) + " GB/s on the loaded-latency curve (mix " + a.mix +
-           " from domain " + std::to_string(a.chase_domain) +
+           results::fixed_text(a.gbps, 1) + " GB/s on the loaded-latency curve" +
+           (l.pages == results::PagesAssumed::base ? ", scaled to base pages," : "") + " (mix " +
+           a.mix + " from domain " + std::to_string(a.chase_domain) +
            "): " + results::fixed_text(a.latency_ns, 1) + " ns, " +
            results::fixed_text(a.idle_ns > 0 ? a.latency_ns / a.idle_ns : 0, 2) + " x idle" +
            (a.beyond ? " (past the most its injectors reached, " +
                            results::fixed_text(a.saturation_gbps, 1) + " GB/s: at least that)"
                      : "");
   }
-  return "the memory latency roof, " + results::fixed_text(l.latency_ns, 1) + " ns";
+  return l.pages == results::PagesAssumed::base
+             ? "memory " + std::to_string(l.memory) +
+                   "'s latency on base pages (a page walk on "
+                   "each miss past the TLB's reach), " +
+                   results::fixed_text(l.latency_ns, 1) + " ns against " +
+                   results::fixed_text(l.idle_ns, 1) + " ns on huge pages"
+             : "the memory latency roof, " + results::fixed_text(l.latency_ns, 1) + " ns";
 }
 
 std::string reading_text(const results::LinesInFlight& l) {
@@ -285,6 +292,53 @@ std::string fp_text(const RegionPlacement& p) {
   return text;
 }
 
+// A step in a few words, for the headline: "avx512+FMA (up to x4.8)".
+std::string short_step(const results::NextStep& s) {
+  using results::Step;
+  std::string words;
+  switch (s.step) {
+    case Step::vectorize_wider:
+      words = std::string(s.isa ? name(*s.isa) : "wider") + (s.fused ? "+FMA" : "");
+      break;
+    case Step::use_fma:
+      words = "FMAs";
+      break;
+    case Step::fewer_operations:
+      words = "fewer FLOPs";
+      break;
+    case Step::more_reuse:
+      words = s.level && !(*s.level == Level::L1 && !s.gain)
+                  ? std::string("reuse in ") + name(*s.level)
+                  : std::string("reuse in registers");
+      break;
+    case Step::independent_accesses:
+      words = "independent accesses";
+      break;
+    case Step::huge_pages:
+      words = "huge pages";
+      break;
+    case Step::bind_locally:
+      words = "local data";
+      break;
+    case Step::interleave:
+      words = "interleave";
+      break;
+    case Step::first_touch_in_parallel:
+      words = "parallel first touch";
+      break;
+    case Step::fast_memory_share:
+      words = "more on fast memory";
+      break;
+    case Step::bind_threads:
+      words = "bind threads";
+      break;
+    case Step::investigate:
+      words = "look past the roofs";
+      break;
+  }
+  return words + gain_text(s.gain);
+}
+
 void add(std::vector<std::string>& lines, const std::string& text) {
   if (!text.empty()) lines.push_back(text);
 }
@@ -355,9 +409,9 @@ std::string next_step_text(const results::NextStep& s) {
                  ? "more reuse in registers"
                  : std::string("more reuse in ") + name(*s.level) + gain_text(s.gain);
     case Step::independent_accesses:
-      return "more independent accesses, or prefetching" + gain_text(s.gain);
+      return "more independent accesses" + gain_text(s.gain);
     case Step::huge_pages:
-      return "huge pages (TLB reach)";
+      return "huge pages (TLB reach)" + gain_text(s.gain);
     case Step::bind_locally:
       return "first-touch its data from its threads, or bind it locally" + gain_text(s.gain);
     case Step::interleave:
@@ -376,7 +430,8 @@ std::string next_step_text(const results::NextStep& s) {
 
 std::string time_text(const results::RegionPlacement& p) {
   using namespace verdict_words;
-  return results::format_number("%.4g", p.time.seconds) + " s (" + p.time.estimator + ")";
+  return results::format_number("%.4g", p.time.seconds) + " s (" +
+         (p.time.estimator.empty() ? std::string("one timed run") : p.time.estimator) + ")";
 }
 
 std::string headline(const results::RegionPlacement& p) {
@@ -399,8 +454,9 @@ std::string headline(const results::RegionPlacement& p) {
   }
   std::string middle;
   if (p.kind == BoundKind::latency && l) {
-    middle = lines_text(*l) + " (Little's law, " + results::fixed_text(l->latency_ns, 0) + " ns)";
-    value.clear();
+    middle = lines_text(*l);
+    value = " at " + results::fixed_text(l->latency_ns, 0) + " ns" +
+            (l->pages == results::PagesAssumed::base ? " (base pages)" : "");
   } else if (p.kind == BoundKind::unexplained && l) {
     middle = share + ", " + results::fixed_text(l->value, 1) + " lines in flight";
     value.clear();
@@ -410,11 +466,19 @@ std::string headline(const results::RegionPlacement& p) {
   if (either) bound += " or latency (" + results::fixed_text(l->value, 1) + " lines in flight)";
   std::string above;
   if (p.above_by) above = " (above it: " + above_cause(p, true) + ")";
-  const std::string next = p.next.empty() ? "" : "; next: " + next_step_text(p.next.front());
-  // The longest form that fits: with the bound's value, then without it, then without the step.
+  const std::string next = p.next.empty() ? "" : "; next: " + short_step(p.next.front());
+  results::NextStep plain;  // the step without its gain
+  if (!p.next.empty()) {
+    plain = p.next.front();
+    plain.gain.reset();
+  }
+  const std::string short_next = p.next.empty() ? "" : "; next: " + short_step(plain);
+  // The longest form that fits: with the bound's value, then without it, then without the step's
+  // gain, then without the step.
   for (const std::string& candidate :
        {head + bound + ": " + middle + value + above + next,
-        head + bound + ": " + middle + above + next, head + bound + ": " + middle + above,
+        head + bound + ": " + middle + above + next,
+        head + bound + ": " + middle + above + short_next, head + bound + ": " + middle + above,
         head + bound + ": " + middle}) {
     if (results::display_length(candidate) <= kHeadlineColumns) return candidate;
   }

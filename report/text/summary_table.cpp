@@ -231,8 +231,9 @@ std::string summary_table(const Results& results) {
       if (p.domain != domain) continue;
       out << (first ? "  latency  " : ", ");
       first = false;
-      const std::string label =
-          p.level == Level::memory ? "mem " + memory_text(p.memory) : name(p.level);
+      const std::string label = p.level != Level::memory ? std::string(name(p.level))
+                                                         : "mem " + memory_text(p.memory) +
+                                                               (p.base_pages ? " base pages" : "");
       if (p.stats.count) {
         out << label << " " << table_value_text(p.stats.median) << " ns";
         if (p.cycles > 0) out << " (" << table_value_text(p.cycles) << " cyc)";

@@ -1,0 +1,162 @@
+"""Kernels whose bottleneck an expert names from the source (count/known_answer_program.c), counted
+by larm count on this machine's quick characterization and placed: each verdict the expert's, and
+the same in every output that tells it.
+
+  known_answer_test.py LARM BUILD_DIR
+
+Expected, for the SSE2 build and the x86-64-v3 one:
+- triad_dram: memory-bound (the local memory roof of its 2ld1st mix), at no more than that
+  roof's interval above it (its bytes per level count what the roof's kernel counts);
+- triad_l2: bound by the L2 roof;
+- muladd_regs: compute-bound by the ceiling of its own mix (SSE2: adds and multiplies, never the
+  add ceiling alone; x86-64-v3: FMAs), the next step a wider ISA where the node has one;
+- stencil_l2: x86-64-v3: the L2 roof; SSE2: the L2 roof or its add-heavy FP mix (said which);
+- chase: latency-bound (about one line in flight per thread), unless its runs were disturbed;
+- gather: its misses overlap (many lines in flight): not latency-bound.
+Every region's bound is the same in place.json, advice.json, the LARM figure's caption, the
+interactive roofline's data and report.md; its headline fits 100 columns."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+larm, build = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def check(condition, message):
+    print(("ok    " if condition else "FAIL  ") + message)
+    if not condition:
+        failures.append(message)
+
+
+def html_escape(text):
+    """As report.html escapes its text: & < > and " only."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def run(*args, timeout=900):
+    r = subprocess.run([larm, *args], capture_output=True, text=True, timeout=timeout,
+                       env=dict(os.environ, OMP_NUM_THREADS="2", OMP_PROC_BIND="true"))
+    return r
+
+
+with tempfile.TemporaryDirectory(prefix="larm-known-answer-") as tmp:
+    results = os.path.join(tmp, "results")
+    r = run("characterize", "--quick", "--out", results)
+    check(r.returncode == 0, f"quick characterization (exit {r.returncode}) {r.stderr[-300:]}")
+    if r.returncode != 0:
+        sys.exit(1)
+    widest = json.load(open(os.path.join(results, "results.json")))["provenance"].get("isa")
+    for variant in ("sse2", "v3"):
+        out = os.path.join(tmp, variant)
+        program = os.path.join(build, "tests", f"known_answer_{variant}")
+        # A ring of 256 MiB: far past any cache the model has (the effective capacities of the
+        # results); a million steps of chase per thread.
+        r = run("count", "--results", results, "--repeat", "3", "--out", out, "--", program,
+                "256", "1")
+        check(r.returncode == 0, f"{variant}: counted (exit {r.returncode}) {r.stderr[-300:]}")
+        if r.returncode != 0:
+            continue
+        timed, counted = os.path.join(out, "timed"), os.path.join(out, "counted")
+        place_json = os.path.join(out, "place.json")
+        r = run("place", results, timed, "--counts", counted, "--out", place_json)
+        check(r.returncode == 0, f"{variant}: placed (exit {r.returncode}) {r.stderr[-300:]}")
+        print(r.stdout)
+        placed = {p["region"]: p for p in json.load(open(place_json))["regions"]}
+
+        def bound(name):
+            p = placed.get(name)
+            return (p["kind"], (p["bound"] or {}).get("level"), (p["bound"] or {}).get("placement"),
+                    (p["bound"] or {}).get("name", "")) if p else (None, None, None, "")
+
+        kind, level, where, roof = bound("triad_dram")
+        check(kind == "memory" and where == "local" and "2ld1st" in roof,
+              f"{variant}: triad_dram memory-bound on the local 2ld1st roof: {kind} {roof}")
+        p = placed.get("triad_dram")
+        if p:
+            check(p["bytes_convention"] == "program_per_level",
+                  f"{variant}: triad_dram's bytes per level in the roofs' convention")
+            check(p["above_by"] is None, f"{variant}: triad_dram {100 * p['share']:.0f} % of "
+                  f"its roof, not above its interval")
+        kind, level, where, roof = bound("triad_l2")
+        check(kind == "cache" and level == "L2", f"{variant}: triad_l2 on the L2 roof: {kind} {roof}")
+        kind, level, where, roof = bound("muladd_regs")
+        mix = placed.get("muladd_regs", {}).get("fp") or {}
+        if variant == "sse2":
+            check(kind == "compute" and roof.startswith("add+mul dp sse2"),
+                  f"{variant}: muladd_regs against its add+mul mix's ceiling: {kind} {roof}")
+            check(abs(mix.get("add", 0) - 0.5) < 0.01 and abs(mix.get("mul", 0) - 0.5) < 0.01,
+                  f"{variant}: muladd_regs counted half adds, half multiplies: {mix}")
+        else:
+            check(kind == "compute" and roof.startswith("fma dp avx2"),
+                  f"{variant}: muladd_regs against the fma avx2 ceiling: {kind} {roof}")
+        steps = [s["step"] for s in placed.get("muladd_regs", {}).get("next", [])]
+        if widest == "avx512" or variant == "sse2":
+            check(steps[:1] == ["vectorize_wider"], f"{variant}: muladd_regs' next step: {steps}")
+        kind, level, where, roof = bound("stencil_l2")
+        if variant == "v3":
+            check(kind == "cache" and level == "L2", f"{variant}: stencil_l2 on the L2 roof: {kind} {roof}")
+        else:
+            check((kind == "cache" and level == "L2") or (kind == "compute" and roof.startswith("add+mul")),
+                  f"{variant}: stencil_l2 on the L2 roof or its add-heavy mix: {kind} {roof}")
+        chase = placed.get("chase", {})
+        lines = (chase.get("lines_in_flight") or {})
+        disturbed = "none clean" in chase.get("time", {}).get("estimator", "")
+        check(chase.get("kind") == "latency" or disturbed or lines.get("reading") == "within_noise",
+              f"{variant}: chase latency-bound: {chase.get('kind')}, "
+              f"{lines.get('value', 0):.2f} lines in flight per thread ({chase.get('time')})")
+        gather = placed.get("gather", {})
+        glines = (gather.get("lines_in_flight") or {})
+        check(gather.get("kind") != "latency" and glines.get("value", 0) > 2,
+              f"{variant}: gather's misses overlap: {gather.get('kind')}, "
+              f"{glines.get('value', 0):.1f} lines in flight per thread")
+        table = r.stdout.splitlines()
+        rows = table[next((i for i, line in enumerate(table) if line.startswith("region ")), 0):]
+        check(all(len(line) <= 100 for line in rows), f"{variant}: every line of the table within "
+              "100 columns")
+        # Each region's headline: the line under its row.
+        headlines = {}
+        for i, line in enumerate(table[:-1]):
+            name = line.split(" ", 1)[0]
+            if name in placed and table[i + 1].startswith("    "):
+                headlines[name] = table[i + 1].strip()
+        # The same bound in every output: advise, the figure, the interactive data, the report.
+        advice = os.path.join(out, "advice.json")
+        r = run("advise", results, timed, "--counts", counted, "--placements", place_json,
+                "--out", advice)
+        check(r.returncode == 0, f"{variant}: advised (exit {r.returncode}) {r.stderr[-300:]}")
+        advised = {a["region"]: a for a in json.load(open(advice))["regions"]} if r.returncode == 0 else {}
+        report = os.path.join(out, "report")
+        r = run("report", results, "--placements", place_json, "--out", report)
+        check(r.returncode == 0, f"{variant}: reported (exit {r.returncode}) {r.stderr[-300:]}")
+        md = open(os.path.join(report, "report.md")).read() if r.returncode == 0 else ""
+        html = open(os.path.join(report, "report.html")).read() if r.returncode == 0 else ""
+        figures = json.load(open(os.path.join(report, "plots", "figures.json")))["figures"] if r.returncode == 0 else []
+        caption = next((f["caption"] for f in figures if f["name"] == "larm-domain0"), "")
+        data = re.search(r'<script type="application/json" id="larm-roofline-data">(.*?)</script>', html, re.S)
+        interactive = json.loads(data.group(1)) if data else {"domains": []}
+        tips = {r["name"].split(" (")[0]: r["text"] for d in interactive["domains"] for r in d["regions"]}
+        words = {"compute": "compute", "cache": None, "memory": "memory local", "latency": "latency",
+                 "unexplained": "unexplained"}
+        for name, p in placed.items():
+            a = advised.get(name, {})
+            check(a.get("verdict", {}).get("kind") == p["kind"] and
+                  a.get("verdict", {}).get("bound") == (p["bound"] or {}).get("name"),
+                  f"{variant}: {name}: advise says {a.get('verdict')}, place {p['kind']}")
+            word = words.get(p["kind"]) or (p["bound"] or {}).get("level")
+            if p["ai"] and p["gflops"]:  # a region without FLOPs has no point on log axes
+                check(f"{name} of default: {word}" in caption,
+                      f"{variant}: {name}: the figure says {word}")
+            check(f"**{name}** (default, domain 0): " in md, f"{variant}: {name}: report.md's headline")
+            headline = headlines.get(name, "?")
+            check(html_escape(headline) in html, f"{variant}: {name}: report.html says {headline!r}")
+            if p["ai"] and p["gflops"]:
+                check(tips.get(name, "").endswith(headline),
+                      f"{variant}: {name}: the interactive roofline says {tips.get(name)!r}")
+    if failures:
+        print(f"{len(failures)} failed")
+        sys.exit(1)
+    print("all passed")
