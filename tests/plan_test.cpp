@@ -83,7 +83,8 @@ TEST(Plan, TwoSocketNodeHasLocalAndRemoteMemoryRoofsPerDomain) {
     EXPECT_EQ(count(plan, MeasurementKind::bandwidth, d, "contention"), 0);
     EXPECT_EQ(count(plan, MeasurementKind::flops, d), flop_ceilings() - absent_fma_ceilings());
     EXPECT_EQ(count(plan, MeasurementKind::flops, d, "*", true), absent_fma_ceilings());
-    EXPECT_EQ(count(plan, MeasurementKind::latency, d), 5);  // L1-L3, 2 memories
+    // L1-L3, 2 memories, and the local one again on base pages
+    EXPECT_EQ(count(plan, MeasurementKind::latency, d), 6);
   }
   for (const PlannedMeasurement& m : plan.measurements) {
     if (m.domain >= 0 &&
