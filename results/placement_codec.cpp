@@ -7,7 +7,9 @@
 #include "results/records.h"
 
 namespace larm::results {
-namespace {
+// Its helpers in a namespace of their own: the sanitizer builds compile results/ as one unit,
+// where another codec's anonymous roof_json would be the same name.
+namespace place_codec {
 
 using nlohmann::json;
 
@@ -285,9 +287,7 @@ RegionPlacement region_from(const json& j) {
   return p;
 }
 
-}  // namespace
-
-json to_json(const RegionPlacement& p) {
+json region_json(const RegionPlacement& p) {
   json levels = json::array();
   for (const auto& l : p.levels) levels.push_back(share_json(l));
   json options = json::array();
@@ -367,9 +367,9 @@ json to_json(const RegionPlacement& p) {
           {"next", next}};
 }
 
-json to_json(const PlaceFile& file) {
+json file_json(const PlaceFile& file) {
   json regions = json::array();
-  for (const auto& r : file.regions) regions.push_back(to_json(r));
+  for (const auto& r : file.regions) regions.push_back(region_json(r));
   json absent = json::array();
   for (const auto& a : file.absent) absent.push_back({{"domain", a.domain}, {"what", a.what}});
   return {
@@ -378,7 +378,7 @@ json to_json(const PlaceFile& file) {
       {"regions", regions}};
 }
 
-PlaceFile place_from_json(const json& document) {
+PlaceFile file_from(const json& document) {
   if (text_member(document, "format") != "larm-place") {
     throw std::runtime_error(
         "not a larm place file (format \"larm-place\"; larm place --out writes one)");
@@ -398,6 +398,18 @@ PlaceFile place_from_json(const json& document) {
   }
   for (const auto& r : document.at("regions")) file.regions.push_back(region_from(r));
   return file;
+}
+
+}  // namespace place_codec
+
+nlohmann::json to_json(const RegionPlacement& placement) {
+  return place_codec::region_json(placement);
+}
+nlohmann::json to_json(const PlaceFile& file) {
+  return place_codec::file_json(file);
+}
+PlaceFile place_from_json(const nlohmann::json& document) {
+  return place_codec::file_from(document);
 }
 
 }  // namespace larm::results

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "codegen/isa.h"
 #include "results/roof_names.h"
 
 namespace larm::roofline {
@@ -65,11 +64,11 @@ std::optional<double> overlap(const CeilingTable& table, Isa isa) {
   return std::clamp((shared - 1 / both->value) / (shared - separate), 0.0, 1.0);
 }
 
-int vector_width_bytes(Isa isa) {
-  return codegen::traits(isa).vector_bytes;
-}
-
 }  // namespace
+
+int isa_bytes(Isa isa) {
+  return fixed_vector_bytes(isa).value_or(0);
+}
 
 std::optional<FpCounts> fp_counts(const std::map<std::string, double>& counted) {
   const auto get = [&](const char* key) -> std::optional<double> {
@@ -158,19 +157,21 @@ std::optional<Isa> isa_of_width(const CeilingTable& table, int width) {
   const int bytes = width <= 1 ? 16 : width == 2 ? 32 : 64;
   std::optional<Isa> best;
   for (const auto& [isa, ops] : table.by_isa) {
-    if (vector_width_bytes(isa) != bytes) continue;
+    if (isa_bytes(isa) != bytes) continue;
     // At a width two ISAs share (AVX and AVX2), the one with FMA: it has every operation.
-    if (!best || (codegen::traits(isa).has_fma && !codegen::traits(*best).has_fma)) best = isa;
+    if (!best || (table.has_fma(isa) && !table.has_fma(*best))) best = isa;
   }
   return best;
 }
 
 std::optional<Isa> widest_isa(const CeilingTable& table) {
+  // By vector bytes; a scalable ISA (SVE, RVV: no fixed width) after the fixed ones of its
+  // family, it runs at the CPU's length.
+  const auto width = [](Isa isa) { return isa_bytes(isa) > 0 ? isa_bytes(isa) : 1 << 20; };
   std::optional<Isa> best;
   for (const auto& [isa, ops] : table.by_isa) {
-    if (!best || vector_width_bytes(isa) > vector_width_bytes(*best) ||
-        (vector_width_bytes(isa) == vector_width_bytes(*best) && codegen::traits(isa).has_fma &&
-         !codegen::traits(*best).has_fma)) {
+    if (!best || width(isa) > width(*best) ||
+        (width(isa) == width(*best) && table.has_fma(isa) && !table.has_fma(*best))) {
       best = isa;
     }
   }

@@ -44,7 +44,14 @@ struct CeilingTable {
   Precision precision = Precision::dp;
   std::string estimator;  // the results' roof estimator
   const Entry* find(Isa isa, FlopOp op) const;
+  // Whether the ISA's FMA ceiling was measured (FMAs exist there). From the results, never from
+  // this build's code generator: a file of another architecture is read the same way.
+  bool has_fma(Isa isa) const { return find(isa, FlopOp::fma) != nullptr; }
 };
+
+// An ISA's vector bytes as the vocabulary fixes them (16, 32, 32, 64; NEON 16); 0 for SVE and
+// RVV, whose length is the CPU's.
+int isa_bytes(Isa isa);
 CeilingTable ceiling_table(const results::Results& results, int domain, Precision precision);
 
 // The mix's shares of its FLOPs (FMAs fused from multiply-add pairs when `fuse`).

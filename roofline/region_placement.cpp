@@ -5,7 +5,6 @@
 #include <cmath>
 #include <set>
 
-#include "codegen/isa.h"
 #include "results/roof_names.h"
 #include "roofline/fp_mix.h"
 #include "roofline/hybrid_model.h"
@@ -82,7 +81,7 @@ void choose_ceilings(const RegionPoint& point, const results::Results& results,
       // Where the same work could go: the mix at each measured ISA, as it is and fused.
       for (const auto& [isa, ops] : table.by_isa) {
         for (const bool fuse : {false, true}) {
-          if (fuse && (!codegen::traits(isa).has_fma || std::min(shares.add, shares.mul) <= 0)) {
+          if (fuse && (!table.has_fma(isa) || std::min(shares.add, shares.mul) <= 0)) {
             continue;
           }
           const auto there = mix_ceiling(table, *point.fp, fuse, isa);
@@ -91,7 +90,7 @@ void choose_ceilings(const RegionPoint& point, const results::Results& results,
         }
       }
       if (const auto widest = widest_isa(table)) {
-        const bool fuse = codegen::traits(*widest).has_fma && std::min(shares.add, shares.mul) > 0;
+        const bool fuse = table.has_fma(*widest) && std::min(shares.add, shares.mul) > 0;
         if (const auto w = mix_ceiling(table, *point.fp, fuse, *widest)) {
           const MixShares fused = mix_shares(*point.fp, fuse);
           p.widest_ceiling = mix_roof(*w, fused, options.precision, table.estimator, name(*widest));
@@ -184,8 +183,7 @@ void choose_next_steps(const RegionPoint& point, const std::vector<RoofLine>& ro
       for (const auto& o : p.ceiling_options) most = std::max(most, capped(o.factor));
       const results::CeilingOption* best = nullptr;
       const auto narrower = [](const results::CeilingOption& a, const results::CeilingOption& b) {
-        const int wa = codegen::traits(a.isa).vector_bytes,
-                  wb = codegen::traits(b.isa).vector_bytes;
+        const int wa = isa_bytes(a.isa), wb = isa_bytes(b.isa);
         return wa != wb ? wa < wb : (a.fused != b.fused ? !a.fused : a.factor > b.factor);
       };
       for (const auto& o : p.ceiling_options) {
@@ -193,10 +191,9 @@ void choose_next_steps(const RegionPoint& point, const std::vector<RoofLine>& ro
         if (best == nullptr || narrower(o, *best)) best = &o;
       }
       if (best != nullptr && capped(best->factor) >= kWorthwhileGain) {
-        const bool same_width =
-            p.fp && p.fp->isa &&
-            codegen::traits(best->isa).vector_bytes == codegen::traits(*p.fp->isa).vector_bytes &&
-            p.fp->width != "scalar";
+        const bool same_width = p.fp && p.fp->isa &&
+                                isa_bytes(best->isa) == isa_bytes(*p.fp->isa) &&
+                                p.fp->width != "scalar";
         results::NextStep step = step_of(same_width ? Step::use_fma : Step::vectorize_wider);
         step.gain = capped(best->factor);
         step.isa = best->isa;
