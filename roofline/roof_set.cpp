@@ -46,8 +46,10 @@ std::optional<double> RoofSet::ceiling(int domain, Isa isa, Precision precision,
 const results::Roof* RoofSet::peak(int domain, Precision precision) const {
   const results::Roof* best = nullptr;
   for (const results::Roof& r : results_.roofs) {
+    // addmul measures how adds and multiplies overlap (the FP-mix rule); a peak is an
+    // instruction's: add, mul or fma.
     if (r.domain == domain && r.is_ceiling() && r.precision == precision && r.in_model() &&
-        (best == nullptr || r.roof > best->roof)) {
+        r.op != FlopOp::addmul && (best == nullptr || r.roof > best->roof)) {
       best = &r;
     }
   }
