@@ -470,15 +470,22 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
             })->value;
   gp << "  F = " << top << "\n";
   gp << "  set y2tics (";
-  // Ceilings within 5 % of each other share one label, so labels never overlap.
+  // Ceilings nearer than a label's height (11 pixels, as `near` is 3) share one label, so labels
+  // never overlap; a region's own ceiling is labelled by its operations ("add+mul").
+  const double label_ratio = std::max(1.05, std::pow(d.near, 11.0 / 3));
+  const auto label_of = [](const roofline::RoofLine& c) {
+    return c.source == results::RoofSource::measured ? std::string(name(c.op))
+                                                     : c.name.substr(0, c.name.find(' '));
+  };
   std::vector<std::pair<double, std::string>> ticks;
   for (const auto& c : d.ceilings) {
-    auto it = std::find_if(ticks.begin(), ticks.end(),
-                           [&](const auto& t) { return std::abs(t.first / c.value - 1) < 0.05; });
+    auto it = std::find_if(ticks.begin(), ticks.end(), [&](const auto& t) {
+      return std::max(t.first, c.value) / std::min(t.first, c.value) < label_ratio;
+    });
     if (it == ticks.end()) {
-      ticks.push_back({c.value, name(c.op)});
-    } else {
-      it->second += std::string(",") + name(c.op);
+      ticks.push_back({c.value, label_of(c)});
+    } else if (it->second.find(label_of(c)) == std::string::npos) {
+      it->second += "," + label_of(c);
     }
   }
   for (std::size_t i = 0; i < ticks.size(); ++i) {

@@ -168,10 +168,13 @@ std::optional<results::LinesInFlight> lines_in_flight(const RegionPoint& point,
   const double line = static_cast<double>(d->caches.back().line_bytes);
   const double lines_per_ns = traffic.memory_load_fetched / line / (seconds * 1e9);
   l.value = lines_per_ns * l.latency_ns / point.threads;
-  // The time's spread: its runs' (max - min) / median, half of it either way.
+  // The time's spread: its runs' (max - min) / median, half of it either way; with the
+  // latency's, independent of it, in quadrature.
   const double spread = point.timing ? point.timing->spread / 2 : 0;
-  l.low = l.value * (latency_low / l.latency_ns) / (1 + spread);
-  l.high = l.value * (latency_high / l.latency_ns) / std::max(0.05, 1 - spread);
+  const double down = std::hypot(1 - latency_low / l.latency_ns, spread);
+  const double up = std::hypot(latency_high / l.latency_ns - 1, spread);
+  l.low = l.value * std::max(0.0, 1 - down);
+  l.high = l.value * (1 + up);
   using Reading = results::LinesInFlight::Reading;
   const bool straddles_max = l.low <= l.max_in_flight && l.high > l.max_in_flight;
   const bool straddles_min = l.low < l.min_in_flight && l.high >= l.min_in_flight;

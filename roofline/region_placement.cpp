@@ -104,7 +104,7 @@ void choose_ceilings(const RegionPoint& point, const results::Results& results,
   const auto widest = widest_isa(table);
   const RoofLine* peak = nullptr;
   for (const RoofLine& c : measured) {
-    if (widest && c.isa != *widest) continue;
+    if ((widest && c.isa != *widest) || c.op == FlopOp::addmul) continue;  // addmul: no code's
     if (peak == nullptr || (c.op == FlopOp::fma && peak->op != FlopOp::fma) ||
         (c.op == peak->op && c.value > peak->value) ||
         (peak->op != FlopOp::fma && c.op != FlopOp::fma && c.value > peak->value)) {
@@ -351,9 +351,11 @@ void place_by_levels(const RegionPoint& point, const results::Results& results,
   const auto reading = p.lines_in_flight ? std::optional(p.lines_in_flight->reading) : std::nullopt;
   // Accesses that cannot overlap make it latency-bound whatever share of a bandwidth roof it
   // takes, when memory is what it leans on most (or nothing bounds it).
+  // Far below the memory roof it leans on most with its misses overlapping: neither a roof nor
+  // latency explains it. (Far below a cache's or a ceiling, that roof remains its bound.)
   if ((memory_top || far) && reading == Reading::cannot_overlap) {
     p.kind = BoundKind::latency;
-  } else if (far && top.roof->slope() && reading != Reading::within_noise) {
+  } else if (far && memory_top && reading != Reading::within_noise) {
     p.kind = BoundKind::unexplained;
   } else {
     p.kind = kind_of(*top.roof);

@@ -1,4 +1,5 @@
 """Bad input gets one clear line on stderr, exit status 2, and nothing written."""
+import json
 import os
 import sys
 import tempfile
@@ -9,6 +10,19 @@ larm = sys.argv[1]
 c = Checker()
 tmp = tempfile.mkdtemp(prefix="larm-cli-")
 fresh = os.path.join(tmp, "never-created")
+reference = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results",
+                         "reference", "dev-zen5-2vcpu")
+triad = os.path.join(reference, "regions-triad-firsttouch", "regions.json")
+# A place.json and a regions.json of another schema version, and the bare list earlier larms wrote.
+placed = run(larm, "place", reference, triad, "--out", os.path.join(tmp, "place.json"))
+assert placed.returncode == 0, placed.stderr
+doc = json.load(open(os.path.join(tmp, "place.json")))
+doc["schema_version"] = "2.0"
+json.dump(doc, open(os.path.join(tmp, "place-v2.json"), "w"))
+json.dump(doc["regions"], open(os.path.join(tmp, "place-list.json"), "w"))
+regions = json.load(open(triad))
+regions["schema_version"] = "2.0"
+json.dump(regions, open(os.path.join(tmp, "regions-v2.json"), "w"))
 
 cases = [
     (["frobnicate"], {}, "unknown command 'frobnicate'"),
@@ -43,6 +57,16 @@ cases = [
     (["kernels", "--dump", "no-such-kernel", tmp], {}, "no kernel named"),
     (["place", "/nonexistent/results", "regions.json"], {}, "cannot read"),
     (["place"], {}, "results"),
+    (["plot", reference, "--placements", os.path.join(tmp, "place-v2.json"), "--out", fresh], {},
+     "unsupported place schema_version '2.0'"),
+    (["report", reference, "--placements", os.path.join(tmp, "place-list.json"), "--out", fresh],
+     {}, "not a larm place file"),
+    (["advise", reference, triad, "--placements", os.path.join(tmp, "place-v2.json"), "--out",
+      fresh], {}, "place-v2.json"),
+    (["place", reference, os.path.join(tmp, "regions-v2.json"), "--out", fresh], {},
+     "regions-v2.json"),
+    (["plot", reference, "--placements", os.path.join(tmp, "place.json"), "--regions", triad,
+      "--out", fresh], {}, "not both"),
     (["count", "--out", fresh, "--repeat", "0", "--", "true"], {}, "repeat"),
     (["count", "--out", fresh, "--cache-model", "1:2", "--", "true"], {}, "cache-model"),
     (["count", "--out", fresh, "--cache-model", "32768:8:64,1048576:16:128", "--", "true"], {},

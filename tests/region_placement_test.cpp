@@ -518,6 +518,10 @@ TEST(RegionPlacement, OneLineInFlightIsLatencyBoundWhateverItsShare) {
   placed = place(counted_point(1e9, traffic(28.9e9, 28.9e9, 28.9e9, 28.9e9), 1.0, 0), results, {});
   EXPECT_EQ(placed.kind, BoundKind::memory);
   EXPECT_EQ(bound_kind(placed), RoofKind::local);
+  // Under half of its L2 roof, with no memory traffic to speak of: still bound by L2, far below.
+  placed = place(counted_point(1e9, traffic(100e9, 1e6, 1e6, 1e6), 1.0, 0), results, {});
+  EXPECT_EQ(placed.kind, BoundKind::cache) << text::headline(placed);
+  EXPECT_TRUE(placed.far_below);
   // Without a measured memory latency there is no latency verdict.
   placed = place(chase, two_domain_fixture(), {});
   EXPECT_NE(placed.kind, BoundKind::latency);

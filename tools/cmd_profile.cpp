@@ -170,6 +170,26 @@ int run_profile(const ProfileOptions& options) {
     if (name.rfind("functions-", 0) == 0 || name == "valgrind.log") fs::remove(entry.path(), ec);
   }
 
+  // One run without perf: what the program's CPU time is when nothing samples it, against which
+  // each sampled run's is scaled (the samples' interrupts cost the program time, in a guest most).
+  const ProgramRun native = run_program(options.command, {}, "profile: the native run");
+  if (WIFSIGNALED(native.status) &&
+      (WTERMSIG(native.status) == SIGINT || WTERMSIG(native.status) == SIGTERM)) {
+    std::cerr << "larm profile: interrupted during the native run\n";
+    return 130;
+  }
+  if (!allowed(options, native.status)) {
+    std::cerr << "larm: error: " << app << " " << exit_text(native.status) << " in its native run"
+              << (WIFEXITED(native.status)
+                      ? " (--allow-exit " + std::to_string(WEXITSTATUS(native.status)) +
+                            " accepts it)"
+                      : "")
+              << "\n";
+    return 1;
+  }
+  std::cerr << "larm profile: native run: " << fixed(native.seconds, 2) << " s, "
+            << fixed(native.program_cpu_seconds, 2) << " s of CPU\n";
+
   // The sampled runs.
   std::vector<SampledRun> runs;
   std::vector<bool> clean;
@@ -200,8 +220,12 @@ int run_profile(const ProfileOptions& options) {
                 << "\n";
       return 1;
     }
+    if (native.program_cpu_seconds > 0 && run.run.program_cpu_seconds > 0) {
+      run.time_scale = std::min(1.0, native.program_cpu_seconds / run.run.program_cpu_seconds);
+    }
     std::cerr << "larm profile: sampled run " << k << " of " << options.repeat << ": "
-              << fixed(run.run.seconds, 2) << " s, " << run.run.quality() << "\n";
+              << fixed(run.run.seconds, 2) << " s, " << run.run.quality() << "; its times x"
+              << fixed(run.time_scale, 2) << " (its CPU time against the native run's)\n";
     clean.push_back(run.run.clean());
     runs.push_back(std::move(run));
   }
@@ -266,18 +290,24 @@ int run_profile(const ProfileOptions& options) {
                      {"counted", f.counted},
                      {"placed", f.placed}});
   }
-  std::vector<double> walls;
-  for (const SampledRun& run : runs) walls.push_back(run.run.seconds);
-  results::write_file_atomically(out / "profile.json",
-                                 nlohmann::json({{"format", "larm-profile"},
-                                                 {"event", event.event},
-                                                 {"frequency", options.frequency},
-                                                 {"sampled_runs_seconds", walls},
-                                                 {"counting_run_seconds", counted.seconds},
-                                                 {"cache_model", model_text},
-                                                 {"functions", table}})
-                                         .dump(2) +
-                                     "\n");
+  std::vector<double> walls, scales;
+  for (const SampledRun& run : runs) {
+    walls.push_back(run.run.seconds);
+    scales.push_back(run.time_scale);
+  }
+  results::write_file_atomically(
+      out / "profile.json", nlohmann::json({{"format", "larm-profile"},
+                                            {"event", event.event},
+                                            {"frequency", options.frequency},
+                                            {"sampled_runs_seconds", walls},
+                                            {"native_run_seconds", native.seconds},
+                                            {"native_run_cpu_seconds", native.program_cpu_seconds},
+                                            {"sampled_runs_time_scale", scales},
+                                            {"counting_run_seconds", counted.seconds},
+                                            {"cache_model", model_text},
+                                            {"functions", table}})
+                                    .dump(2) +
+                                "\n");
 
   std::cout << "Functions by their share of the samples (median over " << runs.size()
             << " sampled runs; seconds: the slowest thread's; counts: larm's Valgrind tool)\n\n";

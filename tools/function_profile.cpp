@@ -109,7 +109,7 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
       }
       shares[key].push_back(runs[r].sampled_seconds > 0 ? total / runs[r].sampled_seconds : 0);
       sample_counts[key].push_back(total * runs[r].frequency);
-      seconds[key].push_back(slowest);
+      seconds[key].push_back(slowest * runs[r].time_scale);
       threads[key] = std::max(threads[key], static_cast<int>(by_thread.size()));
     }
   }
@@ -190,7 +190,7 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
           }
           t.migrated = samples.cpu_share.size() > 1;
           t.calls = 1;
-          t.seconds = samples.seconds;
+          t.seconds = samples.seconds * run.time_scale;
           std::map<std::string, double> mine;
           if (paired) {
             mine = *slots[static_cast<std::size_t>(k)];

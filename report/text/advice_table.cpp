@@ -33,7 +33,9 @@ std::string advice_table(const std::vector<RegionAdvice>& advice,
         verdict = &p;
       }
     }
-    if (verdict != nullptr) out << "\n  verdict: " << headline(*verdict);
+    if (verdict != nullptr) {
+      out << "\n  verdict: " << headline(*verdict) << "\n  time: " << time_text(*verdict);
+    }
     out << "\n  current: " << a.current;
     if (a.current_predicted) {
       out << " (predicted " << advice_number(*a.current_predicted) << (a.ai ? " GFLOP/s" : " GB/s")

@@ -1,12 +1,19 @@
-"""The known-answer kernels (tests/count/known_answer_program.c) placed REPS times, through every
-output: one line per repetition, build and kernel with the bound `larm place` names, and whether
-advise, the LARM figure's caption, the interactive roofline, the report and `larm profile` (the
-same program unmodified, its functions sampled and counted) say the same; then, per kernel, how
-many repetitions gave each bound.
+"""Programs' regions counted and placed REPS times, through every output: one line per
+repetition, program and region with the bound `larm place` names, its share of it, and whether
+advise, the LARM figure's caption, the interactive roofline and the report say the same, and what
+`larm profile` (the same program, its functions sampled and counted) says of the function of that
+name; then, per region, how many repetitions gave each bound, and the profile's functions.
 
-  python3 bench/known_answers.py LARM BUILD_DIR RESULTS OUT [REPS]
+  python3 bench/verdict_consistency.py LARM RESULTS OUT REPS -- NAME COMMAND [-- NAME COMMAND...]
 
-RESULTS: a characterization of this machine (larm characterize); OUT: a directory for the runs."""
+RESULTS: a characterization of this machine (larm characterize); OUT: a directory for the runs;
+COMMAND: the program and its arguments as one word list. The known-answer kernels:
+  python3 bench/verdict_consistency.py build/release/tools/larm RESULTS out 5 \
+    -- sse2 "build/release-tests/tests/known_answer_sse2 256 2" \
+    -- v3 "build/release-tests/tests/known_answer_v3 256 2"
+NPB MG (bench/real_codes/patch_mg.py) and XSBench (patch_xsbench.py):
+    -- mgW "NPB/bin/mg.W" -- mgA "NPB/bin/mg.A" \
+    -- xsb "XSBench -t 2 -s small -m event -l 200000" """
 import collections
 import json
 import os
@@ -14,8 +21,12 @@ import re
 import subprocess
 import sys
 
-larm, build, results, out = sys.argv[1:5]
-reps = int(sys.argv[5]) if len(sys.argv) > 5 else 5
+larm, results, out, reps = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+programs = []
+rest = sys.argv[5:]
+while len(rest) >= 3 and rest[0] == "--":
+    programs.append((rest[1], rest[2].split()))
+    rest = rest[3:]
 env = dict(os.environ, OMP_NUM_THREADS="2", OMP_PROC_BIND="true")
 os.makedirs(out, exist_ok=True)
 WORDS = {"compute": "compute", "memory": "memory local", "latency": "latency",
@@ -40,13 +51,13 @@ def headlines(table):
 
 
 tally = collections.defaultdict(collections.Counter)
+functions = collections.defaultdict(collections.Counter)
 agree = collections.Counter()
-print("rep build kernel bound share bound_roof | advise figure interactive report profile")
+print("rep program region bound share bound_roof | advise figure interactive report | profile")
 for rep in range(1, reps + 1):
-    for variant in ("sse2", "v3"):
-        program = os.path.join(build, "tests", f"known_answer_{variant}")
+    for variant, command in programs:
         d = os.path.join(out, f"{variant}-{rep}")
-        run("count", "--results", results, "--out", d, "--", program, "256", "2")
+        run("count", "--results", results, "--out", d, "--", *command)
         place_json = os.path.join(d, "place.json")
         placed = run("place", results, os.path.join(d, "timed"), "--counts",
                      os.path.join(d, "counted"), "--out", place_json)
@@ -67,10 +78,12 @@ for rep in range(1, reps + 1):
                 for dom in json.loads(data.group(1))["domains"] for r in dom["regions"]}
         # The same program unmodified under larm profile: its kernels are its functions.
         prof = os.path.join(d, "profile")
-        run("profile", "--results", results, "--out", prof, "--", program, "256", "2")
+        run("profile", "--results", results, "--out", prof, "--allow-exit", "1", "--", *command)
         profiled = {}
         if os.path.exists(os.path.join(prof, "place.json")):
             profiled = {p["region"]: p for p in json.load(open(os.path.join(prof, "place.json")))["regions"]}
+        for name, p in profiled.items():
+            functions[(variant, name)][word(p)] += 1
         for name, p in sorted(regions.items()):
             bound = (p["bound"] or {}).get("name", "-")
             a = advised.get(name, {}).get("verdict", {})
@@ -79,18 +92,32 @@ for rep in range(1, reps + 1):
                 "figure": not (p["ai"] and p["gflops"]) or f"{name} of default: {word(p)}" in caption,
                 "interactive": not (p["ai"] and p["gflops"]) or tips.get(name, "").endswith(heads.get(name, "?")),
                 "report": heads.get(name, "?").replace("&", "&amp;").replace('"', "&quot;") in html,
-                "profile": name in profiled and profiled[name]["kind"] == p["kind"],
             }
             for k, v in checks.items():
                 agree[k] += v
-            profile_word = word(profiled[name]) if name in profiled else "not placed"
+            # The function of that name under larm profile: its bound, whether it leans on the
+            # same roof (which the time does not decide), and its time against the region's.
+            if name in profiled:
+                f = profiled[name]
+                same_roof = (f["bound"] or {}).get("name") == bound
+                profile_word = (f"{word(f)} {100 * f['share']:.0f}%, "
+                                f"{'same roof' if same_roof else 'roof ' + (f['bound'] or {}).get('name', '-')}, "
+                                f"time x{f['time']['seconds'] / max(p['time']['seconds'], 1e-12):.2f}")
+                agree["profile roof"] += same_roof
+                agree["profile bound"] += f["kind"] == p["kind"]
+            else:
+                profile_word = "not placed"
             tally[(variant, name)][word(p)] += 1
             print(f"{rep} {variant} {name} {word(p)} {100 * p['share']:.0f}% {bound} | " +
                   " ".join(("same" if checks[k] else "DIFFERENT") for k in
                            ("advise", "figure", "interactive", "report")) +
-                  f" profile:{profile_word}", flush=True)
-print("\nbounds over the repetitions:")
+                  f" | profile: {profile_word}", flush=True)
+print("\nbounds over the repetitions (larm place, the instrumented regions):")
 for (variant, name), counter in sorted(tally.items()):
+    print(f"  {variant} {name}: " + ", ".join(f"{b} {n}/{sum(counter.values())}"
+                                               for b, n in counter.most_common()))
+print("larm profile's placed functions:")
+for (variant, name), counter in sorted(functions.items()):
     print(f"  {variant} {name}: " + ", ".join(f"{b} {n}/{sum(counter.values())}"
                                                for b, n in counter.most_common()))
 total = sum(sum(c.values()) for c in tally.values())
