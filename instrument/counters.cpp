@@ -84,11 +84,11 @@ bool Counters::start_thread(int& event_set) const {
 
 bool Counters::read(int event_set, CounterValues& values) const {
   if (!count_tool_) return read_papi(event_set, values);
-  unsigned long long counts[LARM_COUNT_N] = {};
-  if (read_tool(counts) == 0) return false;
-  for (int i = 0; i < LARM_COUNT_N; ++i)
-    values[static_cast<std::size_t>(i)] = static_cast<long long>(counts[i]);
-  return true;
+  // The tool writes its counts into the values themselves (a signed and an unsigned integer of
+  // one size may alias): no copy after the read, whose stores the tool would count in the region
+  // that begins.
+  static_assert(sizeof(unsigned long long) == sizeof(long long));
+  return read_tool(reinterpret_cast<unsigned long long*>(values.data())) != 0;
 }
 
 bool Counters::measures_flops() const {

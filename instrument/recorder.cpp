@@ -426,7 +426,7 @@ int Recorder::end(const char* name) {
     return -1;
   }
   ThreadState& state = *thread_state();
-  CounterValues counts{};
+  CounterValues& counts = state.end_counts;
   const bool counted = state.counting && counters_.read(state.event_set, counts);
   const auto checked = checked_name(name, "larm_region_end", false);
   std::string problem;

@@ -72,6 +72,9 @@ struct ThreadState {
   RegionRecord* last = nullptr;  // the record of the last begin: most calls repeat it
   int event_set = -1;
   bool counting = false;
+  // Where larm_region_end reads the counts: kept here, not zeroed on the stack, so that the end
+  // stores nothing of its own before the read (the count tool counts every store the thread makes).
+  CounterValues end_counts{};
 };
 
 // A data handle: its summary and its runs of pages, first page -> end (exclusive), merged.

@@ -108,7 +108,8 @@ struct CeilingOption {
 };
 
 // Little's law on its memory lines: in flight per thread = lines fetched per second × the latency
-// it pays ÷ threads.
+// it pays ÷ threads. That latency is the idle one on its pages (the roof's on huge pages, or the
+// base-page chase's), times the loaded-latency curve's rise at its bandwidth when there is one.
 enum class LatencySource { idle_roof, loaded_curve };
 // The pages its data is taken to be on: a plain allocation gets base pages unless transparent huge
 // pages are "always" (the results' environment); the latency on base pages adds a page walk to
@@ -124,7 +125,8 @@ struct LinesInFlight {
   std::optional<double> base_page_ns;  // the memory's latency on base pages, when measured
   unsigned memory = 0;
   int threads = 0;
-  // Its memory bandwidth on the loaded-latency curve, when the results have one.
+  // Its memory bandwidth on the loaded-latency curve, when the results have one: the curve's own
+  // latency there and its idle point, whose ratio (at least 1) scales the idle latency.
   struct AtLoad {
     double gbps = 0, latency_ns = 0, idle_ns = 0, saturation_gbps = 0;
     int chase_domain = 0;

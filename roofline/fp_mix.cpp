@@ -9,43 +9,54 @@
 namespace larm::roofline {
 namespace {
 
-// The lanes of a 128-bit register in the precision: a scalar FLOP is one lane of it.
-double lanes_128(Precision precision) {
-  return precision == Precision::dp ? 2 : 4;
+// The bytes of one element of the precision: a scalar FLOP's width.
+double element_bytes(Precision precision) {
+  return precision == Precision::dp ? 8 : 4;
 }
 
-// Time per FLOP of the shares at one ISA's ceilings (each scaled by `scale`: a scalar FLOP runs at
-// the 128-bit instruction rate, 1/lanes of its FLOP rate), with the ceilings' values picked by
-// `pick` (value, low or high); none when one it needs is missing.
-template <typename Pick>
-std::optional<double> time_per_flop(const CeilingTable& table, Isa isa, const MixShares& s,
-                                    double scale, double alpha, Pick pick) {
-  const auto ceiling = [&](FlopOp op) -> std::optional<double> {
-    const CeilingTable::Entry* e = table.find(isa, op);
-    if (e == nullptr || !(pick(*e) > 0)) return std::nullopt;
-    return pick(*e) * scale;
-  };
+// Time per FLOP of the shares with each operation's FLOP rate from `rate` (none when one it needs
+// is missing) and the overlap alpha of adds and multiplies.
+template <typename Rate>
+std::optional<double> time_per_flop(const MixShares& s, double alpha, Rate rate) {
   const double other = s.add + s.mul + s.fma;
   if (!(other > 0)) return std::nullopt;
-  double t_add = 0, t_mul = 0, t_fma = 0;
-  if (s.add > 0) {
-    const auto p = ceiling(FlopOp::add);
-    if (!p) return std::nullopt;
-    t_add = s.add / *p;
+  double t[3] = {0, 0, 0};
+  const std::pair<double, FlopOp> parts[3] = {
+      {s.add, FlopOp::add}, {s.mul, FlopOp::mul}, {s.fma, FlopOp::fma}};
+  for (int k = 0; k < 3; ++k) {
+    if (!(parts[k].first > 0)) continue;
+    const std::optional<double> p = rate(parts[k].second);
+    if (!p || !(*p > 0)) return std::nullopt;
+    t[k] = parts[k].first / *p;
   }
-  if (s.mul > 0) {
-    const auto p = ceiling(FlopOp::mul);
-    if (!p) return std::nullopt;
-    t_mul = s.mul / *p;
-  }
-  if (s.fma > 0) {
-    const auto p = ceiling(FlopOp::fma);
-    if (!p) return std::nullopt;
-    t_fma = s.fma / *p;
-  }
-  const double shared = t_add + t_mul + t_fma;
-  const double separate = std::max(t_add, t_mul + t_fma);
+  const double shared = t[0] + t[1] + t[2];
+  const double separate = std::max(t[0], t[1] + t[2]);
   return (shared - alpha * (shared - separate)) / other;
+}
+
+// The FLOP rate of `op` at a width of `bytes` (a scalar's: its element's), from `isa`'s ceiling of
+// it scaled to the width's lanes, or, where `isa` has no such ceiling and `borrow` allows, from
+// the narrowest ISA at or above the width that has one, at the same instruction rate: an AVX2
+// build's scalar and 128-bit FMAs run at the 256-bit FMA's instructions per second, a lane or two
+// of its four. `pick` takes the ceiling's value, low or high end.
+template <typename Pick>
+std::optional<double> op_rate(const CeilingTable& table, Isa isa, FlopOp op, double bytes,
+                              bool borrow, Pick pick) {
+  const auto scaled = [&](Isa from) -> std::optional<double> {
+    const CeilingTable::Entry* e = table.find(from, op);
+    if (e == nullptr || !(pick(*e) > 0)) return std::nullopt;
+    const int from_bytes = isa_bytes(from);
+    return from_bytes > 0 ? pick(*e) * bytes / from_bytes : pick(*e);
+  };
+  if (const auto own = scaled(isa)) return own;
+  if (!borrow) return std::nullopt;
+  std::optional<Isa> best;
+  for (const auto& [other, ops] : table.by_isa) {
+    const int b = isa_bytes(other);
+    if (b <= 0 || b < bytes || table.find(other, op) == nullptr) continue;
+    if (!best || b < isa_bytes(*best)) best = other;
+  }
+  return best ? scaled(*best) : std::nullopt;
 }
 
 // The overlap of adds and multiplies the addmul ceiling measured at this ISA: 0 for shared pipes,
@@ -192,19 +203,27 @@ std::optional<MixCeiling> mix_ceiling(const CeilingTable& table, const FpCounts&
     if (!(flops > 0)) continue;
     const std::optional<Isa> isa = at ? at : isa_of_width(table, w);
     if (!isa) return std::nullopt;
-    // Re-vectorized at `at`, every FLOP runs at its full width; scalar ones run one lane.
-    const double scale = !at && w == 0 ? 1 / lanes_128(table.precision) : 1;
+    // The width's bytes: re-vectorized at `at`, every FLOP at its full width; as counted, a
+    // scalar FLOP is one element.
+    const int isa_width = isa_bytes(*isa);
+    const double bytes = at       ? std::max(isa_width, 1)
+                         : w == 0 ? element_bytes(table.precision)
+                                  : std::max(isa_width, 16 << (w - 1));
     const auto alpha = overlap(table, *isa);
     if (!alpha) out.alpha_assumed = true;
     const double a = alpha.value_or(0);
-    const auto value = time_per_flop(table, *isa, shares, scale, a,
-                                     [](const CeilingTable::Entry& e) { return e.value; });
+    // Re-vectorized, the ISA's own operations only (an FMA where it has none is no option).
+    const bool borrow = !at;
+    const auto at_end = [&](auto pick) {
+      return time_per_flop(shares, a, [&](FlopOp op) {
+        return op_rate(table, *isa, op, isa_width > 0 ? bytes : 0, borrow, pick);
+      });
+    };
+    const auto value = at_end([](const CeilingTable::Entry& e) { return e.value; });
     // The interval: every ceiling at its low end gives the ceiling's low end (time is monotone
     // in each ceiling).
-    const auto low = time_per_flop(table, *isa, shares, scale, a,
-                                   [](const CeilingTable::Entry& e) { return e.low; });
-    const auto high = time_per_flop(table, *isa, shares, scale, a,
-                                    [](const CeilingTable::Entry& e) { return e.high; });
+    const auto low = at_end([](const CeilingTable::Entry& e) { return e.low; });
+    const auto high = at_end([](const CeilingTable::Entry& e) { return e.high; });
     if (!value || !low || !high) return std::nullopt;
     const double share = flops / total;
     t_value += share * *value;

@@ -9,7 +9,9 @@
 // measures which the core has: its time per FLOP sets the overlap α in [0, 1] that reproduces it,
 // t = t_shared - α (t_shared - t_separate), and the mix's ceiling is (a + m + f) / t. Widths add
 // their times (they share the pipes); scalar FLOPs run at the 128-bit ceilings' instruction rate,
-// one lane each. Divisions and square roots have no measured ceiling: the ceiling is of the other
+// one lane each. An operation that the width's ISA has no ceiling of (an AVX2 build's scalar and
+// 128-bit FMAs: SSE2 has none) runs at the instruction rate of the narrowest ISA that has it.
+// Divisions and square roots have no measured ceiling: the ceiling is of the other
 // FLOPs, and their share is said.
 #pragma once
 

@@ -123,48 +123,43 @@ std::optional<results::LinesInFlight> lines_in_flight(const RegionPoint& point,
   if (!memory && !d->local_memories.empty()) memory = d->local_memories.front();
   results::LinesInFlight l;
   l.idle_ns = idle->stats.median;
-  l.latency_ns = idle->stats.median;
   l.memory = memory.value_or(0);
   l.threads = point.threads;
   l.max_in_flight = kMaxLinesInFlight;
   l.min_in_flight = kMinLinesInFlight;
-  // The latency's own spread: its samples' quartiles, how far the median it is could lie (a shared
-  // host's one slow sample is not the latency a region pays); or the curve point's p10-p90.
-  const auto spread_of = [](const results::LatencyPoint& p) {
-    return std::pair(results::quantile(p.samples_ns, 0.25) / p.stats.median,
-                     results::quantile(p.samples_ns, 0.75) / p.stats.median);
-  };
-  double latency_low = l.latency_ns * spread_of(*idle).first;
-  double latency_high = l.latency_ns * std::max(1.0, spread_of(*idle).second);
   // Its pages: base pages unless transparent huge pages are "always" (a plain allocation then
-  // gets them), when the base-page latency was measured. Each of its misses then pays the
-  // base-page latency, scaled by the load on the curve as the huge-page one is.
+  // gets them), when the base-page latency was measured; each of its misses then pays a page walk
+  // past the TLB's reach.
   const results::LatencyPoint* base = local_memory_latency(results, point.domain, true);
   if (base != nullptr) l.base_page_ns = base->stats.median;
   const bool base_pages =
       base != nullptr && results.provenance.environment_text("transparent_hugepages") != "always";
   if (base_pages) l.pages = results::PagesAssumed::base;
-  const double page_factor = base_pages ? base->stats.median / idle->stats.median : 1;
+  const results::LatencyPoint& paid = base_pages ? *base : *idle;
+  l.latency_ns = paid.stats.median;
+  // The latency's own spread: its samples' quartiles, how far the median it is could lie (a shared
+  // host's one slow sample is not the latency a region pays).
+  double low_ratio = results::quantile(paid.samples_ns, 0.25) / paid.stats.median;
+  double high_ratio = std::max(1.0, results::quantile(paid.samples_ns, 0.75) / paid.stats.median);
+  // Under load, the loaded-latency curve's rise at the region's memory bandwidth over the curve's
+  // own idle point (its chain's pages and placement are its own, so its ratio is what carries
+  // over, never its nanoseconds), at least 1; its point's p10-p90 widens the spread.
   if (memory && traffic.memory > 0) {
     const auto at =
         latency_at_load(results, point.domain, *memory, traffic.memory / (seconds * 1e9),
                         traffic.memory_read / (traffic.memory_read + traffic.memory_written));
-    if (at) {
+    if (at && at->idle_ns > 0 && at->latency_ns > 0) {
       l.source = results::LatencySource::loaded_curve;
-      l.latency_ns = at->latency_ns;
+      l.latency_ns *= std::max(1.0, at->factor());
       l.at_load = results::LinesInFlight::AtLoad{
           at->gbps,         at->latency_ns, at->idle_ns, at->saturation_gbps,
           at->chase_domain, at->mix,        at->beyond};
-      latency_low = at->low_ns > 0 ? at->low_ns : at->latency_ns;
-      latency_high = std::max(at->high_ns, at->latency_ns);
+      if (at->low_ns > 0) low_ratio = std::min(low_ratio, at->low_ns / at->latency_ns);
+      high_ratio = std::max(high_ratio, at->high_ns / at->latency_ns);
     }
   }
-  if (base_pages) {
-    // Scaled as the huge-page latency was, and widened by the base-page samples' own spread.
-    l.latency_ns *= page_factor;
-    latency_low = std::min(latency_low * page_factor, l.latency_ns * spread_of(*base).first);
-    latency_high = std::max(latency_high * page_factor, l.latency_ns * spread_of(*base).second);
-  }
+  const double latency_low = l.latency_ns * low_ratio;
+  const double latency_high = l.latency_ns * high_ratio;
   const double line = static_cast<double>(d->caches.back().line_bytes);
   const double lines_per_ns = traffic.memory_load_fetched / line / (seconds * 1e9);
   l.value = lines_per_ns * l.latency_ns / point.threads;

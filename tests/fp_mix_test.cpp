@@ -87,6 +87,26 @@ TEST(FpMix, WidthsAddTheirTimesAndDivisionsAreLeftOut) {
   EXPECT_EQ(isa_of_width(t, 0), Isa::sse2);
 }
 
+TEST(FpMix, AnOperationTheWidthsIsaLacksRunsAtTheInstructionRateOfOneThatHasIt) {
+  // An x86-64-v3 build: SSE2 measured without FMA, AVX2 with it.
+  CeilingTable t = table(25, 25, 45, std::nullopt, Isa::sse2);
+  t.by_isa[Isa::avx2] = table(50, 50, 90, 100).by_isa[Isa::avx2];
+  // Its 256-bit FMA loop with a few scalar adds (the reduction after it): the FMA's ceiling.
+  FpCounts loop = counts(2, 0, 0, 1e9);
+  loop.by_width[0] = 66;
+  loop.add = 66;
+  const auto c = mix_ceiling(t, loop, false);
+  ASSERT_TRUE(c);
+  EXPECT_NEAR(c->value, 100, 1e-3);
+  EXPECT_EQ(c->isa, Isa::avx2);
+  // Scalar FMAs (vfmadd231sd): one lane of the 256-bit FMA's four.
+  EXPECT_NEAR(mix_ceiling(t, counts(0, 0, 0, 1), false)->value, 25, 1e-9);
+  // 128-bit FMAs: two lanes of four.
+  EXPECT_NEAR(mix_ceiling(t, counts(1, 0, 0, 1), false)->value, 50, 1e-9);
+  // Re-vectorized for SSE2, FMAs are no option there.
+  EXPECT_FALSE(mix_ceiling(t, counts(0, 0, 0, 1), false, Isa::sse2));
+}
+
 TEST(FpMix, CountsOfTheToolByWidthAndKind) {
   const auto c = fp_counts({{"flops_dp_128", 6e9},
                             {"flops_sp_256", 2e9},

@@ -575,10 +575,25 @@ TEST(RegionPlacement, ItsMemoryBandwidthOnTheLoadedLatencyCurveGivesTheLatencyIt
   placed = place(counted_point(1e9, traffic(28.9e9, 28.9e9, 28.9e9, 28.9e9), 1.0, 0), results, {});
   EXPECT_EQ(placed.kind, BoundKind::memory);
   EXPECT_NEAR(placed.lines_in_flight->at_load->latency_ns, 240 + 0.89 * 160, 1e-9);
+  EXPECT_NEAR(placed.lines_in_flight->latency_ns, 382.4, 1e-9);
   const auto details = text::details(placed);
   EXPECT_TRUE(std::any_of(details.begin(), details.end(), [](const std::string& d) {
-    return d.find("3.82 x idle") != std::string::npos;
-  }));
+    return d.find("x3.82 at its 28.9 GB/s") != std::string::npos;
+  })) << testing::PrintToString(details);
+  // A curve whose chain pays twice the roof's idle latency (other pages, another placement): its
+  // rise carries over, not its nanoseconds.
+  for (auto& p : results.loaded_latency.front().points) {
+    for (double* ns : {&p.p10_ns, &p.p50_ns, &p.p90_ns}) *ns *= 2;
+    p.samples_ns = {p.p50_ns};
+  }
+  results.loaded_latency.front().idle_ns = 200;
+  placed = place(chase, results, {});
+  EXPECT_NEAR(placed.lines_in_flight->latency_ns, 100 + 1.28 * 2, 1e-9);
+  EXPECT_NEAR(placed.lines_in_flight->at_load->latency_ns, 2 * (100 + 1.28 * 2), 1e-9);
+  // Under its idle point (a noisy curve), no rise: the idle latency.
+  results.loaded_latency.front().points[1].p50_ns = 150;
+  placed = place(counted_point(2e9, traffic(10e9, 10e9, 10e9, 10e9), 1.0, 0), results, {});
+  EXPECT_NEAR(placed.lines_in_flight->latency_ns, 100, 1e-9);
 }
 
 TEST(RegionPlacement, RunsThatSpreadMoreThanTheBoundsIntervalMarkItUnstable) {

@@ -155,8 +155,9 @@ int run_profile(const ProfileOptions& options) {
 
   const fs::path out = options.out_dir;
   const results::OutputClaim claim = claim_output(out, "larm profile");
-  const fs::path sampled_dir = out / "sampled", counted_dir = out / "counted";
-  for (const fs::path& dir : {sampled_dir, counted_dir}) {
+  const fs::path sampled_dir = out / "sampled", counted_dir = out / "counted",
+                 native_dir = out / "native";
+  for (const fs::path& dir : {sampled_dir, counted_dir, native_dir}) {
     try {
       results::ensure_output_subdirectory(dir);
     } catch (const std::runtime_error& e) {
@@ -172,7 +173,10 @@ int run_profile(const ProfileOptions& options) {
 
   // One run without perf: what the program's CPU time is when nothing samples it, against which
   // each sampled run's is scaled (the samples' interrupts cost the program time, in a guest most).
-  const ProgramRun native = run_program(options.command, {}, "profile: the native run");
+  // Each run's LARM_OUT is its own directory: a program built with liblarm writes its regions
+  // there, never into the directory larm was started in.
+  const ProgramRun native =
+      run_program(options.command, {"LARM_OUT=" + native_dir.string()}, "profile: the native run");
   if (WIFSIGNALED(native.status) &&
       (WTERMSIG(native.status) == SIGINT || WTERMSIG(native.status) == SIGTERM)) {
     std::cerr << "larm profile: interrupted during the native run\n";
@@ -240,7 +244,8 @@ int run_profile(const ProfileOptions& options) {
       "--larm-functions=" + valgrind_path(fs::absolute(counted_dir)) + "/functions-%p.tsv"};
   if (!model_option.empty()) argv.push_back("--larm-cache=" + model_option);
   argv.insert(argv.end(), options.command.begin(), options.command.end());
-  std::vector<std::string> set = {"VALGRIND_LIB=" + lib.path().string()};
+  std::vector<std::string> set = {"VALGRIND_LIB=" + lib.path().string(),
+                                  "LARM_OUT=" + counted_dir.string()};
   if (std::getenv("OMP_WAIT_POLICY") == nullptr) set.push_back("OMP_WAIT_POLICY=passive");
   if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
   const ProgramRun counted = run_program(argv, set, "profile: the counted run (Valgrind)");

@@ -114,7 +114,8 @@ SampledRun sampled_run(const std::vector<std::string>& argv, const fs::path& dat
   record.insert(record.end(), argv.begin(), argv.end());
   SampledRun out;
   out.frequency = frequency;
-  out.run = run_program(record, {}, "profile: the sampled run");
+  out.run = run_program(record, {"LARM_OUT=" + data_file.parent_path().string()},
+                        "profile: the sampled run");
   const fs::path text = data_file.parent_path() / "samples.txt";
   const fs::path errors = data_file.parent_path() / "perf-script.log";
   const int status =

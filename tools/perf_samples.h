@@ -49,7 +49,8 @@ struct PerfEvent {
 PerfEvent perf_event();
 
 // Runs argv under `perf record` into data_file at `frequency` samples per second and reads the
-// samples; throws std::runtime_error when perf fails to read them.
+// samples (the program's LARM_OUT: data_file's directory); throws std::runtime_error when perf
+// fails to read them.
 SampledRun sampled_run(const std::vector<std::string>& argv, const std::filesystem::path& data_file,
                        const PerfEvent& event, int frequency);
 

@@ -1,6 +1,7 @@
 // Verdicts in words.
 #include "report/text/placement_text.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "results/number_text.h"
@@ -144,25 +145,25 @@ std::string interval_text(const RoofUsed& r) {
 }
 
 std::string latency_text(const results::LinesInFlight& l) {
-  if (l.at_load) {
-    const auto& a = *l.at_load;
-    return "memory " + std::to_string(l.memory) + "'s latency at its " +
-           results::fixed_text(a.gbps, 1) + " GB/s on the loaded-latency curve" +
-           (l.pages == results::PagesAssumed::base ? ", scaled to base pages," : "") + " (mix " +
-           a.mix + " from domain " + std::to_string(a.chase_domain) +
-           "): " + results::fixed_text(a.latency_ns, 1) + " ns, " +
-           results::fixed_text(a.idle_ns > 0 ? a.latency_ns / a.idle_ns : 0, 2) + " x idle" +
-           (a.beyond ? " (past the most its injectors reached, " +
-                           results::fixed_text(a.saturation_gbps, 1) + " GB/s: at least that)"
-                     : "");
-  }
-  return l.pages == results::PagesAssumed::base
-             ? "memory " + std::to_string(l.memory) +
-                   "'s latency on base pages (a page walk on "
-                   "each miss past the TLB's reach), " +
-                   results::fixed_text(l.latency_ns, 1) + " ns against " +
-                   results::fixed_text(l.idle_ns, 1) + " ns on huge pages"
-             : "the memory latency roof, " + results::fixed_text(l.latency_ns, 1) + " ns";
+  const std::string idle =
+      l.pages == results::PagesAssumed::base
+          ? "memory " + std::to_string(l.memory) +
+                "'s latency on base pages (a page walk on each miss past the TLB's reach), " +
+                results::fixed_text(l.base_page_ns.value_or(0), 1) + " ns against " +
+                results::fixed_text(l.idle_ns, 1) + " ns on huge pages"
+          : "the memory latency roof, " + results::fixed_text(l.idle_ns, 1) + " ns";
+  if (!l.at_load) return idle;
+  const auto& a = *l.at_load;
+  const double rise = a.idle_ns > 0 ? a.latency_ns / a.idle_ns : 0;
+  return idle + ", x" + results::fixed_text(std::max(1.0, rise), 2) + " at its " +
+         results::fixed_text(a.gbps, 1) + " GB/s on the loaded-latency curve (mix " + a.mix +
+         " from domain " + std::to_string(a.chase_domain) + ": " +
+         results::fixed_text(a.latency_ns, 1) + " ns against its idle " +
+         results::fixed_text(a.idle_ns, 1) + " ns" +
+         (a.beyond ? "; past the most its injectors reached, " +
+                         results::fixed_text(a.saturation_gbps, 1) + " GB/s: at least that"
+                   : "") +
+         "): " + results::fixed_text(l.latency_ns, 1) + " ns";
 }
 
 std::string reading_text(const results::LinesInFlight& l) {

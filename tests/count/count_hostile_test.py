@@ -112,9 +112,18 @@ r = count(out, "huge")
 check(r.returncode == 0 and "1e300: -1" in r.stdout and "1e19 bytes: -1" in r.stdout and
       "9e17 twice: 0 -1" in r.stdout,
       f"values beyond 1e18: refused by liblarm: {r.stdout[:300]} {r.stderr[-300:]}")
-placed = subprocess.run([larm, "place", reference, os.path.join(out, "timed", "regions.json")],
+# The program declared FLOPs and no bytes: its own run alone cannot be placed (one line naming the
+# region, exit 2); with the count run's bytes it is.
+timed = os.path.join(out, "timed", "regions.json")
+placed = subprocess.run([larm, "place", reference, timed], capture_output=True, text=True, timeout=60)
+check(placed.returncode == 2 and len(placed.stderr.strip().splitlines()) == 1 and
+      "region work" in placed.stderr and "no bytes" in placed.stderr,
+      f"values beyond 1e18: declared FLOPs without bytes refused in one line: {placed.stderr[-300:]}")
+placed = subprocess.run([larm, "place", reference, timed, "--counts",
+                         os.path.join(out, "counted", "regions.json")],
                         capture_output=True, text=True, timeout=60)
-check(placed.returncode == 0, f"values beyond 1e18: larm reads the regions written: {placed.stderr[-300:]}")
+check(placed.returncode == 0 and "work" in placed.stdout,
+      f"values beyond 1e18: larm reads the regions written: {placed.stderr[-300:]}")
 
 for width in ("1e300", "1e19", "inf"):
     out = os.path.join(work, "width-" + width)

@@ -79,8 +79,12 @@ with tempfile.TemporaryDirectory(prefix="larm-known-answer-") as tmp:
         if p:
             check(p["bytes_convention"] == "program_per_level",
                   f"{variant}: triad_dram's bytes per level in the roofs' convention")
-            check(p["above_by"] is None, f"{variant}: triad_dram {100 * p['share']:.0f} % of "
-                  f"its roof, not above its interval")
+            # Counting the write-allocate reads against roofs that do not would read 4/3 of the
+            # roof; a quick roof on a shared host can sit a few percent under the program's
+            # bandwidth of another minute, so the bound is 1.2, not the roof's interval.
+            check(p["share"] is not None and p["share"] < 1.2,
+                  f"{variant}: triad_dram {100 * (p['share'] or 0):.0f} % of its roof, below 120 % "
+                  f"(above its interval by {p['above_by']})")
         kind, level, where, roof = bound("triad_l2")
         check(kind == "cache" and level == "L2", f"{variant}: triad_l2 on the L2 roof: {kind} {roof}")
         kind, level, where, roof = bound("muladd_regs")

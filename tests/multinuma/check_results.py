@@ -41,7 +41,13 @@ for d in domains:
             c.check(r["placement_fraction"] is not None and r["placement_fraction"] >= 0.99,
                     f"domain {d} memory {m} {r['access']}: pages {r['placement_fraction']}")
         lat = [p for p in doc["latency"] if p["domain"] == d and p["memory"] == m and p["samples_ns"]]
-        c.check(len(lat) == 1, f"no latency domain {d} memory {m}")
+        huge = [p for p in lat if p.get("pages") != "base"]
+        c.check(len(huge) == 1, f"no latency domain {d} memory {m}")
+        # The local memories' chase again on base pages (a plain allocation's latency).
+        local = any(r["placement"] == "local" for r in pair)
+        base = [p for p in lat if p.get("pages") == "base"]
+        c.check(len(base) == (1 if local else 0),
+                f"domain {d} memory {m} ({'local' if local else 'remote'}): {len(base)} base-page latencies")
     for m in memories:
         cont = [r for r in roofs if r["domain"] == d and r["memory"] == m and r["placement"] == "contention"
                 and r["samples"]]
