@@ -40,7 +40,7 @@ test_packages=(
   clang-14 libomp-14-dev chromium
   linux-perf help2man libopenblas-dev libfftw3-dev
   slurmctld slurmd slurm-client munge
-  lintian
+  lintian ccache
 )
 packages=("${run_packages[@]}")
 [[ $set_name == test ]] && packages+=("${test_packages[@]}")
