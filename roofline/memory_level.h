@@ -68,6 +68,10 @@ inline constexpr double kMaxLinesInFlight = 2;
 inline constexpr double kMinLinesInFlight = 0.25;
 // Below this share of every roof, a region is far below them: a roof does not explain its time.
 inline constexpr double kFarBelowShare = 0.5;
+// Below this share of the memory roof it leans on most, with its misses overlapping, neither a
+// roof nor latency explains a region. Lower than kFarBelowShare: one triad over DRAM read 49 % to
+// 92 % of its roof over runs of a few minutes on a shared host; a gather over 256 MiB, 16 to 20 %.
+inline constexpr double kUnexplainedShare = 1.0 / 3;
 
 // The memory latency of the domain's local memory (median of the chase), or none.
 std::optional<double> memory_latency_ns(const results::Results& results, int domain);

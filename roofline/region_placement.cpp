@@ -351,11 +351,13 @@ void place_by_levels(const RegionPoint& point, const results::Results& results,
   const auto reading = p.lines_in_flight ? std::optional(p.lines_in_flight->reading) : std::nullopt;
   // Accesses that cannot overlap make it latency-bound whatever share of a bandwidth roof it
   // takes, when memory is what it leans on most (or nothing bounds it).
-  // Far below the memory roof it leans on most with its misses overlapping: neither a roof nor
-  // latency explains it. (Far below a cache's or a ceiling, that roof remains its bound.)
+  // Far below the memory roof it leans on most (under kUnexplainedShare) with its misses
+  // overlapping: neither a roof nor latency explains it. Far below a cache's roof or a ceiling
+  // (or between a third and a half of memory's), that roof remains its bound.
   if ((memory_top || far) && reading == Reading::cannot_overlap) {
     p.kind = BoundKind::latency;
-  } else if (far && memory_top && reading != Reading::within_noise) {
+  } else if (top.utilization < kUnexplainedShare && memory_top &&
+             reading != Reading::within_noise) {
     p.kind = BoundKind::unexplained;
   } else {
     p.kind = kind_of(*top.roof);
