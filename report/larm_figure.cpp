@@ -457,21 +457,10 @@ std::string trajectory_data(const DomainData& d) {
   return out.str();
 }
 
-std::string domain_plot(const DomainData& d, std::pair<double, double> range,
-                        const std::string& stem, bool key, const std::vector<std::string>& labels,
-                        const std::string& title_suffix, bool ceiling_labels = true,
-                        bool advice_labels = true) {
-  std::ostringstream gp;
-  const double top =
-      d.ceilings.empty()
-          ? range.second
-          : std::max_element(d.ceilings.begin(), d.ceilings.end(), [](auto& a, auto& b) {
-              return a.value < b.value;
-            })->value;
-  gp << "  F = " << top << "\n";
-  gp << "  set y2tics (";
-  // Ceilings nearer than a label's height (11 pixels, as `near` is 3) share one label, so labels
-  // never overlap; a region's own ceiling is labelled by its operations ("add+mul").
+// The ceilings' labels on y2, with their values. Ceilings nearer than a label's height (11
+// pixels, as `near` is 3) share one label, so labels never overlap; a region's own ceiling is
+// labelled by its operations ("add+mul").
+std::vector<std::pair<double, std::string>> ceiling_ticks(const DomainData& d) {
   const double label_ratio = std::max(1.05, std::pow(d.near, 11.0 / 3));
   const auto label_of = [](const roofline::RoofLine& c) {
     return c.source == results::RoofSource::measured ? std::string(name(c.op))
@@ -488,9 +477,26 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
       it->second += "," + label_of(c);
     }
   }
+  for (auto& [value, label] : ticks) label += " " + significant(value);
+  return ticks;
+}
+
+std::string domain_plot(const DomainData& d, std::pair<double, double> range,
+                        const std::string& stem, bool key, const std::vector<std::string>& labels,
+                        const std::string& title_suffix, bool ceiling_labels = true,
+                        bool advice_labels = true) {
+  std::ostringstream gp;
+  const double top =
+      d.ceilings.empty()
+          ? range.second
+          : std::max_element(d.ceilings.begin(), d.ceilings.end(), [](auto& a, auto& b) {
+              return a.value < b.value;
+            })->value;
+  gp << "  F = " << top << "\n";
+  gp << "  set y2tics (";
+  const auto ticks = ceiling_ticks(d);
   for (std::size_t i = 0; i < ticks.size(); ++i) {
-    gp << (i ? ", " : "") << gnuplot_string(ticks[i].second + " " + significant(ticks[i].first))
-       << " " << ticks[i].first;
+    gp << (i ? ", " : "") << gnuplot_string(ticks[i].second) << " " << ticks[i].first;
   }
   gp << ")\n  set y2range " << axis_range(range.first, range.second, true)
      << "\n  set logscale y2\n";
@@ -595,15 +601,45 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
   return gp.str();
 }
 
-std::string axes(std::pair<double, double> range) {
+// The x axis ends at 64 FLOP/byte, or past the highest intensity of a region drawn (a kernel in
+// registers reaches 1e5): at the power of 4 above 1.5 times it, at most kMaxDrawnAi; a level's
+// own intensity past it (a register kernel's few memory bytes) is off the axis.
+constexpr double kMaxDrawnAi = 1048576;
+
+double x_high(const std::vector<DomainData>& domains) {
+  double highest = 0;
+  for (const auto& d : domains) {
+    for (const auto* p : d.regions) {
+      if (p->ai) highest = std::max(highest, *p->ai);
+    }
+  }
+  double high = kMaxAi;
+  while (high < highest * 1.5 && high < kMaxDrawnAi) high *= 4;
+  return high;
+}
+
+// The tick label of a power of 2 past 64: "256", "1K", "16K", "256K", "1M".
+std::string ai_tick(double value) {
+  if (value < 1024) return std::to_string(static_cast<long>(value));
+  return value >= 1048576 ? std::to_string(static_cast<long>(value / 1048576)) + "M"
+                          : std::to_string(static_cast<long>(value / 1024)) + "K";
+}
+
+std::string axes(std::pair<double, double> range, double high) {
   std::ostringstream gp;
   gp << "  min(a, b) = a < b ? a : b\n"
      << "  set logscale x 2\n  set logscale y 10\n  set samples 500\n"
-     // A little beyond 1/64 and 64, so that their tick labels are drawn.
-     << "  set xrange [" << kMinAi / 1.05 << ":" << kMaxAi * 1.05 << "]\n"
+     // A little beyond 1/64 and the last tick, so that their tick labels are drawn.
+     << "  set xrange [" << kMinAi / 1.05 << ":" << high * 1.05 << "]\n"
      << "  set yrange " << axis_range(range.first, range.second, true) << "\n"
      << "  set xtics (\"1/64\" 1./64, \"1/16\" 1./16, \"1/4\" 0.25, \"1\" 1, \"4\" 4, \"16\" 16, "
-        "\"64\" 64)\n"
+        "\"64\" 64";
+  // Past 64, a tick every factor of 16 and the axis' end.
+  for (double at = 1024; at <= high; at *= 16) gp << ", \"" << ai_tick(at) << "\" " << at;
+  if (high > 64 && std::fmod(std::log2(high) - 10, 4) != 0) {
+    gp << ", \"" << ai_tick(high) << "\" " << high;
+  }
+  gp << ")\n"
      << "  set mxtics 2\n  set format y \"%g\"\n  set ytics nomirror\n  set grid xtics ytics lc "
         "rgb \"#dddddd\"\n"
      << "  set xlabel \"Arithmetic intensity (FLOP/byte)\"\n"
@@ -698,7 +734,14 @@ std::string key_below(const DomainData& d, const std::vector<std::string>& label
   f.height_inches = plot_inches + key_inches;
   const double h = f.height_inches;
   std::ostringstream gp;
-  gp << "  set lmargin at screen " << kLeftMargin << "\n  set rmargin at screen " << kRightMargin
+  // The plot's right edge leaves the longest ceiling label room (8 pt characters as the SVG
+  // draws them, 0.085 inch at most, after the tick's gap).
+  std::size_t longest_tick = 0;
+  for (const auto& tick : ceiling_ticks(d))
+    longest_tick = std::max(longest_tick, tick.second.size());
+  const double right = std::min(
+      kRightMargin, 1 - (0.15 + 0.085 * static_cast<double>(longest_tick)) / kDomainFigureWidth);
+  gp << "  set lmargin at screen " << kLeftMargin << "\n  set rmargin at screen " << right
      << "\n  set tmargin at screen " << 1 - kTitleInches / h << "\n  set bmargin at screen "
      << (key_inches + kXAxisInches) / h << "\n  set key at screen " << kLeftMargin / 2
      << ", screen " << (key_inches - 0.05) / h
@@ -788,7 +831,8 @@ std::vector<Figure> larm_figures(const results::Results& results,
     }
     f.caption = caption.str();
     const std::string plot = domain_plot(d, range, f.name, true, labels, ": " + roofs_text);
-    f.body = axes(range) + key_below(d, labels, titled_items(plot), f) + plot;
+    f.body = axes(range, x_high(std::vector<DomainData>{d})) +
+             key_below(d, labels, titled_items(plot), f) + plot;
     // Each roof and ceiling by its own name, or the merged entry that stands for it.
     std::vector<std::string> values;
     for (const auto& m : merge_equal(d.bandwidth, key_name, "GB/s", d.near)) {
@@ -957,7 +1001,7 @@ std::vector<Figure> larm_figures(const results::Results& results,
     const double panel = (kRight - kLeft - kSpacing * (n - 1)) / n;
     body << "  set multiplot\n";
     for (std::size_t i = 0; i < domains.size(); ++i) {
-      body << axes(range) << "  set xlabel \"AI (FLOP/byte)\"\n"
+      body << axes(range, x_high(domains)) << "  set xlabel \"AI (FLOP/byte)\"\n"
            << "  set xtics (\"1/16\" 1./16, \"1\" 1, \"16\" 16)\n";
       if (i > 0) body << "  unset ylabel\n  set format y \"\"\n";
       const double left = kLeft + static_cast<double>(i) * (panel + kSpacing);

@@ -120,6 +120,29 @@ c.check(any(o.startswith("bandwidth matrix: one domain and one memory") for o in
         f"the one-cell heatmap is not omitted with its reason: {index['omitted']}")
 sweep_caption = next(f["caption"] for f in index["figures"] if f["name"] == "sweep-domain0")
 c.check("of one core alone" in sweep_caption, f"sweep caption {sweep_caption!r}")
+# A kernel in registers (1e5 FLOP/byte): the x axis reaches past it, its point drawn, every label
+# on the canvas (check_figures refuses any figure problem).
+regs_doc = json.load(open(os.path.join(regions, "regions.json")))
+for region in regs_doc["regions"]:
+    region["name"] = "in_registers"
+    for e in region["threads"] + region["domains"] + [region["machine"]]:
+        e["bytes"] = e["bytes"] / 1.2e6 if e.get("bytes") else e.get("bytes")
+        if e.get("gbps"):
+            e["gbps"] /= 1.2e6
+        if e.get("ai"):
+            e["ai"] *= 1.2e6
+regs = os.path.join(work, "registers-regions.json")
+json.dump(regs_doc, open(regs, "w"))
+regs_out = os.path.join(work, "registers-plots")
+r = run(larm, "plot", one, "--regions", regs, "--out", regs_out)
+c.check(r.returncode == 0, f"plot of a kernel in registers: exit {r.returncode}: {r.stderr[-300:]}")
+if r.returncode == 0:
+    check_figures(regs_out, ["larm-domain0", "validation-domain0", "sweep-domain0",
+                             "latency-sweep-domain0", "contention-curves", "scaling-domain0"],
+                  {"larm-domain0": ["in_registers"]})
+    gp = open(os.path.join(regs_out, "larm-domain0.gp")).read()
+    high = float(re.search(r"set xrange \[[^:]+:([0-9.e+]+)\]", gp).group(1))
+    c.check(high > 1.5e5, f"a kernel at 1e5 FLOP/byte inside the x axis: it ends at {high:g}")
 # A sweep that stopped at memory's plateau may end before a declared cache size: its marks stay
 # within the sizes swept (else the label would leave the canvas, which larm's check refuses).
 sweep_script = open(os.path.join(one, "plots", "sweep-domain0.gp")).read()
