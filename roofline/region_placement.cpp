@@ -308,6 +308,15 @@ results::RoofShare share_of(const LevelUse& use, const std::string& estimator,
   return {roof_used(*use.roof, estimator, precision), use.bytes, use.ai, use.rate, use.utilization};
 }
 
+// The region's share of its roof as high as the roof's interval (its low side) and the time's
+// spread let it be: "unexplained" is claimed only when even that stays under kUnexplainedShare
+// (one code's restriction read 32 % and 34 % of a roof whose interval reaches 21 % below it).
+double unexplained_share_high(const LevelUse& top, const RegionPoint& point) {
+  const double low_side = top.roof->interval ? top.roof->interval->first : top.roof->tolerance;
+  const double time_spread = point.timing ? point.timing->spread / 2 : 0;
+  return top.utilization / std::max(1e-9, 1 - low_side) * (1 + time_spread);
+}
+
 // The memory-level roofline (bytes per level): every roof at its own intensity, the one it uses
 // most bounding it; Little's law on its memory lines decides latency.
 void place_by_levels(const RegionPoint& point, const results::Results& results,
@@ -348,16 +357,18 @@ void place_by_levels(const RegionPoint& point, const results::Results& results,
   const bool memory_top = top.roof->level == Level::memory;
   const bool far = top.utilization < kFarBelowShare;
   using Reading = results::LinesInFlight::Reading;
-  const auto reading = p.lines_in_flight ? std::optional(p.lines_in_flight->reading) : std::nullopt;
+  const auto read_as = [&](Reading r) {
+    return p.lines_in_flight.has_value() && p.lines_in_flight->reading == r;
+  };
   // Accesses that cannot overlap make it latency-bound whatever share of a bandwidth roof it
   // takes, when memory is what it leans on most (or nothing bounds it).
   // Far below the memory roof it leans on most (under kUnexplainedShare) with its misses
   // overlapping: neither a roof nor latency explains it. Far below a cache's roof or a ceiling
   // (or between a third and a half of memory's), that roof remains its bound.
-  if ((memory_top || far) && reading == Reading::cannot_overlap) {
+  if ((memory_top || far) && read_as(Reading::cannot_overlap)) {
     p.kind = BoundKind::latency;
-  } else if (top.utilization < kUnexplainedShare && memory_top &&
-             reading != Reading::within_noise) {
+  } else if (unexplained_share_high(top, point) < kUnexplainedShare && memory_top &&
+             !read_as(Reading::within_noise)) {
     p.kind = BoundKind::unexplained;
   } else {
     p.kind = kind_of(*top.roof);

@@ -532,6 +532,27 @@ TEST(RegionPlacement, OneLineInFlightIsLatencyBoundWhateverItsShare) {
   EXPECT_NE(placed.kind, BoundKind::latency);
 }
 
+TEST(RegionPlacement, UnexplainedOnlyWhenTheRoofsLowSideLeavesItUnderAThird) {
+  auto results = fixture_with_latency();
+  // 28 % of the 36.1 GB/s memory roof (many lines in flight): unexplained while the roof's
+  // interval is narrow; with its low side 21 % below (28/0.79 = 35 %), memory stays its bound.
+  const double gbps = 0.28 * 36.1e9;
+  auto point = counted_point(2e9, traffic(gbps, gbps, gbps, gbps), 1.0, 0);
+  auto placed = place(point, results, {});
+  EXPECT_EQ(placed.kind, BoundKind::unexplained) << text::headline(placed);
+  bool widened = false;
+  for (auto& roof : results.roofs) {
+    if (roof.domain == 0 && roof.level == Level::memory && roof.roof > 0) {
+      roof.interval = results::RoofInterval{0.79 * roof.roof, 1.01 * roof.roof, {}, std::nullopt};
+      widened = true;
+    }
+  }
+  ASSERT_TRUE(widened);
+  placed = place(point, results, {});
+  EXPECT_EQ(placed.kind, BoundKind::memory) << text::headline(placed);
+  EXPECT_TRUE(placed.far_below);
+}
+
 TEST(RegionPlacement, NearTheThresholdItIsWithinTheNoiseOfBoth) {
   auto results = fixture_with_latency();
   // The latency roof's samples 80 to 120 ns: 2 lines in flight at 100 ns reads 1.6 to 2.4.
