@@ -606,10 +606,10 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
 // own intensity past it (a register kernel's few memory bytes) is off the axis.
 constexpr double kMaxDrawnAi = 1048576;
 
-double x_high(const std::vector<DomainData>& domains) {
+double x_high(const std::vector<const DomainData*>& domains) {
   double highest = 0;
-  for (const auto& d : domains) {
-    for (const auto* p : d.regions) {
+  for (const DomainData* d : domains) {
+    for (const auto* p : d->regions) {
       if (p->ai) highest = std::max(highest, *p->ai);
     }
   }
@@ -831,8 +831,7 @@ std::vector<Figure> larm_figures(const results::Results& results,
     }
     f.caption = caption.str();
     const std::string plot = domain_plot(d, range, f.name, true, labels, ": " + roofs_text);
-    f.body = axes(range, x_high(std::vector<DomainData>{d})) +
-             key_below(d, labels, titled_items(plot), f) + plot;
+    f.body = axes(range, x_high({&d})) + key_below(d, labels, titled_items(plot), f) + plot;
     // Each roof and ceiling by its own name, or the merged entry that stands for it.
     std::vector<std::string> values;
     for (const auto& m : merge_equal(d.bandwidth, key_name, "GB/s", d.near)) {
@@ -1000,8 +999,11 @@ std::vector<Figure> larm_figures(const results::Results& results,
     const auto n = static_cast<double>(domains.size());
     const double panel = (kRight - kLeft - kSpacing * (n - 1)) / n;
     body << "  set multiplot\n";
+    std::vector<const DomainData*> all_domains;
+    for (const DomainData& d : domains) all_domains.push_back(&d);
+    const double high = x_high(all_domains);
     for (std::size_t i = 0; i < domains.size(); ++i) {
-      body << axes(range, x_high(domains)) << "  set xlabel \"AI (FLOP/byte)\"\n"
+      body << axes(range, high) << "  set xlabel \"AI (FLOP/byte)\"\n"
            << "  set xtics (\"1/16\" 1./16, \"1\" 1, \"16\" 16)\n";
       if (i > 0) body << "  unset ylabel\n  set format y \"\"\n";
       const double left = kLeft + static_cast<double>(i) * (panel + kSpacing);

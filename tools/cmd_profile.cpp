@@ -114,6 +114,23 @@ void print_functions(const Profile& profile, const regions::RegionsFile& file) {
   }
 }
 
+// How a run of the program ended, when larm profile stops there: 130 when it was interrupted
+// (SIGINT, SIGTERM), 1 with one line when its exit is not allowed, else 0.
+int run_stop(const ProfileOptions& options, const std::string& app, int status,
+             const std::string& run, const std::string& in_run) {
+  if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM)) {
+    std::cerr << "larm profile: interrupted during " << run << "\n";
+    return 130;
+  }
+  if (allowed(options, status)) return 0;
+  std::cerr << "larm: error: " << app << " " << exit_text(status) << " " << in_run
+            << (WIFEXITED(status)
+                    ? " (--allow-exit " + std::to_string(WEXITSTATUS(status)) + " accepts it)"
+                    : "")
+            << "\n";
+  return 1;
+}
+
 int run_profile(const ProfileOptions& options) {
   if (options.command.empty())
     throw UsageError("larm profile: no program given (larm profile -- APP ARGS...)");
@@ -177,19 +194,9 @@ int run_profile(const ProfileOptions& options) {
   // there, never into the directory larm was started in.
   const ProgramRun native =
       run_program(options.command, {"LARM_OUT=" + native_dir.string()}, "profile: the native run");
-  if (WIFSIGNALED(native.status) &&
-      (WTERMSIG(native.status) == SIGINT || WTERMSIG(native.status) == SIGTERM)) {
-    std::cerr << "larm profile: interrupted during the native run\n";
-    return 130;
-  }
-  if (!allowed(options, native.status)) {
-    std::cerr << "larm: error: " << app << " " << exit_text(native.status) << " in its native run"
-              << (WIFEXITED(native.status)
-                      ? " (--allow-exit " + std::to_string(WEXITSTATUS(native.status)) +
-                            " accepts it)"
-                      : "")
-              << "\n";
-    return 1;
+  if (const int stop = run_stop(options, app, native.status, "the native run", "in its native run");
+      stop != 0) {
+    return stop;
   }
   std::cerr << "larm profile: native run: " << fixed(native.seconds, 2) << " s, "
             << fixed(native.program_cpu_seconds, 2) << " s of CPU\n";
@@ -209,20 +216,9 @@ int run_profile(const ProfileOptions& options) {
       std::cerr << "larm: error: " << e.what() << "\n";
       return 1;
     }
-    if (WIFSIGNALED(run.run.status) &&
-        (WTERMSIG(run.run.status) == SIGINT || WTERMSIG(run.run.status) == SIGTERM)) {
-      std::cerr << "larm profile: interrupted during sampled run " << k << "\n";
-      return 130;
-    }
-    if (!allowed(options, run.run.status)) {
-      std::cerr << "larm: error: " << app << " " << exit_text(run.run.status) << " in sampled run "
-                << k
-                << (WIFEXITED(run.run.status)
-                        ? " (--allow-exit " + std::to_string(WEXITSTATUS(run.run.status)) +
-                              " accepts it)"
-                        : "")
-                << "\n";
-      return 1;
+    const std::string nth = "sampled run " + std::to_string(k);
+    if (const int stop = run_stop(options, app, run.run.status, nth, "in " + nth); stop != 0) {
+      return stop;
     }
     if (native.program_cpu_seconds > 0 && run.run.program_cpu_seconds > 0) {
       run.time_scale = std::min(1.0, native.program_cpu_seconds / run.run.program_cpu_seconds);
