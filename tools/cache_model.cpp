@@ -2,6 +2,10 @@
 #include "tools/cache_model.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "tools/cli_options.h"
 
 #include "results/statistics.h"
 
@@ -38,10 +42,10 @@ std::vector<ModelledCache> modelled_caches(const topology::Topology& machine,
                                            : kUnknownWays;
     cache.bytes = level.instance_bytes;
     cache.capacity_source = "declared (hwloc)";
-    // The one-core chase sizes an instance; without its plateau, the load sweep's capacity per
-    // thread times the cores sharing an instance.
+    // The load sweep's capacity per thread times the cores sharing an instance; without its
+    // plateau, the one-core chase's instance (the later sweep wins).
     if (results != nullptr) {
-      for (const SizeSweep sweep : {SizeSweep::bandwidth, SizeSweep::latency}) {
+      for (const SizeSweep sweep : {SizeSweep::latency, SizeSweep::bandwidth}) {
         for (const auto& capacity : results->capacities) {
           if (capacity.domain != domain || capacity.level != cache.level ||
               capacity.sweep != sweep || !capacity.effective_bytes ||
@@ -126,6 +130,101 @@ std::string cache_model_text(const std::vector<ModelledCache>& caches) {
   }
   if (!caches.empty()) text += "; " + std::to_string(caches.back().line_bytes) + "-byte lines";
   return text;
+}
+
+namespace {
+
+// "48KiB", "16MiB", "2M", "49152" in bytes; 0 when it is none.
+std::uint64_t size_in_bytes(const std::string& text) {
+  std::size_t digits = 0;
+  while (digits < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) {
+    ++digits;
+  }
+  if (digits == 0 || digits > 12) return 0;
+  const double value = std::atof(text.substr(0, digits).c_str());
+  std::string unit = text.substr(digits);
+  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  double scale = 0;
+  if (unit.empty() || unit == "B") scale = 1;
+  if (unit == "K" || unit == "KB" || unit == "KIB") scale = 1024;
+  if (unit == "M" || unit == "MB" || unit == "MIB") scale = 1024.0 * 1024;
+  if (unit == "G" || unit == "GB" || unit == "GIB") scale = 1024.0 * 1024 * 1024;
+  return static_cast<std::uint64_t>(value * scale);
+}
+
+}  // namespace
+
+CacheModelSetting cache_model_setting(const std::string& spec, bool no_model,
+                                      const topology::Topology& machine,
+                                      const results::Results* results, const std::string& command) {
+  CacheModelSetting out;
+  if (no_model) {
+    if (!spec.empty())
+      throw UsageError(command + ": --cache-model and --no-cache-model exclude each other");
+    out.text = "off (--no-cache-model)";
+    return out;
+  }
+  std::string note;
+  if (spec.empty() || spec == "effective" || spec == "declared" ||
+      spec.find('=') != std::string::npos) {
+    if (spec == "effective" && results == nullptr)
+      throw UsageError(command +
+                       ": --cache-model effective needs --results (the characterization that "
+                       "measured the capacities)");
+    std::vector<ModelledCache> caches =
+        modelled_caches(machine, spec == "declared" ? nullptr : results, 0, note);
+    if (caches.empty()) {
+      if (!spec.empty() && spec != "declared")
+        throw UsageError(command + ": --cache-model " + spec + ": " + note);
+      out.text = note;
+      return out;
+    }
+    if (spec.find('=') != std::string::npos) {
+      caches = modelled_caches(machine, nullptr, 0, note);
+      std::string::size_type start = 0;
+      for (;;) {
+        const auto comma = spec.find(',', start);
+        const std::string item = spec.substr(start, comma - start);
+        const auto equals = item.find('=');
+        const std::string level = equals == std::string::npos ? item : item.substr(0, equals);
+        const std::uint64_t bytes =
+            equals == std::string::npos ? 0 : size_in_bytes(item.substr(equals + 1));
+        ModelledCache* cache = nullptr;
+        for (ModelledCache& c : caches) {
+          if (name(c.level) == level) cache = &c;
+        }
+        if (cache == nullptr) {
+          std::string levels;
+          for (const ModelledCache& c : caches)
+            levels += (levels.empty() ? "" : ", ") + std::string(name(c.level));
+          throw UsageError(command + ": --cache-model " + item +
+                           ": this machine's modelled levels are " + levels);
+        }
+        if (bytes < static_cast<std::uint64_t>(cache->ways) * cache->line_bytes ||
+            bytes > (1ULL << 36))
+          throw UsageError(command + ": --cache-model " + item +
+                           ": give a capacity such as 48KiB or 16MiB (one set at least, 64 GiB "
+                           "at most)");
+        cache->bytes = bytes;
+        cache->capacity_source = "as given";
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    }
+    out.option = cache_option(caches);
+    out.text = cache_model_text(caches);
+    if (spec.empty() && results == nullptr)
+      out.text += " (no --results: the declared capacities, not the effective ones)";
+    return out;
+  }
+  const std::string problem = cache_spec_problem(spec);
+  if (!problem.empty())
+    throw UsageError(command + ": --cache-model " + problem +
+                     " (or declared, effective, L1=SIZE,L2=SIZE,L3=SIZE)");
+  out.option = spec;
+  out.text = "as given (--cache-model " + spec + "; the last level shared, the others per thread)";
+  return out;
 }
 
 }  // namespace larm::cli

@@ -22,6 +22,9 @@ struct ModelledCache {
 
 // The levels of `domain` (at most 3: the innermost two and the last), or none when the topology
 // declares no cache (`note` then says so). `results` may be null.
+// The load sweep's capacity per thread with every core running (times the cores sharing an
+// instance) is taken before the one-core chase's: it is the capacity of the all-thread runs whose
+// roofs a program's regions are placed against.
 std::vector<ModelledCache> modelled_caches(const topology::Topology& machine,
                                            const results::Results* results, int domain,
                                            std::string& note);
@@ -36,5 +39,25 @@ std::string cache_spec_problem(const std::string& spec);
 
 // "L1 48 KiB 12-way, L2 2 MiB 16-way, L3 11.3 MiB (effective) 16-way shared; 64-byte lines".
 std::string cache_model_text(const std::vector<ModelledCache>& caches);
+
+// The caches a counting run models, chosen by --cache-model and --no-cache-model: `option` is
+// the tool's --larm-cache value ("" for no model), `text` says what it is and where each capacity
+// comes from.
+inline constexpr const char* kCacheModelHelp =
+    "the caches the counting run models: effective (the --results' measured capacities; the "
+    "default with --results), declared (hwloc's), L1=SIZE,L2=SIZE,L3=SIZE (those levels' "
+    "capacities, e.g. L3=16MiB; the others declared), or SIZE:WAYS:LINE per level in bytes, "
+    "innermost first, at most 3, the last shared (e.g. 49152:12:64,2097152:16:64,33554432:16:64)";
+struct CacheModelSetting {
+  std::string option;
+  std::string text;
+};
+// `spec`: "" (the effective capacities when `results` is given, else the declared ones),
+// "declared", "effective" (needs `results`), "L1=48KiB,L3=16MiB" (those levels' capacities, the
+// others declared; ways and lines from the topology), or the tool's SIZE:WAYS:LINE list.
+// Throws UsageError, prefixed with `command`, for a spec that is none of these.
+CacheModelSetting cache_model_setting(const std::string& spec, bool no_model,
+                                      const topology::Topology& machine,
+                                      const results::Results* results, const std::string& command);
 
 }  // namespace larm::cli

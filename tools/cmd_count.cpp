@@ -240,29 +240,13 @@ int run_count(const CountOptions& options) {
   find_program(options.command[0], "larm count");
   const std::string app = results::printable(options.command[0]);
   // The cache model, before any run: a bad --results or --cache-model stops here.
-  std::string model_text = "off (--no-cache-model)";
-  std::string model_option;
-  if (!options.cache_spec.empty()) {
-    if (options.no_cache_model)
-      throw UsageError("larm count: --cache-model and --no-cache-model exclude each other");
-    const std::string problem = cache_spec_problem(options.cache_spec);
-    if (!problem.empty()) throw UsageError("larm count: --cache-model " + problem);
-    model_option = options.cache_spec;
-    model_text = "as given (--cache-model " + options.cache_spec +
-                 "; the last level shared, the others per thread)";
-  } else if (!options.no_cache_model) {
-    std::optional<results::Results> results;
-    if (!options.results_dir.empty()) results = load_results_argument(options.results_dir);
-    const topology::Topology machine = topology::Topology::load_live();
-    std::string note;
-    const std::vector<ModelledCache> caches =
-        modelled_caches(machine, results ? &*results : nullptr, 0, note);
-    model_option = cache_option(caches);
-    model_text = caches.empty() ? note : cache_model_text(caches);
-    if (!caches.empty() && !results) {
-      model_text += " (no --results: the declared capacities, not the effective ones)";
-    }
-  }
+  std::optional<results::Results> node_results;
+  if (!options.results_dir.empty()) node_results = load_results_argument(options.results_dir);
+  const CacheModelSetting model = cache_model_setting(
+      options.cache_spec, options.no_cache_model, topology::Topology::load_live(),
+      node_results ? &*node_results : nullptr, "larm count");
+  const std::string model_text = model.text;
+  const std::string model_option = model.option;
   const fs::path tool_dir = tool_directory("larm count");
   const fs::path out = options.out_dir;
   const fs::path timed_dir = out / "timed";
@@ -419,10 +403,7 @@ void setup_count(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
   command->add_option("--results", options->results_dir,
                       "results of this node (larm characterize): the cache model takes their "
                       "effective capacities (default: the declared ones)");
-  command->add_option("--cache-model", options->cache_spec,
-                      "model these caches instead of the node's: SIZE:WAYS:LINE per level in "
-                      "bytes, innermost first, at most 3, the last shared (e.g. "
-                      "49152:12:64,2097152:16:64,33554432:16:64)");
+  command->add_option("--cache-model", options->cache_spec, kCacheModelHelp);
   command->add_flag("--no-cache-model", options->no_cache_model,
                     "count without the cache model (no bytes per level; a faster counting run)");
   command->add_option("command", options->command, "the program and its arguments, after --")

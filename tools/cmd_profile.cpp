@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,6 +32,7 @@
 #include "tools/function_profile.h"
 #include "tools/perf_samples.h"
 #include "tools/program_run.h"
+#include "tools/symbol_names.h"
 #include "tools/valgrind_tool.h"
 
 namespace larm::cli {
@@ -43,16 +45,25 @@ struct ProfileOptions {
   std::string out_dir = "larm-profile";
   int top = 10;
   int repeat = 3;
-  int frequency = 10000;
+  // 1,000 samples a second: 5 % on the program's time in a guest, where 5,000 doubled it (HPCCG
+  // 64^3 on 2 threads: its sparsemv 0.55 s alone, 0.58 s at 1 kHz, 1.27 s at 5 kHz).
+  int frequency = 1000;
   std::string results_dir;
   bool no_cache_model = false;
+  std::string cache_spec;
   bool verbose = false;
   std::vector<int> allow_exit;
   std::vector<std::string> command;
 };
 
-// Of the samples, the share above which a function is always placed.
+// Of the samples, the share under which a function is not placed: its verdict would speak for
+// a hundredth of the run at most.
 constexpr double kMinShare = 0.01;
+
+constexpr const char* kTimeEstimator =
+    "wall time in the function on its slowest thread (perf cpu-clock samples x period in its code "
+    "and, on its team's master, in the OpenMP runtime's waits that end its parallel regions, plus "
+    "the thread's time off the CPU in it from context switches)";
 
 // "" when the file is a 64-bit ELF executable with a symbol table; else what it is, in words.
 // `stripped` says a symbol table is missing (a warning, not an error).
@@ -87,6 +98,19 @@ std::string fixed(double value, int digits) {
   return results::fixed_text(value, digits);
 }
 
+// Why a sampled function is not among the placed ones, in words; "yes" when it is.
+std::string why_not_placed(const ProfiledFunction& f) {
+  if (f.placed) return "yes";
+  if (f.key.first == "[kernel]") return "no: kernel time (page faults, system calls)";
+  if (f.key.second == kRuntimeIdle)
+    return "no: the OpenMP runtime's threads waiting outside any function's parallel region";
+  if (f.key.second == "[unknown]") return "no: no symbol";
+  if (!f.counted) return "no: not counted (the Valgrind run never ran a function of this name)";
+  if (f.samples < kMinSamples) return "no: too few samples to time it";
+  if (f.share < kMinShare) return "no: under 1 % of the samples";
+  return "no: below the top";
+}
+
 void print_functions(const Profile& profile, const regions::RegionsFile& file) {
   std::printf("%-28s %7s %10s %7s %10s %10s %8s  %s\n", "function", "time %", "median s", "threads",
               "GFLOP", "GB", "AI", "placed");
@@ -105,12 +129,7 @@ void print_functions(const Profile& profile, const regions::RegionsFile& file) {
                 region && region->machine.rates.ai
                     ? results::format_number("%.3g", *region->machine.rates.ai).c_str()
                     : "-",
-                f.placed                      ? "yes"
-                : f.key.first == "[kernel]"   ? "no: kernel time (page faults, system calls)"
-                : f.key.second == "[unknown]" ? "no: no symbol"
-                : !f.counted                  ? "no: not counted"
-                : f.samples < kMinSamples     ? "no: too few samples to time it"
-                                              : "no: below the top");
+                why_not_placed(f).c_str());
   }
 }
 
@@ -154,15 +173,10 @@ int run_profile(const ProfileOptions& options) {
   if (!event.error.empty()) throw UsageError("larm profile: " + event.error);
   std::optional<results::Results> results;
   if (!options.results_dir.empty()) results = load_results_argument(options.results_dir);
-  std::string model_option, model_text = "off (--no-cache-model)";
-  if (!options.no_cache_model) {
-    std::string note;
-    const auto caches =
-        modelled_caches(topology::Topology::load_live(), results ? &*results : nullptr, 0, note);
-    model_option = cache_option(caches);
-    model_text = caches.empty() ? note : cache_model_text(caches);
-    if (!caches.empty() && !results) model_text += " (no --results: the declared capacities)";
-  }
+  const CacheModelSetting model = cache_model_setting(
+      options.cache_spec, options.no_cache_model, topology::Topology::load_live(),
+      results ? &*results : nullptr, "larm profile");
+  const std::string model_option = model.option, model_text = model.text;
   const fs::path tool_dir = tool_directory("larm profile");
   if (stripped) {
     std::cerr << "larm profile: warning: " << app
@@ -188,8 +202,8 @@ int run_profile(const ProfileOptions& options) {
     if (name.rfind("functions-", 0) == 0 || name == "valgrind.log") fs::remove(entry.path(), ec);
   }
 
-  // One run without perf: what the program's CPU time is when nothing samples it, against which
-  // each sampled run's is scaled (the samples' interrupts cost the program time, in a guest most).
+  // One run without perf: whether the program runs as given (before the costlier runs), and how
+  // long it takes when nothing samples it, against which each sampled run's time is shown.
   // Each run's LARM_OUT is its own directory: a program built with liblarm writes its regions
   // there, never into the directory larm was started in.
   const ProgramRun native =
@@ -220,12 +234,10 @@ int run_profile(const ProfileOptions& options) {
     if (const int stop = run_stop(options, app, run.run.status, nth, "in " + nth); stop != 0) {
       return stop;
     }
-    if (native.program_cpu_seconds > 0 && run.run.program_cpu_seconds > 0) {
-      run.time_scale = std::min(1.0, native.program_cpu_seconds / run.run.program_cpu_seconds);
-    }
     std::cerr << "larm profile: sampled run " << k << " of " << options.repeat << ": "
-              << fixed(run.run.seconds, 2) << " s, " << run.run.quality() << "; its times x"
-              << fixed(run.time_scale, 2) << " (its CPU time against the native run's)\n";
+              << fixed(run.run.seconds, 2) << " s, " << run.run.quality() << "; the program "
+              << fixed(run.program_seconds, 2) << " s under perf (native run "
+              << fixed(native.seconds, 2) << " s)\n";
     clean.push_back(run.run.clean());
     runs.push_back(std::move(run));
   }
@@ -235,8 +247,13 @@ int run_profile(const ProfileOptions& options) {
             << "; cache model: " << model_text << "\n";
   const ValgrindLibDir lib(tool_dir, out);
   const ValgrindLog log(counted_dir / "valgrind.log");
+  // --demangle=no: functions by their linker symbols, as perf script --no-demangle gives them.
   std::vector<std::string> argv = {
-      "valgrind", std::string("--tool=") + kToolName, "--trace-children=yes", log.option(),
+      "valgrind",
+      std::string("--tool=") + kToolName,
+      "--trace-children=yes",
+      "--demangle=no",
+      log.option(),
       "--larm-functions=" + valgrind_path(fs::absolute(counted_dir)) + "/functions-%p.tsv"};
   if (!model_option.empty()) argv.push_back("--larm-cache=" + model_option);
   argv.insert(argv.end(), options.command.begin(), options.command.end());
@@ -283,18 +300,21 @@ int run_profile(const ProfileOptions& options) {
   nlohmann::json table = nlohmann::json::array();
   for (const ProfiledFunction& f : profile.functions) {
     table.push_back({{"object", f.key.first},
-                     {"function", f.key.second},
+                     {"function", short_function_name(f.key.second)},
+                     {"symbol", f.key.second},
                      {"region", f.region},
                      {"share_of_samples_median", f.share},
                      {"slowest_thread_seconds_median", f.median_seconds},
+                     {"time_estimator", kTimeEstimator},
                      {"threads", f.threads},
                      {"counted", f.counted},
-                     {"placed", f.placed}});
+                     {"placed", f.placed},
+                     {"why", why_not_placed(f)}});
   }
-  std::vector<double> walls, scales;
+  std::vector<double> walls, spans;
   for (const SampledRun& run : runs) {
     walls.push_back(run.run.seconds);
-    scales.push_back(run.time_scale);
+    spans.push_back(run.program_seconds);
   }
   results::write_file_atomically(
       out / "profile.json", nlohmann::json({{"format", "larm-profile"},
@@ -303,7 +323,7 @@ int run_profile(const ProfileOptions& options) {
                                             {"sampled_runs_seconds", walls},
                                             {"native_run_seconds", native.seconds},
                                             {"native_run_cpu_seconds", native.program_cpu_seconds},
-                                            {"sampled_runs_time_scale", scales},
+                                            {"sampled_runs_program_seconds", spans},
                                             {"counting_run_seconds", counted.seconds},
                                             {"cache_model", model_text},
                                             {"functions", table}})
@@ -311,11 +331,31 @@ int run_profile(const ProfileOptions& options) {
                                 "\n");
 
   std::cout << "Functions by their share of the samples (median over " << runs.size()
-            << " sampled runs; seconds: the slowest thread's; counts: larm's Valgrind tool)\n\n";
+            << " sampled runs; seconds: " << kTimeEstimator
+            << "; counts: larm's Valgrind tool)\n\n";
   print_functions(profile, profile.file);
   if (profile.kernel_share > 0)
     std::cout << "\nkernel: " << fixed(100 * profile.kernel_share, 1)
               << " % of the samples (page faults, system calls): not counted, not placed\n";
+  // Nothing hot counted: verdicts on what is left (an allocator at 0.1 %) would speak for none of
+  // the run.
+  if (std::none_of(profile.functions.begin(), profile.functions.end(),
+                   [](const ProfiledFunction& f) { return f.placed; })) {
+    std::string hot;
+    int named = 0;
+    for (const ProfiledFunction& f : profile.functions) {
+      if (f.share < kMinShare || f.key.first == "[kernel]" || f.key.second == kRuntimeIdle ||
+          named == 3)
+        continue;
+      hot += std::string(named++ ? "; " : "") + results::printable(f.region) + " (" +
+             fixed(100 * f.share, 1) + " %: " + why_not_placed(f).substr(4) + ")";
+    }
+    std::cerr << "larm: error: profile: no function above 1 % of the samples could be placed"
+              << (hot.empty() ? std::string(": the samples are in the kernel or the OpenMP runtime")
+                              : ": " + hot)
+              << "\n";
+    return 1;
+  }
   std::sort(walls.begin(), walls.end());
   std::cout << "\nsampled runs: median " << fixed(walls[walls.size() / 2], 2) << " s; counting run "
             << fixed(counted.seconds, 2) << " s\n";
@@ -357,6 +397,7 @@ void setup_profile(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
                       "model takes its effective capacities");
   command->add_flag("--verbose", options->verbose,
                     "under each placed function's headline, the evidence its verdict rests on");
+  command->add_option("--cache-model", options->cache_spec, kCacheModelHelp);
   command->add_flag("--no-cache-model", options->no_cache_model,
                     "count without the cache model (faster; no bytes per level)");
   command->add_option("--allow-exit", options->allow_exit,

@@ -10,6 +10,7 @@
 #include "results/region_merge.h"
 #include "results/region_repeats.h"
 #include "results/statistics.h"
+#include "tools/symbol_names.h"
 #include "topology/node_map.h"
 #include "topology/topology.h"
 
@@ -49,10 +50,14 @@ void set_counts(regions::ThreadRecord& thread, const std::map<std::string, doubl
   thread.counted = counts;
 }
 
-std::string region_name(const FunctionKey& key, const std::string& main_object) {
+// The function's name as a region: its short demangled name, or the full one (with its
+// parameters) when another function has the same short one; "name [library]" for a library's.
+std::string region_name(const FunctionKey& key, const std::string& main_object, bool full) {
+  if (key.second == kRuntimeIdle) return kRuntimeIdle;
+  const std::string function = full ? demangled_name(key.second) : short_function_name(key.second);
   std::string name = key.first == main_object || key.first == key.second
-                         ? key.second
-                         : key.second + " [" + key.first + "]";
+                         ? function
+                         : function + " [" + key.first + "]";
   if (name.size() > 255) name.resize(255);
   return name;
 }
@@ -104,19 +109,21 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
     for (const auto& [key, by_thread] : runs[r].functions) {
       double total = 0, slowest = 0;
       for (const auto& [tid, samples] : by_thread) {
-        total += samples.seconds;
-        slowest = std::max(slowest, samples.seconds);
+        total += samples.sampled();
+        slowest = std::max(slowest, samples.wall());
       }
       shares[key].push_back(runs[r].sampled_seconds > 0 ? total / runs[r].sampled_seconds : 0);
       sample_counts[key].push_back(total * runs[r].frequency);
-      seconds[key].push_back(slowest * runs[r].time_scale);
+      seconds[key].push_back(slowest);
       threads[key] = std::max(threads[key], static_cast<int>(by_thread.size()));
     }
   }
+  std::map<std::string, int> short_names;
+  for (const auto& [key, values] : shares) ++short_names[region_name(key, main_object, false)];
   for (const auto& [key, values] : shares) {
     ProfiledFunction f;
     f.key = key;
-    f.region = region_name(key, main_object);
+    f.region = region_name(key, main_object, short_names[region_name(key, main_object, false)] > 1);
     f.share = results::median(values);
     f.median_seconds = results::median(seconds[key]);
     f.threads = threads[key];
@@ -130,10 +137,12 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
   int taken = 0;
   for (ProfiledFunction& f : profile.functions) {
     // Kernel time and code without a symbol cannot be counted or named: said, not placed.
-    if (f.key.first == "[kernel]" || f.key.second == "[unknown]" || !f.counted) continue;
+    if (f.key.first == "[kernel]" || f.key.second == "[unknown]" || f.key.second == kRuntimeIdle ||
+        !f.counted)
+      continue;
     // Too few samples to time it: the time of n samples is known to about 1/sqrt(n).
-    if (f.samples < kMinSamples) continue;
-    if (taken < top || f.share >= min_share) {
+    if (f.samples < kMinSamples || f.share < min_share) continue;
+    if (taken < top) {
       f.placed = true;
       ++taken;
     }
@@ -164,7 +173,7 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
       }
       if (sampled != run.functions.end()) {
         double sampled_total = 0;
-        for (const auto& [tid, samples] : sampled->second) sampled_total += samples.seconds;
+        for (const auto& [tid, samples] : sampled->second) sampled_total += samples.sampled();
         // Threads in the order they were created (thread ids grow; the tool's slots too): the
         // k-th sampled thread takes the k-th counted one's counts when both saw as many threads,
         // else a share of the total in proportion to its samples.
@@ -190,13 +199,13 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
           }
           t.migrated = samples.cpu_share.size() > 1;
           t.calls = 1;
-          t.seconds = samples.seconds * run.time_scale;
+          t.seconds = samples.wall();
           std::map<std::string, double> mine;
           if (paired) {
             mine = *slots[static_cast<std::size_t>(k)];
           } else {
             for (const auto& [name, value] : total) {
-              mine[name] = sampled_total > 0 ? value * samples.seconds / sampled_total : 0;
+              mine[name] = sampled_total > 0 ? value * samples.sampled() / sampled_total : 0;
             }
           }
           set_counts(t, mine);

@@ -31,7 +31,7 @@ FunctionCounts read_function_counts(const std::vector<std::filesystem::path>& fi
 struct ProfiledFunction {
   FunctionKey key;
   std::string region;     // the region's name: the symbol, "symbol [library]" for a library's
-  double median_seconds;  // the slowest thread's sampled time, median over the runs
+  double median_seconds;  // the slowest thread's wall time in it, median over the runs
   double share = 0;       // of every sample, median over the runs
   int threads = 0;        // threads sampled in it
   double samples = 0;     // samples in it, median over the runs
@@ -48,8 +48,9 @@ struct Profile {
 // A function with fewer samples per run is not placed: its time would be known to worse than 20 %.
 inline constexpr double kMinSamples = 25;
 
-// The `top` hottest functions, and every other above `min_share` of the samples, as regions;
-// none of kMinSamples samples or fewer, none in the kernel or without a symbol.
+// The hottest functions above `min_share` of the samples, at most `top`, as regions; none of
+// fewer than kMinSamples samples, none in the kernel, the OpenMP runtime's idle team or without a
+// symbol. A function's time: its wall time on its slowest thread (ThreadSamples::wall).
 // `clean`: per run, whether nothing else used the CPUs meanwhile (the median is taken over the
 // clean runs, or all when none is). `main_object`: the program's file name.
 Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<bool>& clean,

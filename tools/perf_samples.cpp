@@ -6,13 +6,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_map>
+
+#include "tools/symbol_names.h"
 
 extern char** environ;
 
@@ -20,28 +24,222 @@ namespace larm::cli {
 
 namespace fs = std::filesystem;
 
-std::string fold_function_name(std::string symbol) {
-  // GCC: resid._omp_fn.0, f.constprop.0, f.isra.0, f.part.0, f.cold, f.lto_priv.0; Clang:
-  // f.omp_outlined, f.omp_outlined_debug__; symbol versions: memcpy@@GLIBC_2.14, f@plt.
-  static const std::regex suffix(
-      R"(([.](_omp_fn|constprop|isra|part|cold|lto_priv|clone|omp_outlined[_a-z]*)([.][0-9]+)?|@.*)$)");
-  // glibc's string functions by instruction set, chosen at load (IFUNC): Valgrind's CPU differs
-  // from the machine's, so the counted run takes another variant of the same function.
-  static const std::regex variant(
-      R"(^(__[a-z0-9]+)_(sse2|ssse3|sse4_1|sse4_2|avx|avx2|avx512|evex|evex512)(_[a-z0-9_]*)?$)");
-  for (;;) {
-    std::smatch m;
-    if (!std::regex_search(symbol, m, suffix) || m.position(0) == 0) break;
-    symbol.erase(static_cast<std::size_t>(m.position(0)));
-  }
-  std::smatch m;
-  if (std::regex_match(symbol, m, variant)) return m[1].str();
-  return symbol;
-}
-
 std::string object_key(const std::string& object) {
   if (object.rfind("[kernel", 0) == 0 || object == "[vdso]") return "[kernel]";
   return fs::path(object).filename().string();
+}
+
+bool openmp_runtime(const std::string& object_key) {
+  return object_key.rfind("libgomp", 0) == 0 || object_key.rfind("libomp.", 0) == 0 ||
+         object_key.rfind("libiomp", 0) == 0;
+}
+
+namespace {
+
+// Where a thread's time goes now: the function its last samples were in, and since when it is
+// off the CPU (negative: on it).
+struct ThreadState {
+  const FunctionKey* current = nullptr;  // the last program function sampled on the thread
+  const FunctionKey* owner = nullptr;    // the function its last sample's time went to
+  bool in_runtime = false;               // the last sample was in the OpenMP runtime
+  double off_since = -1;
+  bool preempted = false;  // taken off the CPU by the scheduler, not asleep of its own accord
+};
+
+struct Frame {
+  std::string symbol;  // as perf names it, not folded
+  std::string object;  // object_key()
+};
+
+// "    7efca94beb70 _Z4ddot... (/path/obj)": a frame, or the sample's own ip without call chains.
+bool parse_frame(const std::string& text, Frame& frame) {
+  const auto open = text.rfind(" (");
+  if (open == std::string::npos || text.empty() || text.back() != ')') return false;
+  frame.object = object_key(text.substr(open + 2, text.size() - open - 3));
+  std::string symbol = text.substr(0, open);
+  symbol.erase(0, symbol.find_first_not_of(" \t"));
+  // The address, then the symbol.
+  const auto space = symbol.find(' ');
+  symbol = space == std::string::npos ? std::string() : symbol.substr(space + 1);
+  if (frame.object == "[kernel]") symbol = "[kernel]";
+  if (symbol.empty() || symbol == "[unknown]") symbol = "[unknown]";
+  frame.symbol = symbol;
+  return true;
+}
+
+// A thread's start in the C library: the bottom of every thread's stack, no function's work.
+bool thread_start(const Frame& frame) {
+  return frame.object.rfind("libc.so", 0) == 0 &&
+         (frame.symbol == "start_thread" || frame.symbol.rfind("clone", 0) == 0 ||
+          frame.symbol.rfind("__clone", 0) == 0);
+}
+
+class ScriptReader {
+ public:
+  explicit ScriptReader(SampledRun& out) : out_(out) {}
+
+  void sample(long pid, long tid, int cpu, double time, double seconds,
+              const std::vector<Frame>& frames) {
+    ThreadState& state = threads_[tid];
+    span(pid, tid, time);
+    state.off_since = -1;
+    out_.sampled_seconds += seconds;
+    const bool master = pid == tid;
+    const Frame& leaf = frames.front();
+    const bool runtime = openmp_runtime(leaf.object);
+    const bool kernel = leaf.object == "[kernel]";
+    // The function the sample's time goes to: the innermost frame outside the kernel and the
+    // OpenMP runtime (a wait in the runtime is its caller's: the function whose parallel region
+    // or barrier it waits at); none when the stack leads only to a thread's start (an idle
+    // thread of the team).
+    const FunctionKey* owner = nullptr;
+    bool chain = frames.size() > 1;
+    for (const Frame& frame : frames) {
+      if (frame.object == "[kernel]" || openmp_runtime(frame.object)) continue;
+      if (!thread_start(frame)) owner = intern({frame.object, fold(frame.symbol)});
+      break;
+    }
+    if (!chain && (runtime || kernel)) {
+      // No call chain: the master's time in the runtime is its team's function, another
+      // thread's the idle team's; the kernel's is the function the thread works in.
+      owner = runtime ? (master ? team_[pid] : nullptr)
+                      : (!state.in_runtime ? state.current : (master ? team_[pid] : nullptr));
+    }
+    if (runtime) {
+      const FunctionKey idle{leaf.object, kRuntimeIdle};
+      ThreadSamples& thread =
+          owner != nullptr ? out_.functions[*owner][tid] : out_.functions[idle][tid];
+      (owner != nullptr ? thread.waits : thread.own) += seconds;
+      thread.cpu_share[cpu] += seconds;
+      out_.shown.try_emplace(idle, kRuntimeIdle);
+      state.in_runtime = true;
+    } else {
+      const FunctionKey key{leaf.object, fold(leaf.symbol)};
+      ThreadSamples& thread = out_.functions[key][tid];
+      thread.own += seconds;
+      thread.cpu_share[cpu] += seconds;
+      out_.shown.try_emplace(key, leaf.symbol);
+      if (kernel) {
+        // The kernel's time stays the kernel's in the shares, and is the function's in its wall.
+        if (owner != nullptr) out_.functions[*owner][tid].kernel += seconds;
+      } else {
+        state.current = intern(key);
+        team_[pid] = state.current;
+        state.in_runtime = false;
+      }
+    }
+    state.owner = owner;
+  }
+
+  void switched(long pid, long tid, double time, bool out, bool preempted) {
+    ThreadState& state = threads_[tid];
+    span(pid, tid, time);
+    if (out) {
+      state.off_since = time;
+      state.preempted = preempted;
+      return;
+    }
+    if (state.off_since < 0) return;
+    // Preempted, the thread's time off the CPU is the function it was taken from. Asleep of its
+    // own accord, a thread other than the master has ended its share and waits in the runtime,
+    // whether or not a sample caught it there (at 1 ms a sample, the runtime's spin before it
+    // sleeps mostly goes unseen): the idle team's. The master's, asleep in the runtime, is the
+    // function its team worked in meanwhile.
+    const bool master = pid == tid;
+    const FunctionKey* owner = nullptr;
+    if (state.preempted) {
+      owner = state.owner;
+    } else if (master) {
+      owner = state.in_runtime && team_[pid] != nullptr ? team_[pid] : state.owner;
+    }
+    if (owner != nullptr) out_.functions[*owner][tid].off_cpu += time - state.off_since;
+    state.off_since = -1;
+  }
+
+ private:
+  void span(long pid, long tid, double time) {
+    if (pid != tid) return;
+    auto [it, fresh] = main_span_.try_emplace(pid, time);
+    out_.program_seconds = std::max(out_.program_seconds, time - it->second);
+  }
+  // Folded once per symbol: a run has millions of samples and a few hundred symbols.
+  const std::string& fold(const std::string& symbol) {
+    auto it = folded_.find(symbol);
+    if (it == folded_.end()) it = folded_.emplace(symbol, fold_function_name(symbol)).first;
+    return it->second;
+  }
+  const FunctionKey* intern(const FunctionKey& key) {
+    return &*interned_.insert(key).first;  // a set's elements stay where they are
+  }
+
+  SampledRun& out_;
+  std::unordered_map<std::string, std::string> folded_;
+  std::set<FunctionKey> interned_;
+  std::map<long, ThreadState> threads_;
+  std::map<long, const FunctionKey*> team_;  // pid -> the last function any of its threads ran
+  std::map<long, double> main_span_;         // pid -> its main thread's first event
+};
+
+}  // namespace
+
+void read_perf_script(std::istream& in, SampledRun& out) {
+  // A sample: "  7055/7057  [001]  1714.864336:     500000      7efca94beb70 sym (/path/obj)",
+  // or, with call chains, "  7055/7057  [001]  1714.864336:     500000 " and one line per
+  // frame, innermost first ("\t    7efca94beb70 sym (/path/obj)"), then an empty line.
+  // A context switch: "  7055/7055  [001]  1714.865557: PERF_RECORD_SWITCH OUT preempt".
+  ScriptReader reader(out);
+  struct Pending {
+    long pid = 0, tid = 0;
+    int cpu = -1;
+    double time = 0, seconds = 0;
+    std::vector<Frame> frames;
+  } pending;
+  bool open = false;
+  const auto flush = [&] {
+    if (open && !pending.frames.empty()) {
+      reader.sample(pending.pid, pending.tid, pending.cpu, pending.time, pending.seconds,
+                    pending.frames);
+    }
+    open = false;
+  };
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] == '\t') {
+      Frame frame;
+      if (open && parse_frame(line, frame)) pending.frames.push_back(std::move(frame));
+      continue;
+    }
+    flush();
+    std::istringstream fields(line);
+    std::string ids, cpu_field, time_field;
+    if (!(fields >> ids >> cpu_field >> time_field)) continue;
+    const auto slash = ids.find('/');
+    if (slash == std::string::npos) continue;
+    const long pid = std::atol(ids.c_str());
+    const long tid = std::atol(ids.c_str() + slash + 1);
+    const double time = std::atof(time_field.c_str());
+    std::string word;
+    if (!(fields >> word)) continue;
+    if (word == "PERF_RECORD_SWITCH") {
+      std::string direction, why;
+      fields >> direction >> why;
+      if (direction == "OUT" || direction == "IN")
+        reader.switched(pid, tid, time, direction == "OUT", why == "preempt");
+      continue;
+    }
+    pending = Pending{};
+    pending.pid = pid;
+    pending.tid = tid;
+    pending.time = time;
+    pending.seconds = std::atof(word.c_str()) * 1e-9;  // cpu-clock periods are nanoseconds
+    if (cpu_field.size() > 2) pending.cpu = std::atoi(cpu_field.c_str() + 1);
+    std::string rest;
+    std::getline(fields, rest);
+    Frame frame;
+    if (parse_frame(rest, frame)) pending.frames.push_back(std::move(frame));
+    open = true;
+  }
+  flush();
 }
 
 PerfEvent perf_event() {
@@ -99,18 +297,13 @@ SampledRun sampled_run(const std::vector<std::string>& argv, const fs::path& dat
                        const PerfEvent& event, int frequency) {
   // -B: no build-id collection at the end (a second pass over every sample, ~1 s of a 3 s run
   // here); the samples are read back at once, from the same binaries.
-  std::vector<std::string> record = {"perf",
-                                     "record",
-                                     "-q",
-                                     "-B",
-                                     "-e",
-                                     event.event,
-                                     "-F",
-                                     std::to_string(frequency),
-                                     "--sample-cpu",
-                                     "-o",
-                                     data_file.string(),
-                                     "--"};
+  std::vector<std::string> record = {"perf", "record", "-q", "-B", "-e", event.event, "-F",
+                                     std::to_string(frequency), "--sample-cpu", "--switch-events",
+                                     // 2 KiB of each sample's stack: enough to unwind the
+                                     // OpenMP runtime's frames to the program's function that
+                                     // called it (every master's wait did with 1 KiB in HPCCG's
+                                     // and larm's own C++ test's runs).
+                                     "--call-graph", "dwarf,2048", "-o", data_file.string(), "--"};
   record.insert(record.end(), argv.begin(), argv.end());
   SampledRun out;
   out.frequency = frequency;
@@ -118,47 +311,15 @@ SampledRun sampled_run(const std::vector<std::string>& argv, const fs::path& dat
                         "profile: the sampled run");
   const fs::path text = data_file.parent_path() / "samples.txt";
   const fs::path errors = data_file.parent_path() / "perf-script.log";
-  const int status =
-      run_into({"perf", "script", "-i", data_file.string(), "-F", "tid,cpu,period,ip,sym,dso"},
-               text, errors);
+  const int status = run_into({"perf", "script", "-i", data_file.string(), "--no-demangle",
+                               "--show-switch-events", "-F", "pid,tid,cpu,time,period,ip,sym,dso"},
+                              text, errors);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     throw std::runtime_error("perf script could not read " + data_file.string() + ": " +
                              first_line(errors));
   }
-  // "  23183 [001]     250000      7fce23999f02 do_lookup_x (/usr/lib/.../ld-linux-x86-64.so.2)"
   std::ifstream in(text);
-  std::string line;
-  std::unordered_map<std::string, std::string> folded;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    long tid = 0;
-    std::string cpu_field, ip;
-    double period = 0;
-    if (!(fields >> tid >> cpu_field >> period >> ip)) continue;
-    std::string rest;
-    std::getline(fields, rest);
-    const auto open = rest.rfind(" (");
-    if (open == std::string::npos || rest.empty() || rest.back() != ')') continue;
-    const std::string object = rest.substr(open + 2, rest.size() - open - 3);
-    std::string symbol = rest.substr(0, open);
-    symbol.erase(0, symbol.find_first_not_of(' '));
-    const std::string key_object = object_key(object);
-    if (key_object == "[kernel]") symbol = "[kernel]";
-    if (symbol.empty() || symbol == "[unknown]") symbol = "[unknown]";
-    // Folded once per symbol: a run has millions of samples and a few hundred symbols.
-    auto folded_it = folded.find(symbol);
-    if (folded_it == folded.end())
-      folded_it = folded.emplace(symbol, fold_function_name(symbol)).first;
-    const FunctionKey key{key_object, folded_it->second};
-    const double seconds = period * 1e-9;  // cpu-clock periods are nanoseconds
-    ThreadSamples& thread = out.functions[key][tid];
-    thread.seconds += seconds;
-    int cpu = -1;
-    if (cpu_field.size() > 2) cpu = std::atoi(cpu_field.c_str() + 1);
-    thread.cpu_share[cpu] += seconds;
-    out.sampled_seconds += seconds;
-    out.shown.try_emplace(key, symbol);
-  }
+  read_perf_script(in, out);
   std::error_code ec;
   fs::remove(text, ec);  // large; perf.data keeps it
   return out;

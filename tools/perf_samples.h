@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <istream>
 #include <map>
 #include <string>
 #include <utility>
@@ -13,14 +14,31 @@
 namespace larm::cli {
 
 // A function as the samples and larm's Valgrind tool both name it: the file name of its object
-// ("mg.W", "libc.so.6", "[kernel]") and its symbol with the compiler's clone and outlining
-// suffixes folded ("resid._omp_fn.0" -> "resid").
+// ("mg.W", "libc.so.6", "[kernel]") and its mangled symbol with the compiler's clone and
+// outlining suffixes folded ("resid._omp_fn.0" -> "resid"; symbol_names.h).
 using FunctionKey = std::pair<std::string, std::string>;
 
+// A thread's time in a function, as a wall-clock timer around its calls would see it. `own`: CPU
+// time sampled in the function's code (its OpenMP outlined bodies included); `waits`: CPU time
+// sampled in the OpenMP runtime while the thread, the master of its team, waited at the end of
+// the function's parallel region (the runtime's time on the process's main thread goes to the last
+// function sampled there); `kernel`: the kernel's samples while the thread was in the function
+// (page faults, system calls); `off_cpu`: time the thread spent off the CPU inside the function
+// (from perf's context-switch records: preempted, or asleep in the runtime's wait).
 struct ThreadSamples {
-  double seconds = 0;               // CPU time sampled in the function
+  double own = 0;
+  double waits = 0;
+  double kernel = 0;
+  double off_cpu = 0;
   std::map<int, double> cpu_share;  // CPU -> seconds sampled there
+  // The samples that are the function's own or its waits: its share of the program's CPU time.
+  double sampled() const { return own + waits; }
+  double wall() const { return own + waits + kernel + off_cpu; }
 };
+
+// The OpenMP runtime's own name, for the samples no function of the program claims: its idle
+// threads spinning or sleeping between parallel regions.
+inline constexpr const char* kRuntimeIdle = "[OpenMP runtime: idle team]";
 
 struct SampledRun {
   ProgramRun run;
@@ -28,16 +46,20 @@ struct SampledRun {
   double sampled_seconds = 0;  // every sample's period, all functions and threads
   std::map<FunctionKey, std::map<long, ThreadSamples>> functions;  // -> thread id -> samples
   std::map<FunctionKey, std::string> shown;  // the symbol as sampled, one of the folded ones
-  // The program's CPU time run without perf over its CPU time in this run (at most 1): the
-  // share of the sampled time that is the program's own, the rest the sampling's cost (10,000
-  // samples a second doubled the run in a KVM guest). Each function's sampled time is scaled by it.
-  double time_scale = 1;
+  // The main thread's first to last event, the longest over the program's processes: how long
+  // the program ran under perf, to set against its run without it.
+  double program_seconds = 0;
 };
 
-// The symbol with the suffixes of GCC's and Clang's clones and OpenMP outlined bodies removed.
-std::string fold_function_name(std::string symbol);
 // The last component of an object's path; "[kernel]" for the kernel's.
 std::string object_key(const std::string& object);
+// Whether the object is an OpenMP runtime (GCC's libgomp, LLVM's libomp, Intel's libiomp5).
+bool openmp_runtime(const std::string& object_key);
+
+// Reads `perf script -F pid,tid,cpu,time,period,ip,sym,dso --show-switch-events` output into
+// `run`'s functions, attributing the OpenMP runtime's samples and the time off the CPU as
+// ThreadSamples says.
+void read_perf_script(std::istream& in, SampledRun& run);
 
 // The perf event to sample and why, or an error naming what blocks sampling ("" event): root or
 // kernel.perf_event_paranoid <= 1 samples the kernel too, 2 the program's user time only.

@@ -1,0 +1,191 @@
+// larm profile's pairing of perf's samples with the Valgrind tool's counts, and its time per
+// function: names as the toolchain writes them (mangled C++, clones, OpenMP outlined bodies) and
+// the OpenMP runtime's waits and the time off the CPU given to the function that waits.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "tools/perf_samples.h"
+#include "tools/symbol_names.h"
+
+namespace larm::cli {
+namespace {
+
+TEST(SymbolNames, FoldsClonesOfMangledAndDemangledNames) {
+  EXPECT_EQ(fold_function_name("_Z4ddotiPKdS0_PdRd._omp_fn.1"), "_Z4ddotiPKdS0_PdRd");
+  EXPECT_EQ(fold_function_name("_Z5HPCCGP24HPC_Sparse_Matrix_STRUCTPKdPdidRiRdS3_.cold"),
+            "_Z5HPCCGP24HPC_Sparse_Matrix_STRUCTPKdPdidRiRdS3_");
+  EXPECT_EQ(fold_function_name("_ZL6kernelv.constprop.0.isra.0"), "_ZL6kernelv");
+  EXPECT_EQ(fold_function_name("f(int) [clone .constprop.0]"), "f(int)");
+  EXPECT_EQ(fold_function_name("resid._omp_fn.0"), "resid");
+  EXPECT_EQ(fold_function_name("helper.lto_priv.0"), "helper");
+  EXPECT_EQ(fold_function_name("memcpy@@GLIBC_2.14"), "memcpy");
+  EXPECT_EQ(fold_function_name("__memset_avx2_unaligned_erms"), "__memset");
+  // A leading dot is a name, not a suffix.
+  EXPECT_EQ(fold_function_name(".cold"), ".cold");
+}
+
+TEST(SymbolNames, ShortNamesDropParametersAndTemplateReturnTypes) {
+  // HPCCG, miniFE and HPCG as GCC 12 mangles them.
+  EXPECT_EQ(short_function_name("_Z12HPC_sparsemvP24HPC_Sparse_Matrix_STRUCTPKdPd"),
+            "HPC_sparsemv");
+  EXPECT_EQ(demangled_name("_Z12HPC_sparsemvP24HPC_Sparse_Matrix_STRUCTPKdPd"),
+            "HPC_sparsemv(HPC_Sparse_Matrix_STRUCT*, double const*, double*)");
+  EXPECT_EQ(short_function_name("_ZN6miniFE6daxpbyINS_6VectorIdiiEEEEvdRKT_dRS3_"),
+            "miniFE::daxpby<miniFE::Vector<double, int, int> >");
+  // A return type that is itself a template's member.
+  EXPECT_EQ(
+      short_function_name("_ZN6miniFE3dotINS_6VectorIdiiEEEENS_10TypeTraitsINT_10ScalarTypeEE14"
+                          "magnitude_typeERKS4_S9_"),
+      "miniFE::dot<miniFE::Vector<double, int, int> >");
+  EXPECT_EQ(short_function_name("_Z11ComputeSPMVRK19SparseMatrix_STRUCTR13Vector_STRUCTS3_"),
+            "ComputeSPMV");
+  // A member operator() keeps its own parentheses.
+  EXPECT_EQ(short_function_name("_ZN6miniFE10matvec_stdINS_9CSRMatrixIdiiEENS_6VectorIdiiEEEclERS2_"
+                                "RS4_S7_"),
+            "miniFE::matvec_std<miniFE::CSRMatrix<double, int, int>, miniFE::Vector<double, int, "
+            "int> >::operator()");
+  // C and Fortran names, and what is not a mangled name, are left as they are.
+  EXPECT_EQ(short_function_name("resid"), "resid");
+  EXPECT_EQ(short_function_name("__advec_cell_kernel_module_MOD_advec_cell_kernel"),
+            "__advec_cell_kernel_module_MOD_advec_cell_kernel");
+  EXPECT_EQ(short_function_name("_Znot a name"), "_Znot a name");
+}
+
+// Lines as `perf script -F pid,tid,cpu,time,period,ip,sym,dso --show-switch-events` writes them.
+std::string sampled_line(long pid, long tid, double time, const std::string& symbol,
+                         const std::string& object) {
+  std::ostringstream line;
+  line << "  " << pid << "/" << tid << "  [001]  " << std::fixed << time << ":     1000000      "
+       << "55d0c0de " << symbol << " (" << object << ")\n";
+  return line.str();
+}
+std::string switch_line(long pid, long tid, double time, const char* direction) {
+  std::ostringstream line;
+  line << "  " << pid << "/" << tid << "  [000]  " << std::fixed << time << ": PERF_RECORD_SWITCH "
+       << direction << "\n";
+  return line.str();
+}
+
+TEST(PerfScript, RuntimeWaitsAndTimeOffTheCpuGoToTheFunctionThatWaits) {
+  const std::string gomp = "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0";
+  const std::string app = "/work/codes/HPCCG/test_HPCCG";
+  const std::string spmv = "_Z12HPC_sparsemvP24HPC_Sparse_Matrix_STRUCTPKdPd";
+  std::string text;
+  // The master (pid == tid) runs its share of the outlined body, then waits in the runtime for
+  // 3 samples and 5 ms asleep; the worker runs its share and spins idle.
+  text += sampled_line(100, 100, 1.000, spmv + "._omp_fn.0", app);
+  text += sampled_line(100, 101, 1.000, spmv + "._omp_fn.0", app);
+  text += sampled_line(100, 100, 1.001, spmv, app);
+  text += sampled_line(100, 101, 1.001, spmv + "._omp_fn.0", app);
+  text += sampled_line(100, 100, 1.002, "[unknown]", gomp);
+  text += sampled_line(100, 101, 1.002, spmv + "._omp_fn.0", app);
+  // The worker is preempted in its share: the function's time.
+  text += switch_line(100, 101, 1.0025, "OUT preempt");
+  text += switch_line(100, 101, 1.0027, "IN");
+  text += sampled_line(100, 100, 1.003, "GOMP_parallel", gomp);
+  text += sampled_line(100, 101, 1.003, "[unknown]", gomp);
+  text += switch_line(100, 100, 1.0035, "OUT");  // asleep in the barrier: of its own accord
+  text += switch_line(100, 100, 1.0085, "IN");
+  text += sampled_line(100, 100, 1.009, "[unknown]", gomp);
+  // Then it sleeps in the runtime: its own wait, not the function's.
+  text += switch_line(100, 101, 1.004, "OUT");
+  text += switch_line(100, 101, 1.010, "IN");
+  text += sampled_line(100, 101, 1.010, "[unknown]", gomp);
+  // The kernel's samples are the kernel's, and do not end the master's function.
+  text += sampled_line(100, 100, 1.010, "clear_page_erms", "[kernel.kallsyms]");
+  text += sampled_line(100, 100, 1.011, "[unknown]", gomp);
+  std::istringstream in(text);
+  SampledRun run;
+  read_perf_script(in, run);
+
+  const FunctionKey key{"test_HPCCG", spmv};
+  ASSERT_EQ(run.functions.count(key), 1u);
+  const ThreadSamples& master = run.functions.at(key).at(100);
+  const ThreadSamples& worker = run.functions.at(key).at(101);
+  EXPECT_NEAR(master.own, 0.002, 1e-12);
+  EXPECT_NEAR(master.waits, 0.004, 1e-12);
+  EXPECT_NEAR(master.off_cpu, 0.005, 1e-9);
+  EXPECT_NEAR(worker.own, 0.003, 1e-12);
+  EXPECT_EQ(worker.waits, 0);
+  EXPECT_NEAR(worker.off_cpu, 0.0002, 1e-9);
+  // The kernel's sample in the master's wait is the function's time too.
+  EXPECT_NEAR(master.kernel, 0.001, 1e-12);
+  // The master's wall time in the function is what the code's own timer around the call sees.
+  EXPECT_NEAR(master.wall(), 0.012, 1e-9);
+  EXPECT_NEAR(run.program_seconds, 0.011, 1e-9);
+
+  const FunctionKey idle{"libgomp.so.1.0.0", kRuntimeIdle};
+  ASSERT_EQ(run.functions.count(idle), 1u);
+  EXPECT_NEAR(run.functions.at(idle).at(101).own, 0.002, 1e-12);
+  EXPECT_EQ(run.functions.at(idle).count(100), 0u);
+  EXPECT_NEAR(run.functions.at({"[kernel]", "[kernel]"}).at(100).own, 0.001, 1e-12);
+  EXPECT_NEAR(run.sampled_seconds, 0.012, 1e-12);
+}
+
+TEST(PerfScript, TheMastersWaitIsTheFunctionItsTeamWorksIn) {
+  // A short call: the master's share of lopsided's body is never sampled; it waits in the runtime
+  // at the region's end while the worker's samples show the team in lopsided.
+  const std::string gomp = "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0";
+  const std::string app = "/tmp/app";
+  std::string text;
+  text += sampled_line(5, 5, 1.000, "_ZN7kernels3sumERKSt6vectorIfSaIfEE._omp_fn.0", app);
+  text += sampled_line(5, 6, 1.001, "_ZN7kernels8lopsidedERSt6vectorIdSaIdEE._omp_fn.0", app);
+  text += sampled_line(5, 5, 1.001, "[unknown]", gomp);
+  text += switch_line(5, 5, 1.0015, "OUT");
+  text += sampled_line(5, 6, 1.002, "_ZN7kernels8lopsidedERSt6vectorIdSaIdEE._omp_fn.0", app);
+  text += switch_line(5, 5, 1.0031, "IN");
+  std::istringstream in(text);
+  SampledRun run;
+  read_perf_script(in, run);
+  const ThreadSamples& master =
+      run.functions.at({"app", "_ZN7kernels8lopsidedERSt6vectorIdSaIdEE"}).at(5);
+  EXPECT_NEAR(master.waits, 0.001, 1e-12);
+  EXPECT_NEAR(master.off_cpu, 0.0016, 1e-9);
+  EXPECT_EQ(run.functions.at({"app", "_ZN7kernels3sumERKSt6vectorIfSaIfEE"}).at(5).wall(), 0.001);
+}
+
+TEST(PerfScript, CallChainsGiveTheRuntimesTimeToItsCaller) {
+  // As `perf record --call-graph dwarf` samples are printed: a header, frames innermost first.
+  const std::string text =
+      "  9/9  [000]  5.000000:    1000000 \n"
+      "\t           1f622 [unknown] (/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0)\n"
+      "\t           140b0 GOMP_parallel (/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0)\n"
+      "\t            18c5 _ZN7kernels4axpyIdEEvT_RKSt6vectorIS1_SaIS1_EERS4_ (/tmp/app)\n"
+      "\t            1267 main (/tmp/app)\n"
+      "\n"
+      // The worker, idle: its stack leads only to the thread's start.
+      "  9/10  [001]  5.000100:    1000000 \n"
+      "\t           1f135 [unknown] (/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0)\n"
+      "\t            b841 [unknown] (/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0)\n"
+      "\t           89134 start_thread (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+      "\t          1097dc clone3 (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+      "\n"
+      // The master in the kernel, from the runtime's wait in the same function.
+      "  9/9  [000]  5.001000:    1000000 \n"
+      "\tffffffff8225f759 futex_wait ([kernel.kallsyms])\n"
+      "\t           1f622 [unknown] (/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0)\n"
+      "\t            18c5 _ZN7kernels4axpyIdEEvT_RKSt6vectorIS1_SaIS1_EERS4_ (/tmp/app)\n"
+      "\n";
+  std::istringstream in(text);
+  SampledRun run;
+  read_perf_script(in, run);
+  const ThreadSamples& master =
+      run.functions.at({"app", "_ZN7kernels4axpyIdEEvT_RKSt6vectorIS1_SaIS1_EERS4_"}).at(9);
+  EXPECT_NEAR(master.waits, 0.001, 1e-12);
+  EXPECT_NEAR(master.kernel, 0.001, 1e-12);
+  EXPECT_EQ(master.own, 0);
+  EXPECT_NEAR(run.functions.at({"libgomp.so.1.0.0", kRuntimeIdle}).at(10).own, 0.001, 1e-12);
+  EXPECT_EQ(run.functions.count({"libc.so.6", "start_thread"}), 0u);
+  EXPECT_NEAR(run.sampled_seconds, 0.003, 1e-12);
+}
+
+TEST(PerfScript, ARuntimeSampleBeforeAnyFunctionIsTheIdleTeams) {
+  std::istringstream in(sampled_line(7, 7, 2.0, "[unknown]", "/usr/lib/libomp.so.5"));
+  SampledRun run;
+  read_perf_script(in, run);
+  EXPECT_NEAR(run.functions.at({"libomp.so.5", kRuntimeIdle}).at(7).own, 0.001, 1e-12);
+}
+
+}  // namespace
+}  // namespace larm::cli
