@@ -180,6 +180,28 @@ TEST(PerfScript, CallChainsGiveTheRuntimesTimeToItsCaller) {
   EXPECT_NEAR(run.sampled_seconds, 0.003, 1e-12);
 }
 
+TEST(PerfScript, AnInlinedParallelRegionKeepsItsFunctionsTime) {
+  // miniFE: daxpby inlined into cg_solve, its outlined body still named for daxpby; the master
+  // waits in GOMP_parallel called from cg_solve.
+  const std::string text =
+      "  9/10  [001]  5.000000:    1000000 \n"
+      "\t            5950 _ZN6miniFE6daxpbyINS_6VectorIdiiEEEEvdRKT_dRS3_._omp_fn.0 (/tmp/app)\n"
+      "\t            b841 [unknown] (/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0)\n"
+      "\n"
+      "  9/9  [000]  5.000100:    1000000 \n"
+      "\t           1f622 [unknown] (/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0)\n"
+      "\t           140b0 GOMP_parallel (/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0)\n"
+      "\t            af10 _ZN6miniFE8cg_solveIiEEvRT_ (/tmp/app)\n"
+      "\n";
+  std::istringstream in(text);
+  SampledRun run;
+  read_perf_script(in, run);
+  EXPECT_NEAR(
+      run.functions.at({"app", "_ZN6miniFE6daxpbyINS_6VectorIdiiEEEEvdRKT_dRS3_"}).at(9).waits,
+      0.001, 1e-12);
+  EXPECT_EQ(run.functions.count({"app", "_ZN6miniFE8cg_solveIiEEvRT_"}), 0u);
+}
+
 TEST(PerfScript, ARuntimeSampleBeforeAnyFunctionIsTheIdleTeams) {
   std::istringstream in(sampled_line(7, 7, 2.0, "[unknown]", "/usr/lib/libomp.so.5"));
   SampledRun run;

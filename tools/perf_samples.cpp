@@ -93,11 +93,21 @@ class ScriptReader {
     // or barrier it waits at); none when the stack leads only to a thread's start (an idle
     // thread of the team).
     const FunctionKey* owner = nullptr;
-    bool chain = frames.size() > 1;
+    const bool chain = frames.size() > 1;
+    bool through_runtime = false;
     for (const Frame& frame : frames) {
+      if (openmp_runtime(frame.object)) through_runtime = true;
       if (frame.object == "[kernel]" || openmp_runtime(frame.object)) continue;
       if (!thread_start(frame)) owner = intern({frame.object, fold(frame.symbol)});
       break;
+    }
+    // A parallel region inlined into its caller (miniFE's daxpby into cg_solve) is entered from
+    // the caller's frame, but its outlined body keeps the inlined function's name: the master
+    // waiting in the runtime called from a function that has no outlined body of its own waits
+    // for the region its team works in.
+    if (through_runtime && master && owner != nullptr && outlined_.count(*owner) == 0 &&
+        team_outlined_[pid] && team_[pid] != nullptr) {
+      owner = team_[pid];
     }
     if (!chain && (runtime || kernel)) {
       // No call chain: the master's time in the runtime is its team's function, another
@@ -125,6 +135,10 @@ class ScriptReader {
       } else {
         state.current = intern(key);
         team_[pid] = state.current;
+        const bool outlined = leaf.symbol.find("._omp_fn.") != std::string::npos ||
+                              leaf.symbol.find(".omp_outlined") != std::string::npos;
+        team_outlined_[pid] = outlined;
+        if (outlined) outlined_.insert(key);
         state.in_runtime = false;
       }
     }
@@ -177,6 +191,8 @@ class ScriptReader {
   std::set<FunctionKey> interned_;
   std::map<long, ThreadState> threads_;
   std::map<long, const FunctionKey*> team_;  // pid -> the last function any of its threads ran
+  std::map<long, bool> team_outlined_;       // pid -> whether that was in an OpenMP outlined body
+  std::set<FunctionKey> outlined_;           // the functions seen running an outlined body
   std::map<long, double> main_span_;         // pid -> its main thread's first event
 };
 
