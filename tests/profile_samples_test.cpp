@@ -45,10 +45,13 @@ TEST(SymbolNames, ShortNamesDropParametersAndTemplateReturnTypes) {
                                 "RS4_S7_"),
             "miniFE::matvec_std<miniFE::CSRMatrix<double, int, int>, miniFE::Vector<double, int, "
             "int> >::operator()");
-  // C and Fortran names, and what is not a mangled name, are left as they are.
+  // Fortran's module procedures as module::name; C names, and what is not a mangled name, are
+  // left as they are.
   EXPECT_EQ(short_function_name("resid"), "resid");
   EXPECT_EQ(short_function_name("__advec_cell_kernel_module_MOD_advec_cell_kernel"),
-            "__advec_cell_kernel_module_MOD_advec_cell_kernel");
+            "advec_cell_kernel_module::advec_cell_kernel");
+  EXPECT_EQ(short_function_name("__memset"), "__memset");
+  EXPECT_EQ(short_function_name("__x_MOD_"), "__x_MOD_");
   EXPECT_EQ(short_function_name("_Znot a name"), "_Znot a name");
 }
 

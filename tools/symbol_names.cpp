@@ -38,6 +38,12 @@ std::string demangled_name(const std::string& symbol) {
 }
 
 std::string short_function_name(const std::string& symbol) {
+  // gfortran's module procedures: "__advec_cell_kernel_module_MOD_advec_cell_kernel".
+  if (symbol.rfind("__", 0) == 0) {
+    const auto mod = symbol.find("_MOD_");
+    if (mod != std::string::npos && mod > 2 && mod + 5 < symbol.size())
+      return symbol.substr(2, mod - 2) + "::" + symbol.substr(mod + 5);
+  }
   const std::string full = demangled_name(symbol);
   if (full == symbol) return symbol;
   // The parameter list: the last ')' and the '(' that opens it ("operator()" keeps its own pair,

@@ -19,7 +19,8 @@ std::string demangled_name(const std::string& symbol);
 
 // The demangled name without its parameter list, qualifiers after it, or a template's return
 // type: "_ZN6miniFE6daxpbyINS_6VectorIdiiEEEEvRKT_..." -> "miniFE::daxpby<miniFE::Vector<double,
-// int, int> >". C names are returned as they are.
+// int, int> >"; gfortran's module procedures as module::name ("__pdv_kernel_module_MOD_pdv_kernel"
+// -> "pdv_kernel_module::pdv_kernel"). C names are returned as they are.
 std::string short_function_name(const std::string& symbol);
 
 }  // namespace larm::cli
