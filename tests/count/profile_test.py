@@ -11,8 +11,9 @@
   --allow-exit 3 the profile is made;
 - the C++ program: the function template, the namespace and both overloads of one name placed,
   named as C++ writes them (the overloads with their parameters), their FLOPs exact; each
-  kernel's time within 30 % of the program's own wall-clock timer around its calls (the margin
-  holds a loaded machine: the median of 3 runs at 1 ms a sample);
+  kernel's time within 30 % of the program's own wall-clock timer around its calls in the same
+  sampled runs (the margin holds a loaded machine: the median of 3 runs at 1 ms a sample, about
+  100 samples a kernel);
 - a stripped copy: a warning that names it, and, its hot functions being unnamed, one error line
   saying none could be placed, exit 1.
 Exit 77 (skipped) when Linux perf cannot sample here."""
@@ -133,11 +134,13 @@ with tempfile.TemporaryDirectory(prefix="larm-profile-test-") as tmp:
               "C++ %s: %.0f FLOPs counted, %d expected" % (name, counted, flops))
         # The timers of the 3 sampled runs (the native and counting runs print theirs too: the
         # native run's first, the counting run's last).
+        # larm's median is over the clean runs: it lies within the runs' own timers, 30 % apart.
         runs = sorted(timers.get(timer, [])[1:4])
         if len(runs) == 3:
-            own, larm_s = runs[1], region["timing"]["median_s"]
-            check(abs(larm_s - own) <= 0.3 * own,
-                  "C++ %s: %.3f s by larm, %.3f s by its own timer" % (name, larm_s, own))
+            larm_s = region["timing"]["median_s"]
+            check(0.7 * runs[0] <= larm_s <= 1.3 * runs[2],
+                  "C++ %s: %.3f s by larm, %.3f-%.3f s by its own timer"
+                  % (name, larm_s, runs[0], runs[2]))
     check(not any("_Z" in name or "omp_fn" in name for name in regions),
           "C++ names demangled, outlined bodies folded: %s" % sorted(regions))
 
