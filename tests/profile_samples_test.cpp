@@ -55,6 +55,10 @@ TEST(SymbolNames, ShortNamesDropParametersAndTemplateReturnTypes) {
   EXPECT_EQ(short_function_name("_Znot a name"), "_Znot a name");
 }
 
+// The runtime and a program, as perf names their objects.
+const std::string kGomp = "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0";
+const std::string kApp = "/tmp/app";
+
 // Lines as `perf script -F pid,tid,cpu,time,period,ip,sym,dso --show-switch-events` writes them.
 std::string sampled_line(long pid, long tid, double time, const std::string& symbol,
                          const std::string& object) {
@@ -71,38 +75,36 @@ std::string switch_line(long pid, long tid, double time, const char* direction) 
 }
 
 TEST(PerfScript, RuntimeWaitsAndTimeOffTheCpuGoToTheFunctionThatWaits) {
-  const std::string gomp = "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0";
-  const std::string app = "/work/codes/HPCCG/test_HPCCG";
   const std::string spmv = "_Z12HPC_sparsemvP24HPC_Sparse_Matrix_STRUCTPKdPd";
   std::string text;
   // The master (pid == tid) runs its share of the outlined body, then waits in the runtime for
   // 3 samples and 5 ms asleep; the worker runs its share and spins idle.
-  text += sampled_line(100, 100, 1.000, spmv + "._omp_fn.0", app);
-  text += sampled_line(100, 101, 1.000, spmv + "._omp_fn.0", app);
-  text += sampled_line(100, 100, 1.001, spmv, app);
-  text += sampled_line(100, 101, 1.001, spmv + "._omp_fn.0", app);
-  text += sampled_line(100, 100, 1.002, "[unknown]", gomp);
-  text += sampled_line(100, 101, 1.002, spmv + "._omp_fn.0", app);
+  text += sampled_line(100, 100, 1.000, spmv + "._omp_fn.0", kApp);
+  text += sampled_line(100, 101, 1.000, spmv + "._omp_fn.0", kApp);
+  text += sampled_line(100, 100, 1.001, spmv, kApp);
+  text += sampled_line(100, 101, 1.001, spmv + "._omp_fn.0", kApp);
+  text += sampled_line(100, 100, 1.002, "[unknown]", kGomp);
+  text += sampled_line(100, 101, 1.002, spmv + "._omp_fn.0", kApp);
   // The worker is preempted in its share: the function's time.
   text += switch_line(100, 101, 1.0025, "OUT preempt");
   text += switch_line(100, 101, 1.0027, "IN");
-  text += sampled_line(100, 100, 1.003, "GOMP_parallel", gomp);
-  text += sampled_line(100, 101, 1.003, "[unknown]", gomp);
+  text += sampled_line(100, 100, 1.003, "GOMP_parallel", kGomp);
+  text += sampled_line(100, 101, 1.003, "[unknown]", kGomp);
   text += switch_line(100, 100, 1.0035, "OUT");  // asleep in the barrier: of its own accord
   text += switch_line(100, 100, 1.0085, "IN");
-  text += sampled_line(100, 100, 1.009, "[unknown]", gomp);
+  text += sampled_line(100, 100, 1.009, "[unknown]", kGomp);
   // Then it sleeps in the runtime: its own wait, not the function's.
   text += switch_line(100, 101, 1.004, "OUT");
   text += switch_line(100, 101, 1.010, "IN");
-  text += sampled_line(100, 101, 1.010, "[unknown]", gomp);
+  text += sampled_line(100, 101, 1.010, "[unknown]", kGomp);
   // The kernel's samples are the kernel's, and do not end the master's function.
   text += sampled_line(100, 100, 1.010, "clear_page_erms", "[kernel.kallsyms]");
-  text += sampled_line(100, 100, 1.011, "[unknown]", gomp);
+  text += sampled_line(100, 100, 1.011, "[unknown]", kGomp);
   std::istringstream in(text);
   SampledRun run;
   read_perf_script(in, run);
 
-  const FunctionKey key{"test_HPCCG", spmv};
+  const FunctionKey key{"app", spmv};
   ASSERT_EQ(run.functions.count(key), 1u);
   const ThreadSamples& master = run.functions.at(key).at(100);
   const ThreadSamples& worker = run.functions.at(key).at(101);
@@ -129,23 +131,22 @@ TEST(PerfScript, RuntimeWaitsAndTimeOffTheCpuGoToTheFunctionThatWaits) {
 TEST(PerfScript, TheMastersWaitIsTheFunctionItsTeamWorksIn) {
   // A short call: the master's share of lopsided's body is never sampled; it waits in the runtime
   // at the region's end while the worker's samples show the team in lopsided.
-  const std::string gomp = "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0";
-  const std::string app = "/tmp/app";
+  const std::string lopsided = "_ZN7kernels8lopsidedERSt6vectorIdSaIdEE";
   std::string text;
-  text += sampled_line(5, 5, 1.000, "_ZN7kernels3sumERKSt6vectorIfSaIfEE._omp_fn.0", app);
-  text += sampled_line(5, 6, 1.001, "_ZN7kernels8lopsidedERSt6vectorIdSaIdEE._omp_fn.0", app);
-  text += sampled_line(5, 5, 1.001, "[unknown]", gomp);
+  text += sampled_line(5, 5, 1.000, "_ZN7kernels3sumERKSt6vectorIfSaIfEE._omp_fn.0", kApp);
+  text += sampled_line(5, 6, 1.001, lopsided + "._omp_fn.0", kApp);
+  text += sampled_line(5, 5, 1.001, "[unknown]", kGomp);
   text += switch_line(5, 5, 1.0015, "OUT");
-  text += sampled_line(5, 6, 1.002, "_ZN7kernels8lopsidedERSt6vectorIdSaIdEE._omp_fn.0", app);
+  text += sampled_line(5, 6, 1.002, lopsided + "._omp_fn.0", kApp);
   text += switch_line(5, 5, 1.0031, "IN");
   std::istringstream in(text);
   SampledRun run;
   read_perf_script(in, run);
-  const ThreadSamples& master =
-      run.functions.at({"app", "_ZN7kernels8lopsidedERSt6vectorIdSaIdEE"}).at(5);
+  const ThreadSamples& master = run.functions.at({"app", lopsided}).at(5);
   EXPECT_NEAR(master.waits, 0.001, 1e-12);
   EXPECT_NEAR(master.off_cpu, 0.0016, 1e-9);
-  EXPECT_EQ(run.functions.at({"app", "_ZN7kernels3sumERKSt6vectorIfSaIfEE"}).at(5).wall(), 0.001);
+  EXPECT_NEAR(run.functions.at({"app", "_ZN7kernels3sumERKSt6vectorIfSaIfEE"}).at(5).wall(), 0.001,
+              1e-12);
 }
 
 TEST(PerfScript, CallChainsGiveTheRuntimesTimeToItsCaller) {

@@ -2,12 +2,9 @@
 #include "tools/cache_model.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cstdlib>
-
-#include "tools/cli_options.h"
 
 #include "results/statistics.h"
+#include "tools/cli_options.h"
 
 namespace larm::cli {
 namespace {
@@ -134,23 +131,39 @@ std::string cache_model_text(const std::vector<ModelledCache>& caches) {
 
 namespace {
 
-// "48KiB", "16MiB", "2M", "49152" in bytes; 0 when it is none.
-std::uint64_t size_in_bytes(const std::string& text) {
-  std::size_t digits = 0;
-  while (digits < text.size() &&
-         (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) {
-    ++digits;
+// "L1=48KiB,L3=16MiB": those levels' capacities in `caches` (sizes as parse_bytes reads them).
+void set_named_capacities(const std::string& spec, std::vector<ModelledCache>& caches,
+                          const std::string& command) {
+  std::string::size_type start = 0;
+  for (;;) {
+    const auto comma = spec.find(',', start);
+    const std::string item = spec.substr(start, comma - start);
+    const auto equals = item.find('=');
+    const std::string level = item.substr(0, equals);
+    ModelledCache* cache = nullptr;
+    for (ModelledCache& c : caches) {
+      if (name(c.level) == level) cache = &c;
+    }
+    if (cache == nullptr) {
+      std::string levels;
+      for (const ModelledCache& c : caches)
+        levels += (levels.empty() ? "" : ", ") + std::string(name(c.level));
+      throw UsageError(command + ": --cache-model " + item +
+                       ": this machine's modelled levels are " + levels);
+    }
+    const std::uint64_t bytes =
+        equals == std::string::npos
+            ? 0
+            : parse_bytes(item.substr(equals + 1), command + ": --cache-model " + level);
+    if (bytes < static_cast<std::uint64_t>(cache->ways) * cache->line_bytes || bytes > (1ULL << 36))
+      throw UsageError(command + ": --cache-model " + item +
+                       ": give a capacity such as 48KiB or 16MiB (one set at least, 64 GiB at "
+                       "most)");
+    cache->bytes = bytes;
+    cache->capacity_source = "as given";
+    if (comma == std::string::npos) return;
+    start = comma + 1;
   }
-  if (digits == 0 || digits > 12) return 0;
-  const double value = std::atof(text.substr(0, digits).c_str());
-  std::string unit = text.substr(digits);
-  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  double scale = 0;
-  if (unit.empty() || unit == "B") scale = 1;
-  if (unit == "K" || unit == "KB" || unit == "KIB") scale = 1024;
-  if (unit == "M" || unit == "MB" || unit == "MIB") scale = 1024.0 * 1024;
-  if (unit == "G" || unit == "GB" || unit == "GIB") scale = 1024.0 * 1024 * 1024;
-  return static_cast<std::uint64_t>(value * scale);
 }
 
 }  // namespace
@@ -165,53 +178,24 @@ CacheModelSetting cache_model_setting(const std::string& spec, bool no_model,
     out.text = "off (--no-cache-model)";
     return out;
   }
-  std::string note;
-  if (spec.empty() || spec == "effective" || spec == "declared" ||
-      spec.find('=') != std::string::npos) {
+  const bool named = spec.find('=') != std::string::npos;
+  if (spec.empty() || spec == "effective" || spec == "declared" || named) {
     if (spec == "effective" && results == nullptr)
       throw UsageError(command +
                        ": --cache-model effective needs --results (the characterization that "
                        "measured the capacities)");
+    // The measured capacities by default and for "effective"; the declared ones under named.
+    const bool measured = spec.empty() || spec == "effective";
+    std::string note;
     std::vector<ModelledCache> caches =
-        modelled_caches(machine, spec == "declared" ? nullptr : results, 0, note);
+        modelled_caches(machine, measured ? results : nullptr, 0, note);
     if (caches.empty()) {
       if (!spec.empty() && spec != "declared")
         throw UsageError(command + ": --cache-model " + spec + ": " + note);
       out.text = note;
       return out;
     }
-    if (spec.find('=') != std::string::npos) {
-      caches = modelled_caches(machine, nullptr, 0, note);
-      std::string::size_type start = 0;
-      for (;;) {
-        const auto comma = spec.find(',', start);
-        const std::string item = spec.substr(start, comma - start);
-        const auto equals = item.find('=');
-        const std::string level = equals == std::string::npos ? item : item.substr(0, equals);
-        const std::uint64_t bytes =
-            equals == std::string::npos ? 0 : size_in_bytes(item.substr(equals + 1));
-        ModelledCache* cache = nullptr;
-        for (ModelledCache& c : caches) {
-          if (name(c.level) == level) cache = &c;
-        }
-        if (cache == nullptr) {
-          std::string levels;
-          for (const ModelledCache& c : caches)
-            levels += (levels.empty() ? "" : ", ") + std::string(name(c.level));
-          throw UsageError(command + ": --cache-model " + item +
-                           ": this machine's modelled levels are " + levels);
-        }
-        if (bytes < static_cast<std::uint64_t>(cache->ways) * cache->line_bytes ||
-            bytes > (1ULL << 36))
-          throw UsageError(command + ": --cache-model " + item +
-                           ": give a capacity such as 48KiB or 16MiB (one set at least, 64 GiB "
-                           "at most)");
-        cache->bytes = bytes;
-        cache->capacity_source = "as given";
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-    }
+    if (named) set_named_capacities(spec, caches, command);
     out.option = cache_option(caches);
     out.text = cache_model_text(caches);
     if (spec.empty() && results == nullptr)

@@ -45,8 +45,9 @@ struct ProfileOptions {
   std::string out_dir = "larm-profile";
   int top = 10;
   int repeat = 3;
-  // 1,000 samples a second: 5 % on the program's time in a guest, where 5,000 doubled it (HPCCG
-  // 64^3 on 2 threads: its sparsemv 0.55 s alone, 0.58 s at 1 kHz, 1.27 s at 5 kHz).
+  // 1,000 samples a second: 5,000 doubled the program's time in a guest (HPCCG 64^3 on 2
+  // threads: its sparsemv 0.55 s alone, 0.58 s at 1 kHz, 1.27 s at 5 kHz, without call chains);
+  // 1,000 with call chains cost HPCCG 96^3 10-15 % (2.29-2.40 s under perf, 2.09 s without).
   int frequency = 1000;
   std::string results_dir;
   bool no_cache_model = false;
@@ -61,9 +62,9 @@ struct ProfileOptions {
 constexpr double kMinShare = 0.01;
 
 constexpr const char* kTimeEstimator =
-    "wall time in the function on its slowest thread (perf cpu-clock samples x period in its code "
-    "and, on its team's master, in the OpenMP runtime's waits that end its parallel regions, plus "
-    "the thread's time off the CPU in it from context switches)";
+    "wall time in the function on its slowest thread (perf cpu-clock samples x period in its code, "
+    "in the OpenMP runtime's waits its call chains lead to and in the kernel while in it, plus the "
+    "thread's time off the CPU in it from context switches)";
 
 // "" when the file is a 64-bit ELF executable with a symbol table; else what it is, in words.
 // `stripped` says a symbol table is missing (a warning, not an error).
@@ -98,17 +99,22 @@ std::string fixed(double value, int digits) {
   return results::fixed_text(value, digits);
 }
 
-// Why a sampled function is not among the placed ones, in words; "yes" when it is.
+// Why a sampled function is not among the placed ones, in words ("" when it is placed).
 std::string why_not_placed(const ProfiledFunction& f) {
-  if (f.placed) return "yes";
-  if (f.key.first == "[kernel]") return "no: kernel time (page faults, system calls)";
+  if (f.placed) return "";
+  if (f.key.first == "[kernel]") return "kernel time (page faults, system calls)";
   if (f.key.second == kRuntimeIdle)
-    return "no: the OpenMP runtime's threads waiting outside any function's parallel region";
-  if (f.key.second == "[unknown]") return "no: no symbol";
-  if (!f.counted) return "no: not counted (the Valgrind run never ran a function of this name)";
-  if (f.samples < kMinSamples) return "no: too few samples to time it";
-  if (f.share < kMinShare) return "no: under 1 % of the samples";
-  return "no: below the top";
+    return "the OpenMP runtime's threads waiting outside any function's parallel region";
+  if (f.key.second == "[unknown]") return "no symbol";
+  if (!f.counted) return "not counted (the Valgrind run never ran a function of this name)";
+  if (f.samples < kMinSamples) return "too few samples to time it";
+  if (f.share < kMinShare) return "under 1 % of the samples";
+  return "below the top";
+}
+
+// The table's "placed" column.
+std::string placed_text(const ProfiledFunction& f) {
+  return f.placed ? "yes" : "no: " + why_not_placed(f);
 }
 
 void print_functions(const Profile& profile, const regions::RegionsFile& file) {
@@ -129,7 +135,7 @@ void print_functions(const Profile& profile, const regions::RegionsFile& file) {
                 region && region->machine.rates.ai
                     ? results::format_number("%.3g", *region->machine.rates.ai).c_str()
                     : "-",
-                why_not_placed(f).c_str());
+                placed_text(f).c_str());
   }
 }
 
@@ -309,7 +315,7 @@ int run_profile(const ProfileOptions& options) {
                      {"threads", f.threads},
                      {"counted", f.counted},
                      {"placed", f.placed},
-                     {"why", why_not_placed(f)}});
+                     {"why", placed_text(f)}});
   }
   std::vector<double> walls, spans;
   for (const SampledRun& run : runs) {
@@ -348,7 +354,7 @@ int run_profile(const ProfileOptions& options) {
           named == 3)
         continue;
       hot += std::string(named++ ? "; " : "") + results::printable(f.region) + " (" +
-             fixed(100 * f.share, 1) + " %: " + why_not_placed(f).substr(4) + ")";
+             fixed(100 * f.share, 1) + " %: " + why_not_placed(f) + ")";
     }
     std::cerr << "larm: error: profile: no function above 1 % of the samples could be placed"
               << (hot.empty() ? std::string(": the samples are in the kernel or the OpenMP runtime")

@@ -118,12 +118,16 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
       threads[key] = std::max(threads[key], static_cast<int>(by_thread.size()));
     }
   }
-  std::map<std::string, int> short_names;
-  for (const auto& [key, values] : shares) ++short_names[region_name(key, main_object, false)];
+  std::map<FunctionKey, std::string> short_name;
+  std::map<std::string, int> sharing;  // short name -> functions that have it
+  for (const auto& [key, values] : shares) {
+    short_name[key] = region_name(key, main_object, false);
+    ++sharing[short_name[key]];
+  }
   for (const auto& [key, values] : shares) {
     ProfiledFunction f;
     f.key = key;
-    f.region = region_name(key, main_object, short_names[region_name(key, main_object, false)] > 1);
+    f.region = sharing[short_name[key]] > 1 ? region_name(key, main_object, true) : short_name[key];
     f.share = results::median(values);
     f.median_seconds = results::median(seconds[key]);
     f.threads = threads[key];

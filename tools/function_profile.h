@@ -30,7 +30,7 @@ FunctionCounts read_function_counts(const std::vector<std::filesystem::path>& fi
 
 struct ProfiledFunction {
   FunctionKey key;
-  std::string region;     // the region's name: the symbol, "symbol [library]" for a library's
+  std::string region;  // its name as a region (region_name): "function [library]" for a library's
   double median_seconds;  // the slowest thread's wall time in it, median over the runs
   double share = 0;       // of every sample, median over the runs
   int threads = 0;        // threads sampled in it

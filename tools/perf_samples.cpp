@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -121,22 +120,19 @@ class ScriptReader {
           owner != nullptr ? out_.functions[*owner][tid] : out_.functions[idle][tid];
       (owner != nullptr ? thread.waits : thread.own) += seconds;
       thread.cpu_share[cpu] += seconds;
-      out_.shown.try_emplace(idle, kRuntimeIdle);
       state.in_runtime = true;
     } else {
       const FunctionKey key{leaf.object, fold(leaf.symbol)};
       ThreadSamples& thread = out_.functions[key][tid];
       thread.own += seconds;
       thread.cpu_share[cpu] += seconds;
-      out_.shown.try_emplace(key, leaf.symbol);
       if (kernel) {
         // The kernel's time stays the kernel's in the shares, and is the function's in its wall.
         if (owner != nullptr) out_.functions[*owner][tid].kernel += seconds;
       } else {
         state.current = intern(key);
         team_[pid] = state.current;
-        const bool outlined = leaf.symbol.find("._omp_fn.") != std::string::npos ||
-                              leaf.symbol.find(".omp_outlined") != std::string::npos;
+        const bool outlined = outlined_body(leaf.symbol);
         team_outlined_[pid] = outlined;
         if (outlined) outlined_.insert(key);
         state.in_runtime = false;

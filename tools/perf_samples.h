@@ -20,9 +20,10 @@ using FunctionKey = std::pair<std::string, std::string>;
 
 // A thread's time in a function, as a wall-clock timer around its calls would see it. `own`: CPU
 // time sampled in the function's code (its OpenMP outlined bodies included); `waits`: CPU time
-// sampled in the OpenMP runtime while the thread, the master of its team, waited at the end of
-// the function's parallel region (the runtime's time on the process's main thread goes to the last
-// function sampled there); `kernel`: the kernel's samples while the thread was in the function
+// sampled in the OpenMP runtime called from the function (its call chain's innermost frame
+// outside the runtime): the master at its parallel region's end, a thread at its barrier; without
+// call chains, the master's time in the runtime goes to the last function its team ran;
+// `kernel`: the kernel's samples while the thread was in the function
 // (page faults, system calls); `off_cpu`: time the thread spent off the CPU inside the function
 // (from perf's context-switch records: preempted, or asleep in the runtime's wait).
 struct ThreadSamples {
@@ -45,7 +46,6 @@ struct SampledRun {
   int frequency = 0;           // samples per second of CPU time
   double sampled_seconds = 0;  // every sample's period, all functions and threads
   std::map<FunctionKey, std::map<long, ThreadSamples>> functions;  // -> thread id -> samples
-  std::map<FunctionKey, std::string> shown;  // the symbol as sampled, one of the folded ones
   // The main thread's first to last event, the longest over the program's processes: how long
   // the program ran under perf, to set against its run without it.
   double program_seconds = 0;
@@ -56,7 +56,8 @@ std::string object_key(const std::string& object);
 // Whether the object is an OpenMP runtime (GCC's libgomp, LLVM's libomp, Intel's libiomp5).
 bool openmp_runtime(const std::string& object_key);
 
-// Reads `perf script -F pid,tid,cpu,time,period,ip,sym,dso --show-switch-events` output into
+// Reads `perf script -F pid,tid,cpu,time,period,ip,sym,dso --show-switch-events` output (with
+// or without call chains) into
 // `run`'s functions, attributing the OpenMP runtime's samples and the time off the CPU as
 // ThreadSamples says.
 void read_perf_script(std::istream& in, SampledRun& run);

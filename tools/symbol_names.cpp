@@ -29,6 +29,11 @@ std::string fold_function_name(std::string symbol) {
   return symbol;
 }
 
+bool outlined_body(const std::string& symbol) {
+  return symbol.find("._omp_fn.") != std::string::npos ||
+         symbol.find(".omp_outlined") != std::string::npos;
+}
+
 std::string demangled_name(const std::string& symbol) {
   if (symbol.rfind("_Z", 0) != 0) return symbol;
   int status = 0;

@@ -13,6 +13,10 @@ namespace larm::cli {
 // "f(int) [clone .cold]" -> "f(int)", "memcpy@@GLIBC_2.14" -> "memcpy".
 std::string fold_function_name(std::string symbol);
 
+// Whether the symbol is an OpenMP outlined body (GCC's "f._omp_fn.0", Clang's "f.omp_outlined"):
+// the code of a parallel region, named for the function that holds the region.
+bool outlined_body(const std::string& symbol);
+
 // The C++ ABI's demangling of a folded symbol, with its parameter list; the symbol itself when it
 // is not a mangled C++ name (C, Fortran, "[unknown]").
 std::string demangled_name(const std::string& symbol);

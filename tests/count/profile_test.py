@@ -135,7 +135,11 @@ with tempfile.TemporaryDirectory(prefix="larm-profile-test-") as tmp:
         # The timers of the 3 sampled runs (the native and counting runs print theirs too: the
         # native run's first, the counting run's last).
         # larm's median is over the clean runs: it lies within the runs' own timers, 30 % apart.
-        runs = sorted(timers.get(timer, [])[1:4])
+        # Five runs print timers: the native one, the 3 sampled ones, the counting one.
+        printed = timers.get(timer, [])
+        check(len(printed) == 5, "C++ %s: %d runs printed its timer (5 expected)"
+              % (name, len(printed)))
+        runs = sorted(printed[1:4])
         if len(runs) == 3:
             larm_s = region["timing"]["median_s"]
             check(0.7 * runs[0] <= larm_s <= 1.3 * runs[2],
