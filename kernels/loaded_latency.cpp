@@ -165,7 +165,11 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
     LoadedLatencyCurve curve;
     curve.mix = mix;
     for (const std::optional<std::uint32_t>& delay : delays) {
-      if (context.sampling.stop != nullptr && context.sampling.stop->load()) throw Interrupted();
+      if (context.sampling.stop != nullptr && context.sampling.stop->load()) {
+        if (!request.keep_on_stop) throw Interrupted();
+        result.interrupted = true;
+        break;
+      }
       std::atomic<bool> stop{false};
       std::atomic<int> started{0};
       LoadedLatencyPoint point;
@@ -204,7 +208,8 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
       });
       curve.points.push_back(std::move(point));
     }
-    result.curves.push_back(std::move(curve));
+    if (!curve.points.empty()) result.curves.push_back(std::move(curve));
+    if (result.interrupted) break;
   }
   return result;
 }

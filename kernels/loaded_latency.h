@@ -32,6 +32,9 @@ struct LoadedLatencyRequest {
   std::vector<std::uint32_t> delays;
   int samples = 11;               // chase samples per point
   double sample_seconds = 0.002;  // each sample's length, at least
+  // On the sampling options' stop flag: return the points finished (interrupted set) rather than
+  // throw Interrupted.
+  bool keep_on_stop = false;
 };
 
 struct LoadedLatencyPoint {
@@ -52,11 +55,13 @@ struct LoadedLatencyResult {
   std::uint64_t chain_bytes = 0;           // the chain as run: whole lines
   double chain_placement = 0;              // pages on the chase's memories
   double injector_placement = 0;           // pages on the injectors' memories
+  bool interrupted = false;  // stopped early (keep_on_stop): the curves hold the points finished
 };
 
 // Thread 0 of the team chases; every other thread injects. Throws std::runtime_error when the
 // buffers cannot be had, std::invalid_argument for a team of one thread, no delays or no mixes,
-// Interrupted when the sampling options' stop flag is set (checked between points).
+// Interrupted when the sampling options' stop flag is set (checked between points) unless the
+// request keeps what was finished.
 LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platform::ThreadTeam& team,
                                            const LoadedLatencyRequest& request);
 

@@ -8,7 +8,8 @@ namespace larm::platform {
 namespace {
 // Set by the first Ctrl-C under an InterruptGuard.
 std::atomic<bool> g_stop_requested{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
+std::atomic<int> g_first_signal{0};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
 extern "C" void on_interrupt(int signal) {
   if (g_stop_requested.load()) {
@@ -16,12 +17,14 @@ extern "C" void on_interrupt(int signal) {
     std::raise(signal);
     return;
   }
+  g_first_signal.store(signal);
   g_stop_requested.store(true);
 }
 }  // namespace
 
 InterruptGuard::InterruptGuard(bool also_terminate) : also_terminate_(also_terminate) {
   g_stop_requested.store(false);
+  g_first_signal.store(0);
   previous_ = std::signal(SIGINT, on_interrupt);
   if (also_terminate_) previous_terminate_ = std::signal(SIGTERM, on_interrupt);
 }
@@ -33,6 +36,14 @@ InterruptGuard::~InterruptGuard() {
 
 const std::atomic<bool>* InterruptGuard::stop_flag() const {
   return &g_stop_requested;
+}
+
+}  // namespace larm::platform
+
+namespace larm::platform {
+
+int InterruptGuard::signal() const {
+  return g_first_signal.load();
 }
 
 }  // namespace larm::platform

@@ -17,6 +17,9 @@ class InterruptGuard {
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
   const std::atomic<bool>* stop_flag() const;
+  // The signal that set the stop flag (SIGINT, SIGTERM), 0 while none came: a command that stops
+  // on it exits 128 + this.
+  int signal() const;
 
  private:
   void (*previous_)(int);

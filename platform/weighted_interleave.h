@@ -2,6 +2,7 @@
 // nodes in rounds of each node's weight, the weights system-wide in sysfs.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,27 @@ std::optional<int> read_weight(unsigned node, std::string& why);
 
 // Sets a node's weight; "" or why it could not (one line: permission, a refused value).
 std::string write_weight(unsigned node, int weight);
+
+// What larm may change of the kernel's system-wide weighted-interleave settings: the nodes'
+// weights and the automatic-weights flag (Linux 6.16's `auto`: weights the kernel derives from
+// the firmware's bandwidths; writing any weight turns it off).
+struct WeightSettings {
+  std::map<unsigned, int> weights;
+  std::optional<bool> automatic;  // none: the kernel has no such flag
+};
+
+// The weights of `nodes` and the flag, or nullopt with `why` (one line) when one cannot be read.
+std::optional<WeightSettings> read_weight_settings(const std::vector<unsigned>& nodes,
+                                                   std::string& why);
+
+// Writes `weights` (node by node); when the kernel refuses one, the weights written before it are
+// put back from `before` and the flag too. "" or why (one line).
+std::string write_weights(const std::map<unsigned, int>& weights, const WeightSettings& before);
+
+// Puts `before` back: each weight that differs now, then the flag when it was on. "" or why (one
+// line; the kernel refuses to turn automatic weights back on where the firmware gives no
+// bandwidths).
+std::string restore_weight_settings(const WeightSettings& before);
 
 // Sets the calling thread's policy to weighted interleave over `nodes` with the weights sysfs
 // holds (the thread's children inherit it, and exec keeps it); "" or why the kernel refused.

@@ -1,6 +1,7 @@
 // Figure scripts: one script draws every format.
 #include "report/figure.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -99,7 +100,11 @@ std::filesystem::path write_figure(const std::filesystem::path& dir, const Figur
   // fonts keep one proportion to the canvas in PNG and SVG (an em of 0.13 inch: pngcairo sets
   // points at 96 per inch, so 19.5 pt is 26 px of 200 per inch; SVG 13 px of 100), so that the
   // figure check made on the SVG holds for the PNG; the PDF's 8 pt (0.11 inch) is smaller still.
-  const double w = figure.width_inches, h = figure.height_inches;
+  // Cairo's canvas holds at most 32767 pixels a side: a figure taller than the PNG's 200 dpi allow
+  // is drawn at that size (its plot squeezed) rather than lost.
+  constexpr double kMaxCanvasInches = 32000.0 / 200;
+  const double w = std::min(figure.width_inches, kMaxCanvasInches),
+               h = std::min(figure.height_inches, kMaxCanvasInches);
   // larm runs gnuplot with larm_partial = ".partial" and renames each file when all are drawn.
   gp << "if (!exists(\"larm_partial\")) larm_partial = \"\"\n";
   gp << "do for [fmt in formats] {\n"

@@ -107,11 +107,34 @@ std::optional<double> level_ai(const results::RegionPlacement& p, Level level) {
 constexpr const char* kRegionColours[] = {"#661100", "#117733", "#994455",
                                           "#6699CC", "#997700", "#AAAAAA"};
 
+// The regions the key names, each with its shape: past them the shapes repeat anyway, and a key
+// of a thousand regions would pass Cairo's canvas; one entry counts the others (each is in the
+// report's tables).
+constexpr std::size_t kMaxRegionKeyEntries = 24;
+
 // The filled shapes of the regions, one per region name (squares, circles, triangles up and down,
 // diamonds, pentagons, then the open ones); the cache model's level markers use 4, 8 and 12.
 int region_point_type(std::size_t n) {
   static const int kTypes[] = {5, 7, 9, 11, 13, 15, 6, 10, 14};
   return kTypes[n % std::size(kTypes)];
+}
+
+// The key's entries for the regions' shapes: one per region name up to kMaxRegionKeyEntries,
+// then one that counts the rest; `prefix` begins each (the plot's item or a keyentry).
+std::vector<std::string> region_key_entries(const std::vector<std::string>& names,
+                                            const std::string& prefix) {
+  std::vector<std::string> entries;
+  for (std::size_t n = 0; n < names.size() && n < kMaxRegionKeyEntries; ++n) {
+    entries.push_back(prefix + " with points pt " + std::to_string(region_point_type(n)) +
+                      " ps 1.2 lc rgb \"#444444\" title " + gnuplot_string("region: " + names[n]));
+  }
+  if (names.size() > kMaxRegionKeyEntries) {
+    entries.push_back(
+        prefix + " with points pt 0 ps 0 lc rgb \"#ffffff\" title " +
+        gnuplot_string("regions: " + std::to_string(names.size() - kMaxRegionKeyEntries) +
+                       " more, their shapes again (each named in the tables)"));
+  }
+  return entries;
 }
 
 // The names of the domain's regions drawn, in their first appearance's order.
@@ -558,10 +581,7 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
     items.push_back("    1/0 with points pt 7 ps 1.2 lc rgb \"" + colour + "\" title " +
                     gnuplot_string("run: " + (labels[l].empty() ? "(no label)" : labels[l])));
   }
-  for (std::size_t n = 0; n < names.size(); ++n) {
-    items.push_back("    1/0 with points pt " + std::to_string(region_point_type(n)) +
-                    " ps 1.2 lc rgb \"#444444\" title " + gnuplot_string("region: " + names[n]));
-  }
+  for (const std::string& entry : region_key_entries(names, "    1/0")) items.push_back(entry);
   for (std::size_t k = 0; k < std::size(kModelLevels); ++k) {
     const ModelLevel& level = kModelLevels[k];
     if (!drawn_at(d, level)) continue;
@@ -972,11 +992,7 @@ std::vector<Figure> larm_figures(const results::Results& results,
         }
       }
     }
-    for (std::size_t n = 0; n < all_names.size(); ++n) {
-      key.push_back("keyentry with points pt " + std::to_string(region_point_type(n)) +
-                    " ps 1.2 lc rgb \"#444444\" title " +
-                    gnuplot_string("region: " + all_names[n]));
-    }
+    for (const std::string& entry : region_key_entries(all_names, "keyentry")) key.push_back(entry);
     std::size_t longest = 0;
     for (const auto& entry : key)
       longest = std::max(longest, entry.size() - entry.find(" title ") - 9);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "results/number_text.h"
 
@@ -15,8 +16,14 @@ constexpr double kLineStep = 0.01;
 
 }  // namespace
 
+bool any_point(const std::vector<LoadedCurveToDraw>& curves) {
+  return std::any_of(curves.begin(), curves.end(),
+                     [](const LoadedCurveToDraw& c) { return !c.curve.points.empty(); });
+}
+
 Figure loaded_latency_figure(const std::string& name, const std::string& memory,
                              const std::vector<LoadedCurveToDraw>& curves) {
+  if (!any_point(curves)) throw std::invalid_argument("loaded_latency_figure: no point to draw");
   Figure figure;
   figure.name = name;
   figure.title = "Latency under load of " + memory;
@@ -100,6 +107,13 @@ std::vector<Figure> loaded_latency_figures(const results::Results& results,
   }
   std::vector<Figure> figures;
   for (const auto& [memory, curves] : by_memory) {
+    if (!any_point(curves)) {
+      // Present curves whose points hold no sample: nothing to plot (gnuplot refuses an empty
+      // plot command), said instead.
+      omitted.push_back("latency under load of memory " + std::to_string(memory) +
+                        ": no point of its curves has a sample");
+      continue;
+    }
     figures.push_back(loaded_latency_figure("loaded_latency_memory_" + std::to_string(memory),
                                             "memory " + std::to_string(memory), curves));
   }

@@ -17,8 +17,11 @@ struct LoadedCurveToDraw {
   roofline::LoadedCurveSummary curve;
 };
 
+// Whether any of the curves has a point (one with samples) to draw.
+bool any_point(const std::vector<LoadedCurveToDraw>& curves);
+
 // One figure named `name`, titled for `memory` (e.g. "memory 0"); its caption names the knees
-// and the curves without any point.
+// and the curves without any point. Throws std::invalid_argument when no curve has a point.
 Figure loaded_latency_figure(const std::string& name, const std::string& memory,
                              const std::vector<LoadedCurveToDraw>& curves);
 

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -18,22 +21,38 @@ struct Series {
   std::string level;
   std::vector<std::string> value_names;
   std::vector<std::string> objects;
+  std::map<std::string, std::size_t> value_index, object_index;  // a row's lookups, in log time
   // object -> time -> values by value name's index
   std::map<std::string, std::map<double, std::vector<double>>> points;
 };
 
-std::size_t index_of(std::vector<std::string>& names, const std::string& name) {
-  const auto found = std::find(names.begin(), names.end(), name);
-  if (found != names.end()) return static_cast<std::size_t>(found - names.begin());
-  names.push_back(name);
-  return names.size() - 1;
+// name's index in names, appended when new.
+std::size_t index_of(std::vector<std::string>& names, std::map<std::string, std::size_t>& index,
+                     const std::string& name) {
+  const auto [found, added] = index.emplace(name, names.size());
+  if (added) names.push_back(name);
+  return found->second;
 }
 
-// Safe in a file name: letters, digits, '-' and '_'.
-std::string file_stem(const std::string& name) {
-  std::string out;
-  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' ? c : '_';
-  return out;
+// The figure's file stem for a monitor: letters, digits, '-' and '_' of its name, at most
+// kMaxFigureStemBytes, and when that is not the name itself, the name's FNV-1a hash after it
+// (x.y, x:y and x_y apart); then a number when one is taken all the same.
+std::string figure_stem(const std::string& name, std::set<std::string>& used) {
+  std::string stem;
+  for (char c : name) {
+    if (stem.size() == kMaxFigureStemBytes) break;
+    stem += std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' ? c : '_';
+  }
+  if (stem != name) {
+    std::uint32_t hash = 2166136261u;
+    for (unsigned char c : name) hash = (hash ^ c) * 16777619u;
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "-%08x", hash);
+    stem += hex;
+  }
+  std::string unique = stem;
+  for (int k = 2; !used.insert(unique).second; ++k) unique = stem + "-" + std::to_string(k);
+  return unique;
 }
 
 // A tick step of 1, 2 or 5 times a power of ten giving at most four steps over [low, high]:
@@ -50,7 +69,7 @@ double tick_step(double low, double high) {
 
 }  // namespace
 
-std::vector<Figure> monitor_figures(const std::filesystem::path& trace_csv) {
+std::vector<Figure> monitor_figures(const std::filesystem::path& trace_csv, std::size_t* traced) {
   std::ifstream in(trace_csv);
   std::string line;
   if (!in || !std::getline(in, line) || line != "time_s,monitor,level,object,value_name,value") {
@@ -81,20 +100,21 @@ std::vector<Figure> monitor_figures(const std::filesystem::path& trace_csv) {
     if (!series.count(f[1])) order.push_back(f[1]);
     Series& s = series[f[1]];
     s.level = f[2];
-    const std::size_t v = index_of(s.value_names, f[4]);
-    if (std::find(s.objects.begin(), s.objects.end(), f[3]) == s.objects.end()) {
-      s.objects.push_back(f[3]);
-    }
+    const std::size_t v = index_of(s.value_names, s.value_index, f[4]);
+    index_of(s.objects, s.object_index, f[3]);
     std::vector<double>& values = s.points[f[3]][t];
     if (values.size() <= v) values.resize(v + 1, std::nan(""));
     values[v] = std::strtod(f[5].c_str(), nullptr);
   }
 
+  if (traced != nullptr) *traced = order.size();
+  if (order.size() > kMaxMonitorsDrawn) order.resize(kMaxMonitorsDrawn);
   std::vector<Figure> figures;
+  std::set<std::string> stems;
   for (const std::string& monitor : order) {
     const Series& s = series.at(monitor);
     Figure figure;
-    figure.name = "monitor_" + file_stem(monitor);
+    figure.name = "monitor_" + figure_stem(monitor, stems);
     figure.lines_may_coincide = true;  // objects with the same values over the run
     figure.title = "Monitor " + monitor + " on each " + s.level + " over time";
     const std::size_t panels = std::min(s.value_names.size(), kMaxPanelsDrawn);

@@ -74,6 +74,14 @@ bool is_printable(std::string_view text) {
   return true;
 }
 
+std::string cut_to_bytes(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  std::size_t end = max_bytes;
+  // Back over continuation bytes (10xxxxxx) to the start of the character cut.
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return std::string(text.substr(0, end));
+}
+
 std::string printable(std::string_view text) {
   if (is_printable(text)) return std::string(text);
   std::string out;

@@ -27,6 +27,9 @@ std::size_t display_length(std::string_view text);
 // never inside a UTF-8 sequence, its last character "~" when cut; padded with spaces to width.
 std::string table_cell(std::string_view text, std::size_t width);
 
+// text in at most max_bytes bytes, cut at a character's start (never inside a UTF-8 sequence).
+std::string cut_to_bytes(std::string_view text, std::size_t max_bytes);
+
 // Every string and every object key of document made printable, in place.
 void make_printable(nlohmann::json& document);
 

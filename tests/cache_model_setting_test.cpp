@@ -44,5 +44,36 @@ TEST(CacheModelSetting, BadChoicesAreUsageErrors) {
             "49152:12:64");
 }
 
+// The error's one line, or "" when the spec is taken.
+std::string refusal(const std::string& spec) {
+  try {
+    cache_model_setting(spec, false, machine(), nullptr, "larm x");
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(CacheModelSetting, ALevelTheToolCannotHoldIsRefusedBeforeCounting) {
+  // 2^28 lines of 64 bytes (16 GiB): the most the model keeps; one line more is refused, and
+  // so are 2^33 sets of 8 bytes (64 GiB), which a 32-bit set count wrapped to one set.
+  EXPECT_EQ(refusal("17179869184:16:64"), "");
+  EXPECT_NE(refusal("17179869248:16:64").find("2^28 lines"), std::string::npos);
+  EXPECT_NE(refusal("68719476736:1:8").find("2^28 lines"), std::string::npos);
+  EXPECT_NE(refusal("L1=32GiB").find("2^28 lines"), std::string::npos);
+}
+
+TEST(CacheModelSetting, AHugeSpecIsNotEchoedBack) {
+  std::string levels = "49152:12:64";
+  for (int i = 0; i < 10000; ++i) levels += ",49152:12:64";
+  const std::string error = refusal(levels);
+  EXPECT_NE(error.find("at most 3 levels (10001 given)"), std::string::npos) << error;
+  EXPECT_LT(error.size(), 200u) << error;
+  const std::string escape = refusal(std::string("\033[2J") + std::string(5000, 'x'));
+  EXPECT_EQ(escape.find('\033'), std::string::npos);
+  EXPECT_LT(escape.size(), 200u) << escape;
+  EXPECT_LT(refusal("L9=" + std::string(100000, '1')).size(), 300u);
+}
+
 }  // namespace
 }  // namespace larm::cli

@@ -371,6 +371,38 @@ r = run(larm, "plan", "--topology", big_xml, timeout=60)
 one_error_line(r, "a topology of 512 MiB + 1 byte", "larger than 512 MiB")
 c.check("512 MiB for a topology" in readme, "docs/commands.md: the topology limit it states")
 
+# 18. Figures of input larm accepts draw: 1,100 regions (a key that would pass Cairo's canvas) and
+# a loaded-latency curve whose points have no samples (an empty plot command).
+fixture = os.path.join(repo, "tests", "fixtures", "broadwell-table42")
+many = json.load(open(os.path.join(fixture, "regions-firsttouch.json")))
+first = many["regions"][0]
+many["regions"] = [dict(first, name=f"r{k}") for k in range(1100)]
+many_file = os.path.join(work, "regions-1100.json")
+json.dump(many, open(many_file, "w"))
+plots = os.path.join(work, "plots-1100")
+r = run(larm, "plot", fixture, "--regions", many_file, "--format", "svg,png", "--out", plots,
+        timeout=600)
+c.check(r.returncode == 0, f"1,100 regions: larm plot exit {r.returncode}: {r.stderr[-300:]}")
+if gnuplot and r.returncode == 0:
+    pngs = [f for f in os.listdir(plots) if f.startswith("larm-domain") and f.endswith(".png")]
+    c.check(len(pngs) > 0, f"1,100 regions: the rooflines drawn as PNG ({sorted(os.listdir(plots))[:8]})")
+empty = copy_results("empty-loaded")
+doc = json.load(open(os.path.join(empty, "results.json")))
+curves = doc.get("loaded_latency") or []
+if curves:
+    for curve in curves:
+        for point in curve.get("points", []):
+            point["samples_ns"] = []
+    json.dump(doc, open(os.path.join(empty, "results.json"), "w"))
+    r = run(larm, "plot", empty, "--format", "svg", timeout=300)
+    c.check(r.returncode == 0 and "function to plot expected" not in r.stdout + r.stderr,
+            f"loaded-latency points without samples: plot exit {r.returncode}: {r.stderr[-300:]}")
+    c.check(not any(f.startswith("loaded_latency_memory") and f.endswith(".svg")
+                    for f in os.listdir(os.path.join(empty, "plots"))),
+            "loaded-latency points without samples: no empty figure")
+else:
+    print("the reference results have no loaded-latency curve: the empty curve is not checked")
+
 os.chmod(unwritable, 0o755)
 shutil.rmtree(work, ignore_errors=True)
 c.finish()

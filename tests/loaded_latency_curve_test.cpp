@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/loaded_latency_figure.h"
+#include "results/records.h"
 #include "roofline/loaded_latency_curve.h"
 
 namespace larm::roofline {
@@ -134,3 +136,31 @@ TEST(LoadedLatencyCurve, TheCurveOfTheDomainThenOfItsLocalityThenOfTheNearestRea
 
 }  // namespace
 }  // namespace larm::roofline
+
+namespace larm::report {
+namespace {
+
+// A curve the results accept whose points hold no sample has nothing to plot: the memory's
+// figure is omitted with the reason, never a gnuplot script with an empty plot command.
+TEST(LoadedLatencyFigure, CurvesWithoutSamplesAreOmittedNotDrawnEmpty) {
+  results::Results results;
+  results::LoadedLatencyCurve curve;
+  curve.memory = MemoryRef{0, 0};
+  curve.mix = "1";
+  curve.points.resize(3);  // present, each point without samples
+  curve.points[1].delay = 64;
+  results.loaded_latency.push_back(curve);
+  std::vector<std::string> omitted;
+  EXPECT_TRUE(loaded_latency_figures(results, omitted).empty());
+  ASSERT_EQ(omitted.size(), 1u);
+  EXPECT_NE(omitted[0].find("no point of its curves has a sample"), std::string::npos);
+  EXPECT_THROW(
+      loaded_latency_figure("x", "memory 0", {{"mix 1", roofline::summarize_loaded_curve(curve)}}),
+      std::invalid_argument);
+  // With one sampled point, the figure is drawn.
+  results.loaded_latency[0].points[0].samples_ns = {80, 81, 82};
+  EXPECT_EQ(loaded_latency_figures(results, omitted).size(), 1u);
+}
+
+}  // namespace
+}  // namespace larm::report

@@ -187,5 +187,60 @@ c.check_equal(r.returncode, 0, f"planted link: exit status ({r.stderr})")
 c.check(not os.path.islink(os.path.join(out, "trace.csv")), "planted link: replaced")
 c.check(open(target).read() == "keep", "planted link: its target untouched")
 
+# Monitors whose names differ only where a file name cannot hold them, and one past NAME_MAX:
+# a figure each, none sharing a file, every file name within NAME_MAX.
+long_name = "m" * 300
+names = ["x.y", "x_y", "x:y", long_name]
+text = "".join(f"{n}{{ OBJ:=PU; PERF_LIB:=linux; EVSET:=cpu_busy; }}\n" for n in names)
+out = os.path.join(work, "names")
+r = run(larm, "monitor", "--out", out, "--monitors", description("names.mon", text),
+        "--picture", "x_y", "--", "true", timeout=120)
+c.check_equal(r.returncode, 0, f"figure names: exit status ({r.stderr})")
+scripts = sorted(f for f in os.listdir(os.path.join(out, "figures")) if f.endswith(".gp")) \
+    if os.path.isdir(os.path.join(out, "figures")) else []
+c.check_equal(len(scripts), 4, f"figure names: a script per monitor ({scripts})")
+c.check(all(len(f.encode()) <= 255 for f in scripts), f"figure names: within NAME_MAX ({scripts})")
+for n in names:
+    c.check(any(n in open(os.path.join(out, "figures", f)).read() for f in scripts),
+            f"figure names: {n[:20]}'s figure titled after it")
+
+# Many monitors: a bounded number of figures (gnuplot runs), the others said to be in trace.csv.
+text = "".join(f"m{i}{{ OBJ:=PU; PERF_LIB:=linux; EVSET:=cpu_busy; }}\n" for i in range(40))
+out = os.path.join(work, "many")
+r = run(larm, "monitor", "--out", out, "--monitors", description("many.mon", text),
+        "--picture", "m0", "--", "true", timeout=300)
+c.check_equal(r.returncode, 0, f"40 monitors: exit status ({r.stderr})")
+drawn = [f for f in os.listdir(os.path.join(out, "figures")) if f.endswith(".gp")] \
+    if os.path.isdir(os.path.join(out, "figures")) else []
+c.check(0 < len(drawn) <= 32 and f"the first {len(drawn)} of the 40 traced monitors" in r.stdout,
+        f"40 monitors: {len(drawn)} figures, said: {r.stdout[-400:]!r}")
+
+# --from a trace whose trace.json and trace.csv disagree, or whose monitor has no values: one
+# line and exit 2, nothing drawn (no crash).
+source = os.path.join(work, "at-once")
+for what, edit_json, extra_csv, needle in (
+        ("a monitor without values",
+         lambda d: d["monitors"][0].update(values=[]), None, "has no values"),
+        ("a trace.csv row of no described monitor", None,
+         "0.5,ghost,Machine,Machine L#0,v,1\n", "ghost is not described"),
+        ("a trace.csv with fewer rows", None, "", "fewer rows")):
+    out = os.path.join(work, "from-" + what.replace(" ", "-"))
+    shutil.copytree(source, out)
+    shutil.rmtree(os.path.join(out, "figures"), ignore_errors=True)
+    if edit_json:
+        doc = json.load(open(os.path.join(out, "trace.json")))
+        edit_json(doc)
+        json.dump(doc, open(os.path.join(out, "trace.json"), "w"))
+    if extra_csv is not None:
+        lines = open(os.path.join(out, "trace.csv")).read().splitlines(keepends=True)
+        body = lines + [extra_csv] if extra_csv else lines[:-1]
+        open(os.path.join(out, "trace.csv"), "w").write("".join(body))
+    name = json.load(open(os.path.join(out, "trace.json")))["monitors"][0]["name"]
+    r = run(larm, "monitor", "--from", out, "--picture", name, timeout=120)
+    lines = r.stderr.strip().splitlines()
+    c.check(r.returncode == 2 and len(lines) == 1 and needle in lines[0],
+            f"--from, {what}: exit {r.returncode}, {r.stderr.strip()!r}")
+    c.check(not os.path.exists(os.path.join(out, "figures")), f"--from, {what}: nothing drawn")
+
 shutil.rmtree(work, ignore_errors=True)
 c.finish()

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -27,6 +28,7 @@
 #include "instrument/monitor/topology_picture.h"
 #include "instrument/monitor/trace.h"
 #include "instrument/monitor/trace_json.h"
+#include "instrument/monitor/trace_reader.h"
 #include "report/monitor_figures.h"
 #include "report/monitor_trajectory.h"
 #include "results/store.h"
@@ -595,6 +597,67 @@ TEST(Trajectories, EachSampleGivesADomainsRegionPointOverItsInterval) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("trace.json"), std::string::npos) << e.what();
   }
+  fs::remove_all(dir);
+}
+
+// The writer stops at what the reader takes: a trace.json within its bound, samples past it left
+// out (and counted), never a trace larm cannot read back.
+TEST(TraceWriter, StopsWhereTheReaderWould) {
+  const Fixture topology("24em64t-2n6c2t-pci.xml");
+  FakePapi papi;
+  MonitorSet set(parse_description(kFigure52, "fig5.2"), topology.get(), {{"papi", &papi}},
+                 "fig5.2");
+  const fs::path dir =
+      fs::temp_directory_path() / ("larm-trace-bound-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  constexpr std::uint64_t kBound = 64 << 10;
+  std::uint64_t rows = 0;
+  {
+    TraceWriter trace(dir / "trace.csv", kBound);
+    for (int sample = 0; sample < 2000; ++sample) {
+      set.update();
+      trace.write(0.01 * sample, set);
+    }
+    EXPECT_TRUE(trace.full());
+    EXPECT_GT(trace.samples_left_out(), 0u);
+    EXPECT_GT(trace.rows(), 0u);
+    rows = trace.rows();
+  }
+  TraceContext context;
+  context.description = "fig5.2";
+  context.program = "test";
+  write_trace_json(dir / "trace.csv", set, context, dir / "trace.json");
+  EXPECT_LE(fs::file_size(dir / "trace.json"), kBound);
+  const TraceSummary summary = read_trace_json(dir / "trace.json");
+  EXPECT_EQ(summary.rows, rows);
+  EXPECT_NO_THROW(check_trace_csv(dir / "trace.csv", summary));
+  fs::remove_all(dir);
+}
+
+// Figures named after monitors whose names a file name cannot hold: none shares a file, none
+// passes NAME_MAX.
+TEST(MonitorFigures, NamesThatCollideOrRunLongGetFilesOfTheirOwn) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("larm-figure-names-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::vector<std::string> names = {"x.y", "x_y", "x:y", std::string(300, 'm'),
+                                          std::string(300, 'm') + "2"};
+  {
+    std::ofstream csv(dir / "trace.csv");
+    csv << "time_s,monitor,level,object,value_name,value\n";
+    for (const std::string& n : names) csv << "0.1," << n << ",Machine,Machine L#0,v,1\n";
+  }
+  const auto figures = larm::report::monitor_figures(dir / "trace.csv");
+  ASSERT_EQ(figures.size(), names.size());
+  std::set<std::string> files;
+  for (const auto& f : figures) {
+    files.insert(f.name);
+    EXPECT_LE(f.name.size() + 4, 255u) << f.name;  // with ".svg"
+  }
+  EXPECT_EQ(files.size(), names.size());
+  EXPECT_EQ(figures[1].name, "monitor_x_y");  // a name that is a file name is kept as it is
   fs::remove_all(dir);
 }
 

@@ -3,8 +3,14 @@
 // the OpenMP runtime's waits and the time off the CPU given to the function that waits.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
+#include "results/printable_text.h"
+#include "tools/function_profile.h"
 #include "tools/perf_samples.h"
 #include "tools/symbol_names.h"
 
@@ -211,6 +217,57 @@ TEST(PerfScript, ARuntimeSampleBeforeAnyFunctionIsTheIdleTeams) {
   SampledRun run;
   read_perf_script(in, run);
   EXPECT_NEAR(run.functions.at({"libomp.so.5", kRuntimeIdle}).at(7).own, 0.001, 1e-12);
+}
+
+// Names as binaries hold them are any bytes: a Latin-1 symbol, one cut at 255 bytes inside a
+// UTF-8 character. They are made valid where they enter (perf's samples, the tool's counts), so
+// that both still meet and the regions' JSON can be written.
+TEST(PerfScript, NamesFromBinariesAreMadeValidUtf8WhereTheyEnter) {
+  const std::string latin1 = "caf\xe9_kernel";             // "café" in Latin-1
+  const std::string cut = std::string(254, 'a') + "\xc3";  // "é" cut after its first byte
+  const std::string object = "/tmp/app\xff";
+  std::string text;
+  for (int k = 0; k < 60; ++k) {
+    text += sampled_line(9, 9, 1.0 + 0.001 * k, k % 2 ? latin1 : cut, object);
+  }
+  std::istringstream in(text);
+  SampledRun run;
+  run.frequency = 1000;  // the lines' period: 1 ms
+  read_perf_script(in, run);
+  ASSERT_EQ(run.functions.size(), 2u);
+  for (const auto& [key, threads] : run.functions) {
+    EXPECT_TRUE(results::is_printable(key.first)) << key.first;
+    EXPECT_TRUE(results::is_printable(key.second)) << key.second;
+  }
+
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("larm-functions-" + std::to_string(::getpid()));
+  {
+    std::ofstream out(file);
+    out << "larmcount-functions\t3\t0\ncounts\tinstructions\tflops_add\tbytes_loaded\n"
+        << "f\t0\t" << object << "\t" << latin1 << "\nf\t1\t" << object << "\t" << cut << "\n"
+        << "c\t1\t0\t100\t10\t80\nc\t1\t1\t100\t20\t160\n";
+  }
+  const FunctionCounts counts = read_function_counts({file});
+  std::filesystem::remove(file);
+  ASSERT_EQ(counts.functions.size(), 2u);
+  for (const auto& [key, counted] : counts.functions) {
+    EXPECT_EQ(run.functions.count(key), 1u) << key.second;  // perf's name and the tool's meet
+  }
+  const Profile profile = build_profile({run}, {true}, counts, object_key("/tmp/app\xff"), 10, 0);
+  ASSERT_EQ(profile.file.regions.size(), 2u);
+  for (const regions::Region& region : profile.file.regions) {
+    EXPECT_LE(region.name.size(), 255u);
+    EXPECT_TRUE(results::is_printable(region.name)) << region.name;
+  }
+  EXPECT_NO_THROW(regions::to_json(profile.file).dump());
+}
+
+TEST(PrintableText, CutToBytesNeverSplitsACharacter) {
+  EXPECT_EQ(results::cut_to_bytes("abc", 5), "abc");
+  EXPECT_EQ(results::cut_to_bytes("ab\xc3\xa9", 3), "ab");  // é is two bytes
+  EXPECT_EQ(results::cut_to_bytes("ab\xc3\xa9", 4), "ab\xc3\xa9");
+  EXPECT_EQ(results::cut_to_bytes("\xe2\x82\xac\xe2\x82\xac", 5), "\xe2\x82\xac");  // €
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "instrument/count_tool/count_protocol.h"
+#include "results/printable_text.h"
 #include "results/statistics.h"
 #include "tools/cli_options.h"
 
@@ -13,6 +15,19 @@ namespace {
 // 8 or 12 change little for a 32-48 KiB cache); fully associative is modelled with 64 ways.
 constexpr int kUnknownWays = 16;
 constexpr int kMaxWays = 64;
+
+// Input quoted in an error: printable, and at most 48 bytes of it (a 100 kB option is not echoed).
+std::string quoted(const std::string& text) {
+  constexpr std::size_t kShown = 48;
+  return "\"" + results::printable(results::cut_to_bytes(text, kShown)) +
+         (text.size() > kShown ? "...\"" : "\"");
+}
+
+// A level's capacity within what the tool models: one set, 64 GiB and its lines limit at most.
+bool capacity_in_range(std::uint64_t bytes, std::uint64_t ways, std::uint64_t line) {
+  return bytes >= ways * line && bytes <= (1ULL << 36) &&
+         bytes / line <= LARM_COUNT_MAX_CACHE_LINES;
+}
 
 }  // namespace
 
@@ -79,7 +94,8 @@ std::string cache_spec_problem(const std::string& spec) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  if (levels.size() > 3) return "\"" + spec + "\": at most 3 levels";
+  if (levels.size() > 3)
+    return quoted(spec) + ": at most 3 levels (" + std::to_string(levels.size()) + " given)";
   std::uint64_t line = 0;
   for (const std::string& level : levels) {
     std::uint64_t values[3] = {};
@@ -90,19 +106,21 @@ std::string cache_spec_problem(const std::string& spec) {
           end == std::string::npos ? std::string() : level.substr(at, end - at);
       if (digits.empty() || digits.size() > 12 ||
           digits.find_first_not_of("0123456789") != std::string::npos) {
-        return "\"" + level + "\": expected SIZE:WAYS:LINE in bytes, e.g. 49152:12:64";
+        return quoted(level) + ": expected SIZE:WAYS:LINE in bytes, e.g. 49152:12:64";
       }
       values[i] = std::stoull(digits);
       at = end + 1;
     }
     const auto [size, ways, bytes] = values;
     if (bytes < 8 || bytes > 4096 || (bytes & (bytes - 1)) != 0)
-      return "\"" + level + "\": the line size must be a power of two from 8 to 4096";
-    if (line != 0 && bytes != line) return "\"" + spec + "\": every level needs one line size";
+      return quoted(level) + ": the line size must be a power of two from 8 to 4096";
+    if (line != 0 && bytes != line) return quoted(spec) + ": every level needs one line size";
     line = bytes;
-    if (ways < 1 || ways > 64) return "\"" + level + "\": 1 to 64 ways";
-    if (size < ways * bytes || size > (1ULL << 36))
-      return "\"" + level + "\": the capacity must hold one set and be at most 64 GiB";
+    if (ways < 1 || ways > 64) return quoted(level) + ": 1 to 64 ways";
+    if (!capacity_in_range(size, ways, bytes))
+      return quoted(level) +
+             ": the capacity must hold one set and be at most 64 GiB and 2^28 lines (16 GiB of "
+             "64-byte lines: the model keeps 8 bytes per line)";
   }
   return {};
 }
@@ -148,17 +166,17 @@ void set_named_capacities(const std::string& spec, std::vector<ModelledCache>& c
       std::string levels;
       for (const ModelledCache& c : caches)
         levels += (levels.empty() ? "" : ", ") + std::string(name(c.level));
-      throw UsageError(command + ": --cache-model " + item +
+      throw UsageError(command + ": --cache-model " + quoted(item) +
                        ": this machine's modelled levels are " + levels);
     }
     const std::uint64_t bytes =
         equals == std::string::npos
             ? 0
             : parse_bytes(item.substr(equals + 1), command + ": --cache-model " + level);
-    if (bytes < static_cast<std::uint64_t>(cache->ways) * cache->line_bytes || bytes > (1ULL << 36))
-      throw UsageError(command + ": --cache-model " + item +
-                       ": give a capacity such as 48KiB or 16MiB (one set at least, 64 GiB at "
-                       "most)");
+    if (!capacity_in_range(bytes, static_cast<std::uint64_t>(cache->ways), cache->line_bytes))
+      throw UsageError(command + ": --cache-model " + quoted(item) +
+                       ": give a capacity such as 48KiB or 16MiB (one set at least; 64 GiB and "
+                       "2^28 lines at most)");
     cache->bytes = bytes;
     cache->capacity_source = "as given";
     if (comma == std::string::npos) return;

@@ -45,6 +45,17 @@ const topology::Memory& memory_option(const topology::Topology& topology,
   return topology.memories().at(static_cast<std::size_t>(domain.local_memories.front()));
 }
 
+void check_policy_node(const topology::Topology& topology, unsigned node,
+                       const std::string& option) {
+  if (topology.memory_by_os_index(node) != nullptr) return;
+  std::string known;
+  for (const topology::Memory& m : topology.memories()) {
+    known += (known.empty() ? "" : ", ") + std::to_string(m.os_index);
+  }
+  throw UsageError(option + ": node " + std::to_string(node) +
+                   " is not a memory of this machine (its memories: " + known + ")");
+}
+
 fleet::Fleet load_fleet_argument(const std::string& dir_or_file) {
   try {
     return fleet::load_fleet(dir_or_file);

@@ -30,6 +30,12 @@ const topology::Memory& memory_option(const topology::Topology& topology,
                                       const topology::Domain& domain,
                                       std::optional<unsigned> memory);
 
+// A node that a memory policy names (larm run --weighted-interleave, hybrid weights --nodes): a
+// memory of this machine, or UsageError "OPTION: node N is not a memory of this machine (its
+// memories: 0, 1)".
+void check_policy_node(const topology::Topology& topology, unsigned node,
+                       const std::string& option);
+
 // The fleet of a directory (or its fleet.json); throws UsageError naming the problem.
 fleet::Fleet load_fleet_argument(const std::string& dir_or_file);
 // The fleet directory of a directory or of its fleet.json.

@@ -5,9 +5,14 @@
 #include <stdexcept>
 
 #include "results/atomic_file.h"
+#include "results/printable_text.h"
 #include "tools/cli_options.h"
 
 namespace larm::cli {
+
+std::string shown_path(const std::filesystem::path& path) {
+  return results::printable(path.string());
+}
 
 results::OutputClaim claim_output(const std::filesystem::path& dir, const std::string& what) {
   try {

@@ -13,6 +13,9 @@ namespace larm::cli {
 
 // Claims dir, the output directory of this run (created if needed), until the claim is destroyed;
 // UsageError when another larm run holds it or it cannot be written. what: "larm characterize".
+// A path as larm prints it: made printable (a name may hold terminal escapes).
+std::string shown_path(const std::filesystem::path& path);
+
 results::OutputClaim claim_output(const std::filesystem::path& dir, const std::string& what);
 
 // Refuses (UsageError) an output file that could not be written, before any work is done.

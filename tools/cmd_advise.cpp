@@ -12,6 +12,7 @@
 #include "results/atomic_file.h"
 #include "results/hybrid_codec.h"
 #include "results/json_output.h"
+#include "results/printable_text.h"
 #include "results/statistics.h"
 #include "results/store.h"
 #include "roofline/contention_model.h"
@@ -263,8 +264,8 @@ int run_advise(const AdviseOptions& given, const GlobalOptions& /*global*/) {
   } catch (const std::runtime_error& e) {
     throw UsageError(options.results_dir + ": " + e.what());
   }
-  std::cout << "Placements predicted from the roofs of " << options.results_dir << " ("
-            << name(options.precision) << " ceilings"
+  std::cout << "Placements predicted from the roofs of " << results::printable(options.results_dir)
+            << " (" << name(options.precision) << " ceilings"
             << (hybrid_file.empty() ? "" : ", hybrid model " + hybrid_file) << ")\n";
   for (const std::string& note : notes) std::cout << note << "\n";
   std::cout << choice.why << "\n";
@@ -303,7 +304,7 @@ int run_advise(const AdviseOptions& given, const GlobalOptions& /*global*/) {
   }
   results::write_json_output(options.out, results::to_json(document), results::FileFormat::advice,
                              2);
-  std::cout << "Wrote " << options.out << "\n";
+  std::cout << "Wrote " << results::printable(options.out) << "\n";
   return 0;
 }
 

@@ -111,12 +111,6 @@ void after_program(const ProgramRun& run, const std::vector<fs::path>& dirs,
   }
 }
 
-// Whether the program ended on Ctrl-C or SIGTERM (larm count then stops and says so).
-bool interrupted(const ProgramRun& run) {
-  return WIFSIGNALED(run.status) &&
-         (WTERMSIG(run.status) == SIGINT || WTERMSIG(run.status) == SIGTERM);
-}
-
 // Regions never ended: liblarm closed them at finalize, their time runs to the program's end.
 void report_open_regions(const regions::RegionsFile& file, const std::string& run) {
   for (const std::string& name : file.open_at_finalize) {
@@ -143,15 +137,16 @@ NativeRuns native_runs(const CountOptions& options, const fs::path& timed_dir) {
     std::error_code ec;
     fs::remove(dir / "regions.json", ec);
     std::cerr << "larm count: native run " << k << " of " << options.repeat
-              << " (its regions' times) into " << dir.string() << "\n";
+              << " (its regions' times) into " << shown_path(dir) << "\n";
     const ProgramRun run = run_program(options.command, {"LARM_OUT=" + fs::absolute(dir).string()},
                                        "count: the timed run");
-    after_program(run, {timed_dir, dir}, app);
-    if (interrupted(run)) {
-      std::cerr << "larm count: interrupted during native run " << k << "; " << out.files.size()
-                << " completed run(s) kept in " << timed_dir.string() << "\n";
+    after_program(run, {timed_dir, dir, fs::path(options.out_dir) / "counted"}, app);
+    if (const int signal = interrupting_signal(run); signal != 0) {
+      std::cerr << "larm count: interrupted (" << signal_name(signal) << ") during native run " << k
+                << "; " << out.files.size() << " completed run(s) kept in "
+                << results::printable(timed_dir.string()) << "\n";
       out.stopped = true;
-      out.exit_code = 130;
+      out.exit_code = 128 + signal;
       return out;
     }
     const bool has_regions = has_regions_output(dir);
@@ -287,8 +282,8 @@ int run_count(const CountOptions& options) {
     if (native.stopped) return native.exit_code;
   }
 
-  std::cerr << "larm count: counting run under Valgrind (tool " << (tool_dir / kToolFile).string()
-            << ") into " << counted_dir.string() << "\n";
+  std::cerr << "larm count: counting run under Valgrind (tool " << shown_path(tool_dir / kToolFile)
+            << ") into " << shown_path(counted_dir) << "\n";
   std::cerr << "larm count: cache model: " << model_text << "\n";
   const ValgrindLibDir lib(tool_dir, out);
   const ValgrindLog log(counted_dir / "valgrind.log");
@@ -317,11 +312,12 @@ int run_count(const CountOptions& options) {
     std::cerr << unhandled_instruction_error(app, unhandled, log.path()) << "\n";
     return 1;
   }
-  if (interrupted(counted)) {
-    std::cerr << "larm count: interrupted during the counting run; "
-              << (merged ? "the timed runs are kept in " + timed_dir.string() : "nothing kept")
+  if (const int signal = interrupting_signal(counted); signal != 0) {
+    std::cerr << "larm count: interrupted (" << signal_name(signal) << ") during the counting run; "
+              << (merged ? "the timed runs are kept in " + results::printable(timed_dir.string())
+                         : "nothing kept")
               << "\n";
-    return 130;
+    return 128 + signal;
   }
   const fs::path regions_file = counted_dir / "regions.json";
   const bool has_counts = has_regions_output(counted_dir);
@@ -332,7 +328,7 @@ int run_count(const CountOptions& options) {
     std::cerr << (kept ? "larm count: " : "larm: error: ") << app << " "
               << exit_text(counted.status) << " under Valgrind"
               << (kept ? "; its regions were written and are kept" : "") << "; see "
-              << log.path().string() << "\n";
+              << shown_path(log.path()) << "\n";
     if (!kept) return 1;
   }
   if (!has_counts) {
@@ -343,7 +339,7 @@ int run_count(const CountOptions& options) {
   }
   const regions::RegionsFile file = read_regions_output(regions_file);
   if (file.run != "counted") {
-    std::cerr << "larm: error: " << regions_file.string()
+    std::cerr << "larm: error: " << shown_path(regions_file)
               << " has no counts: its liblarm did not see larm's Valgrind tool ("
               << file.counters.reason << ")\n";
     return 1;
@@ -366,8 +362,8 @@ int run_count(const CountOptions& options) {
     std::fflush(stdout);
     std::cout << "\nnative runs: " << native.runs.size() << ", " << clean
               << " clean (others and the host took under "
-              << results::percent_text(kCleanRunShare, 0) << " of the CPUs' time); " << out.string()
-              << "/runs.json has each run's quality\n";
+              << results::percent_text(kCleanRunShare, 0) << " of the CPUs' time); "
+              << shown_path(out) << "/runs.json has each run's quality\n";
   }
   std::cout << "\ncounting run " << fixed(counted.seconds, 2) << " s";
   if (native_seconds) {
@@ -376,8 +372,8 @@ int run_count(const CountOptions& options) {
   }
   std::cout << "\n";
   if (merged) {
-    std::cout << "next: larm place RESULTS " << (timed_dir / "regions.json").string()
-              << " --counts " << regions_file.string() << "\n";
+    std::cout << "next: larm place RESULTS " << shown_path(timed_dir / "regions.json")
+              << " --counts " << shown_path(regions_file) << "\n";
   }
   return 0;
 }

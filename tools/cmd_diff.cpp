@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "report/text/diff_text.h"
+#include "results/printable_text.h"
 #include "results/run_comparison.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
@@ -21,7 +22,8 @@ int run_diff(const DiffOptions& options) {
   const results::Results a = load_results_argument(options.a);
   const results::Results b = load_results_argument(options.b);
   const results::RunComparison comparison = results::compare_runs(a, b);
-  std::cout << "larm diff " << options.a << " " << options.b << "\n"
+  std::cout << "larm diff " << results::printable(options.a) << " " << results::printable(options.b)
+            << "\n"
             << text::diff_text(a, b, comparison, options.all);
   const bool same = comparison.count(results::RoofComparison::Verdict::changed) == 0 &&
                     comparison.machine.empty() && comparison.settings.empty();

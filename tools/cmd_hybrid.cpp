@@ -18,6 +18,7 @@
 #include "results/atomic_file.h"
 #include "results/hybrid_codec.h"
 #include "results/hybrid_samples_csv.h"
+#include "results/printable_text.h"
 #include "roofline/hybrid_model.h"
 #include "roofline/hybrid_weights.h"
 #include "tools/cli_inputs.h"
@@ -234,7 +235,7 @@ int run_fit(const FitCommandOptions& options) {
   char timing[64];
   std::snprintf(timing, sizeof timing, "Fitted in %.2f ms.\n", 1e3 * seconds);
   std::cout << timing;
-  if (!options.out.empty()) std::cout << "Fit: " << options.out << "\n";
+  if (!options.out.empty()) std::cout << "Fit: " << results::printable(options.out) << "\n";
   return 0;
 }
 
@@ -318,7 +319,7 @@ double weights_read_share(const WeightsCommandOptions& options, std::string& fro
   throw UsageError("no region '" + options.region + "' in " + options.regions);
 }
 
-int run_weights(const WeightsCommandOptions& options) {
+int run_weights(const WeightsCommandOptions& options, const GlobalOptions& global) {
   std::string read_from;
   const double read_share = weights_read_share(options, read_from);
   if (!options.nodes.empty() && options.nodes.size() != 2) {
@@ -339,6 +340,9 @@ int run_weights(const WeightsCommandOptions& options) {
     fast = results.fast->os_index;
     slow = results.slow->os_index;
   } else if (!options.nodes.empty()) {
+    // The lines printed are for this machine: larm run takes only its memories.
+    const topology::Topology topology = load_topology(global);
+    for (unsigned node : options.nodes) check_policy_node(topology, node, "--nodes");
     fast = options.nodes[0];
     slow = options.nodes[1];
   }
@@ -501,7 +505,9 @@ void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action) {
   w->add_option("--nodes", weights->nodes,
                 "FAST,SLOW: OS indices of the memories, for a samples file that names none")
       ->delimiter(',');
-  w->callback([weights, &action] { action = [weights] { return run_weights(*weights); }; });
+  w->callback([weights, &global, &action] {
+    action = [weights, &global] { return run_weights(*weights, global); };
+  });
 }
 
 }  // namespace larm::cli

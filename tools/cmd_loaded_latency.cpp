@@ -13,15 +13,18 @@
 #include "characterize/working_set.h"
 #include "kernels/loaded_latency.h"
 #include "platform/buffer.h"
+#include "platform/interrupt_guard.h"
 #include "report/loaded_latency_figure.h"
 #include "results/atomic_file.h"
 #include "results/number_text.h"
+#include "results/printable_text.h"
 #include "results/statistics.h"
 #include "roofline/loaded_latency_curve.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
 #include "tools/commands.h"
+#include "tools/program_run.h"
 
 namespace larm::cli {
 namespace {
@@ -164,10 +167,14 @@ int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions&
   request.delays = options.delays;
   request.samples = options.samples;
   request.sample_seconds = options.sample_ms / 1000;
+  request.keep_on_stop = true;
 
   const platform::Clock clock = platform::Clock::calibrate();
   platform::ThreadTeam team(topology.handle(), pus);
+  // Ctrl-C or SIGTERM stops between points: the points finished are printed and written.
+  const platform::InterruptGuard interrupt(/*also_terminate=*/true);
   kernels::SamplingOptions sampling;
+  sampling.stop = interrupt.stop_flag();
   const kernels::DriverContext context{topology, clock, sampling};
   const kernels::LoadedLatencyResult measured =
       kernels::measure_loaded_latency(context, team, request);
@@ -225,8 +232,19 @@ int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions&
     }
   }
   if (options.json) std::cout << curves.dump(2) << "\n";
-  if (!options.out.empty())
+  if (!options.out.empty() && !measured.curves.empty())
     write_outputs(options.out, target->os_index, curves, drawn, options.json);
+  if (measured.interrupted) {
+    std::size_t points = 0;
+    for (const kernels::LoadedLatencyCurve& c : measured.curves) points += c.points.size();
+    std::cerr << "larm loaded-latency: interrupted (" << signal_name(interrupt.signal()) << "); "
+              << points << " point(s) finished"
+              << (options.out.empty() || points == 0
+                      ? std::string(points == 0 ? ": nothing kept" : " are shown above")
+                      : " are kept in " + results::printable(options.out))
+              << "\n";
+    return 128 + interrupt.signal();
+  }
   return 0;
 }
 

@@ -34,6 +34,7 @@
 #include "results/atomic_file.h"
 #include "results/number_text.h"
 #include "results/printable_text.h"
+#include "results/statistics.h"
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
 #include "tools/commands.h"
@@ -125,6 +126,10 @@ PictureChoice picture_choice(const std::vector<Drawable>& monitors, const std::s
   const std::string name = dot == std::string::npos ? text : text.substr(0, dot);
   for (const Drawable& m : monitors) {
     if (m.name != name) continue;
+    if (m.value_names.empty()) {
+      throw UsageError("larm monitor: --picture " + results::printable(text) + ": monitor " +
+                       results::printable(name) + " has no values");
+    }
     const std::string value =
         dot == std::string::npos ? m.value_names.front() : text.substr(dot + 1);
     if (std::find(m.value_names.begin(), m.value_names.end(), value) == m.value_names.end()) {
@@ -220,10 +225,15 @@ void draw_outputs(const fs::path& out, hwloc_topology_t topology,
   const fs::path figures_dir = out / "figures";
   results::ensure_output_subdirectory(figures_dir);
   report::PlotOutcome plotted;
-  report::draw_figures(report::monitor_figures(out / "trace.csv"), figures_dir,
+  std::size_t traced = 0;
+  report::draw_figures(report::monitor_figures(out / "trace.csv", &traced), figures_dir,
                        {report::Format::svg, report::Format::png}, plotted);
-  std::cout << "figures: " << figures_dir.string() << " (" << plotted.figures.size()
+  std::cout << "figures: " << shown_path(figures_dir) << " (" << plotted.figures.size()
             << " time series, one per traced monitor";
+  if (traced > plotted.figures.size()) {
+    std::cout << "; the first " << plotted.figures.size() << " of the " << traced
+              << " traced monitors drawn, all in trace.csv";
+  }
   if (!plotted.gnuplot_found) std::cout << "; gnuplot is not installed: scripts and data only";
   for (const report::PlottedFigure& f : plotted.figures) {
     if (!f.error.empty()) std::cout << "; " << f.name << ": " << f.error;
@@ -243,8 +253,8 @@ void draw_outputs(const fs::path& out, hwloc_topology_t topology,
     const fs::path xml = out / "topology.xml";
     monitor::write_pictured_topology(topology, layers, xml);
     const std::string unable = draw_with_lstopo(xml, out / "topology.svg");
-    std::cout << "topology: " << (unable.empty() ? (out / "topology.svg").string() + " and " : "")
-              << xml.string() << (unable.empty() ? "" : " (no SVG: " + unable + ")")
+    std::cout << "topology: " << (unable.empty() ? shown_path(out / "topology.svg") + " and " : "")
+              << shown_path(xml) << (unable.empty() ? "" : " (no SVG: " + unable + ")")
               << ", each object's peak from green (0) to red (the level's highest):";
     for (const monitor::PictureLayer& layer : layers) {
       std::cout << " " << layer.monitor << "." << layer.value_name;
@@ -271,6 +281,8 @@ int draw_from(const MonitorOptions& options) {
   monitor::TraceSummary trace;
   try {
     trace = monitor::read_trace_json(json);
+    // The figures are drawn from trace.csv: it must hold what trace.json describes.
+    monitor::check_trace_csv(out / "trace.csv", trace);
   } catch (const std::runtime_error& e) {
     throw UsageError(std::string("larm monitor: ") + e.what());
   }
@@ -279,7 +291,7 @@ int draw_from(const MonitorOptions& options) {
   const std::vector<Drawable> drawn = drawables(trace, machine.handle(), json);
   const std::vector<PictureChoice> pictures = chosen_pictures(drawn, options.pictures);
   const results::OutputClaim claim = claim_output(out, "larm monitor");
-  std::cout << "trace: " << json.string() << " (" << trace.rows << " rows of "
+  std::cout << "trace: " << shown_path(json) << " (" << trace.rows << " rows of "
             << results::printable(trace.program)
             << ", monitors: " << results::printable(trace.description) << ")\n";
   draw_outputs(out, machine.handle(), pictures, trace.peaks);
@@ -377,10 +389,14 @@ int run_monitor(const MonitorOptions& options) {
     seconds = run.seconds;
     ending = results::printable(options.command[0]) + " " + exit_text(run.status);
     if (!(WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0)) status = 1;
+    if (const int signal = interrupting_signal(run); signal != 0) {
+      ending += " (interrupted: " + signal_name(signal) + ")";
+      status = 128 + signal;
+    }
   } else {
     const pid_t pid = static_cast<pid_t>(options.pid);
     linux_source.set_process(pid);
-    const platform::InterruptGuard interrupt;
+    const platform::InterruptGuard interrupt(/*also_terminate=*/true);
     const auto start = std::chrono::steady_clock::now();
     sampler.start();
     const auto elapsed = [&] {
@@ -396,7 +412,7 @@ int run_monitor(const MonitorOptions& options) {
              (process_alive(pid) ? (interrupt.stop_flag()->load() ? " still running (interrupted)"
                                                                   : " still running (--seconds)")
                                  : " ended");
-    if (interrupt.stop_flag()->load()) status = 130;
+    if (interrupt.stop_flag()->load()) status = 128 + interrupt.signal();
   }
 
   if (sampler.error()) std::rethrow_exception(sampler.error());  // the trace so far is kept
@@ -408,13 +424,20 @@ int run_monitor(const MonitorOptions& options) {
   context.program = options.command.empty() ? "process " + std::to_string(options.pid)
                                             : results::printable(options.command[0]);
   monitor::write_trace_json(trace_file, *set, context, out / "trace.json");
+  if (trace.full()) {
+    std::cerr << "larm monitor: the trace reached its bound (" << trace.rows()
+              << " rows: a trace.json of at most "
+              << results::bytes_text(results::kMaxMonitorTraceBytes)
+              << ", the largest larm reads back); the last " << trace.samples_left_out()
+              << " samples are not in it\n";
+  }
   std::cout << "monitor: " << ending << " after " << results::fixed_text(seconds, 2) << " s; "
             << sampler.samples() << " samples every " << results::fixed_text(options.period_ms, 1)
             << " ms, each costing "
             << results::fixed_text(sampler.update_seconds() * 1e3 / std::max(1, sampler.samples()),
                                    3)
             << " ms (mean; " << set->monitors().size() << " monitors)\n";
-  std::cout << "trace: " << trace_file.string() << " and trace.json (" << trace.rows()
+  std::cout << "trace: " << shown_path(trace_file) << " and trace.json (" << trace.rows()
             << " rows; its time 0 is CLOCK_MONOTONIC "
             << results::fixed_text(
                    std::chrono::duration<double>(sampler.started().time_since_epoch()).count(), 6)

@@ -139,14 +139,29 @@ void print_functions(const Profile& profile, const regions::RegionsFile& file) {
   }
 }
 
-// How a run of the program ended, when larm profile stops there: 130 when it was interrupted
-// (SIGINT, SIGTERM), 1 with one line when its exit is not allowed, else 0.
-int run_stop(const ProfileOptions& options, const std::string& app, int status,
-             const std::string& run, const std::string& in_run) {
-  if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM)) {
-    std::cerr << "larm profile: interrupted during " << run << "\n";
-    return 130;
+// After a run of the program, before larm writes anything more: the output's subdirectories are
+// checked again (the program may have replaced one with a link to send larm's files elsewhere).
+void check_after_run(const std::vector<fs::path>& dirs) {
+  for (const fs::path& dir : dirs) {
+    try {
+      results::check_output_subdirectory(dir);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(std::string("after the program ran: ") + e.what());
+    }
   }
+}
+
+// How a run of the program ended, when larm profile stops there: 128 + the signal when it was
+// interrupted (SIGINT, SIGTERM; `kept` says what stays), 1 with one line when its exit is not
+// allowed, else 0.
+int run_stop(const ProfileOptions& options, const std::string& app, const ProgramRun& ran,
+             const std::string& run, const std::string& in_run, const std::string& kept) {
+  if (const int signal = interrupting_signal(ran); signal != 0) {
+    std::cerr << "larm profile: interrupted (" << signal_name(signal) << ") during " << run << "; "
+              << kept << "\n";
+    return 128 + signal;
+  }
+  const int status = ran.status;
   if (allowed(options, status)) return 0;
   std::cerr << "larm: error: " << app << " " << exit_text(status) << " " << in_run
             << (WIFEXITED(status)
@@ -214,7 +229,9 @@ int run_profile(const ProfileOptions& options) {
   // there, never into the directory larm was started in.
   const ProgramRun native =
       run_program(options.command, {"LARM_OUT=" + native_dir.string()}, "profile: the native run");
-  if (const int stop = run_stop(options, app, native.status, "the native run", "in its native run");
+  check_after_run({native_dir, sampled_dir, counted_dir});
+  if (const int stop =
+          run_stop(options, app, native, "the native run", "in its native run", "nothing kept");
       stop != 0) {
     return stop;
   }
@@ -236,8 +253,13 @@ int run_profile(const ProfileOptions& options) {
       std::cerr << "larm: error: " << e.what() << "\n";
       return 1;
     }
+    check_after_run({sampled_dir, dir, counted_dir});
     const std::string nth = "sampled run " + std::to_string(k);
-    if (const int stop = run_stop(options, app, run.run.status, nth, "in " + nth); stop != 0) {
+    const std::string kept = k == 1 ? std::string("nothing kept")
+                                    : std::to_string(k - 1) + " finished sampled run(s) kept in " +
+                                          results::printable(sampled_dir.string()) +
+                                          " (perf.data: perf report -i)";
+    if (const int stop = run_stop(options, app, run.run, nth, "in " + nth, kept); stop != 0) {
       return stop;
     }
     std::cerr << "larm profile: sampled run " << k << " of " << options.repeat << ": "
@@ -249,7 +271,7 @@ int run_profile(const ProfileOptions& options) {
   }
 
   // The counting run, following exec()s (numactl, taskset, env) into the program.
-  std::cerr << "larm profile: counting run under Valgrind into " << counted_dir.string()
+  std::cerr << "larm profile: counting run under Valgrind into " << shown_path(counted_dir)
             << "; cache model: " << model_text << "\n";
   const ValgrindLibDir lib(tool_dir, out);
   const ValgrindLog log(counted_dir / "valgrind.log");
@@ -268,22 +290,23 @@ int run_profile(const ProfileOptions& options) {
   if (std::getenv("OMP_WAIT_POLICY") == nullptr) set.push_back("OMP_WAIT_POLICY=passive");
   if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
   const ProgramRun counted = run_program(argv, set, "profile: the counted run (Valgrind)");
+  if (interrupting_signal(counted) != 0) {
+    return run_stop(options, app, counted, "the counting run", "under Valgrind",
+                    "the sampled runs are kept in " + results::printable(sampled_dir.string()) +
+                        " (perf.data: perf report -i)");
+  }
   if (counted.left_behind > 0) {
     std::cerr << "larm profile: " << app << " left " << counted.left_behind
               << " process(es) running at its end: stopped\n";
   }
-  try {
-    results::check_output_subdirectory(counted_dir);
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(std::string("after the program ran: ") + e.what());
-  }
+  check_after_run({counted_dir});
   if (const std::string bytes = unhandled_instruction(log); !bytes.empty()) {
     std::cerr << unhandled_instruction_error(app, bytes, log.path()) << "\n";
     return 1;
   }
   if (!allowed(options, counted.status)) {
     std::cerr << "larm: error: " << app << " " << exit_text(counted.status)
-              << " under Valgrind; see " << log.path().string() << "\n";
+              << " under Valgrind; see " << shown_path(log.path()) << "\n";
     return 1;
   }
   std::vector<fs::path> function_files;
@@ -294,13 +317,14 @@ int run_profile(const ProfileOptions& options) {
       function_files.push_back(entry.path());
   }
   if (function_files.empty()) {
-    std::cerr << "larm: error: larm's Valgrind tool wrote no counts; see " << log.path().string()
+    std::cerr << "larm: error: larm's Valgrind tool wrote no counts; see " << shown_path(log.path())
               << "\n";
     return 1;
   }
   const FunctionCounts counts = read_function_counts(function_files);
-  const Profile profile = build_profile(runs, clean, counts, fs::path(program).filename().string(),
-                                        options.top, kMinShare);
+  const Profile profile =
+      build_profile(runs, clean, counts, object_key(results::printable(program.string())),
+                    options.top, kMinShare);
   results::write_file_atomically(out / "regions.json",
                                  regions::to_json(profile.file).dump(2) + "\n");
   nlohmann::json table = nlohmann::json::array();
@@ -376,7 +400,7 @@ int run_profile(const ProfileOptions& options) {
     results::write_json_output(out / "place.json", results::to_json(placed),
                                results::FileFormat::place, 2);
   } else {
-    std::cout << "next: larm place RESULTS " << (out / "regions.json").string() << "\n";
+    std::cout << "next: larm place RESULTS " << shown_path(out / "regions.json") << "\n";
   }
   return 0;
 }

@@ -19,6 +19,7 @@ namespace {
 struct RunOptions {
   std::vector<std::string> weighted_interleave;  // NODE:WEIGHT
   bool set_weights = false;
+  bool keep_weights = false;
   std::vector<std::string> command;
 };
 
@@ -60,32 +61,52 @@ std::map<unsigned, int> parse_weights(const std::vector<std::string>& items) {
   return weights;
 }
 
-// Brings sysfs's weights to those asked (with --set-weights) or refuses with the lines that
-// would: they are system-wide, so larm writes them only when told to.
-void apply_weights(const std::map<unsigned, int>& asked, bool set_weights) {
+// The kernel's weights that differ from those asked, in words ("node 0 has 1 (asked 3)") and as
+// the lines that would set them; both empty when none differ.
+struct WeightChange {
   std::string differ, lines;
+};
+
+WeightChange weight_change(const std::map<unsigned, int>& asked,
+                           const platform::WeightSettings& current) {
+  WeightChange change;
   for (const auto& [node, weight] : asked) {
-    std::string why;
-    const std::optional<int> current = platform::read_weight(node, why);
-    if (!current) throw UsageError("larm run: " + why);
-    if (*current == weight) continue;
-    differ += (differ.empty() ? "" : ", ") + std::string("node ") + std::to_string(node) + " has " +
-              std::to_string(*current) + " (asked " + std::to_string(weight) + ")";
-    lines += (lines.empty() ? "" : "; ") + std::string("echo ") + std::to_string(weight) + " > " +
-             platform::weight_file(node);
+    const int now = current.weights.at(node);
+    if (now == weight) continue;
+    change.differ += (change.differ.empty() ? "" : ", ") + std::string("node ") +
+                     std::to_string(node) + " has " + std::to_string(now) + " (asked " +
+                     std::to_string(weight) + ")";
+    change.lines += (change.lines.empty() ? "" : "; ") + std::string("echo ") +
+                    std::to_string(weight) + " > " + platform::weight_file(node);
   }
-  if (differ.empty()) return;
-  if (!set_weights) {
-    throw UsageError("larm run: the kernel's weights differ: " + differ +
-                     "; they are system-wide: add --set-weights (root), or run: " + lines);
-  }
-  for (const auto& [node, weight] : asked) {
-    if (const std::string why = platform::write_weight(node, weight); !why.empty()) {
-      throw UsageError("larm run: --set-weights: " + why);
+  return change;
+}
+
+// The kernel's weights as larm found them, put back when it ends (the program ended, larm failed
+// or was signalled), unless they are to be kept.
+class WeightsRestorer {
+ public:
+  WeightsRestorer(platform::WeightSettings before, bool keep)
+      : before_(std::move(before)), keep_(keep) {}
+  WeightsRestorer(const WeightsRestorer&) = delete;
+  WeightsRestorer& operator=(const WeightsRestorer&) = delete;
+  ~WeightsRestorer() {
+    if (!armed_ || keep_) return;
+    const std::string why = platform::restore_weight_settings(before_);
+    if (why.empty()) {
+      std::fprintf(stderr, "larm run: the kernel's weights are back as they were\n");
+    } else {
+      std::fprintf(stderr, "larm: error: the kernel's weights could not be put back: %s\n",
+                   why.c_str());
     }
   }
-  std::fprintf(stderr, "larm: weighted interleave weights set system-wide: %s\n", differ.c_str());
-}
+  void arm() { armed_ = true; }
+
+ private:
+  platform::WeightSettings before_;
+  bool keep_;
+  bool armed_ = false;
+};
 
 int exit_status_of(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
@@ -106,22 +127,51 @@ int run_run(const RunOptions& options, const GlobalOptions& global) {
   find_program(options.command[0], "larm run");
   const topology::Topology topology = load_topology(global);
   for (const auto& [node, weight] : weights) {
-    if (topology.memory_by_os_index(node) == nullptr) {
-      throw UsageError("larm run: --weighted-interleave: node " + std::to_string(node) +
-                       " is not a memory of this machine");
-    }
+    check_policy_node(topology, node, "larm run: --weighted-interleave");
   }
   if (const std::string why = platform::weighted_interleave_missing(); !why.empty()) {
     throw UsageError("larm run: --weighted-interleave: " + why);
   }
-  apply_weights(weights, options.set_weights);
   std::vector<unsigned> nodes;
   for (const auto& [node, weight] : weights) nodes.push_back(node);
-  // larm's own policy: the program inherits it at fork and keeps it through exec.
-  if (const std::string why = platform::set_weighted_interleave(nodes); !why.empty()) {
-    throw UsageError("larm run: --weighted-interleave: " + why);
+  // Every value larm may change, read before anything is written.
+  std::string why;
+  const std::optional<platform::WeightSettings> before = platform::read_weight_settings(nodes, why);
+  if (!before) throw UsageError("larm run: " + why);
+  const WeightChange change = weight_change(weights, *before);
+  if (!change.differ.empty() && !options.set_weights) {
+    throw UsageError("larm run: the kernel's weights differ: " + change.differ +
+                     "; they are system-wide: add --set-weights (root), or run: " + change.lines);
+  }
+  if (options.keep_weights && !options.set_weights) {
+    throw UsageError("larm run: --keep-weights keeps what --set-weights writes: give both");
+  }
+  // larm's own policy, before any weight is written (a kernel that refuses it changes nothing):
+  // the program inherits it at fork and keeps it through exec.
+  if (const std::string refused = platform::set_weighted_interleave(nodes); !refused.empty()) {
+    throw UsageError("larm run: --weighted-interleave: " + refused);
+  }
+  WeightsRestorer restorer(*before, options.keep_weights);
+  if (!change.differ.empty()) {
+    const bool turns_off_auto = before->automatic.value_or(false);
+    std::fprintf(
+        stderr,
+        "larm run: writing the kernel's weights, system-wide (every process under weighted "
+        "interleave uses them): %s%s; %s\n",
+        change.differ.c_str(),
+        turns_off_auto ? "; this turns the kernel's automatic weights off" : "",
+        options.keep_weights ? "kept after the program (--keep-weights)"
+                             : "put back when the program ends");
+    restorer.arm();
+    if (const std::string refused = platform::write_weights(weights, *before); !refused.empty()) {
+      throw UsageError("larm run: --set-weights: " + refused);
+    }
   }
   const ProgramRun run = run_program(options.command, {});
+  if (const int signal = interrupting_signal(run); signal != 0) {
+    std::fprintf(stderr, "larm run: interrupted (%s)\n", signal_name(signal).c_str());
+    return 128 + signal;
+  }
   if (!(WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0)) {
     std::fprintf(stderr, "larm: the program %s\n", exit_text(run.status).c_str());
   }
@@ -143,7 +193,10 @@ void setup_run(CLI::App& app, GlobalOptions& global, Action& action) {
       ->delimiter(',');
   command->add_flag("--set-weights", options->set_weights,
                     "write the weights to the kernel (root; system-wide) when they differ "
-                    "instead of refusing");
+                    "instead of refusing; they are put back when the program ends");
+  command->add_flag(
+      "--keep-weights", options->keep_weights,
+      "with --set-weights: leave the written weights in the kernel after the program");
   command->add_option("command", options->command, "the program and its arguments, after --");
   command->positionals_at_end();
   command->callback([options, &global, &action] {

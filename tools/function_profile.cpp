@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "results/printable_text.h"
 #include "results/region_merge.h"
 #include "results/region_repeats.h"
 #include "results/statistics.h"
@@ -58,8 +59,7 @@ std::string region_name(const FunctionKey& key, const std::string& main_object, 
   std::string name = key.first == main_object || key.first == key.second
                          ? function
                          : function + " [" + key.first + "]";
-  if (name.size() > 255) name.resize(255);
-  return name;
+  return results::cut_to_bytes(name, 255);
 }
 
 }  // namespace
@@ -79,9 +79,10 @@ FunctionCounts read_function_counts(const std::vector<fs::path>& files) {
       if (fields[0] == "counts") {
         names.assign(fields.begin() + 1, fields.end());
       } else if (fields[0] == "f" && fields.size() == 4) {
+        // Made valid, printable UTF-8 as perf's names are (read_perf_script): the two still meet.
         keys[std::stol(fields[1])] = {
-            object_key(fields[2]),
-            fold_function_name(fields[3] == "???" ? "[unknown]" : fields[3])};
+            object_key(results::printable(fields[2])),
+            fold_function_name(fields[3] == "???" ? "[unknown]" : results::printable(fields[3]))};
       } else if (fields[0] == "c" && fields.size() == 3 + names.size()) {
         const auto key = keys.find(std::stol(fields[2]));
         if (key == keys.end()) continue;

@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "results/atomic_file.h"
+#include "results/printable_text.h"
 #include "tools/symbol_names.h"
 
 extern char** environ;
@@ -54,7 +56,9 @@ struct Frame {
 bool parse_frame(const std::string& text, Frame& frame) {
   const auto open = text.rfind(" (");
   if (open == std::string::npos || text.empty() || text.back() != ')') return false;
-  frame.object = object_key(text.substr(open + 2, text.size() - open - 3));
+  // Names as a binary holds them may be any bytes (a Latin-1 symbol, one cut inside a character):
+  // made valid, printable UTF-8 here, where they enter larm.
+  frame.object = object_key(results::printable(text.substr(open + 2, text.size() - open - 3)));
   std::string symbol = text.substr(0, open);
   symbol.erase(0, symbol.find_first_not_of(" \t"));
   // The address, then the symbol.
@@ -62,7 +66,7 @@ bool parse_frame(const std::string& text, Frame& frame) {
   symbol = space == std::string::npos ? std::string() : symbol.substr(space + 1);
   if (frame.object == "[kernel]") symbol = "[kernel]";
   if (symbol.empty() || symbol == "[unknown]") symbol = "[unknown]";
-  frame.symbol = symbol;
+  frame.symbol = results::printable(symbol);
   return true;
 }
 
@@ -290,10 +294,7 @@ int run_into(const std::vector<std::string>& argv, const fs::path& out, const fs
   if (spawned != 0) {
     throw std::runtime_error("cannot run " + argv[0] + ": " + std::strerror(spawned));
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
+  return wait_for_child(pid);
 }
 
 std::string first_line(const fs::path& file) {
@@ -321,6 +322,13 @@ SampledRun sampled_run(const std::vector<std::string>& argv, const fs::path& dat
   out.frequency = frequency;
   out.run = run_program(record, {"LARM_OUT=" + data_file.parent_path().string()},
                         "profile: the sampled run");
+  if (interrupting_signal(out.run) != 0) return out;  // its perf.data is kept, not read
+  // The program may have replaced the run's directory with a link: nothing is written through it.
+  try {
+    results::check_output_subdirectory(data_file.parent_path());
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("after the program ran: ") + e.what());
+  }
   const fs::path text = data_file.parent_path() / "samples.txt";
   const fs::path errors = data_file.parent_path() / "perf-script.log";
   const int status = run_into({"perf", "script", "-i", data_file.string(), "--no-demangle",

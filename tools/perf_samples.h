@@ -73,7 +73,7 @@ PerfEvent perf_event();
 
 // Runs argv under `perf record` into data_file at `frequency` samples per second and reads the
 // samples (the program's LARM_OUT: data_file's directory); throws std::runtime_error when perf
-// fails to read them.
+// fails to read them. A run that was interrupted (interrupting_signal) is not read.
 SampledRun sampled_run(const std::vector<std::string>& argv, const std::filesystem::path& data_file,
                        const PerfEvent& event, int frequency);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -18,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "platform/process_table.h"
@@ -70,6 +72,97 @@ std::string ProgramRun::quality() const {
   return "disturbed: other work took " + results::percent_text(others_cpu_seconds / available, 1) +
          " and the host stole " + results::percent_text(steal_seconds / available, 1) +
          " of the CPUs' time";
+}
+
+namespace {
+
+// The program larm waits for, 0 when none; and the first SIGINT/SIGTERM larm received.
+std::atomic<pid_t> g_running{0};
+std::atomic<int> g_stop_signal{0};
+std::atomic<bool> g_passed_on{false};  // the program had the first signal
+static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
+
+extern "C" void on_stop_signal(int signal, siginfo_t* info, void* /*context*/) {
+  const pid_t child = g_running.load();
+  if (g_stop_signal.load() != 0) {
+    // A second one: the program is killed; between runs, larm ends at once.
+    if (child > 0) {
+      ::kill(child, SIGKILL);
+      return;
+    }
+    ::signal(signal, SIG_DFL);
+    ::raise(signal);
+    return;
+  }
+  g_stop_signal.store(signal);
+  // A Ctrl-C typed on the terminal reached the program already (its process group); a signal
+  // sent to larm alone (kill, a batch system ending the job) is passed on.
+  if (child > 0) {
+    if (info->si_code != SI_KERNEL) ::kill(child, signal);
+    g_passed_on.store(true);
+  }
+}
+
+void install_stop_handlers() {
+  static const bool installed = [] {
+    struct sigaction action {};
+    action.sa_sigaction = on_stop_signal;
+    action.sa_flags = SA_SIGINFO;  // no SA_RESTART: a wait returns EINTR and sees the signal
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
+    return true;
+  }();
+  (void)installed;
+}
+
+}  // namespace
+
+int stop_signal_received() {
+  return g_stop_signal.load();
+}
+
+int interrupting_signal(const ProgramRun& run) {
+  if (run.stop_signal != 0) return run.stop_signal;
+  if (run.started && WIFSIGNALED(run.status) &&
+      (WTERMSIG(run.status) == SIGINT || WTERMSIG(run.status) == SIGTERM))
+    return WTERMSIG(run.status);
+  return 0;
+}
+
+std::string signal_name(int signal) {
+  if (signal == SIGINT) return "SIGINT";
+  if (signal == SIGTERM) return "SIGTERM";
+  return "signal " + std::to_string(signal);
+}
+
+int wait_for_child(pid_t pid, rusage* usage) {
+  install_stop_handlers();
+  g_running.store(pid);
+  // A signal that came before the child was registered: passed on now.
+  if (const int early = g_stop_signal.load(); early != 0 && !g_passed_on.exchange(true))
+    ::kill(pid, early);
+  int status = 0;
+  rusage ignored{};
+  rusage* into = usage != nullptr ? usage : &ignored;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  for (;;) {
+    const int options = deadline ? WNOHANG : 0;
+    const pid_t got = ::wait4(pid, &status, options, into);
+    if (got == pid) break;
+    if (got < 0 && errno != EINTR) break;
+    if (!deadline && g_stop_signal.load() != 0) {
+      deadline = std::chrono::steady_clock::now() +
+                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                     std::chrono::duration<double>(kStopGraceSeconds));
+    }
+    if (deadline) {
+      if (std::chrono::steady_clock::now() >= *deadline) ::kill(pid, SIGKILL);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  g_running.store(0);
+  return status;
 }
 
 std::string exit_text(int status) {
@@ -206,26 +299,27 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<s
   sigaddset(&defaults, SIGTERM);
   posix_spawnattr_setsigdefault(&attributes, &defaults);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-  struct sigaction ignore {
-  }, old_int{}, old_term{};
-  ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGINT, &ignore, &old_int);
-  ::sigaction(SIGTERM, &ignore, &old_term);
+  install_stop_handlers();
+  ProgramRun outcome;
+  if (const int signal = g_stop_signal.load(); signal != 0) {
+    posix_spawnattr_destroy(&attributes);
+    outcome.stop_signal = signal;
+    return outcome;
+  }
   const MachineTimes before = machine_times();
   const auto start = std::chrono::steady_clock::now();
   pid_t pid = 0;
   const int spawned = ::posix_spawnp(&pid, args[0], nullptr, &attributes, args.data(), envp.data());
   posix_spawnattr_destroy(&attributes);
-  ProgramRun outcome;
   rusage usage{};
   if (spawned == 0) {
+    outcome.started = true;
+    g_running.store(pid);
     if (started) started(pid);
     const RunningNotice notice(what);
-    while (::wait4(pid, &outcome.status, 0, &usage) < 0 && errno == EINTR) {
-    }
+    outcome.status = wait_for_child(pid, &usage);
+    outcome.stop_signal = g_stop_signal.load();
   }
-  ::sigaction(SIGINT, &old_int, nullptr);
-  ::sigaction(SIGTERM, &old_term, nullptr);
   if (spawned != 0) {
     throw UsageError("larm count: cannot run " + results::printable(argv[0]) + ": " +
                      std::strerror(spawned));

@@ -3,6 +3,7 @@
 // /proc/stat around the run and the program's own CPU time (wait4).
 #pragma once
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <functional>
@@ -23,6 +24,11 @@ struct ProgramRun {
   // Processes the program started that were still running when it ended: larm stops them
   // (SIGTERM, SIGKILL after kLeftoverGraceSeconds), so that none writes into its outputs after.
   int left_behind = 0;
+  // SIGINT or SIGTERM that larm received before or during the run (passed on to the program when
+  // it was sent to larm alone), else 0: the command stops, keeps what it finished and exits
+  // 128 + this. A run asked for after one came does not start.
+  int stop_signal = 0;
+  bool started = false;  // the program was started
   // Of the CPU time the run had (seconds × cpus), the share others used or the host stole.
   double disturbed_share() const;
   bool clean() const;           // disturbed_share() under kCleanRunShare
@@ -41,7 +47,8 @@ inline constexpr double kLeftoverGraceSeconds = 2;
 std::string find_program(const std::string& name, const std::string& command);
 
 // Runs argv with the environment plus `set` (NAME=VALUE); the program's output goes through.
-// Ctrl-C reaches the program (same process group); larm waits for it to end, then stops what it
+// Ctrl-C reaches the program (same process group), a SIGINT or SIGTERM sent to larm alone is passed
+// on (ProgramRun::stop_signal says which came); larm waits for it to end, then stops what it
 // left running (larm is the subreaper of its descendants: an orphan of the program stays one of
 // them). Throws UsageError when it cannot be started. `what` names the run in the line printed
 // every 10 s while it lasts when standard error is not a terminal ("count: the counted run");
@@ -50,6 +57,26 @@ std::string find_program(const std::string& name, const std::string& command);
 ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& set,
                        const std::string& what = "",
                        const std::function<void(pid_t)>& started = nullptr);
+
+// How long a program may take to end after larm passed it SIGINT or SIGTERM before it is killed.
+inline constexpr double kStopGraceSeconds = 10;
+
+// The SIGINT or SIGTERM larm received since its first run_program, else 0. From the first
+// run_program on, either signal no longer ends larm at once: the first is recorded and passed on
+// to the program running, a second kills that program (or, between runs, ends larm).
+int stop_signal_received();
+
+// The signal that interrupted a run: the one larm received, else SIGINT or SIGTERM when the
+// program died of it (a Ctrl-C that reached its process group only), else 0.
+int interrupting_signal(const ProgramRun& run);
+
+// "SIGINT", "SIGTERM", "signal N".
+std::string signal_name(int signal);
+
+// Waits for the child `pid` (status as waitpid gives it; usage when given) as run_program does:
+// a SIGINT or SIGTERM larm receives meanwhile is passed on, and the child is killed when it has
+// not ended kStopGraceSeconds after.
+int wait_for_child(pid_t pid, rusage* usage = nullptr);
 
 // "exited with status 1", "was killed by signal 9".
 std::string exit_text(int status);

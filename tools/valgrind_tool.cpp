@@ -21,6 +21,16 @@ namespace larm::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Whether path lies under directory (both as they are: /proc/self/exe is already resolved).
+bool inside(const fs::path& path, const fs::path& directory) {
+  const fs::path relative = path.lexically_relative(directory);
+  return !relative.empty() && *relative.begin() != "..";
+}
+
+}  // namespace
+
 fs::path tool_directory(const std::string& command) {
   // Valgrind itself first: without it the tool cannot run, wherever it is.
   if (report::find_in_path("valgrind").empty()) {
@@ -35,7 +45,8 @@ fs::path tool_directory(const std::string& command) {
   if (!ec)
     candidates.push_back(self.parent_path().parent_path() / LARM_INSTALL_LIBDIR / "larm" /
                          "valgrind");
-  if (std::strlen(LARM_COUNT_TOOL_BUILD_DIR) > 0)
+  // The build's tree only for the larm built there: an installed copy keeps to its own files.
+  if (!ec && std::strlen(LARM_COUNT_TOOL_BUILD_DIR) > 0 && inside(self, LARM_BUILD_TREE))
     candidates.emplace_back(LARM_COUNT_TOOL_BUILD_DIR);
   for (const fs::path& dir : candidates) {
     if (::access((dir / kToolFile).c_str(), X_OK) == 0) return dir;

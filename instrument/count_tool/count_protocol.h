@@ -15,6 +15,11 @@
  * tool, the request answers 0 and costs a few instructions. */
 #define LARM_COUNT_REQUEST_READ (VG_USERREQ_TOOL_BASE('L', 'C') + 1)
 
+/* The cache model keeps 8 bytes per line of each level: a level holds at most this many lines
+ * (2 GiB of tags; 16 GiB of capacity at 64-byte lines). larm refuses a larger one before it runs
+ * the tool, which refuses it too. */
+#define LARM_COUNT_MAX_CACHE_LINES (1ULL << 28)
+
 /* Floating-point operations are counted per operation of the instruction's IR (an FMA lane
  * counts 2, as Intel's FP_ARITH events count it): add, sub, mul, div, sqrt, min, max, fma. The
  * width is that of the instruction: its number of lanes of the precision. */

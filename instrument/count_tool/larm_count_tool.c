@@ -26,10 +26,10 @@
  * neither edited nor rebuilt. Each thread's counts live in a table of rows, one per function
  * seen so far; generated code adds to the running thread's row through a pointer swapped with
  * the thread, so a new function found by one thread costs the others nothing until they run. */
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_basics.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcbase.h"
-#include "pub_tool_aspacemgr.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
@@ -42,16 +42,15 @@
 
 #include "count_protocol.h"
 
-static ULong running[LARM_COUNT_N];               /* counts of the thread that runs now */
+static ULong running[LARM_COUNT_N]; /* counts of the thread that runs now */
 /* Of every thread while it does not run, VG_N_THREADS rows (--max-threads), from post_clo_init. */
 static ULong (*saved)[LARM_COUNT_N];
-static ULong retired[LARM_COUNT_N];               /* of threads that ended */
+static ULong retired[LARM_COUNT_N]; /* of threads that ended */
 static ThreadId running_tid = VG_INVALID_THREADID;
 static const HChar* totals_path = NULL;
 /* The process Valgrind started: a process it forks runs fini too, and must not write the totals
  * of the one that started it over them. */
 static Int started_pid = -1;
-
 
 /* --- counts per function (--larm-functions) ---------------------------------------------- */
 
@@ -60,22 +59,24 @@ typedef struct {
   HChar* object;
   HChar* name;
 } Function;
-static Function* functions = NULL;   /* every function seen, by id */
+static Function* functions = NULL; /* every function seen, by id */
 static UInt function_count = 0;
-static UInt function_capacity = 0;   /* rows every table grows to */
+static UInt function_capacity = 0; /* rows every table grows to */
 /* Per thread slot: its table (function_rows[tid] rows of LARM_COUNT_N counts). */
 static ULong** function_tables = NULL;
 static UInt* function_rows = NULL;
-static ULong* retired_functions = NULL;  /* of threads that ended, function_capacity rows */
+static ULong* retired_functions = NULL; /* of threads that ended, function_capacity rows */
 static UInt retired_rows = 0;
 /* The running thread's table: generated code loads this pointer, then adds to its row. */
 static ULong* running_functions = NULL;
 /* The row the cache model adds to while it serves one access (NULL: none). */
 static ULong* model_row = NULL;
 
-/* Open hashing of (object, name) to a function id. */
-#define FUNCTION_HASH_BITS 16
-static Int function_hash[1 << FUNCTION_HASH_BITS];
+/* Open hashing of (object, name) to a function id: hash_slots a power of two, kept at least
+ * twice the functions (doubled, every function rehashed, when they reach half), so that no
+ * number of functions is too many. */
+static Int* function_hash = NULL;
+static UInt hash_slots = 0;
 
 static UInt text_hash(const HChar* a, const HChar* b) {
   UInt h = 2166136261u;
@@ -89,13 +90,31 @@ static void grow_table(ThreadId tid) {
   UInt rows = function_rows[tid];
   ULong* table;
   if (rows >= function_capacity) return;
-  table = VG_(calloc)("larmcount.functions", (SizeT)function_capacity * LARM_COUNT_N, sizeof(ULong));
+  table =
+      VG_(calloc)("larmcount.functions", (SizeT)function_capacity * LARM_COUNT_N, sizeof(ULong));
   if (function_tables[tid] != NULL) {
     VG_(memcpy)(table, function_tables[tid], (SizeT)rows * LARM_COUNT_N * sizeof(ULong));
     VG_(free)(function_tables[tid]);
   }
   function_tables[tid] = table;
   function_rows[tid] = function_capacity;
+}
+
+static UInt free_slot(const HChar* object, const HChar* name) {
+  UInt slot = text_hash(object, name) & (hash_slots - 1);
+  while (function_hash[slot] >= 0) slot = (slot + 1) & (hash_slots - 1);
+  return slot;
+}
+
+static void grow_hash(void) {
+  UInt k, f;
+  hash_slots = hash_slots == 0 ? (1u << 12) : 2 * hash_slots;
+  if (function_hash != NULL) VG_(free)(function_hash);
+  function_hash = VG_(malloc)("larmcount.hash", (SizeT)hash_slots * sizeof *function_hash);
+  for (k = 0; k < hash_slots; ++k) function_hash[k] = -1;
+  for (f = 0; f < function_count; ++f) {
+    function_hash[free_slot(functions[f].object, functions[f].name)] = (Int)f;
+  }
 }
 
 static UInt function_id(Addr address) {
@@ -108,23 +127,25 @@ static UInt function_id(Addr address) {
   /* get_fnname's buffer is overwritten by the next lookup: copy before asking for the object. */
   name = VG_(strdup)("larmcount.name", name);
   if (!VG_(get_objname)(epoch, address, &object)) object = "[unknown]";
-  slot = text_hash(object, name) & ((1u << FUNCTION_HASH_BITS) - 1);
+  slot = text_hash(object, name) & (hash_slots - 1);
   for (;;) {
     id = function_hash[slot];
     if (id < 0) break;
-    if (VG_(strcmp)(functions[id].name, name) == 0 && VG_(strcmp)(functions[id].object, object) == 0) {
+    if (VG_(strcmp)(functions[id].name, name) == 0 &&
+        VG_(strcmp)(functions[id].object, object) == 0) {
       VG_(free)((HChar*)name);
       return (UInt)id;
     }
-    slot = (slot + 1) & ((1u << FUNCTION_HASH_BITS) - 1);
+    slot = (slot + 1) & (hash_slots - 1);
   }
-  if (function_count + 1 >= (1u << FUNCTION_HASH_BITS) / 2) {
-    VG_(free)((HChar*)name);
-    return 0; /* the table is full: later functions count under the first one seen */
+  if (2 * (function_count + 1) >= hash_slots) {
+    grow_hash();
+    slot = free_slot(object, name);
   }
   if (function_count == function_capacity) {
     function_capacity = function_capacity == 0 ? 256 : 2 * function_capacity;
-    functions = VG_(realloc)("larmcount.functions", functions, function_capacity * sizeof *functions);
+    functions =
+        VG_(realloc)("larmcount.functions", functions, function_capacity * sizeof *functions);
   }
   functions[function_count].name = (HChar*)name;
   functions[function_count].object = VG_(strdup)("larmcount.object", object);
@@ -140,24 +161,24 @@ static UInt function_id(Addr address) {
 /* --- the cache model ---------------------------------------------------------------------- */
 
 #define MAX_LEVELS 3
-#define DIRTY (1ULL << 63)  /* in a way's tag: the line was written since it was filled */
-#define EMPTY (~0ULL)       /* a way that holds no line */
+#define DIRTY (1ULL << 63) /* in a way's tag: the line was written since it was filled */
+#define EMPTY (~0ULL)      /* a way that holds no line */
 
 typedef struct {
   ULong bytes;
   UInt ways;
-  UInt sets;
+  ULong sets;  /* at most LARM_COUNT_MAX_CACHE_LINES */
   ULong* tags; /* sets × ways, most recently used first in each set */
 } Cache;
 
 static const HChar* cache_option = NULL;
-static Int levels = 0;                  /* 0: no model */
-static UInt line_shift = 6;             /* one line size for every level (the outermost's) */
+static Int levels = 0;      /* 0: no model */
+static UInt line_shift = 6; /* one line size for every level (the outermost's) */
 static ULong line_bytes = 64;
-static Cache shape[MAX_LEVELS];         /* sizes and ways as the option gives them */
-static Cache shared_level;              /* the last level, shared by every thread */
+static Cache shape[MAX_LEVELS];                 /* sizes and ways as the option gives them */
+static Cache shared_level;                      /* the last level, shared by every thread */
 static Cache (*private_levels)[MAX_LEVELS - 1]; /* VG_N_THREADS rows, allocated on first use */
-static Cache* current = NULL;           /* the running thread's private levels */
+static Cache* current = NULL;                   /* the running thread's private levels */
 
 static void cache_allocate(Cache* c, const Cache* like, const HChar* what) {
   ULong i, n;
@@ -173,7 +194,8 @@ static void cache_clear(Cache* c) {
 }
 
 /* Looks `line` up, marks it dirty when `write`, makes it the most recent of its set; on a miss it
- * is filled, and the line it evicts is returned in *victim when dirty (True), to be written back. */
+ * is filled, and the line it evicts is returned in *victim when dirty (True), to be written back.
+ */
 static Bool cache_ref(Cache* c, ULong line, Bool write, ULong* victim, Bool* write_back) {
   ULong* set = c->tags + (ULong)(line % c->sets) * c->ways;
   const ULong mark = write ? DIRTY : 0;
@@ -201,7 +223,9 @@ static Bool cache_ref(Cache* c, ULong line, Bool write, ULong* victim, Bool* wri
   return False;
 }
 
-static Cache* level_cache(Int k) { return k == levels - 1 ? &shared_level : &current[k]; }
+static Cache* level_cache(Int k) {
+  return k == levels - 1 ? &shared_level : &current[k];
+}
 
 /* Counts of the bytes level k serves (k == levels: memory). */
 static Int served_read(Int k) {
@@ -209,11 +233,13 @@ static Int served_read(Int k) {
 }
 static Int served_written(Int k) {
   return k == levels ? LARM_COUNT_MEMORY_WRITTEN
-                     : k == 1 ? LARM_COUNT_L2_WRITTEN : LARM_COUNT_L3_WRITTEN;
+         : k == 1    ? LARM_COUNT_L2_WRITTEN
+                     : LARM_COUNT_L3_WRITTEN;
 }
 static Int served_allocate(Int k) {
   return k == levels ? LARM_COUNT_MEMORY_ALLOCATE
-                     : k == 1 ? LARM_COUNT_L2_ALLOCATE : LARM_COUNT_L3_ALLOCATE;
+         : k == 1    ? LARM_COUNT_L2_ALLOCATE
+                     : LARM_COUNT_L3_ALLOCATE;
 }
 
 /* A reference to `line` at level k: a demand from the level above (or the core at k = 0), or the
@@ -289,7 +315,8 @@ static Bool parse_cache_option(const HChar* text) {
     if (end == p || (*end != ',' && *end != '\0')) return False;
     p = *end == ',' ? end + 1 : end;
     if (line < 8 || line > 4096 || (line & (line - 1)) != 0 || ways < 1 || ways > 64 ||
-        size < line * ways || size > (1LL << 36)) {
+        size < line * ways || size > (1LL << 36) ||
+        (ULong)size / (ULong)line > LARM_COUNT_MAX_CACHE_LINES) {
       return False;
     }
     shape[k].bytes = (ULong)size;
@@ -304,7 +331,7 @@ static Bool parse_cache_option(const HChar* text) {
   for (k = 0; k < levels; ++k) {
     /* Sets: the capacity over a set's bytes, at least one (a capacity need not be a power of
      * two: a measured one seldom is). */
-    shape[k].sets = (UInt)(shape[k].bytes / (line_bytes * shape[k].ways));
+    shape[k].sets = shape[k].bytes / (line_bytes * shape[k].ways);
     if (shape[k].sets == 0) shape[k].sets = 1;
   }
   return True;
@@ -341,8 +368,8 @@ static void on_thread_create(ThreadId parent, ThreadId child) {
   if (functions_path != NULL && function_tables[child] != NULL) {
     UInt k, rows = function_rows[child];
     if (retired_rows < function_capacity) {
-      ULong* grown = VG_(calloc)("larmcount.retired", (SizeT)function_capacity * LARM_COUNT_N,
-                                 sizeof(ULong));
+      ULong* grown =
+          VG_(calloc)("larmcount.retired", (SizeT)function_capacity * LARM_COUNT_N, sizeof(ULong));
       if (retired_functions != NULL) {
         VG_(memcpy)(grown, retired_functions, (SizeT)retired_rows * LARM_COUNT_N * sizeof(ULong));
         VG_(free)(retired_functions);
@@ -372,26 +399,51 @@ typedef enum { KIND_ADD = 0, KIND_MUL, KIND_DIV, KIND_FMA, KIND_N } FlopKind;
 
 /* FLOP operations of the current guest instruction, before its width is known. */
 typedef struct {
-  ULong flops[2];       /* [0] double, [1] single */
+  ULong flops[2];        /* [0] double, [1] single */
   ULong by_kind[KIND_N]; /* both precisions */
-  UInt lanes[2];        /* the widest vector operation's lanes */
-  UInt scalar_ops[2];   /* scalar operations: an FMA of 4 lanes is 4 scalar MAdds in the IR */
+  UInt lanes[2];         /* the widest vector operation's lanes */
+  UInt scalar_ops[2];    /* scalar operations: an FMA of 4 lanes is 4 scalar MAdds in the IR */
 } InstructionFlops;
 
 typedef enum { PREC_NONE = -1, PREC_DP = 0, PREC_SP = 1 } Precision;
 
 static FlopKind kind_of(IROp op) {
   switch (op) {
-    case Iop_MulF64: case Iop_MulF64r32: case Iop_Mul64F0x2: case Iop_MulF32: case Iop_Mul32F0x4:
-    case Iop_Mul64Fx2: case Iop_Mul64Fx4: case Iop_Mul32Fx2: case Iop_Mul32Fx4: case Iop_Mul32Fx8:
+    case Iop_MulF64:
+    case Iop_MulF64r32:
+    case Iop_Mul64F0x2:
+    case Iop_MulF32:
+    case Iop_Mul32F0x4:
+    case Iop_Mul64Fx2:
+    case Iop_Mul64Fx4:
+    case Iop_Mul32Fx2:
+    case Iop_Mul32Fx4:
+    case Iop_Mul32Fx8:
       return KIND_MUL;
-    case Iop_DivF64: case Iop_SqrtF64: case Iop_DivF64r32: case Iop_Div64F0x2: case Iop_Sqrt64F0x2:
-    case Iop_DivF32: case Iop_SqrtF32: case Iop_Div32F0x4: case Iop_Sqrt32F0x4:
-    case Iop_Div64Fx2: case Iop_Sqrt64Fx2: case Iop_Div64Fx4: case Iop_Sqrt64Fx4:
-    case Iop_Div32Fx4: case Iop_Sqrt32Fx4: case Iop_Div32Fx8: case Iop_Sqrt32Fx8:
+    case Iop_DivF64:
+    case Iop_SqrtF64:
+    case Iop_DivF64r32:
+    case Iop_Div64F0x2:
+    case Iop_Sqrt64F0x2:
+    case Iop_DivF32:
+    case Iop_SqrtF32:
+    case Iop_Div32F0x4:
+    case Iop_Sqrt32F0x4:
+    case Iop_Div64Fx2:
+    case Iop_Sqrt64Fx2:
+    case Iop_Div64Fx4:
+    case Iop_Sqrt64Fx4:
+    case Iop_Div32Fx4:
+    case Iop_Sqrt32Fx4:
+    case Iop_Div32Fx8:
+    case Iop_Sqrt32Fx8:
       return KIND_DIV;
-    case Iop_MAddF64: case Iop_MSubF64: case Iop_MAddF64r32: case Iop_MSubF64r32:
-    case Iop_MAddF32: case Iop_MSubF32:
+    case Iop_MAddF64:
+    case Iop_MSubF64:
+    case Iop_MAddF64r32:
+    case Iop_MSubF64r32:
+    case Iop_MAddF32:
+    case Iop_MSubF32:
       return KIND_FMA;
     default:
       return KIND_ADD;
@@ -404,41 +456,92 @@ static Precision classify(IROp op, UInt* lanes, UInt* per_lane) {
   *per_lane = 1;
   switch (op) {
     /* scalar: x87, SSE's F0x2/F0x4 forms work on the low lane only */
-    case Iop_AddF64: case Iop_SubF64: case Iop_MulF64: case Iop_DivF64: case Iop_SqrtF64:
-    case Iop_AddF64r32: case Iop_SubF64r32: case Iop_MulF64r32: case Iop_DivF64r32:
-    case Iop_MaxNumF64: case Iop_MinNumF64:
-    case Iop_Add64F0x2: case Iop_Sub64F0x2: case Iop_Mul64F0x2: case Iop_Div64F0x2:
-    case Iop_Max64F0x2: case Iop_Min64F0x2: case Iop_Sqrt64F0x2:
+    case Iop_AddF64:
+    case Iop_SubF64:
+    case Iop_MulF64:
+    case Iop_DivF64:
+    case Iop_SqrtF64:
+    case Iop_AddF64r32:
+    case Iop_SubF64r32:
+    case Iop_MulF64r32:
+    case Iop_DivF64r32:
+    case Iop_MaxNumF64:
+    case Iop_MinNumF64:
+    case Iop_Add64F0x2:
+    case Iop_Sub64F0x2:
+    case Iop_Mul64F0x2:
+    case Iop_Div64F0x2:
+    case Iop_Max64F0x2:
+    case Iop_Min64F0x2:
+    case Iop_Sqrt64F0x2:
       return PREC_DP;
-    case Iop_MAddF64: case Iop_MSubF64: case Iop_MAddF64r32: case Iop_MSubF64r32:
+    case Iop_MAddF64:
+    case Iop_MSubF64:
+    case Iop_MAddF64r32:
+    case Iop_MSubF64r32:
       *per_lane = 2;
       return PREC_DP;
-    case Iop_AddF32: case Iop_SubF32: case Iop_MulF32: case Iop_DivF32: case Iop_SqrtF32:
-    case Iop_MaxNumF32: case Iop_MinNumF32:
-    case Iop_Add32F0x4: case Iop_Sub32F0x4: case Iop_Mul32F0x4: case Iop_Div32F0x4:
-    case Iop_Max32F0x4: case Iop_Min32F0x4: case Iop_Sqrt32F0x4:
+    case Iop_AddF32:
+    case Iop_SubF32:
+    case Iop_MulF32:
+    case Iop_DivF32:
+    case Iop_SqrtF32:
+    case Iop_MaxNumF32:
+    case Iop_MinNumF32:
+    case Iop_Add32F0x4:
+    case Iop_Sub32F0x4:
+    case Iop_Mul32F0x4:
+    case Iop_Div32F0x4:
+    case Iop_Max32F0x4:
+    case Iop_Min32F0x4:
+    case Iop_Sqrt32F0x4:
       return PREC_SP;
-    case Iop_MAddF32: case Iop_MSubF32:
+    case Iop_MAddF32:
+    case Iop_MSubF32:
       *per_lane = 2;
       return PREC_SP;
     /* packed */
-    case Iop_Add64Fx2: case Iop_Sub64Fx2: case Iop_Mul64Fx2: case Iop_Div64Fx2:
-    case Iop_Max64Fx2: case Iop_Min64Fx2: case Iop_Sqrt64Fx2:
+    case Iop_Add64Fx2:
+    case Iop_Sub64Fx2:
+    case Iop_Mul64Fx2:
+    case Iop_Div64Fx2:
+    case Iop_Max64Fx2:
+    case Iop_Min64Fx2:
+    case Iop_Sqrt64Fx2:
       *lanes = 2;
       return PREC_DP;
-    case Iop_Add64Fx4: case Iop_Sub64Fx4: case Iop_Mul64Fx4: case Iop_Div64Fx4:
-    case Iop_Max64Fx4: case Iop_Min64Fx4: case Iop_Sqrt64Fx4:
+    case Iop_Add64Fx4:
+    case Iop_Sub64Fx4:
+    case Iop_Mul64Fx4:
+    case Iop_Div64Fx4:
+    case Iop_Max64Fx4:
+    case Iop_Min64Fx4:
+    case Iop_Sqrt64Fx4:
       *lanes = 4;
       return PREC_DP;
-    case Iop_Add32Fx2: case Iop_Sub32Fx2: case Iop_Mul32Fx2: case Iop_Max32Fx2: case Iop_Min32Fx2:
+    case Iop_Add32Fx2:
+    case Iop_Sub32Fx2:
+    case Iop_Mul32Fx2:
+    case Iop_Max32Fx2:
+    case Iop_Min32Fx2:
       *lanes = 2;
       return PREC_SP;
-    case Iop_Add32Fx4: case Iop_Sub32Fx4: case Iop_Mul32Fx4: case Iop_Div32Fx4:
-    case Iop_Max32Fx4: case Iop_Min32Fx4: case Iop_Sqrt32Fx4:
+    case Iop_Add32Fx4:
+    case Iop_Sub32Fx4:
+    case Iop_Mul32Fx4:
+    case Iop_Div32Fx4:
+    case Iop_Max32Fx4:
+    case Iop_Min32Fx4:
+    case Iop_Sqrt32Fx4:
       *lanes = 4;
       return PREC_SP;
-    case Iop_Add32Fx8: case Iop_Sub32Fx8: case Iop_Mul32Fx8: case Iop_Div32Fx8:
-    case Iop_Max32Fx8: case Iop_Min32Fx8: case Iop_Sqrt32Fx8:
+    case Iop_Add32Fx8:
+    case Iop_Sub32Fx8:
+    case Iop_Mul32Fx8:
+    case Iop_Div32Fx8:
+    case Iop_Max32Fx8:
+    case Iop_Min32Fx8:
+    case Iop_Sqrt32Fx8:
       *lanes = 8;
       return PREC_SP;
     default:
@@ -547,13 +650,13 @@ static VG_REGPARM(2) void count_guarded_store(HWord bytes, HWord function) {
 }
 
 static void add_guarded(IRSB* sb, IRExpr* guard, Bool store, UInt bytes) {
-  IRDirty* call =
-      store ? unsafeIRDirty_0_N(2, "count_guarded_store", VG_(fnptr_to_fnentry)(count_guarded_store),
-                                mkIRExprVec_2(mkIRExpr_HWord(bytes),
-                                              mkIRExpr_HWord(current_function)))
-            : unsafeIRDirty_0_N(2, "count_guarded_load", VG_(fnptr_to_fnentry)(count_guarded_load),
-                                mkIRExprVec_2(mkIRExpr_HWord(bytes),
-                                              mkIRExpr_HWord(current_function)));
+  IRDirty* call = store
+                      ? unsafeIRDirty_0_N(
+                            2, "count_guarded_store", VG_(fnptr_to_fnentry)(count_guarded_store),
+                            mkIRExprVec_2(mkIRExpr_HWord(bytes), mkIRExpr_HWord(current_function)))
+                      : unsafeIRDirty_0_N(
+                            2, "count_guarded_load", VG_(fnptr_to_fnentry)(count_guarded_load),
+                            mkIRExprVec_2(mkIRExpr_HWord(bytes), mkIRExpr_HWord(current_function)));
   call->guard = guard;
   addStmtToIRSB(sb, IRStmt_Dirty(call));
 }
@@ -562,31 +665,45 @@ static void add_guarded(IRSB* sb, IRExpr* guard, Bool store, UInt bytes) {
 static void add_model_call(IRSB* sb, IRExpr* address, UInt bytes, Bool write, IRExpr* guard) {
   IRDirty* call;
   if (levels == 0 || bytes == 0) return;
-  call = write ? unsafeIRDirty_0_N(3, "model_write", VG_(fnptr_to_fnentry)(model_write),
-                                   mkIRExprVec_3(address, mkIRExpr_HWord(bytes),
-                                                 mkIRExpr_HWord(current_function)))
-               : unsafeIRDirty_0_N(3, "model_read", VG_(fnptr_to_fnentry)(model_read),
-                                   mkIRExprVec_3(address, mkIRExpr_HWord(bytes),
-                                                 mkIRExpr_HWord(current_function)));
+  call = write
+             ? unsafeIRDirty_0_N(
+                   3, "model_write", VG_(fnptr_to_fnentry)(model_write),
+                   mkIRExprVec_3(address, mkIRExpr_HWord(bytes), mkIRExpr_HWord(current_function)))
+             : unsafeIRDirty_0_N(
+                   3, "model_read", VG_(fnptr_to_fnentry)(model_read),
+                   mkIRExprVec_3(address, mkIRExpr_HWord(bytes), mkIRExpr_HWord(current_function)));
   if (guard != NULL) call->guard = guard;
   addStmtToIRSB(sb, IRStmt_Dirty(call));
 }
 
 static UInt load_g_bytes(IRLoadGOp cvt) {
   switch (cvt) {
-    case ILGop_IdentV128: return 16;
-    case ILGop_Ident64: return 8;
-    case ILGop_Ident32: return 4;
-    case ILGop_16Uto32: case ILGop_16Sto32: return 2;
-    case ILGop_8Uto32: case ILGop_8Sto32: return 1;
-    default: return 0;
+    case ILGop_IdentV128:
+      return 16;
+    case ILGop_Ident64:
+      return 8;
+    case ILGop_Ident32:
+      return 4;
+    case ILGop_16Uto32:
+    case ILGop_16Sto32:
+      return 2;
+    case ILGop_8Uto32:
+    case ILGop_8Sto32:
+      return 1;
+    default:
+      return 0;
   }
 }
 
 static IRSB* instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayout* layout,
-                        const VexGuestExtents* extents, const VexArchInfo* arch,
-                        IRType word, IRType host_word) {
-  (void)closure; (void)layout; (void)extents; (void)arch; (void)word; (void)host_word;
+                        const VexGuestExtents* extents, const VexArchInfo* arch, IRType word,
+                        IRType host_word) {
+  (void)closure;
+  (void)layout;
+  (void)extents;
+  (void)arch;
+  (void)word;
+  (void)host_word;
   IRSB* out = deepCopyIRSBExceptStmts(in);
   Pending pending;
   InstructionFlops insn;
@@ -653,8 +770,8 @@ static IRSB* instrument(VgCallbackClosure* closure, IRSB* in, const VexGuestLayo
       }
       case Ist_CAS: {
         IRCAS* cas = st->Ist.CAS.details;
-        const UInt bytes = sizeofIRType(typeOfIRExpr(in->tyenv, cas->dataLo)) *
-                           (cas->dataHi != NULL ? 2 : 1);
+        const UInt bytes =
+            sizeofIRType(typeOfIRExpr(in->tyenv, cas->dataLo)) * (cas->dataHi != NULL ? 2 : 1);
         pending.add[LARM_COUNT_LOADS] += 1;
         pending.add[LARM_COUNT_BYTES_LOADED] += bytes;
         pending.add[LARM_COUNT_STORES] += 1;
@@ -727,33 +844,37 @@ static Bool handle_request(ThreadId tid, UWord* args, UWord* answer) {
 }
 
 static Bool process_option(const HChar* arg) {
-  if VG_STR_CLO(arg, "--larm-out", totals_path) {}
-  else if VG_STR_CLO(arg, "--larm-functions", functions_path) {}
-  else if VG_STR_CLO(arg, "--larm-cache", cache_option) {
+  if VG_STR_CLO (arg, "--larm-out", totals_path) {
+  } else if VG_STR_CLO (arg, "--larm-functions", functions_path) {
+  } else if VG_STR_CLO (arg, "--larm-cache", cache_option) {
     if (!parse_cache_option(cache_option)) {
-      VG_(fmsg_bad_option)(arg, "expected SIZE:WAYS:LINE[,SIZE:WAYS:LINE...], at most 3 levels, "
-                                "LINE a power of two from 8 to 4096, SIZE at least WAYS lines\n");
+      VG_(fmsg_bad_option)
+      (arg,
+       "expected SIZE:WAYS:LINE[,SIZE:WAYS:LINE...], at most 3 levels, "
+       "LINE a power of two from 8 to 4096, SIZE at least WAYS lines, "
+       "at most 64 GiB and 2^28 lines\n");
     }
-  }
-  else return False;
+  } else
+    return False;
   return True;
 }
 
 static void print_usage(void) {
   VG_(printf)("    --larm-out=FILE           write the program's total counts as JSON\n");
-  VG_(printf)("    --larm-functions=FILE     write the counts per function and thread (%%p: pid)\n");
-  VG_(printf)("    --larm-cache=SIZE:WAYS:LINE,...  model these caches (innermost first; the\n"
-              "                              last shared, the others per thread)\n");
+  VG_(printf)
+  ("    --larm-functions=FILE     write the counts per function and thread (%%p: pid)\n");
+  VG_(printf)
+  ("    --larm-cache=SIZE:WAYS:LINE,...  model these caches (innermost first; the\n"
+   "                              last shared, the others per thread)\n");
 }
 
 static void print_debug_usage(void) {}
 
 static void post_clo_init(void) {
-  Int k;
   started_pid = VG_(getpid)();
   saved = VG_(calloc)("larmcount.saved", VG_N_THREADS, sizeof *saved);
   if (functions_path != NULL) {
-    for (k = 0; k < (1 << FUNCTION_HASH_BITS); ++k) function_hash[k] = -1;
+    grow_hash();
     function_tables = VG_(calloc)("larmcount.tables", VG_N_THREADS, sizeof *function_tables);
     function_rows = VG_(calloc)("larmcount.rows", VG_N_THREADS, sizeof *function_rows);
   }
@@ -777,13 +898,33 @@ static Int create_output(const HChar* path) {
   return (Int)sr_Res(opened);
 }
 
-static const HChar* const count_names[LARM_COUNT_N] = {
-    "instructions", "bytes_loaded", "bytes_stored",  "loads",         "stores",
-    "flops_dp_scalar", "flops_dp_128", "flops_dp_256", "flops_dp_512", "flops_sp_scalar",
-    "flops_sp_128", "flops_sp_256", "flops_sp_512", "fma_flops", "bytes_l2_read",
-    "bytes_l2_written", "bytes_l3_read", "bytes_l3_written", "bytes_memory_read",
-    "bytes_memory_written", "cache_accesses", "add_flops", "mul_flops", "div_flops",
-    "bytes_l2_allocate", "bytes_l3_allocate", "bytes_memory_allocate"};
+static const HChar* const count_names[LARM_COUNT_N] = {"instructions",
+                                                       "bytes_loaded",
+                                                       "bytes_stored",
+                                                       "loads",
+                                                       "stores",
+                                                       "flops_dp_scalar",
+                                                       "flops_dp_128",
+                                                       "flops_dp_256",
+                                                       "flops_dp_512",
+                                                       "flops_sp_scalar",
+                                                       "flops_sp_128",
+                                                       "flops_sp_256",
+                                                       "flops_sp_512",
+                                                       "fma_flops",
+                                                       "bytes_l2_read",
+                                                       "bytes_l2_written",
+                                                       "bytes_l3_read",
+                                                       "bytes_l3_written",
+                                                       "bytes_memory_read",
+                                                       "bytes_memory_written",
+                                                       "cache_accesses",
+                                                       "add_flops",
+                                                       "mul_flops",
+                                                       "div_flops",
+                                                       "bytes_l2_allocate",
+                                                       "bytes_l3_allocate",
+                                                       "bytes_memory_allocate"};
 
 static void write_totals(void) {
   ULong total[LARM_COUNT_N];
@@ -808,8 +949,9 @@ static void write_totals(void) {
   VG_(close)(fd);
 }
 
-
-static void write_text(Int fd, const HChar* text) { VG_(write)(fd, text, VG_(strlen)(text)); }
+static void write_text(Int fd, const HChar* text) {
+  VG_(write)(fd, text, VG_(strlen)(text));
+}
 
 /* A name written on one line: tabs and line ends would break the format. */
 static void write_name(Int fd, const HChar* text) {
@@ -848,8 +990,8 @@ static void write_functions(void) {
   Int fd = create_output(VG_(expand_file_name)("--larm-functions", functions_path));
   if (fd < 0) return;
   if (running_tid != VG_INVALID_THREADID) VG_(memcpy)(saved[running_tid], running, sizeof running);
-  VG_(snprintf)(line, sizeof line, "larmcount-functions\t%d\t%d\n", LARM_COUNT_PROTOCOL_VERSION,
-                levels);
+  VG_(snprintf)
+  (line, sizeof line, "larmcount-functions\t%d\t%d\n", LARM_COUNT_PROTOCOL_VERSION, levels);
   write_text(fd, line);
   write_text(fd, "counts");
   for (i = 0; i < LARM_COUNT_N; ++i) {

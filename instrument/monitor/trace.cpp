@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <nlohmann/json.hpp>
+
 #include "results/atomic_file.h"
 #include "results/csv_writer.h"
 #include "results/number_text.h"
@@ -21,7 +23,8 @@ std::string number(double value) {
 
 }  // namespace
 
-TraceWriter::TraceWriter(const std::filesystem::path& file) : file_(file) {
+TraceWriter::TraceWriter(const std::filesystem::path& file, std::uint64_t max_json_bytes)
+    : file_(file), max_json_bytes_(max_json_bytes) {
   std::error_code ignored;
   std::filesystem::remove(file, ignored);  // a link planted there: the link, not its target
   fd_ = results::create_new_file(file);
@@ -38,7 +41,12 @@ TraceWriter::~TraceWriter() {
 }
 
 void TraceWriter::write(double seconds, const MonitorSet& monitors) {
+  if (full_) {
+    ++samples_left_out_;
+    return;
+  }
   std::string rows;
+  std::uint64_t json_bytes = 0, added = 0;
   const std::string time = number(seconds);
   for (const MonitorInstance& m : monitors.monitors()) {
     if (!m.spec.output) continue;
@@ -49,9 +57,30 @@ void TraceWriter::write(double seconds, const MonitorSet& monitors) {
         rows += time + "," + results::csv_field(m.spec.name) + "," +
                 results::csv_field(m.spec.object) + "," + results::csv_field(object) + "," +
                 results::csv_field(m.value_names[v]) + "," + number(value) + "\n";
-        ++rows_;
-        peaks_.add(m.spec.name, m.spec.object, m.value_names[v], object, o, m.objects.size(), value,
-                   seconds);
+        // The row as trace.json holds it (",\n  " and the array), names escaped as JSON's.
+        json_bytes += 4 + nlohmann::json::array({seconds, m.spec.name, m.spec.object, object,
+                                                 m.value_names[v], value})
+                              .dump()
+                              .size();
+        ++added;
+      }
+    }
+  }
+  if (json_bytes_ + json_bytes + std::min(kTraceDescriptionReserveBytes, max_json_bytes_ / 2) >
+      max_json_bytes_) {
+    full_ = true;
+    ++samples_left_out_;
+    return;
+  }
+  json_bytes_ += json_bytes;
+  rows_ += added;
+  for (const MonitorInstance& m : monitors.monitors()) {
+    if (!m.spec.output) continue;
+    for (std::size_t o = 0; o < m.objects.size(); ++o) {
+      const std::string object = object_name(m.objects[o]);
+      for (std::size_t v = 0; v < m.value_names.size(); ++v) {
+        peaks_.add(m.spec.name, m.spec.object, m.value_names[v], object, o, m.objects.size(),
+                   m.values[o][v], seconds);
       }
     }
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "instrument/monitor/monitor_set.h"
+#include "results/monitor_trace.h"
 
 namespace larm::monitor {
 
@@ -40,10 +41,17 @@ class PeakTracker {
   std::map<std::string, std::vector<double>> object_peaks_;  // same key
 };
 
+// The rows a trace keeps: as many as keep its trace.json (the rows again, with the monitors'
+// description) within what larm reads back (results::kMaxMonitorTraceBytes), with this much left
+// for the description. Past it, samples are no longer written (full() says so).
+inline constexpr std::uint64_t kTraceDescriptionReserveBytes = std::uint64_t{16} << 20;
+
 class TraceWriter {
  public:
   // Replaces what is at file (a planted link itself, never its target) with a new file.
-  explicit TraceWriter(const std::filesystem::path& file);
+  // max_json_bytes: the largest trace.json its rows may make (a smaller one for tests).
+  explicit TraceWriter(const std::filesystem::path& file,
+                       std::uint64_t max_json_bytes = results::kMaxMonitorTraceBytes);
   ~TraceWriter();
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
@@ -51,6 +59,9 @@ class TraceWriter {
   void write(double seconds, const MonitorSet& monitors);
 
   std::uint64_t rows() const { return rows_; }
+  // Whether the trace reached its bound: the samples after it were not written.
+  bool full() const { return full_; }
+  std::uint64_t samples_left_out() const { return samples_left_out_; }
   // Where and when each traced monitor's values peaked, over the samples written.
   const PeakTracker& peaks() const { return peaks_; }
 
@@ -58,6 +69,10 @@ class TraceWriter {
   int fd_ = -1;
   std::filesystem::path file_;
   std::uint64_t rows_ = 0;
+  std::uint64_t max_json_bytes_;
+  std::uint64_t json_bytes_ = 0;  // of the rows in trace.json, as write_trace_json writes them
+  bool full_ = false;
+  std::uint64_t samples_left_out_ = 0;
   PeakTracker peaks_;
 };
 

@@ -28,6 +28,12 @@ struct TraceSummary {
 
 // Throws std::runtime_error naming the file: as results::read_monitor_trace, or a row of a
 // monitor, object or value the file does not describe.
+// A monitor without values or objects is refused too: it traces nothing.
 TraceSummary read_trace_json(const std::filesystem::path& file);
+
+// Checks trace.csv (which the figures are drawn from) against its trace.json read back: the same
+// header, every row's monitor, object and value described there, and as many rows. Throws
+// std::runtime_error naming the file and the first row that is not.
+void check_trace_csv(const std::filesystem::path& csv, const TraceSummary& trace);
 
 }  // namespace larm::monitor

@@ -78,6 +78,35 @@ check(r.returncode != 0 and len(errors) == 1 and "symbolic link" in errors[0],
       f"swapped output: one error line naming the link, exit {r.returncode}: {errors}")
 check(os.listdir(elsewhere) == [], f"swapped output: nothing written elsewhere: {os.listdir(elsewhere)}")
 
+# counted/ swapped for a link during the native run: refused before the counting run writes
+# anything there (its log, the tool's files), by larm count and by larm profile.
+for command in ("count", "profile"):
+    if command == "profile" and shutil.which("perf") is None:
+        print("perf is not installed: larm profile's swapped counted/ is not checked")
+        continue
+    elsewhere = os.path.join(work, f"elsewhere-{command}")
+    os.makedirs(elsewhere)
+    with open(os.path.join(elsewhere, "valgrind.log"), "w") as f:
+        f.write(VICTIM_TEXT)
+    out = os.path.join(work, f"swap-counted-{command}")
+    r = subprocess.run([larm, command, "--no-cache-model", "--repeat", "1", "--out", out, "--",
+                        program, "swapdir", out, "counted", elsewhere], capture_output=True,
+                       text=True, timeout=300, cwd=work)
+    errors = [line for line in r.stderr.splitlines() if line.startswith("larm: error:")]
+    check(r.returncode != 0 and len(errors) == 1 and "symbolic link" in errors[0],
+          f"{command}: swapped counted/: one error line naming the link, exit {r.returncode}: "
+          f"{r.stderr[-400:]}")
+    check(sorted(os.listdir(elsewhere)) == ["valgrind.log"] and
+          open(os.path.join(elsewhere, "valgrind.log")).read() == VICTIM_TEXT,
+          f"{command}: swapped counted/: nothing written there: {os.listdir(elsewhere)}")
+
+# An --out whose name holds a terminal escape: every line larm prints shows it escaped.
+out = os.path.join(work, "out-\x1b]0;owned\x07-\x1b[31m")
+r = count(out)
+check(r.returncode == 0, f"escaped --out: the run completes: {r.stderr[-300:]}")
+check("\x1b" not in r.stdout and "\x1b" not in r.stderr and "\\x1b" in r.stderr,
+      f"escaped --out: printed escaped: {r.stdout[-300:]!r} {r.stderr[-300:]!r}")
+
 # A child that outlives the program.
 late = os.path.join(work, "late.txt")
 out = os.path.join(work, "linger")
@@ -152,6 +181,18 @@ check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "\x1b" n
 r = subprocess.run([larm, "count", "--no-native", "--out", out, "--", "/no/such/program"],
                    capture_output=True, text=True, timeout=60)
 check(r.returncode == 2 and not os.path.exists(out), f"missing program with --no-native: exit 2: {r.stderr}")
+
+# A larm copied out of its build tree (as a package installs it) does not take the build's tool:
+# without one beside it, it says so, exit 2, before any run.
+copied = os.path.join(work, "elsewhere-bin", "larm")
+os.makedirs(os.path.dirname(copied))
+shutil.copy2(larm, copied)
+env = {k: v for k, v in os.environ.items() if k != "LARM_COUNT_TOOL_DIR"}
+out = os.path.join(work, "copied")
+r = subprocess.run([copied, "count", "--out", out, "--", program], capture_output=True, text=True,
+                   timeout=60, env=env)
+check(r.returncode == 2 and "not built or not found" in r.stderr and not os.path.exists(out),
+      f"a larm outside its build tree: no tool taken from the tree: {r.returncode} {r.stderr[-300:]}")
 
 shutil.rmtree(work, ignore_errors=True)
 if failures:

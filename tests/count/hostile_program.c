@@ -3,10 +3,13 @@
  *   plant DIR VICTIM  links DIR/runs.json, DIR/counted/totals.json and DIR/timed/regions.json's
  *                     neighbours to VICTIM (files larm or its tool write after the program ran);
  *   swap DIR VICTIMDIR  replaces DIR/timed with a link to VICTIMDIR;
+ *   swapdir DIR SUB VICTIMDIR  replaces DIR/SUB with a link to VICTIMDIR (once: a second run
+ *                     finds the link there and leaves it);
  *   linger FILE       forks a child that outlives the program and writes FILE 3 s later;
  *   badpointer        sends larm's Valgrind tool a read request with an address it cannot write;
  *   huge              declares FLOPs and bytes beyond 1e18 and a sum that would pass it;
- *   escape            names a region with an escape sequence and invalid UTF-8.
+ *   escape            names a region with an escape sequence and invalid UTF-8;
+ *   nap SECONDS       sleeps that long once its regions are written (a run to interrupt).
  * It exits 0 whatever happened. */
 #include <larm/region.h>
 #include <stdint.h>
@@ -63,6 +66,15 @@ int main(int argc, char** argv) {
     snprintf(aside, sizeof aside, "%s/timed-aside", argv[2]);
     rename(path, aside);
     plant(argv[3], path);
+  } else if (strcmp(mode, "swapdir") == 0 && argc > 4) {
+    struct stat info;
+    snprintf(path, sizeof path, "%s/%s", argv[2], argv[3]);
+    if (lstat(path, &info) == 0 && S_ISDIR(info.st_mode)) {
+      char aside[4200];
+      snprintf(aside, sizeof aside, "%s/%s-aside", argv[2], argv[3]);
+      rename(path, aside);
+      plant(argv[4], path);
+    }
   } else if (strcmp(mode, "linger") == 0 && argc > 2) {
     if (fork() == 0) {
       setsid();
@@ -74,6 +86,8 @@ int main(int argc, char** argv) {
       }
       _exit(0);
     }
+  } else if (strcmp(mode, "nap") == 0 && argc > 2) {
+    usleep((useconds_t)(atof(argv[2]) * 1e6));
   } else if (strcmp(mode, "badpointer") == 0) {
     unsigned long answer = VALGRIND_DO_CLIENT_REQUEST_EXPR(0, READ_REQUEST, 16, 21, 0, 0, 0);
     printf("bad pointer request answered %lu\n", answer);

@@ -5,7 +5,7 @@
 - the installed larm runs: --version, kernels, a quick FLOP characterization;
 - a region client builds against the system install with find_package(larm) and with
   `pkg-config --cflags --libs larm`, and runs without LD_LIBRARY_PATH; larm count counts it with
-  the installed Valgrind tool;
+  the installed Valgrind tool, and without it says so (never taking the build tree's);
 - `apt-get purge larm` leaves none of its files behind.
 Needs root and apt (the CI machine); elsewhere it skips (exit 77). It changes the machine's
 packages for its duration and purges larm at the end, also when a step fails.
@@ -103,6 +103,19 @@ with tempfile.TemporaryDirectory(prefix="larm-deb-test-") as tmp:
             check(counted.returncode == 0 and os.path.exists(counts) and
                   json.load(open(counts)).get("run") == "counted",
                   "larm count with the installed tool: " + counted.stderr[-300:])
+            # Without its own tool, the installed larm does not fall back on the build's tree
+            # (which is here): it says the tool is missing.
+            tools = [line for line in run(["dpkg", "-L", "larm"]).stdout.splitlines()
+                     if line.endswith("/larmcount-amd64-linux") and os.path.isfile(line)]
+            if tools:
+                os.rename(tools[0], tools[0] + ".aside")
+                try:
+                    lost = run(["/usr/bin/larm", "count", "--out", os.path.join(tmp, "no-tool"),
+                                "--", os.path.join(app, "build", "uses_larm")], env=no_path)
+                finally:
+                    os.rename(tools[0] + ".aside", tools[0])
+                check(lost.returncode == 2 and "not built or not found" in lost.stderr,
+                      "the installed larm never takes the build tree's tool: " + lost.stderr[-300:])
         flags = run(["pkg-config", "--cflags", "--libs", "larm"], env=no_path)
         check(flags.returncode == 0 and "-llarm" in flags.stdout, "pkg-config --cflags --libs larm: " + flags.stdout.strip())
         exe = os.path.join(tmp, "pkgconfig_app")
