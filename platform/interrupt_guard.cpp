@@ -1,6 +1,8 @@
 // The SIGINT/SIGTERM handler behind InterruptGuard: one flag, set with a lock-free atomic.
 #include "platform/interrupt_guard.h"
 
+#include <signal.h>
+
 #include <csignal>
 
 namespace larm::platform {
@@ -25,13 +27,19 @@ extern "C" void on_interrupt(int signal) {
 InterruptGuard::InterruptGuard(bool also_terminate) : also_terminate_(also_terminate) {
   g_stop_requested.store(false);
   g_first_signal.store(0);
-  previous_ = std::signal(SIGINT, on_interrupt);
-  if (also_terminate_) previous_terminate_ = std::signal(SIGTERM, on_interrupt);
+  // sigaction, not signal(): the handler before may take siginfo (SA_SIGINFO), and is put back
+  // whole.
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  action.sa_flags = SA_RESTART;  // as glibc's signal(): a system call under way goes on
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, &previous_);
+  if (also_terminate_) ::sigaction(SIGTERM, &action, &previous_terminate_);
 }
 
 InterruptGuard::~InterruptGuard() {
-  std::signal(SIGINT, previous_);
-  if (also_terminate_) std::signal(SIGTERM, previous_terminate_);
+  ::sigaction(SIGINT, &previous_, nullptr);
+  if (also_terminate_) ::sigaction(SIGTERM, &previous_terminate_, nullptr);
 }
 
 const std::atomic<bool>* InterruptGuard::stop_flag() const {

@@ -2,6 +2,8 @@
 // keeping what they finished; a second ends the process.
 #pragma once
 
+#include <signal.h>
+
 #include <atomic>
 
 namespace larm::platform {
@@ -22,8 +24,8 @@ class InterruptGuard {
   int signal() const;
 
  private:
-  void (*previous_)(int);
-  void (*previous_terminate_)(int) = nullptr;
+  struct sigaction previous_ {};
+  struct sigaction previous_terminate_ {};
   bool also_terminate_ = false;
 };
 
