@@ -218,9 +218,16 @@ c.check(0 < len(drawn) <= 32 and f"the first {len(drawn)} of the 40 traced monit
 # --from a trace whose trace.json and trace.csv disagree, or whose monitor has no values: one
 # line and exit 2, nothing drawn (no crash).
 source = os.path.join(work, "at-once")
+
+
+def without_values(doc):
+    """The first monitor with no values, and its rows gone (as its trace.csv's below)."""
+    doc["monitors"][0]["values"] = []
+    doc["rows"] = [row for row in doc["rows"] if row[1] != doc["monitors"][0]["name"]]
+
+
 for what, edit_json, extra_csv, needle in (
-        ("a monitor without values",
-         lambda d: d["monitors"][0].update(values=[]), None, "has no values"),
+        ("a monitor without values (nor rows)", without_values, "drop", "has no values"),
         ("a trace.csv row of no described monitor", None,
          "0.5,ghost,Machine,Machine L#0,v,1\n", "ghost is not described"),
         ("a trace.csv with fewer rows", None, "", "fewer rows")):
@@ -231,11 +238,14 @@ for what, edit_json, extra_csv, needle in (
         doc = json.load(open(os.path.join(out, "trace.json")))
         edit_json(doc)
         json.dump(doc, open(os.path.join(out, "trace.json"), "w"))
+    name = json.load(open(os.path.join(out, "trace.json")))["monitors"][0]["name"]
     if extra_csv is not None:
         lines = open(os.path.join(out, "trace.csv")).read().splitlines(keepends=True)
-        body = lines + [extra_csv] if extra_csv else lines[:-1]
+        if extra_csv == "drop":
+            body = [lines[0]] + [line for line in lines[1:] if line.split(",")[1] != name]
+        else:
+            body = lines + [extra_csv] if extra_csv else lines[:-1]
         open(os.path.join(out, "trace.csv"), "w").write("".join(body))
-    name = json.load(open(os.path.join(out, "trace.json")))["monitors"][0]["name"]
     r = run(larm, "monitor", "--from", out, "--picture", name, timeout=120)
     lines = r.stderr.strip().splitlines()
     c.check(r.returncode == 2 and len(lines) == 1 and needle in lines[0],
