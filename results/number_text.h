@@ -3,6 +3,7 @@
 // of them and showed a wrong number).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace larm::results {
@@ -20,5 +21,9 @@ std::string table_value_text(double value);
 
 // A duration as progress lines write it: 75.4 -> "1:15".
 std::string minutes_text(double seconds);
+
+// A size in bytes: a whole number with an optional binary unit, "4096", "48K", "2MiB", "1.5M",
+// "1G" (K, M, G = KiB, MiB, GiB; a trailing B optional); throws UsageError naming `what`.
+std::uint64_t parse_bytes(const std::string& text, const std::string& what);
 
 }  // namespace larm::results

@@ -1,10 +1,10 @@
 // The caches larm count and larm profile model, as --cache-model chooses them.
 #include <gtest/gtest.h>
 
-#include "tools/cache_model.h"
+#include "application/cache_model.h"
 #include "tools/cli_options.h"
 
-namespace larm::cli {
+namespace larm::application {
 namespace {
 
 topology::Topology machine() {
@@ -76,4 +76,4 @@ TEST(CacheModelSetting, AHugeSpecIsNotEchoedBack) {
 }
 
 }  // namespace
-}  // namespace larm::cli
+}  // namespace larm::application

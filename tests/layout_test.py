@@ -27,8 +27,11 @@ ALLOWED = {
     "instrument": {"results", "topology", "platform", "larm"},
     "fleet": {"results", "topology", "platform", "codegen", "kernels", "roofline", "characterize",
               "larm"},
+    # The engine that runs, samples and counts applications (larm count, profile, monitor, run);
+    # report/ for finding a program in PATH.
+    "application": {"results", "topology", "platform", "report", "instrument", "larm"},
     "tools": {"results", "topology", "platform", "codegen", "kernels", "roofline", "validate",
-              "characterize", "report", "fleet", "instrument", "larm"},
+              "characterize", "report", "fleet", "instrument", "application", "larm"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/', re.M)
 
@@ -51,6 +54,16 @@ for folder, allowed in ALLOWED.items():
                 c.check(ok, f"{os.path.relpath(file, root)} includes {target}/: "
                             f"{folder}/ may include only {sorted(allowed) or 'nothing'}")
 c.check(seen > 100, f"only {seen} includes read: wrong root?")
+# tools/ parses options and prints: running a program (spawning, waiting for it) is the engine's,
+# application/.
+SPAWNS = re.compile(r"\b(posix_spawnp?|fork|vfork|waitpid|wait4|execvp?e?|ptrace)\s*\(")
+for name in sorted(os.listdir(os.path.join(root, "tools"))):
+    if not name.endswith((".h", ".cpp")):
+        continue
+    for number, line in enumerate(open(os.path.join(root, "tools", name), encoding="utf-8"), 1):
+        m = None if line.lstrip().startswith("//") else SPAWNS.search(line)
+        c.check(m is None, f"tools/{name}:{number}: {m.group(1) if m else ''}: running programs "
+                           "belongs to application/, tools/ is the CLI")
 # The architecture seam: what names an instruction or an x86 register lives under an
 # architecture folder (platform/x64/, codegen/x64/; a new architecture adds its own). Elsewhere in
 # the library folders, the CLI and the examples: no x86 intrinsics or cpuid header, no xbyak, no

@@ -10,11 +10,11 @@
 #include <sstream>
 
 #include "results/printable_text.h"
-#include "tools/function_profile.h"
-#include "tools/perf_samples.h"
-#include "tools/symbol_names.h"
+#include "application/function_profile.h"
+#include "application/perf_samples.h"
+#include "application/symbol_names.h"
 
-namespace larm::cli {
+namespace larm::application {
 namespace {
 
 TEST(SymbolNames, FoldsClonesOfMangledAndDemangledNames) {
@@ -271,4 +271,4 @@ TEST(PrintableText, CutToBytesNeverSplitsACharacter) {
 }
 
 }  // namespace
-}  // namespace larm::cli
+}  // namespace larm::application

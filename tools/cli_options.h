@@ -10,15 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "results/number_text.h"
+#include "results/usage_error.h"
 #include "results/vocabulary.h"
 
 namespace larm::cli {
 
-// Bad input: printed as one line "larm: error: ..." with exit status 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using larm::UsageError;
 
 struct GlobalOptions {
   std::string topology_file;  // --topology: a saved hwloc XML instead of this machine
@@ -75,9 +73,7 @@ CLI::Validator number_between(double low, double high);
 // "0,2-4" -> {0,2,3,4}; throws UsageError on anything else.
 std::vector<int> parse_index_list(const std::string& text, const std::string& what);
 
-// A size in bytes: a whole number with an optional binary unit, "4096", "48K", "2MiB", "1.5M",
-// "1G" (K, M, G = KiB, MiB, GiB; a trailing B optional); throws UsageError naming `what`.
-std::uint64_t parse_bytes(const std::string& text, const std::string& what);
+using results::parse_bytes;
 
 // "a,b,,c" -> {"a", "b", "", "c"}; a trailing separator gives a last empty part.
 std::vector<std::string> split(const std::string& text, char separator);

@@ -28,15 +28,17 @@
 #include "results/region_repeats.h"
 #include "results/statistics.h"
 #include "roofline/memory_level.h"
-#include "tools/cache_model.h"
+#include "application/cache_model.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
 #include "tools/commands.h"
-#include "tools/program_run.h"
-#include "tools/valgrind_tool.h"
+#include "application/program_run.h"
+#include "application/valgrind_tool.h"
 
 namespace larm::cli {
+
+using namespace larm::application;  // the engine that runs, samples and counts programs
 
 namespace fs = std::filesystem;
 

@@ -24,9 +24,11 @@
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
 #include "tools/commands.h"
-#include "tools/program_run.h"
+#include "application/program_run.h"
 
 namespace larm::cli {
+
+using namespace larm::application;  // the engine that runs, samples and counts programs
 namespace {
 
 struct LoadedLatencyOptions {

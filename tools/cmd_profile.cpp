@@ -24,18 +24,20 @@
 #include "results/printable_text.h"
 #include "results/region_records.h"
 #include "roofline/region_placement.h"
-#include "tools/cache_model.h"
+#include "application/cache_model.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
 #include "tools/commands.h"
-#include "tools/function_profile.h"
-#include "tools/perf_samples.h"
-#include "tools/program_run.h"
-#include "tools/symbol_names.h"
-#include "tools/valgrind_tool.h"
+#include "application/function_profile.h"
+#include "application/perf_samples.h"
+#include "application/program_run.h"
+#include "application/symbol_names.h"
+#include "application/valgrind_tool.h"
 
 namespace larm::cli {
+
+using namespace larm::application;  // the engine that runs, samples and counts programs
 
 namespace fs = std::filesystem;
 

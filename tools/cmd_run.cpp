@@ -11,9 +11,11 @@
 #include "platform/weighted_interleave.h"
 #include "tools/cli_inputs.h"
 #include "tools/commands.h"
-#include "tools/program_run.h"
+#include "application/program_run.h"
 
 namespace larm::cli {
+
+using namespace larm::application;  // the engine that runs, samples and counts programs
 namespace {
 
 struct RunOptions {

@@ -1,14 +1,15 @@
 // The cache model's geometry.
-#include "tools/cache_model.h"
+#include "application/cache_model.h"
 
 #include <algorithm>
 
 #include "instrument/count_tool/count_protocol.h"
+#include "results/number_text.h"
 #include "results/printable_text.h"
 #include "results/statistics.h"
-#include "tools/cli_options.h"
+#include "results/usage_error.h"
 
-namespace larm::cli {
+namespace larm::application {
 namespace {
 
 // When hwloc does not know a level's associativity: 16 ways, typical of L2s and LLCs (an L1's
@@ -172,7 +173,7 @@ void set_named_capacities(const std::string& spec, std::vector<ModelledCache>& c
     const std::uint64_t bytes =
         equals == std::string::npos
             ? 0
-            : parse_bytes(item.substr(equals + 1), command + ": --cache-model " + level);
+            : results::parse_bytes(item.substr(equals + 1), command + ": --cache-model " + level);
     if (!capacity_in_range(bytes, static_cast<std::uint64_t>(cache->ways), cache->line_bytes))
       throw UsageError(command + ": --cache-model " + quoted(item) +
                        ": give a capacity such as 48KiB or 16MiB (one set at least; 64 GiB and "
@@ -229,4 +230,4 @@ CacheModelSetting cache_model_setting(const std::string& spec, bool no_model,
   return out;
 }
 
-}  // namespace larm::cli
+}  // namespace larm::application

@@ -10,7 +10,7 @@
 #include "results/records.h"
 #include "topology/topology.h"
 
-namespace larm::cli {
+namespace larm::application {
 
 struct ModelledCache {
   Level level = Level::L1;
@@ -60,4 +60,4 @@ CacheModelSetting cache_model_setting(const std::string& spec, bool no_model,
                                       const topology::Topology& machine,
                                       const results::Results* results, const std::string& command);
 
-}  // namespace larm::cli
+}  // namespace larm::application

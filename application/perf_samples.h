@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "tools/program_run.h"
+#include "application/program_run.h"
 
-namespace larm::cli {
+namespace larm::application {
 
 // A function as the samples and larm's Valgrind tool both name it: the file name of its object
 // ("mg.W", "libc.so.6", "[kernel]") and its mangled symbol with the compiler's clone and
@@ -77,4 +77,4 @@ PerfEvent perf_event();
 SampledRun sampled_run(const std::vector<std::string>& argv, const std::filesystem::path& data_file,
                        const PerfEvent& event, int frequency);
 
-}  // namespace larm::cli
+}  // namespace larm::application

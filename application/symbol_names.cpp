@@ -1,5 +1,5 @@
 // Folding, demangling and shortening a function's symbol.
-#include "tools/symbol_names.h"
+#include "application/symbol_names.h"
 
 #include <cxxabi.h>
 
@@ -7,7 +7,7 @@
 #include <memory>
 #include <regex>
 
-namespace larm::cli {
+namespace larm::application {
 
 std::string fold_function_name(std::string symbol) {
   // GCC: resid._omp_fn.0, f.constprop.0, f.isra.0, f.part.0, f.cold, f.lto_priv.0; Clang:
@@ -88,4 +88,4 @@ std::string short_function_name(const std::string& symbol) {
   return name;
 }
 
-}  // namespace larm::cli
+}  // namespace larm::application

@@ -1,5 +1,5 @@
 // Running a program and watching what else ran meanwhile.
-#include "tools/program_run.h"
+#include "application/program_run.h"
 
 #include <signal.h>
 #include <spawn.h>
@@ -29,11 +29,11 @@
 #include "report/gnuplot_runner.h"
 #include "results/printable_text.h"
 #include "results/statistics.h"
-#include "tools/cli_options.h"
+#include "results/usage_error.h"
 
 extern char** environ;
 
-namespace larm::cli {
+namespace larm::application {
 namespace {
 
 struct MachineTimes {
@@ -337,4 +337,4 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<s
   return outcome;
 }
 
-}  // namespace larm::cli
+}  // namespace larm::application

@@ -1,5 +1,5 @@
 // Finding and loading larm's Valgrind tool.
-#include "tools/valgrind_tool.h"
+#include "application/valgrind_tool.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,9 +15,9 @@
 #include "report/gnuplot_runner.h"
 #include "results/input_file.h"
 #include "results/printable_text.h"
-#include "tools/cli_options.h"
+#include "results/usage_error.h"
 
-namespace larm::cli {
+namespace larm::application {
 
 namespace fs = std::filesystem;
 
@@ -171,4 +171,4 @@ std::string unhandled_instruction_error(const std::string& program, const std::s
          "; see " + log.string();
 }
 
-}  // namespace larm::cli
+}  // namespace larm::application

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-namespace larm::cli {
+namespace larm::application {
 
 inline constexpr const char* kToolName = "larmcount";
 inline constexpr const char* kToolFile = "larmcount-amd64-linux";
@@ -62,4 +62,4 @@ std::string unhandled_instruction(const ValgrindLog& log);
 std::string unhandled_instruction_error(const std::string& program, const std::string& bytes,
                                         const std::filesystem::path& log);
 
-}  // namespace larm::cli
+}  // namespace larm::application

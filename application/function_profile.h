@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "application/perf_samples.h"
 #include "results/region_records.h"
-#include "tools/perf_samples.h"
 
-namespace larm::cli {
+namespace larm::application {
 
 // What the tool counted for one function: per thread slot (in creation order; the threads that
 // ended and whose slot was reused last, together), the counts by name (count_protocol.h's names).
@@ -57,4 +57,4 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
                       const FunctionCounts& counts, const std::string& main_object, int top,
                       double min_share);
 
-}  // namespace larm::cli
+}  // namespace larm::application

@@ -1,5 +1,5 @@
 // Sampling a program with perf record, reading it back with perf script.
-#include "tools/perf_samples.h"
+#include "application/perf_samples.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -15,13 +15,13 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "application/symbol_names.h"
 #include "results/atomic_file.h"
 #include "results/printable_text.h"
-#include "tools/symbol_names.h"
 
 extern char** environ;
 
-namespace larm::cli {
+namespace larm::application {
 
 namespace fs = std::filesystem;
 
@@ -345,4 +345,4 @@ SampledRun sampled_run(const std::vector<std::string>& argv, const fs::path& dat
   return out;
 }
 
-}  // namespace larm::cli
+}  // namespace larm::application

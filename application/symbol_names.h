@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace larm::cli {
+namespace larm::application {
 
 // The symbol with the suffixes of GCC's and Clang's clones and OpenMP outlined bodies removed:
 // "_Z4ddotiPKdS0_PdRd._omp_fn.1" -> "_Z4ddotiPKdS0_PdRd", "resid.constprop.0" -> "resid",
@@ -27,4 +27,4 @@ std::string demangled_name(const std::string& symbol);
 // -> "pdv_kernel_module::pdv_kernel"). C names are returned as they are.
 std::string short_function_name(const std::string& symbol);
 
-}  // namespace larm::cli
+}  // namespace larm::application

@@ -1,5 +1,5 @@
 // From samples and counts per function to regions.
-#include "tools/function_profile.h"
+#include "application/function_profile.h"
 
 #include <algorithm>
 #include <fstream>
@@ -7,15 +7,15 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "application/symbol_names.h"
 #include "results/printable_text.h"
 #include "results/region_merge.h"
 #include "results/region_repeats.h"
 #include "results/statistics.h"
-#include "tools/symbol_names.h"
 #include "topology/node_map.h"
 #include "topology/topology.h"
 
-namespace larm::cli {
+namespace larm::application {
 
 namespace fs = std::filesystem;
 
@@ -239,4 +239,4 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
   return profile;
 }
 
-}  // namespace larm::cli
+}  // namespace larm::application

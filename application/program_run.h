@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace larm::cli {
+namespace larm::application {
 
 struct ProgramRun {
   int status = 0;  // as waitpid gives it
@@ -81,4 +81,4 @@ int wait_for_child(pid_t pid, rusage* usage = nullptr);
 // "exited with status 1", "was killed by signal 9".
 std::string exit_text(int status);
 
-}  // namespace larm::cli
+}  // namespace larm::application
