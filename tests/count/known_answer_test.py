@@ -82,9 +82,15 @@ with tempfile.TemporaryDirectory(prefix="larm-known-answer-") as tmp:
             # Counting the write-allocate reads against roofs that do not would read 4/3 of the
             # roof; a quick roof on a shared host can sit a few percent under the program's
             # bandwidth of another minute, so the bound is 1.2, not the roof's interval.
-            check(p["share"] is not None and p["share"] < 1.2,
-                  f"{variant}: triad_dram {100 * (p['share'] or 0):.0f} % of its roof, below 120 % "
-                  f"(above its interval by {p['above_by']})")
+            # A time larm itself calls unstable (its runs differ more than the bound's interval:
+            # the shared host slowed the roof or the runs) is no measure of the convention.
+            if (p.get("time") or {}).get("unstable"):
+                print(f"{variant}: triad_dram's time is unstable ({100 * (p['share'] or 0):.0f} % "
+                      "of its roof): its share is not checked")
+            else:
+                check(p["share"] is not None and p["share"] < 1.2,
+                      f"{variant}: triad_dram {100 * (p['share'] or 0):.0f} % of its roof, below "
+                      f"120 % (above its interval by {p['above_by']})")
         kind, level, where, roof = bound("triad_l2")
         check(kind == "cache" and level == "L2", f"{variant}: triad_l2 on the L2 roof: {kind} {roof}")
         kind, level, where, roof = bound("muladd_regs")
