@@ -322,13 +322,8 @@ SampledRun sampled_run(const std::vector<std::string>& argv, const fs::path& dat
   out.frequency = frequency;
   out.run = run_program(record, {"LARM_OUT=" + data_file.parent_path().string()},
                         "profile: the sampled run");
-  if (interrupting_signal(out.run) != 0) return out;  // its perf.data is kept, not read
-  // The program may have replaced the run's directory with a link: nothing is written through it.
-  try {
-    results::check_output_subdirectory(data_file.parent_path());
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(std::string("after the program ran: ") + e.what());
-  }
+  if (interrupting_signal(out.run) != 0) return out;       // its perf.data is kept, not read
+  check_directories_after_run({data_file.parent_path()});  // before perf script writes there
   const fs::path text = data_file.parent_path() / "samples.txt";
   const fs::path errors = data_file.parent_path() / "perf-script.log";
   const int status = run_into({"perf", "script", "-i", data_file.string(), "--no-demangle",

@@ -27,6 +27,7 @@
 
 #include "platform/scheduling.h"
 #include "report/gnuplot_runner.h"
+#include "results/atomic_file.h"
 #include "results/printable_text.h"
 #include "results/statistics.h"
 #include "results/usage_error.h"
@@ -163,6 +164,16 @@ int wait_for_child(pid_t pid, rusage* usage) {
   }
   g_running.store(0);
   return status;
+}
+
+void check_directories_after_run(const std::vector<std::filesystem::path>& dirs) {
+  for (const std::filesystem::path& dir : dirs) {
+    try {
+      results::check_output_subdirectory(dir);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(std::string("after the program ran: ") + e.what());
+    }
+  }
 }
 
 std::string exit_text(int status) {

@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -77,6 +78,11 @@ std::string signal_name(int signal);
 // a SIGINT or SIGTERM larm receives meanwhile is passed on, and the child is killed when it has
 // not ended kStopGraceSeconds after.
 int wait_for_child(pid_t pid, rusage* usage = nullptr);
+
+// After a run of the program, before larm writes into the output again: each of dirs must still be
+// a directory, no link (the program may have replaced one to send larm's files elsewhere). Throws
+// std::runtime_error "after the program ran: ..." naming the first that is not.
+void check_directories_after_run(const std::vector<std::filesystem::path>& dirs);
 
 // "exited with status 1", "was killed by signal 9".
 std::string exit_text(int status);

@@ -106,14 +106,9 @@ std::optional<WeightSettings> read_weight_settings(const std::vector<unsigned>& 
   return settings;
 }
 
-std::string write_weights(const std::map<unsigned, int>& weights, const WeightSettings& before) {
+std::string write_weights(const std::map<unsigned, int>& weights) {
   for (const auto& [node, weight] : weights) {
-    if (std::string why = write_weight(node, weight); !why.empty()) {
-      if (const std::string back = restore_weight_settings(before); !back.empty()) {
-        why += "; putting the others back failed: " + back;
-      }
-      return why;
-    }
+    if (std::string why = write_weight(node, weight); !why.empty()) return why;
   }
   return "";
 }

@@ -36,9 +36,9 @@ struct WeightSettings {
 std::optional<WeightSettings> read_weight_settings(const std::vector<unsigned>& nodes,
                                                    std::string& why);
 
-// Writes `weights` (node by node); when the kernel refuses one, the weights written before it are
-// put back from `before` and the flag too. "" or why (one line).
-std::string write_weights(const std::map<unsigned, int>& weights, const WeightSettings& before);
+// Writes `weights` node by node, stopping at the first the kernel refuses: "" or why (one line).
+// The caller puts back what was written (restore_weight_settings of the values read before).
+std::string write_weights(const std::map<unsigned, int>& weights);
 
 // Puts `before` back: each weight that differs now, then the flag when it was on. "" or why (one
 // line; the kernel refuses to turn automatic weights back on where the firmware gives no

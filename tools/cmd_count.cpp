@@ -18,6 +18,9 @@
 #include <sstream>
 #include <vector>
 
+#include "application/cache_model.h"
+#include "application/program_run.h"
+#include "application/valgrind_tool.h"
 #include "report/figure.h"
 #include "results/atomic_file.h"
 #include "results/input_file.h"
@@ -28,13 +31,10 @@
 #include "results/region_repeats.h"
 #include "results/statistics.h"
 #include "roofline/memory_level.h"
-#include "application/cache_model.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
 #include "tools/commands.h"
-#include "application/program_run.h"
-#include "application/valgrind_tool.h"
 
 namespace larm::cli {
 
@@ -104,13 +104,7 @@ void after_program(const ProgramRun& run, const std::vector<fs::path>& dirs,
     std::cerr << "larm count: " << app << " left " << run.left_behind
               << " process(es) running at its end: stopped, so that none writes after it\n";
   }
-  for (const fs::path& dir : dirs) {
-    try {
-      results::check_output_subdirectory(dir);
-    } catch (const std::runtime_error& e) {
-      throw std::runtime_error(std::string("after the program ran: ") + e.what());
-    }
-  }
+  check_directories_after_run(dirs);
 }
 
 // Regions never ended: liblarm closed them at finalize, their time runs to the program's end.

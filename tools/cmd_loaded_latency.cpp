@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "application/program_run.h"
 #include "characterize/loaded_curves.h"
 #include "characterize/working_set.h"
 #include "kernels/loaded_latency.h"
@@ -24,7 +25,6 @@
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
 #include "tools/commands.h"
-#include "application/program_run.h"
 
 namespace larm::cli {
 

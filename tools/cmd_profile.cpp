@@ -16,6 +16,12 @@
 #include <iostream>
 #include <memory>
 
+#include "application/cache_model.h"
+#include "application/function_profile.h"
+#include "application/perf_samples.h"
+#include "application/program_run.h"
+#include "application/symbol_names.h"
+#include "application/valgrind_tool.h"
 #include "report/gnuplot_runner.h"
 #include "report/text/placement_text.h"
 #include "results/atomic_file.h"
@@ -24,16 +30,10 @@
 #include "results/printable_text.h"
 #include "results/region_records.h"
 #include "roofline/region_placement.h"
-#include "application/cache_model.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
 #include "tools/cli_outputs.h"
 #include "tools/commands.h"
-#include "application/function_profile.h"
-#include "application/perf_samples.h"
-#include "application/program_run.h"
-#include "application/symbol_names.h"
-#include "application/valgrind_tool.h"
 
 namespace larm::cli {
 
@@ -141,18 +141,6 @@ void print_functions(const Profile& profile, const regions::RegionsFile& file) {
   }
 }
 
-// After a run of the program, before larm writes anything more: the output's subdirectories are
-// checked again (the program may have replaced one with a link to send larm's files elsewhere).
-void check_after_run(const std::vector<fs::path>& dirs) {
-  for (const fs::path& dir : dirs) {
-    try {
-      results::check_output_subdirectory(dir);
-    } catch (const std::runtime_error& e) {
-      throw std::runtime_error(std::string("after the program ran: ") + e.what());
-    }
-  }
-}
-
 // How a run of the program ended, when larm profile stops there: 128 + the signal when it was
 // interrupted (SIGINT, SIGTERM; `kept` says what stays), 1 with one line when its exit is not
 // allowed, else 0.
@@ -231,7 +219,7 @@ int run_profile(const ProfileOptions& options) {
   // there, never into the directory larm was started in.
   const ProgramRun native =
       run_program(options.command, {"LARM_OUT=" + native_dir.string()}, "profile: the native run");
-  check_after_run({native_dir, sampled_dir, counted_dir});
+  check_directories_after_run({native_dir, sampled_dir, counted_dir});
   if (const int stop =
           run_stop(options, app, native, "the native run", "in its native run", "nothing kept");
       stop != 0) {
@@ -255,7 +243,7 @@ int run_profile(const ProfileOptions& options) {
       std::cerr << "larm: error: " << e.what() << "\n";
       return 1;
     }
-    check_after_run({sampled_dir, dir, counted_dir});
+    check_directories_after_run({sampled_dir, dir, counted_dir});
     const std::string nth = "sampled run " + std::to_string(k);
     const std::string kept = k == 1 ? std::string("nothing kept")
                                     : std::to_string(k - 1) + " finished sampled run(s) kept in " +
@@ -301,7 +289,7 @@ int run_profile(const ProfileOptions& options) {
     std::cerr << "larm profile: " << app << " left " << counted.left_behind
               << " process(es) running at its end: stopped\n";
   }
-  check_after_run({counted_dir});
+  check_directories_after_run({counted_dir});
   if (const std::string bytes = unhandled_instruction(log); !bytes.empty()) {
     std::cerr << unhandled_instruction_error(app, bytes, log.path()) << "\n";
     return 1;

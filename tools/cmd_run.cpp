@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "application/program_run.h"
 #include "platform/weighted_interleave.h"
 #include "tools/cli_inputs.h"
 #include "tools/commands.h"
-#include "application/program_run.h"
 
 namespace larm::cli {
 
@@ -164,8 +164,8 @@ int run_run(const RunOptions& options, const GlobalOptions& global) {
         turns_off_auto ? "; this turns the kernel's automatic weights off" : "",
         options.keep_weights ? "kept after the program (--keep-weights)"
                              : "put back when the program ends");
-    restorer.arm();
-    if (const std::string refused = platform::write_weights(weights, *before); !refused.empty()) {
+    restorer.arm();  // from here on, whatever ends larm run puts them back, a refused write too
+    if (const std::string refused = platform::write_weights(weights); !refused.empty()) {
       throw UsageError("larm run: --set-weights: " + refused);
     }
   }
