@@ -43,6 +43,7 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/install-staging/larmConfigV
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/install-staging/larmConfig.cmake
               ${CMAKE_BINARY_DIR}/install-staging/larmConfigVersion.cmake
+              ${CMAKE_SOURCE_DIR}/cmake/larm_instrument.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/larm)
 # larm.pc names the prefix it is installed under: written at install time, when it is known.
 install(CODE "

@@ -2,7 +2,19 @@
 // the tool's side, and converting counter deltas into FLOPs, bytes and memory instructions.
 #include "instrument/counters.h"
 
+#include "instrument/compiler_plugin/compiler_counts.h"
 #include "instrument/count_tool/count_protocol.h"
+
+// What the compiler plugins emit in every instrumented object (compiler_counts.h). The mark is
+// only declared, weak: its address is null in a program built without a plugin. The counts are
+// defined here too, weak, so that liblarm links alone; in a program with instrumented objects
+// their definition (the first the linker or the loader meets, the program's) is the one every
+// object uses: liblarm.so exports the name so that the program's copy takes its place.
+extern "C" {
+extern const unsigned int __larm_compiler_counts __attribute__((weak));
+__attribute__((
+    weak, tls_model("initial-exec"))) thread_local unsigned long long __larm_counts[LARM_COUNT_N];
+}
 
 namespace larm::instrument {
 namespace {
@@ -50,11 +62,40 @@ unsigned long read_tool(unsigned long long* into) {
   return VALGRIND_DO_CLIENT_REQUEST_EXPR(0, LARM_COUNT_REQUEST_READ, into, LARM_COUNT_N, 0, 0, 0);
 }
 
+// The counts the plugin's code adds to, of the calling thread.
+const unsigned long long* compiler_counts() {
+  return __larm_counts;
+}
+
+// The tool's count names, as counted_work and the records carry them.
+std::vector<CounterEvent> exact_events() {
+  std::vector<CounterEvent> events;
+  for (const ToolCount& count : kToolCounts) {
+    events.push_back({std::string(kToolPrefix) + count.name, count.kind,
+                      count.kind == CounterEvent::Kind::flops ? 1.0 : 0.0});
+  }
+  return events;
+}
+
+std::string start_compiler(bool& started) {
+  started = false;
+  if (&__larm_compiler_counts == nullptr) return {};
+  const unsigned int mark = __larm_compiler_counts;
+  if (mark != LARM_COMPILER_MARK_VALUE) {
+    return "this program was built by another version of larm's compiler plugin (" +
+           std::to_string(mark >> 16) + " with " + std::to_string(mark & 0xffff) +
+           " counts; this liblarm reads version " + std::to_string(LARM_COMPILER_PLUGIN_VERSION) +
+           "): rebuild it with the larm-cc of this larm";
+  }
+  started = true;
+  return {};
+}
+
 }  // namespace
 
 std::string Counters::start() {
   active_ = false;
-  count_tool_ = false;
+  source_ = Source::none;
   events_.clear();
   refused_.clear();
   unsigned long long probe[LARM_COUNT_N] = {};
@@ -65,25 +106,50 @@ std::string Counters::start() {
              ", this liblarm " + std::to_string(LARM_COUNT_PROTOCOL_VERSION) +
              "): run the larm count of the same version";
     }
-    for (const ToolCount& count : kToolCounts) {
-      events_.push_back({std::string(kToolPrefix) + count.name, count.kind,
-                         count.kind == CounterEvent::Kind::flops ? 1.0 : 0.0});
-    }
+    events_ = exact_events();
     active_ = true;
-    count_tool_ = true;
+    source_ = Source::valgrind_tool;
     return {};
   }
-  return start_papi();
+  bool compiled = false;
+  if (std::string refused = start_compiler(compiled); !refused.empty()) return refused;
+  if (compiled) {
+    // The plugin counts no instructions and models no cache: those counts are left out.
+    const std::vector<CounterEvent> all = exact_events();
+    compiler_index_.clear();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const bool counted = i == LARM_COUNT_FMA_FLOPS || i == LARM_COUNT_ADD_FLOPS ||
+                           i == LARM_COUNT_MUL_FLOPS || i == LARM_COUNT_DIV_FLOPS ||
+                           all[i].kind != CounterEvent::Kind::detail;
+      if (!counted || i == LARM_COUNT_INSTRUCTIONS) continue;
+      events_.push_back(all[i]);
+      compiler_index_.push_back(static_cast<int>(i));
+    }
+    active_ = true;
+    source_ = Source::compiler;
+    return {};
+  }
+  std::string reason = start_papi();
+  if (active_) source_ = Source::papi;
+  return reason;
 }
 
 bool Counters::start_thread(int& event_set) const {
   if (!active_) return false;
-  if (count_tool_) return true;  // the tool keeps every thread's counts itself
+  if (exact()) return true;  // the tool and the program's own code keep every thread's counts
   return start_thread_papi(event_set);
 }
 
 bool Counters::read(int event_set, CounterValues& values) const {
-  if (!count_tool_) return read_papi(event_set, values);
+  if (compiler()) {
+    // The events are the layout's counts less those the plugin has not: picked by name.
+    const unsigned long long* counts = compiler_counts();
+    for (std::size_t i = 0; i < events_.size(); ++i) {
+      values[i] = static_cast<long long>(counts[compiler_index_[i]]);
+    }
+    return true;
+  }
+  if (!count_tool()) return read_papi(event_set, values);
   // The tool writes its counts into the values themselves (a signed and an unsigned integer of
   // one size may alias): no copy after the read, whose stores the tool would count in the region
   // that begins.

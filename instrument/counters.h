@@ -1,7 +1,9 @@
 // Counts of regions: hardware counters through PAPI, when larm is built with it and the machine
-// has counters (events chosen per vendor and family with fallbacks, README of instrument/), or,
-// when the program runs under `larm count`, the counts of larm's Valgrind tool, which takes
-// precedence: they are exact and need no counter.
+// has counters (events chosen per vendor and family with fallbacks, README of instrument/); the
+// counts of code built through larm's compiler plugins (larm-cc: instrument/compiler_plugin/),
+// exact and native; or, when the program runs under `larm count`'s Valgrind, the counts of larm's
+// Valgrind tool. The tool takes precedence, then the plugin's counts: both are exact and need no
+// counter.
 #pragma once
 
 #include <array>
@@ -34,14 +36,20 @@ class Counters {
  public:
   static const bool kSupported;  // built with PAPI
 
-  // Uses larm's Valgrind tool when the program runs under it, else initializes PAPI and picks
-  // the events the machine accepts. Returns the reason counts cannot be taken ("PAPI sees 0
+  // Where counts come from, in this order: larm's Valgrind tool when the program runs under it;
+  // the plugin's counts when the program was built through larm's compiler plugins; else PAPI,
+  // with the events the machine accepts. Returns the reason counts cannot be taken ("PAPI sees 0
   // hardware counters..."), or an empty string.
   std::string start();
   bool active() const { return active_; }
   // The counts come from larm's Valgrind tool (`larm count`): exact, and times are not the
   // program's own (it runs 10-100 times slower).
-  bool count_tool() const { return count_tool_; }
+  bool count_tool() const { return source_ == Source::valgrind_tool; }
+  // The counts come from code built through larm's compiler plugins: exact, and the program runs
+  // natively, so its times are its own.
+  bool compiler() const { return source_ == Source::compiler; }
+  // Exact counts of FLOPs and bytes (either of the two above), not hardware events.
+  bool exact() const { return count_tool() || compiler(); }
   const std::vector<CounterEvent>& events() const { return events_; }
   const std::vector<std::string>& events_refused() const { return refused_; }
   bool measures_flops() const;
@@ -60,8 +68,11 @@ class Counters {
   bool start_thread_papi(int& event_set) const;
   bool read_papi(int event_set, CounterValues& values) const;
 
+  enum class Source { none, papi, valgrind_tool, compiler };
   bool active_ = false;
-  bool count_tool_ = false;
+  Source source_ = Source::none;
+  // The compiler source's events: the index of each in the plugin's counts (count_layout.h).
+  std::vector<int> compiler_index_;
   std::vector<CounterEvent> events_;
   std::vector<std::string> refused_;
 };

@@ -43,8 +43,8 @@ ThreadWork thread_work(const RegionRecord& record, const Snapshot& snapshot) {
   const bool has_counts = record.counted && counters != nullptr && counters->active();
   const CountedWork counted =
       has_counts ? counted_work(counters->events(), record.counter_deltas) : CountedWork{};
-  if (has_counts && counters->count_tool()) {
-    // larm count: FLOPs, bytes and their split, exact.
+  if (has_counts && counters->exact()) {
+    // larm count's tool or the compiler plugin's code: FLOPs, bytes and their split, exact.
     work.flops = {counted.flops, "counted"};
     work.bytes = {counted.bytes_loaded + counted.bytes_stored, "counted"};
     work.bytes_read = {counted.bytes_loaded, "counted"};
@@ -161,6 +161,10 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
                            snapshot.counters->count_tool();
   file.run = counted_run ? "counted" : "timed";
   if (counted_run) file.counters.tool = "larmcount (Valgrind)";
+  if (snapshot.counters != nullptr && snapshot.counters_unavailable.empty() &&
+      snapshot.counters->exact()) {
+    file.counters.counted_by = snapshot.counters->compiler() ? "compiler" : "valgrind";
+  }
   file.counters.available = snapshot.counters_unavailable.empty();
   file.counters.reason = snapshot.counters_unavailable;
   if (snapshot.access_bytes > 0) file.counters.bytes_per_memory_instruction = snapshot.access_bytes;

@@ -274,6 +274,7 @@ json to_json(const RegionsFile& file) {
                      {"bytes_per_memory_instruction",
                       results::number_or_null(file.counters.bytes_per_memory_instruction)}};
   if (!file.counters.tool.empty()) doc["counters"]["tool"] = file.counters.tool;
+  if (!file.counters.counted_by.empty()) doc["counters"]["counted_by"] = file.counters.counted_by;
   doc["topology"] = file.topology;
   doc["open_at_finalize"] = file.open_at_finalize;
   doc["regions"] = json::array();
@@ -401,6 +402,7 @@ RegionsFile regions_from_json(const json& document) {
     file.counters.bytes_per_memory_instruction =
         results::number_member(counters, "bytes_per_memory_instruction");
     file.counters.tool = field(counters, "tool", std::string());
+    file.counters.counted_by = field(counters, "counted_by", std::string());
     file.topology = field(document, "topology", json::object());
     file.open_at_finalize = field(document, "open_at_finalize", std::vector<std::string>{});
     for (const json& in : document.at("regions")) {

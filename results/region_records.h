@@ -21,7 +21,9 @@ namespace larm::regions {
 // 1.4: each thread's "busy_cpu_s", "busy_thread_cpu_s" and "busy_wall_s", each entry's
 // "busy_threads" (how many of the process's threads worked while the region ran); data handles
 // with "resident_at_tag".
-inline constexpr const char* kRegionsSchemaVersion = "1.4";
+// 1.5: counters "counted_by" (valgrind or compiler): a timed run of a program built through
+// larm's compiler plugins carries exact counts.
+inline constexpr const char* kRegionsSchemaVersion = "1.5";
 
 // A FLOP or byte count and where it comes from: "counted" (larm count), "papi", "declared",
 // several joined with "+", or "unavailable" (then no value).
@@ -146,6 +148,10 @@ struct CounterState {
   std::vector<std::string> events_refused;
   std::optional<double> bytes_per_memory_instruction;
   std::string tool;  // "larmcount (Valgrind)" in a counted run
+  // Who counted FLOPs and bytes exactly: "valgrind" (larm count's tool: a counted run, its times
+  // Valgrind's) or "compiler" (larm's compiler plugin: a timed run, its times the program's);
+  // empty when neither did.
+  std::string counted_by;
 };
 
 struct RegionsFile {

@@ -1,7 +1,9 @@
 // larm count: runs an instrumented program natively several times (its regions' times, the median
 // of the clean runs) and once under larm's Valgrind tool (their exact FLOPs and bytes, counted by
 // binary instrumentation for machines without hardware counters, and the bytes each cache level
-// and memory serve them in a model of the node's caches), and says how to place the pair.
+// and memory serve them in a model of the node's caches), and says how to place the pair. A
+// program built through larm's compiler plugin (larm-cc) counts itself as it runs: its native
+// runs give both the times and the counts, and there is no counting run.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "application/cache_model.h"
+#include "application/compiler_build.h"
 #include "application/program_run.h"
 #include "application/valgrind_tool.h"
 #include "report/figure.h"
@@ -175,8 +178,10 @@ NativeRuns native_runs(const CountOptions& options, const fs::path& timed_dir) {
   return out;
 }
 
+// counted_by: "valgrind" (the counting run) or "compiler" (the native runs counted themselves).
 void write_runs_summary(const fs::path& file, const NativeRuns& native,
-                        const std::optional<ProgramRun>& counted, const std::string& model) {
+                        const std::optional<ProgramRun>& counted, const std::string& model,
+                        const std::string& counted_by) {
   nlohmann::json runs = nlohmann::json::array();
   for (std::size_t i = 0; i < native.runs.size(); ++i) {
     const ProgramRun& run = native.runs[i];
@@ -193,7 +198,8 @@ void write_runs_summary(const fs::path& file, const NativeRuns& native,
   nlohmann::json doc = {{"format", "larm-count-runs"},
                         {"clean_threshold_share", kCleanRunShare},
                         {"native_runs", runs},
-                        {"cache_model", model}};
+                        {"cache_model", model},
+                        {"counted_by", counted_by}};
   if (counted) doc["counting_run_seconds"] = counted->seconds;
   results::write_file_atomically(file, doc.dump(2) + "\n");
 }
@@ -221,6 +227,41 @@ void print_level_bytes(const regions::RegionsFile& file) {
   }
 }
 
+// A program built through larm-cc: its native runs counted themselves. Prints what print_counts
+// and print_timing print for the pair of runs, from the merged native runs alone.
+int finish_compiler_count(const CountOptions& options, const CompilerBuild& build,
+                          const NativeRuns& native, const regions::RegionsFile& merged) {
+  const fs::path timed_dir = fs::path(options.out_dir) / "timed";
+  for (const regions::RegionsFile& file : native.files) {
+    if (file.counters.counted_by != "compiler") {
+      std::cerr << "larm: error: " << results::printable(options.command[0])
+                << " was built through larm-cc but its liblarm read no compiler counts ("
+                << (file.counters.reason.empty() ? "a liblarm older than its plugin"
+                                                 : file.counters.reason)
+                << "): link it with this larm's liblarm\n";
+      return 1;
+    }
+  }
+  std::cout << "Counted by larm's compiler plugin (" << results::printable(build.compiler) << ", "
+            << build.units.size()
+            << " unit(s) instrumented) in the native runs (FLOPs: add, sub, mul, div, sqrt, min, "
+               "max; an FMA counts 2; bytes: what the code loads and stores, spills aside)\n\n";
+  print_counts(merged);
+  std::fflush(stdout);
+  print_timing(merged);
+  int clean = 0;
+  for (const ProgramRun& run : native.runs) clean += run.clean() ? 1 : 0;
+  std::fflush(stdout);
+  std::cout << "\nnative runs: " << native.runs.size() << ", " << clean
+            << " clean (others and the host took under " << results::percent_text(kCleanRunShare, 0)
+            << " of the CPUs' time); " << shown_path(fs::path(options.out_dir))
+            << "/runs.json has each run's quality\n";
+  std::cout << "no bytes per level: the compiler plugin's counts have no cache model (count a "
+               "build without the plugin under Valgrind for them)\n";
+  std::cout << "next: larm place RESULTS " << shown_path(timed_dir / "regions.json") << "\n";
+  return 0;
+}
+
 int run_count(const CountOptions& options) {
   if (options.command.empty())
     throw UsageError("larm count: no program given (larm count -- APP ARGS...)");
@@ -228,17 +269,25 @@ int run_count(const CountOptions& options) {
     throw UsageError("larm count: --repeat " + std::to_string(options.repeat) +
                      ": give 1 to 100 native runs");
   // The program, before anything is made: a name that runs nothing is bad input.
-  find_program(options.command[0], "larm count");
+  const CompilerBuild build = compiler_build(find_program(options.command[0], "larm count"));
   const std::string app = results::printable(options.command[0]);
+  if (!build.refused.empty()) throw UsageError("larm count: " + app + ": " + build.refused);
+  if (build.instrumented && (options.no_native || !options.cache_spec.empty())) {
+    throw UsageError(
+        std::string("larm count: ") + app +
+        " was built through larm-cc: its native runs count it (" +
+        (options.no_native ? "--no-native leaves none" : "--cache-model: no cache model in them") +
+        "); count a build without the plugin for a Valgrind counting run");
+  }
   // The cache model, before any run: a bad --results or --cache-model stops here.
   std::optional<results::Results> node_results;
   if (!options.results_dir.empty()) node_results = load_results_argument(options.results_dir);
   const CacheModelSetting model = cache_model_setting(
-      options.cache_spec, options.no_cache_model, topology::Topology::load_live(),
-      node_results ? &*node_results : nullptr, "larm count");
+      options.cache_spec, options.no_cache_model || build.instrumented,
+      topology::Topology::load_live(), node_results ? &*node_results : nullptr, "larm count");
   const std::string model_text = model.text;
   const std::string model_option = model.option;
-  const fs::path tool_dir = tool_directory("larm count");
+  const fs::path tool_dir = build.instrumented ? fs::path() : tool_directory("larm count");
   const fs::path out = options.out_dir;
   const fs::path timed_dir = out / "timed";
   const fs::path counted_dir = out / "counted";
@@ -274,9 +323,11 @@ int run_count(const CountOptions& options) {
                                  results::FileFormat::regions, 2);
       native_seconds = results::median(walls);
     }
-    write_runs_summary(out / "runs.json", native, std::nullopt, model_text);
+    write_runs_summary(out / "runs.json", native, std::nullopt, model_text,
+                       build.instrumented ? "compiler" : "valgrind");
     if (native.stopped) return native.exit_code;
   }
+  if (build.instrumented) return finish_compiler_count(options, build, native, *merged);
 
   std::cerr << "larm count: counting run under Valgrind (tool " << shown_path(tool_dir / kToolFile)
             << ") into " << shown_path(counted_dir) << "\n";
@@ -341,7 +392,7 @@ int run_count(const CountOptions& options) {
     return 1;
   }
   if (options.no_native) report_open_regions(file, "counting run");
-  write_runs_summary(out / "runs.json", native, counted, model_text);
+  write_runs_summary(out / "runs.json", native, counted, model_text, "valgrind");
   std::cout << "Counted by larm's Valgrind tool (FLOPs: add, sub, mul, div, sqrt, min, max; an FMA "
                "counts 2; bytes: what the core loads and stores)\n\n";
   print_counts(file);

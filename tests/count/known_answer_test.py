@@ -14,7 +14,15 @@ Expected, for the SSE2 build and the x86-64-v3 one:
 - chase: latency-bound (about one line in flight per thread), unless its runs were disturbed;
 - gather: its misses overlap (many lines in flight): not latency-bound.
 Every region's bound is the same in place.json, advice.json, the LARM figure's caption, the
-interactive roofline's data and report.md; its headline fits 100 columns."""
+interactive roofline's data and report.md; its headline fits 100 columns.
+
+Where the build has them (GCC with larm's plugin), the same kernels built through the plugin
+(known_answer_plugin_*) count themselves in their native runs: every region's FLOPs, by width and
+by kind, equal the Valgrind tool's count of the same source within 0.5 %; its bytes equal the
+tool's within 3 % where both count the same memory instructions, and are fewer where the tool
+counts more (the memory operands the register allocator adds: spills, constants read from the
+constant pool, as the SSE2 triad reads its 3.0 each iteration), never fewer than the kernel's own;
+its native runs are placed without a counting run."""
 import json
 import os
 import re
@@ -30,6 +38,64 @@ def check(condition, message):
     print(("ok    " if condition else "FAIL  ") + message)
     if not condition:
         failures.append(message)
+
+
+def compare_plugin_counts(variant, counted_dir, out):
+    """The plugin build's native counts against the Valgrind tool's counts of the same source."""
+    program = os.path.join(build, "tests", f"known_answer_plugin_{variant}")
+    if not os.path.exists(program):
+        print(f"{variant}: no plugin build (the build's C compiler is not the plugin's GCC)")
+        return
+    r = run("count", "--repeat", "1", "--out", out, "--", program, "256", "1")
+    check(r.returncode == 0, f"{variant} plugin: counted natively (exit {r.returncode}) "
+          f"{r.stderr[-300:]}")
+    if r.returncode != 0:
+        return
+    check("Counted by larm's compiler plugin" in r.stdout and
+          not os.path.exists(os.path.join(out, "counted", "valgrind.log")),
+          f"{variant} plugin: counts from the native run, no Valgrind run")
+    native = json.load(open(os.path.join(out, "timed", "regions.json")))
+    tool = json.load(open(os.path.join(counted_dir, "regions.json")))
+    check(native["counters"].get("counted_by") == "compiler" and native["run"] == "timed",
+          f"{variant} plugin: regions.json says counted_by compiler in a timed run")
+    by_name = {reg["name"]: reg for reg in tool["regions"]}
+    for reg in native["regions"]:
+        other = by_name.get(reg["name"])
+        if other is None:
+            check(False, f"{variant} plugin: {reg['name']} is in the Valgrind count too")
+            continue
+        mine, theirs = reg["machine"], other["machine"]
+
+        def near(a, b, share):
+            return abs(a - b) <= share * max(abs(b), 1.0)
+
+        flops, tool_flops = mine["flops"] or 0, theirs["flops"] or 0
+        check(near(flops, tool_flops, 0.005), f"{variant} plugin: {reg['name']} FLOPs {flops:.6g}, "
+              f"the Valgrind tool's {tool_flops:.6g}")
+        for count in ("fma_flops", "add_flops", "mul_flops", "div_flops", "flops_dp_scalar",
+                      "flops_dp_128", "flops_dp_256"):
+            a, b = mine["counted"].get(count, 0), theirs["counted"].get(count, 0)
+            check(near(a, b, 0.005) or abs(a - b) <= 0.005 * max(tool_flops, 1.0),
+                  f"{variant} plugin: {reg['name']} {count} {a:.6g}, the tool's {b:.6g}")
+        nbytes, tool_bytes = mine["bytes"] or 0, theirs["bytes"] or 0
+        accesses = mine["counted"].get("loads", 0) + mine["counted"].get("stores", 0)
+        tool_accesses = theirs["counted"].get("loads", 0) + theirs["counted"].get("stores", 0)
+        # A region that touches no memory (muladd_regs) has only liblarm's and the calls' few kB.
+        if tool_bytes < 65536:
+            check(nbytes < 65536, f"{variant} plugin: {reg['name']} bytes {nbytes:.6g}, the "
+                  f"Valgrind tool's {tool_bytes:.6g}: both a region's overhead alone")
+        elif near(accesses, tool_accesses, 0.03):
+            check(near(nbytes, tool_bytes, 0.03), f"{variant} plugin: {reg['name']} bytes "
+                  f"{nbytes:.6g}, the Valgrind tool's {tool_bytes:.6g}")
+        else:
+            check(tool_accesses > accesses and nbytes < tool_bytes,
+                  f"{variant} plugin: {reg['name']} bytes {nbytes:.6g} of {accesses:.6g} accesses, "
+                  f"the tool's {tool_bytes:.6g} of {tool_accesses:.6g}: fewer where the machine "
+                  "code reads more")
+        # The triads' own bytes: 2 loads and a store of 8 bytes per 2 FLOPs.
+        if reg["name"].startswith("triad"):
+            check(near(nbytes, 12 * flops, 0.001),
+                  f"{variant} plugin: {reg['name']} bytes {nbytes:.6g}, the kernel's {12 * flops:.6g}")
 
 
 def html_escape(text):
@@ -61,6 +127,7 @@ with tempfile.TemporaryDirectory(prefix="larm-known-answer-") as tmp:
         if r.returncode != 0:
             continue
         timed, counted = os.path.join(out, "timed"), os.path.join(out, "counted")
+        compare_plugin_counts(variant, counted, os.path.join(tmp, variant + "-plugin"))
         place_json = os.path.join(out, "place.json")
         r = run("place", results, timed, "--counts", counted, "--out", place_json)
         check(r.returncode == 0, f"{variant}: placed (exit {r.returncode}) {r.stderr[-300:]}")

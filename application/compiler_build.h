@@ -1,0 +1,26 @@
+// Whether a program was built through larm's compiler plugin (larm-cc), read from its file
+// before it runs: every instrumented translation unit leaves one line in the section
+// LARM_COMPILER_SECTION (instrument/compiler_plugin/compiler_counts.h). Such a program counts its
+// own FLOPs and bytes as it runs natively: `larm count` takes counts and times from the same runs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace larm::application {
+
+struct CompilerBuild {
+  bool instrumented = false;  // the section is there, with at least one line
+  // One line per translation unit: "larm-gcc-plugin 1 counts 27 gcc 12.2.0 SOURCE".
+  std::vector<std::string> units;
+  std::string compiler;  // "gcc 12.2.0" of the first unit
+  // Why these counts cannot be read by this larm (another plugin version, another count
+  // layout, units of several versions), one line; empty when they can.
+  std::string refused;
+};
+
+// Reads the ELF file's section headers and that one section (bounded: at most 16 MiB of it).
+// A file that is not ELF, or that cannot be read, is not instrumented.
+CompilerBuild compiler_build(const std::string& file);
+
+}  // namespace larm::application

@@ -1,0 +1,29 @@
+/* What code built through larm's compiler plugins and liblarm share: where the counts live, how a
+ * program says it was built so, and the version of that agreement. Plain C, no compiler header:
+ * the GCC plugin, liblarm and `larm count` include it.
+ *
+ * Every instrumented object defines, weak and in a COMDAT group (one copy in the program):
+ *  - LARM_COMPILER_COUNTS: a thread-local array of LARM_COUNT_N unsigned 64-bit counts
+ *    (count_layout.h), the calling thread's since it started. Instrumented code adds to it with
+ *    the initial-exec TLS model: no call, a constant offset from the thread pointer.
+ *  - LARM_COMPILER_MARK: an unsigned 32-bit word, LARM_COMPILER_MARK_VALUE. liblarm declares it
+ *    weak: present, the program was built through a plugin and liblarm reads its counts.
+ *  - one line in the section LARM_COMPILER_SECTION per translation unit, as
+ *    "larm-gcc-plugin 1 protocol 3 gcc 12.2.0 SOURCE\n" (kept by the linker: SHF_GNU_RETAIN), so
+ *    that `larm count` knows a plugin-built program from its file before running it, and an
+ *    object of another plugin version from its line. */
+#ifndef LARM_COMPILER_COUNTS_H
+#define LARM_COMPILER_COUNTS_H
+
+#include "instrument/count_tool/count_layout.h"
+
+/* Bumped when what the plugins emit changes meaning; larm refuses a program that mixes versions
+ * or has another one. */
+#define LARM_COMPILER_PLUGIN_VERSION 1
+
+#define LARM_COMPILER_COUNTS "__larm_counts"
+#define LARM_COMPILER_MARK "__larm_compiler_counts"
+#define LARM_COMPILER_MARK_VALUE ((LARM_COMPILER_PLUGIN_VERSION << 16) | LARM_COUNT_N)
+#define LARM_COMPILER_SECTION "larm_counted"
+
+#endif /* LARM_COMPILER_COUNTS_H */

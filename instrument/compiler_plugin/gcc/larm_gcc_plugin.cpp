@@ -1,0 +1,494 @@
+// larm's GCC plugin: counts, as the program runs natively, the floating-point operations (by
+// precision, vector width and kind) and the bytes loaded and stored of every basic block, into the
+// thread-local counts liblarm reads at each region's begin and end (compiler_counts.h). It is what
+// larm's Valgrind tool counts, without Valgrind: the binary built for the machine (AVX-512, SVE)
+// runs at close to its own speed, its threads in parallel.
+//
+// Where: a GIMPLE pass after "optimized", the last before expansion to RTL, so the operations
+// counted are those left after vectorization (a vector statement counts its lanes) and FMA
+// contraction (widening_mul: an .FMA counts 2 FLOPs a lane). What it cannot see is said in
+// docs/regions.md: register spills and the stack traffic of calls (RTL's), and the work of code
+// built without it (libm, OpenBLAS).
+//
+// How: each block is cut after every call (so that a region's begin or end, a call, reads counts
+// that hold exactly what ran before it); each piece adds its static counts at its start, one
+// add per count it has. memcpy, memmove and memset add their length at run time. Then GCC's
+// loop-invariant motion runs again over the function: the adds in a loop without calls become
+// register adds, stored once at the loop's exit.
+//
+// Options (-fplugin-arg-larm_gcc_plugin-NAME=VALUE): none yet; unknown ones are refused.
+#include "gcc-plugin.h"
+#include "plugin-version.h"
+
+#include "attribs.h"
+#include "backend.h"
+#include "builtins.h"
+#include "cgraph.h"
+#include "context.h"
+#include "diagnostic-core.h"
+#include "gimple-iterator.h"
+#include "gimple.h"
+#include "gimplify.h"
+#include "internal-fn.h"
+#include "output.h"
+#include "ssa.h"
+#include "stor-layout.h"
+#include "stringpool.h"
+#include "tree-into-ssa.h"
+#include "tree-pass.h"
+#include "tree.h"
+#include "varasm.h"
+#include "version.h"
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "instrument/compiler_plugin/compiler_counts.h"
+
+int plugin_is_GPL_compatible;  // GCC loads only plugins that say so
+
+namespace {
+
+using Counts = std::array<unsigned long long, LARM_COUNT_N>;
+
+// Functions of this unit (this object, or this LTO partition) the pass instrumented.
+unsigned long instrumented_functions = 0;
+
+// The array instrumented code adds to: an extern declaration the pass refers to (the definition
+// is the unit's top-level assembly, weak and in a COMDAT group).
+tree counts_declaration() {
+  static tree decl = NULL_TREE;
+  if (decl != NULL_TREE) return decl;
+  tree type = build_array_type_nelts(long_long_unsigned_type_node, LARM_COUNT_N);
+  decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, get_identifier(LARM_COMPILER_COUNTS), type);
+  TREE_PUBLIC(decl) = 1;
+  DECL_EXTERNAL(decl) = 1;
+  DECL_ARTIFICIAL(decl) = 1;
+  TREE_USED(decl) = 1;
+  set_decl_tls_model(decl, TLS_MODEL_INITIAL_EXEC);
+  varpool_node::get_create(decl);
+  return decl;
+}
+
+// --- what a statement counts --------------------------------------------------------------
+
+// The floating-point type of a value: its precision (64 or 32 bits) and lanes; 0 lanes when it is
+// not a float or double scalar or vector, or its lanes are not a constant (a scalable vector).
+struct FloatShape {
+  int bits = 0;
+  unsigned long long lanes = 0;
+};
+
+FloatShape float_shape(tree type) {
+  FloatShape shape;
+  if (type == NULL_TREE) return shape;
+  unsigned HOST_WIDE_INT lanes = 1;
+  tree element = type;
+  if (TREE_CODE(type) == VECTOR_TYPE) {
+    if (!TYPE_VECTOR_SUBPARTS(type).is_constant(&lanes)) return shape;
+    element = TREE_TYPE(type);
+  }
+  if (!SCALAR_FLOAT_TYPE_P(element)) return shape;
+  const machine_mode mode = TYPE_MODE(element);
+  if (mode == DFmode) {
+    shape.bits = 64;
+  } else if (mode == SFmode) {
+    shape.bits = 32;
+  } else {
+    return shape;  // half, x87 extended, quad: not counted (nor by the Valgrind tool's widths)
+  }
+  shape.lanes = lanes;
+  return shape;
+}
+
+// The width count of count_layout.h a shape's FLOPs go to.
+int width_index(const FloatShape& shape) {
+  if (shape.bits == 64) {
+    if (shape.lanes <= 1) return LARM_COUNT_DP_SCALAR;
+    if (shape.lanes == 2) return LARM_COUNT_DP_128;
+    if (shape.lanes <= 4) return LARM_COUNT_DP_256;
+    return LARM_COUNT_DP_512;
+  }
+  if (shape.lanes <= 1) return LARM_COUNT_SP_SCALAR;
+  if (shape.lanes <= 4) return LARM_COUNT_SP_128;
+  if (shape.lanes <= 8) return LARM_COUNT_SP_256;
+  return LARM_COUNT_SP_512;
+}
+
+enum class FlopKind { none, add, mul, div, fma };
+
+void add_flops(Counts& counts, tree type, FlopKind kind) {
+  const FloatShape shape = float_shape(type);
+  if (kind == FlopKind::none || shape.lanes == 0) return;
+  const unsigned long long flops = shape.lanes * (kind == FlopKind::fma ? 2 : 1);
+  counts[width_index(shape)] += flops;
+  switch (kind) {
+    case FlopKind::add:
+      counts[LARM_COUNT_ADD_FLOPS] += flops;
+      break;
+    case FlopKind::mul:
+      counts[LARM_COUNT_MUL_FLOPS] += flops;
+      break;
+    case FlopKind::div:
+      counts[LARM_COUNT_DIV_FLOPS] += flops;
+      break;
+    case FlopKind::fma:
+      counts[LARM_COUNT_FMA_FLOPS] += flops;
+      break;
+    case FlopKind::none:
+      break;
+  }
+}
+
+FlopKind assign_kind(tree_code code) {
+  switch (code) {
+    case PLUS_EXPR:
+    case MINUS_EXPR:
+    case MIN_EXPR:
+    case MAX_EXPR:
+      return FlopKind::add;
+    case MULT_EXPR:
+      return FlopKind::mul;
+    case RDIV_EXPR:
+      return FlopKind::div;
+    default:
+      return FlopKind::none;
+  }
+}
+
+// Internal functions: FMAs, square roots, min and max, and their conditional (masked) forms,
+// counted at the vector's full width (the active lanes are not known when the block is counted).
+FlopKind internal_kind(internal_fn fn) {
+  switch (fn) {
+    case IFN_FMA:
+    case IFN_FMS:
+    case IFN_FNMA:
+    case IFN_FNMS:
+    case IFN_COND_FMA:
+    case IFN_COND_FMS:
+    case IFN_COND_FNMA:
+    case IFN_COND_FNMS:
+      return FlopKind::fma;
+    case IFN_SQRT:
+    case IFN_COND_RDIV:
+      return FlopKind::div;
+    case IFN_FMIN:
+    case IFN_FMAX:
+    case IFN_COND_ADD:
+    case IFN_COND_SUB:
+    case IFN_COND_MIN:
+    case IFN_COND_MAX:
+    case IFN_COND_FMIN:
+    case IFN_COND_FMAX:
+      return FlopKind::add;
+    case IFN_COND_MUL:
+      return FlopKind::mul;
+    default:
+      return FlopKind::none;
+  }
+}
+
+// Calls GCC expands inline into one instruction: the square roots (the libm call stays only
+// for errno on a negative argument).
+FlopKind builtin_kind(const gcall* call) {
+  if (!gimple_call_builtin_p(call, BUILT_IN_NORMAL)) return FlopKind::none;
+  switch (DECL_FUNCTION_CODE(gimple_call_fndecl(call))) {
+    case BUILT_IN_SQRT:
+    case BUILT_IN_SQRTF:
+      return FlopKind::div;
+    case BUILT_IN_FMA:
+    case BUILT_IN_FMAF:
+      return FlopKind::fma;
+    case BUILT_IN_FMIN:
+    case BUILT_IN_FMINF:
+    case BUILT_IN_FMAX:
+    case BUILT_IN_FMAXF:
+      return FlopKind::add;
+    default:
+      return FlopKind::none;
+  }
+}
+
+unsigned long long size_of(tree type) {
+  const HOST_WIDE_INT size = type != NULL_TREE ? int_size_in_bytes(type) : -1;
+  return size > 0 ? static_cast<unsigned long long>(size) : 0;
+}
+
+void add_load(Counts& counts, tree type) {
+  if (const unsigned long long bytes = size_of(type)) {
+    counts[LARM_COUNT_BYTES_LOADED] += bytes;
+    counts[LARM_COUNT_LOADS] += 1;
+  }
+}
+
+void add_store(Counts& counts, tree type) {
+  if (const unsigned long long bytes = size_of(type)) {
+    counts[LARM_COUNT_BYTES_STORED] += bytes;
+    counts[LARM_COUNT_STORES] += 1;
+  }
+}
+
+// A memory reference on the right of an assignment or as a call's argument: what the pass
+// counts as a load.
+bool reads_memory(tree operand) {
+  if (operand == NULL_TREE || TREE_CODE(operand) == SSA_NAME || is_gimple_min_invariant(operand))
+    return false;
+  tree base = get_base_address(operand);
+  if (base == NULL_TREE) return false;
+  if (TREE_CODE(base) == MEM_REF || TREE_CODE(base) == TARGET_MEM_REF) return true;
+  return DECL_P(base) && !is_gimple_reg(operand);
+}
+
+// Targets' builtins that gather or scatter (x86's __builtin_ia32_gather*, scatter*): the
+// vector's full width, as for the masked moves.
+bool machine_builtin_named(const gcall* call, const char* part) {
+  if (!gimple_call_builtin_p(call, BUILT_IN_MD)) return false;
+  const char* name = IDENTIFIER_POINTER(DECL_NAME(gimple_call_fndecl(call)));
+  return std::strstr(name, part) != nullptr;
+}
+
+void count_call(Counts& counts, const gcall* call) {
+  tree lhs = gimple_call_lhs(call);
+  if (gimple_call_internal_p(call)) {
+    const internal_fn fn = gimple_call_internal_fn(call);
+    switch (fn) {
+      case IFN_MASK_LOAD:
+      case IFN_LOAD_LANES:
+      case IFN_MASK_LOAD_LANES:
+      case IFN_GATHER_LOAD:
+      case IFN_MASK_GATHER_LOAD:
+      case IFN_LEN_LOAD:
+        if (lhs != NULL_TREE) add_load(counts, TREE_TYPE(lhs));
+        return;
+      case IFN_MASK_STORE:
+      case IFN_MASK_STORE_LANES:
+      case IFN_LEN_STORE:
+      case IFN_STORE_LANES:
+      case IFN_SCATTER_STORE:
+      case IFN_MASK_SCATTER_STORE: {
+        // The value stored is the call's last argument but for the masked and scattered forms,
+        // whose mask follows it: the widest vector argument is the one stored.
+        tree widest = NULL_TREE;
+        for (unsigned i = 0; i < gimple_call_num_args(call); ++i) {
+          tree arg = gimple_call_arg(call, i);
+          if (TREE_CODE(TREE_TYPE(arg)) == VECTOR_TYPE && !VECTOR_BOOLEAN_TYPE_P(TREE_TYPE(arg)) &&
+              (widest == NULL_TREE || size_of(TREE_TYPE(arg)) > size_of(TREE_TYPE(widest)))) {
+            widest = arg;
+          }
+        }
+        if (widest != NULL_TREE) add_store(counts, TREE_TYPE(widest));
+        return;
+      }
+      case IFN_FOLD_LEFT_PLUS: {
+        // An in-order reduction: one scalar add per lane of the vector argument.
+        const FloatShape shape = float_shape(TREE_TYPE(gimple_call_arg(call, 1)));
+        if (shape.lanes > 0 && lhs != NULL_TREE) {
+          for (unsigned long long lane = 0; lane < shape.lanes; ++lane) {
+            add_flops(counts, TREE_TYPE(lhs), FlopKind::add);
+          }
+        }
+        return;
+      }
+      default:
+        if (lhs != NULL_TREE) add_flops(counts, TREE_TYPE(lhs), internal_kind(fn));
+        return;
+    }
+  }
+  if (lhs != NULL_TREE) {
+    if (machine_builtin_named(call, "gather")) {
+      add_load(counts, TREE_TYPE(lhs));
+      return;
+    }
+    add_flops(counts, TREE_TYPE(lhs), builtin_kind(call));
+    // A call's result stored to memory (an aggregate returned): a store.
+    if (!is_gimple_reg(lhs) && TREE_CODE(lhs) != SSA_NAME) add_store(counts, TREE_TYPE(lhs));
+  }
+  if (machine_builtin_named(call, "scatter")) {
+    for (unsigned i = 0; i < gimple_call_num_args(call); ++i) {
+      tree arg = gimple_call_arg(call, i);
+      if (TREE_CODE(TREE_TYPE(arg)) == VECTOR_TYPE && float_shape(TREE_TYPE(arg)).lanes > 0) {
+        add_store(counts, TREE_TYPE(arg));
+        break;
+      }
+    }
+  }
+}
+
+void count_statement(Counts& counts, gimple* stmt) {
+  if (is_gimple_debug(stmt) || gimple_clobber_p(stmt)) return;
+  if (const gcall* call = dyn_cast<const gcall*>(stmt)) {
+    count_call(counts, call);
+    return;
+  }
+  const gassign* assign = dyn_cast<const gassign*>(stmt);
+  if (assign == nullptr) return;
+  tree lhs = gimple_assign_lhs(assign);
+  if (gimple_assign_single_p(assign)) {
+    tree rhs = gimple_assign_rhs1(assign);
+    if (reads_memory(rhs)) add_load(counts, TREE_TYPE(rhs));
+  }
+  if (gimple_store_p(assign)) add_store(counts, TREE_TYPE(lhs));
+  add_flops(counts, TREE_TYPE(lhs), assign_kind(gimple_assign_rhs_code(assign)));
+}
+
+// --- the instrumentation -------------------------------------------------------------------
+
+// counts[index] += amount, before gsi (amount: a constant or an SSA value of the function).
+void insert_add(gimple_stmt_iterator* gsi, int index, tree amount) {
+  tree type = long_long_unsigned_type_node;
+  tree ref = build4(ARRAY_REF, type, counts_declaration(), build_int_cst(integer_type_node, index),
+                    NULL_TREE, NULL_TREE);
+  if (!useless_type_conversion_p(type, TREE_TYPE(amount))) {
+    tree converted = make_temp_ssa_name(type, nullptr, "larm_amount");
+    gsi_insert_before(gsi, gimple_build_assign(converted, NOP_EXPR, amount), GSI_SAME_STMT);
+    amount = converted;
+  }
+  tree before = make_temp_ssa_name(type, nullptr, "larm_count");
+  tree after = make_temp_ssa_name(type, nullptr, "larm_count");
+  gsi_insert_before(gsi, gimple_build_assign(before, ref), GSI_SAME_STMT);
+  gsi_insert_before(gsi, gimple_build_assign(after, PLUS_EXPR, before, amount), GSI_SAME_STMT);
+  gsi_insert_before(gsi, gimple_build_assign(unshare_expr(ref), after), GSI_SAME_STMT);
+}
+
+bool insert_counts(gimple_stmt_iterator* gsi, const Counts& counts) {
+  bool any = false;
+  for (int index = 0; index < LARM_COUNT_N; ++index) {
+    if (counts[index] == 0) continue;
+    insert_add(gsi, index, build_int_cst(long_long_unsigned_type_node, counts[index]));
+    any = true;
+  }
+  return any;
+}
+
+// memcpy, memmove and memset (inline or in libc): their length, at run time.
+bool insert_memory_builtin(gimple_stmt_iterator* gsi, const gcall* call) {
+  if (!gimple_call_builtin_p(call, BUILT_IN_NORMAL)) return false;
+  switch (DECL_FUNCTION_CODE(gimple_call_fndecl(call))) {
+    case BUILT_IN_MEMCPY:
+    case BUILT_IN_MEMMOVE:
+    case BUILT_IN_MEMPCPY:
+      insert_add(gsi, LARM_COUNT_BYTES_LOADED, gimple_call_arg(call, 2));
+      insert_add(gsi, LARM_COUNT_BYTES_STORED, gimple_call_arg(call, 2));
+      return true;
+    case BUILT_IN_MEMSET:
+      insert_add(gsi, LARM_COUNT_BYTES_STORED, gimple_call_arg(call, 2));
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A call ends a piece of a block: GCC's internal functions and the inline builtins counted as
+// operations are not calls.
+bool ends_piece(const gimple* stmt) {
+  const gcall* call = dyn_cast<const gcall*>(stmt);
+  if (call == nullptr || gimple_call_internal_p(call)) return false;
+  return builtin_kind(call) == FlopKind::none;
+}
+
+bool instrument_block(basic_block bb) {
+  bool changed = false;
+  gimple_stmt_iterator start = gsi_after_labels(bb);
+  Counts counts{};
+  for (gimple_stmt_iterator gsi = start; !gsi_end_p(gsi); gsi_next(&gsi)) {
+    gimple* stmt = gsi_stmt(gsi);
+    count_statement(counts, stmt);
+    if (const gcall* call = dyn_cast<const gcall*>(stmt)) {
+      gimple_stmt_iterator at_call = gsi;
+      changed |= insert_memory_builtin(&at_call, call);
+    }
+    if (!ends_piece(stmt)) continue;
+    // The piece [start, this call]: its counts at its start, then a new piece after the call.
+    changed |= insert_counts(&start, counts);
+    counts.fill(0);
+    start = gsi;
+    gsi_next(&start);
+    if (gsi_end_p(start)) {
+      // The call ends the block (it may throw): what follows is in the next block.
+      return changed;
+    }
+  }
+  // A block of labels alone counts nothing.
+  if (!gsi_end_p(start)) changed |= insert_counts(&start, counts);
+  return changed;
+}
+
+const pass_data kPassData = {
+    GIMPLE_PASS, "larm_count", OPTGROUP_NONE, TV_NONE, PROP_ssa | PROP_cfg, 0, 0, 0, 0,
+};
+
+class CountPass : public gimple_opt_pass {
+ public:
+  explicit CountPass(gcc::context* ctx)
+      : gimple_opt_pass(kPassData, ctx), lim_(make_pass_lim(ctx)) {}
+
+  unsigned int execute(function* fun) override {
+    bool changed = false;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun) changed |= instrument_block(bb);
+    ++instrumented_functions;
+    if (!changed) return 0;
+    mark_virtual_operands_for_renaming(fun);
+    update_ssa(TODO_update_ssa_only_virtuals);
+    unsigned int todo = 0;
+    // Loop-invariant motion turns a loop's counts into registers (its store motion), when the
+    // loop has no call and no store that may alias them.
+    if (optimize > 0 && lim_->gate(fun)) todo |= lim_->execute(fun);
+    return todo;
+  }
+
+ private:
+  opt_pass* lim_;
+};
+
+// The definitions every instrumented object carries, and its line in LARM_COMPILER_SECTION:
+// written at the end of the unit's assembly, once per object (with -flto, once per partition of
+// the link, where the pass runs; the compile step's slim object, which holds no instrumented
+// code, says nothing: a link without the plugin leaves a program that does not claim counts).
+void emit_definitions(void* /*gcc_data*/, void* /*user_data*/) {
+  if (asm_out_file == nullptr || instrumented_functions == 0) return;
+  const std::string counts = LARM_COMPILER_COUNTS, mark = LARM_COMPILER_MARK;
+  const std::string bytes = std::to_string(8 * LARM_COUNT_N);
+  std::string source = main_input_filename != nullptr ? main_input_filename : "";
+  for (char& c : source) {
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '?';
+  }
+  const std::string text =
+      "\t.pushsection .tbss." + counts + ",\"awTG\",@nobits," + counts + ",comdat\n" + "\t.weak " +
+      counts + "\n\t.type " + counts + ", @object\n\t.size " + counts + ", " + bytes +
+      "\n\t.p2align 6\n" + counts + ":\n\t.zero " + bytes + "\n\t.popsection\n" +
+      "\t.pushsection .rodata." + mark + ",\"aG\",@progbits," + mark + ",comdat\n" + "\t.weak " +
+      mark + "\n\t.type " + mark + ", @object\n\t.size " + mark + ", 4\n\t.p2align 2\n" + mark +
+      ":\n\t.long " + std::to_string(LARM_COMPILER_MARK_VALUE) + "\n\t.popsection\n" +
+      "\t.pushsection " + LARM_COMPILER_SECTION + ",\"aR\",@progbits\n\t.ascii \"larm-gcc-plugin " +
+      std::to_string(LARM_COMPILER_PLUGIN_VERSION) + " counts " + std::to_string(LARM_COUNT_N) +
+      " gcc " + version_string + " " + source + "\\n\"\n\t.popsection\n";
+  std::fputs(text.c_str(), asm_out_file);
+}
+
+}  // namespace
+
+int plugin_init(struct plugin_name_args* info, struct plugin_gcc_version* version) {
+  if (!plugin_default_version_check(version, &gcc_version)) {
+    error(
+        "larm: this plugin was built for GCC %s and cannot run in GCC %s: use the larm-cc of "
+        "this compiler",
+        gcc_version.basever, version->basever);
+    return 1;
+  }
+  for (int i = 0; i < info->argc; ++i) {
+    error("larm: unknown plugin option %qs", info->argv[i].key);
+    return 1;
+  }
+  static struct plugin_info about = {"1", "counts FLOPs and bytes per basic block for larm"};
+  register_callback(info->base_name, PLUGIN_INFO, nullptr, &about);
+  struct register_pass_info pass;
+  pass.pass = new CountPass(g);
+  pass.reference_pass_name = "optimized";
+  pass.ref_pass_instance_number = 1;
+  pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &pass);
+  register_callback(info->base_name, PLUGIN_FINISH_UNIT, emit_definitions, nullptr);
+  return 0;
+}
