@@ -1,7 +1,8 @@
 # What `cmake --install` puts under the prefix: the larm command line, liblarm (shared
-# and static), its headers, a CMake package (find_package(larm) -> larm::larm), larm.pc for
-# pkg-config, the JSON schemas, larm count's Valgrind tool (instrument/count_tool) and a man page
-# per command (help2man, from --help).
+# and static), its headers, a CMake package (find_package(larm) -> larm::larm, larm_instrument),
+# larm.pc and larm-count.pc for pkg-config, the JSON schemas, larm count's Valgrind tool
+# (instrument/count_tool), the GCC plugin and its wrappers (instrument/compiler_plugin) and a man
+# page per command (help2man, from --help).
 include(CMakePackageConfigHelpers)
 
 install(TARGETS larm RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -55,6 +56,17 @@ install(CODE "
   configure_file(\"${CMAKE_SOURCE_DIR}/cmake/larm.pc.in\"
                  \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig/larm.pc\" @ONLY)
 ")
+# larm-count.pc: `pkg-config --cflags larm-count` gives the flag that loads larm's GCC plugin.
+if(LARM_GCC_PLUGIN)
+  install(CODE "
+    set(CMAKE_INSTALL_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    set(CMAKE_INSTALL_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
+    set(PROJECT_VERSION \"${PROJECT_VERSION}\")
+    set(LARM_GCC_PLUGIN_VERSION \"${LARM_GCC_PLUGIN_VERSION}\")
+    configure_file(\"${CMAKE_SOURCE_DIR}/cmake/larm-count.pc.in\"
+                   \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig/larm-count.pc\" @ONLY)
+  ")
+endif()
 
 # A man page per command, generated from its --help by help2man (Debian: help2man).
 find_program(HELP2MAN help2man)

@@ -9,7 +9,10 @@ only that prefix:
 - an out-of-tree C program built with find_package(larm) (shared, and larm::larm_static), one
   with `pkg-config --cflags --libs larm`, and the LIKWID markers program: each runs and writes
   regions.json, without LD_LIBRARY_PATH (larm.pc carries an rpath to the prefix's libdir);
-- the installed `larm count` uses the installed tool."""
+- the installed `larm count` uses the installed tool;
+- where larm was built with its GCC plugin: the program built through the installed larm-cc, with
+  `pkg-config --cflags larm-count`, and with larm_instrument(TARGET) of the CMake package each
+  counts itself in its native runs (2e5 FLOPs), and the installed larm count says so."""
 import json
 import os
 import re
@@ -122,6 +125,44 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
             m = json.load(f)["regions"][0]["machine"]
         check(m["flops_source"] == "counted" and abs(m["flops"] - 2e5) <= 2e2,
               "installed count: %.0f FLOPs counted (2e5 expected)" % m["flops"])
+
+    # The GCC plugin as installed, three ways a build takes it.
+    plugin = os.path.join(libdir, "larm", "gcc", "larm_gcc_plugin.so")
+    if os.path.exists(os.path.join(build, "lib", "larm", "gcc", "larm_gcc_plugin.so")):
+        for path in (plugin, os.path.join(prefix, "bin", "larm-cc"),
+                     os.path.join(prefix, "bin", "larm-c++"), os.path.join(libdir, "pkgconfig", "larm-count.pc")):
+            check(os.path.exists(path), "installed: " + os.path.relpath(path, prefix))
+        count_flags = run(["pkg-config", "--cflags", "larm-count"], env=pc_env)
+        check(count_flags.returncode == 0 and "-fplugin=" + plugin in count_flags.stdout,
+              "pkg-config --cflags larm-count: " + count_flags.stdout.strip())
+        programs = {}
+        exe = os.path.join(tmp, "wrapper_app")
+        if run([os.path.join(prefix, "bin", "larm-cc"), "-O2", os.path.join(app, "main.c"), "-o", exe]
+               + flags.stdout.split()).returncode == 0:
+            programs["larm-cc"] = exe
+        exe = os.path.join(tmp, "pc_count_app")
+        if run(["gcc", "-O2", os.path.join(app, "main.c"), "-o", exe] + count_flags.stdout.split()
+               + flags.stdout.split()).returncode == 0:
+            programs["pkg-config larm-count"] = exe
+        with open(os.path.join(app, "CMakeLists.txt"), "a") as f:
+            f.write("add_executable(uses_larm_counted main.c)\n"
+                    "target_link_libraries(uses_larm_counted PRIVATE larm::larm)\n"
+                    "larm_instrument(uses_larm_counted)\n")
+        if (run(["cmake", "-S", app, "-B", os.path.join(app, "build")]).returncode == 0
+                and run(["cmake", "--build", os.path.join(app, "build")]).returncode == 0):
+            programs["larm_instrument"] = os.path.join(app, "build", "uses_larm_counted")
+        check(len(programs) == 3, f"built through the plugin three ways: {sorted(programs)}")
+        for how, exe in programs.items():
+            out = os.path.join(tmp, "count-" + how.replace(" ", "-"))
+            counted = run([os.path.join(prefix, "bin", "larm"), "count", "--repeat", "1", "--out", out,
+                           "--", exe], env=no_path)
+            ok = counted.returncode == 0 and "Counted by larm's compiler plugin" in counted.stdout
+            check(ok, f"{how}: the installed larm count takes the native run's counts")
+            if ok:
+                with open(os.path.join(out, "timed", "regions.json")) as f:
+                    m = json.load(f)["regions"][0]["machine"]
+                check(m["flops_source"] == "counted" and m["flops"] == 2e5,
+                      f"{how}: {m['flops']:.0f} FLOPs counted natively (2e5)")
 
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)

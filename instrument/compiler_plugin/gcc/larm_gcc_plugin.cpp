@@ -17,28 +17,30 @@
 // register adds, stored once at the loop's exit.
 //
 // Options (-fplugin-arg-larm_gcc_plugin-NAME=VALUE): none yet; unknown ones are refused.
+// GCC's headers need this order (each uses what the ones before it define).
+// clang-format off
 #include "gcc-plugin.h"
 #include "plugin-version.h"
-
-#include "attribs.h"
 #include "backend.h"
-#include "builtins.h"
-#include "cgraph.h"
-#include "context.h"
-#include "diagnostic-core.h"
-#include "gimple-iterator.h"
-#include "gimple.h"
-#include "gimplify.h"
-#include "internal-fn.h"
-#include "output.h"
-#include "ssa.h"
-#include "stor-layout.h"
-#include "stringpool.h"
-#include "tree-into-ssa.h"
-#include "tree-pass.h"
 #include "tree.h"
+#include "gimple.h"
+#include "tree-pass.h"
+#include "ssa.h"
+#include "gimple-iterator.h"
+#include "tree-into-ssa.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "cgraph.h"
 #include "varasm.h"
+#include "stor-layout.h"
+#include "internal-fn.h"
+#include "diagnostic-core.h"
+#include "context.h"
+#include "builtins.h"
+#include "gimplify.h"
 #include "version.h"
+#include "output.h"
+// clang-format on
 
 #include <array>
 #include <cstdio>
