@@ -7,7 +7,8 @@
 # slurmctld, slurmd, slurm-client and munge: only for the test that runs larm fleet under a
 # one-host Slurm cluster, tests/slurm/slurm_test.py, which starts and stops its own daemons — on a
 # machine with systemd, Debian's packages also enable their services, which fail harmlessly
-# without a /etc/slurm/slurm.conf; lintian: the Debian package's check).
+# without a /etc/slurm/slurm.conf; lintian: the Debian package's check; gcc-12-plugin-dev and
+# llvm-14-dev: larm's compiler plugins, built against GCC's and LLVM's headers).
 # Idempotent: packages already present are not reinstalled; apt is only called when one is missing.
 set -euo pipefail
 
@@ -40,7 +41,7 @@ test_packages=(
   clang-14 libomp-14-dev chromium
   linux-perf help2man libopenblas-dev libfftw3-dev
   slurmctld slurmd slurm-client munge
-  lintian ccache
+  lintian ccache gcc-12-plugin-dev llvm-14-dev
 )
 packages=("${run_packages[@]}")
 [[ $set_name == test ]] && packages+=("${test_packages[@]}")

@@ -234,11 +234,12 @@ int finish_compiler_count(const CountOptions& options, const CompilerBuild& buil
   const fs::path timed_dir = fs::path(options.out_dir) / "timed";
   for (const regions::RegionsFile& file : native.files) {
     if (file.counters.counted_by != "compiler") {
-      std::cerr << "larm: error: " << results::printable(options.command[0])
-                << " was built through larm-cc but its liblarm read no compiler counts ("
-                << (file.counters.reason.empty() ? "a liblarm older than its plugin"
-                                                 : file.counters.reason)
-                << "): link it with this larm's liblarm\n";
+      std::cerr
+          << "larm: error: " << results::printable(options.command[0])
+          << " was built through larm's compiler plugin but its liblarm read no compiler counts ("
+          << (file.counters.reason.empty() ? "a liblarm older than its plugin"
+                                           : file.counters.reason)
+          << "): link it with this larm's liblarm\n";
       return 1;
     }
   }
@@ -275,7 +276,7 @@ int run_count(const CountOptions& options) {
   if (build.instrumented && (options.no_native || !options.cache_spec.empty())) {
     throw UsageError(
         std::string("larm count: ") + app +
-        " was built through larm-cc: its native runs count it (" +
+        " was built through larm's compiler plugin: its native runs count it (" +
         (options.no_native ? "--no-native leaves none" : "--cache-model: no cache model in them") +
         "); count a build without the plugin for a Valgrind counting run");
   }

@@ -26,4 +26,19 @@
 #define LARM_COMPILER_MARK_VALUE ((LARM_COMPILER_PLUGIN_VERSION << 16) | LARM_COUNT_N)
 #define LARM_COMPILER_SECTION "larm_counted"
 
+/* The width count (count_layout.h) of an operation on LANES lanes of double (or single)
+ * precision: the Valgrind tool's buckets, so that both count the same instruction alike. */
+static inline int larm_count_width_index(int double_precision, unsigned long long lanes) {
+  if (double_precision) {
+    if (lanes <= 1) return LARM_COUNT_DP_SCALAR;
+    if (lanes == 2) return LARM_COUNT_DP_128;
+    if (lanes <= 4) return LARM_COUNT_DP_256;
+    return LARM_COUNT_DP_512;
+  }
+  if (lanes <= 1) return LARM_COUNT_SP_SCALAR;
+  if (lanes <= 4) return LARM_COUNT_SP_128;
+  if (lanes <= 8) return LARM_COUNT_SP_256;
+  return LARM_COUNT_SP_512;
+}
+
 #endif /* LARM_COMPILER_COUNTS_H */

@@ -104,27 +104,13 @@ FloatShape float_shape(tree type) {
   return shape;
 }
 
-// The width count of count_layout.h a shape's FLOPs go to.
-int width_index(const FloatShape& shape) {
-  if (shape.bits == 64) {
-    if (shape.lanes <= 1) return LARM_COUNT_DP_SCALAR;
-    if (shape.lanes == 2) return LARM_COUNT_DP_128;
-    if (shape.lanes <= 4) return LARM_COUNT_DP_256;
-    return LARM_COUNT_DP_512;
-  }
-  if (shape.lanes <= 1) return LARM_COUNT_SP_SCALAR;
-  if (shape.lanes <= 4) return LARM_COUNT_SP_128;
-  if (shape.lanes <= 8) return LARM_COUNT_SP_256;
-  return LARM_COUNT_SP_512;
-}
-
 enum class FlopKind { none, add, mul, div, fma };
 
 void add_flops(Counts& counts, tree type, FlopKind kind) {
   const FloatShape shape = float_shape(type);
   if (kind == FlopKind::none || shape.lanes == 0) return;
   const unsigned long long flops = shape.lanes * (kind == FlopKind::fma ? 2 : 1);
-  counts[width_index(shape)] += flops;
+  counts[larm_count_width_index(shape.bits == 64, shape.lanes)] += flops;
   switch (kind) {
     case FlopKind::add:
       counts[LARM_COUNT_ADD_FLOPS] += flops;

@@ -1,0 +1,362 @@
+// larm's LLVM pass plugin (clang -fpass-plugin=): the GCC plugin's counts for code clang builds,
+// into the same thread-local counts and with the same marks (compiler_counts.h), so that liblarm
+// and `larm count` read both alike, and a program may mix objects of the two.
+//
+// Where: at the optimizer's last extension point, after vectorization; FMAs are the IR's
+// llvm.fma and llvm.fmuladd (clang's contraction of a * b + c within a statement; the back end
+// fuses nothing else by default). Scalable vectors (SVE, RVV) count their lanes at run time
+// (vscale). Each block is cut at every call, as in the GCC plugin; LICM then runs over the
+// function so that a loop's counts are promoted to registers (the counts' accesses carry a TBAA
+// type of their own, so that the program's stores of other types cannot alias them).
+#include <llvm/ADT/Triple.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/PassPlugin.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Scalar/LICM.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
+
+#include <array>
+#include <string>
+
+#include "instrument/compiler_plugin/compiler_counts.h"
+
+using namespace llvm;
+
+namespace {
+
+// What a piece of a block adds: constant counts, and amounts known at run time (a scalable
+// vector's lanes, a memcpy's length) as values to add to one count.
+struct Piece {
+  std::array<uint64_t, LARM_COUNT_N> counts{};
+  std::vector<std::pair<int, Value*>> runtime;  // (count, amount), built before the piece's end
+};
+
+enum class FlopKind { none, add, mul, div, fma };
+
+int kind_index(FlopKind kind) {
+  switch (kind) {
+    case FlopKind::add:
+      return LARM_COUNT_ADD_FLOPS;
+    case FlopKind::mul:
+      return LARM_COUNT_MUL_FLOPS;
+    case FlopKind::div:
+      return LARM_COUNT_DIV_FLOPS;
+    case FlopKind::fma:
+      return LARM_COUNT_FMA_FLOPS;
+    case FlopKind::none:
+      break;
+  }
+  return -1;
+}
+
+class Counter {
+ public:
+  Counter(Module& module, Piece& piece, Instruction* at)
+      : data_(module.getDataLayout()), piece_(piece), builder_(at) {}
+
+  void flops(Type* type, FlopKind kind) {
+    if (kind == FlopKind::none) return;
+    Type* element = type->getScalarType();
+    if (!element->isDoubleTy() && !element->isFloatTy()) return;
+    const bool dp = element->isDoubleTy();
+    const uint64_t per_lane = kind == FlopKind::fma ? 2 : 1;
+    if (auto* scalable = dyn_cast<ScalableVectorType>(type)) {
+      // Lanes at run time: vscale x the minimum; counted in the 512-bit width where the vector
+      // length is not known at build time (SVE's 128 to 2048 bits).
+      Value* lanes =
+          builder_.CreateMul(builder_.CreateVScale(builder_.getInt64(1)),
+                             builder_.getInt64(scalable->getMinNumElements() * per_lane));
+      piece_.runtime.emplace_back(dp ? LARM_COUNT_DP_512 : LARM_COUNT_SP_512, lanes);
+      piece_.runtime.emplace_back(kind_index(kind), lanes);
+      return;
+    }
+    const unsigned lanes =
+        isa<FixedVectorType>(type) ? cast<FixedVectorType>(type)->getNumElements() : 1;
+    piece_.counts[larm_count_width_index(dp, lanes)] += lanes * per_lane;
+    piece_.counts[kind_index(kind)] += lanes * per_lane;
+  }
+
+  void access(Type* type, bool store) {
+    const TypeSize size = data_.getTypeStoreSize(type);
+    const int bytes_index = store ? LARM_COUNT_BYTES_STORED : LARM_COUNT_BYTES_LOADED;
+    piece_.counts[store ? LARM_COUNT_STORES : LARM_COUNT_LOADS] += 1;
+    if (size.isScalable()) {
+      piece_.runtime.emplace_back(bytes_index,
+                                  builder_.CreateMul(builder_.CreateVScale(builder_.getInt64(1)),
+                                                     builder_.getInt64(size.getKnownMinSize())));
+    } else {
+      piece_.counts[bytes_index] += size.getFixedSize();
+    }
+  }
+
+  void length(Value* bytes, bool loaded) {
+    Value* amount = builder_.CreateZExtOrTrunc(bytes, builder_.getInt64Ty());
+    if (loaded) piece_.runtime.emplace_back(LARM_COUNT_BYTES_LOADED, amount);
+    piece_.runtime.emplace_back(LARM_COUNT_BYTES_STORED, amount);
+  }
+
+ private:
+  const DataLayout& data_;
+  Piece& piece_;
+  IRBuilder<> builder_;
+};
+
+FlopKind intrinsic_kind(Intrinsic::ID id) {
+  switch (id) {
+    case Intrinsic::fma:
+    case Intrinsic::fmuladd:
+      return FlopKind::fma;
+    case Intrinsic::sqrt:
+      return FlopKind::div;
+    case Intrinsic::minnum:
+    case Intrinsic::maxnum:
+    case Intrinsic::minimum:
+    case Intrinsic::maximum:
+      return FlopKind::add;
+    default:
+      return FlopKind::none;
+  }
+}
+
+// Whether the function's target fuses a multiply and an add: llvm.fmuladd becomes an FMA there,
+// a multiply and an add elsewhere (x86 without FMA: SSE2, AVX).
+bool fuses(const Function& function) {
+  const Triple triple(function.getParent()->getTargetTriple());
+  if (!triple.isX86()) return true;  // AArch64, RISC-V, POWER: the base ISA has FMAs
+  const std::string features = function.getFnAttribute("target-features").getValueAsString().str();
+  for (const char* feature : {"+fma,", "+fma4,", "+avx512f,"}) {
+    if ((features + ",").find(feature) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Counts one instruction; true when it ends a piece (a call that is not an intrinsic).
+bool count(Module& module, Piece& piece, Instruction& inst, bool fused) {
+  Counter counter(module, piece, &inst);
+  switch (inst.getOpcode()) {
+    case Instruction::FAdd:
+    case Instruction::FSub:
+      counter.flops(inst.getType(), FlopKind::add);
+      return false;
+    case Instruction::FMul:
+      counter.flops(inst.getType(), FlopKind::mul);
+      return false;
+    case Instruction::FDiv:
+      counter.flops(inst.getType(), FlopKind::div);
+      return false;
+    case Instruction::Load:
+      counter.access(inst.getType(), false);
+      return false;
+    case Instruction::Store:
+      counter.access(cast<StoreInst>(inst).getValueOperand()->getType(), true);
+      return false;
+    default:
+      break;
+  }
+  auto* call = dyn_cast<CallBase>(&inst);
+  if (call == nullptr) return false;
+  auto* intrinsic = dyn_cast<IntrinsicInst>(call);
+  // A call ends the piece; inline assembly calls nothing larm reads.
+  if (intrinsic == nullptr) return !call->isInlineAsm();
+  switch (intrinsic->getIntrinsicID()) {
+    case Intrinsic::masked_load:
+    case Intrinsic::masked_gather:
+    case Intrinsic::masked_expandload:
+      counter.access(intrinsic->getType(), false);
+      return false;
+    case Intrinsic::masked_store:
+    case Intrinsic::masked_scatter:
+    case Intrinsic::masked_compressstore:
+      counter.access(intrinsic->getArgOperand(0)->getType(), true);
+      return false;
+    case Intrinsic::memcpy:
+    case Intrinsic::memmove:
+      counter.length(intrinsic->getArgOperand(2), true);
+      return false;
+    case Intrinsic::memset:
+      counter.length(intrinsic->getArgOperand(2), false);
+      return false;
+    case Intrinsic::vector_reduce_fadd:
+    case Intrinsic::vector_reduce_fmul: {
+      // One scalar operation per lane of the vector reduced (ordered or not).
+      Type* vector = intrinsic->getArgOperand(1)->getType();
+      const FlopKind kind = intrinsic->getIntrinsicID() == Intrinsic::vector_reduce_fadd
+                                ? FlopKind::add
+                                : FlopKind::mul;
+      if (auto* fixed = dyn_cast<FixedVectorType>(vector)) {
+        for (unsigned lane = 0; lane < fixed->getNumElements(); ++lane)
+          counter.flops(intrinsic->getType(), kind);
+      }
+      return false;
+    }
+    case Intrinsic::fmuladd:
+      if (!fused) {
+        counter.flops(intrinsic->getType(), FlopKind::mul);
+        counter.flops(intrinsic->getType(), FlopKind::add);
+        return false;
+      }
+      counter.flops(intrinsic->getType(), FlopKind::fma);
+      return false;
+    default:
+      counter.flops(intrinsic->getType(), intrinsic_kind(intrinsic->getIntrinsicID()));
+      return false;
+  }
+}
+
+class CountPass : public PassInfoMixin<CountPass> {
+ public:
+  PreservedAnalyses run(Module& module, ModuleAnalysisManager& /*analyses*/) {
+    GlobalVariable* counts = define_counts(module);
+    if (counts == nullptr) return PreservedAnalyses::all();
+    MDNode* tbaa = counts_tbaa(module);
+    bool changed = false;
+    for (Function& function : module) {
+      if (function.isDeclaration()) continue;
+      for (BasicBlock& block : function) changed |= instrument(module, block, counts, tbaa);
+    }
+    if (!changed) {
+      // Nothing instrumented: no definitions, no line (as the GCC plugin).
+      if (counts->use_empty()) counts->eraseFromParent();
+      return PreservedAnalyses::all();
+    }
+    define_mark_and_line(module);
+    return PreservedAnalyses::none();
+  }
+
+ private:
+  // The counts' definition; a declaration of the same name in the unit (liblarm's own tests read
+  // it) becomes the definition. Another type of that name: the unit is left alone.
+  static GlobalVariable* define_counts(Module& module) {
+    auto* type = ArrayType::get(Type::getInt64Ty(module.getContext()), LARM_COUNT_N);
+    GlobalVariable* counts = module.getNamedGlobal(LARM_COMPILER_COUNTS);
+    if (counts == nullptr) {
+      counts = new GlobalVariable(module, type, false, GlobalValue::WeakAnyLinkage, nullptr,
+                                  LARM_COMPILER_COUNTS, nullptr, GlobalValue::InitialExecTLSModel);
+    } else if (counts->getValueType() != type || !counts->isDeclaration()) {
+      errs() << "larm: " << module.getSourceFileName() << " declares " << LARM_COMPILER_COUNTS
+             << " otherwise: not instrumented\n";
+      return nullptr;
+    }
+    counts->setInitializer(ConstantAggregateZero::get(type));
+    counts->setLinkage(GlobalValue::WeakAnyLinkage);
+    counts->setThreadLocalMode(GlobalValue::InitialExecTLSModel);
+    counts->setComdat(module.getOrInsertComdat(LARM_COMPILER_COUNTS));
+    counts->setAlignment(Align(64));
+    return counts;
+  }
+
+  // The TBAA root of the module's own accesses (clang's "Simple C/C++ TBAA" or "Simple C++
+  // TBAA"), with a scalar type of larm's under it: accesses of other types do not alias it.
+  static MDNode* counts_tbaa(Module& module) {
+    MDNode* root = nullptr;
+    for (Function& function : module) {
+      for (Instruction& inst : instructions(function)) {
+        MDNode* tag = inst.getMetadata(LLVMContext::MD_tbaa);
+        if (tag == nullptr || tag->getNumOperands() < 1) continue;
+        MDNode* node = dyn_cast<MDNode>(tag->getOperand(0));
+        // Up the type's parents to the root (a node of one operand, its name).
+        while (node != nullptr && node->getNumOperands() >= 2)
+          node = dyn_cast<MDNode>(node->getOperand(1));
+        if (node != nullptr) {
+          root = node;
+          break;
+        }
+      }
+      if (root != nullptr) break;
+    }
+    if (root == nullptr) return nullptr;
+    MDBuilder md(module.getContext());
+    MDNode* type = md.createTBAAScalarTypeNode("larm counts", root);
+    return md.createTBAAStructTagNode(type, type, 0);
+  }
+
+  static bool instrument(Module& module, BasicBlock& block, GlobalVariable* counts, MDNode* tbaa) {
+    bool changed = false;
+    const bool fused = fuses(*block.getParent());
+    Instruction* start = &*block.getFirstInsertionPt();
+    Piece piece;
+    std::vector<std::pair<Instruction*, Piece>> pieces;
+    for (Instruction& inst : block) {
+      if (isa<PHINode>(inst) || inst.isEHPad()) continue;
+      // An invoke ends its block: what follows it is in the next.
+      if (inst.isTerminator()) break;
+      if (!count(module, piece, inst, fused)) continue;
+      pieces.emplace_back(start, std::move(piece));
+      piece = Piece{};
+      start = inst.getNextNode();
+      if (start == nullptr) break;
+    }
+    if (start != nullptr) pieces.emplace_back(start, std::move(piece));
+    for (auto& [at, counted] : pieces) changed |= add_counts(at, counted, counts, tbaa);
+    return changed;
+  }
+
+  static bool add_counts(Instruction* at, const Piece& piece, GlobalVariable* counts,
+                         MDNode* tbaa) {
+    IRBuilder<> builder(at);
+    bool any = false;
+    auto add = [&](int index, Value* amount) {
+      Value* slot = builder.CreateConstInBoundsGEP2_32(counts->getValueType(), counts, 0,
+                                                       static_cast<unsigned>(index));
+      LoadInst* before = builder.CreateLoad(builder.getInt64Ty(), slot);
+      StoreInst* after = builder.CreateStore(builder.CreateAdd(before, amount), slot);
+      if (tbaa != nullptr) {
+        before->setMetadata(LLVMContext::MD_tbaa, tbaa);
+        after->setMetadata(LLVMContext::MD_tbaa, tbaa);
+      }
+      any = true;
+    };
+    for (int index = 0; index < LARM_COUNT_N; ++index) {
+      if (piece.counts[index] != 0) add(index, builder.getInt64(piece.counts[index]));
+    }
+    for (const auto& [index, amount] : piece.runtime) add(index, amount);
+    return any;
+  }
+
+  static void define_mark_and_line(Module& module) {
+    auto* type = Type::getInt32Ty(module.getContext());
+    // Weak, not link-once: nothing in the unit uses it, and a link-once definition without a use
+    // is dropped.
+    auto* mark =
+        new GlobalVariable(module, type, true, GlobalValue::WeakAnyLinkage,
+                           ConstantInt::get(type, LARM_COMPILER_MARK_VALUE), LARM_COMPILER_MARK);
+    mark->setComdat(module.getOrInsertComdat(LARM_COMPILER_MARK));
+    std::string source = module.getSourceFileName();
+    for (char& c : source) {
+      if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '?';
+    }
+    module.appendModuleInlineAsm(std::string("\t.pushsection ") + LARM_COMPILER_SECTION +
+                                 ",\"aR\",@progbits\n\t.ascii \"larm-llvm-plugin " +
+                                 std::to_string(LARM_COMPILER_PLUGIN_VERSION) + " counts " +
+                                 std::to_string(LARM_COUNT_N) + " clang " LLVM_VERSION_STRING " " +
+                                 source + "\\n\"\n\t.popsection\n");
+  }
+};
+
+}  // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "larm", "1", [](PassBuilder& builder) {
+            builder.registerOptimizerLastEPCallback(
+                [](ModulePassManager& passes, OptimizationLevel level) {
+                  passes.addPass(CountPass());
+                  if (level != OptimizationLevel::O0) {
+                    passes.addPass(createModuleToFunctionPassAdaptor(
+                        createFunctionToLoopPassAdaptor(LICMPass(), /*UseMemorySSA=*/true)));
+                  }
+                });
+          }};
+}
