@@ -56,7 +56,8 @@ fi
 # arm64 runtime (libc6:arm64, libstdc++6:arm64), never the cross toolchain's: see
 # cmake/toolchains/aarch64-linux-gnu.cmake.
 if [[ $set_name == cross-aarch64 ]]; then
-  packages=(g++-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user cmake ninja-build pkg-config
+  packages=(g++-aarch64-linux-gnu binutils-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
+            qemu-user cmake ninja-build pkg-config
             nlohmann-json3-dev libcli11-dev libeigen3-dev libhwloc-dev:arm64 libnuma-dev:arm64
             libasmjit-dev:arm64 libpapi-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64
             libstdc++6:arm64 valgrind python3)

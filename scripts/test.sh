@@ -15,7 +15,9 @@
 #  4. aarch64: the AArch64 cross build (scripts/install-deps.sh cross-aarch64), its unit
 #     and measuring tests under qemu-aarch64 (the kernel metadata against aarch64 objdump, the
 #     kernels' results), and a quick characterization under it at SVE vector lengths of 128, 256,
-#     512 and 2048 bits (tests/aarch64_emulated_test.py; the timings are the emulator's);
+#     512 and 2048 bits (tests/aarch64_emulated_test.py; the timings are the emulator's), and
+#     larm's GCC plugin for the cross compiler: NEON and SVE builds counting the same FLOPs at
+#     every vector length (tests/aarch64_plugin_test.py);
 #  5. riscv64: the RISC-V cross build of the codegen and platform parts that need no hwloc
 #     (scripts/install-deps.sh cross-riscv64), its instruction words against GNU as's and its RVV
 #     stream kernels under qemu-riscv64 at VLEN 128, 256 and 1024 bits, and without V
@@ -109,7 +111,8 @@ if wanted aarch64; then
   "$root/scripts/install-deps.sh" cross-aarch64
   step_done "aarch64 install-deps"
   configure aarch64
-  cmake --build "$root/build/aarch64" -j "$jobs" --target larm larm_unit_tests larm_measuring_tests
+  cmake --build "$root/build/aarch64" -j "$jobs" --target larm larm_unit_tests larm_measuring_tests \
+    larm_shared larm_gcc_plugin
   step_done "aarch64 build"
   # The programs run on multiarch's arm64 runtime, as ctest's emulator (the toolchain file); a
   # bound on each (30 s here) so that an emulator that hangs (a mismatched loader and libc did
@@ -120,6 +123,8 @@ if wanted aarch64; then
   step_done "aarch64 tests"
   python3 "$root/tests/aarch64_emulated_test.py" "$root/build/aarch64/tools/larm"
   step_done "aarch64 characterize"
+  timeout 900 python3 "$root/tests/aarch64_plugin_test.py" "$root/build/aarch64" "$root"
+  step_done "aarch64 compiler plugin"
 fi
 
 if wanted riscv64; then

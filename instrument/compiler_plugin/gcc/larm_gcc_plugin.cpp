@@ -52,7 +52,9 @@ int plugin_is_GPL_compatible;  // GCC loads only plugins that say so
 
 namespace {
 
-using Counts = std::array<unsigned long long, LARM_COUNT_N>;
+// A block's counts: constants, or on a target of scalable vectors (SVE) multiples of the vector
+// length, which the add inserted computes at run time (a POLY_INT_CST: cntd and the like).
+using Counts = std::array<poly_uint64, LARM_COUNT_N>;
 
 // Functions of this unit (this object, or this LTO partition) the pass instrumented.
 unsigned long instrumented_functions = 0;
@@ -75,20 +77,22 @@ tree counts_declaration() {
 
 // --- what a statement counts --------------------------------------------------------------
 
-// The floating-point type of a value: its precision (64 or 32 bits) and lanes; 0 lanes when it is
-// not a float or double scalar or vector, or its lanes are not a constant (a scalable vector).
+// The floating-point type of a value: its precision (64 or 32 bits) and lanes (a multiple of the
+// vector length for a scalable vector); 0 lanes when it is not a float or double scalar or vector.
 struct FloatShape {
   int bits = 0;
-  unsigned long long lanes = 0;
+  poly_uint64 lanes = 0;
+  bool scalable = false;
 };
 
 FloatShape float_shape(tree type) {
   FloatShape shape;
   if (type == NULL_TREE) return shape;
-  unsigned HOST_WIDE_INT lanes = 1;
+  poly_uint64 lanes = 1;
   tree element = type;
   if (TREE_CODE(type) == VECTOR_TYPE) {
-    if (!TYPE_VECTOR_SUBPARTS(type).is_constant(&lanes)) return shape;
+    lanes = TYPE_VECTOR_SUBPARTS(type);
+    shape.scalable = !lanes.is_constant();
     element = TREE_TYPE(type);
   }
   if (!SCALAR_FLOAT_TYPE_P(element)) return shape;
@@ -108,9 +112,11 @@ enum class FlopKind { none, add, mul, div, fma };
 
 void add_flops(Counts& counts, tree type, FlopKind kind) {
   const FloatShape shape = float_shape(type);
-  if (kind == FlopKind::none || shape.lanes == 0) return;
-  const unsigned long long flops = shape.lanes * (kind == FlopKind::fma ? 2 : 1);
-  counts[larm_count_width_index(shape.bits == 64, shape.lanes)] += flops;
+  if (kind == FlopKind::none || known_eq(shape.lanes, 0U)) return;
+  const poly_uint64 flops = shape.lanes * (kind == FlopKind::fma ? 2 : 1);
+  // A scalable vector's width is known at run time only: its FLOPs go to the widest bucket.
+  const unsigned long long lanes = shape.scalable ? ~0ULL : shape.lanes.to_constant();
+  counts[larm_count_width_index(shape.bits == 64, lanes)] += flops;
   switch (kind) {
     case FlopKind::add:
       counts[LARM_COUNT_ADD_FLOPS] += flops;
@@ -198,23 +204,27 @@ FlopKind builtin_kind(const gcall* call) {
   }
 }
 
-unsigned long long size_of(tree type) {
-  const HOST_WIDE_INT size = type != NULL_TREE ? int_size_in_bytes(type) : -1;
-  return size > 0 ? static_cast<unsigned long long>(size) : 0;
+// Bytes of a type: a constant, or a multiple of the vector length; 0 when variable otherwise.
+poly_uint64 size_of(tree type) {
+  if (type == NULL_TREE || TYPE_SIZE_UNIT(type) == NULL_TREE ||
+      !poly_int_tree_p(TYPE_SIZE_UNIT(type))) {
+    return 0;
+  }
+  return tree_to_poly_uint64(TYPE_SIZE_UNIT(type));
 }
 
 void add_load(Counts& counts, tree type) {
-  if (const unsigned long long bytes = size_of(type)) {
-    counts[LARM_COUNT_BYTES_LOADED] += bytes;
-    counts[LARM_COUNT_LOADS] += 1;
-  }
+  const poly_uint64 bytes = size_of(type);
+  if (known_eq(bytes, 0U)) return;
+  counts[LARM_COUNT_BYTES_LOADED] += bytes;
+  counts[LARM_COUNT_LOADS] += 1;
 }
 
 void add_store(Counts& counts, tree type) {
-  if (const unsigned long long bytes = size_of(type)) {
-    counts[LARM_COUNT_BYTES_STORED] += bytes;
-    counts[LARM_COUNT_STORES] += 1;
-  }
+  const poly_uint64 bytes = size_of(type);
+  if (known_eq(bytes, 0U)) return;
+  counts[LARM_COUNT_BYTES_STORED] += bytes;
+  counts[LARM_COUNT_STORES] += 1;
 }
 
 // A memory reference on the right of an assignment or as a call's argument: what the pass
@@ -261,19 +271,24 @@ void count_call(Counts& counts, const gcall* call) {
         for (unsigned i = 0; i < gimple_call_num_args(call); ++i) {
           tree arg = gimple_call_arg(call, i);
           if (TREE_CODE(TREE_TYPE(arg)) == VECTOR_TYPE && !VECTOR_BOOLEAN_TYPE_P(TREE_TYPE(arg)) &&
-              (widest == NULL_TREE || size_of(TREE_TYPE(arg)) > size_of(TREE_TYPE(widest)))) {
+              (widest == NULL_TREE ||
+               maybe_gt(size_of(TREE_TYPE(arg)), size_of(TREE_TYPE(widest))))) {
             widest = arg;
           }
         }
         if (widest != NULL_TREE) add_store(counts, TREE_TYPE(widest));
         return;
       }
-      case IFN_FOLD_LEFT_PLUS: {
-        // An in-order reduction: one scalar add per lane of the vector argument.
+      case IFN_FOLD_LEFT_PLUS:
+      case IFN_MASK_FOLD_LEFT_PLUS: {
+        // An in-order reduction: one scalar add per lane of the vector argument (every lane,
+        // masked or not).
         const FloatShape shape = float_shape(TREE_TYPE(gimple_call_arg(call, 1)));
-        if (shape.lanes > 0 && lhs != NULL_TREE) {
-          for (unsigned long long lane = 0; lane < shape.lanes; ++lane) {
-            add_flops(counts, TREE_TYPE(lhs), FlopKind::add);
+        if (lhs != NULL_TREE && float_shape(TREE_TYPE(lhs)).lanes.is_constant()) {
+          const FloatShape scalar = float_shape(TREE_TYPE(lhs));
+          if (!known_eq(scalar.lanes, 0U)) {
+            counts[larm_count_width_index(scalar.bits == 64, 1)] += shape.lanes;
+            counts[LARM_COUNT_ADD_FLOPS] += shape.lanes;
           }
         }
         return;
@@ -295,7 +310,8 @@ void count_call(Counts& counts, const gcall* call) {
   if (machine_builtin_named(call, "scatter")) {
     for (unsigned i = 0; i < gimple_call_num_args(call); ++i) {
       tree arg = gimple_call_arg(call, i);
-      if (TREE_CODE(TREE_TYPE(arg)) == VECTOR_TYPE && float_shape(TREE_TYPE(arg)).lanes > 0) {
+      if (TREE_CODE(TREE_TYPE(arg)) == VECTOR_TYPE &&
+          !known_eq(float_shape(TREE_TYPE(arg)).lanes, 0U)) {
         add_store(counts, TREE_TYPE(arg));
         break;
       }
@@ -342,8 +358,8 @@ void insert_add(gimple_stmt_iterator* gsi, int index, tree amount) {
 bool insert_counts(gimple_stmt_iterator* gsi, const Counts& counts) {
   bool any = false;
   for (int index = 0; index < LARM_COUNT_N; ++index) {
-    if (counts[index] == 0) continue;
-    insert_add(gsi, index, build_int_cst(long_long_unsigned_type_node, counts[index]));
+    if (known_eq(counts[index], 0U)) continue;
+    insert_add(gsi, index, build_int_cst(long_long_unsigned_type_node, poly_int64(counts[index])));
     any = true;
   }
   return any;
@@ -378,7 +394,8 @@ bool ends_piece(const gimple* stmt) {
 bool instrument_block(basic_block bb) {
   bool changed = false;
   gimple_stmt_iterator start = gsi_after_labels(bb);
-  Counts counts{};
+  Counts counts;  // poly_int has no zero default: filled below
+  counts.fill(0U);
   for (gimple_stmt_iterator gsi = start; !gsi_end_p(gsi); gsi_next(&gsi)) {
     gimple* stmt = gsi_stmt(gsi);
     count_statement(counts, stmt);
@@ -389,7 +406,7 @@ bool instrument_block(basic_block bb) {
     if (!ends_piece(stmt)) continue;
     // The piece [start, this call]: its counts at its start, then a new piece after the call.
     changed |= insert_counts(&start, counts);
-    counts.fill(0);
+    counts.fill(0U);
     start = gsi;
     gsi_next(&start);
     if (gsi_end_p(start)) {

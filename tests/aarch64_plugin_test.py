@@ -1,0 +1,96 @@
+"""larm's GCC plugin in the AArch64 cross build: a program built through the cross larm-cc for
+NEON and for SVE counts its own FLOPs, run under qemu-aarch64 at SVE vector lengths of 128, 512
+and 2048 bits; liblarm (the AArch64 one) reads them into regions.json.
+
+  aarch64_plugin_test.py BUILD_DIR SOURCE_DIR
+
+Expected: every region's FLOPs the same in every run, NEON's and SVE's at each length, and the
+program's own (2 per element for the multiply-add, 2 for the dot product, 3 adds and a multiply per
+point for the Gauss-Seidel-like stencil; each repetition depends on the one before, so that none is optimized away); SVE's FLOPs in the scalable (512-bit) bucket; counted_by compiler. The
+sizes are multiples of 32 lanes: a predicated last iteration counts its full width."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+build, source = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def check(condition, message):
+    print(("ok    " if condition else "FAIL  ") + message)
+    if not condition:
+        failures.append(message)
+
+
+PROGRAM = r"""
+#include <larm/region.h>
+#include <stdio.h>
+#include <stdlib.h>
+enum { N = 4096, REPS = 20 };
+static double a[N], b[N], c[N];
+int main(void) {
+  for (int i = 0; i < N; ++i) { b[i] = i; c[i] = 1.0 / (i + 1); }
+  larm_region_begin("triad");
+  for (int r = 0; r < REPS; ++r)
+    for (int i = 0; i < N; ++i) a[i] = a[i] + 3.0 * c[i];
+  larm_region_end("triad");
+  double s = 0;
+  larm_region_begin("dot");
+  for (int r = 0; r < REPS; ++r)
+    for (int i = 0; i < N; ++i) s += a[i] * b[i];
+  larm_region_end("dot");
+  larm_region_begin("stencil");
+  for (int r = 0; r < REPS; ++r)
+    for (int i = 32; i < N - 32; ++i) c[i] = 0.25 * (c[i - 1] + c[i + 1]) + a[i] + b[i + 32];
+  larm_region_end("stencil");
+  printf("%g %g\n", s, c[N / 2]);
+  return larm_finalize() == 0 ? 0 : 1;
+}
+"""
+EXPECTED = {"triad": 2 * 4096 * 20, "dot": 2 * 4096 * 20, "stencil": 4 * (4096 - 64) * 20}
+
+wrapper = os.path.join(build, "bin", "larm-cc")
+if not os.path.exists(wrapper):
+    print("no larm-cc in the AArch64 build (gcc-12-plugin-dev-aarch64-linux-gnu missing?)")
+    sys.exit(1)
+lib = os.path.join(build, "instrument")
+with tempfile.TemporaryDirectory(prefix="larm-aarch64-plugin-") as tmp:
+    program_c = os.path.join(tmp, "vectors.c")
+    open(program_c, "w").write(PROGRAM)
+    runs = {}
+    for isa, march in (("neon", "armv8-a"), ("sve", "armv8.2-a+sve")):
+        program = os.path.join(tmp, "vectors_" + isa)
+        r = subprocess.run([wrapper, "-O3", "-march=" + march, program_c, "-o", program,
+                            "-I" + os.path.join(source, "include"), "-L" + lib, "-llarm"],
+                           capture_output=True, text=True, timeout=300)
+        check(r.returncode == 0, f"{isa}: built through the cross larm-cc ({r.stderr[-300:]})")
+        if r.returncode != 0:
+            continue
+        for bits in ((128,) if isa == "neon" else (128, 512, 2048)):
+            out = os.path.join(tmp, f"{isa}-{bits}")
+            r = subprocess.run(["qemu-aarch64", "-L", "/", "-cpu",
+                                f"max,sve-default-vector-length={bits // 8}", program],
+                               capture_output=True, text=True, timeout=300,
+                               env=dict(os.environ, LARM_OUT=out, LD_LIBRARY_PATH=lib))
+            check(r.returncode == 0, f"{isa} at {bits} bits: ran ({r.stderr[-300:]})")
+            if r.returncode != 0:
+                continue
+            doc = json.load(open(os.path.join(out, "regions.json")))
+            check(doc["counters"].get("counted_by") == "compiler",
+                  f"{isa} at {bits} bits: counted_by compiler ({doc['counters'].get('reason')})")
+            runs[(isa, bits)] = {reg["name"]: reg["machine"] for reg in doc["regions"]}
+    for (isa, bits), regions in runs.items():
+        for name, expected in EXPECTED.items():
+            m = regions.get(name, {})
+            check(m.get("flops") == expected,
+                  f"{isa} at {bits} bits: {name} {m.get('flops')} FLOPs, expected {expected}")
+        if isa == "sve":
+            triad = regions.get("triad", {}).get("counted", {})
+            check(triad.get("flops_dp_512", 0) == EXPECTED["triad"],
+                  f"sve at {bits} bits: the triad's FLOPs in the scalable bucket: {triad}")
+if failures:
+    print(f"{len(failures)} failed")
+    sys.exit(1)
+print("all passed")
