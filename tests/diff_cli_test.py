@@ -2,7 +2,7 @@
 slowed by 40 % in a copy (its samples, value and intervals, as a hog would leave them) is named as
 moved and the other roofs are not (exit 1); a memory whose size moved by 3 % is the same topology,
 one whose kind changed is another; a setting that differs is named; a missing run is refused with
-exit 2 before any output.
+exit 2 before any output; arguments that hold terminal escapes are printed escaped.
     diff_cli_test.py LARM REFERENCE_DIR"""
 import json
 import os
@@ -86,6 +86,13 @@ def other_kind(doc):
 r = run(larm, "diff", reference, variant("kind", other_kind))
 c.check("another topology" in r.stdout and "memory 0 kind: DRAM -> HBM" in r.stdout,
         f"a memory of another kind: {r.stdout[:800]}")
+
+# A run whose directory name holds a terminal escape: echoed escaped, never raw.
+escaped = variant("run\x1b[31mred", lambda doc: None)
+r = run(larm, "diff", reference, escaped)
+c.check_equal(r.returncode, 0, "a copy under an escaped name")
+c.check("\x1b" not in r.stdout + r.stderr and "red" in r.stdout,
+        f"the escaped name printed escaped: {r.stdout[:200]!r}")
 
 r = run(larm, "diff", reference, os.path.join(work, "missing"))
 c.check_equal(r.returncode, 2, "a missing run")
