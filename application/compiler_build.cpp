@@ -7,8 +7,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -19,6 +22,9 @@ namespace larm::application {
 namespace {
 
 constexpr std::size_t kMaxSectionBytes = 16u << 20;
+constexpr std::size_t kMaxSymbolBytes = 256u << 20;  // a symbol table and its names
+
+namespace fs = std::filesystem;
 
 class File {
  public:
@@ -45,34 +51,79 @@ class File {
   int fd_;
 };
 
-// The section's bytes, or nothing (no such section, not an ELF file we read, too large).
-std::optional<std::string> section_bytes(const File& file, const char* name) {
+// An ELF file's section headers and their names; empty when it is not a 64-bit ELF file.
+struct Sections {
+  std::vector<Elf64_Shdr> headers;
+  std::string names;
+  const Elf64_Shdr* find(const char* name) const {
+    for (const Elf64_Shdr& section : headers) {
+      if (section.sh_name < names.size() && std::strcmp(names.c_str() + section.sh_name, name) == 0)
+        return &section;
+    }
+    return nullptr;
+  }
+};
+
+Sections read_sections(const File& file) {
+  Sections sections;
   Elf64_Ehdr header{};
   if (!file.read(&header, sizeof header, 0) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
       header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_shentsize != sizeof(Elf64_Shdr) ||
       header.e_shnum == 0 || header.e_shstrndx >= header.e_shnum) {
-    return std::nullopt;
+    return sections;
   }
-  std::vector<Elf64_Shdr> sections(header.e_shnum);
-  if (!file.read(sections.data(), sections.size() * sizeof(Elf64_Shdr),
+  std::vector<Elf64_Shdr> headers(header.e_shnum);
+  if (!file.read(headers.data(), headers.size() * sizeof(Elf64_Shdr),
                  static_cast<off_t>(header.e_shoff))) {
-    return std::nullopt;
+    return sections;
   }
-  const Elf64_Shdr& names = sections[header.e_shstrndx];
-  if (names.sh_size > kMaxSectionBytes) return std::nullopt;
-  std::string table(names.sh_size, '\0');
-  if (!file.read(table.data(), table.size(), static_cast<off_t>(names.sh_offset)))
+  const Elf64_Shdr& names = headers[header.e_shstrndx];
+  if (names.sh_size > kMaxSectionBytes) return sections;
+  sections.names.assign(names.sh_size, '\0');
+  if (!file.read(sections.names.data(), sections.names.size(),
+                 static_cast<off_t>(names.sh_offset))) {
+    sections.names.clear();
+    return sections;
+  }
+  sections.headers = std::move(headers);
+  return sections;
+}
+
+// A section's bytes, or nothing (absent, without bytes in the file, larger than limit).
+std::optional<std::string> bytes_of(const File& file, const Elf64_Shdr* section,
+                                    std::size_t limit) {
+  if (section == nullptr || section->sh_type == SHT_NOBITS || section->sh_size > limit)
     return std::nullopt;
-  for (const Elf64_Shdr& section : sections) {
-    if (section.sh_name >= table.size() || std::strcmp(table.c_str() + section.sh_name, name) != 0)
+  std::string bytes(section->sh_size, '\0');
+  if (!file.read(bytes.data(), bytes.size(), static_cast<off_t>(section->sh_offset)))
+    return std::nullopt;
+  return bytes;
+}
+
+// The source files the symbol table names (STT_FILE: one per object that had local symbols),
+// those of a compiled language only, less GCC's own start files.
+std::vector<std::string> source_files(const File& file, const Sections& sections) {
+  std::vector<std::string> sources;
+  const Elf64_Shdr* symtab = sections.find(".symtab");
+  if (symtab == nullptr || symtab->sh_link >= sections.headers.size()) return sources;
+  const std::optional<std::string> symbols = bytes_of(file, symtab, kMaxSymbolBytes);
+  const std::optional<std::string> strings =
+      bytes_of(file, &sections.headers[symtab->sh_link], kMaxSymbolBytes);
+  if (!symbols || !strings) return sources;
+  for (std::size_t at = 0; at + sizeof(Elf64_Sym) <= symbols->size(); at += sizeof(Elf64_Sym)) {
+    Elf64_Sym symbol;
+    std::memcpy(&symbol, symbols->data() + at, sizeof symbol);
+    if (ELF64_ST_TYPE(symbol.st_info) != STT_FILE || symbol.st_name >= strings->size()) continue;
+    const std::string name = strings->c_str() + symbol.st_name;
+    const std::string extension = fs::path(name).extension().string();
+    static const std::set<std::string> compiled = {".c",   ".cc",  ".cpp", ".cxx", ".C",
+                                                   ".f",   ".F",   ".f90", ".F90", ".f95",
+                                                   ".f03", ".f08", ".for"};
+    if (compiled.count(extension) == 0 || name == "crtstuff.c" || name == "offloadstuff.c")
       continue;
-    if (section.sh_type == SHT_NOBITS || section.sh_size > kMaxSectionBytes) return std::nullopt;
-    std::string bytes(section.sh_size, '\0');
-    if (!file.read(bytes.data(), bytes.size(), static_cast<off_t>(section.sh_offset)))
-      return std::nullopt;
-    return bytes;
+    sources.push_back(name);
   }
-  return std::nullopt;
+  return sources;
 }
 
 }  // namespace
@@ -81,7 +132,9 @@ CompilerBuild compiler_build(const std::string& path) {
   CompilerBuild build;
   const File file(path);
   if (!file.open()) return build;
-  const std::optional<std::string> bytes = section_bytes(file, LARM_COMPILER_SECTION);
+  const Sections sections = read_sections(file);
+  const std::optional<std::string> bytes =
+      bytes_of(file, sections.find(LARM_COMPILER_SECTION), kMaxSectionBytes);
   if (!bytes) return build;
   std::istringstream lines(*bytes);
   std::string line;
@@ -104,6 +157,28 @@ CompilerBuild compiler_build(const std::string& path) {
     }
   }
   build.instrumented = !build.units.empty();
+  // The sources the symbol table names that no unit's line names (by file name: a unit names
+  // its source as the compiler was given it). With -flto the units are the link's partitions:
+  // no source can be told apart.
+  std::set<std::string> instrumented;
+  bool partitions = false;
+  for (const std::string& unit : build.units) {
+    // The source is what follows the line's six words (it may hold spaces).
+    std::size_t at = 0;
+    for (int word = 0; word < 6 && at != std::string::npos; ++word) {
+      at = unit.find(' ', at);
+      if (at != std::string::npos) ++at;
+    }
+    const std::string source = at == std::string::npos ? std::string() : unit.substr(at);
+    partitions |= source.find(".ltrans") != std::string::npos;
+    instrumented.insert(fs::path(source).filename().string());
+  }
+  if (build.instrumented && !partitions) {
+    for (const std::string& source : source_files(file, sections)) {
+      if (instrumented.count(fs::path(source).filename().string()) == 0)
+        build.uninstrumented.push_back(results::printable(source));
+    }
+  }
   return build;
 }
 

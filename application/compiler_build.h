@@ -14,6 +14,10 @@ struct CompilerBuild {
   // One line per translation unit: "larm-gcc-plugin 1 counts 27 gcc 12.2.0 SOURCE".
   std::vector<std::string> units;
   std::string compiler;  // "gcc 12.2.0" of the first unit
+  // Source files the program's symbol table names that no instrumented unit does: compiled
+  // without the plugin (their work is not counted), or holding no function. Empty when the
+  // program has no symbol table or was linked with -flto (its units are the link's partitions).
+  std::vector<std::string> uninstrumented;
   // Why these counts cannot be read by this larm (another plugin version, another count
   // layout, units of several versions), one line; empty when they can.
   std::string refused;

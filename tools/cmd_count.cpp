@@ -273,6 +273,16 @@ int run_count(const CountOptions& options) {
   const CompilerBuild build = compiler_build(find_program(options.command[0], "larm count"));
   const std::string app = results::printable(options.command[0]);
   if (!build.refused.empty()) throw UsageError("larm count: " + app + ": " + build.refused);
+  if (!build.uninstrumented.empty()) {
+    std::string names;
+    for (std::size_t i = 0; i < build.uninstrumented.size() && i < 5; ++i)
+      names += (i ? ", " : "") + build.uninstrumented[i];
+    if (build.uninstrumented.size() > 5)
+      names += " and " + std::to_string(build.uninstrumented.size() - 5) + " more";
+    std::cerr << "larm count: " << build.uninstrumented.size() << " source file(s) of " << app
+              << " were compiled without larm's plugin (or hold no function): " << names
+              << "; what their code does is not counted\n";
+  }
   if (build.instrumented && (options.no_native || !options.cache_spec.empty())) {
     throw UsageError(
         std::string("larm count: ") + app +

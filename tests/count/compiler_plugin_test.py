@@ -203,6 +203,23 @@ with tempfile.TemporaryDirectory(prefix="larm-plugin-") as tmp:
               len(r.stderr.strip().splitlines()) == 1 and not os.path.exists(out),
               f"another plugin version refused, one line, before any run: {r.stderr.strip()!r}")
 
+    # An object compiled without the plugin: said before the runs, by its source's name.
+    helper_c = os.path.join(tmp, "helper_plain.c")
+    open(helper_c, "w").write("static double twice(double x) { return 2 * x; }\n"
+                              "double helper(double x) { return twice(x) + 1; }\n")
+    helper_o = os.path.join(tmp, "helper_plain.o")
+    program = os.path.join(tmp, "partly")
+    r = run(["gcc", "-O0", "-c", helper_c, "-o", helper_o])
+    r2 = run([os.path.join(bindir, "larm-cc"), "-O2", "-fopenmp", triad_c, helper_o, "-o", program,
+              *link_flags()])
+    check(r.returncode == 0 and r2.returncode == 0, f"a partly instrumented program builds ({r2.stderr[-300:]})")
+    if r2.returncode == 0:
+        r = run([larm, "count", "--repeat", "1", "--out", os.path.join(tmp, "count-partly"), "--",
+                 program, "1000", "1"])
+        check(r.returncode == 0 and "1 source file(s)" in r.stderr and "helper_plain.c" in r.stderr
+              and "triad.c" not in r.stderr.split("compiled without")[-1],
+              f"the source compiled without the plugin is named: {r.stderr[:300]!r}")
+
     # A plugin option it does not know: the compilation fails and says which.
     r = run([os.path.join(bindir, "larm-cc"), "-fplugin-arg-larm_gcc_plugin-bogus=1", "-c", triad_c,
              "-o", os.path.join(tmp, "x.o")])
