@@ -67,7 +67,7 @@ TEST_F(RegionTest, ReadWriteSplitIsRecordedAndSummed) {
   EXPECT_EQ(larm_region_add_rw("rw", 1.0, 10.0, -1.0), -1);
   ASSERT_EQ(larm_finalize(), 0);
   const auto doc = read_regions();
-  EXPECT_EQ(doc.at("schema_version"), "1.4");
+  EXPECT_EQ(doc.at("schema_version"), larm::regions::kRegionsSchemaVersion);
   EXPECT_EQ(doc.at("run"), "timed");  // not under larm count
   const auto& rw = find_region(doc, "rw")->at("machine");
   // When the region ran: its first begin before its last end, both after the start.
