@@ -443,7 +443,8 @@ void setup_count(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
   CLI::App* command = app.add_subcommand(
       "count",
       "count the FLOPs and bytes of an instrumented program's regions exactly, without hardware "
-      "counters: runs it natively (times) and under larm's Valgrind tool (counts)");
+      "counters: runs it natively (times) and under larm's Valgrind tool (counts); a program "
+      "built with larm-cc, larm-c++, larm-fortran or larm-clang counts itself in its native runs");
   command
       ->add_option("--out", options->out_dir,
                    "directory of the two runs' regions (timed/, counted/)")
