@@ -26,6 +26,27 @@
 #define LARM_COMPILER_MARK_VALUE ((LARM_COMPILER_PLUGIN_VERSION << 16) | LARM_COUNT_N)
 #define LARM_COMPILER_SECTION "larm_counted"
 
+/* The kind of a floating-point operation, as the counts split them: add (add, sub, min, max),
+ * mul, div (div, sqrt) and fma; none for an operation that is not one. */
+enum larm_flop_kind { LARM_FLOP_NONE, LARM_FLOP_ADD, LARM_FLOP_MUL, LARM_FLOP_DIV, LARM_FLOP_FMA };
+
+/* The kind count (count_layout.h) of an operation's FLOPs; -1 for none. */
+static inline int larm_count_kind_index(enum larm_flop_kind kind) {
+  switch (kind) {
+    case LARM_FLOP_ADD:
+      return LARM_COUNT_ADD_FLOPS;
+    case LARM_FLOP_MUL:
+      return LARM_COUNT_MUL_FLOPS;
+    case LARM_FLOP_DIV:
+      return LARM_COUNT_DIV_FLOPS;
+    case LARM_FLOP_FMA:
+      return LARM_COUNT_FMA_FLOPS;
+    case LARM_FLOP_NONE:
+      break;
+  }
+  return -1;
+}
+
 /* The width count (count_layout.h) of an operation on LANES lanes of double (or single)
  * precision: the Valgrind tool's buckets, so that both count the same instruction alike. */
 static inline int larm_count_width_index(int double_precision, unsigned long long lanes) {

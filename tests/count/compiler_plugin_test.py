@@ -100,6 +100,27 @@ end program
 """
 
 
+COPY = r"""
+#include <larm/region.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char** argv) {
+  const long n = atol(argv[1]);
+  char* a = malloc(n);
+  char* b = malloc(n);
+  for (long i = 0; i < n; ++i) b[i] = (char)(i * argc);
+  larm_region_begin("copy");
+  const long m = n - atol(argv[2]); /* a length computed in the region's own block */
+  memcpy(a, b, m);
+  memset(b, 1, m / 2);
+  larm_region_end("copy");
+  printf("%d %d\n", a[m - 1], b[m / 2 - 1]);
+  return 0;
+}
+"""
+
+
 def machine(regions_json, name):
     regions = json.load(open(regions_json))
     return regions, next((r for r in regions["regions"] if r["name"] == name), None)
@@ -202,6 +223,29 @@ with tempfile.TemporaryDirectory(prefix="larm-plugin-") as tmp:
         check(r.returncode == 2 and "version 99" in r.stderr and
               len(r.stderr.strip().splitlines()) == 1 and not os.path.exists(out),
               f"another plugin version refused, one line, before any run: {r.stderr.strip()!r}")
+
+    # memcpy and memset of a length known at run time only, in one region: their lengths.
+    copy_c = os.path.join(tmp, "copy.c")
+    open(copy_c, "w").write(COPY)
+    for wrapper in ("larm-cc", "larm-clang"):
+        if not os.path.exists(os.path.join(bindir, wrapper)):
+            continue
+        program = os.path.join(tmp, "copy_" + wrapper)
+        r = run([os.path.join(bindir, wrapper), "-O2", copy_c, "-o", program, *link_flags()])
+        check(r.returncode == 0, f"{wrapper}: builds the copy ({r.stderr[-300:]})")
+        if r.returncode != 0:
+            continue
+        out = os.path.join(tmp, "count-copy-" + wrapper)
+        r = run([larm, "count", "--repeat", "1", "--out", out, "--", program, "1000000", "7"])
+        check(r.returncode == 0, f"{wrapper}: copy counted (exit {r.returncode}) {r.stderr[-300:]}")
+        if r.returncode == 0:
+            _, copy = machine(os.path.join(out, "timed", "regions.json"), "copy")
+            m = copy["machine"] if copy else {}
+            length = 1000000 - 7
+            check(abs(m.get("bytes_read", 0) - length) <= 256 and
+                  abs(m.get("bytes_written", 0) - (length + length // 2)) <= 256,
+                  f"{wrapper}: memcpy and memset of {length} and {length // 2} bytes: read "
+                  f"{m.get('bytes_read')}, written {m.get('bytes_written')}")
 
     # An object compiled without the plugin: said before the runs, by its source's name.
     helper_c = os.path.join(tmp, "helper_plain.c")

@@ -56,11 +56,11 @@ namespace {
 // length, which the add inserted computes at run time (a POLY_INT_CST: cntd and the like).
 using Counts = std::array<poly_uint64, LARM_COUNT_N>;
 
-// Functions of this unit (this object, or this LTO partition) the pass instrumented.
+// Functions of this unit (this object, or this LTO partition) the pass ran on.
 unsigned long instrumented_functions = 0;
 
-// The array instrumented code adds to: an extern declaration the pass refers to (the definition
-// is the unit's top-level assembly, weak and in a COMDAT group).
+// The array instrumented code adds to: an extern declaration the pass refers to (the definition,
+// weak and in a COMDAT group, is written at the end of the unit's assembly: emit_definitions).
 tree counts_declaration() {
   static tree decl = NULL_TREE;
   if (decl != NULL_TREE) return decl;
@@ -108,31 +108,16 @@ FloatShape float_shape(tree type) {
   return shape;
 }
 
-enum class FlopKind { none, add, mul, div, fma };
+using FlopKind = larm_flop_kind;
 
 void add_flops(Counts& counts, tree type, FlopKind kind) {
   const FloatShape shape = float_shape(type);
-  if (kind == FlopKind::none || known_eq(shape.lanes, 0U)) return;
-  const poly_uint64 flops = shape.lanes * (kind == FlopKind::fma ? 2 : 1);
+  if (kind == LARM_FLOP_NONE || known_eq(shape.lanes, 0U)) return;
+  const poly_uint64 flops = shape.lanes * (kind == LARM_FLOP_FMA ? 2 : 1);
   // A scalable vector's width is known at run time only: its FLOPs go to the widest bucket.
   const unsigned long long lanes = shape.scalable ? ~0ULL : shape.lanes.to_constant();
   counts[larm_count_width_index(shape.bits == 64, lanes)] += flops;
-  switch (kind) {
-    case FlopKind::add:
-      counts[LARM_COUNT_ADD_FLOPS] += flops;
-      break;
-    case FlopKind::mul:
-      counts[LARM_COUNT_MUL_FLOPS] += flops;
-      break;
-    case FlopKind::div:
-      counts[LARM_COUNT_DIV_FLOPS] += flops;
-      break;
-    case FlopKind::fma:
-      counts[LARM_COUNT_FMA_FLOPS] += flops;
-      break;
-    case FlopKind::none:
-      break;
-  }
+  counts[larm_count_kind_index(kind)] += flops;
 }
 
 FlopKind assign_kind(tree_code code) {
@@ -141,13 +126,13 @@ FlopKind assign_kind(tree_code code) {
     case MINUS_EXPR:
     case MIN_EXPR:
     case MAX_EXPR:
-      return FlopKind::add;
+      return LARM_FLOP_ADD;
     case MULT_EXPR:
-      return FlopKind::mul;
+      return LARM_FLOP_MUL;
     case RDIV_EXPR:
-      return FlopKind::div;
+      return LARM_FLOP_DIV;
     default:
-      return FlopKind::none;
+      return LARM_FLOP_NONE;
   }
 }
 
@@ -163,10 +148,10 @@ FlopKind internal_kind(internal_fn fn) {
     case IFN_COND_FMS:
     case IFN_COND_FNMA:
     case IFN_COND_FNMS:
-      return FlopKind::fma;
+      return LARM_FLOP_FMA;
     case IFN_SQRT:
     case IFN_COND_RDIV:
-      return FlopKind::div;
+      return LARM_FLOP_DIV;
     case IFN_FMIN:
     case IFN_FMAX:
     case IFN_COND_ADD:
@@ -175,32 +160,32 @@ FlopKind internal_kind(internal_fn fn) {
     case IFN_COND_MAX:
     case IFN_COND_FMIN:
     case IFN_COND_FMAX:
-      return FlopKind::add;
+      return LARM_FLOP_ADD;
     case IFN_COND_MUL:
-      return FlopKind::mul;
+      return LARM_FLOP_MUL;
     default:
-      return FlopKind::none;
+      return LARM_FLOP_NONE;
   }
 }
 
 // Calls GCC expands inline into one instruction: the square roots (the libm call stays only
 // for errno on a negative argument).
 FlopKind builtin_kind(const gcall* call) {
-  if (!gimple_call_builtin_p(call, BUILT_IN_NORMAL)) return FlopKind::none;
+  if (!gimple_call_builtin_p(call, BUILT_IN_NORMAL)) return LARM_FLOP_NONE;
   switch (DECL_FUNCTION_CODE(gimple_call_fndecl(call))) {
     case BUILT_IN_SQRT:
     case BUILT_IN_SQRTF:
-      return FlopKind::div;
+      return LARM_FLOP_DIV;
     case BUILT_IN_FMA:
     case BUILT_IN_FMAF:
-      return FlopKind::fma;
+      return LARM_FLOP_FMA;
     case BUILT_IN_FMIN:
     case BUILT_IN_FMINF:
     case BUILT_IN_FMAX:
     case BUILT_IN_FMAXF:
-      return FlopKind::add;
+      return LARM_FLOP_ADD;
     default:
-      return FlopKind::none;
+      return LARM_FLOP_NONE;
   }
 }
 
@@ -227,8 +212,7 @@ void add_store(Counts& counts, tree type) {
   counts[LARM_COUNT_STORES] += 1;
 }
 
-// A memory reference on the right of an assignment or as a call's argument: what the pass
-// counts as a load.
+// A memory reference on the right of an assignment: what the pass counts as a load.
 bool reads_memory(tree operand) {
   if (operand == NULL_TREE || TREE_CODE(operand) == SSA_NAME || is_gimple_min_invariant(operand))
     return false;
@@ -283,14 +267,12 @@ void count_call(Counts& counts, const gcall* call) {
       case IFN_MASK_FOLD_LEFT_PLUS: {
         // An in-order reduction: one scalar add per lane of the vector argument (every lane,
         // masked or not).
-        const FloatShape shape = float_shape(TREE_TYPE(gimple_call_arg(call, 1)));
-        if (lhs != NULL_TREE && float_shape(TREE_TYPE(lhs)).lanes.is_constant()) {
-          const FloatShape scalar = float_shape(TREE_TYPE(lhs));
-          if (!known_eq(scalar.lanes, 0U)) {
-            counts[larm_count_width_index(scalar.bits == 64, 1)] += shape.lanes;
-            counts[LARM_COUNT_ADD_FLOPS] += shape.lanes;
-          }
-        }
+        if (lhs == NULL_TREE) return;
+        const FloatShape scalar = float_shape(TREE_TYPE(lhs));
+        if (known_eq(scalar.lanes, 0U)) return;
+        const poly_uint64 lanes = float_shape(TREE_TYPE(gimple_call_arg(call, 1))).lanes;
+        counts[larm_count_width_index(scalar.bits == 64, 1)] += lanes;
+        counts[LARM_COUNT_ADD_FLOPS] += lanes;
         return;
       }
       default:
@@ -388,7 +370,7 @@ bool insert_memory_builtin(gimple_stmt_iterator* gsi, const gcall* call) {
 bool ends_piece(const gimple* stmt) {
   const gcall* call = dyn_cast<const gcall*>(stmt);
   if (call == nullptr || gimple_call_internal_p(call)) return false;
-  return builtin_kind(call) == FlopKind::none;
+  return builtin_kind(call) == LARM_FLOP_NONE;
 }
 
 bool instrument_block(basic_block bb) {

@@ -9,13 +9,11 @@
 // function so that a loop's counts are promoted to registers (the counts' accesses carry a TBAA
 // type of their own, so that the program's stores of other types cannot alias them).
 #include <llvm/ADT/Triple.h>
-#include <llvm/Analysis/LoopAnalysisManager.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -37,97 +35,122 @@ using namespace llvm;
 
 namespace {
 
-// What a piece of a block adds: constant counts, and amounts known at run time (a scalable
-// vector's lanes, a memcpy's length) as values to add to one count.
-struct Piece {
-  std::array<uint64_t, LARM_COUNT_N> counts{};
-  std::vector<std::pair<int, Value*>> runtime;  // (count, amount), built before the piece's end
-};
+using FlopKind = larm_flop_kind;
 
-enum class FlopKind { none, add, mul, div, fma };
-
-int kind_index(FlopKind kind) {
-  switch (kind) {
-    case FlopKind::add:
-      return LARM_COUNT_ADD_FLOPS;
-    case FlopKind::mul:
-      return LARM_COUNT_MUL_FLOPS;
-    case FlopKind::div:
-      return LARM_COUNT_DIV_FLOPS;
-    case FlopKind::fma:
-      return LARM_COUNT_FMA_FLOPS;
-    case FlopKind::none:
-      break;
+// counts[index] += amount, where the builder stands; the accesses carry the counts' TBAA tag
+// (null: none).
+void add_to_count(IRBuilder<>& builder, GlobalVariable* counts, MDNode* tbaa, int index,
+                  Value* amount) {
+  Value* slot = builder.CreateConstInBoundsGEP2_32(counts->getValueType(), counts, 0,
+                                                   static_cast<unsigned>(index));
+  LoadInst* before = builder.CreateLoad(builder.getInt64Ty(), slot);
+  StoreInst* after = builder.CreateStore(builder.CreateAdd(before, amount), slot);
+  if (tbaa != nullptr) {
+    before->setMetadata(LLVMContext::MD_tbaa, tbaa);
+    after->setMetadata(LLVMContext::MD_tbaa, tbaa);
   }
-  return -1;
 }
 
+// Where the counts go: the array and its TBAA tag.
+struct Target {
+  GlobalVariable* counts;
+  MDNode* tbaa;
+};
+
+// What one instruction counts. Constant counts go to the piece, added at its start; an amount
+// known at run time only (a scalable vector's lanes, a memcpy's length) is added right before the
+// instruction, where its value is defined: still before the call that ends the piece.
 class Counter {
  public:
-  Counter(Module& module, Piece& piece, Instruction* at)
-      : data_(module.getDataLayout()), piece_(piece), builder_(at) {}
+  Counter(Module& module, std::array<uint64_t, LARM_COUNT_N>& piece, const Target& target,
+          Instruction* at)
+      : data_(module.getDataLayout()), piece_(piece), target_(target), builder_(at) {}
+
+  bool added() const { return added_; }
 
   void flops(Type* type, FlopKind kind) {
-    if (kind == FlopKind::none) return;
+    if (kind == LARM_FLOP_NONE) return;
     Type* element = type->getScalarType();
     if (!element->isDoubleTy() && !element->isFloatTy()) return;
     const bool dp = element->isDoubleTy();
-    const uint64_t per_lane = kind == FlopKind::fma ? 2 : 1;
+    const uint64_t per_lane = kind == LARM_FLOP_FMA ? 2 : 1;
     if (auto* scalable = dyn_cast<ScalableVectorType>(type)) {
       // Lanes at run time: vscale x the minimum; counted in the 512-bit width where the vector
       // length is not known at build time (SVE's 128 to 2048 bits).
       Value* lanes =
           builder_.CreateMul(builder_.CreateVScale(builder_.getInt64(1)),
                              builder_.getInt64(scalable->getMinNumElements() * per_lane));
-      piece_.runtime.emplace_back(dp ? LARM_COUNT_DP_512 : LARM_COUNT_SP_512, lanes);
-      piece_.runtime.emplace_back(kind_index(kind), lanes);
+      add(dp ? LARM_COUNT_DP_512 : LARM_COUNT_SP_512, lanes);
+      add(larm_count_kind_index(kind), lanes);
       return;
     }
     const unsigned lanes =
         isa<FixedVectorType>(type) ? cast<FixedVectorType>(type)->getNumElements() : 1;
-    piece_.counts[larm_count_width_index(dp, lanes)] += lanes * per_lane;
-    piece_.counts[kind_index(kind)] += lanes * per_lane;
+    piece_[larm_count_width_index(dp, lanes)] += lanes * per_lane;
+    piece_[larm_count_kind_index(kind)] += lanes * per_lane;
+  }
+
+  // A reduction of `vector` into a scalar of `result`'s type: one scalar operation per lane
+  // (ordered or not), the lanes at run time for a scalable vector.
+  void reduction(Type* result, Type* vector, FlopKind kind) {
+    if (!result->isDoubleTy() && !result->isFloatTy()) return;
+    const int width = larm_count_width_index(result->isDoubleTy(), 1);
+    if (auto* scalable = dyn_cast<ScalableVectorType>(vector)) {
+      Value* lanes = builder_.CreateMul(builder_.CreateVScale(builder_.getInt64(1)),
+                                        builder_.getInt64(scalable->getMinNumElements()));
+      add(width, lanes);
+      add(larm_count_kind_index(kind), lanes);
+    } else if (auto* fixed = dyn_cast<FixedVectorType>(vector)) {
+      piece_[width] += fixed->getNumElements();
+      piece_[larm_count_kind_index(kind)] += fixed->getNumElements();
+    }
   }
 
   void access(Type* type, bool store) {
     const TypeSize size = data_.getTypeStoreSize(type);
     const int bytes_index = store ? LARM_COUNT_BYTES_STORED : LARM_COUNT_BYTES_LOADED;
-    piece_.counts[store ? LARM_COUNT_STORES : LARM_COUNT_LOADS] += 1;
+    piece_[store ? LARM_COUNT_STORES : LARM_COUNT_LOADS] += 1;
     if (size.isScalable()) {
-      piece_.runtime.emplace_back(bytes_index,
-                                  builder_.CreateMul(builder_.CreateVScale(builder_.getInt64(1)),
-                                                     builder_.getInt64(size.getKnownMinSize())));
+      add(bytes_index, builder_.CreateMul(builder_.CreateVScale(builder_.getInt64(1)),
+                                          builder_.getInt64(size.getKnownMinSize())));
     } else {
-      piece_.counts[bytes_index] += size.getFixedSize();
+      piece_[bytes_index] += size.getFixedSize();
     }
   }
 
   void length(Value* bytes, bool loaded) {
     Value* amount = builder_.CreateZExtOrTrunc(bytes, builder_.getInt64Ty());
-    if (loaded) piece_.runtime.emplace_back(LARM_COUNT_BYTES_LOADED, amount);
-    piece_.runtime.emplace_back(LARM_COUNT_BYTES_STORED, amount);
+    if (loaded) add(LARM_COUNT_BYTES_LOADED, amount);
+    add(LARM_COUNT_BYTES_STORED, amount);
   }
 
  private:
+  void add(int index, Value* amount) {
+    add_to_count(builder_, target_.counts, target_.tbaa, index, amount);
+    added_ = true;
+  }
+
   const DataLayout& data_;
-  Piece& piece_;
+  std::array<uint64_t, LARM_COUNT_N>& piece_;
+  const Target& target_;
   IRBuilder<> builder_;
+  bool added_ = false;
 };
 
 FlopKind intrinsic_kind(Intrinsic::ID id) {
   switch (id) {
     case Intrinsic::fma:
     case Intrinsic::fmuladd:
-      return FlopKind::fma;
+      return LARM_FLOP_FMA;
     case Intrinsic::sqrt:
-      return FlopKind::div;
+      return LARM_FLOP_DIV;
     case Intrinsic::minnum:
     case Intrinsic::maxnum:
     case Intrinsic::minimum:
     case Intrinsic::maximum:
-      return FlopKind::add;
+      return LARM_FLOP_ADD;
     default:
-      return FlopKind::none;
+      return LARM_FLOP_NONE;
   }
 }
 
@@ -144,18 +167,17 @@ bool fuses(const Function& function) {
 }
 
 // Counts one instruction; true when it ends a piece (a call that is not an intrinsic).
-bool count(Module& module, Piece& piece, Instruction& inst, bool fused) {
-  Counter counter(module, piece, &inst);
+bool count(Counter& counter, Instruction& inst, bool fused) {
   switch (inst.getOpcode()) {
     case Instruction::FAdd:
     case Instruction::FSub:
-      counter.flops(inst.getType(), FlopKind::add);
+      counter.flops(inst.getType(), LARM_FLOP_ADD);
       return false;
     case Instruction::FMul:
-      counter.flops(inst.getType(), FlopKind::mul);
+      counter.flops(inst.getType(), LARM_FLOP_MUL);
       return false;
     case Instruction::FDiv:
-      counter.flops(inst.getType(), FlopKind::div);
+      counter.flops(inst.getType(), LARM_FLOP_DIV);
       return false;
     case Instruction::Load:
       counter.access(inst.getType(), false);
@@ -190,25 +212,20 @@ bool count(Module& module, Piece& piece, Instruction& inst, bool fused) {
       counter.length(intrinsic->getArgOperand(2), false);
       return false;
     case Intrinsic::vector_reduce_fadd:
-    case Intrinsic::vector_reduce_fmul: {
-      // One scalar operation per lane of the vector reduced (ordered or not).
-      Type* vector = intrinsic->getArgOperand(1)->getType();
-      const FlopKind kind = intrinsic->getIntrinsicID() == Intrinsic::vector_reduce_fadd
-                                ? FlopKind::add
-                                : FlopKind::mul;
-      if (auto* fixed = dyn_cast<FixedVectorType>(vector)) {
-        for (unsigned lane = 0; lane < fixed->getNumElements(); ++lane)
-          counter.flops(intrinsic->getType(), kind);
-      }
+      counter.reduction(intrinsic->getType(), intrinsic->getArgOperand(1)->getType(),
+                        LARM_FLOP_ADD);
       return false;
-    }
+    case Intrinsic::vector_reduce_fmul:
+      counter.reduction(intrinsic->getType(), intrinsic->getArgOperand(1)->getType(),
+                        LARM_FLOP_MUL);
+      return false;
     case Intrinsic::fmuladd:
       if (!fused) {
-        counter.flops(intrinsic->getType(), FlopKind::mul);
-        counter.flops(intrinsic->getType(), FlopKind::add);
+        counter.flops(intrinsic->getType(), LARM_FLOP_MUL);
+        counter.flops(intrinsic->getType(), LARM_FLOP_ADD);
         return false;
       }
-      counter.flops(intrinsic->getType(), FlopKind::fma);
+      counter.flops(intrinsic->getType(), LARM_FLOP_FMA);
       return false;
     default:
       counter.flops(intrinsic->getType(), intrinsic_kind(intrinsic->getIntrinsicID()));
@@ -221,11 +238,12 @@ class CountPass : public PassInfoMixin<CountPass> {
   PreservedAnalyses run(Module& module, ModuleAnalysisManager& /*analyses*/) {
     GlobalVariable* counts = define_counts(module);
     if (counts == nullptr) return PreservedAnalyses::all();
-    MDNode* tbaa = counts_tbaa(module);
+    const Target target{counts, counts_tbaa(module)};
     bool changed = false;
     for (Function& function : module) {
       if (function.isDeclaration()) continue;
-      for (BasicBlock& block : function) changed |= instrument(module, block, counts, tbaa);
+      const bool fused = fuses(function);
+      for (BasicBlock& block : function) changed |= instrument(module, block, target, fused);
     }
     if (!changed) {
       // Nothing instrumented: no definitions, no line (as the GCC plugin).
@@ -283,47 +301,40 @@ class CountPass : public PassInfoMixin<CountPass> {
     return md.createTBAAStructTagNode(type, type, 0);
   }
 
-  static bool instrument(Module& module, BasicBlock& block, GlobalVariable* counts, MDNode* tbaa) {
+  // The block's pieces, each up to a call: run-time amounts where they are defined, then each
+  // piece's constant counts at its start.
+  static bool instrument(Module& module, BasicBlock& block, const Target& target, bool fused) {
     bool changed = false;
-    const bool fused = fuses(*block.getParent());
     Instruction* start = &*block.getFirstInsertionPt();
-    Piece piece;
-    std::vector<std::pair<Instruction*, Piece>> pieces;
+    std::array<uint64_t, LARM_COUNT_N> piece{};
+    std::vector<std::pair<Instruction*, std::array<uint64_t, LARM_COUNT_N>>> pieces;
+    // Collected first: the instructions added for run-time amounts are not walked.
+    std::vector<Instruction*> instructions;
     for (Instruction& inst : block) {
       if (isa<PHINode>(inst) || inst.isEHPad()) continue;
       // An invoke ends its block: what follows it is in the next.
       if (inst.isTerminator()) break;
-      if (!count(module, piece, inst, fused)) continue;
-      pieces.emplace_back(start, std::move(piece));
-      piece = Piece{};
-      start = inst.getNextNode();
-      if (start == nullptr) break;
+      instructions.push_back(&inst);
     }
-    if (start != nullptr) pieces.emplace_back(start, std::move(piece));
-    for (auto& [at, counted] : pieces) changed |= add_counts(at, counted, counts, tbaa);
-    return changed;
-  }
-
-  static bool add_counts(Instruction* at, const Piece& piece, GlobalVariable* counts,
-                         MDNode* tbaa) {
-    IRBuilder<> builder(at);
-    bool any = false;
-    auto add = [&](int index, Value* amount) {
-      Value* slot = builder.CreateConstInBoundsGEP2_32(counts->getValueType(), counts, 0,
-                                                       static_cast<unsigned>(index));
-      LoadInst* before = builder.CreateLoad(builder.getInt64Ty(), slot);
-      StoreInst* after = builder.CreateStore(builder.CreateAdd(before, amount), slot);
-      if (tbaa != nullptr) {
-        before->setMetadata(LLVMContext::MD_tbaa, tbaa);
-        after->setMetadata(LLVMContext::MD_tbaa, tbaa);
+    for (Instruction* inst : instructions) {
+      Counter counter(module, piece, target, inst);
+      const bool ends = count(counter, *inst, fused);
+      changed |= counter.added();
+      if (!ends) continue;
+      pieces.emplace_back(start, piece);
+      piece.fill(0);
+      start = inst->getNextNode();
+    }
+    if (start != nullptr) pieces.emplace_back(start, piece);
+    for (const auto& [at, counted] : pieces) {
+      IRBuilder<> builder(at);
+      for (int index = 0; index < LARM_COUNT_N; ++index) {
+        if (counted[index] == 0) continue;
+        add_to_count(builder, target.counts, target.tbaa, index, builder.getInt64(counted[index]));
+        changed = true;
       }
-      any = true;
-    };
-    for (int index = 0; index < LARM_COUNT_N; ++index) {
-      if (piece.counts[index] != 0) add(index, builder.getInt64(piece.counts[index]));
     }
-    for (const auto& [index, amount] : piece.runtime) add(index, amount);
-    return any;
+    return changed;
   }
 
   static void define_mark_and_line(Module& module) {
