@@ -126,6 +126,22 @@ std::vector<std::string> source_files(const File& file, const Sections& sections
   return sources;
 }
 
+// One unit's line: "larm-gcc-plugin VERSION counts N COMPILER COMPILER_VERSION SOURCE", the
+// source being the rest of the line (it may hold spaces).
+struct Unit {
+  std::string version, counts, compiler, source;
+};
+
+Unit parse_unit(const std::string& line) {
+  std::istringstream words(line);
+  std::string plugin, counts_word, compiler, compiler_version;
+  Unit unit;
+  words >> plugin >> unit.version >> counts_word >> unit.counts >> compiler >> compiler_version;
+  unit.compiler = compiler + " " + compiler_version;
+  std::getline(words >> std::ws, unit.source);
+  return unit;
+}
+
 }  // namespace
 
 CompilerBuild compiler_build(const std::string& path) {
@@ -138,41 +154,27 @@ CompilerBuild compiler_build(const std::string& path) {
   if (!bytes) return build;
   std::istringstream lines(*bytes);
   std::string line;
-  std::string first_version;
+  const std::string expected_version = std::to_string(LARM_COMPILER_PLUGIN_VERSION);
+  // The sources the units name, by file name (a unit names its source as the compiler was given
+  // it); with -flto the units are the link's partitions, and no source can be told apart.
+  std::set<std::string> instrumented;
+  bool partitions = false;
   while (std::getline(lines, line)) {
     if (line.find_first_not_of(std::string("\0", 1)) == std::string::npos) continue;
+    const Unit unit = parse_unit(line);
     build.units.push_back(results::printable(line));
-    // "larm-gcc-plugin VERSION counts N COMPILER VERSION SOURCE"
-    std::istringstream words(line);
-    std::string plugin, version, counts_word, counts, compiler, compiler_version;
-    words >> plugin >> version >> counts_word >> counts >> compiler >> compiler_version;
-    const std::string expected_version = std::to_string(LARM_COMPILER_PLUGIN_VERSION);
-    if (build.compiler.empty()) build.compiler = compiler + " " + compiler_version;
+    if (build.compiler.empty()) build.compiler = results::printable(unit.compiler);
     if (build.refused.empty() &&
-        (version != expected_version || counts != std::to_string(LARM_COUNT_N))) {
+        (unit.version != expected_version || unit.counts != std::to_string(LARM_COUNT_N))) {
       build.refused = "an object of it was built by larm's compiler plugin version " +
-                      results::printable(version) + " (" + results::printable(counts) +
+                      results::printable(unit.version) + " (" + results::printable(unit.counts) +
                       " counts); this larm reads version " + expected_version + " (" +
                       std::to_string(LARM_COUNT_N) + "): rebuild it with this larm's larm-cc";
     }
+    partitions |= unit.source.find(".ltrans") != std::string::npos;
+    instrumented.insert(fs::path(unit.source).filename().string());
   }
   build.instrumented = !build.units.empty();
-  // The sources the symbol table names that no unit's line names (by file name: a unit names
-  // its source as the compiler was given it). With -flto the units are the link's partitions:
-  // no source can be told apart.
-  std::set<std::string> instrumented;
-  bool partitions = false;
-  for (const std::string& unit : build.units) {
-    // The source is what follows the line's six words (it may hold spaces).
-    std::size_t at = 0;
-    for (int word = 0; word < 6 && at != std::string::npos; ++word) {
-      at = unit.find(' ', at);
-      if (at != std::string::npos) ++at;
-    }
-    const std::string source = at == std::string::npos ? std::string() : unit.substr(at);
-    partitions |= source.find(".ltrans") != std::string::npos;
-    instrumented.insert(fs::path(source).filename().string());
-  }
   if (build.instrumented && !partitions) {
     for (const std::string& source : source_files(file, sections)) {
       if (instrumented.count(fs::path(source).filename().string()) == 0)

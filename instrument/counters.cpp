@@ -62,11 +62,6 @@ unsigned long read_tool(unsigned long long* into) {
   return VALGRIND_DO_CLIENT_REQUEST_EXPR(0, LARM_COUNT_REQUEST_READ, into, LARM_COUNT_N, 0, 0, 0);
 }
 
-// The counts the plugin's code adds to, of the calling thread.
-const unsigned long long* compiler_counts() {
-  return __larm_counts;
-}
-
 // The tool's count names, as counted_work and the records carry them.
 std::vector<CounterEvent> exact_events() {
   std::vector<CounterEvent> events;
@@ -142,10 +137,10 @@ bool Counters::start_thread(int& event_set) const {
 
 bool Counters::read(int event_set, CounterValues& values) const {
   if (compiler()) {
-    // The events are the layout's counts less those the plugin has not: picked by name.
-    const unsigned long long* counts = compiler_counts();
+    // The events are the layout's counts less those the plugin has not (compiler_index_); the
+    // calling thread's counts are its own __larm_counts.
     for (std::size_t i = 0; i < events_.size(); ++i) {
-      values[i] = static_cast<long long>(counts[compiler_index_[i]]);
+      values[i] = static_cast<long long>(__larm_counts[compiler_index_[i]]);
     }
     return true;
   }

@@ -14,14 +14,11 @@ import subprocess
 import sys
 import tempfile
 
+from cli_helpers import Checker
+
 build, source = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def check(condition, message):
-    print(("ok    " if condition else "FAIL  ") + message)
-    if not condition:
-        failures.append(message)
+checker = Checker()
+check = checker.check
 
 
 PROGRAM = r"""
@@ -90,7 +87,4 @@ with tempfile.TemporaryDirectory(prefix="larm-aarch64-plugin-") as tmp:
             triad = regions.get("triad", {}).get("counted", {})
             check(triad.get("flops_dp_512", 0) == EXPECTED["triad"],
                   f"sve at {bits} bits: the triad's FLOPs in the scalable bucket: {triad}")
-if failures:
-    print(f"{len(failures)} failed")
-    sys.exit(1)
-print("all passed")
+checker.finish()

@@ -227,6 +227,19 @@ void print_level_bytes(const regions::RegionsFile& file) {
   }
 }
 
+// The regions' times over the native runs, and how many runs were clean.
+void print_native_runs(const NativeRuns& native, const regions::RegionsFile& merged,
+                       const fs::path& out) {
+  std::fflush(stdout);
+  print_timing(merged);
+  int clean = 0;
+  for (const ProgramRun& run : native.runs) clean += run.clean() ? 1 : 0;
+  std::fflush(stdout);
+  std::cout << "\nnative runs: " << native.runs.size() << ", " << clean
+            << " clean (others and the host took under " << results::percent_text(kCleanRunShare, 0)
+            << " of the CPUs' time); " << shown_path(out) << "/runs.json has each run's quality\n";
+}
+
 // A program built through larm-cc: its native runs counted themselves. Prints what print_counts
 // and print_timing print for the pair of runs, from the merged native runs alone.
 int finish_compiler_count(const CountOptions& options, const CompilerBuild& build,
@@ -248,15 +261,7 @@ int finish_compiler_count(const CountOptions& options, const CompilerBuild& buil
             << " unit(s) instrumented) in the native runs (FLOPs: add, sub, mul, div, sqrt, min, "
                "max; an FMA counts 2; bytes: what the code loads and stores, spills aside)\n\n";
   print_counts(merged);
-  std::fflush(stdout);
-  print_timing(merged);
-  int clean = 0;
-  for (const ProgramRun& run : native.runs) clean += run.clean() ? 1 : 0;
-  std::fflush(stdout);
-  std::cout << "\nnative runs: " << native.runs.size() << ", " << clean
-            << " clean (others and the host took under " << results::percent_text(kCleanRunShare, 0)
-            << " of the CPUs' time); " << shown_path(fs::path(options.out_dir))
-            << "/runs.json has each run's quality\n";
+  print_native_runs(native, merged, options.out_dir);
   std::cout << "no bytes per level: the compiler plugin's counts have no cache model (count a "
                "build without the plugin under Valgrind for them)\n";
   std::cout << "next: larm place RESULTS " << shown_path(timed_dir / "regions.json") << "\n";
@@ -412,17 +417,7 @@ int run_count(const CountOptions& options) {
     std::fflush(stdout);
     print_level_bytes(file);
   }
-  if (merged) {
-    std::fflush(stdout);
-    print_timing(*merged);
-    int clean = 0;
-    for (const ProgramRun& run : native.runs) clean += run.clean() ? 1 : 0;
-    std::fflush(stdout);
-    std::cout << "\nnative runs: " << native.runs.size() << ", " << clean
-              << " clean (others and the host took under "
-              << results::percent_text(kCleanRunShare, 0) << " of the CPUs' time); "
-              << shown_path(out) << "/runs.json has each run's quality\n";
-  }
+  if (merged) print_native_runs(native, *merged, out);
   std::cout << "\ncounting run " << fixed(counted.seconds, 2) << " s";
   if (native_seconds) {
     std::cout << ", native run " << fixed(*native_seconds, 2) << " s (median wall time): slowdown "

@@ -17,15 +17,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cli_helpers import Checker  # noqa: E402
+
 larm, build, source = sys.argv[1], sys.argv[2], sys.argv[3]
 bindir = os.path.join(build, "bin")
-failures = []
-
-
-def check(condition, message):
-    print(("ok    " if condition else "FAIL  ") + message)
-    if not condition:
-        failures.append(message)
+checker = Checker()
+check = checker.check
 
 
 def run(args, timeout=300, **kwargs):
@@ -270,7 +268,4 @@ with tempfile.TemporaryDirectory(prefix="larm-plugin-") as tmp:
     check(r.returncode != 0 and "unknown plugin option" in r.stderr and "bogus" in r.stderr,
           f"an unknown plugin option fails the build: {r.stderr.strip()[-200:]!r}")
 
-if failures:
-    print(f"{len(failures)} failed")
-    sys.exit(1)
-print("all passed")
+checker.finish()
