@@ -4,10 +4,12 @@ advise, the LARM figure's caption, the interactive roofline and the report say t
 `larm profile` (the same program, its functions sampled and counted) says of the function of that
 name; then, per region, how many repetitions gave each bound, and the profile's functions.
 
-  python3 bench/verdict_consistency.py LARM RESULTS OUT REPS -- NAME COMMAND [-- NAME COMMAND...]
+  python3 bench/verdict_consistency.py LARM RESULTS OUT REPS [--no-profile] -- NAME COMMAND [...]
 
 RESULTS: a characterization of this machine (larm characterize); OUT: a directory for the runs;
-COMMAND: the program and its arguments as one word list. The known-answer kernels:
+COMMAND: the program and its arguments as one word list; --no-profile: no `larm profile` run. A
+program built through larm's compiler plugin counts itself: its native runs are placed alone
+(no --counts). The known-answer kernels:
   python3 bench/verdict_consistency.py build/release/tools/larm RESULTS out 5 \
     -- sse2 "build/release-tests/tests/known_answer_sse2 256 2" \
     -- v3 "build/release-tests/tests/known_answer_v3 256 2"
@@ -24,6 +26,9 @@ import sys
 larm, results, out, reps = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 programs = []
 rest = sys.argv[5:]
+with_profile = rest[:1] != ["--no-profile"]
+if not with_profile:
+    rest = rest[1:]
 while len(rest) >= 3 and rest[0] == "--":
     programs.append((rest[1], rest[2].split()))
     rest = rest[3:]
@@ -38,6 +43,12 @@ def run(*args):
     if r.returncode != 0:
         print(f"larm {args[0]} failed ({r.returncode}): {r.stderr[-400:]}", file=sys.stderr)
     return r
+
+
+def counts(d):
+    """--counts DIR/counted where larm count made a counting run (not for a plugin build)."""
+    counted = os.path.join(d, "counted")
+    return ["--counts", counted] if os.path.exists(os.path.join(counted, "regions.json")) else []
 
 
 def word(p):
@@ -59,14 +70,12 @@ for rep in range(1, reps + 1):
         d = os.path.join(out, f"{variant}-{rep}")
         run("count", "--results", results, "--out", d, "--", *command)
         place_json = os.path.join(d, "place.json")
-        placed = run("place", results, os.path.join(d, "timed"), "--counts",
-                     os.path.join(d, "counted"), "--out", place_json)
+        placed = run("place", results, os.path.join(d, "timed"), *counts(d), "--out", place_json)
         if placed.returncode != 0:
             continue
         heads = headlines(placed.stdout)
         regions = {p["region"]: p for p in json.load(open(place_json))["regions"]}
-        run("advise", results, os.path.join(d, "timed"), "--counts", os.path.join(d, "counted"),
-            "--placements", place_json, "--out", os.path.join(d, "advice.json"))
+        run("advise", results, os.path.join(d, "timed"), *counts(d), "--placements", place_json, "--out", os.path.join(d, "advice.json"))
         advised = {a["region"]: a for a in json.load(open(os.path.join(d, "advice.json")))["regions"]}
         run("report", results, "--placements", place_json, "--out", os.path.join(d, "report"))
         html = open(os.path.join(d, "report", "report.html")).read()
@@ -78,9 +87,10 @@ for rep in range(1, reps + 1):
                 for dom in json.loads(data.group(1))["domains"] for r in dom["regions"]}
         # The same program unmodified under larm profile: its kernels are its functions.
         prof = os.path.join(d, "profile")
-        run("profile", "--results", results, "--out", prof, "--allow-exit", "1", "--", *command)
+        if with_profile:
+            run("profile", "--results", results, "--out", prof, "--allow-exit", "1", "--", *command)
         profiled = {}
-        if os.path.exists(os.path.join(prof, "place.json")):
+        if with_profile and os.path.exists(os.path.join(prof, "place.json")):
             profiled = {p["region"]: p for p in json.load(open(os.path.join(prof, "place.json")))["regions"]}
         for name, p in profiled.items():
             functions[(variant, name)][word(p)] += 1

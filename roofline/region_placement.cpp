@@ -378,7 +378,10 @@ void place_by_levels(const RegionPoint& point, const results::Results& results,
 }
 
 // Without bytes per level: the lowest roof above the point (or within that roof's noise above
-// it), the size of its data deciding between a cache and its memory when they are close.
+// it), the size of its data deciding between a cache and its memory when they are close. A FLOP
+// ceiling is a cap, not one level among others: a point above it and under a bandwidth roof is
+// bound by it (above it: the ceiling is low), never by the bandwidth roof whose line passes far
+// above at its intensity.
 void place_by_point(const RegionPoint& point, const results::Results& results,
                     const std::vector<RoofLine>& roofs, const std::string& estimator,
                     Precision precision, RegionPlacement& p) {
@@ -393,6 +396,14 @@ void place_by_point(const RegionPoint& point, const results::Results& results,
     const bool noise = roof.within(height(roof), y);
     if (noise) near.push_back(&roof);
     if ((height(roof) >= y || noise) && (lowest == nullptr || height(roof) < height(*lowest))) {
+      lowest = &roof;
+    }
+  }
+  for (const auto& roof : roofs) {
+    // Under a bandwidth roof only (above every roof, the point is said to be so): the highest
+    // ceiling under the point, unless a ceiling above it already bounds it.
+    if (!p.by_bandwidth && !roof.slope() && height(roof) < y && lowest != nullptr &&
+        (lowest->slope() || (height(*lowest) < y && height(roof) > height(*lowest)))) {
       lowest = &roof;
     }
   }

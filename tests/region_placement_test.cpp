@@ -258,6 +258,16 @@ TEST(RegionPlacement, HybridRoofOfTheRegionCanBoundIt) {
   EXPECT_FALSE(place(p, two_domain_fixture(), {.hybrid = &hybrid}).hybrid_roof);
 }
 
+TEST(RegionPlacement, AbovePeakUnderABandwidthRoofIsComputeBound) {
+  // 10 % above the 300 GFLOP/s peak at an intensity where every bandwidth roof passes far above:
+  // the ceiling bounds it (low), not the lowest bandwidth roof above the point.
+  const auto placed = place(region_point(1e5, 330), two_domain_fixture(), {});
+  EXPECT_EQ(placed.kind, BoundKind::compute);
+  EXPECT_EQ(placed.bound->name, "fma dp avx512");
+  EXPECT_NEAR(placed.share, 1.1, 1e-9);
+  EXPECT_TRUE(placed.above_by);
+}
+
 TEST(RegionPlacement, WithoutCountedFlopsTheCeilingIsTheNodesPeak) {
   // Declared FLOPs say neither their width nor their mix: the widest ISA's FMA ceiling, the peak.
   const auto results = two_domain_fixture();
