@@ -262,7 +262,8 @@ int finish_compiler_count(const CountOptions& options, const CompilerBuild& buil
                "max; an FMA counts 2; bytes: what the code loads and stores, spills aside)\n\n";
   print_counts(merged);
   print_native_runs(native, merged, options.out_dir);
-  std::cout << "no bytes per level: the compiler plugin's counts have no cache model (count a "
+  std::cout << "no bytes per level: the compiler plugin's counts have no cache model, and without "
+               "them larm place cannot tell one cache level from another nor say latency (count a "
                "build without the plugin under Valgrind for them)\n";
   std::cout << "next: larm place RESULTS " << shown_path(timed_dir / "regions.json") << "\n";
   return 0;
