@@ -11,7 +11,7 @@ namespace larm::application {
 
 struct CompilerBuild {
   bool instrumented = false;  // the section is there, with at least one line
-  // One line per translation unit: "larm-gcc-plugin 1 counts 27 gcc 12.2.0 SOURCE".
+  // One line per translation unit: "larm-gcc-plugin 2 counts 27 gcc 12.2.0 SOURCE".
   std::vector<std::string> units;
   std::string compiler;  // "gcc 12.2.0" of the first unit
   // Source files the program's symbol table names that no instrumented unit does: compiled

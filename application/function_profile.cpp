@@ -98,8 +98,8 @@ FunctionCounts read_function_counts(const std::vector<fs::path>& files) {
 }
 
 Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<bool>& clean,
-                      const FunctionCounts& counts, const std::string& main_object, int top,
-                      double min_share) {
+                      const FunctionCounts& counts, FunctionCounter counter,
+                      const std::string& main_object, int top, double min_share) {
   Profile profile;
   const bool any_clean = std::find(clean.begin(), clean.end(), true) != clean.end();
   // Each function's share of the samples and slowest thread's time, median over the chosen runs.
@@ -164,7 +164,12 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
     file.wall_seconds = run.run.seconds;
     file.clock_source = "perf cpu-clock samples";
     file.counters.available = true;
-    file.counters.tool = "larmcount (Valgrind), per function";
+    const bool compiled = counter == FunctionCounter::compiler;
+    file.counters.tool =
+        compiled ? "larm's compiler plugin, per function" : "larmcount (Valgrind), per function";
+    // The Valgrind tool's counts come from another run than the times: no counted_by ("valgrind"
+    // says a counted run's times are Valgrind's).
+    if (compiled) file.counters.counted_by = "compiler";
     file.topology = node.topology;
     for (const ProfiledFunction& f : profile.functions) {
       if (!f.placed) continue;
@@ -173,8 +178,10 @@ Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<boo
       const auto sampled = run.functions.find(f.key);
       const CountedFunction& counted = counts.functions.at(f.key);
       std::vector<const std::map<std::string, double>*> slots;
+      // The threads that ran it (the plugin counts no instructions: any count says so).
       for (const auto& [slot, values] : counted.threads) {
-        if (values.count("instructions") && values.at("instructions") > 0) slots.push_back(&values);
+        if (std::any_of(values.begin(), values.end(), [](const auto& v) { return v.second > 0; }))
+          slots.push_back(&values);
       }
       if (sampled != run.functions.end()) {
         double sampled_total = 0;

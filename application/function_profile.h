@@ -1,5 +1,6 @@
 // larm profile's regions: the program's hottest functions, each timed by perf's samples and
-// counted by larm's Valgrind tool (--larm-functions), as the regions of liblarm are.
+// counted by larm's Valgrind tool (--larm-functions) or, in a program built through larm's
+// compiler plugins, by its own code (larm_function_counts.so), as the regions of liblarm are.
 #pragma once
 
 #include <filesystem>
@@ -14,6 +15,10 @@
 #include "results/region_records.h"
 
 namespace larm::application {
+
+// What counted the functions: larm's Valgrind tool in a counting run, or the program itself, built
+// through larm's compiler plugins, in its native run (read by larm_function_counts.so).
+enum class FunctionCounter { valgrind, compiler };
 
 // What the tool counted for one function: per thread slot (in creation order; the threads that
 // ended and whose slot was reused last, together), the counts by name (count_protocol.h's names).
@@ -35,7 +40,7 @@ struct ProfiledFunction {
   double share = 0;       // of every sample, median over the runs
   int threads = 0;        // threads sampled in it
   double samples = 0;     // samples in it, median over the runs
-  bool counted = false;   // larm's Valgrind tool ran it
+  bool counted = false;   // its counts were read (the Valgrind tool or the plugin's ran it)
   bool placed = false;    // among the regions
 };
 
@@ -54,7 +59,7 @@ inline constexpr double kMinSamples = 25;
 // `clean`: per run, whether nothing else used the CPUs meanwhile (the median is taken over the
 // clean runs, or all when none is). `main_object`: the program's file name.
 Profile build_profile(const std::vector<SampledRun>& runs, const std::vector<bool>& clean,
-                      const FunctionCounts& counts, const std::string& main_object, int top,
-                      double min_share);
+                      const FunctionCounts& counts, FunctionCounter counter,
+                      const std::string& main_object, int top, double min_share);
 
 }  // namespace larm::application

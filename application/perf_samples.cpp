@@ -326,9 +326,13 @@ SampledRun sampled_run(const std::vector<std::string>& argv, const fs::path& dat
   check_directories_after_run({data_file.parent_path()});  // before perf script writes there
   const fs::path text = data_file.parent_path() / "samples.txt";
   const fs::path errors = data_file.parent_path() / "perf-script.log";
-  const int status = run_into({"perf", "script", "-i", data_file.string(), "--no-demangle",
-                               "--show-switch-events", "-F", "pid,tid,cpu,time,period,ip,sym,dso"},
-                              text, errors);
+  // --no-inline: a frame per function of the machine code, as the counts are per function of the
+  // machine code (with debug information perf adds the inlined functions' frames, their object
+  // "inlined", and the leaf's time would go to a name no count has).
+  const int status =
+      run_into({"perf", "script", "-i", data_file.string(), "--no-demangle", "--no-inline",
+                "--show-switch-events", "-F", "pid,tid,cpu,time,period,ip,sym,dso"},
+               text, errors);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     throw std::runtime_error("perf script could not read " + data_file.string() + ": " +
                              first_line(errors));

@@ -23,6 +23,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr const char* kFunctionCountsFile = "larm_function_counts.so";
+
 // Whether path lies under directory (both as they are: /proc/self/exe is already resolved).
 bool inside(const fs::path& path, const fs::path& directory) {
   const fs::path relative = path.lexically_relative(directory);
@@ -55,6 +57,23 @@ fs::path tool_directory(const std::string& command) {
       command +
       ": larm's Valgrind tool (larmcount) is not built or not found: install Debian's valgrind "
       "package (scripts/install-deps.sh test), rebuild larm, or set LARM_COUNT_TOOL_DIR");
+}
+
+fs::path function_counts_library(const std::string& command) {
+  std::vector<fs::path> candidates;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec)
+    candidates.push_back(self.parent_path().parent_path() / LARM_INSTALL_LIBDIR / "larm" /
+                         kFunctionCountsFile);
+  if (!ec && std::strlen(LARM_FUNCTION_COUNTS_BUILD_PATH) > 0 && inside(self, LARM_BUILD_TREE))
+    candidates.emplace_back(LARM_FUNCTION_COUNTS_BUILD_PATH);
+  for (const fs::path& file : candidates) {
+    if (::access(file.c_str(), R_OK) == 0) return file;
+  }
+  throw UsageError(command + ": " + kFunctionCountsFile +
+                   " (which reads the compiler plugin's counts per function) is not built or not "
+                   "found beside this larm: rebuild or reinstall larm");
 }
 
 namespace {

@@ -15,6 +15,12 @@ inline constexpr const char* kToolFile = "larmcount-amd64-linux";
 // it is not found.
 std::filesystem::path tool_directory(const std::string& command);
 
+// larm_function_counts.so, which larm profile preloads into a program built through larm's
+// compiler plugins to read its counts per function (instrument/compiler_plugin/function_counts.c):
+// beside an installed larm, else, for a larm run from this build's tree, in that tree. Throws a
+// UsageError naming `command` when it is in neither.
+std::filesystem::path function_counts_library(const std::string& command);
+
 // Valgrind loads a tool from the directory VALGRIND_LIB names, with its own preload libraries
 // beside it: a private directory of links to both, removed when done, inside the run's output
 // directory (out/.valgrind-lib-XXXXXX: a run killed with SIGKILL leaves nothing in /tmp, and the

@@ -7,7 +7,9 @@ and 2048 bits; liblarm (the AArch64 one) reads them into regions.json.
 Expected: every region's FLOPs the same in every run, NEON's and SVE's at each length, and the
 program's own (2 per element for the multiply-add, 2 for the dot product, 3 adds and a multiply per
 point for the Gauss-Seidel-like stencil; each repetition depends on the one before, so that none is optimized away); SVE's FLOPs in the scalable (512-bit) bucket; counted_by compiler. The
-sizes are multiples of 32 lanes: a predicated last iteration counts its full width."""
+sizes are multiples of 32 lanes: a predicated last iteration counts its full width. The
+counts per function (larm profile's: the AArch64 larm_function_counts.so preloaded) give main
+the regions' FLOPs and the initialization's 4,096 divisions, in every run."""
 import json
 import os
 import subprocess
@@ -47,12 +49,34 @@ int main(void) {
 }
 """
 EXPECTED = {"triad": 2 * 4096 * 20, "dot": 2 * 4096 * 20, "stencil": 4 * (4096 - 64) * 20}
+MAIN_FLOPS = sum(EXPECTED.values()) + 4096
+
+
+def function_flops(directory):
+    """FLOPs per function symbol in larm_function_counts.so's file(s)."""
+    flops, names, symbols = {}, [], {}
+    for file in os.listdir(directory):
+        if not file.startswith("functions-"):
+            continue
+        for line in open(os.path.join(directory, file)):
+            fields = line.rstrip("\n").split("\t")
+            if fields[0] == "counts":
+                names = fields[1:]
+            elif fields[0] == "f":
+                symbols[fields[1]] = fields[3]
+            elif fields[0] == "c":
+                counts = dict(zip(names, map(int, fields[3:])))
+                symbol = symbols[fields[2]]
+                flops[symbol] = flops.get(symbol, 0) + sum(
+                    v for k, v in counts.items() if k.startswith("flops_"))
+    return flops
 
 wrapper = os.path.join(build, "bin", "larm-cc")
 if not os.path.exists(wrapper):
     print("no larm-cc in the AArch64 build (gcc-12-plugin-dev-aarch64-linux-gnu missing?)")
     sys.exit(1)
 lib = os.path.join(build, "instrument")
+reader = os.path.join(build, "lib", "larm", "larm_function_counts.so")
 with tempfile.TemporaryDirectory(prefix="larm-aarch64-plugin-") as tmp:
     program_c = os.path.join(tmp, "vectors.c")
     open(program_c, "w").write(PROGRAM)
@@ -67,8 +91,12 @@ with tempfile.TemporaryDirectory(prefix="larm-aarch64-plugin-") as tmp:
             continue
         for bits in ((128,) if isa == "neon" else (128, 512, 2048)):
             out = os.path.join(tmp, f"{isa}-{bits}")
+            functions = os.path.join(tmp, f"functions-{isa}-{bits}")
+            os.makedirs(functions)
             r = subprocess.run(["qemu-aarch64", "-L", "/", "-cpu",
-                                f"max,sve-default-vector-length={bits // 8}", program],
+                                f"max,sve-default-vector-length={bits // 8}",
+                                "-E", "LD_PRELOAD=" + reader, "-E", "LARM_FUNCTIONS_DIR=" + functions,
+                                program],
                                capture_output=True, text=True, timeout=300,
                                env=dict(os.environ, LARM_OUT=out, LD_LIBRARY_PATH=lib))
             check(r.returncode == 0, f"{isa} at {bits} bits: ran ({r.stderr[-300:]})")
@@ -78,6 +106,9 @@ with tempfile.TemporaryDirectory(prefix="larm-aarch64-plugin-") as tmp:
             check(doc["counters"].get("counted_by") == "compiler",
                   f"{isa} at {bits} bits: counted_by compiler ({doc['counters'].get('reason')})")
             runs[(isa, bits)] = {reg["name"]: reg["machine"] for reg in doc["regions"]}
+            per_function = function_flops(functions)
+            check(per_function.get("main") == MAIN_FLOPS,
+                  f"{isa} at {bits} bits: main's own counts {per_function}, expected {MAIN_FLOPS}")
     for (isa, bits), regions in runs.items():
         for name, expected in EXPECTED.items():
             m = regions.get(name, {})

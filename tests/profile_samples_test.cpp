@@ -9,10 +9,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "results/printable_text.h"
 #include "application/function_profile.h"
 #include "application/perf_samples.h"
 #include "application/symbol_names.h"
+#include "results/printable_text.h"
 
 namespace larm::application {
 namespace {
@@ -254,7 +254,8 @@ TEST(PerfScript, NamesFromBinariesAreMadeValidUtf8WhereTheyEnter) {
   for (const auto& [key, counted] : counts.functions) {
     EXPECT_EQ(run.functions.count(key), 1u) << key.second;  // perf's name and the tool's meet
   }
-  const Profile profile = build_profile({run}, {true}, counts, object_key("/tmp/app\xff"), 10, 0);
+  const Profile profile = build_profile({run}, {true}, counts, FunctionCounter::valgrind,
+                                        object_key("/tmp/app\xff"), 10, 0);
   ASSERT_EQ(profile.file.regions.size(), 2u);
   for (const regions::Region& region : profile.file.regions) {
     EXPECT_LE(region.name.size(), 255u);

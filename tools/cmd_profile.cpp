@@ -1,8 +1,9 @@
 // larm profile: a program's hottest functions on the LARM without editing or rebuilding it. Linux
 // perf samples where its time goes (per function and thread, repeated runs, the median of the
 // clean ones); larm's Valgrind tool counts each function's FLOPs and bytes (and, with the cache
-// model, the bytes each level serves it); the hottest functions become regions, placed as
-// instrumented regions are.
+// model, the bytes each level serves it) or, for a program built through larm's compiler plugins,
+// the program counts them itself in its native run (larm_function_counts.so reads them); the
+// hottest functions become regions, placed as instrumented regions are.
 #include <elf.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include <memory>
 
 #include "application/cache_model.h"
+#include "application/compiler_build.h"
 #include "application/function_profile.h"
 #include "application/perf_samples.h"
 #include "application/program_run.h"
@@ -69,8 +71,9 @@ constexpr const char* kTimeEstimator =
     "thread's time off the CPU in it from context switches)";
 
 // "" when the file is a 64-bit ELF executable with a symbol table; else what it is, in words.
-// `stripped` says a symbol table is missing (a warning, not an error).
-std::string elf_problem(const fs::path& file, bool& stripped) {
+// `stripped` says a symbol table is missing (a warning, not an error); `position_dependent` that
+// it is not a PIE (ET_EXEC).
+std::string elf_problem(const fs::path& file, bool& stripped, bool& position_dependent) {
   std::ifstream in(file, std::ios::binary);
   Elf64_Ehdr header{};
   if (!in.read(reinterpret_cast<char*>(&header), sizeof header) ||
@@ -78,6 +81,7 @@ std::string elf_problem(const fs::path& file, bool& stripped) {
     return "is not an ELF executable (a script? profile the program it runs)";
   }
   if (header.e_ident[EI_CLASS] != ELFCLASS64) return "is not a 64-bit ELF executable";
+  position_dependent = header.e_type == ET_EXEC;
   stripped = true;
   for (int i = 0; i < header.e_shnum; ++i) {
     Elf64_Shdr section{};
@@ -102,12 +106,15 @@ std::string fixed(double value, int digits) {
 }
 
 // Why a sampled function is not among the placed ones, in words ("" when it is placed).
-std::string why_not_placed(const ProfiledFunction& f) {
+std::string why_not_placed(const ProfiledFunction& f, FunctionCounter counter) {
   if (f.placed) return "";
   if (f.key.first == "[kernel]") return "kernel time (page faults, system calls)";
   if (f.key.second == kRuntimeIdle)
     return "the OpenMP runtime's threads waiting outside any function's parallel region";
   if (f.key.second == "[unknown]") return "no symbol";
+  if (!f.counted && counter == FunctionCounter::compiler)
+    return "not instrumented (built without larm's compiler plugin: a library's code, or a "
+           "function that counted nothing)";
   if (!f.counted) return "not counted (the Valgrind run never ran a function of this name)";
   if (f.samples < kMinSamples) return "too few samples to time it";
   if (f.share < kMinShare) return "under 1 % of the samples";
@@ -115,11 +122,12 @@ std::string why_not_placed(const ProfiledFunction& f) {
 }
 
 // The table's "placed" column.
-std::string placed_text(const ProfiledFunction& f) {
-  return f.placed ? "yes" : "no: " + why_not_placed(f);
+std::string placed_text(const ProfiledFunction& f, FunctionCounter counter) {
+  return f.placed ? "yes" : "no: " + why_not_placed(f, counter);
 }
 
-void print_functions(const Profile& profile, const regions::RegionsFile& file) {
+void print_functions(const Profile& profile, const regions::RegionsFile& file,
+                     FunctionCounter counter) {
   std::printf("%-28s %7s %10s %7s %10s %10s %8s  %s\n", "function", "time %", "median s", "threads",
               "GFLOP", "GB", "AI", "placed");
   for (const ProfiledFunction& f : profile.functions) {
@@ -137,7 +145,7 @@ void print_functions(const Profile& profile, const regions::RegionsFile& file) {
                 region && region->machine.rates.ai
                     ? results::format_number("%.3g", *region->machine.rates.ai).c_str()
                     : "-",
-                placed_text(f).c_str());
+                placed_text(f, counter).c_str());
   }
 }
 
@@ -161,6 +169,54 @@ int run_stop(const ProfileOptions& options, const std::string& app, const Progra
   return 1;
 }
 
+// The counting run under larm's Valgrind tool, following exec()s (numactl, taskset, env) into the
+// program: its functions-PID.tsv files in counted_dir. 0, or the status larm profile ends with.
+int valgrind_counting_run(const ProfileOptions& options, const std::string& app,
+                          const fs::path& tool_dir, const fs::path& out,
+                          const fs::path& counted_dir, const fs::path& sampled_dir,
+                          const CacheModelSetting& model, double& seconds) {
+  std::cerr << "larm profile: counting run under Valgrind into " << shown_path(counted_dir)
+            << "; cache model: " << model.text << "\n";
+  const ValgrindLibDir lib(tool_dir, out);
+  const ValgrindLog log(counted_dir / "valgrind.log");
+  // --demangle=no: functions by their linker symbols, as perf script --no-demangle gives them.
+  std::vector<std::string> argv = {
+      "valgrind",
+      std::string("--tool=") + kToolName,
+      "--trace-children=yes",
+      "--demangle=no",
+      log.option(),
+      "--larm-functions=" + valgrind_path(fs::absolute(counted_dir)) + "/functions-%p.tsv"};
+  if (!model.option.empty()) argv.push_back("--larm-cache=" + model.option);
+  argv.insert(argv.end(), options.command.begin(), options.command.end());
+  std::vector<std::string> set = {"VALGRIND_LIB=" + lib.path().string(),
+                                  "LARM_OUT=" + counted_dir.string()};
+  if (std::getenv("OMP_WAIT_POLICY") == nullptr) set.push_back("OMP_WAIT_POLICY=passive");
+  if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
+  const ProgramRun counted = run_program(argv, set, "profile: the counted run (Valgrind)");
+  if (interrupting_signal(counted) != 0) {
+    return run_stop(options, app, counted, "the counting run", "under Valgrind",
+                    "the sampled runs are kept in " + results::printable(sampled_dir.string()) +
+                        " (perf.data: perf report -i)");
+  }
+  if (counted.left_behind > 0) {
+    std::cerr << "larm profile: " << app << " left " << counted.left_behind
+              << " process(es) running at its end: stopped\n";
+  }
+  check_directories_after_run({counted_dir});
+  seconds = counted.seconds;
+  if (const std::string bytes = unhandled_instruction(log); !bytes.empty()) {
+    std::cerr << unhandled_instruction_error(app, bytes, log.path()) << "\n";
+    return 1;
+  }
+  if (!allowed(options, counted.status)) {
+    std::cerr << "larm: error: " << app << " " << exit_text(counted.status)
+              << " under Valgrind; see " << shown_path(log.path()) << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 int run_profile(const ProfileOptions& options) {
   if (options.command.empty())
     throw UsageError("larm profile: no program given (larm profile -- APP ARGS...)");
@@ -174,9 +230,33 @@ int run_profile(const ProfileOptions& options) {
                      ": give 10 to 50000 samples per second");
   const fs::path program = find_program(options.command[0], "larm profile");
   const std::string app = results::printable(options.command[0]);
-  bool stripped = false;
-  if (const std::string problem = elf_problem(program, stripped); !problem.empty())
+  bool stripped = false, position_dependent = false;
+  if (const std::string problem = elf_problem(program, stripped, position_dependent);
+      !problem.empty())
     throw UsageError("larm profile: " + app + " " + problem);
+  // A program built through larm's compiler plugins counts its functions itself, in its native
+  // run: no Valgrind run.
+  const CompilerBuild build = compiler_build(program.string());
+  if (!build.refused.empty()) throw UsageError("larm profile: " + app + ": " + build.refused);
+  const FunctionCounter counter =
+      build.instrumented ? FunctionCounter::compiler : FunctionCounter::valgrind;
+  if (build.instrumented && !options.cache_spec.empty()) {
+    throw UsageError("larm profile: " + app +
+                     " was built through larm's compiler plugin, whose counts have no cache "
+                     "model (--cache-model): profile a build without the plugin for one");
+  }
+  if (build.instrumented && position_dependent) {
+    throw UsageError(
+        "larm profile: " + app +
+        " was built through larm's compiler plugin as a position-dependent executable (-no-pie): "
+        "its link resolved the reference that hands its counts per function to larm to nothing; "
+        "rebuild it as a PIE (GCC's default on Debian)");
+  }
+  if (build.instrumented && !build.uninstrumented.empty()) {
+    std::cerr << "larm profile: " << build.uninstrumented.size() << " source file(s) of " << app
+              << " were compiled without larm's plugin (or hold no function): their functions "
+                 "are not counted\n";
+  }
   if (report::find_in_path("perf").empty())
     throw UsageError(
         "larm profile: Linux perf is not installed (Debian: linux-perf; scripts/install-deps.sh)");
@@ -185,10 +265,11 @@ int run_profile(const ProfileOptions& options) {
   std::optional<results::Results> results;
   if (!options.results_dir.empty()) results = load_results_argument(options.results_dir);
   const CacheModelSetting model = cache_model_setting(
-      options.cache_spec, options.no_cache_model, topology::Topology::load_live(),
-      results ? &*results : nullptr, "larm profile");
+      options.cache_spec, options.no_cache_model || build.instrumented,
+      topology::Topology::load_live(), results ? &*results : nullptr, "larm profile");
   const std::string model_option = model.option, model_text = model.text;
-  const fs::path tool_dir = tool_directory("larm profile");
+  const fs::path tool_dir = build.instrumented ? fs::path() : tool_directory("larm profile");
+  const fs::path reader = build.instrumented ? function_counts_library("larm profile") : fs::path();
   if (stripped) {
     std::cerr << "larm profile: warning: " << app
               << " has no symbol table (stripped): its own code is profiled as one [unknown] "
@@ -214,11 +295,19 @@ int run_profile(const ProfileOptions& options) {
   }
 
   // One run without perf: whether the program runs as given (before the costlier runs), and how
-  // long it takes when nothing samples it, against which each sampled run's time is shown.
+  // long it takes when nothing samples it, against which each sampled run's time is shown; for a
+  // program built through the plugins, the run that counts its functions too.
   // Each run's LARM_OUT is its own directory: a program built with liblarm writes its regions
   // there, never into the directory larm was started in.
-  const ProgramRun native =
-      run_program(options.command, {"LARM_OUT=" + native_dir.string()}, "profile: the native run");
+  std::vector<std::string> native_set = {"LARM_OUT=" + native_dir.string()};
+  if (build.instrumented) {
+    const char* preloaded = std::getenv("LD_PRELOAD");
+    native_set.push_back("LD_PRELOAD=" + reader.string() +
+                         (preloaded != nullptr && *preloaded != '\0' ? std::string(":") + preloaded
+                                                                     : std::string()));
+    native_set.push_back("LARM_FUNCTIONS_DIR=" + fs::absolute(counted_dir).string());
+  }
+  const ProgramRun native = run_program(options.command, native_set, "profile: the native run");
   check_directories_after_run({native_dir, sampled_dir, counted_dir});
   if (const int stop =
           run_stop(options, app, native, "the native run", "in its native run", "nothing kept");
@@ -260,44 +349,14 @@ int run_profile(const ProfileOptions& options) {
     runs.push_back(std::move(run));
   }
 
-  // The counting run, following exec()s (numactl, taskset, env) into the program.
-  std::cerr << "larm profile: counting run under Valgrind into " << shown_path(counted_dir)
-            << "; cache model: " << model_text << "\n";
-  const ValgrindLibDir lib(tool_dir, out);
-  const ValgrindLog log(counted_dir / "valgrind.log");
-  // --demangle=no: functions by their linker symbols, as perf script --no-demangle gives them.
-  std::vector<std::string> argv = {
-      "valgrind",
-      std::string("--tool=") + kToolName,
-      "--trace-children=yes",
-      "--demangle=no",
-      log.option(),
-      "--larm-functions=" + valgrind_path(fs::absolute(counted_dir)) + "/functions-%p.tsv"};
-  if (!model_option.empty()) argv.push_back("--larm-cache=" + model_option);
-  argv.insert(argv.end(), options.command.begin(), options.command.end());
-  std::vector<std::string> set = {"VALGRIND_LIB=" + lib.path().string(),
-                                  "LARM_OUT=" + counted_dir.string()};
-  if (std::getenv("OMP_WAIT_POLICY") == nullptr) set.push_back("OMP_WAIT_POLICY=passive");
-  if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
-  const ProgramRun counted = run_program(argv, set, "profile: the counted run (Valgrind)");
-  if (interrupting_signal(counted) != 0) {
-    return run_stop(options, app, counted, "the counting run", "under Valgrind",
-                    "the sampled runs are kept in " + results::printable(sampled_dir.string()) +
-                        " (perf.data: perf report -i)");
-  }
-  if (counted.left_behind > 0) {
-    std::cerr << "larm profile: " << app << " left " << counted.left_behind
-              << " process(es) running at its end: stopped\n";
-  }
-  check_directories_after_run({counted_dir});
-  if (const std::string bytes = unhandled_instruction(log); !bytes.empty()) {
-    std::cerr << unhandled_instruction_error(app, bytes, log.path()) << "\n";
-    return 1;
-  }
-  if (!allowed(options, counted.status)) {
-    std::cerr << "larm: error: " << app << " " << exit_text(counted.status)
-              << " under Valgrind; see " << shown_path(log.path()) << "\n";
-    return 1;
+  std::optional<double> counting_seconds;
+  if (!build.instrumented) {
+    double seconds = 0;
+    if (const int stop = valgrind_counting_run(options, app, tool_dir, out, counted_dir,
+                                               sampled_dir, model, seconds);
+        stop != 0)
+      return stop;
+    counting_seconds = seconds;
   }
   std::vector<fs::path> function_files;
   for (const auto& entry : fs::directory_iterator(counted_dir, ec)) {
@@ -307,13 +366,20 @@ int run_profile(const ProfileOptions& options) {
       function_files.push_back(entry.path());
   }
   if (function_files.empty()) {
-    std::cerr << "larm: error: larm's Valgrind tool wrote no counts; see " << shown_path(log.path())
+    std::cerr << "larm: error: "
+              << (build.instrumented
+                      ? app +
+                            "'s native run wrote no counts per function (it ended without "
+                            "exit(), or larm_function_counts.so was not loaded: a static "
+                            "program?)"
+                      : "larm's Valgrind tool wrote no counts; see " +
+                            shown_path(counted_dir / "valgrind.log"))
               << "\n";
     return 1;
   }
   const FunctionCounts counts = read_function_counts(function_files);
   const Profile profile =
-      build_profile(runs, clean, counts, object_key(results::printable(program.string())),
+      build_profile(runs, clean, counts, counter, object_key(results::printable(program.string())),
                     options.top, kMinShare);
   results::write_file_atomically(out / "regions.json",
                                  regions::to_json(profile.file).dump(2) + "\n");
@@ -329,31 +395,35 @@ int run_profile(const ProfileOptions& options) {
                      {"threads", f.threads},
                      {"counted", f.counted},
                      {"placed", f.placed},
-                     {"why", placed_text(f)}});
+                     {"why", placed_text(f, counter)}});
   }
   std::vector<double> walls, spans;
   for (const SampledRun& run : runs) {
     walls.push_back(run.run.seconds);
     spans.push_back(run.program_seconds);
   }
-  results::write_file_atomically(
-      out / "profile.json", nlohmann::json({{"format", "larm-profile"},
-                                            {"event", event.event},
-                                            {"frequency", options.frequency},
-                                            {"sampled_runs_seconds", walls},
-                                            {"native_run_seconds", native.seconds},
-                                            {"native_run_cpu_seconds", native.program_cpu_seconds},
-                                            {"sampled_runs_program_seconds", spans},
-                                            {"counting_run_seconds", counted.seconds},
-                                            {"cache_model", model_text},
-                                            {"functions", table}})
-                                    .dump(2) +
-                                "\n");
+  nlohmann::json doc = {{"format", "larm-profile"},
+                        {"event", event.event},
+                        {"frequency", options.frequency},
+                        {"sampled_runs_seconds", walls},
+                        {"native_run_seconds", native.seconds},
+                        {"native_run_cpu_seconds", native.program_cpu_seconds},
+                        {"sampled_runs_program_seconds", spans},
+                        {"counted_by", build.instrumented ? "compiler" : "valgrind"},
+                        {"cache_model", model_text},
+                        {"functions", table}};
+  // The plugin's counts come from the native run: there is no counting run.
+  if (counting_seconds) doc["counting_run_seconds"] = *counting_seconds;
+  results::write_file_atomically(out / "profile.json", doc.dump(2) + "\n");
 
   std::cout << "Functions by their share of the samples (median over " << runs.size()
-            << " sampled runs; seconds: " << kTimeEstimator
-            << "; counts: larm's Valgrind tool)\n\n";
-  print_functions(profile, profile.file);
+            << " sampled runs; seconds: " << kTimeEstimator << "; counts: "
+            << (build.instrumented
+                    ? "larm's compiler plugin (" + results::printable(build.compiler) +
+                          "), in the native run, without bytes per level"
+                    : std::string("larm's Valgrind tool"))
+            << ")\n\n";
+  print_functions(profile, profile.file, counter);
   if (profile.kernel_share > 0)
     std::cout << "\nkernel: " << fixed(100 * profile.kernel_share, 1)
               << " % of the samples (page faults, system calls): not counted, not placed\n";
@@ -368,7 +438,7 @@ int run_profile(const ProfileOptions& options) {
           named == 3)
         continue;
       hot += std::string(named++ ? "; " : "") + results::printable(f.region) + " (" +
-             fixed(100 * f.share, 1) + " %: " + why_not_placed(f) + ")";
+             fixed(100 * f.share, 1) + " %: " + why_not_placed(f, counter) + ")";
     }
     std::cerr << "larm: error: profile: no function above 1 % of the samples could be placed"
               << (hot.empty() ? std::string(": the samples are in the kernel or the OpenMP runtime")
@@ -377,8 +447,10 @@ int run_profile(const ProfileOptions& options) {
     return 1;
   }
   std::sort(walls.begin(), walls.end());
-  std::cout << "\nsampled runs: median " << fixed(walls[walls.size() / 2], 2) << " s; counting run "
-            << fixed(counted.seconds, 2) << " s\n";
+  std::cout << "\nsampled runs: median " << fixed(walls[walls.size() / 2], 2) << " s; "
+            << (counting_seconds ? "counting run " + fixed(*counting_seconds, 2) + " s"
+                                 : "counted in the native run, " + fixed(native.seconds, 2) + " s")
+            << "\n";
   if (results) {
     roofline::PlaceOptions place_options{.access = Access::load, .access_follows_region = true};
     const results::PlaceFile placed =
@@ -402,7 +474,8 @@ void setup_profile(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
   CLI::App* command = app.add_subcommand(
       "profile",
       "put an unmodified program's hottest functions on the LARM: Linux perf samples where its "
-      "time goes, larm's Valgrind tool counts each function's FLOPs and bytes");
+      "time goes, larm's Valgrind tool counts each function's FLOPs and bytes (a program built "
+      "through larm-cc or larm-clang counts them itself in its native run)");
   command->add_option("--out", options->out_dir, "directory of the profile")->capture_default_str();
   command
       ->add_option("--top", options->top,

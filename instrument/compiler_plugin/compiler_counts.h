@@ -9,9 +9,22 @@
  *  - LARM_COMPILER_MARK: an unsigned 32-bit word, LARM_COMPILER_MARK_VALUE. liblarm declares it
  *    weak: present, the program was built through a plugin and liblarm reads its counts.
  *  - one line in the section LARM_COMPILER_SECTION per translation unit, as
- *    "larm-gcc-plugin 1 protocol 3 gcc 12.2.0 SOURCE\n" (kept by the linker: SHF_GNU_RETAIN), so
+ *    "larm-gcc-plugin 2 counts 27 gcc 12.2.0 SOURCE\n" (kept by the linker: SHF_GNU_RETAIN), so
  *    that `larm count` knows a plugin-built program from its file before running it, and an
- *    object of another plugin version from its line. */
+ *    object of another plugin version from its line.
+ * and, for `larm profile`, per instrumented function (local to the object):
+ *  - thread-local counts of runs, one per piece of the function (a block, or its part up to a
+ *    call) that adds constant counts: the piece adds 1 there, besides its counts to
+ *    LARM_COMPILER_COUNTS;
+ *  - a read-only table of what each piece adds: pairs (piece << 8 | count index, amount);
+ *  - thread-local direct counts (LARM_COUNT_N) of the amounts known at run time only (memcpy's
+ *    lengths, scalable vectors' lanes and bytes), when the function has any;
+ *  - in a constructor of the object, a call LARM_COMPILER_FUNCTION_COUNTS(mark, symbol, direct,
+ *    runs, pieces, table, pairs) with the function's linker symbol and the constructing thread's
+ *    addresses of its arrays (null when it has none), made only when a library the program runs
+ *    with defines that function (a weak reference: larm profile preloads
+ *    larm_function_counts.so, which does). A function's counts in a thread: its direct counts
+ *    plus, for each pair, amount x the piece's runs. */
 #ifndef LARM_COMPILER_COUNTS_H
 #define LARM_COMPILER_COUNTS_H
 
@@ -19,12 +32,16 @@
 
 /* Bumped when what the plugins emit changes meaning; larm refuses a program that mixes versions
  * or has another one. */
-#define LARM_COMPILER_PLUGIN_VERSION 1
+#define LARM_COMPILER_PLUGIN_VERSION 2
 
 #define LARM_COMPILER_COUNTS "__larm_counts"
 #define LARM_COMPILER_MARK "__larm_compiler_counts"
 #define LARM_COMPILER_MARK_VALUE ((LARM_COMPILER_PLUGIN_VERSION << 16) | LARM_COUNT_N)
 #define LARM_COMPILER_SECTION "larm_counted"
+/* void LARM_COMPILER_FUNCTION_COUNTS(unsigned int mark, const char* symbol,
+ *     unsigned long long* direct, unsigned long long* runs, unsigned long pieces,
+ *     const unsigned long long* table, unsigned long pairs); */
+#define LARM_COMPILER_FUNCTION_COUNTS "__larm_function_counts"
 
 /* The kind of a floating-point operation, as the counts split them: add (add, sub, min, max),
  * mul, div (div, sqrt) and fma; none for an operation that is not one. */

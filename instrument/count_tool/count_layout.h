@@ -49,4 +49,14 @@ enum larm_count_index {
   LARM_COUNT_N
 };
 
+/* The counts' names, in their order, as the files of counts per function name them (the Valgrind
+ * tool's --larm-functions, larm_function_counts.so's). */
+#define LARM_COUNT_NAMES                                                                 \
+  "instructions", "bytes_loaded", "bytes_stored", "loads", "stores", "flops_dp_scalar",  \
+      "flops_dp_128", "flops_dp_256", "flops_dp_512", "flops_sp_scalar", "flops_sp_128", \
+      "flops_sp_256", "flops_sp_512", "fma_flops", "bytes_l2_read", "bytes_l2_written",  \
+      "bytes_l3_read", "bytes_l3_written", "bytes_memory_read", "bytes_memory_written",  \
+      "cache_accesses", "add_flops", "mul_flops", "div_flops", "bytes_l2_allocate",      \
+      "bytes_l3_allocate", "bytes_memory_allocate"
+
 #endif /* LARM_COUNT_LAYOUT_H */

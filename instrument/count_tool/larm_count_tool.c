@@ -898,33 +898,7 @@ static Int create_output(const HChar* path) {
   return (Int)sr_Res(opened);
 }
 
-static const HChar* const count_names[LARM_COUNT_N] = {"instructions",
-                                                       "bytes_loaded",
-                                                       "bytes_stored",
-                                                       "loads",
-                                                       "stores",
-                                                       "flops_dp_scalar",
-                                                       "flops_dp_128",
-                                                       "flops_dp_256",
-                                                       "flops_dp_512",
-                                                       "flops_sp_scalar",
-                                                       "flops_sp_128",
-                                                       "flops_sp_256",
-                                                       "flops_sp_512",
-                                                       "fma_flops",
-                                                       "bytes_l2_read",
-                                                       "bytes_l2_written",
-                                                       "bytes_l3_read",
-                                                       "bytes_l3_written",
-                                                       "bytes_memory_read",
-                                                       "bytes_memory_written",
-                                                       "cache_accesses",
-                                                       "add_flops",
-                                                       "mul_flops",
-                                                       "div_flops",
-                                                       "bytes_l2_allocate",
-                                                       "bytes_l3_allocate",
-                                                       "bytes_memory_allocate"};
+static const HChar* const count_names[LARM_COUNT_N] = {LARM_COUNT_NAMES};
 
 static void write_totals(void) {
   ULong total[LARM_COUNT_N];

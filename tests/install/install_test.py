@@ -163,6 +163,20 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
                     m = json.load(f)["regions"][0]["machine"]
                 check(m["flops_source"] == "counted" and m["flops"] == 2e5,
                       f"{how}: {m['flops']:.0f} FLOPs counted natively (2e5)")
+        # larm profile's reader of the counts per function, as installed: the native run of a
+        # plugin build writes them (the program is too short to place a function: exit 1 then).
+        reader = os.path.join(libdir, "larm", "larm_function_counts.so")
+        check(os.path.exists(reader), "installed: " + os.path.relpath(reader, prefix))
+        if shutil.which("perf") and "larm-cc" in programs:
+            out = os.path.join(tmp, "profile-larm-cc")
+            profiled = run([os.path.join(prefix, "bin", "larm"), "profile", "--repeat", "1", "--out",
+                            out, "--", programs["larm-cc"]], env=no_path)
+            counted = os.path.join(out, "counted")
+            files = [f for f in os.listdir(counted)] if os.path.isdir(counted) else []
+            check(any(f.startswith("functions-") for f in files) and
+                  "not built or not found" not in profiled.stderr,
+                  f"the installed larm profile reads a plugin build's counts per function "
+                  f"({files}; {profiled.stderr.strip()[-300:]!r})")
 
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)

@@ -12,7 +12,8 @@
 //
 // How: each block is cut after every call (so that a region's begin or end, a call, reads counts
 // that hold exactly what ran before it); each piece adds its static counts at its start, one
-// add per count it has. memcpy, memmove and memset add their length at run time. Then GCC's
+// add per count it has, to the thread's counts and to the function's own (larm profile's counts
+// per function). memcpy, memmove and memset add their length at run time. Then GCC's
 // loop-invariant motion runs again over the function: the adds in a loop without calls become
 // register adds, stored once at the loop's exit.
 //
@@ -40,11 +41,14 @@
 #include "gimplify.h"
 #include "version.h"
 #include "output.h"
+#include "tree-iterator.h"
 // clang-format on
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "instrument/compiler_plugin/compiler_counts.h"
 
@@ -73,6 +77,52 @@ tree counts_declaration() {
   set_decl_tls_model(decl, TLS_MODEL_INITIAL_EXEC);
   varpool_node::get_create(decl);
   return decl;
+}
+
+// A variable of the plugin's, static and local to the object, not for the debugger.
+tree artificial_variable(const char* name, tree type) {
+  tree decl = build_decl(UNKNOWN_LOCATION, VAR_DECL, create_tmp_var_name(name), type);
+  TREE_STATIC(decl) = 1;
+  TREE_PUBLIC(decl) = 0;
+  DECL_ARTIFICIAL(decl) = 1;
+  DECL_IGNORED_P(decl) = 1;
+  TREE_USED(decl) = 1;
+  return decl;
+}
+
+// A thread-local array of n counts, local to the object, zero at the thread's start: the fastest
+// TLS model the object allows (local-exec in a program, initial-exec in a library).
+tree thread_local_array(const char* name, unsigned long n) {
+  tree decl = artificial_variable(name, build_array_type_nelts(long_long_unsigned_type_node, n));
+  set_decl_tls_model(decl, std::max(decl_default_tls_model(decl), TLS_MODEL_INITIAL_EXEC));
+  varpool_node::finalize_decl(decl);
+  return decl;
+}
+
+// What a function counts of its own, for larm profile (compiler_counts.h): each piece of
+// constant counts adds 1 to its own count of runs, not its counts again (one add, not one per
+// count), and a table says what each piece counts; run-time amounts (a memcpy's length, a
+// scalable vector's counts) are added to the function's direct counts. The unit's constructor
+// hands all three to LARM_COMPILER_FUNCTION_COUNTS (emit_function_registration).
+struct FunctionCounts {
+  tree symbol = NULL_TREE;  // the linker symbol, a read-only string of the object
+  tree direct = NULL_TREE;  // LARM_COUNT_N counts, or none
+  tree pieces = NULL_TREE;  // one count of runs per piece, or none
+  unsigned long piece_count = 0;
+  std::vector<unsigned long long> table;  // pairs: piece << 8 | count index, amount
+  tree table_decl = NULL_TREE;            // the table, a read-only array of the object
+};
+std::vector<FunctionCounts> function_counts;
+// The function being instrumented, and where each of its pieces starts.
+FunctionCounts current;
+std::vector<gimple*> piece_starts;
+// The constructor the plugin builds is not instrumented.
+bool building_constructor = false;
+
+tree direct_counts_declaration() {
+  if (current.direct == NULL_TREE)
+    current.direct = thread_local_array("__larm_function_counts", LARM_COUNT_N);
+  return current.direct;
 }
 
 // --- what a statement counts --------------------------------------------------------------
@@ -320,16 +370,11 @@ void count_statement(Counts& counts, gimple* stmt) {
 
 // --- the instrumentation -------------------------------------------------------------------
 
-// counts[index] += amount, before gsi (amount: a constant or an SSA value of the function).
-void insert_add(gimple_stmt_iterator* gsi, int index, tree amount) {
+// counts[index] += amount, before gsi.
+void add_to(gimple_stmt_iterator* gsi, tree counts, unsigned long index, tree amount) {
   tree type = long_long_unsigned_type_node;
-  tree ref = build4(ARRAY_REF, type, counts_declaration(), build_int_cst(integer_type_node, index),
-                    NULL_TREE, NULL_TREE);
-  if (!useless_type_conversion_p(type, TREE_TYPE(amount))) {
-    tree converted = make_temp_ssa_name(type, nullptr, "larm_amount");
-    gsi_insert_before(gsi, gimple_build_assign(converted, NOP_EXPR, amount), GSI_SAME_STMT);
-    amount = converted;
-  }
+  tree ref = build4(ARRAY_REF, type, counts, build_int_cst(integer_type_node, index), NULL_TREE,
+                    NULL_TREE);
   tree before = make_temp_ssa_name(type, nullptr, "larm_count");
   tree after = make_temp_ssa_name(type, nullptr, "larm_count");
   gsi_insert_before(gsi, gimple_build_assign(before, ref), GSI_SAME_STMT);
@@ -337,14 +382,91 @@ void insert_add(gimple_stmt_iterator* gsi, int index, tree amount) {
   gsi_insert_before(gsi, gimple_build_assign(unshare_expr(ref), after), GSI_SAME_STMT);
 }
 
+// An amount known at run time (an SSA value of the function, or a multiple of the vector
+// length), before gsi: to the thread's counts and the function's direct ones.
+void insert_add(gimple_stmt_iterator* gsi, int index, tree amount) {
+  tree type = long_long_unsigned_type_node;
+  if (!useless_type_conversion_p(type, TREE_TYPE(amount))) {
+    tree converted = make_temp_ssa_name(type, nullptr, "larm_amount");
+    gsi_insert_before(gsi, gimple_build_assign(converted, NOP_EXPR, amount), GSI_SAME_STMT);
+    amount = converted;
+  }
+  add_to(gsi, counts_declaration(), index, amount);
+  add_to(gsi, direct_counts_declaration(), index, amount);
+}
+
+// A piece's counts at its start: each to the thread's counts; the constant ones into the
+// function's table, its count of runs added after the function is walked (count_pieces).
 bool insert_counts(gimple_stmt_iterator* gsi, const Counts& counts) {
-  bool any = false;
+  bool any = false, constant = false;
+  const unsigned long long piece = piece_starts.size();
   for (int index = 0; index < LARM_COUNT_N; ++index) {
     if (known_eq(counts[index], 0U)) continue;
-    insert_add(gsi, index, build_int_cst(long_long_unsigned_type_node, poly_int64(counts[index])));
+    if (counts[index].is_constant()) {
+      add_to(gsi, counts_declaration(), index,
+             build_int_cst(long_long_unsigned_type_node, counts[index].to_constant()));
+      current.table.push_back(piece << 8 | static_cast<unsigned long long>(index));
+      current.table.push_back(counts[index].to_constant());
+      constant = true;
+    } else {
+      insert_add(gsi, index,
+                 build_int_cst(long_long_unsigned_type_node, poly_int64(counts[index])));
+    }
     any = true;
   }
+  if (constant) piece_starts.push_back(gsi_stmt(*gsi));
   return any;
+}
+
+// A read-only variable of the object, of `type` and `value`, written at once. Made while the
+// functions are compiled, not at the unit's end, when GCC has written its variables (and, on a
+// target of section anchors such as AArch64, its blocks of data).
+tree read_only_declaration(const char* name, tree type, tree value) {
+  tree decl = artificial_variable(name, type);
+  TREE_READONLY(decl) = 1;
+  TREE_CONSTANT(value) = 1;
+  TREE_STATIC(value) = 1;
+  DECL_INITIAL(decl) = value;
+  varpool_node::finalize_decl(decl);
+  // Written now (no code refers to it before the unit's constructor, made after the variables
+  // are written), outside any block of section anchors: the constructor refers to its symbol.
+  const int anchors = flag_section_anchors;
+  flag_section_anchors = 0;
+  varpool_node::get(decl)->assemble_decl();
+  flag_section_anchors = anchors;
+  return decl;
+}
+
+// A function's table, as an array of the object.
+tree table_declaration(const std::vector<unsigned long long>& table) {
+  tree type = build_array_type_nelts(long_long_unsigned_type_node, table.size());
+  vec<constructor_elt, va_gc>* elements = nullptr;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    CONSTRUCTOR_APPEND_ELT(elements, build_int_cst(size_type_node, i),
+                           build_int_cst(long_long_unsigned_type_node, table[i]));
+  }
+  return read_only_declaration("__larm_pieces", type, build_constructor(type, elements));
+}
+
+// A string, as an array of the object.
+tree string_declaration(const char* text) {
+  const std::size_t size = std::strlen(text) + 1;
+  tree type = build_array_type_nelts(char_type_node, size);
+  tree value = build_string(size, text);
+  TREE_TYPE(value) = type;
+  return read_only_declaration("__larm_symbol", type, value);
+}
+
+// Each piece of constant counts adds 1 to its count of runs, where its counts are added.
+void count_pieces() {
+  if (piece_starts.empty()) return;
+  current.piece_count = piece_starts.size();
+  current.pieces = thread_local_array("__larm_piece_runs", current.piece_count);
+  tree one = build_int_cst(long_long_unsigned_type_node, 1);
+  for (unsigned long k = 0; k < piece_starts.size(); ++k) {
+    gimple_stmt_iterator gsi = gsi_for_stmt(piece_starts[k]);
+    add_to(&gsi, current.pieces, k, one);
+  }
 }
 
 // memcpy, memmove and memset (inline or in libc): their length, at run time.
@@ -411,9 +533,18 @@ class CountPass : public gimple_opt_pass {
       : gimple_opt_pass(kPassData, ctx), lim_(make_pass_lim(ctx)) {}
 
   unsigned int execute(function* fun) override {
+    if (building_constructor) return 0;
     bool changed = false;
+    current = FunctionCounts();
+    piece_starts.clear();
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun) changed |= instrument_block(bb);
+    count_pieces();
+    if (current.direct != NULL_TREE || current.pieces != NULL_TREE) {
+      current.symbol = string_declaration(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)));
+      if (!current.table.empty()) current.table_decl = table_declaration(current.table);
+      function_counts.push_back(current);
+    }
     ++instrumented_functions;
     if (!changed) return 0;
     mark_virtual_operands_for_renaming(fun);
@@ -429,12 +560,55 @@ class CountPass : public gimple_opt_pass {
   opt_pass* lim_;
 };
 
+// The unit's constructor: for each function with counts of its own,
+//   if (&__larm_function_counts)
+//     __larm_function_counts(mark, "symbol", direct, piece_runs, pieces, table, table_pairs);
+// the reference weak, so that a program run without larm profile's library calls nothing.
+void emit_function_registration() {
+  if (function_counts.empty()) return;
+  tree counts_pointer = build_pointer_type(long_long_unsigned_type_node);
+  tree size = long_unsigned_type_node;
+  tree type = build_function_type_list(void_type_node, unsigned_type_node, const_ptr_type_node,
+                                       counts_pointer, counts_pointer, size, const_ptr_type_node,
+                                       size, NULL_TREE);
+  tree callee = build_decl(UNKNOWN_LOCATION, FUNCTION_DECL,
+                           get_identifier(LARM_COMPILER_FUNCTION_COUNTS), type);
+  TREE_PUBLIC(callee) = 1;
+  DECL_EXTERNAL(callee) = 1;
+  DECL_ARTIFICIAL(callee) = 1;
+  declare_weak(callee);
+  const auto address = [&](tree decl, tree pointer) {
+    return decl == NULL_TREE ? build_int_cst(pointer, 0)
+                             : fold_convert(pointer, build_fold_addr_expr(decl));
+  };
+  tree calls = NULL_TREE;
+  for (const FunctionCounts& function : function_counts) {
+    append_to_statement_list(
+        build_call_expr(
+            callee, 7, build_int_cst(unsigned_type_node, LARM_COMPILER_MARK_VALUE),
+            address(function.symbol, const_ptr_type_node), address(function.direct, counts_pointer),
+            address(function.pieces, counts_pointer), build_int_cst(size, function.piece_count),
+            address(function.table_decl, const_ptr_type_node),
+            build_int_cst(size, function.table.size() / 2)),
+        &calls);
+  }
+  tree defined = build2(NE_EXPR, boolean_type_node, build_fold_addr_expr(callee),
+                        build_int_cst(build_pointer_type(type), 0));
+  tree body = build3(COND_EXPR, void_type_node, defined, calls, NULL_TREE);
+  building_constructor = true;
+  cgraph_build_static_cdtor('I', body, DEFAULT_INIT_PRIORITY);
+  building_constructor = false;
+  // GCC has written its weak declarations by now (weak_finish): this one is said here.
+  std::fprintf(asm_out_file, "\t.weak %s\n", LARM_COMPILER_FUNCTION_COUNTS);
+}
+
 // The definitions every instrumented object carries, and its line in LARM_COMPILER_SECTION:
 // written at the end of the unit's assembly, once per object (with -flto, once per partition of
 // the link, where the pass runs; the compile step's slim object, which holds no instrumented
 // code, says nothing: a link without the plugin leaves a program that does not claim counts).
 void emit_definitions(void* /*gcc_data*/, void* /*user_data*/) {
   if (asm_out_file == nullptr || instrumented_functions == 0) return;
+  emit_function_registration();
   const std::string counts = LARM_COMPILER_COUNTS, mark = LARM_COMPILER_MARK;
   const std::string bytes = std::to_string(8 * LARM_COUNT_N);
   std::string source = main_input_filename != nullptr ? main_input_filename : "";

@@ -25,9 +25,12 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Scalar/LICM.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <array>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "instrument/compiler_plugin/compiler_counts.h"
 
@@ -37,10 +40,35 @@ namespace {
 
 using FlopKind = larm_flop_kind;
 
-// counts[index] += amount, where the builder stands; the accesses carry the counts' TBAA tag
-// (null: none).
-void add_to_count(IRBuilder<>& builder, GlobalVariable* counts, MDNode* tbaa, int index,
-                  Value* amount) {
+// What a function counts of its own, for larm profile (compiler_counts.h): each piece of constant
+// counts adds 1 to its count of runs, and a table says what each piece counts; run-time amounts go
+// to the function's direct counts.
+struct OwnCounts {
+  GlobalVariable* direct = nullptr;
+  GlobalVariable* runs = nullptr;
+  std::vector<Instruction*> piece_starts;
+  std::vector<uint64_t> table;  // pairs: piece << 8 | count index, amount
+};
+
+// Where the counts go: the thread's array and its TBAA tag, and the function's own.
+struct Target {
+  GlobalVariable* counts;
+  MDNode* tbaa;
+  Function* function;
+  OwnCounts* own;
+};
+
+// A thread-local array of n counts, local to the object, initial-exec.
+GlobalVariable* thread_local_array(Module& module, const Twine& name, uint64_t n) {
+  auto* type = ArrayType::get(Type::getInt64Ty(module.getContext()), n);
+  return new GlobalVariable(module, type, false, GlobalValue::InternalLinkage,
+                            ConstantAggregateZero::get(type), name, nullptr,
+                            GlobalValue::InitialExecTLSModel);
+}
+
+// counts[index] += amount where the builder stands; the accesses carry the TBAA tag (null: none).
+void add_to(IRBuilder<>& builder, GlobalVariable* counts, MDNode* tbaa, uint64_t index,
+            Value* amount) {
   Value* slot = builder.CreateConstInBoundsGEP2_32(counts->getValueType(), counts, 0,
                                                    static_cast<unsigned>(index));
   LoadInst* before = builder.CreateLoad(builder.getInt64Ty(), slot);
@@ -51,11 +79,18 @@ void add_to_count(IRBuilder<>& builder, GlobalVariable* counts, MDNode* tbaa, in
   }
 }
 
-// Where the counts go: the array and its TBAA tag.
-struct Target {
-  GlobalVariable* counts;
-  MDNode* tbaa;
-};
+// An amount known at run time, where the builder stands: to the thread's counts and the
+// function's direct ones.
+void add_to_count(IRBuilder<>& builder, const Target& target, int index, Value* amount) {
+  OwnCounts& own = *target.own;
+  if (own.direct == nullptr) {
+    own.direct =
+        thread_local_array(*target.function->getParent(),
+                           "__larm_function_counts." + target.function->getName(), LARM_COUNT_N);
+  }
+  add_to(builder, target.counts, target.tbaa, index, amount);
+  add_to(builder, own.direct, target.tbaa, index, amount);
+}
 
 // What one instruction counts. Constant counts go to the piece, added at its start; an amount
 // known at run time only (a scalable vector's lanes, a memcpy's length) is added right before the
@@ -126,7 +161,7 @@ class Counter {
 
  private:
   void add(int index, Value* amount) {
-    add_to_count(builder_, target_.counts, target_.tbaa, index, amount);
+    add_to_count(builder_, target_, index, amount);
     added_ = true;
   }
 
@@ -238,12 +273,17 @@ class CountPass : public PassInfoMixin<CountPass> {
   PreservedAnalyses run(Module& module, ModuleAnalysisManager& /*analyses*/) {
     GlobalVariable* counts = define_counts(module);
     if (counts == nullptr) return PreservedAnalyses::all();
-    const Target target{counts, counts_tbaa(module)};
+    MDNode* tbaa = counts_tbaa(module);
     bool changed = false;
+    std::vector<std::pair<Function*, OwnCounts>> functions;
     for (Function& function : module) {
       if (function.isDeclaration()) continue;
+      OwnCounts own;
+      const Target target{counts, tbaa, &function, &own};
       const bool fused = fuses(function);
       for (BasicBlock& block : function) changed |= instrument(module, block, target, fused);
+      count_pieces(module, function, own, tbaa);
+      if (own.direct != nullptr || own.runs != nullptr) functions.emplace_back(&function, own);
     }
     if (!changed) {
       // Nothing instrumented: no definitions, no line (as the GCC plugin).
@@ -251,6 +291,7 @@ class CountPass : public PassInfoMixin<CountPass> {
       return PreservedAnalyses::all();
     }
     define_mark_and_line(module);
+    register_functions(module, functions);
     return PreservedAnalyses::none();
   }
 
@@ -326,15 +367,84 @@ class CountPass : public PassInfoMixin<CountPass> {
       start = inst->getNextNode();
     }
     if (start != nullptr) pieces.emplace_back(start, piece);
+    OwnCounts& own = *target.own;
     for (const auto& [at, counted] : pieces) {
       IRBuilder<> builder(at);
+      const uint64_t piece = own.piece_starts.size();
+      bool constant = false;
       for (int index = 0; index < LARM_COUNT_N; ++index) {
         if (counted[index] == 0) continue;
-        add_to_count(builder, target.counts, target.tbaa, index, builder.getInt64(counted[index]));
-        changed = true;
+        add_to(builder, target.counts, target.tbaa, index, builder.getInt64(counted[index]));
+        own.table.push_back(piece << 8 | static_cast<uint64_t>(index));
+        own.table.push_back(counted[index]);
+        constant = true;
       }
+      if (constant) own.piece_starts.push_back(at);
+      changed |= constant;
     }
     return changed;
+  }
+
+  // Each piece of constant counts adds 1 to its count of runs, where its counts are added.
+  static void count_pieces(Module& module, Function& function, OwnCounts& own, MDNode* tbaa) {
+    if (own.piece_starts.empty()) return;
+    own.runs = thread_local_array(module, "__larm_piece_runs." + function.getName(),
+                                  own.piece_starts.size());
+    for (std::size_t k = 0; k < own.piece_starts.size(); ++k) {
+      IRBuilder<> builder(own.piece_starts[k]);
+      add_to(builder, own.runs, tbaa, k, builder.getInt64(1));
+    }
+  }
+
+  // The module's constructor: for each function with counts of its own,
+  //   if (&__larm_function_counts)
+  //     __larm_function_counts(mark, "symbol", direct, piece_runs, pieces, table, table_pairs);
+  // the reference weak, so that a program run without larm profile's library calls nothing.
+  static void register_functions(Module& module,
+                                 const std::vector<std::pair<Function*, OwnCounts>>& functions) {
+    if (functions.empty()) return;
+    LLVMContext& context = module.getContext();
+    Type* i64 = Type::getInt64Ty(context);
+    PointerType* counts_pointer = Type::getInt64PtrTy(context);
+    auto* type = FunctionType::get(Type::getVoidTy(context),
+                                   {Type::getInt32Ty(context), Type::getInt8PtrTy(context),
+                                    counts_pointer, counts_pointer, i64, counts_pointer, i64},
+                                   false);
+    Function* callee = module.getFunction(LARM_COMPILER_FUNCTION_COUNTS);
+    if (callee == nullptr) {
+      callee = Function::Create(type, GlobalValue::ExternalWeakLinkage,
+                                LARM_COMPILER_FUNCTION_COUNTS, module);
+    }
+    Function* constructor =
+        Function::Create(FunctionType::get(Type::getVoidTy(context), false),
+                         GlobalValue::InternalLinkage, "__larm_register_function_counts", module);
+    BasicBlock* check = BasicBlock::Create(context, "check", constructor);
+    BasicBlock* calls = BasicBlock::Create(context, "calls", constructor);
+    BasicBlock* done = BasicBlock::Create(context, "done", constructor);
+    IRBuilder<> builder(check);
+    builder.CreateCondBr(builder.CreateIsNotNull(callee), calls, done);
+    builder.SetInsertPoint(calls);
+    const auto first = [&](GlobalVariable* array) -> Value* {
+      if (array == nullptr) return ConstantPointerNull::get(counts_pointer);
+      return builder.CreateConstInBoundsGEP2_32(array->getValueType(), array, 0, 0);
+    };
+    for (const auto& [function, own] : functions) {
+      GlobalVariable* table = nullptr;
+      if (!own.table.empty()) {
+        Constant* values = ConstantDataArray::get(context, own.table);
+        table = new GlobalVariable(module, values->getType(), true, GlobalValue::PrivateLinkage,
+                                   values, "__larm_pieces." + function->getName());
+      }
+      builder.CreateCall(type, callee,
+                         {builder.getInt32(LARM_COMPILER_MARK_VALUE),
+                          builder.CreateGlobalStringPtr(function->getName()), first(own.direct),
+                          first(own.runs), builder.getInt64(own.piece_starts.size()), first(table),
+                          builder.getInt64(own.table.size() / 2)});
+    }
+    builder.CreateBr(done);
+    builder.SetInsertPoint(done);
+    builder.CreateRetVoid();
+    appendToGlobalCtors(module, constructor, 65535);
   }
 
   static void define_mark_and_line(Module& module) {
