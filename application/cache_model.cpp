@@ -1,6 +1,8 @@
 // The cache model's geometry.
 #include "application/cache_model.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 
 #include "instrument/count_tool/count_protocol.h"
@@ -84,6 +86,11 @@ std::vector<ModelledCache> modelled_caches(const topology::Topology& machine,
   // The tool models one line size: the outermost level's.
   for (ModelledCache& cache : caches) cache.line_bytes = caches.back().line_bytes;
   return caches;
+}
+
+unsigned long cache_option_line(const std::string& option) {
+  const std::size_t colon = option.find_last_of(':');
+  return colon == std::string::npos ? 0 : std::strtoul(option.c_str() + colon + 1, nullptr, 10);
 }
 
 std::string cache_spec_problem(const std::string& spec) {

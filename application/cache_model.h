@@ -32,6 +32,9 @@ std::vector<ModelledCache> modelled_caches(const topology::Topology& machine,
 // The tool's --larm-cache value: SIZE:WAYS:LINE per level, innermost first.
 std::string cache_option(const std::vector<ModelledCache>& caches);
 
+// The line size of a --larm-cache value (the same at every level), 0 when it has none.
+unsigned long cache_option_line(const std::string& option);
+
 // What is wrong with a --larm-cache value given by hand, in words; empty when it is right (the
 // tool's own rules: at most 3 levels, lines a power of two from 8 to 4096 bytes and the same at
 // every level, 1 to 64 ways, a capacity of at least one set and at most 64 GiB).

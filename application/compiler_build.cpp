@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -130,6 +131,7 @@ std::vector<std::string> source_files(const File& file, const Sections& sections
 // source being the rest of the line (it may hold spaces).
 struct Unit {
   std::string version, counts, compiler, source;
+  unsigned long cache_sample = 0;  // cache-sample=N, when the unit has it
 };
 
 Unit parse_unit(const std::string& line) {
@@ -139,6 +141,12 @@ Unit parse_unit(const std::string& line) {
   words >> plugin >> unit.version >> counts_word >> unit.counts >> compiler >> compiler_version;
   unit.compiler = compiler + " " + compiler_version;
   std::getline(words >> std::ws, unit.source);
+  const std::string token = LARM_CACHE_SAMPLE_TOKEN;
+  if (unit.source.rfind(token, 0) == 0) {
+    const std::size_t space = unit.source.find(' ');
+    unit.cache_sample = std::strtoul(unit.source.c_str() + token.size(), nullptr, 10);
+    unit.source = space == std::string::npos ? "" : unit.source.substr(space + 1);
+  }
   return unit;
 }
 
@@ -159,6 +167,7 @@ CompilerBuild compiler_build(const std::string& path) {
   // it); with -flto the units are the link's partitions, and no source can be told apart.
   std::set<std::string> instrumented;
   bool partitions = false;
+  std::set<unsigned long> rates;  // of the units' sampled cache model (0: none)
   while (std::getline(lines, line)) {
     if (line.find_first_not_of(std::string("\0", 1)) == std::string::npos) continue;
     const Unit unit = parse_unit(line);
@@ -172,9 +181,12 @@ CompilerBuild compiler_build(const std::string& path) {
                       std::to_string(LARM_COUNT_N) + "): rebuild it with this larm's larm-cc";
     }
     partitions |= unit.source.find(".ltrans") != std::string::npos;
+    rates.insert(unit.cache_sample);
     instrumented.insert(fs::path(unit.source).filename().string());
   }
   build.instrumented = !build.units.empty();
+  if (rates.size() == 1) build.cache_sample = *rates.begin();
+  build.cache_sample_mixed = rates.size() > 1;
   if (build.instrumented && !partitions) {
     for (const std::string& source : source_files(file, sections)) {
       if (instrumented.count(fs::path(source).filename().string()) == 0)

@@ -11,13 +11,18 @@ namespace larm::application {
 
 struct CompilerBuild {
   bool instrumented = false;  // the section is there, with at least one line
-  // One line per translation unit: "larm-gcc-plugin 2 counts 27 gcc 12.2.0 SOURCE".
+  // One line per translation unit: "larm-gcc-plugin 2 counts 27 gcc 12.2.0 [cache-sample=N]
+  // SOURCE".
   std::vector<std::string> units;
   std::string compiler;  // "gcc 12.2.0" of the first unit
   // Source files the program's symbol table names that no instrumented unit does: compiled
   // without the plugin (their work is not counted), or holding no function. Empty when the
   // program has no symbol table or was linked with -flto (its units are the link's partitions).
   std::vector<std::string> uninstrumented;
+  // The sampled cache model's rate, one line in N, when every unit was built with it
+  // (cache-sample=N, the same N); 0 otherwise. `cache_sample_mixed`: units differ in it.
+  unsigned long cache_sample = 0;
+  bool cache_sample_mixed = false;
   // Why these counts cannot be read by this larm (another plugin version, another count
   // layout, units of several versions), one line; empty when they can.
   std::string refused;

@@ -1,6 +1,6 @@
 // larm profile's regions: the program's hottest functions, each timed by perf's samples and
 // counted by larm's Valgrind tool (--larm-functions) or, in a program built through larm's
-// compiler plugins, by its own code (larm_function_counts.so), as the regions of liblarm are.
+// compiler plugins, by its own code (larm_plugin_runtime.so), as the regions of liblarm are.
 #pragma once
 
 #include <filesystem>
@@ -17,7 +17,7 @@
 namespace larm::application {
 
 // What counted the functions: larm's Valgrind tool in a counting run, or the program itself, built
-// through larm's compiler plugins, in its native run (read by larm_function_counts.so).
+// through larm's compiler plugins, in its native run (read by larm_plugin_runtime.so).
 enum class FunctionCounter { valgrind, compiler };
 
 // What the tool counted for one function: per thread slot (in creation order; the threads that

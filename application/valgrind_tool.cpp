@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kFunctionCountsFile = "larm_function_counts.so";
+constexpr const char* kPluginRuntimeFile = "larm_plugin_runtime.so";
 
 // Whether path lies under directory (both as they are: /proc/self/exe is already resolved).
 bool inside(const fs::path& path, const fs::path& directory) {
@@ -59,21 +59,28 @@ fs::path tool_directory(const std::string& command) {
       "package (scripts/install-deps.sh test), rebuild larm, or set LARM_COUNT_TOOL_DIR");
 }
 
-fs::path function_counts_library(const std::string& command) {
+fs::path plugin_runtime_library(const std::string& command) {
   std::vector<fs::path> candidates;
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec)
     candidates.push_back(self.parent_path().parent_path() / LARM_INSTALL_LIBDIR / "larm" /
-                         kFunctionCountsFile);
-  if (!ec && std::strlen(LARM_FUNCTION_COUNTS_BUILD_PATH) > 0 && inside(self, LARM_BUILD_TREE))
-    candidates.emplace_back(LARM_FUNCTION_COUNTS_BUILD_PATH);
+                         kPluginRuntimeFile);
+  if (!ec && std::strlen(LARM_PLUGIN_RUNTIME_BUILD_PATH) > 0 && inside(self, LARM_BUILD_TREE))
+    candidates.emplace_back(LARM_PLUGIN_RUNTIME_BUILD_PATH);
   for (const fs::path& file : candidates) {
     if (::access(file.c_str(), R_OK) == 0) return file;
   }
-  throw UsageError(command + ": " + kFunctionCountsFile +
+  throw UsageError(command + ": " + kPluginRuntimeFile +
                    " (which reads the compiler plugin's counts per function) is not built or not "
                    "found beside this larm: rebuild or reinstall larm");
+}
+
+std::string preload_setting(const fs::path& library) {
+  const char* preloaded = std::getenv("LD_PRELOAD");
+  return "LD_PRELOAD=" + library.string() +
+         (preloaded != nullptr && *preloaded != '\0' ? std::string(":") + preloaded
+                                                     : std::string());
 }
 
 namespace {

@@ -15,11 +15,14 @@ inline constexpr const char* kToolFile = "larmcount-amd64-linux";
 // it is not found.
 std::filesystem::path tool_directory(const std::string& command);
 
-// larm_function_counts.so, which larm profile preloads into a program built through larm's
+// larm_plugin_runtime.so, which larm profile preloads into a program built through larm's
 // compiler plugins to read its counts per function (instrument/compiler_plugin/function_counts.c):
 // beside an installed larm, else, for a larm run from this build's tree, in that tree. Throws a
 // UsageError naming `command` when it is in neither.
-std::filesystem::path function_counts_library(const std::string& command);
+std::filesystem::path plugin_runtime_library(const std::string& command);
+
+// LD_PRELOAD=library, ahead of what LD_PRELOAD already holds.
+std::string preload_setting(const std::filesystem::path& library);
 
 // Valgrind loads a tool from the directory VALGRIND_LIB names, with its own preload libraries
 // beside it: a private directory of links to both, removed when done, inside the run's output

@@ -2,6 +2,8 @@
 // the tool's side, and converting counter deltas into FLOPs, bytes and memory instructions.
 #include "instrument/counters.h"
 
+#include <cstdlib>
+
 #include "instrument/compiler_plugin/compiler_counts.h"
 #include "instrument/count_tool/count_protocol.h"
 
@@ -12,6 +14,9 @@
 // object uses: liblarm.so exports the name so that the program's copy takes its place.
 extern "C" {
 extern const unsigned int __larm_compiler_counts __attribute__((weak));
+// The sampled cache model's level counts of the calling thread, from the plugins' runtime when it
+// is preloaded (compiler_counts.h).
+const unsigned long long* __larm_cache_counts() __attribute__((weak));
 __attribute__((
     weak, tls_model("initial-exec"))) thread_local unsigned long long __larm_counts[LARM_COUNT_N];
 }
@@ -91,6 +96,7 @@ std::string start_compiler(bool& started) {
 std::string Counters::start() {
   active_ = false;
   source_ = Source::none;
+  sampled_cache_ = false;
   events_.clear();
   refused_.clear();
   unsigned long long probe[LARM_COUNT_N] = {};
@@ -109,13 +115,16 @@ std::string Counters::start() {
   bool compiled = false;
   if (std::string refused = start_compiler(compiled); !refused.empty()) return refused;
   if (compiled) {
-    // The plugin counts no instructions and models no cache: those counts are left out.
+    // The plugin counts no instructions; the bytes per level come only from the sampled cache
+    // model of its runtime, in larm count's counting run (which sets both variables).
+    sampled_cache_ =
+        std::getenv("LARM_CACHE_MODEL") != nullptr && std::getenv("LARM_CACHE_SAMPLE") != nullptr;
     const std::vector<CounterEvent> all = exact_events();
     compiler_index_.clear();
     for (std::size_t i = 0; i < all.size(); ++i) {
       const bool counted = i == LARM_COUNT_FMA_FLOPS || i == LARM_COUNT_ADD_FLOPS ||
                            i == LARM_COUNT_MUL_FLOPS || i == LARM_COUNT_DIV_FLOPS ||
-                           all[i].kind != CounterEvent::Kind::detail;
+                           all[i].kind != CounterEvent::Kind::detail || sampled_cache_;
       if (!counted || i == LARM_COUNT_INSTRUCTIONS) continue;
       events_.push_back(all[i]);
       compiler_index_.push_back(static_cast<int>(i));
@@ -138,9 +147,13 @@ bool Counters::start_thread(int& event_set) const {
 bool Counters::read(int event_set, CounterValues& values) const {
   if (compiler()) {
     // The events are the layout's counts less those the plugin has not (compiler_index_); the
-    // calling thread's counts are its own __larm_counts.
+    // calling thread's counts are its own __larm_counts, and the sampled cache model's its level
+    // counts (counts the plugin's code never adds to).
+    const unsigned long long* levels =
+        sampled_cache_ && __larm_cache_counts != nullptr ? __larm_cache_counts() : nullptr;
     for (std::size_t i = 0; i < events_.size(); ++i) {
-      values[i] = static_cast<long long>(__larm_counts[compiler_index_[i]]);
+      const int index = compiler_index_[i];
+      values[i] = static_cast<long long>(__larm_counts[index] + (levels ? levels[index] : 0));
     }
     return true;
   }

@@ -48,6 +48,9 @@ class Counters {
   // The counts come from code built through larm's compiler plugins: exact, and the program runs
   // natively, so its times are its own.
   bool compiler() const { return source_ == Source::compiler; }
+  // The compiler source with the sampled cache model of the plugins' runtime (larm count's
+  // counting run): bytes per level too, and times slowed by the model.
+  bool sampled_cache_model() const { return compiler() && sampled_cache_; }
   // Exact counts of FLOPs and bytes (either of the two above), not hardware events.
   bool exact() const { return count_tool() || compiler(); }
   const std::vector<CounterEvent>& events() const { return events_; }
@@ -71,6 +74,7 @@ class Counters {
   enum class Source { none, papi, valgrind_tool, compiler };
   bool active_ = false;
   Source source_ = Source::none;
+  bool sampled_cache_ = false;
   // The compiler source's events: the index of each in the plugin's counts (count_layout.h).
   std::vector<int> compiler_index_;
   std::vector<CounterEvent> events_;

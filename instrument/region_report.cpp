@@ -157,10 +157,17 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
   file.wall_seconds = snapshot.wall_seconds;
   file.clock_source = snapshot.clock_source;
   file.ticks_per_second = snapshot.ticks_per_second;
-  const bool counted_run = snapshot.counters != nullptr && snapshot.counters_unavailable.empty() &&
-                           snapshot.counters->count_tool();
+  // A counting run: its times are not the program's (Valgrind's, or slowed by the sampled cache
+  // model).
+  const bool counted_run =
+      snapshot.counters != nullptr && snapshot.counters_unavailable.empty() &&
+      (snapshot.counters->count_tool() || snapshot.counters->sampled_cache_model());
   file.run = counted_run ? "counted" : "timed";
-  if (counted_run) file.counters.tool = "larmcount (Valgrind)";
+  if (counted_run) {
+    file.counters.tool = snapshot.counters->count_tool()
+                             ? "larmcount (Valgrind)"
+                             : "larm's compiler plugin, sampled cache model";
+  }
   if (snapshot.counters != nullptr && snapshot.counters_unavailable.empty() &&
       snapshot.counters->exact()) {
     file.counters.counted_by = snapshot.counters->compiler() ? "compiler" : "valgrind";

@@ -112,7 +112,7 @@ if wanted aarch64; then
   step_done "aarch64 install-deps"
   configure aarch64
   cmake --build "$root/build/aarch64" -j "$jobs" --target larm larm_unit_tests larm_measuring_tests \
-    larm_shared larm_gcc_plugin larm_function_counts
+    larm_shared larm_gcc_plugin larm_plugin_runtime
   step_done "aarch64 build"
   # The programs run on multiarch's arm64 runtime, as ctest's emulator (the toolchain file); a
   # bound on each (30 s here) so that an emulator that hangs (a mismatched loader and libc did

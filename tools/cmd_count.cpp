@@ -24,6 +24,7 @@
 #include "application/compiler_build.h"
 #include "application/program_run.h"
 #include "application/valgrind_tool.h"
+#include "instrument/compiler_plugin/compiler_counts.h"
 #include "report/figure.h"
 #include "results/atomic_file.h"
 #include "results/input_file.h"
@@ -262,9 +263,10 @@ int finish_compiler_count(const CountOptions& options, const CompilerBuild& buil
                "max; an FMA counts 2; bytes: what the code loads and stores, spills aside)\n\n";
   print_counts(merged);
   print_native_runs(native, merged, options.out_dir);
-  std::cout << "no bytes per level: the compiler plugin's counts have no cache model, and without "
-               "them larm place cannot tell one cache level from another nor say latency (count a "
-               "build without the plugin under Valgrind for them)\n";
+  std::cout << "no bytes per level: without a cache model larm place cannot tell one cache level "
+               "from another nor say latency (build with "
+               "-fplugin-arg-larm_gcc_plugin-cache-sample=64 for the plugin's sampled model, or "
+               "count a build without the plugin under Valgrind)\n";
   std::cout << "next: larm place RESULTS " << shown_path(timed_dir / "regions.json") << "\n";
   return 0;
 }
@@ -289,22 +291,37 @@ int run_count(const CountOptions& options) {
               << " were compiled without larm's plugin (or hold no function): " << names
               << "; what their code does is not counted\n";
   }
-  if (build.instrumented && (options.no_native || !options.cache_spec.empty())) {
+  if (build.instrumented && options.no_native) {
+    throw UsageError("larm count: " + app +
+                     " was built through larm's compiler plugin: its native runs count it "
+                     "(--no-native leaves none); count a build without the plugin for a Valgrind "
+                     "counting run");
+  }
+  // A plugin build has a cache model when its objects sample one (cache-sample=N): a counting
+  // run of its own, natively, through the plugins' runtime.
+  if (build.instrumented && build.cache_sample == 0 && !options.cache_spec.empty()) {
     throw UsageError(
-        std::string("larm count: ") + app +
-        " was built through larm's compiler plugin: its native runs count it (" +
-        (options.no_native ? "--no-native leaves none" : "--cache-model: no cache model in them") +
-        "); count a build without the plugin for a Valgrind counting run");
+        "larm count: " + app +
+        " was built through larm's compiler plugin without its sampled "
+        "cache model (--cache-model): build it with -fplugin-arg-larm_gcc_plugin-cache-sample=64" +
+        (build.cache_sample_mixed ? " in every object (some have it, some not)" : ""));
   }
   // The cache model, before any run: a bad --results or --cache-model stops here.
   std::optional<results::Results> node_results;
   if (!options.results_dir.empty()) node_results = load_results_argument(options.results_dir);
   const CacheModelSetting model = cache_model_setting(
-      options.cache_spec, options.no_cache_model || build.instrumented,
+      options.cache_spec, options.no_cache_model || (build.instrumented && build.cache_sample == 0),
       topology::Topology::load_live(), node_results ? &*node_results : nullptr, "larm count");
   const std::string model_text = model.text;
   const std::string model_option = model.option;
+  const bool sampled_model = build.instrumented && !model_option.empty();
+  if (sampled_model && cache_option_line(model_option) != 1u << LARM_CACHE_SAMPLE_LINE_SHIFT) {
+    throw UsageError("larm count: the sampled cache model of " + app +
+                     " samples 64-byte lines; the caches modelled have others (" + model_option +
+                     ")");
+  }
   const fs::path tool_dir = build.instrumented ? fs::path() : tool_directory("larm count");
+  const fs::path runtime = sampled_model ? plugin_runtime_library("larm count") : fs::path();
   const fs::path out = options.out_dir;
   const fs::path timed_dir = out / "timed";
   const fs::path counted_dir = out / "counted";
@@ -344,37 +361,58 @@ int run_count(const CountOptions& options) {
                        build.instrumented ? "compiler" : "valgrind");
     if (native.stopped) return native.exit_code;
   }
-  if (build.instrumented) return finish_compiler_count(options, build, native, *merged);
+  if (build.instrumented && !sampled_model)
+    return finish_compiler_count(options, build, native, *merged);
 
-  std::cerr << "larm count: counting run under Valgrind (tool " << shown_path(tool_dir / kToolFile)
-            << ") into " << shown_path(counted_dir) << "\n";
-  std::cerr << "larm count: cache model: " << model_text << "\n";
-  const ValgrindLibDir lib(tool_dir, out);
-  const ValgrindLog log(counted_dir / "valgrind.log");
-  // Not -q: Valgrind names the bytes of an instruction it cannot translate only when verbose.
-  // Following exec()s: a command line through numactl, taskset, env or `mpirun -np 1` counts the
-  // program it runs, not the wrapper.
-  std::vector<std::string> argv = {"valgrind", std::string("--tool=") + kToolName,
-                                   "--trace-children=yes", log.option()};
-  if (!model_option.empty()) argv.push_back("--larm-cache=" + model_option);
-  argv.insert(argv.end(), options.command.begin(), options.command.end());
-  std::vector<std::string> set = {"VALGRIND_LIB=" + lib.path().string(),
-                                  "LARM_OUT=" + fs::absolute(counted_dir).string()};
-  // OpenMP threads that spin at a barrier would count their spinning into the region they end;
-  // passive waiting sleeps instead (the user's own choice is kept).
-  if (std::getenv("OMP_WAIT_POLICY") == nullptr) set.push_back("OMP_WAIT_POLICY=passive");
-  // Lazy binding resolves a function at its first call, saving the vector registers: done inside
-  // the region that first calls it (its first larm_region_end, say), it adds ~2 kB there.
-  if (std::getenv("LD_BIND_NOW") == nullptr) set.push_back("LD_BIND_NOW=1");
-  // hwloc's x86 backend reads CPUID, which Valgrind virtualizes, and says so on stderr; the
-  // topology liblarm records comes from Linux's files all the same.
-  if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
-  const ProgramRun counted = run_program(argv, set, "count: the counted run (Valgrind)");
-  after_program(counted, {counted_dir}, app);
-  const std::string unhandled = unhandled_instruction(log);
-  if (!unhandled.empty()) {
-    std::cerr << unhandled_instruction_error(app, unhandled, log.path()) << "\n";
-    return 1;
+  ProgramRun counted;
+  fs::path log_path;  // Valgrind's log (none for the sampled model's run)
+  std::string under;  // where the counting run ran, in words
+  if (sampled_model) {
+    std::cerr << "larm count: counting run with the sampled cache model of larm's compiler "
+                 "plugin (one line in "
+              << build.cache_sample << ") into " << shown_path(counted_dir) << "\n";
+    std::cerr << "larm count: cache model: " << model_text << "\n";
+    counted =
+        run_program(options.command,
+                    {preload_setting(runtime), "LARM_OUT=" + fs::absolute(counted_dir).string(),
+                     "LARM_CACHE_MODEL=" + model_option,
+                     "LARM_CACHE_SAMPLE=" + std::to_string(build.cache_sample)},
+                    "count: the counted run (sampled cache model)");
+    after_program(counted, {counted_dir}, app);
+    under = "in the counting run";
+  } else {
+    std::cerr << "larm count: counting run under Valgrind (tool "
+              << shown_path(tool_dir / kToolFile) << ") into " << shown_path(counted_dir) << "\n";
+    std::cerr << "larm count: cache model: " << model_text << "\n";
+    const ValgrindLibDir lib(tool_dir, out);
+    const ValgrindLog log(counted_dir / "valgrind.log");
+    // Not -q: Valgrind names the bytes of an instruction it cannot translate only when verbose.
+    // Following exec()s: a command line through numactl, taskset, env or `mpirun -np 1` counts the
+    // program it runs, not the wrapper.
+    std::vector<std::string> argv = {"valgrind", std::string("--tool=") + kToolName,
+                                     "--trace-children=yes", log.option()};
+    if (!model_option.empty()) argv.push_back("--larm-cache=" + model_option);
+    argv.insert(argv.end(), options.command.begin(), options.command.end());
+    std::vector<std::string> set = {"VALGRIND_LIB=" + lib.path().string(),
+                                    "LARM_OUT=" + fs::absolute(counted_dir).string()};
+    // OpenMP threads that spin at a barrier would count their spinning into the region they end;
+    // passive waiting sleeps instead (the user's own choice is kept).
+    if (std::getenv("OMP_WAIT_POLICY") == nullptr) set.push_back("OMP_WAIT_POLICY=passive");
+    // Lazy binding resolves a function at its first call, saving the vector registers: done inside
+    // the region that first calls it (its first larm_region_end, say), it adds ~2 kB there.
+    if (std::getenv("LD_BIND_NOW") == nullptr) set.push_back("LD_BIND_NOW=1");
+    // hwloc's x86 backend reads CPUID, which Valgrind virtualizes, and says so on stderr; the
+    // topology liblarm records comes from Linux's files all the same.
+    if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
+    counted = run_program(argv, set, "count: the counted run (Valgrind)");
+    after_program(counted, {counted_dir}, app);
+    log_path = log.path();
+    under = "under Valgrind";
+    const std::string unhandled = unhandled_instruction(log);
+    if (!unhandled.empty()) {
+      std::cerr << unhandled_instruction_error(app, unhandled, log.path()) << "\n";
+      return 1;
+    }
   }
   if (const int signal = interrupting_signal(counted); signal != 0) {
     std::cerr << "larm count: interrupted (" << signal_name(signal) << ") during the counting run; "
@@ -390,9 +428,9 @@ int run_count(const CountOptions& options) {
     // signal wrote none that can be trusted.
     const bool kept = has_counts && WIFEXITED(counted.status);
     std::cerr << (kept ? "larm count: " : "larm: error: ") << app << " "
-              << exit_text(counted.status) << " under Valgrind"
-              << (kept ? "; its regions were written and are kept" : "") << "; see "
-              << shown_path(log.path()) << "\n";
+              << exit_text(counted.status) << " " << under
+              << (kept ? "; its regions were written and are kept" : "")
+              << (log_path.empty() ? std::string() : "; see " + shown_path(log_path)) << "\n";
     if (!kept) return 1;
   }
   if (!has_counts) {
@@ -403,15 +441,25 @@ int run_count(const CountOptions& options) {
   }
   const regions::RegionsFile file = read_regions_output(regions_file);
   if (file.run != "counted") {
-    std::cerr << "larm: error: " << shown_path(regions_file)
-              << " has no counts: its liblarm did not see larm's Valgrind tool ("
+    std::cerr << "larm: error: " << shown_path(regions_file) << " has no counts: its liblarm "
+              << (sampled_model ? "did not see the sampled cache model (a liblarm older than "
+                                  "its plugin?"
+                                : "did not see larm's Valgrind tool (")
               << file.counters.reason << ")\n";
     return 1;
   }
   if (options.no_native) report_open_regions(file, "counting run");
-  write_runs_summary(out / "runs.json", native, counted, model_text, "valgrind");
-  std::cout << "Counted by larm's Valgrind tool (FLOPs: add, sub, mul, div, sqrt, min, max; an FMA "
-               "counts 2; bytes: what the core loads and stores)\n\n";
+  write_runs_summary(out / "runs.json", native, counted, model_text,
+                     sampled_model ? "compiler" : "valgrind");
+  if (sampled_model) {
+    std::cout << "Counted by larm's compiler plugin (" << results::printable(build.compiler)
+              << ") with its sampled cache model, one line in " << build.cache_sample
+              << " (FLOPs: add, sub, mul, div, sqrt, min, max; an FMA counts 2; bytes: what the "
+                 "code loads and stores, spills aside)\n\n";
+  } else {
+    std::cout << "Counted by larm's Valgrind tool (FLOPs: add, sub, mul, div, sqrt, min, max; an "
+                 "FMA counts 2; bytes: what the core loads and stores)\n\n";
+  }
   print_counts(file);
   if (!model_option.empty()) {
     std::cout << "\ncache model: " << model_text << "\n";

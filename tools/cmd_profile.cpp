@@ -2,7 +2,7 @@
 // perf samples where its time goes (per function and thread, repeated runs, the median of the
 // clean ones); larm's Valgrind tool counts each function's FLOPs and bytes (and, with the cache
 // model, the bytes each level serves it) or, for a program built through larm's compiler plugins,
-// the program counts them itself in its native run (larm_function_counts.so reads them); the
+// the program counts them itself in its native run (larm_plugin_runtime.so reads them); the
 // hottest functions become regions, placed as instrumented regions are.
 #include <elf.h>
 #include <sys/wait.h>
@@ -24,6 +24,7 @@
 #include "application/program_run.h"
 #include "application/symbol_names.h"
 #include "application/valgrind_tool.h"
+#include "instrument/compiler_plugin/compiler_counts.h"
 #include "report/gnuplot_runner.h"
 #include "report/text/placement_text.h"
 #include "results/atomic_file.h"
@@ -217,6 +218,30 @@ int valgrind_counting_run(const ProfileOptions& options, const std::string& app,
   return 0;
 }
 
+// The counting run of a program built through the plugins: natively, the plugins' runtime
+// preloaded (its counts per function into counted_dir; with a model, the sampled cache model's
+// too). 0, or the status larm profile ends with.
+int plugin_counting_run(const ProfileOptions& options, const std::string& app,
+                        const fs::path& runtime, const CompilerBuild& build,
+                        const fs::path& counted_dir, const fs::path& sampled_dir,
+                        const CacheModelSetting& model, double& seconds) {
+  std::cerr << "larm profile: counting run of the program's own counts into "
+            << shown_path(counted_dir) << "; cache model: " << model.text << "\n";
+  std::vector<std::string> set = {preload_setting(runtime),
+                                  "LARM_FUNCTIONS_DIR=" + fs::absolute(counted_dir).string(),
+                                  "LARM_OUT=" + counted_dir.string()};
+  if (!model.option.empty()) {
+    set.push_back("LARM_CACHE_MODEL=" + model.option);
+    set.push_back("LARM_CACHE_SAMPLE=" + std::to_string(build.cache_sample));
+  }
+  const ProgramRun counted = run_program(options.command, set, "profile: the counted run");
+  check_directories_after_run({counted_dir});
+  seconds = counted.seconds;
+  return run_stop(options, app, counted, "the counting run", "in the counting run",
+                  "the sampled runs are kept in " + results::printable(sampled_dir.string()) +
+                      " (perf.data: perf report -i)");
+}
+
 int run_profile(const ProfileOptions& options) {
   if (options.command.empty())
     throw UsageError("larm profile: no program given (larm profile -- APP ARGS...)");
@@ -240,10 +265,10 @@ int run_profile(const ProfileOptions& options) {
   if (!build.refused.empty()) throw UsageError("larm profile: " + app + ": " + build.refused);
   const FunctionCounter counter =
       build.instrumented ? FunctionCounter::compiler : FunctionCounter::valgrind;
-  if (build.instrumented && !options.cache_spec.empty()) {
+  if (build.instrumented && build.cache_sample == 0 && !options.cache_spec.empty()) {
     throw UsageError("larm profile: " + app +
-                     " was built through larm's compiler plugin, whose counts have no cache "
-                     "model (--cache-model): profile a build without the plugin for one");
+                     " was built through larm's compiler plugin without its sampled cache model "
+                     "(--cache-model): build it with -fplugin-arg-larm_gcc_plugin-cache-sample=64");
   }
   if (build.instrumented && position_dependent) {
     throw UsageError(
@@ -265,11 +290,17 @@ int run_profile(const ProfileOptions& options) {
   std::optional<results::Results> results;
   if (!options.results_dir.empty()) results = load_results_argument(options.results_dir);
   const CacheModelSetting model = cache_model_setting(
-      options.cache_spec, options.no_cache_model || build.instrumented,
+      options.cache_spec, options.no_cache_model || (build.instrumented && build.cache_sample == 0),
       topology::Topology::load_live(), results ? &*results : nullptr, "larm profile");
   const std::string model_option = model.option, model_text = model.text;
+  if (build.instrumented && !model_option.empty() &&
+      cache_option_line(model_option) != 1u << LARM_CACHE_SAMPLE_LINE_SHIFT) {
+    throw UsageError("larm profile: the sampled cache model of " + app +
+                     " samples 64-byte lines; the caches modelled have others (" + model_option +
+                     ")");
+  }
   const fs::path tool_dir = build.instrumented ? fs::path() : tool_directory("larm profile");
-  const fs::path reader = build.instrumented ? function_counts_library("larm profile") : fs::path();
+  const fs::path reader = build.instrumented ? plugin_runtime_library("larm profile") : fs::path();
   if (stripped) {
     std::cerr << "larm profile: warning: " << app
               << " has no symbol table (stripped): its own code is profiled as one [unknown] "
@@ -295,19 +326,11 @@ int run_profile(const ProfileOptions& options) {
   }
 
   // One run without perf: whether the program runs as given (before the costlier runs), and how
-  // long it takes when nothing samples it, against which each sampled run's time is shown; for a
-  // program built through the plugins, the run that counts its functions too.
+  // long it takes when nothing samples it, against which each sampled run's time is shown.
   // Each run's LARM_OUT is its own directory: a program built with liblarm writes its regions
   // there, never into the directory larm was started in.
-  std::vector<std::string> native_set = {"LARM_OUT=" + native_dir.string()};
-  if (build.instrumented) {
-    const char* preloaded = std::getenv("LD_PRELOAD");
-    native_set.push_back("LD_PRELOAD=" + reader.string() +
-                         (preloaded != nullptr && *preloaded != '\0' ? std::string(":") + preloaded
-                                                                     : std::string()));
-    native_set.push_back("LARM_FUNCTIONS_DIR=" + fs::absolute(counted_dir).string());
-  }
-  const ProgramRun native = run_program(options.command, native_set, "profile: the native run");
+  const ProgramRun native =
+      run_program(options.command, {"LARM_OUT=" + native_dir.string()}, "profile: the native run");
   check_directories_after_run({native_dir, sampled_dir, counted_dir});
   if (const int stop =
           run_stop(options, app, native, "the native run", "in its native run", "nothing kept");
@@ -349,15 +372,14 @@ int run_profile(const ProfileOptions& options) {
     runs.push_back(std::move(run));
   }
 
-  std::optional<double> counting_seconds;
-  if (!build.instrumented) {
-    double seconds = 0;
-    if (const int stop = valgrind_counting_run(options, app, tool_dir, out, counted_dir,
-                                               sampled_dir, model, seconds);
-        stop != 0)
-      return stop;
-    counting_seconds = seconds;
-  }
+  double counting_seconds = 0;
+  if (const int stop = build.instrumented
+                           ? plugin_counting_run(options, app, reader, build, counted_dir,
+                                                 sampled_dir, model, counting_seconds)
+                           : valgrind_counting_run(options, app, tool_dir, out, counted_dir,
+                                                   sampled_dir, model, counting_seconds);
+      stop != 0)
+    return stop;
   std::vector<fs::path> function_files;
   for (const auto& entry : fs::directory_iterator(counted_dir, ec)) {
     // The tool's files only: regular files, not links or FIFOs planted under their names.
@@ -370,7 +392,7 @@ int run_profile(const ProfileOptions& options) {
               << (build.instrumented
                       ? app +
                             "'s native run wrote no counts per function (it ended without "
-                            "exit(), or larm_function_counts.so was not loaded: a static "
+                            "exit(), or larm_plugin_runtime.so was not loaded: a static "
                             "program?)"
                       : "larm's Valgrind tool wrote no counts; see " +
                             shown_path(counted_dir / "valgrind.log"))
@@ -412,15 +434,16 @@ int run_profile(const ProfileOptions& options) {
                         {"counted_by", build.instrumented ? "compiler" : "valgrind"},
                         {"cache_model", model_text},
                         {"functions", table}};
-  // The plugin's counts come from the native run: there is no counting run.
-  if (counting_seconds) doc["counting_run_seconds"] = *counting_seconds;
+  doc["counting_run_seconds"] = counting_seconds;
   results::write_file_atomically(out / "profile.json", doc.dump(2) + "\n");
 
   std::cout << "Functions by their share of the samples (median over " << runs.size()
             << " sampled runs; seconds: " << kTimeEstimator << "; counts: "
             << (build.instrumented
-                    ? "larm's compiler plugin (" + results::printable(build.compiler) +
-                          "), in the native run, without bytes per level"
+                    ? "larm's compiler plugin (" + results::printable(build.compiler) + "), " +
+                          (model_option.empty() ? std::string("without bytes per level")
+                                                : "its sampled cache model, one line in " +
+                                                      std::to_string(build.cache_sample))
                     : std::string("larm's Valgrind tool"))
             << ")\n\n";
   print_functions(profile, profile.file, counter);
@@ -448,8 +471,7 @@ int run_profile(const ProfileOptions& options) {
   }
   std::sort(walls.begin(), walls.end());
   std::cout << "\nsampled runs: median " << fixed(walls[walls.size() / 2], 2) << " s; "
-            << (counting_seconds ? "counting run " + fixed(*counting_seconds, 2) + " s"
-                                 : "counted in the native run, " + fixed(native.seconds, 2) + " s")
+            << "counting run " << fixed(counting_seconds, 2) << " s"
             << "\n";
   if (results) {
     roofline::PlaceOptions place_options{.access = Access::load, .access_follows_region = true};

@@ -19,12 +19,14 @@
  *  - a read-only table of what each piece adds: pairs (piece << 8 | count index, amount);
  *  - thread-local direct counts (LARM_COUNT_N) of the amounts known at run time only (memcpy's
  *    lengths, scalable vectors' lanes and bytes), when the function has any;
+ *  - thread-local level counts (LARM_COUNT_N) that only the sampled cache model's runtime adds
+ *    to, when the object samples it;
  *  - in a constructor of the object, a call LARM_COMPILER_FUNCTION_COUNTS(mark, symbol, direct,
- *    runs, pieces, table, pairs) with the function's linker symbol and the constructing thread's
- *    addresses of its arrays (null when it has none), made only when a library the program runs
- *    with defines that function (a weak reference: larm profile preloads
- *    larm_function_counts.so, which does). A function's counts in a thread: its direct counts
- *    plus, for each pair, amount x the piece's runs. */
+ *    runs, pieces, table, pairs, levels) with the function's linker symbol and the constructing
+ *    thread's addresses of its arrays (null when it has none), made only when a library the program
+ * runs with defines that function (a weak reference: larm profile preloads larm_plugin_runtime.so,
+ * which does). A function's counts in a thread: its direct and level counts plus, for each pair,
+ * amount x the piece's runs. */
 #ifndef LARM_COMPILER_COUNTS_H
 #define LARM_COMPILER_COUNTS_H
 
@@ -40,8 +42,30 @@
 #define LARM_COMPILER_SECTION "larm_counted"
 /* void LARM_COMPILER_FUNCTION_COUNTS(unsigned int mark, const char* symbol,
  *     unsigned long long* direct, unsigned long long* runs, unsigned long pieces,
- *     const unsigned long long* table, unsigned long pairs); */
+ *     const unsigned long long* table, unsigned long pairs, unsigned long long* levels); */
 #define LARM_COMPILER_FUNCTION_COUNTS "__larm_function_counts"
+
+/* The sampled cache model (an object built with -fplugin-arg-larm_gcc_plugin-cache-sample=N):
+ * before each load and store, the access's first 64-byte line is hashed, and when the top
+ * log2(N) bits of (line x LARM_CACHE_SAMPLE_MULTIPLIER) are 0 (one line in N), the access goes to
+ * LARM_CACHE_ACCESS(address, bytes | store << 63, function's level counts), a weak reference
+ * that the preloaded runtime defines; the call touches no memory the code reads (GCC: no virtual
+ * operands), so the program's counts stay in registers across it, and the runtime adds to the
+ * thread's level counts of its own, which liblarm reads through LARM_CACHE_COUNTS(). The runtime
+ * simulates the node's caches scaled down N times on those lines alone (a miniature simulation:
+ * Waldspurger et al., USENIX ATC 2017) and adds N times what each level serves to the counts. The
+ * line "cache-sample=N" in the unit's LARM_COMPILER_SECTION line says so. */
+#define LARM_CACHE_SAMPLE_LINE_SHIFT 6
+#define LARM_CACHE_SAMPLE_MULTIPLIER 0x9E3779B97F4A7C15ULL
+#define LARM_CACHE_ACCESS "__larm_cache_access"
+/* const unsigned long long* LARM_CACHE_COUNTS(void): the calling thread's level counts. */
+#define LARM_CACHE_COUNTS "__larm_cache_counts"
+#define LARM_CACHE_SAMPLE_TOKEN "cache-sample="
+
+/* Whether the line (address >> LARM_CACHE_SAMPLE_LINE_SHIFT) is sampled at 1 in 2^bits. */
+static inline int larm_cache_line_sampled(unsigned long long line, unsigned int bits) {
+  return bits > 0 && ((line * LARM_CACHE_SAMPLE_MULTIPLIER) >> (64 - bits)) == 0;
+}
 
 /* The kind of a floating-point operation, as the counts split them: add (add, sub, min, max),
  * mul, div (div, sqrt) and fma; none for an operation that is not one. */

@@ -49,8 +49,25 @@ enum larm_count_index {
   LARM_COUNT_N
 };
 
+/* The counts of the bytes level k of a cache model of `levels` levels serves (k == levels:
+ * memory), read, written back into it, and read for a store that missed (write-allocate): both
+ * cache models (the Valgrind tool's and the compiler plugins' sampled one) count alike. */
+static inline int larm_served_read(int k, int levels) {
+  return k == levels ? LARM_COUNT_MEMORY_READ : k == 1 ? LARM_COUNT_L2_READ : LARM_COUNT_L3_READ;
+}
+static inline int larm_served_written(int k, int levels) {
+  return k == levels ? LARM_COUNT_MEMORY_WRITTEN
+         : k == 1    ? LARM_COUNT_L2_WRITTEN
+                     : LARM_COUNT_L3_WRITTEN;
+}
+static inline int larm_served_allocate(int k, int levels) {
+  return k == levels ? LARM_COUNT_MEMORY_ALLOCATE
+         : k == 1    ? LARM_COUNT_L2_ALLOCATE
+                     : LARM_COUNT_L3_ALLOCATE;
+}
+
 /* The counts' names, in their order, as the files of counts per function name them (the Valgrind
- * tool's --larm-functions, larm_function_counts.so's). */
+ * tool's --larm-functions, larm_plugin_runtime.so's). */
 #define LARM_COUNT_NAMES                                                                 \
   "instructions", "bytes_loaded", "bytes_stored", "loads", "stores", "flops_dp_scalar",  \
       "flops_dp_128", "flops_dp_256", "flops_dp_512", "flops_sp_scalar", "flops_sp_128", \

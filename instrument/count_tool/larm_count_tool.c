@@ -227,20 +227,6 @@ static Cache* level_cache(Int k) {
   return k == levels - 1 ? &shared_level : &current[k];
 }
 
-/* Counts of the bytes level k serves (k == levels: memory). */
-static Int served_read(Int k) {
-  return k == levels ? LARM_COUNT_MEMORY_READ : k == 1 ? LARM_COUNT_L2_READ : LARM_COUNT_L3_READ;
-}
-static Int served_written(Int k) {
-  return k == levels ? LARM_COUNT_MEMORY_WRITTEN
-         : k == 1    ? LARM_COUNT_L2_WRITTEN
-                     : LARM_COUNT_L3_WRITTEN;
-}
-static Int served_allocate(Int k) {
-  return k == levels ? LARM_COUNT_MEMORY_ALLOCATE
-         : k == 1    ? LARM_COUNT_L2_ALLOCATE
-                     : LARM_COUNT_L3_ALLOCATE;
-}
 
 /* A reference to `line` at level k: a demand from the level above (or the core at k = 0), or the
  * write-back of a dirty line from the level above, which fills without fetching. `for_store`: the
@@ -251,16 +237,16 @@ static void level_ref(Int k, ULong line, Bool write, Bool write_back, Bool for_s
   if (k == levels) return; /* memory: counted by the caller */
   if (cache_ref(level_cache(k), line, write, &victim, &evicted)) return;
   if (evicted) {
-    running[served_written(k + 1)] += line_bytes;
-    if (model_row != NULL) model_row[served_written(k + 1)] += line_bytes;
+    running[larm_served_written(k + 1, levels)] += line_bytes;
+    if (model_row != NULL) model_row[larm_served_written(k + 1, levels)] += line_bytes;
     level_ref(k + 1, victim, True, True, False);
   }
   if (!write_back) {
-    running[served_read(k + 1)] += line_bytes;
-    if (model_row != NULL) model_row[served_read(k + 1)] += line_bytes;
+    running[larm_served_read(k + 1, levels)] += line_bytes;
+    if (model_row != NULL) model_row[larm_served_read(k + 1, levels)] += line_bytes;
     if (for_store) {
-      running[served_allocate(k + 1)] += line_bytes;
-      if (model_row != NULL) model_row[served_allocate(k + 1)] += line_bytes;
+      running[larm_served_allocate(k + 1, levels)] += line_bytes;
+      if (model_row != NULL) model_row[larm_served_allocate(k + 1, levels)] += line_bytes;
     }
     level_ref(k + 1, line, False, False, for_store);
   }

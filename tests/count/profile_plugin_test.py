@@ -1,17 +1,21 @@
 """larm profile on programs built through larm's compiler plugins: the program counts its functions
-itself in its native run (larm_function_counts.so, preloaded), perf times them; no Valgrind run.
+itself in a native counting run (larm_plugin_runtime.so, preloaded), perf times them; no Valgrind
+run.
 
   profile_plugin_test.py LARM BUILD_DIR RESULTS_DIR
 
 - an unmodified OpenMP program (2 threads), triad and dot in their own functions, built through
   larm-cc and, where the build has it, larm-clang: both placed, their FLOPs exact (2 per element
   per call), their bytes those of their loads and stores (24 and 16 per element), two threads
-  each with half the work; regions.json says counted_by compiler; profile.json has no counting
-  run; nothing runs under Valgrind;
+  each with half the work; regions.json says counted_by compiler; nothing runs under Valgrind;
+- built with the sampled cache model (cache-sample=64) and profiled with --cache-model: triad and
+  dot read 24 and 16 bytes an element from memory (arrays larger than the modelled L3), within
+  15 %;
 - dot in an object compiled without the plugin: one line names the uninstrumented source before
   the runs, dot is listed "not instrumented" and not placed, triad still exact;
 - refused with one line and exit 2 before any run: a plugin build linked as a position-dependent
-  executable (-no-pie: its weak reference cannot reach the preloaded library), --cache-model.
+  executable (-no-pie: its weak reference cannot reach the preloaded library), --cache-model on a
+  build without the sampled model.
 Exit 77 (skipped) when Linux perf cannot sample here."""
 import json
 import os
@@ -121,8 +125,8 @@ with tempfile.TemporaryDirectory(prefix="larm-profile-plugin-") as tmp:
         doc = json.load(open(os.path.join(out, "regions.json")))
         check(doc["counters"].get("counted_by") == "compiler", f"{name}: counted_by compiler")
         prof = json.load(open(os.path.join(out, "profile.json")))
-        check(prof.get("counted_by") == "compiler" and "counting_run_seconds" not in prof,
-              f"{name}: profile.json: counted by the compiler, no counting run")
+        check(prof.get("counted_by") == "compiler" and prof.get("counting_run_seconds", 0) > 0,
+              f"{name}: profile.json: counted by the compiler, in a native counting run")
         regions = {r_["name"]: r_ for r_ in doc["regions"]}
         for function, flops, bytes_ in (("triad", 2 * ELEMENTS * CALLS, 24 * ELEMENTS * CALLS),
                                         ("dot", 2 * ELEMENTS * CALLS, 16 * ELEMENTS * CALLS)):
@@ -140,6 +144,26 @@ with tempfile.TemporaryDirectory(prefix="larm-profile-plugin-") as tmp:
             halves = sorted(t["flops"] for t in threads)
             check(len(threads) == 2 and halves == [flops / 2, flops / 2],
                   f"{name}: {function}: two threads, half the FLOPs each ({halves})")
+
+    # The sampled cache model (GCC): bytes per level per function, from memory for arrays larger
+    # than the modelled L3 (24 and 16 bytes an element, within 15 %).
+    program = compile_program(tmp, "sampled", compilers[0][1], compilers[0][1],
+                              ["-fplugin-arg-larm_gcc_plugin-cache-sample=64"])
+    r, out = profile(tmp, "sampled", program,
+                     ["--cache-model", "32768:8:64,524288:8:64,4194304:16:64"])
+    print(r.stdout[-1500:], r.stderr[-800:])
+    check(r.returncode == 0 and "sampled cache model" in r.stdout,
+          f"sampled: larm profile with the sampled model (exit {r.returncode})")
+    if r.returncode == 0:
+        placed = {r_["name"]: r_ for r_ in
+                  json.load(open(os.path.join(out, "regions.json")))["regions"]}
+        for function, per_element in (("triad", 24), ("dot", 16)):
+            counted = placed.get(function, {}).get("machine", {}).get("counted", {})
+            got = counted.get("bytes_memory_read", 0)
+            expected = per_element * ELEMENTS * CALLS
+            print(f"sampled: {function} memory read {got:.4g}, expected {expected:.4g}")
+            check(abs(got - expected) <= 0.15 * expected,
+                  f"sampled: {function} reads {got:.4g} bytes from memory, {expected:.4g} expected")
 
     # dot compiled without the plugin: not counted, said, not placed.
     program = compile_program(tmp, "mixed", compilers[0][1], "gcc")

@@ -165,7 +165,7 @@ with tempfile.TemporaryDirectory(prefix="larm-install-test-") as tmp:
                       f"{how}: {m['flops']:.0f} FLOPs counted natively (2e5)")
         # larm profile's reader of the counts per function, as installed: the native run of a
         # plugin build writes them (the program is too short to place a function: exit 1 then).
-        reader = os.path.join(libdir, "larm", "larm_function_counts.so")
+        reader = os.path.join(libdir, "larm", "larm_plugin_runtime.so")
         check(os.path.exists(reader), "installed: " + os.path.relpath(reader, prefix))
         if shutil.which("perf") and "larm-cc" in programs:
             out = os.path.join(tmp, "profile-larm-cc")

@@ -17,40 +17,21 @@
 // loop-invariant motion runs again over the function: the adds in a loop without calls become
 // register adds, stored once at the loop's exit.
 //
-// Options (-fplugin-arg-larm_gcc_plugin-NAME=VALUE): none yet; unknown ones are refused.
-// GCC's headers need this order (each uses what the ones before it define).
-// clang-format off
-#include "gcc-plugin.h"
-#include "plugin-version.h"
-#include "backend.h"
-#include "tree.h"
-#include "gimple.h"
-#include "tree-pass.h"
-#include "ssa.h"
-#include "gimple-iterator.h"
-#include "tree-into-ssa.h"
-#include "stringpool.h"
-#include "attribs.h"
-#include "cgraph.h"
-#include "varasm.h"
-#include "stor-layout.h"
-#include "internal-fn.h"
-#include "diagnostic-core.h"
-#include "context.h"
-#include "builtins.h"
-#include "gimplify.h"
-#include "version.h"
-#include "output.h"
-#include "tree-iterator.h"
-// clang-format on
+// Options (-fplugin-arg-larm_gcc_plugin-NAME=VALUE), unknown ones refused:
+//   cache-sample=N  the sampled cache model (compiler_counts.h, sampled_access.cpp): one line in N
+//                   (a power of two, 2 to 65536) goes to the runtime's model.
+#include "instrument/compiler_plugin/gcc/gcc_headers.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "instrument/compiler_plugin/compiler_counts.h"
+#include "instrument/compiler_plugin/gcc/sampled_access.h"
 
 int plugin_is_GPL_compatible;  // GCC loads only plugins that say so
 
@@ -62,6 +43,8 @@ using Counts = std::array<poly_uint64, LARM_COUNT_N>;
 
 // Functions of this unit (this object, or this LTO partition) the pass ran on.
 unsigned long instrumented_functions = 0;
+// The sampled cache model: one line in 2^bits goes to the runtime (0: no model).
+unsigned int cache_sample_bits = 0;
 
 // The array instrumented code adds to: an extern declaration the pass refers to (the definition,
 // weak and in a COMDAT group, is written at the end of the unit's assembly: emit_definitions).
@@ -107,6 +90,7 @@ tree thread_local_array(const char* name, unsigned long n) {
 struct FunctionCounts {
   tree symbol = NULL_TREE;  // the linker symbol, a read-only string of the object
   tree direct = NULL_TREE;  // LARM_COUNT_N counts, or none
+  tree levels = NULL_TREE;  // LARM_COUNT_N counts the sampled cache model adds to, or none
   tree pieces = NULL_TREE;  // one count of runs per piece, or none
   unsigned long piece_count = 0;
   std::vector<unsigned long long> table;  // pairs: piece << 8 | count index, amount
@@ -540,19 +524,32 @@ class CountPass : public gimple_opt_pass {
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun) changed |= instrument_block(bb);
     count_pieces();
-    if (current.direct != NULL_TREE || current.pieces != NULL_TREE) {
+    unsigned int todo = 0;
+    if (changed) {
+      mark_virtual_operands_for_renaming(fun);
+      update_ssa(TODO_update_ssa_only_virtuals);
+      // Loop-invariant motion turns a loop's counts into registers (its store motion), when the
+      // loop has no call and no store that may alias them.
+      if (optimize > 0 && lim_->gate(fun)) todo |= lim_->execute(fun);
+    }
+    if (cache_sample_bits > 0) {
+      // The sampled cache model's checks, on the accesses left after LIM (what the machine code
+      // will do), their loops versioned: the function in SSA form first.
+      if (todo & TODO_update_ssa_any) update_ssa(todo & TODO_update_ssa_any);
+      todo &= ~TODO_update_ssa_any;
+      const std::vector<larm_gcc::SampledAccess> accesses = larm_gcc::program_accesses(fun);
+      if (!accesses.empty()) {
+        current.levels = thread_local_array("__larm_function_levels", LARM_COUNT_N);
+        larm_gcc::insert_sampled_accesses(accesses, cache_sample_bits, current.levels);
+        todo |= TODO_cleanup_cfg;
+      }
+    }
+    if (current.direct != NULL_TREE || current.pieces != NULL_TREE || current.levels != NULL_TREE) {
       current.symbol = string_declaration(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(fun->decl)));
       if (!current.table.empty()) current.table_decl = table_declaration(current.table);
       function_counts.push_back(current);
     }
     ++instrumented_functions;
-    if (!changed) return 0;
-    mark_virtual_operands_for_renaming(fun);
-    update_ssa(TODO_update_ssa_only_virtuals);
-    unsigned int todo = 0;
-    // Loop-invariant motion turns a loop's counts into registers (its store motion), when the
-    // loop has no call and no store that may alias them.
-    if (optimize > 0 && lim_->gate(fun)) todo |= lim_->execute(fun);
     return todo;
   }
 
@@ -562,7 +559,8 @@ class CountPass : public gimple_opt_pass {
 
 // The unit's constructor: for each function with counts of its own,
 //   if (&__larm_function_counts)
-//     __larm_function_counts(mark, "symbol", direct, piece_runs, pieces, table, table_pairs);
+//     __larm_function_counts(mark, "symbol", direct, piece_runs, pieces, table, table_pairs,
+//                            levels);
 // the reference weak, so that a program run without larm profile's library calls nothing.
 void emit_function_registration() {
   if (function_counts.empty()) return;
@@ -570,7 +568,7 @@ void emit_function_registration() {
   tree size = long_unsigned_type_node;
   tree type = build_function_type_list(void_type_node, unsigned_type_node, const_ptr_type_node,
                                        counts_pointer, counts_pointer, size, const_ptr_type_node,
-                                       size, NULL_TREE);
+                                       size, counts_pointer, NULL_TREE);
   tree callee = build_decl(UNKNOWN_LOCATION, FUNCTION_DECL,
                            get_identifier(LARM_COMPILER_FUNCTION_COUNTS), type);
   TREE_PUBLIC(callee) = 1;
@@ -585,11 +583,12 @@ void emit_function_registration() {
   for (const FunctionCounts& function : function_counts) {
     append_to_statement_list(
         build_call_expr(
-            callee, 7, build_int_cst(unsigned_type_node, LARM_COMPILER_MARK_VALUE),
+            callee, 8, build_int_cst(unsigned_type_node, LARM_COMPILER_MARK_VALUE),
             address(function.symbol, const_ptr_type_node), address(function.direct, counts_pointer),
             address(function.pieces, counts_pointer), build_int_cst(size, function.piece_count),
             address(function.table_decl, const_ptr_type_node),
-            build_int_cst(size, function.table.size() / 2)),
+            build_int_cst(size, function.table.size() / 2),
+            address(function.levels, counts_pointer)),
         &calls);
   }
   tree defined = build2(NE_EXPR, boolean_type_node, build_fold_addr_expr(callee),
@@ -611,6 +610,11 @@ void emit_definitions(void* /*gcc_data*/, void* /*user_data*/) {
   emit_function_registration();
   const std::string counts = LARM_COMPILER_COUNTS, mark = LARM_COMPILER_MARK;
   const std::string bytes = std::to_string(8 * LARM_COUNT_N);
+  const std::string sampling =
+      cache_sample_bits > 0
+          ? std::string(LARM_CACHE_SAMPLE_TOKEN) + std::to_string(1UL << cache_sample_bits) + " "
+          : "";
+  if (cache_sample_bits > 0) std::fprintf(asm_out_file, "\t.weak %s\n", LARM_CACHE_ACCESS);
   std::string source = main_input_filename != nullptr ? main_input_filename : "";
   for (char& c : source) {
     if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '?';
@@ -624,7 +628,7 @@ void emit_definitions(void* /*gcc_data*/, void* /*user_data*/) {
       ":\n\t.long " + std::to_string(LARM_COMPILER_MARK_VALUE) + "\n\t.popsection\n" +
       "\t.pushsection " + LARM_COMPILER_SECTION + ",\"aR\",@progbits\n\t.ascii \"larm-gcc-plugin " +
       std::to_string(LARM_COMPILER_PLUGIN_VERSION) + " counts " + std::to_string(LARM_COUNT_N) +
-      " gcc " + version_string + " " + source + "\\n\"\n\t.popsection\n";
+      " gcc " + version_string + " " + sampling + source + "\\n\"\n\t.popsection\n";
   std::fputs(text.c_str(), asm_out_file);
 }
 
@@ -639,7 +643,18 @@ int plugin_init(struct plugin_name_args* info, struct plugin_gcc_version* versio
     return 1;
   }
   for (int i = 0; i < info->argc; ++i) {
-    error("larm: unknown plugin option %qs", info->argv[i].key);
+    const plugin_argument& arg = info->argv[i];
+    if (std::strcmp(arg.key, "cache-sample") == 0) {
+      const unsigned long n = arg.value != nullptr ? std::strtoul(arg.value, nullptr, 10) : 0;
+      if (n < 2 || n > 65536 || (n & (n - 1)) != 0) {
+        error("larm: cache-sample=%qs: give a power of two from 2 to 65536 (one line in N)",
+              arg.value != nullptr ? arg.value : "");
+        return 1;
+      }
+      cache_sample_bits = static_cast<unsigned int>(__builtin_ctzl(n));
+      continue;
+    }
+    error("larm: unknown plugin option %qs", arg.key);
     return 1;
   }
   static struct plugin_info about = {"1", "counts FLOPs and bytes per basic block for larm"};

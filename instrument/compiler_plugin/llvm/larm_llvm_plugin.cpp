@@ -398,7 +398,9 @@ class CountPass : public PassInfoMixin<CountPass> {
 
   // The module's constructor: for each function with counts of its own,
   //   if (&__larm_function_counts)
-  //     __larm_function_counts(mark, "symbol", direct, piece_runs, pieces, table, table_pairs);
+  //     __larm_function_counts(mark, "symbol", direct, piece_runs, pieces, table, table_pairs,
+  //                            levels);
+  // (levels null: the sampled cache model is the GCC plugin's only)
   // the reference weak, so that a program run without larm profile's library calls nothing.
   static void register_functions(Module& module,
                                  const std::vector<std::pair<Function*, OwnCounts>>& functions) {
@@ -406,10 +408,11 @@ class CountPass : public PassInfoMixin<CountPass> {
     LLVMContext& context = module.getContext();
     Type* i64 = Type::getInt64Ty(context);
     PointerType* counts_pointer = Type::getInt64PtrTy(context);
-    auto* type = FunctionType::get(Type::getVoidTy(context),
-                                   {Type::getInt32Ty(context), Type::getInt8PtrTy(context),
-                                    counts_pointer, counts_pointer, i64, counts_pointer, i64},
-                                   false);
+    auto* type =
+        FunctionType::get(Type::getVoidTy(context),
+                          {Type::getInt32Ty(context), Type::getInt8PtrTy(context), counts_pointer,
+                           counts_pointer, i64, counts_pointer, i64, counts_pointer},
+                          false);
     Function* callee = module.getFunction(LARM_COMPILER_FUNCTION_COUNTS);
     if (callee == nullptr) {
       callee = Function::Create(type, GlobalValue::ExternalWeakLinkage,
@@ -435,11 +438,12 @@ class CountPass : public PassInfoMixin<CountPass> {
         table = new GlobalVariable(module, values->getType(), true, GlobalValue::PrivateLinkage,
                                    values, "__larm_pieces." + function->getName());
       }
-      builder.CreateCall(type, callee,
-                         {builder.getInt32(LARM_COMPILER_MARK_VALUE),
-                          builder.CreateGlobalStringPtr(function->getName()), first(own.direct),
-                          first(own.runs), builder.getInt64(own.piece_starts.size()), first(table),
-                          builder.getInt64(own.table.size() / 2)});
+      builder.CreateCall(
+          type, callee,
+          {builder.getInt32(LARM_COMPILER_MARK_VALUE),
+           builder.CreateGlobalStringPtr(function->getName()), first(own.direct), first(own.runs),
+           builder.getInt64(own.piece_starts.size()), first(table),
+           builder.getInt64(own.table.size() / 2), ConstantPointerNull::get(counts_pointer)});
     }
     builder.CreateBr(done);
     builder.SetInsertPoint(done);

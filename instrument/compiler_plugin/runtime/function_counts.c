@@ -1,4 +1,4 @@
-/* larm_function_counts.so: what `larm profile` preloads into a program built through larm's
+/* larm_plugin_runtime.so: what `larm profile` preloads into a program built through larm's
  * compiler plugins, to read the counts each instrumented function keeps of its own
  * (compiler_counts.h) and write them, per thread, in the file format of the Valgrind tool's
  * --larm-functions (functions-PID.tsv in $LARM_FUNCTIONS_DIR), which larm profile reads alike.
@@ -33,7 +33,8 @@ struct function {
   char* object;    /* the file of the object that holds it */
   intptr_t direct; /* offset of its direct counts from the anchor, in any thread */
   intptr_t runs;   /* of its pieces' counts of runs */
-  int has_direct, has_runs;
+  intptr_t levels; /* of its level counts (the sampled cache model's) */
+  int has_direct, has_runs, has_levels;
   unsigned long pieces;
   const count_t* table; /* pairs: piece << 8 | count index, amount */
   unsigned long pairs;
@@ -75,7 +76,8 @@ static intptr_t offset_of(const count_t* array) {
   return (intptr_t)((uintptr_t)array - (uintptr_t)&anchor);
 }
 
-/* A function's counts in a thread: its direct counts, and what each piece adds times its runs.
+/* A function's counts in a thread: its direct and level counts, and what each piece adds times
+ * its runs.
  * Returns whether any is not zero. */
 static int function_counts(uintptr_t anchor_address, const struct function* f,
                            count_t counts[LARM_COUNT_N]) {
@@ -83,6 +85,10 @@ static int function_counts(uintptr_t anchor_address, const struct function* f,
   memset(counts, 0, LARM_COUNT_N * sizeof(count_t));
   if (f->has_direct)
     memcpy(counts, array_at(anchor_address, f->direct), LARM_COUNT_N * sizeof(count_t));
+  if (f->has_levels) {
+    const count_t* levels = array_at(anchor_address, f->levels);
+    for (int k = 0; k < LARM_COUNT_N; ++k) counts[k] += levels[k];
+  }
   if (f->has_runs) {
     const count_t* runs = array_at(anchor_address, f->runs);
     for (unsigned long k = 0; k < f->pairs; ++k) {
@@ -99,6 +105,7 @@ static int function_counts(uintptr_t anchor_address, const struct function* f,
 static void clear_function(uintptr_t anchor_address, const struct function* f) {
   if (f->has_direct) memset(array_at(anchor_address, f->direct), 0, LARM_COUNT_N * sizeof(count_t));
   if (f->has_runs) memset(array_at(anchor_address, f->runs), 0, f->pieces * sizeof(count_t));
+  if (f->has_levels) memset(array_at(anchor_address, f->levels), 0, LARM_COUNT_N * sizeof(count_t));
 }
 
 /* The path of the object that holds `address`: the program's own file for the program. */
@@ -114,7 +121,8 @@ static char* object_of(const void* address) {
 }
 
 void __larm_function_counts(unsigned int mark, const char* symbol, count_t* direct, count_t* runs,
-                            unsigned long pieces, const count_t* table, unsigned long pairs) {
+                            unsigned long pieces, const count_t* table, unsigned long pairs,
+                            count_t* levels) {
   if (mark != LARM_COMPILER_MARK_VALUE) {
     refused_mark = mark;
     return;
@@ -137,6 +145,8 @@ void __larm_function_counts(unsigned int mark, const char* symbol, count_t* dire
   f->direct = direct != NULL ? offset_of(direct) : 0;
   f->has_runs = runs != NULL && table != NULL;
   f->runs = runs != NULL ? offset_of(runs) : 0;
+  f->has_levels = levels != NULL;
+  f->levels = levels != NULL ? offset_of(levels) : 0;
   f->pieces = pieces;
   f->table = table;
   f->pairs = pairs;
@@ -252,7 +262,7 @@ static void write_counts(void) {
   snprintf(partial, sizeof partial, "%s/.functions-%ld.tsv.partial", dir, (long)getpid());
   FILE* out = fopen(partial, "wx");
   if (out == NULL) {
-    fprintf(stderr, "larm_function_counts: cannot write %s: %s\n", partial, strerror(errno));
+    fprintf(stderr, "larm_plugin_runtime: cannot write %s: %s\n", partial, strerror(errno));
     return;
   }
   fprintf(out, "larmcount-functions\t0\t0\tcompiler\n");
@@ -272,7 +282,7 @@ static void write_counts(void) {
     fputc('\n', out);
   }
   if (fclose(out) != 0 || rename(partial, path) != 0) {
-    fprintf(stderr, "larm_function_counts: cannot write %s: %s\n", path, strerror(errno));
+    fprintf(stderr, "larm_plugin_runtime: cannot write %s: %s\n", path, strerror(errno));
     unlink(partial);
   }
 }
@@ -287,7 +297,7 @@ __attribute__((destructor)) static void end_counts(void) {
   pthread_mutex_lock(&lock);
   if (refused_mark != 0) {
     fprintf(stderr,
-            "larm_function_counts: an object of this program was built by another version of "
+            "larm_plugin_runtime: an object of this program was built by another version of "
             "larm's compiler plugin (%u, this one reads %u): its functions are not counted\n",
             refused_mark >> 16, (unsigned)LARM_COMPILER_PLUGIN_VERSION);
   }

@@ -1,0 +1,181 @@
+// The sampled cache model's check and call before each access (sampled_access.h). The check is a
+// shift, a multiply, a shift and a compare on the address, with the weak reference's test folded
+// in: one branch, taken for one line in 2^bits; the call sits in a block of its own so that the
+// common path runs straight on.
+#include "instrument/compiler_plugin/gcc/sampled_access.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "instrument/compiler_plugin/compiler_counts.h"
+
+namespace larm_gcc {
+namespace {
+
+tree cache_access_declaration() {
+  static tree decl = NULL_TREE;
+  if (decl != NULL_TREE) return decl;
+  tree counts = build_pointer_type(long_long_unsigned_type_node);
+  tree type = build_function_type_list(void_type_node, const_ptr_type_node,
+                                       long_long_unsigned_type_node, counts, NULL_TREE);
+  decl = build_decl(UNKNOWN_LOCATION, FUNCTION_DECL, get_identifier(LARM_CACHE_ACCESS), type);
+  TREE_PUBLIC(decl) = 1;
+  DECL_EXTERNAL(decl) = 1;
+  DECL_ARTIFICIAL(decl) = 1;
+  // It touches no memory the program's code reads or writes (its model, its own counts and the
+  // function's level counts, which no code of the function loads): the program's counts stay in
+  // registers across it, as without the model.
+  DECL_IS_NOVOPS(decl) = 1;
+  declare_weak(decl);
+  return decl;
+}
+
+// lhs = a code b, before gsi; returns lhs.
+tree assign_before(gimple_stmt_iterator* gsi, tree type, tree_code code, tree a, tree b,
+                   const char* name) {
+  tree lhs = make_temp_ssa_name(type, nullptr, name);
+  gsi_insert_before(gsi, gimple_build_assign(lhs, code, a, b), GSI_SAME_STMT);
+  return lhs;
+}
+
+tree first_element(tree array) {
+  return fold_convert(build_pointer_type(long_long_unsigned_type_node),
+                      build_fold_addr_expr(array));
+}
+
+void insert_sampled_access(const SampledAccess& access, unsigned int bits, tree levels) {
+  tree word = long_long_unsigned_type_node;
+  gimple_stmt_iterator gsi = gsi_for_stmt(access.stmt);
+  tree address = force_gimple_operand_gsi(&gsi, build_fold_addr_expr(unshare_expr(access.ref)),
+                                          true, NULL_TREE, true, GSI_SAME_STMT);
+  tree value = make_temp_ssa_name(word, nullptr, "larm_address");
+  gsi_insert_before(&gsi, gimple_build_assign(value, NOP_EXPR, address), GSI_SAME_STMT);
+  tree line =
+      assign_before(&gsi, word, RSHIFT_EXPR, value,
+                    build_int_cst(integer_type_node, LARM_CACHE_SAMPLE_LINE_SHIFT), "larm_line");
+  tree hashed = assign_before(&gsi, word, MULT_EXPR, line,
+                              build_int_cst(word, LARM_CACHE_SAMPLE_MULTIPLIER), "larm_hash");
+  tree top = assign_before(&gsi, word, RSHIFT_EXPR, hashed,
+                           build_int_cst(integer_type_node, 64 - bits), "larm_hash");
+  tree sampled =
+      assign_before(&gsi, boolean_type_node, EQ_EXPR, top, build_int_cst(word, 0), "larm_sampled");
+  tree callee = cache_access_declaration();
+  tree there = make_temp_ssa_name(boolean_type_node, nullptr, "larm_runtime");
+  gsi_insert_before(&gsi,
+                    gimple_build_assign(there, NE_EXPR, build_fold_addr_expr(callee),
+                                        build_int_cst(build_pointer_type(TREE_TYPE(callee)), 0)),
+                    GSI_SAME_STMT);
+  tree both = assign_before(&gsi, boolean_type_node, BIT_AND_EXPR, sampled, there, "larm_call");
+  gcond* check =
+      gimple_build_cond(NE_EXPR, both, build_int_cst(boolean_type_node, 0), NULL_TREE, NULL_TREE);
+  gsi_insert_before(&gsi, check, GSI_SAME_STMT);
+
+  // bb: ..., the check | call: the runtime's | rest: the access, and what follows it.
+  basic_block bb = gimple_bb(check);
+  edge straight = split_block(bb, check);
+  basic_block rest = straight->dest;
+  straight->flags = (straight->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+  straight->probability = profile_probability::very_likely();
+  basic_block call_bb = create_empty_bb(bb);
+  edge taken = make_edge(bb, call_bb, EDGE_TRUE_VALUE);
+  taken->probability = straight->probability.invert();
+  call_bb->count = bb->count.apply_probability(taken->probability);
+  make_single_succ_edge(call_bb, rest, EDGE_FALLTHRU);
+  if (current_loops != nullptr) add_bb_to_loop(call_bb, bb->loop_father);
+  const unsigned long long size_and_kind = access.bytes | (access.store ? 1ULL << 63 : 0ULL);
+  gcall* call = gimple_build_call(callee, 3, address, build_int_cst(word, size_and_kind),
+                                  first_element(levels));
+  gimple_stmt_iterator at = gsi_start_bb(call_bb);
+  gsi_insert_after(&at, call, GSI_NEW_STMT);
+}
+
+// Each outermost loop that holds an access is versioned on whether the runtime is there: its
+// copy, taken without it (the timed runs), has no check at all; the checks go into the original,
+// taken under larm count's counting run. The accesses outside loops keep their checks.
+void version_loops(const std::vector<SampledAccess>& accesses) {
+  // Loops with preheaders (what loop_version needs), made or brought to that state.
+  loop_optimizer_init(LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+  calculate_dominance_info(CDI_DOMINATORS);
+  std::vector<class loop*> outermost;
+  for (const SampledAccess& access : accesses) {
+    class loop* l = gimple_bb(access.stmt)->loop_father;
+    if (l == nullptr || loop_outer(l) == nullptr) continue;  // in no loop
+    while (loop_outer(loop_outer(l)) != nullptr) l = loop_outer(l);
+    if (std::find(outermost.begin(), outermost.end(), l) == outermost.end()) outermost.push_back(l);
+  }
+  tree callee = cache_access_declaration();
+  for (class loop* l : outermost) {
+    if (!can_duplicate_loop_p(l)) continue;
+    tree runtime = build2(NE_EXPR, boolean_type_node, build_fold_addr_expr(callee),
+                          build_int_cst(build_pointer_type(TREE_TYPE(callee)), 0));
+    initialize_original_copy_tables();
+    loop_version(l, runtime, nullptr, profile_probability::unlikely(),
+                 profile_probability::likely(), profile_probability::unlikely(),
+                 profile_probability::likely(), true);
+    free_original_copy_tables();
+  }
+  // The copies' names: the SSA form brought up to date before the checks go in.
+  if (!outermost.empty()) update_ssa(TODO_update_ssa);
+}
+
+// Adds the access when it can be sampled.
+void note_access(std::vector<SampledAccess>& accesses, gimple* stmt, tree ref, bool store) {
+  tree type = TREE_TYPE(ref);
+  if (type == NULL_TREE || TYPE_SIZE_UNIT(type) == NULL_TREE ||
+      !tree_fits_uhwi_p(TYPE_SIZE_UNIT(type)) || tree_to_uhwi(TYPE_SIZE_UNIT(type)) == 0)
+    return;  // a scalable vector (its bytes known at run time), or no size
+  // A bit-field has no address of its own.
+  if (TREE_CODE(ref) == BIT_FIELD_REF ||
+      (TREE_CODE(ref) == COMPONENT_REF && DECL_BIT_FIELD(TREE_OPERAND(ref, 1))))
+    return;
+  tree base = get_base_address(ref);
+  if (base == NULL_TREE) return;
+  if (DECL_P(base) && DECL_NAME(base) != NULL_TREE &&
+      std::strncmp(IDENTIFIER_POINTER(DECL_NAME(base)), "__larm_", 7) == 0)
+    return;  // the plugin's own counts
+  if (DECL_P(base)) {
+    // A local the compiler keeps out of memory where it can: taking its address would change
+    // the code counted. A static variable's address is taken at no cost.
+    if (!TREE_STATIC(base) && !DECL_EXTERNAL(base) && !TREE_ADDRESSABLE(base)) return;
+    if (VAR_P(base) && DECL_HARD_REGISTER(base)) return;
+    TREE_ADDRESSABLE(base) = 1;
+  } else if (TREE_CODE(base) != MEM_REF && TREE_CODE(base) != TARGET_MEM_REF) {
+    return;
+  }
+  accesses.push_back({stmt, ref, tree_to_uhwi(TYPE_SIZE_UNIT(type)), store});
+}
+
+}  // namespace
+
+std::vector<SampledAccess> program_accesses(function* fun) {
+  std::vector<SampledAccess> accesses;
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun) {
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+      gimple* stmt = gsi_stmt(gsi);
+      gassign* assign = dyn_cast<gassign*>(stmt);
+      if (assign == nullptr || gimple_clobber_p(stmt)) continue;
+      if (gimple_assign_single_p(assign)) {
+        tree rhs = gimple_assign_rhs1(assign);
+        if (TREE_CODE(rhs) != SSA_NAME && !is_gimple_min_invariant(rhs) && gimple_vuse(stmt))
+          note_access(accesses, stmt, rhs, false);
+      }
+      if (gimple_store_p(assign)) note_access(accesses, stmt, gimple_assign_lhs(assign), true);
+    }
+  }
+  return accesses;
+}
+
+void insert_sampled_accesses(const std::vector<SampledAccess>& accesses, unsigned int bits,
+                             tree levels) {
+  if (accesses.empty()) return;
+  version_loops(accesses);
+  for (const SampledAccess& access : accesses) insert_sampled_access(access, bits, levels);
+  // The loops are found again by whoever needs them (LIM, after): the checks' blocks are not
+  // kept in loop-closed SSA.
+  loop_optimizer_finalize();
+  free_dominance_info(CDI_DOMINATORS);
+  free_dominance_info(CDI_POST_DOMINATORS);
+}
+
+}  // namespace larm_gcc

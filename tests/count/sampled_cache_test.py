@@ -1,0 +1,157 @@
+"""The GCC plugin's sampled cache model against the Valgrind tool's full one: the same program,
+built through larm-cc with -fplugin-arg-larm_gcc_plugin-cache-sample=64 and with gcc alone, counted
+by `larm count` with the same caches (--cache-model, given by hand: the same on any machine).
+
+  sampled_cache_test.py LARM BUILD_DIR SOURCE_DIR
+
+- regions of known levels: a triad on arrays larger than the modelled L3 (memory), a sum over
+  128 KiB repeated (L2), a sum over 8 KiB repeated (L1), a 2-thread OpenMP triad: the bytes each
+  level serves within 15 % of the Valgrind tool's (and the L1 sum none beyond L1); the counted
+  run is the sampled model's (no Valgrind), its file a counting run that `larm place --counts`
+  takes;
+- the timed runs of the sampled build take the checkless copy of each loop: its regions' FLOPs
+  and bytes equal the plain plugin build's (the same counts in both copies);
+- refused with one line and exit 2 before any run: --cache-model on a plugin build without the
+  sampled model, a model of 128-byte lines; a cache-sample value that is not a power of two fails
+  the compilation, its first error saying why (GCC adds that the plugin did not start)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from cli_helpers import Checker  # noqa: E402
+
+larm, build, source = sys.argv[1:4]
+bindir = os.path.join(build, "bin")
+checker = Checker()
+check = checker.check
+# L1 32 KiB 8-way, L2 512 KiB 8-way, L3 4 MiB 16-way: small enough that 8 MiB arrays go to memory.
+MODEL = "32768:8:64,524288:8:64,4194304:16:64"
+SAMPLE = "-fplugin-arg-larm_gcc_plugin-cache-sample=64"
+
+PROGRAM = r"""
+#include <larm/region.h>
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__((noinline)) void triad(double* a, const double* b, const double* c, long n) {
+  for (long i = 0; i < n; ++i) a[i] = b[i] + 3.0 * c[i];
+}
+__attribute__((noinline)) double sum(const double* a, long n, int reps) {
+  double s = 0;
+  for (int r = 0; r < reps; ++r)
+    for (long i = 0; i < n; ++i) s += a[i];
+  return s;
+}
+int main(void) {
+  const long n = 1L << 20;  /* 8 MiB per array */
+  double *a = malloc(n * 8), *b = malloc(n * 8), *c = malloc(n * 8);
+  for (long i = 0; i < n; ++i) { a[i] = 0; b[i] = 1; c[i] = 2; }
+  larm_region_begin("memory triad");
+  for (int r = 0; r < 4; ++r) triad(a, b, c, n);
+  larm_region_end("memory triad");
+  double s = 0;
+  larm_region_begin("L2 sum");
+  s += sum(a, 16384, 40);
+  larm_region_end("L2 sum");
+  larm_region_begin("L1 sum");
+  s += sum(b, 1024, 400);
+  larm_region_end("L1 sum");
+#pragma omp parallel
+  {
+    larm_region_begin("parallel triad");
+#pragma omp for
+    for (long i = 0; i < n; ++i) a[i] = b[i] + 2.0 * c[i];
+    larm_region_end("parallel triad");
+  }
+  printf("%g %g\n", s, a[n / 2]);
+  free(a); free(b); free(c);
+  return 0;
+}
+"""
+LEVELS = ("bytes_l2_read", "bytes_l3_read", "bytes_memory_read", "bytes_memory_written")
+
+
+def run(args, timeout=900):
+    return subprocess.run(args, capture_output=True, text=True, timeout=timeout,
+                          env=dict(os.environ, OMP_NUM_THREADS="2"))
+
+
+def compile_program(cc, out, extra=()):
+    lib = os.path.join(build, "instrument")
+    r = run([cc, "-O2", "-fopenmp", "-march=x86-64-v3", program_c, "-o", out,
+             "-I" + os.path.join(source, "include"), "-L" + lib, "-Wl,-rpath," + lib, "-llarm"]
+            + list(extra))
+    if r.returncode != 0:
+        sys.exit(f"{cc}: {r.stderr[-800:]}")
+    return out
+
+
+def regions(path):
+    with open(path) as f:
+        return {r["name"]: r["machine"] for r in json.load(f)["regions"]}
+
+
+with tempfile.TemporaryDirectory(prefix="larm-sampled-cache-") as tmp:
+    program_c = os.path.join(tmp, "levels.c")
+    with open(program_c, "w") as f:
+        f.write(PROGRAM)
+    sampled = compile_program(os.path.join(bindir, "larm-cc"), os.path.join(tmp, "sampled"),
+                              [SAMPLE])
+    plain = compile_program("gcc", os.path.join(tmp, "plain"))
+    plugin = compile_program(os.path.join(bindir, "larm-cc"), os.path.join(tmp, "plugin"))
+
+    out_s, out_v, out_p = (os.path.join(tmp, d) for d in ("s", "v", "p"))
+    r = run([larm, "count", "--out", out_s, "--repeat", "2", "--cache-model", MODEL, "--", sampled])
+    print(r.stdout[-2500:], r.stderr[-1500:])
+    check(r.returncode == 0 and "sampled cache model" in r.stdout and "Valgrind" not in r.stderr,
+          f"the sampled build counted by its own model, no Valgrind (exit {r.returncode})")
+    r = run([larm, "count", "--out", out_v, "--repeat", "1", "--cache-model", MODEL, "--", plain])
+    check(r.returncode == 0, f"the plain build counted under Valgrind (exit {r.returncode})")
+    r = run([larm, "count", "--out", out_p, "--repeat", "2", "--", plugin])
+    check(r.returncode == 0, f"the plugin build without the model counted (exit {r.returncode})")
+    if not checker.failures:
+        counted_s = regions(os.path.join(out_s, "counted", "regions.json"))
+        counted_v = regions(os.path.join(out_v, "counted", "regions.json"))
+        for name, levels in (("memory triad", LEVELS), ("L2 sum", ("bytes_l2_read",)),
+                             ("parallel triad", LEVELS)):
+            for level in levels:
+                s = counted_s[name]["counted"].get(level, 0)
+                v = counted_v[name]["counted"].get(level, 0)
+                message = f"{name}: {level} {s:.4g} sampled, {v:.4g} Valgrind (within 15 %)"
+                print(message, f"{100 * (s / v - 1) if v else 0:+.1f} %")
+                check(v > 0 and abs(s - v) <= 0.15 * v, message)
+        l1 = counted_s["L1 sum"]["counted"]
+        check(l1.get("bytes_l2_read", 0) <= 0.02 * counted_s["L1 sum"]["bytes"],
+              f"L1 sum: nothing beyond L1 ({l1.get('bytes_l2_read', 0):.4g} bytes from L2)")
+        timed_s = regions(os.path.join(out_s, "timed", "regions.json"))
+        timed_p = regions(os.path.join(out_p, "timed", "regions.json"))
+        for name in ("memory triad", "L2 sum", "L1 sum", "parallel triad"):
+            check(timed_s[name]["flops"] == timed_p[name]["flops"] and
+                  timed_s[name]["bytes"] == timed_p[name]["bytes"],
+                  f"{name}: the sampled build's timed runs count as the plugin build's")
+        placed = run([larm, "place", os.path.join(source, "results", "reference", "dev-zen5-2vcpu"),
+                      os.path.join(out_s, "timed", "regions.json"), "--counts",
+                      os.path.join(out_s, "counted", "regions.json")])
+        check(placed.returncode == 0 and "memory triad" in placed.stdout,
+              f"larm place takes the pair (exit {placed.returncode}: {placed.stderr[-300:]})")
+
+    # Refused before any run.
+    r = run([larm, "count", "--out", os.path.join(tmp, "x"), "--cache-model", MODEL, "--", plugin])
+    check(r.returncode == 2 and "cache-sample" in r.stderr and
+          len(r.stderr.strip().splitlines()) == 1 and not os.path.exists(os.path.join(tmp, "x")),
+          f"--cache-model on a build without the sampled model: one line, exit 2 ({r.stderr.strip()})")
+    r = run([larm, "count", "--out", os.path.join(tmp, "y"), "--cache-model",
+             "32768:8:128,4194304:16:128", "--", sampled])
+    check(r.returncode == 2 and "64-byte lines" in r.stderr and
+          len(r.stderr.strip().splitlines()) == 1,
+          f"128-byte lines refused for the sampled model: one line, exit 2 ({r.stderr.strip()})")
+    r = run([os.path.join(bindir, "larm-cc"), "-O2", "-c", program_c, "-o",
+             os.path.join(tmp, "bad.o"), "-I" + os.path.join(source, "include"),
+             "-fplugin-arg-larm_gcc_plugin-cache-sample=48"])
+    errors = [line for line in r.stderr.splitlines() if "error" in line]
+    check(r.returncode != 0 and errors and "power of two" in errors[0],
+          f"cache-sample=48 fails the compilation, its first error saying why ({errors})")
+
+checker.finish()
