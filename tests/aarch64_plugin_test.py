@@ -18,6 +18,9 @@ import tempfile
 
 from cli_helpers import Checker
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
+import compare_counts  # noqa: E402  (the reader of the counts per function)
+
 build, source = sys.argv[1], sys.argv[2]
 checker = Checker()
 check = checker.check
@@ -54,22 +57,7 @@ MAIN_FLOPS = sum(EXPECTED.values()) + 4096
 
 def function_flops(directory):
     """FLOPs per function symbol in larm_plugin_runtime.so's file(s)."""
-    flops, names, symbols = {}, [], {}
-    for file in os.listdir(directory):
-        if not file.startswith("functions-"):
-            continue
-        for line in open(os.path.join(directory, file)):
-            fields = line.rstrip("\n").split("\t")
-            if fields[0] == "counts":
-                names = fields[1:]
-            elif fields[0] == "f":
-                symbols[fields[1]] = fields[3]
-            elif fields[0] == "c":
-                counts = dict(zip(names, map(int, fields[3:])))
-                symbol = symbols[fields[2]]
-                flops[symbol] = flops.get(symbol, 0) + sum(
-                    v for k, v in counts.items() if k.startswith("flops_"))
-    return flops
+    return {symbol: m["flops"] for symbol, m in compare_counts.functions(directory).items()}
 
 wrapper = os.path.join(build, "bin", "larm-cc")
 if not os.path.exists(wrapper):

@@ -11,6 +11,8 @@ by `larm count` with the same caches (--cache-model, given by hand: the same on 
   takes;
 - the timed runs of the sampled build take the checkless copy of each loop: its regions' FLOPs
   and bytes equal the plain plugin build's (the same counts in both copies);
+- a vectorized reduction (-O3 -ffast-math, double and float): the plugin's FLOPs by width equal
+  the Valgrind tool's, the reduction's end included;
 - refused with one line and exit 2 before any run: --cache-model on a plugin build without the
   sampled model, a model of 128-byte lines; a cache-sample value that is not a power of two fails
   the compilation, its first error saying why (GCC adds that the plugin did not start)."""
@@ -67,6 +69,25 @@ int main(void) {
   }
   printf("%g %g\n", s, a[n / 2]);
   free(a); free(b); free(c);
+  return 0;
+}
+"""
+REDUCTION = r"""
+#include <larm/region.h>
+#include <stdio.h>
+REAL a[1000], b[1000];
+int main(void) {
+  for (int i = 0; i < 1000; ++i) { a[i] = i; b[i] = 1.0 / (i + 1); }
+  REAL s = 0;
+  larm_region_begin("dot");
+  for (int r = 0; r < 10; ++r) {
+    REAL t = 0;
+    for (int i = 0; i < 1000; ++i) t += a[i] * b[i];
+    s += t;
+    a[r] = s;
+  }
+  larm_region_end("dot");
+  printf("%g\n", (double)s);
   return 0;
 }
 """
@@ -136,6 +157,33 @@ with tempfile.TemporaryDirectory(prefix="larm-sampled-cache-") as tmp:
                       os.path.join(out_s, "counted", "regions.json")])
         check(placed.returncode == 0 and "memory triad" in placed.stdout,
               f"larm place takes the pair (exit {placed.returncode}: {placed.stderr[-300:]})")
+
+    # A vectorized reduction's end counted as the tool counts x86's code, width by width.
+    for precision in ("double", "float"):
+        reduction_c = os.path.join(tmp, f"reduction_{precision}.c")
+        with open(reduction_c, "w") as f:
+            f.write(REDUCTION.replace("REAL", precision))
+        programs = {}
+        for name, cc, extra in (("plugin", os.path.join(bindir, "larm-cc"), []), ("plain", "gcc", [])):
+            lib = os.path.join(build, "instrument")
+            exe = os.path.join(tmp, f"reduction_{precision}_{name}")
+            r = run([cc, "-O3", "-ffast-math", "-march=x86-64-v3", reduction_c, "-o", exe,
+                     "-I" + os.path.join(source, "include"), "-L" + lib, "-Wl,-rpath," + lib,
+                     "-llarm"] + extra)
+            check(r.returncode == 0, f"reduction {precision} built ({name}): {r.stderr[-300:]}")
+            programs[name] = exe
+        out_rp, out_rn = os.path.join(tmp, f"r{precision}p"), os.path.join(tmp, f"r{precision}n")
+        run([larm, "count", "--out", out_rp, "--repeat", "1", "--", programs["plugin"]])
+        run([larm, "count", "--out", out_rn, "--repeat", "1", "--no-cache-model", "--",
+             programs["plain"]])
+        try:
+            mp = regions(os.path.join(out_rp, "timed", "regions.json"))["dot"]
+            mn = regions(os.path.join(out_rn, "counted", "regions.json"))["dot"]
+            widths = lambda m: {k: v for k, v in m["counted"].items() if k.startswith("flops_") and v}
+            check(widths(mp) == widths(mn) and mp["flops"] == mn["flops"],
+                  f"reduction {precision}: FLOPs by width {widths(mp)} == the tool's {widths(mn)}")
+        except (OSError, KeyError) as e:
+            check(False, f"reduction {precision}: no counts ({e})")
 
     # Refused before any run.
     r = run([larm, "count", "--out", os.path.join(tmp, "x"), "--cache-model", MODEL, "--", plugin])

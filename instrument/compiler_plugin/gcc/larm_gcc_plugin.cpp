@@ -309,6 +309,32 @@ void count_call(Counts& counts, const gcall* call) {
         counts[LARM_COUNT_ADD_FLOPS] += lanes;
         return;
       }
+      case IFN_REDUC_PLUS:
+      case IFN_REDUC_FMAX:
+      case IFN_REDUC_FMIN:
+      case IFN_REDUC_MAX:
+      case IFN_REDUC_MIN: {
+        // A vector reduced to a scalar (a vectorized sum's or max's end): the machine code
+        // halves the vector, one operation on N/2 lanes, then N/4, ..., 1, each at least 128
+        // bits wide as x86's code does it (its last step a packed add of which one lane is
+        // kept): what the Valgrind tool counts. A scalable vector's: lanes - 1, the widest width.
+        if (lhs == NULL_TREE) return;
+        const FloatShape vector = float_shape(TREE_TYPE(gimple_call_arg(call, 0)));
+        if (known_eq(vector.lanes, 0U)) return;
+        const bool dp = vector.bits == 64;
+        if (vector.scalable) {
+          counts[larm_count_width_index(dp, ~0ULL)] += vector.lanes - 1;
+          counts[LARM_COUNT_ADD_FLOPS] += vector.lanes - 1;
+          return;
+        }
+        const unsigned long long narrowest = dp ? 2 : 4;  // lanes of a 128-bit vector
+        for (unsigned long long half = vector.lanes.to_constant() / 2; half >= 1; half /= 2) {
+          const unsigned long long width = std::max(half, narrowest);
+          counts[larm_count_width_index(dp, width)] += width;
+          counts[LARM_COUNT_ADD_FLOPS] += width;
+        }
+        return;
+      }
       default:
         if (lhs != NULL_TREE) add_flops(counts, TREE_TYPE(lhs), internal_kind(fn));
         return;
