@@ -31,4 +31,5 @@
 #include "tree-ssa-loop-manip.h"
 #include "gimple-fold.h"
 #include "gimplify-me.h"
+#include "tree-cfg.h"
 // clang-format on
