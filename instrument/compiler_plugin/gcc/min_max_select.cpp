@@ -2,6 +2,7 @@
 #include "instrument/compiler_plugin/gcc/min_max_select.h"
 
 namespace larm_gcc {
+#ifdef TARGET_SSE_MATH
 namespace {
 
 // Whether a block holds nothing but labels and debug statements.
@@ -52,6 +53,7 @@ bool selects_compared(gphi* phi) {
 }
 
 }  // namespace
+#endif
 
 std::array<unsigned, 2> min_max_selects(basic_block bb) {
   std::array<unsigned, 2> selects = {0, 0};
