@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -355,15 +356,16 @@ std::vector<Section> sections(const ReportInputs& inputs, bool interactive) {
   return out;
 }
 
-// A provenance value as a reader takes it: numbers with the digits they carry, not 17.
-std::string provenance_value(const std::string& value) {
+// A provenance value as a reader takes it: numbers with the digits they carry, not 17; a clock
+// (a key in _hz) in GHz, and no large number in exponent form.
+std::string provenance_value(const std::string& key, const std::string& value) {
   char* end = nullptr;
   const double number = std::strtod(value.c_str(), &end);
-  if (!value.empty() && end == value.c_str() + value.size() &&
-      value.find_first_of(".eE") != std::string::npos) {
-    return significant(number, 6);
-  }
-  return value;
+  if (value.empty() || end != value.c_str() + value.size()) return value;
+  if (key.ends_with("_hz") && number >= 1e6) return results::fixed_text(number / 1e9, 3) + " GHz";
+  if (value.find_first_of(".eE") == std::string::npos) return value;
+  if (std::fabs(number) >= 1e6 && std::fabs(number) < 1e15) return results::fixed_text(number, 0);
+  return significant(number, 6);
 }
 
 // The hybrid model in words: what the θ table is, before it.
@@ -504,7 +506,7 @@ std::string html_report(const ReportInputs& inputs) {
   }
   h << "<h2 id=\"provenance\">Machine and provenance</h2>\n<table id=\"provenance-table\">\n";
   for (const auto& [key, value] : provenance_rows(results::to_json(results.provenance))) {
-    h << "<tr><th>" << html_escape(key) << "</th><td>" << html_escape(provenance_value(value))
+    h << "<tr><th>" << html_escape(key) << "</th><td>" << html_escape(provenance_value(key, value))
       << "</td></tr>\n";
   }
   h << "</table>\n";
@@ -571,7 +573,7 @@ std::string markdown_report(const ReportInputs& inputs) {
   }
   m << "\n<a id=\"provenance\"></a>\n## Machine and provenance\n\n| | |\n|---|---|\n";
   for (const auto& [key, value] : provenance_rows(results::to_json(results.provenance))) {
-    m << "| " << md(key) << " | " << md(provenance_value(value)) << " |\n";
+    m << "| " << md(key) << " | " << md(provenance_value(key, value)) << " |\n";
   }
   return m.str();
 }

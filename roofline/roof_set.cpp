@@ -92,11 +92,14 @@ std::string describe_ridges(const results::Results& results) {
         // The clock under this ISA's load, where it was measured (license frequencies).
         const double core_hz = results::core_hz(results, domain, r.isa);
         if (const auto documented = documented_peak_gflops(r, core_hz)) {
+          // Every factor of the product, so that the text multiplies to the number it gives.
+          const int lanes =
+              larm::fixed_vector_bytes(r.isa).value_or(0) / (precision == Precision::dp ? 8 : 4);
           std::snprintf(line, sizeof line,
                         "; fma = %.1f%% of documented %.1f GFLOP/s (%d cores x %.2f GHz x %.0f "
-                        "fma/cycle)",
+                        "fma/cycle x %d lanes x 2 FLOPs)",
                         100 * r.roof / *documented, *documented, r.threads, core_hz / 1e9,
-                        *r.documented_ipc);
+                        *r.documented_ipc, lanes);
           out << line;
         }
       }
