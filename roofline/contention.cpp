@@ -13,7 +13,8 @@ namespace larm::roofline {
 
 std::optional<int> knee_of(std::vector<std::pair<int, double>> curve, double growth) {
   std::sort(curve.begin(), curve.end());
-  for (std::size_t i = 0; i < curve.size(); ++i) {
+  // The last point is no knee: the curve must be seen to flatten after it, within the range.
+  for (std::size_t i = 0; i + 1 < curve.size(); ++i) {
     double later_best = 0;
     for (std::size_t j = i + 1; j < curve.size(); ++j) {
       later_best = std::max(later_best, curve[j].second);
@@ -49,10 +50,15 @@ void describe_curve(std::ostream& out, const std::string& what, const std::vecto
     }
     out << point;
   }
-  if (const auto knee = knee_of(present_points(curve))) {
+  const auto points = present_points(curve);
+  if (const auto knee = knee_of(points)) {
     out << "; knee at " << *knee << (*knee == 1 ? " thread" : " threads");
-  } else {
+  } else if (points.empty()) {
     out << "; no knee (no point measured)";
+  } else {
+    const int most = std::max_element(points.begin(), points.end())->first;
+    out << "; no knee within " << most << (most == 1 ? " thread" : " threads")
+        << " (the curve still rises at its last point)";
   }
   out << "\n";
 }

@@ -11,8 +11,9 @@
 namespace larm::roofline {
 
 // The thread count after which the total bandwidth grows by less than `growth` (5 %): the
-// smallest n whose bandwidth is within that factor of every point with more threads. Absent
-// points are ignored; nullopt when no point is present.
+// smallest n whose bandwidth is within that factor of every point with more threads, at least
+// one point coming after it (a curve still rising at its last point has no knee within its
+// range). Absent points are ignored; nullopt when there is no knee.
 std::optional<int> contention_knee(const std::vector<results::CurvePoint>& curve,
                                    double growth = 0.05);
 // The same on (threads, GB/s) pairs, in any order: also the knee of a cache scaling curve.

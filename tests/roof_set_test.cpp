@@ -81,7 +81,10 @@ TEST(Contention, KneeIsWhereAddingThreadsStopsPaying) {
                                                curve_point(3, 27), curve_point(4, 30),
                                                curve_point(5, 31), curve_point(6, 31.5)};
   EXPECT_EQ(contention_knee(curve), 5);
-  EXPECT_EQ(contention_knee({curve_point(1, 10), curve_point(2, 20)}), 2);
+  // Still rising at its last point: no knee within the range (a 2-core node whose curve doubles).
+  EXPECT_FALSE(contention_knee({curve_point(1, 10), curve_point(2, 20)}).has_value());
+  EXPECT_FALSE(contention_knee({curve_point(1, 10), curve_point(2, 18.5)}).has_value());
+  EXPECT_EQ(contention_knee({curve_point(1, 10), curve_point(2, 10.2)}), 1);
   EXPECT_FALSE(contention_knee({}).has_value());
   // A dip after the knee does not move it.
   EXPECT_EQ(contention_knee(
@@ -100,7 +103,7 @@ TEST(Contention, DescriptionListsCurvesAndTotals) {
   total.stats = results::summarize(total.samples);
   r.shared = {total};
   const std::string text = describe_contention(r);
-  EXPECT_NE(text.find("knee at 2 threads"), std::string::npos) << text;
+  EXPECT_NE(text.find("no knee within 2 threads"), std::string::npos) << text;
   EXPECT_NE(text.find("congestion all memories load: 18.0 GB/s in total"), std::string::npos)
       << text;
 }

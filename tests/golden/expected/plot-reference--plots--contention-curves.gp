@@ -18,7 +18,6 @@ do for [fmt in formats] {
   set mxtics 1
   set grid lc rgb "#dddddd"
   set key outside right font small
-  set label 'knee 2' at 2, 78.142 point pt 6 ps 2 lc rgb "#0072B2" offset char 0.5,-1 font small
   plot \
     "contention-curves.dat" index 0 using 1:2 with linespoints pt 7 lc rgb "#0072B2" title 'memory 0'
   unset multiplot

@@ -21,7 +21,6 @@ do for [fmt in formats] {
   set xtics 1
   set format x "%.0f"
   set mxtics 1
-  set label 'knee 2' at 2, 78.142 point pt 6 ps 2 lc rgb "#0072B2" offset char 0.5,-1 font small
   plot \
     "scaling-domain0.dat" index 0 using 1:2 with linespoints pt 7 lc rgb "#0072B2" title 'memory 0 (contention curve)'
   unset label
