@@ -11,13 +11,15 @@ by `larm count` with the same caches (--cache-model, given by hand: the same on 
   takes;
 - the timed runs of the sampled build take the checkless copy of each loop: its regions' FLOPs
   and bytes equal the plain plugin build's (the same counts in both copies);
-- a vectorized reduction (-O3 -ffast-math, double and float): the plugin's FLOPs by width equal
-  the Valgrind tool's, the reduction's end included;
+- a vectorized reduction (-O3 -ffast-math, double and float, through larm-cc and larm-clang):
+  the plugin's FLOPs by width equal the Valgrind tool's on the plain build, the reduction's end
+  included;
 - refused with one line and exit 2 before any run: --cache-model on a plugin build without the
   sampled model, a model of 128-byte lines; a cache-sample value that is not a power of two fails
   the compilation, its first error saying why (GCC adds that the plugin did not start)."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -158,21 +160,27 @@ with tempfile.TemporaryDirectory(prefix="larm-sampled-cache-") as tmp:
         check(placed.returncode == 0 and "memory triad" in placed.stdout,
               f"larm place takes the pair (exit {placed.returncode}: {placed.stderr[-300:]})")
 
-    # A vectorized reduction's end counted as the tool counts x86's code, width by width.
-    for precision in ("double", "float"):
+    # A vectorized reduction's end counted as the tool counts x86's code, width by width: GCC's
+    # and, where the build has it, clang's (whose code ends on a scalar add).
+    pairs = [("larm-cc", "gcc")]
+    if os.path.exists(os.path.join(bindir, "larm-clang")) and shutil.which("clang-14"):
+        pairs.append(("larm-clang", "clang-14"))
+    for (wrapper, compiler), precision in ((p, q) for p in pairs for q in ("double", "float")):
         reduction_c = os.path.join(tmp, f"reduction_{precision}.c")
         with open(reduction_c, "w") as f:
             f.write(REDUCTION.replace("REAL", precision))
         programs = {}
-        for name, cc, extra in (("plugin", os.path.join(bindir, "larm-cc"), []), ("plain", "gcc", [])):
+        for name, cc, extra in (("plugin", os.path.join(bindir, wrapper), []),
+                                ("plain", compiler, [])):
             lib = os.path.join(build, "instrument")
-            exe = os.path.join(tmp, f"reduction_{precision}_{name}")
+            exe = os.path.join(tmp, f"reduction_{wrapper}_{precision}_{name}")
             r = run([cc, "-O3", "-ffast-math", "-march=x86-64-v3", reduction_c, "-o", exe,
                      "-I" + os.path.join(source, "include"), "-L" + lib, "-Wl,-rpath," + lib,
                      "-llarm"] + extra)
             check(r.returncode == 0, f"reduction {precision} built ({name}): {r.stderr[-300:]}")
             programs[name] = exe
-        out_rp, out_rn = os.path.join(tmp, f"r{precision}p"), os.path.join(tmp, f"r{precision}n")
+        out_rp = os.path.join(tmp, f"r{wrapper}{precision}p")
+        out_rn = os.path.join(tmp, f"r{wrapper}{precision}n")
         run([larm, "count", "--out", out_rp, "--repeat", "1", "--", programs["plugin"]])
         run([larm, "count", "--out", out_rn, "--repeat", "1", "--no-cache-model", "--",
              programs["plain"]])
@@ -181,9 +189,10 @@ with tempfile.TemporaryDirectory(prefix="larm-sampled-cache-") as tmp:
             mn = regions(os.path.join(out_rn, "counted", "regions.json"))["dot"]
             widths = lambda m: {k: v for k, v in m["counted"].items() if k.startswith("flops_") and v}
             check(widths(mp) == widths(mn) and mp["flops"] == mn["flops"],
-                  f"reduction {precision}: FLOPs by width {widths(mp)} == the tool's {widths(mn)}")
+                  f"reduction {wrapper} {precision}: FLOPs by width {widths(mp)} == the tool's "
+                  f"{widths(mn)}")
         except (OSError, KeyError) as e:
-            check(False, f"reduction {precision}: no counts ({e})")
+            check(False, f"reduction {wrapper} {precision}: no counts ({e})")
 
     # Refused before any run.
     r = run([larm, "count", "--out", os.path.join(tmp, "x"), "--cache-model", MODEL, "--", plugin])

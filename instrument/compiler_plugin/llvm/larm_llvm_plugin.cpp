@@ -3,8 +3,9 @@
 // and `larm count` read both alike, and a program may mix objects of the two.
 //
 // Where: at the optimizer's last extension point, after vectorization; FMAs are the IR's
-// llvm.fma and llvm.fmuladd (clang's contraction of a * b + c within a statement; the back end
-// fuses nothing else by default). Scalable vectors (SVE, RVV) count their lanes at run time
+// llvm.fma and llvm.fmuladd (clang's contraction of a * b + c within a statement), and a multiply
+// feeding an add where both carry fast-math's `contract` (-ffast-math, -ffp-contract=fast: the
+// back end fuses them). Scalable vectors (SVE, RVV) count their lanes at run time
 // (vscale). Each block is cut at every call, as in the GCC plugin; LICM then runs over the
 // function so that a loop's counts are promoted to registers (the counts' accesses carry a TBAA
 // type of their own, so that the program's stores of other types cannot alias them).
@@ -27,6 +28,7 @@
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <utility>
@@ -127,17 +129,38 @@ class Counter {
 
   // A reduction of `vector` into a scalar of `result`'s type: one scalar operation per lane
   // (ordered or not), the lanes at run time for a scalable vector.
-  void reduction(Type* result, Type* vector, FlopKind kind) {
+  // `reassociated`: the reduction may be reordered (fast-math): the machine code halves the
+  // vector, one operation on N/2 lanes, N/4, ..., 1, each at least 128 bits wide but the last,
+  // scalar, as LLVM's x86 code does, and the start value adds one scalar operation unless it is
+  // the identity; else one scalar operation per lane, in order.
+  void reduction(Type* result, Type* vector, FlopKind kind, bool reassociated,
+                 bool identity_start) {
     if (!result->isDoubleTy() && !result->isFloatTy()) return;
-    const int width = larm_count_width_index(result->isDoubleTy(), 1);
+    const bool dp = result->isDoubleTy();
+    const int width = larm_count_width_index(dp, 1);
+    const int kind_index = larm_count_kind_index(kind);
     if (auto* scalable = dyn_cast<ScalableVectorType>(vector)) {
       Value* lanes = builder_.CreateMul(builder_.CreateVScale(builder_.getInt64(1)),
                                         builder_.getInt64(scalable->getMinNumElements()));
       add(width, lanes);
-      add(larm_count_kind_index(kind), lanes);
+      add(kind_index, lanes);
     } else if (auto* fixed = dyn_cast<FixedVectorType>(vector)) {
-      piece_[width] += fixed->getNumElements();
-      piece_[larm_count_kind_index(kind)] += fixed->getNumElements();
+      if (!reassociated) {
+        piece_[width] += fixed->getNumElements();
+        piece_[kind_index] += fixed->getNumElements();
+        return;
+      }
+      // LLVM's x86 code ends on a scalar add (GCC's on a packed one).
+      const uint64_t narrowest = dp ? 2 : 4;  // lanes of a 128-bit vector
+      for (uint64_t half = fixed->getNumElements() / 2; half >= 1; half /= 2) {
+        const uint64_t lanes = half == 1 ? 1 : std::max(half, narrowest);
+        piece_[larm_count_width_index(dp, lanes)] += lanes;
+        piece_[kind_index] += lanes;
+      }
+      if (!identity_start) {
+        piece_[width] += 1;
+        piece_[kind_index] += 1;
+      }
     }
   }
 
@@ -201,15 +224,36 @@ bool fuses(const Function& function) {
   return false;
 }
 
+// A multiply the back end fuses into the add it feeds: both may be contracted (fast-math's
+// `contract`), the multiply's one use is that add or subtract, on a target that fuses. The pair is
+// an FMA, counted at the add.
+bool fused_multiply(const Instruction& mul, bool fused) {
+  if (!fused || mul.getOpcode() != Instruction::FMul || !mul.hasAllowContract() || !mul.hasOneUse())
+    return false;
+  const auto* user = dyn_cast<Instruction>(*mul.user_begin());
+  return user != nullptr &&
+         (user->getOpcode() == Instruction::FAdd || user->getOpcode() == Instruction::FSub) &&
+         user->hasAllowContract();
+}
+
+// The add of a fused pair: one of its operands a multiply fused into it.
+bool fused_add(const Instruction& add, bool fused) {
+  for (const Value* operand : add.operands()) {
+    const auto* mul = dyn_cast<Instruction>(operand);
+    if (mul != nullptr && fused_multiply(*mul, fused)) return true;
+  }
+  return false;
+}
+
 // Counts one instruction; true when it ends a piece (a call that is not an intrinsic).
 bool count(Counter& counter, Instruction& inst, bool fused) {
   switch (inst.getOpcode()) {
     case Instruction::FAdd:
     case Instruction::FSub:
-      counter.flops(inst.getType(), LARM_FLOP_ADD);
+      counter.flops(inst.getType(), fused_add(inst, fused) ? LARM_FLOP_FMA : LARM_FLOP_ADD);
       return false;
     case Instruction::FMul:
-      counter.flops(inst.getType(), LARM_FLOP_MUL);
+      if (!fused_multiply(inst, fused)) counter.flops(inst.getType(), LARM_FLOP_MUL);
       return false;
     case Instruction::FDiv:
       counter.flops(inst.getType(), LARM_FLOP_DIV);
@@ -247,13 +291,19 @@ bool count(Counter& counter, Instruction& inst, bool fused) {
       counter.length(intrinsic->getArgOperand(2), false);
       return false;
     case Intrinsic::vector_reduce_fadd:
+    case Intrinsic::vector_reduce_fmul: {
+      const bool add = intrinsic->getIntrinsicID() == Intrinsic::vector_reduce_fadd;
+      // The start value: -0.0 is an add's identity, 1.0 a multiply's.
+      const auto* start = dyn_cast<ConstantFP>(intrinsic->getArgOperand(0));
+      const bool identity =
+          start != nullptr &&
+          (add ? start->isNegativeZeroValue() || (start->isZero() && intrinsic->hasNoSignedZeros())
+               : start->isExactlyValue(1.0));
       counter.reduction(intrinsic->getType(), intrinsic->getArgOperand(1)->getType(),
-                        LARM_FLOP_ADD);
+                        add ? LARM_FLOP_ADD : LARM_FLOP_MUL, intrinsic->hasAllowReassoc(),
+                        identity);
       return false;
-    case Intrinsic::vector_reduce_fmul:
-      counter.reduction(intrinsic->getType(), intrinsic->getArgOperand(1)->getType(),
-                        LARM_FLOP_MUL);
-      return false;
+    }
     case Intrinsic::fmuladd:
       if (!fused) {
         counter.flops(intrinsic->getType(), LARM_FLOP_MUL);
