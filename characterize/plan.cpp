@@ -681,9 +681,11 @@ class PlanBuilder {
 
   // Each memory's latency under load from the domains loaded_chasers names: the chain of the
   // memory latency roof (one core's view), the domain's other cores injecting into 4 x its
-  // last-level cache; the three mixes from the local domain, the read-only one from the remote
-  // domain and in a quick run (on an 8-memory Opteron file the local and remote curves of every
-  // mix were priced at 25.5 s of a 129 s run, these at 17.4 s of 121 s).
+  // last-level cache; the three mixes from the local domain of the first domain of its kind, the
+  // read-only one from the remote domain, from a twin domain (same cores, caches and memory kind
+  // as one measured in full: sized_from) and in a quick run. On the 8-memory Opteron file: every
+  // mix everywhere priced 25.5 s of a 129 s run; all mixes locally 17.4 s of 125 s; this 11.9 s
+  // of 119 s.
   void add_loaded_latencies(const topology::Domain& domain, const topology::Domain& usable,
                             const PlannedMeasurement& base) {
     if (!wanted(MeasurementKind::loaded)) return;
@@ -699,7 +701,8 @@ class PlanBuilder {
       m.level = Level::memory;
       m.spec = codegen::ChaseSpec{};
       m.working_set_bytes = level_working_sets(single_core_view(domain)).back().bytes_per_thread;
-      if (options_.quick || m.placement == Placement::remote) {
+      if (options_.quick || m.placement == Placement::remote ||
+          plan_.sized_from.count(domain.index) > 0) {
         m.mixes = {kernels::InjectorMix::read_only};
       } else {
         m.mixes.assign(kernels::kInjectorMixes.begin(), kernels::kInjectorMixes.end());

@@ -1,5 +1,6 @@
 """larm plan --topology on every hwloc XML of ../shared/topologies: domains, memories,
-remote/contention/congestion entries, counts, and the estimate."""
+remote/contention/congestion entries, counts, and the estimate (the default plan of each at most
+120 s)."""
 import glob
 import os
 import re
@@ -70,6 +71,9 @@ for path in files:
         entries = [l for l in lines if re.match(r"^\s+(frequency|capacity|bandwidth|flops|sweep|latency|curve|loaded) (domain|machine)", l)]
         c.check(int(m.group(1)) + int(m.group(2)) == len(entries), f"{name}: counts do not add up")
         c.check(int(m.group(3)) > 0, f"{name}: zero estimate")
+        # The default characterization of any node of these files fits in 2 minutes.
+        c.check(int(m.group(3)) <= 120, f"{name}: the default plan is estimated at "
+                                        f"{m.group(3)} s, past 120 s")
     quick = run(larm, "plan", "--quick", "--topology", path)
     qm = re.search(r"estimated (\d+) s", quick.stdout)
     c.check(qm is not None and m is not None and int(qm.group(1)) <= int(m.group(3)),

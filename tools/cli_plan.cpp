@@ -51,8 +51,9 @@ void add_measurement_options(CLI::App& command, MeasurementOptions& options) {
                   "(default 10)")
       ->check(CLI::Range(1.0, 1000.0));
   command.add_flag("--sweep-every-domain", options.sweep_every_domain,
-                   "run the size sweeps on every domain (default: once per kind of domain, the "
-                   "others, with the same cores and caches, sized from it)");
+                   "run the size sweeps and every mix of the loaded-latency curves on every "
+                   "domain (default: once per kind of domain, the others, with the same cores, "
+                   "caches and memory, sized from it, their memory loaded by reads only)");
 }
 
 characterize::PlanOptions make_plan_options(const MeasurementOptions& options,

@@ -61,9 +61,10 @@ std::string describe_plan(const Plan& plan, const topology::Topology& topology, 
     std::string list;
     for (int twin : twins) list += (list.empty() ? "" : ",") + std::to_string(twin);
     out << "  domain" << (twins.size() > 1 ? "s " : " ") << list
-        << ": the same cores and caches as domain " << source
+        << ": the same cores, caches and memory kind as domain " << source
         << ", sized from its sweeps (no size sweeps, capacity sweep or cache scaling curves of "
-           "their own; --sweep-every-domain runs them)\n";
+           "their own, their memory's loaded latency under reads only; --sweep-every-domain "
+           "runs them all)\n";
   }
   if (plan.fixed_seconds > 0) {
     char line[160];
