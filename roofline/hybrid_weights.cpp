@@ -18,6 +18,10 @@ constexpr double kBoundaryStep = 1e-9;
 // The bytes of the model's questions: any positive number gives the same bandwidth.
 constexpr double kBytes = 1e9;
 
+// Transfer times this close (relative) are a tie: far above a quotient's rounding, far below any
+// difference a measurement resolves.
+constexpr double kTieShare = 1e-12;
+
 // Transfer time per fast share: t_x(f) = intercept + slope · f, for the bytes of kBytes.
 struct LinearTime {
   double intercept = 0;
@@ -71,7 +75,20 @@ constexpr int kSteadySteps = 2000;
 }  // namespace
 
 double model_gbps(const Fit& fit, double ratio_fast, double ratio_read) {
-  return predict(fit, quantities(ratio_fast, ratio_read, kBytes)).piecewise_gbps();
+  const PerTransfer bytes = quantities(ratio_fast, ratio_read, kBytes);
+  // At a tie of transfer times (two equal but for their rounding: at some read shares two
+  // transfers' times are one line over every fast share) the model has two pieces: the slower
+  // answer, the same whichever way the times round, so that the search of the best share and a
+  // sweep of the shares read the same model. (A sample's piece, in the fit, follows the times as
+  // computed.)
+  Bounds b = bounds(bytes, fit.bandwidth_gbps);
+  double seconds = 0;
+  for (Transfer t : kTransfers) {
+    if (b.seconds[t] < b.t_min * (1 - kTieShare)) continue;
+    b.dominant = t;
+    seconds = std::max(seconds, piecewise_seconds(b, fit.piecewise));
+  }
+  return bytes.sum() / seconds / 1e9;
 }
 
 ShareBandwidth best_share(const Fit& fit, double ratio_read) {

@@ -106,6 +106,56 @@ TEST(HybridFit, RecoversParametersWithOnePercentNoise) {
   }
 }
 
+// Samples made apart from the library (times as q / (b x 1e9), the piece the first largest
+// time's, as a script computes them), with samples at and near ties between two transfers:
+// random θ, 1 % noise; every θ within 0.05 and the mean error under 1 %.
+TEST(HybridFit, HoldsThetaOnSamplesAtAndNearTies) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> unit(0, 1);
+  std::normal_distribution<double> noise(0, 0.01);
+  for (int trial = 0; trial < 8; ++trial) {
+    const PerTransfer b = trial % 2 ? bandwidths(70, 380, 35, 190) : bandwidths(30, 95, 20, 60);
+    std::array<PerTransfer, 4> theta{};
+    for (std::size_t k = 0; k < 4; ++k) {
+      for (std::size_t j = 0; j < 4; ++j) theta[k].values[j] = k == j ? 0 : unit(rng);
+    }
+    const auto time_of = [&](const PerTransfer& q) {
+      std::array<double, 4> t{};
+      std::size_t k = 0;
+      for (std::size_t i = 0; i < 4; ++i) {
+        t[i] = q.values[i] > 0 ? q.values[i] / (b.values[i] * 1e9) : 0;
+        if (t[i] > t[k]) k = i;
+      }
+      double seconds = t[k];
+      for (std::size_t j = 0; j < 4; ++j) seconds += j == k ? 0 : theta[k].values[j] * t[j];
+      return seconds;
+    };
+    std::vector<Sample> samples;
+    const auto add = [&](double fast, double read) {
+      Sample s;
+      s.bytes = quantities(fast, read, 4e9);
+      s.seconds = time_of(s.bytes) * (1 + noise(rng));
+      samples.push_back(s);
+    };
+    for (int f = 0; f <= 80; ++f) {
+      for (int r = 0; r <= 20; ++r) add(f / 80.0, r / 20.0);
+    }
+    // At the ties of a fast and a slow transfer (t_ll = t_el: fast / (1 - fast) = b_ll / b_el),
+    // and 1e-9 and 1e-3 to each side of them, at several read shares.
+    for (const auto& [fast_bw, slow_bw] : {std::pair{b[Transfer::ll], b[Transfer::el]},
+                                           std::pair{b[Transfer::lr], b[Transfer::er]}}) {
+      const double tie = fast_bw / (fast_bw + slow_bw);
+      for (int r = 0; r <= 20; ++r) {
+        for (double offset : {0.0, 1e-12, -1e-12, 1e-9, -1e-9, 1e-3, -1e-3})
+          add(tie + offset, r / 20.0);
+      }
+    }
+    const Fit fit = hybrid::fit(samples, b);
+    EXPECT_LT(fit.piecewise_error.mean, 0.01) << "trial " << trial;
+    EXPECT_LT(largest_theta_error(fit, theta), 0.05) << "trial " << trial;
+  }
+}
+
 TEST(HybridFit, RecoversTheMonolithicParameters) {
   const PerTransfer b = bandwidths(30, 95, 20, 60);
   PerTransfer theta;
