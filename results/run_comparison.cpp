@@ -120,6 +120,10 @@ RunComparison compare_runs(const Results& a, const Results& b) {
   differ(out.machine, "cpu_stepping", text(p.cpu_stepping), text(q.cpu_stepping));
   differ(out.machine, "usable_isas", isas_text(p.usable_isas), isas_text(q.usable_isas));
   compare_topology(a.topology, b.topology, out);
+  out.same_machine =
+      out.same_topology && std::none_of(out.machine.begin(), out.machine.end(), [](const auto& d) {
+        return d.what.rfind("cpu_", 0) == 0 || d.what == "usable_isas";
+      });
 
   differ(out.settings, "larm_version", text(p.larm_version), text(q.larm_version));
   differ(out.settings, "git_commit", text(p.git_commit), text(q.git_commit));

@@ -46,6 +46,10 @@ struct RunComparison {
   std::vector<Difference> settings;   // larm, the build, the run's options, the environment
   std::vector<RoofComparison> roofs;  // in A's order, then B's roofs A does not have
   bool same_topology = true;          // structure: domains, cores, caches, memories and kinds
+  // The same machine: the same CPU (vendor, family, model, stepping, name) and topology. Runs of
+  // two machines are not compared for moves: their roofs differ by design (larm diff says so
+  // and compares them as a what-if). A host name alone does not make another machine.
+  bool same_machine = true;
 
   int count(RoofComparison::Verdict verdict) const;
 };

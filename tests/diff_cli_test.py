@@ -1,7 +1,8 @@
 """End-to-end test of `larm diff`: a run against itself moves nothing (exit 0); a memory roof
 slowed by 40 % in a copy (its samples, value and intervals, as a hog would leave them) is named as
 moved and the other roofs are not (exit 1); a memory whose size moved by 3 % is the same topology,
-one whose kind changed is another; a setting that differs is named; a missing run is refused with
+one whose kind changed is another (another machine: a what-if, exit 0, as another CPU's run); a
+setting that differs is named; a missing run is refused with
 exit 2 before any output; arguments that hold terminal escapes are printed escaped.
     diff_cli_test.py LARM REFERENCE_DIR"""
 import json
@@ -86,6 +87,24 @@ def other_kind(doc):
 r = run(larm, "diff", reference, variant("kind", other_kind))
 c.check("another topology" in r.stdout and "memory 0 kind: DRAM -> HBM" in r.stdout,
         f"a memory of another kind: {r.stdout[:800]}")
+
+# Another machine (another CPU): a what-if, exit 0, nothing "moved"; the roofs side by side.
+def other_cpu(doc):
+    doc["provenance"]["cpu_model"] = "Another CPU"
+    doc["provenance"]["cpu_model_number"] = 99
+    for roof in doc["roofs"]:
+        if "roof" in roof and isinstance(roof["roof"], (int, float)):
+            roof["roof"] *= 2
+
+
+r = run(larm, "diff", reference, variant("other-cpu", other_cpu))
+c.check_equal(r.returncode, 0, "another machine: a what-if, not a change")
+c.check(r.stdout.splitlines()[1].startswith("Another machine:") and "moved beyond" not in r.stdout and
+        "cpu_model: " in r.stdout and "(+100.0 %)" in r.stdout,
+        f"another machine said first, its roofs side by side: {r.stdout[:600]}")
+r = run(larm, "diff", reference, variant("kind2", other_kind))
+c.check(r.stdout.splitlines()[1].startswith("Another machine:") and r.returncode == 0,
+        f"another topology is another machine: {r.stdout[:300]}")
 
 # A run whose directory name holds a terminal escape: echoed escaped, never raw.
 escaped = variant("run\x1b[31mred", lambda doc: None)

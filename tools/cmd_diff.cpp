@@ -16,8 +16,8 @@ struct DiffOptions {
   bool all = false;
 };
 
-// Exit status as diff(1): 0 nothing moved beyond the noise and the same machine and settings, 1
-// otherwise, 2 bad input.
+// Exit status as diff(1): 0 nothing moved beyond the noise and the same machine and settings, or
+// two machines compared as a what-if (their roofs differ by design); 1 otherwise; 2 bad input.
 int run_diff(const DiffOptions& options) {
   const results::Results a = load_results_argument(options.a);
   const results::Results b = load_results_argument(options.b);
@@ -25,6 +25,7 @@ int run_diff(const DiffOptions& options) {
   std::cout << "larm diff " << results::printable(options.a) << " " << results::printable(options.b)
             << "\n"
             << text::diff_text(a, b, comparison, options.all);
+  if (!comparison.same_machine) return 0;
   const bool same = comparison.count(results::RoofComparison::Verdict::changed) == 0 &&
                     comparison.machine.empty() && comparison.settings.empty();
   return same ? 0 : 1;
@@ -36,7 +37,8 @@ void setup_diff(CLI::App& app, GlobalOptions& global, Action& action) {
   CLI::App* command = app.add_subcommand(
       "diff",
       "compare two runs of one machine roof by roof: what moved beyond the intervals, what did "
-      "not, and the machine and settings that differ (exit 1 when anything did)");
+      "not, and the machine and settings that differ (exit 1 when anything did); runs of two "
+      "machines side by side as a what-if (exit 0)");
   (void)global;
   command->add_option("a", options->a, "the first results directory (or its results.json)")
       ->required();

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 #include <tuple>
+#include <vector>
 
 #include "results/number_text.h"
 
@@ -71,10 +72,44 @@ void roof_lines(std::ostringstream& out, const RoofComparison& c) {
     out << "absent from both\n";
   }
 }
+// Two machines: each roof both measured, B against A, as a what-if; no verdict of moves.
+std::string what_if_text(const results::Results& a, const results::Results& b,
+                         const results::RunComparison& comparison) {
+  std::ostringstream out;
+  out << "Another machine: B is not A's machine, so its roofs are compared as a what-if (B against "
+         "A), not as a run that moved:\n"
+      << run_line("A", a) << "\n"
+      << run_line("B", b) << "\n"
+      << (comparison.same_topology ? "Machine: the same topology; these differ:\n"
+                                   : "Machine: another topology; these differ:\n");
+  for (const auto& d : comparison.machine)
+    out << "  " << d.what << ": " << d.a << " -> " << d.b << "\n";
+  std::vector<const RoofComparison*> both;
+  for (const auto& c : comparison.roofs) {
+    if (c.a != nullptr && c.b != nullptr && c.a->present() && c.b->present()) both.push_back(&c);
+  }
+  std::sort(both.begin(), both.end(), [](const auto* x, const auto* y) {
+    return std::abs(x->relative) > std::abs(y->relative);
+  });
+  out << "\nRoofs both measured: " << both.size() << ", B against A, the largest gaps first:\n";
+  for (const RoofComparison* c : both) {
+    out << "  " << diff_roof_label(*c->a) << ": " << table_value_text(c->a->roof) << " -> "
+        << table_value_text(c->b->roof) << " " << c->a->unit() << " (" << percent(c->relative)
+        << ")\n";
+  }
+  const int only_a = comparison.count(Verdict::only_a), only_b = comparison.count(Verdict::only_b);
+  if (only_a + only_b > 0) {
+    out << "Measured in A only: " << only_a << ", in B only: " << only_b
+        << " (another machine's roofs need not match)\n";
+  }
+  return out.str();
+}
+
 }  // namespace
 
 std::string diff_text(const results::Results& a, const results::Results& b,
                       const results::RunComparison& comparison, bool all) {
+  if (!comparison.same_machine) return what_if_text(a, b, comparison);
   std::ostringstream out;
   out << run_line("A", a) << "\n" << run_line("B", b) << "\n\n";
   if (comparison.machine.empty()) {
