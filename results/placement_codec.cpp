@@ -372,10 +372,15 @@ json file_json(const PlaceFile& file) {
   for (const auto& r : file.regions) regions.push_back(region_json(r));
   json absent = json::array();
   for (const auto& a : file.absent) absent.push_back({{"domain", a.domain}, {"what", a.what}});
-  return {
+  json out = {
       {"format", "larm-place"}, {"schema_version", kPlaceSchemaVersion}, {"results", file.results},
       {"access", file.access},  {"precision", name(file.precision)},     {"absent", absent},
       {"regions", regions}};
+  if (file.what_if) {
+    out["what_if"] = {{"results_host", file.what_if->results_host},
+                      {"regions_hosts", file.what_if->regions_hosts}};
+  }
+  return out;
 }
 
 PlaceFile file_from(const json& document) {
@@ -397,6 +402,13 @@ PlaceFile file_from(const json& document) {
     file.absent.push_back({a.at("domain").get<int>(), text(a, "what")});
   }
   for (const auto& r : document.at("regions")) file.regions.push_back(region_from(r));
+  if (const auto w = document.find("what_if"); w != document.end()) {
+    PlaceFile::WhatIf what_if;
+    what_if.results_host = text(*w, "results_host");
+    for (const auto& h : w->at("regions_hosts"))
+      what_if.regions_hosts.push_back(h.get<std::string>());
+    file.what_if = what_if;
+  }
   return file;
 }
 

@@ -18,7 +18,7 @@ namespace larm::results {
 
 // place.json's "schema_version" (format "larm-place"); the bare list earlier larms wrote is
 // refused.
-inline constexpr const char* kPlaceSchemaVersion = "1.0";
+inline constexpr const char* kPlaceSchemaVersion = "1.1";
 
 // What bounds a region.
 enum class BoundKind {
@@ -254,6 +254,12 @@ struct PlaceFile {
   };
   std::vector<Absent> absent;
   std::vector<RegionPlacement> regions;
+  // Regions that ran on another host than the one the roofs were measured on (1.1): a what-if.
+  struct WhatIf {
+    std::string results_host;
+    std::vector<std::string> regions_hosts;
+  };
+  std::optional<WhatIf> what_if;
 };
 
 nlohmann::json to_json(const RegionPlacement& placement);

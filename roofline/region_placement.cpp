@@ -533,9 +533,17 @@ results::PlaceFile place_all(const std::vector<RegionPoint>& points,
   file.access = options.access_follows_region ? "auto" : name(options.access);
   file.precision = options.precision;
   std::set<int> domains;
+  std::set<std::string> other_hosts;  // where regions ran, when not where the roofs were measured
+  const std::string results_host = results.provenance.host.value_or("");
   for (const RegionPoint& point : points) {
     file.regions.push_back(place(point, results, options));
     domains.insert(point.domain);
+    if (!point.host.empty() && !results_host.empty() && point.host != results_host)
+      other_hosts.insert(point.host);
+  }
+  if (!other_hosts.empty()) {
+    file.what_if = results::PlaceFile::WhatIf{
+        results_host, std::vector<std::string>(other_hosts.begin(), other_hosts.end())};
   }
   for (int domain : domains) {
     for (std::string& absent : absent_roof_kinds(results, domain, options)) {

@@ -59,6 +59,7 @@ std::vector<RegionPoint> region_points(const regions::RegionsFile& records,
       if (!entry.domain) continue;  // CPU of unknown domain
       RegionPoint point;
       point.file = file;
+      point.host = records.host;
       point.label = records.label;
       point.region = region.name;
       point.domain = *entry.domain;

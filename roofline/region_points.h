@@ -20,6 +20,7 @@ namespace larm::roofline {
 // One region of one run, merged over the threads that ran it on one domain.
 struct RegionPoint {
   std::string file;
+  std::string host;  // where the region ran (its regions file's host), when known
   std::string label;
   std::string region;
   int domain = 0;

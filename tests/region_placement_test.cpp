@@ -786,5 +786,27 @@ TEST(RegionPlacement, PlaceJsonReadsBackAsWritten) {
   EXPECT_THROW(results::place_from_json(other), std::runtime_error);
 }
 
+// Regions that ran on another host than the roofs': a what-if, said first in every output that
+// reads the place record, and kept in place.json.
+TEST(RegionPlacement, RegionsOfAnotherHostAreAWhatIf) {
+  auto results = fixture_with_latency();
+  results.provenance.host = "roofs-node";
+  std::vector<RegionPoint> points = {region_point(0.1, 3.0, {{0, 1.0}})};
+  points[0].host = "roofs-node";
+  EXPECT_FALSE(place_all(points, results, {}, "r").what_if);
+  EXPECT_EQ(text::what_if_line(place_all(points, results, {}, "r")), "");
+  points.push_back(points[0]);
+  points[1].host = "laptop";
+  const results::PlaceFile file = place_all(points, results, {}, "r");
+  ASSERT_TRUE(file.what_if);
+  EXPECT_EQ(file.what_if->results_host, "roofs-node");
+  EXPECT_EQ(file.what_if->regions_hosts, std::vector<std::string>{"laptop"});
+  const std::string header = text::place_file_header(file);
+  EXPECT_EQ(header.rfind("What-if: these regions ran on laptop, the roofs are roofs-node's", 0), 0u)
+      << header;
+  const nlohmann::json json = results::to_json(file);
+  EXPECT_EQ(results::to_json(results::place_from_json(json)), json);
+}
+
 }  // namespace
 }  // namespace larm::roofline
