@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "instrument/compiler_plugin/compiler_counts.h"
 #include "instrument/count_tool/count_protocol.h"
 #include "results/number_text.h"
 #include "results/printable_text.h"
@@ -235,6 +236,29 @@ CacheModelSetting cache_model_setting(const std::string& spec, bool no_model,
   out.option = spec;
   out.text = "as given (--cache-model " + spec + "; the last level shared, the others per thread)";
   return out;
+}
+
+CacheModelSetting counting_cache_model(const CompilerBuild& build, const std::string& app,
+                                       const std::string& spec, bool no_model,
+                                       const topology::Topology& machine,
+                                       const results::Results* results,
+                                       const std::string& command) {
+  const bool unsampled = build.instrumented && build.cache_sample == 0;
+  if (unsampled && !spec.empty()) {
+    throw UsageError(command + ": " + app +
+                     " was built through larm's compiler plugin without its sampled cache model "
+                     "(--cache-model): build it with -fplugin-arg-larm_gcc_plugin-cache-sample=64" +
+                     (build.cache_sample_mixed ? " in every object (some have it, some not)" : ""));
+  }
+  CacheModelSetting model =
+      cache_model_setting(spec, no_model || unsampled, machine, results, command);
+  if (build.instrumented && !model.option.empty() &&
+      cache_option_line(model.option) != 1u << LARM_CACHE_SAMPLE_LINE_SHIFT) {
+    throw UsageError(command + ": the sampled cache model of " + app +
+                     " samples 64-byte lines; the caches modelled have others (" + model.option +
+                     ")");
+  }
+  return model;
 }
 
 }  // namespace larm::application

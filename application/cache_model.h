@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "application/compiler_build.h"
 #include "results/records.h"
 #include "topology/topology.h"
 
@@ -62,5 +63,14 @@ struct CacheModelSetting {
 CacheModelSetting cache_model_setting(const std::string& spec, bool no_model,
                                       const topology::Topology& machine,
                                       const results::Results* results, const std::string& command);
+
+// The same for the program `build` counts (app: its name as given): a program built through the
+// compiler plugins has a cache model only when its objects sample one (cache-sample=N, modelled
+// by the plugins' runtime, of 64-byte lines); --cache-model on one that does not, or caches of
+// other lines, is a UsageError.
+CacheModelSetting counting_cache_model(const CompilerBuild& build, const std::string& app,
+                                       const std::string& spec, bool no_model,
+                                       const topology::Topology& machine,
+                                       const results::Results* results, const std::string& command);
 
 }  // namespace larm::application

@@ -152,6 +152,19 @@ Unit parse_unit(const std::string& line) {
 
 }  // namespace
 
+std::string uninstrumented_note(const CompilerBuild& build, const std::string& app,
+                                const std::string& command) {
+  if (!build.instrumented || build.uninstrumented.empty()) return "";
+  std::string names;
+  for (std::size_t i = 0; i < build.uninstrumented.size() && i < 5; ++i)
+    names += (i ? ", " : "") + build.uninstrumented[i];
+  if (build.uninstrumented.size() > 5)
+    names += " and " + std::to_string(build.uninstrumented.size() - 5) + " more";
+  return command + ": " + std::to_string(build.uninstrumented.size()) + " source file(s) of " +
+         app + " were compiled without larm's plugin (or hold no function): " + names +
+         "; what their code does is not counted";
+}
+
 CompilerBuild compiler_build(const std::string& path) {
   CompilerBuild build;
   const File file(path);

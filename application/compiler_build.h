@@ -32,4 +32,9 @@ struct CompilerBuild {
 // A file that is not ELF, or that cannot be read, is not instrumented.
 CompilerBuild compiler_build(const std::string& file);
 
+// The line that names the sources compiled without the plugin (the first five), for `command`
+// before its runs; "" when there is none.
+std::string uninstrumented_note(const CompilerBuild& build, const std::string& app,
+                                const std::string& command);
+
 }  // namespace larm::application

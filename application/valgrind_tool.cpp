@@ -83,6 +83,17 @@ std::string preload_setting(const fs::path& library) {
                                                      : std::string());
 }
 
+std::vector<std::string> plugin_runtime_environment(const fs::path& runtime,
+                                                    const std::string& model_option,
+                                                    unsigned long cache_sample) {
+  std::vector<std::string> set = {preload_setting(runtime)};
+  if (!model_option.empty()) {
+    set.push_back("LARM_CACHE_MODEL=" + model_option);
+    set.push_back("LARM_CACHE_SAMPLE=" + std::to_string(cache_sample));
+  }
+  return set;
+}
+
 namespace {
 
 // The directories a run killed before its end left under parent (directories only: a link is

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace larm::application {
 
@@ -23,6 +24,13 @@ std::filesystem::path plugin_runtime_library(const std::string& command);
 
 // LD_PRELOAD=library, ahead of what LD_PRELOAD already holds.
 std::string preload_setting(const std::filesystem::path& library);
+
+// The environment of a counting run of a plugin-built program: the plugins' runtime preloaded
+// and, with a cache model (`model_option`: the Valgrind tool's --larm-cache value, "" for none),
+// the sampled model's caches and the program's rate.
+std::vector<std::string> plugin_runtime_environment(const std::filesystem::path& runtime,
+                                                    const std::string& model_option,
+                                                    unsigned long cache_sample);
 
 // Valgrind loads a tool from the directory VALGRIND_LIB names, with its own preload libraries
 // beside it: a private directory of links to both, removed when done, inside the run's output

@@ -24,7 +24,6 @@
 #include "application/compiler_build.h"
 #include "application/program_run.h"
 #include "application/valgrind_tool.h"
-#include "instrument/compiler_plugin/compiler_counts.h"
 #include "report/figure.h"
 #include "results/atomic_file.h"
 #include "results/input_file.h"
@@ -281,45 +280,25 @@ int run_count(const CountOptions& options) {
   const CompilerBuild build = compiler_build(find_program(options.command[0], "larm count"));
   const std::string app = results::printable(options.command[0]);
   if (!build.refused.empty()) throw UsageError("larm count: " + app + ": " + build.refused);
-  if (!build.uninstrumented.empty()) {
-    std::string names;
-    for (std::size_t i = 0; i < build.uninstrumented.size() && i < 5; ++i)
-      names += (i ? ", " : "") + build.uninstrumented[i];
-    if (build.uninstrumented.size() > 5)
-      names += " and " + std::to_string(build.uninstrumented.size() - 5) + " more";
-    std::cerr << "larm count: " << build.uninstrumented.size() << " source file(s) of " << app
-              << " were compiled without larm's plugin (or hold no function): " << names
-              << "; what their code does is not counted\n";
-  }
+  if (const std::string note = uninstrumented_note(build, app, "larm count"); !note.empty())
+    std::cerr << note << "\n";
   if (build.instrumented && options.no_native) {
     throw UsageError("larm count: " + app +
                      " was built through larm's compiler plugin: its native runs count it "
                      "(--no-native leaves none); count a build without the plugin for a Valgrind "
                      "counting run");
   }
-  // A plugin build has a cache model when its objects sample one (cache-sample=N): a counting
-  // run of its own, natively, through the plugins' runtime.
-  if (build.instrumented && build.cache_sample == 0 && !options.cache_spec.empty()) {
-    throw UsageError(
-        "larm count: " + app +
-        " was built through larm's compiler plugin without its sampled "
-        "cache model (--cache-model): build it with -fplugin-arg-larm_gcc_plugin-cache-sample=64" +
-        (build.cache_sample_mixed ? " in every object (some have it, some not)" : ""));
-  }
-  // The cache model, before any run: a bad --results or --cache-model stops here.
+  // The cache model, before any run: a bad --results or --cache-model stops here. A plugin
+  // build has one when its objects sample it (a counting run of its own, natively, through the
+  // plugins' runtime).
   std::optional<results::Results> node_results;
   if (!options.results_dir.empty()) node_results = load_results_argument(options.results_dir);
-  const CacheModelSetting model = cache_model_setting(
-      options.cache_spec, options.no_cache_model || (build.instrumented && build.cache_sample == 0),
-      topology::Topology::load_live(), node_results ? &*node_results : nullptr, "larm count");
+  const CacheModelSetting model = counting_cache_model(
+      build, app, options.cache_spec, options.no_cache_model, topology::Topology::load_live(),
+      node_results ? &*node_results : nullptr, "larm count");
   const std::string model_text = model.text;
   const std::string model_option = model.option;
   const bool sampled_model = build.instrumented && !model_option.empty();
-  if (sampled_model && cache_option_line(model_option) != 1u << LARM_CACHE_SAMPLE_LINE_SHIFT) {
-    throw UsageError("larm count: the sampled cache model of " + app +
-                     " samples 64-byte lines; the caches modelled have others (" + model_option +
-                     ")");
-  }
   const fs::path tool_dir = build.instrumented ? fs::path() : tool_directory("larm count");
   const fs::path runtime = sampled_model ? plugin_runtime_library("larm count") : fs::path();
   const fs::path out = options.out_dir;
@@ -372,12 +351,10 @@ int run_count(const CountOptions& options) {
                  "plugin (one line in "
               << build.cache_sample << ") into " << shown_path(counted_dir) << "\n";
     std::cerr << "larm count: cache model: " << model_text << "\n";
-    counted =
-        run_program(options.command,
-                    {preload_setting(runtime), "LARM_OUT=" + fs::absolute(counted_dir).string(),
-                     "LARM_CACHE_MODEL=" + model_option,
-                     "LARM_CACHE_SAMPLE=" + std::to_string(build.cache_sample)},
-                    "count: the counted run (sampled cache model)");
+    std::vector<std::string> set =
+        plugin_runtime_environment(runtime, model_option, build.cache_sample);
+    set.push_back("LARM_OUT=" + fs::absolute(counted_dir).string());
+    counted = run_program(options.command, set, "count: the counted run (sampled cache model)");
     after_program(counted, {counted_dir}, app);
     under = "in the counting run";
   } else {

@@ -24,7 +24,6 @@
 #include "application/program_run.h"
 #include "application/symbol_names.h"
 #include "application/valgrind_tool.h"
-#include "instrument/compiler_plugin/compiler_counts.h"
 #include "report/gnuplot_runner.h"
 #include "report/text/placement_text.h"
 #include "results/atomic_file.h"
@@ -227,13 +226,10 @@ int plugin_counting_run(const ProfileOptions& options, const std::string& app,
                         const CacheModelSetting& model, double& seconds) {
   std::cerr << "larm profile: counting run of the program's own counts into "
             << shown_path(counted_dir) << "; cache model: " << model.text << "\n";
-  std::vector<std::string> set = {preload_setting(runtime),
-                                  "LARM_FUNCTIONS_DIR=" + fs::absolute(counted_dir).string(),
-                                  "LARM_OUT=" + counted_dir.string()};
-  if (!model.option.empty()) {
-    set.push_back("LARM_CACHE_MODEL=" + model.option);
-    set.push_back("LARM_CACHE_SAMPLE=" + std::to_string(build.cache_sample));
-  }
+  std::vector<std::string> set =
+      plugin_runtime_environment(runtime, model.option, build.cache_sample);
+  set.push_back("LARM_FUNCTIONS_DIR=" + fs::absolute(counted_dir).string());
+  set.push_back("LARM_OUT=" + counted_dir.string());
   const ProgramRun counted = run_program(options.command, set, "profile: the counted run");
   check_directories_after_run({counted_dir});
   seconds = counted.seconds;
@@ -265,11 +261,6 @@ int run_profile(const ProfileOptions& options) {
   if (!build.refused.empty()) throw UsageError("larm profile: " + app + ": " + build.refused);
   const FunctionCounter counter =
       build.instrumented ? FunctionCounter::compiler : FunctionCounter::valgrind;
-  if (build.instrumented && build.cache_sample == 0 && !options.cache_spec.empty()) {
-    throw UsageError("larm profile: " + app +
-                     " was built through larm's compiler plugin without its sampled cache model "
-                     "(--cache-model): build it with -fplugin-arg-larm_gcc_plugin-cache-sample=64");
-  }
   if (build.instrumented && position_dependent) {
     throw UsageError(
         "larm profile: " + app +
@@ -277,11 +268,8 @@ int run_profile(const ProfileOptions& options) {
         "its link resolved the reference that hands its counts per function to larm to nothing; "
         "rebuild it as a PIE (GCC's default on Debian)");
   }
-  if (build.instrumented && !build.uninstrumented.empty()) {
-    std::cerr << "larm profile: " << build.uninstrumented.size() << " source file(s) of " << app
-              << " were compiled without larm's plugin (or hold no function): their functions "
-                 "are not counted\n";
-  }
+  if (const std::string note = uninstrumented_note(build, app, "larm profile"); !note.empty())
+    std::cerr << note << "\n";
   if (report::find_in_path("perf").empty())
     throw UsageError(
         "larm profile: Linux perf is not installed (Debian: linux-perf; scripts/install-deps.sh)");
@@ -289,16 +277,10 @@ int run_profile(const ProfileOptions& options) {
   if (!event.error.empty()) throw UsageError("larm profile: " + event.error);
   std::optional<results::Results> results;
   if (!options.results_dir.empty()) results = load_results_argument(options.results_dir);
-  const CacheModelSetting model = cache_model_setting(
-      options.cache_spec, options.no_cache_model || (build.instrumented && build.cache_sample == 0),
-      topology::Topology::load_live(), results ? &*results : nullptr, "larm profile");
+  const CacheModelSetting model = counting_cache_model(
+      build, app, options.cache_spec, options.no_cache_model, topology::Topology::load_live(),
+      results ? &*results : nullptr, "larm profile");
   const std::string model_option = model.option, model_text = model.text;
-  if (build.instrumented && !model_option.empty() &&
-      cache_option_line(model_option) != 1u << LARM_CACHE_SAMPLE_LINE_SHIFT) {
-    throw UsageError("larm profile: the sampled cache model of " + app +
-                     " samples 64-byte lines; the caches modelled have others (" + model_option +
-                     ")");
-  }
   const fs::path tool_dir = build.instrumented ? fs::path() : tool_directory("larm profile");
   const fs::path reader = build.instrumented ? plugin_runtime_library("larm profile") : fs::path();
   if (stripped) {

@@ -108,16 +108,26 @@ static void clear_function(uintptr_t anchor_address, const struct function* f) {
   if (f->has_levels) memset(array_at(anchor_address, f->levels), 0, LARM_COUNT_N * sizeof(count_t));
 }
 
-/* The path of the object that holds `address`: the program's own file for the program. */
+/* The program's own file, read once (lock held). */
+static const char* program_file(void) {
+  static char path[PATH_MAX];
+  if (path[0] == '\0') {
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n > 0)
+      path[n] = '\0';
+    else
+      strcpy(path, "[unknown]");
+  }
+  return path;
+}
+
+/* The path of the object that holds `address`: the program's own file for the program (lock
+ * held). */
 static char* object_of(const void* address) {
   Dl_info info;
-  char path[PATH_MAX];
   if (dladdr(address, &info) != 0 && info.dli_fname != NULL && info.dli_fname[0] == '/')
     return strdup(info.dli_fname);
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  if (n <= 0) return strdup("[unknown]");
-  path[n] = '\0';
-  return strdup(path);
+  return strdup(program_file());
 }
 
 void __larm_function_counts(unsigned int mark, const char* symbol, count_t* direct, count_t* runs,
