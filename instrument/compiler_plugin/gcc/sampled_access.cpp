@@ -46,8 +46,9 @@ tree first_element(tree array) {
 void insert_sampled_access(const SampledAccess& access, unsigned int bits, tree levels) {
   tree word = long_long_unsigned_type_node;
   gimple_stmt_iterator gsi = gsi_for_stmt(access.stmt);
-  tree address = force_gimple_operand_gsi(&gsi, build_fold_addr_expr(unshare_expr(access.ref)),
-                                          true, NULL_TREE, true, GSI_SAME_STMT);
+  tree reference = build_fold_addr_expr(unshare_expr(access.ref));
+  if (access.offset != 0) reference = fold_build_pointer_plus_hwi(reference, access.offset);
+  tree address = force_gimple_operand_gsi(&gsi, reference, true, NULL_TREE, true, GSI_SAME_STMT);
   tree value = make_temp_ssa_name(word, nullptr, "larm_address");
   gsi_insert_before(&gsi, gimple_build_assign(value, NOP_EXPR, address), GSI_SAME_STMT);
   tree line =
@@ -120,14 +121,34 @@ void version_loops(const std::vector<SampledAccess>& accesses) {
 
 // Adds the access when it can be sampled.
 void note_access(std::vector<SampledAccess>& accesses, gimple* stmt, tree ref, bool store) {
-  tree type = TREE_TYPE(ref);
-  if (type == NULL_TREE || TYPE_SIZE_UNIT(type) == NULL_TREE ||
-      !tree_fits_uhwi_p(TYPE_SIZE_UNIT(type)) || tree_to_uhwi(TYPE_SIZE_UNIT(type)) == 0)
-    return;  // a scalable vector (its bytes known at run time), or no size
-  // A bit-field has no address of its own.
-  if (TREE_CODE(ref) == BIT_FIELD_REF ||
-      (TREE_CODE(ref) == COMPONENT_REF && DECL_BIT_FIELD(TREE_OPERAND(ref, 1))))
-    return;
+  unsigned long long offset = 0;
+  unsigned long long bytes = 0;
+  if (TREE_CODE(ref) == BIT_FIELD_REF) {
+    // A lane of a vector in memory, loaded alone (the vectorizer's emulated gathers read their
+    // indices so): the bytes at its position, when they are whole bytes.
+    tree size = TREE_OPERAND(ref, 1);
+    tree position = TREE_OPERAND(ref, 2);
+    if (!tree_fits_uhwi_p(size) || !tree_fits_uhwi_p(position) ||
+        tree_to_uhwi(size) % BITS_PER_UNIT != 0 || tree_to_uhwi(position) % BITS_PER_UNIT != 0)
+      return;
+    bytes = tree_to_uhwi(size) / BITS_PER_UNIT;
+    offset = tree_to_uhwi(position) / BITS_PER_UNIT;
+    ref = TREE_OPERAND(ref, 0);
+    if (TREE_CODE(ref) == SSA_NAME || is_gimple_min_invariant(ref)) return;  // not memory
+  } else {
+    tree type = TREE_TYPE(ref);
+    if (type == NULL_TREE || TYPE_SIZE_UNIT(type) == NULL_TREE ||
+        !tree_fits_uhwi_p(TYPE_SIZE_UNIT(type)))
+      return;  // a scalable vector (its bytes known at run time), or no size
+    bytes = tree_to_uhwi(TYPE_SIZE_UNIT(type));
+  }
+  if (bytes == 0) return;
+  // A bit-field has no address of its own; nor has what holds a bit-field lane.
+  for (tree inner = ref; handled_component_p(inner); inner = TREE_OPERAND(inner, 0)) {
+    if (TREE_CODE(inner) == BIT_FIELD_REF ||
+        (TREE_CODE(inner) == COMPONENT_REF && DECL_BIT_FIELD(TREE_OPERAND(inner, 1))))
+      return;
+  }
   tree base = get_base_address(ref);
   if (base == NULL_TREE) return;
   if (DECL_P(base) && DECL_NAME(base) != NULL_TREE &&
@@ -142,7 +163,7 @@ void note_access(std::vector<SampledAccess>& accesses, gimple* stmt, tree ref, b
   } else if (TREE_CODE(base) != MEM_REF && TREE_CODE(base) != TARGET_MEM_REF) {
     return;
   }
-  accesses.push_back({stmt, ref, tree_to_uhwi(TYPE_SIZE_UNIT(type)), store});
+  accesses.push_back({stmt, ref, offset, bytes, store});
 }
 
 }  // namespace

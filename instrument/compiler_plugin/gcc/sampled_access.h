@@ -10,8 +10,9 @@
 namespace larm_gcc {
 
 struct SampledAccess {
-  gimple* stmt;  // the statement that accesses
-  tree ref;      // what it loads or stores
+  gimple* stmt;               // the statement that accesses
+  tree ref;                   // the memory it loads from or stores to
+  unsigned long long offset;  // of the bytes accessed, into ref (a field a vector load extracts)
   unsigned long long bytes;
   bool store;
 };
