@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
+#include <string>
 
 #include "characterize/working_set.h"
 #include "results/statistics.h"
@@ -24,12 +27,36 @@ std::vector<double> smoothed(const std::vector<double>& cost) {
   return out;
 }
 
-// One swept size and its cost (rising with the level that serves it) and value as recorded.
+// One swept size and its cost (rising with the level that serves it) and value as recorded;
+// unsettled when its samples spread past the threshold or interfered samples were kept.
 struct CurvePoint {
   std::uint64_t bytes = 0;
   double cost = 0;
   double value = 0;
+  bool settled = true;
 };
+
+// The unsettled sizes strictly between lo and hi, in words ("20.0 KiB and 44.0 KiB").
+std::string unsettled_between(const std::vector<CurvePoint>& all, std::uint64_t lo,
+                              std::uint64_t hi) {
+  std::vector<std::string> sizes;
+  for (const CurvePoint& p : all) {
+    if (p.settled || p.bytes <= lo || p.bytes >= hi) continue;
+    // A size measured again (a refinement) and settled then is settled.
+    const bool settled_again = std::any_of(all.begin(), all.end(), [&](const CurvePoint& q) {
+      return q.bytes == p.bytes && q.settled;
+    });
+    const std::string text = results::bytes_text(p.bytes);
+    if (!settled_again && std::find(sizes.begin(), sizes.end(), text) == sizes.end()) {
+      sizes.push_back(text);
+    }
+  }
+  std::string text;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == sizes.size() ? " and " : ", ") + sizes[i];
+  }
+  return text;
+}
 
 double median_between(const std::vector<double>& values, std::size_t first, std::size_t last) {
   return results::median(
@@ -76,11 +103,16 @@ std::vector<Plateau> plateaus_of(const std::vector<double>& m) {
 
 // The levels' capacities from a curve (any order); declared(cache) is the size the sweep's sizes
 // are comparable to.
+// Only settled points make a plateau or place its edge: an edge with unsettled points on either
+// side of it is not placed, and the level says so instead of giving a number.
 template <typename Declared>
 std::vector<results::CacheCapacity> match(const topology::Domain& domain, SizeSweep sweep,
-                                          std::vector<CurvePoint> curve, Declared declared) {
-  if (curve.empty()) return {};  // nothing measured: no capacity to state
-  std::sort(curve.begin(), curve.end(), [](auto& a, auto& b) { return a.bytes < b.bytes; });
+                                          std::vector<CurvePoint> all, Declared declared) {
+  if (all.empty()) return {};  // nothing measured: no capacity to state
+  std::sort(all.begin(), all.end(), [](auto& a, auto& b) { return a.bytes < b.bytes; });
+  std::vector<CurvePoint> curve;
+  std::copy_if(all.begin(), all.end(), std::back_inserter(curve),
+               [](const CurvePoint& p) { return p.settled; });
   std::vector<double> cost;
   for (const CurvePoint& p : curve) cost.push_back(p.cost);
   const std::vector<double> m = smoothed(cost);
@@ -94,19 +126,38 @@ std::vector<results::CacheCapacity> match(const topology::Domain& domain, SizeSw
 
   std::vector<results::CacheCapacity> capacities;
   // Effective: the last size before the cost first passes the geometric middle of plateau p's
-  // cost and the next level's plateau's (or the sweep's last point's).
+  // cost and the next level's plateau's (or the sweep's last point's). The edge lies between that
+  // size and the next settled one: unsettled sizes there leave it unplaced (text: which).
+  struct Edge {
+    std::uint64_t bytes = 0;
+    std::string unsettled;
+  };
   const auto effective = [&](const Plateau& p, std::size_t next_level) {
     const double after = next_level < plateaus.size() ? plateaus[next_level].cost : m.back();
     const double middle = std::sqrt(p.cost * after);
     std::size_t k = p.last;
     while (k + 1 < m.size() && m[k + 1] <= middle) ++k;
-    return curve[k].bytes;
+    const std::uint64_t beyond =
+        k + 1 < curve.size() ? curve[k + 1].bytes : std::numeric_limits<std::uint64_t>::max();
+    return Edge{curve[k].bytes, unsettled_between(all, curve[k].bytes, beyond)};
   };
   // A cache holds no more than its size: a plateau that runs on past its level's declared size
   // had the levels above serve those sizes as fast (on the 16-core Xeon guest, a host slowing the
   // cores in phases made one load plateau of 1 KiB - 12 MiB per thread, and the "L1" roof ran at
   // 5.9 MiB per thread). Its effective capacity is then the declared size, and the reason says so.
-  const auto capped = [&](results::CacheCapacity& c, std::uint64_t bytes) {
+  const auto capped = [&](results::CacheCapacity& c, const Edge& edge) {
+    const std::uint64_t bytes = edge.bytes;
+    if (!edge.unsettled.empty() && bytes < c.declared_bytes) {
+      c.effective_bytes.reset();
+      c.settled = false;
+      c.reason = "its edge is not settled: the " + std::string(name(sweep)) +
+                 " sweep leaves its plateau after " + results::bytes_text(bytes) +
+                 ", where the points at " + edge.unsettled +
+                 " are unstable; no effective capacity is given";
+      return;
+    }
+    c.reason.clear();
+    c.settled = true;
     if (bytes <= c.declared_bytes) {
       c.effective_bytes = bytes;
       return;
@@ -140,6 +191,7 @@ std::vector<results::CacheCapacity> match(const topology::Domain& domain, SizeSw
     if (skipped && below_plateau != nullptr) {
       capped(capacities.back(), effective(*below_plateau, next));
     }
+    const std::uint64_t below_bytes = below;
     below = c.declared_bytes;
     below_plateau = nullptr;
     if (next < cache_plateaus && curve[plateaus[next].first].bytes <= c.declared_bytes) {
@@ -152,6 +204,14 @@ std::vector<results::CacheCapacity> match(const topology::Domain& domain, SizeSw
       capped(c, effective(p, next + 1));
       below_plateau = &p;
       ++next;
+    } else if (const std::string unsettled =
+                   unsettled_between(all, below_bytes, c.declared_bytes + 1);
+               !unsettled.empty()) {
+      c.settled = false;
+      c.reason = std::string("the ") + std::string(name(sweep)) + " sweep shows no settled " +
+                 "plateau of " + cache.name() + "'s own up to its declared " +
+                 results::bytes_text(c.declared_bytes) + ": the points at " + unsettled +
+                 " are unstable; no effective capacity is given";
     } else {
       c.reason = std::string("the ") + std::string(name(sweep)) + " sweep shows no plateau of " +
                  cache.name() + "'s own up to its declared " +
@@ -178,7 +238,8 @@ std::vector<results::CacheCapacity> latency_capacities(
   std::vector<CurvePoint> curve;
   for (const results::ChasePoint& p : sweep) {
     if (p.domain == domain.index && p.stats.count > 0 && p.stats.median > 0) {
-      curve.push_back({p.working_set_bytes, p.stats.median, p.stats.median});
+      curve.push_back(
+          {p.working_set_bytes, p.stats.median, p.stats.median, p.status != Status::unstable});
     }
   }
   return match(domain, SizeSweep::latency, std::move(curve),
@@ -195,7 +256,8 @@ std::vector<results::CacheCapacity> bandwidth_capacities(
     const bool every_core = p.threads <= 0 || p.threads >= static_cast<int>(domain.core_pus.size());
     if (p.domain == domain.index && p.access == Access::load && p.stats.count > 0 &&
         p.stats.median > 0 && every_core) {
-      curve.push_back({p.working_set_bytes, 1 / p.stats.median, p.stats.median});
+      curve.push_back(
+          {p.working_set_bytes, 1 / p.stats.median, p.stats.median, p.status != Status::unstable});
     }
   }
   return match(domain, SizeSweep::bandwidth, std::move(curve),

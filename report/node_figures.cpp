@@ -72,17 +72,22 @@ Figure size_figure(const std::string& name, const std::string& title, const std:
   // refinements), and rows of one size joined in file order draw a vertical zig-zag. The point
   // is the median of those measurements' medians.
   std::ostringstream data;
-  data << "# " << columns << " (one block per " << group
-       << "; a size measured more than once: the median of its measurements)\n";
+  data << "# " << columns << " settled (one block per " << group
+       << "; a size measured more than once: the median of its measurements; settled 0: every "
+          "measurement of that size unstable)\n";
   for (const auto& [key_name, points] : series) {
     data << "# " << group << " " << key_name << "\n";
     std::map<std::uint64_t, std::vector<double>> by_size;
-    for (const auto* p : points) by_size[p->working_set_bytes].push_back(p->stats.median);
+    std::set<std::uint64_t> settled;  // sizes with a measurement that is not unstable
+    for (const auto* p : points) {
+      by_size[p->working_set_bytes].push_back(p->stats.median);
+      if (p->status != Status::unstable) settled.insert(p->working_set_bytes);
+    }
     for (auto& [bytes, medians] : by_size) {
       std::sort(medians.begin(), medians.end());
       const std::size_t n = medians.size();
       const double median = n % 2 ? medians[n / 2] : (medians[n / 2 - 1] + medians[n / 2]) / 2;
-      data << bytes << " " << median << "\n";
+      data << bytes << " " << median << " " << (settled.count(bytes) ? 1 : 0) << "\n";
       low = std::min(low, static_cast<double>(bytes));
       high = std::max(high, static_cast<double>(bytes));
     }
@@ -96,6 +101,30 @@ Figure size_figure(const std::string& name, const std::string& title, const std:
   size_tics(body, low, high);
   axis = {low, high};
   return f;
+}
+
+// The unstable points of every series drawn again as black crosses, with one key entry, when
+// there are any: capacities are read from the others only.
+template <typename Series>
+std::string unstable_overlay(const std::string& data_file, const Series& series) {
+  bool any = false;
+  for (const auto& [key_name, points] : series) {
+    std::set<std::uint64_t> settled, sizes;
+    for (const auto* p : points) {
+      sizes.insert(p->working_set_bytes);
+      if (p->status != Status::unstable) settled.insert(p->working_set_bytes);
+    }
+    any = any || settled.size() < sizes.size();
+  }
+  if (!any) return {};
+  std::string text;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    text += ", \\\n    \"" + data_file + "\" index " + std::to_string(i) +
+            " using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb \"#000000\" notitle";
+  }
+  return text +
+         ", \\\n    NaN with points pt 2 ps 1.5 lc rgb \"#000000\" title "
+         "\"unstable (not used for capacities)\"";
 }
 
 // A vertical line at a size (a cache's capacity), drawn across the plot; its label goes above
@@ -172,7 +201,7 @@ std::string mark_capacities(std::vector<SizeMark>& marks, const SizeAxis& axis,
                 1);
       text += bytes_label(effective);
     } else {
-      text += "none (no plateau of its own)";
+      text += c.settled ? "none (no plateau of its own)" : "not settled (unstable points)";
     }
   }
   return text;
@@ -185,7 +214,8 @@ std::string mark_text(const results::Results& results, int domain, SizeSweep swe
     if (c.domain != domain || c.sweep != sweep) continue;
     text += (text.empty() ? "" : ", ") + std::string(name(c.level)) + " " +
             (c.effective_bytes ? bytes_label(static_cast<double>(*c.effective_bytes))
-                               : std::string("none"));
+             : c.settled       ? std::string("none")
+                               : std::string("not settled"));
   }
   return text.empty() ? "none measured" : text;
 }
@@ -229,7 +259,8 @@ std::vector<Figure> latency_sweep_figures(const results::Results& results,
     draw_marks(body, axis, marks, f.width_inches);
     body << "  plot \"" << f.name
          << ".dat\" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb \"" << series_colour(0)
-         << "\" title \"pointer chase, one core\"\n";
+         << "\" title \"pointer chase, one core\"" << unstable_overlay(f.name + ".dat", series)
+         << "\n";
     f.body = body.str();
     f.caption = f.title +
                 ": median of the one-core pointer chase over 2 MiB pages; dashed: the capacity "
@@ -301,7 +332,7 @@ std::vector<Figure> sweep_figures(const results::Results& results,
            << gradient(load, depth) << "\" title " << gnuplot_string(series);
       ++i;
     }
-    body << "\n";
+    body << unstable_overlay(f.name + ".dat", accesses) << "\n";
     f.body = body.str();
     f.caption =
         f.title +

@@ -18,7 +18,7 @@
 namespace larm::results {
 
 // Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
-inline constexpr const char* kSchemaVersion = "1.9";
+inline constexpr const char* kSchemaVersion = "1.10";
 
 // Samples of a measurement that were interfered with: their threads were descheduled,
 // stolen from by the hypervisor or slowed (kernels/interference.h says the thresholds). They are
@@ -155,6 +155,9 @@ struct CacheCapacity {
   std::optional<std::uint64_t> plateau_end_bytes;
   std::optional<double> plateau_value;  // its median: ns (latency) or GB/s (bandwidth)
   std::string reason;                   // why there is no plateau, or the capacity was capped
+  // False when unstable sweep points stand where the plateau or its edge would be: no capacity is
+  // given then, rather than one read from points that disagree.
+  bool settled = true;
 };
 
 // A run of every core of the machine on one memory (contention) or on all memories interleaved

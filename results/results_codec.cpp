@@ -293,7 +293,8 @@ json capacity_json(const CacheCapacity& c) {
           {"plateau_start_bytes", optional_bytes(c.plateau_start_bytes)},
           {"plateau_end_bytes", optional_bytes(c.plateau_end_bytes)},
           {"plateau_value", number_or_null(c.plateau_value)},
-          {"reason", c.reason}};
+          {"reason", c.reason},
+          {"settled", c.settled}};
 }
 
 CacheCapacity capacity_from(const json& j) {
@@ -307,6 +308,7 @@ CacheCapacity capacity_from(const json& j) {
   c.plateau_end_bytes = read_optional<std::uint64_t>(j, "plateau_end_bytes");
   c.plateau_value = read_optional(j, "plateau_value");
   c.reason = j.at("reason").get<std::string>();
+  c.settled = j.value("settled", true);  // before 1.10: every capacity given was taken as settled
   return c;
 }
 

@@ -92,6 +92,53 @@ TEST(CacheCapacity, TheVmsL3IsAFractionOfTheDeclaredOne) {
   EXPECT_EQ(capacities[2].sweep, SizeSweep::latency);
 }
 
+// Only settled points place a capacity: L1's edge lies between 38 KiB (swept_size(21)) and the
+// next point; an unstable point there leaves it unplaced, the reason naming the point.
+TEST(CacheCapacity, AnEdgeWithAnUnstablePointGivesNoCapacity) {
+  auto points = chase(kVmChaseNs);
+  points[22].status = Status::unstable;
+  const auto capacities = latency_capacities(zen5_domain(), points);
+  ASSERT_EQ(capacities.size(), 3u);
+  EXPECT_FALSE(capacities[0].effective_bytes.has_value());
+  EXPECT_FALSE(capacities[0].settled);
+  EXPECT_TRUE(capacities[2].settled);
+  EXPECT_NE(capacities[0].reason.find("not settled"), std::string::npos) << capacities[0].reason;
+  EXPECT_NE(capacities[0].reason.find(results::bytes_text(swept_size(22))), std::string::npos)
+      << capacities[0].reason;
+  // The levels past it are placed as before.
+  EXPECT_EQ(capacities[2].effective_bytes, 2u << 20);
+  // Measured again at that size (a refinement) and settled then: the edge is placed.
+  results::ChasePoint again = points[22];
+  again.status = Status::ok;
+  points.push_back(again);
+  EXPECT_EQ(latency_capacities(zen5_domain(), points)[0].effective_bytes, swept_size(21));
+}
+
+// Unstable points inside a plateau, away from its edge, change nothing: the plateau is made of
+// the settled ones.
+TEST(CacheCapacity, UnstablePointsInsideAPlateauLeaveItsCapacity) {
+  auto points = chase(kVmChaseNs);
+  for (std::size_t k : {3u, 4u, 10u, 28u}) points[k].status = Status::unstable;
+  const auto capacities = latency_capacities(zen5_domain(), points);
+  ASSERT_EQ(capacities.size(), 3u);
+  EXPECT_EQ(capacities[0].effective_bytes, swept_size(21));
+  EXPECT_EQ(capacities[2].effective_bytes, 2u << 20);
+  EXPECT_TRUE(capacities[0].reason.empty()) << capacities[0].reason;
+}
+
+// A level whose every point up to its declared size is unstable has no settled plateau: it says
+// so, instead of the usable cache being smaller than declared.
+TEST(CacheCapacity, ALevelWithoutSettledPointsSaysSo) {
+  auto points = chase(kVmChaseNs);
+  for (std::size_t k = 0; k <= 22; ++k) points[k].status = Status::unstable;
+  const auto capacities = latency_capacities(zen5_domain(), points);
+  ASSERT_EQ(capacities.size(), 3u);
+  EXPECT_FALSE(capacities[0].effective_bytes.has_value());
+  EXPECT_FALSE(capacities[0].settled);
+  EXPECT_NE(capacities[0].reason.find("no settled plateau"), std::string::npos)
+      << capacities[0].reason;
+}
+
 TEST(CacheCapacity, AnL3WithNoPlateauOfItsOwnHasAReasonAndIsMarked) {
   std::vector<double> ns(kVmChaseNs);
   for (std::size_t k = 40; k < 45; ++k) ns[k] = 150;  // straight from L2 to memory
@@ -287,6 +334,7 @@ TEST(CacheCapacity, RecordsComeBackFromJson) {
   r.topology = larm::results::topology_from_json(testing::complete_topology());
   r.latency_sweep = chase({1.1, 1.1, 4.0});
   r.capacities = latency_capacities(zen5_domain(), chase(kVmChaseNs));
+  r.capacities[0].settled = false;
   const results::Results back = results::results_from_json(results::to_json(r));
   ASSERT_EQ(back.latency_sweep.size(), 3u);
   EXPECT_EQ(back.latency_sweep[2].working_set_bytes, r.latency_sweep[2].working_set_bytes);
@@ -294,6 +342,8 @@ TEST(CacheCapacity, RecordsComeBackFromJson) {
   EXPECT_EQ(back.capacities[2].effective_bytes, r.capacities[2].effective_bytes);
   EXPECT_EQ(back.capacities[2].plateau_end_bytes, r.capacities[2].plateau_end_bytes);
   EXPECT_EQ(back.capacities[1].sweep, SizeSweep::latency);
+  EXPECT_FALSE(back.capacities[0].settled);
+  EXPECT_TRUE(back.capacities[1].settled);
 }
 
 }  // namespace

@@ -247,15 +247,21 @@ std::string summary_table(const Results& results) {
       std::string line;
       for (const CacheCapacity& c : results.capacities) {
         if (c.domain != domain || c.sweep != sweep) continue;
-        line +=
-            (line.empty() ? "" : ", ") + std::string(name(c.level)) + " " +
-            bytes_text(c.declared_bytes) + " -> " +
-            (c.effective_bytes ? bytes_text(*c.effective_bytes) : std::string("none (no plateau)"));
+        line += (line.empty() ? "" : ", ") + std::string(name(c.level)) + " " +
+                bytes_text(c.declared_bytes) + " -> " +
+                (c.effective_bytes ? bytes_text(*c.effective_bytes)
+                 : c.settled       ? std::string("none (no plateau)")
+                                   : std::string("not settled (unstable points)"));
       }
       if (line.empty()) continue;
+      // Each capacity names the sweep it comes from and what it sizes: the load sweep's, per
+      // thread, is the one the roofs are sized by.
       out << "  "
-          << (sweep == SizeSweep::latency ? "caches, one core chase" : "caches, load per thread")
-          << " (declared -> effective): " << line << "\n";
+          << (sweep == SizeSweep::latency
+                  ? "caches, one-core chase per instance (declared -> effective; sizes the "
+                    "latency runs)"
+                  : "caches, load sweep per thread (declared -> effective; sizes the roofs)")
+          << ": " << line << "\n";
     }
     // A twin domain's working sets come from another domain's sweeps (characterize/twin_domains.h).
     for (const TwinDomain& twin :

@@ -30,7 +30,12 @@ do for [fmt in formats] {
     "sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#8C2D04" title 'copy, 2 threads', \
     "sweep-domain0.dat" index 1 using 1:2 with linespoints dt 2 pt 6 ps 0.5 lc rgb "#FDBE85" title 'copy, one core', \
     "sweep-domain0.dat" index 2 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#08306B" title 'load, 2 threads', \
-    "sweep-domain0.dat" index 3 using 1:2 with linespoints dt 2 pt 6 ps 0.5 lc rgb "#9ECAE1" title 'load, one core'
+    "sweep-domain0.dat" index 3 using 1:2 with linespoints dt 2 pt 6 ps 0.5 lc rgb "#9ECAE1" title 'load, one core', \
+    "sweep-domain0.dat" index 0 using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb "#000000" notitle, \
+    "sweep-domain0.dat" index 1 using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb "#000000" notitle, \
+    "sweep-domain0.dat" index 2 using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb "#000000" notitle, \
+    "sweep-domain0.dat" index 3 using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb "#000000" notitle, \
+    NaN with points pt 2 ps 1.5 lc rgb "#000000" title "unstable (not used for capacities)"
   unset multiplot
   set output
 }
