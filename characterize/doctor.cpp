@@ -154,7 +154,7 @@ MachineState examine_machine(const platform::Clock& clock, double probe_seconds,
   if (topology != nullptr && topology->is_this_system()) {
     const PlacementProbe placement = probe_placement(*topology, clock);
     v["core_to_core"] = placement.to_json();
-    for (std::string& line : placement.lines()) state.lines.push_back(std::move(line));
+    for (std::string& line : placement.lines(others_share)) state.lines.push_back(std::move(line));
   }
 
   // SMT siblings of the allowed CPUs, and how busy they were.

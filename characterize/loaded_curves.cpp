@@ -52,6 +52,14 @@ std::vector<results::LoadedLatencyCurve> loaded_curve_records(
       point.p10_ns = results::quantile(p.chase_ns, 0.1);
       point.p50_ns = results::quantile(p.chase_ns, 0.5);
       point.p90_ns = results::quantile(p.chase_ns, 0.9);
+      point.interference = p.interference;
+      point.disturbed = p.disturbed;
+      if (!p.disturbed.empty() && c.status == Status::ok) {
+        c.status = Status::unstable;
+        c.status_reason = std::string(p.delay ? "the point at delay " + std::to_string(*p.delay)
+                                              : std::string("the idle point")) +
+                          " stays disturbed: " + p.disturbed;
+      }
       c.points.push_back(std::move(point));
     }
     const roofline::LoadedCurveSummary summary = roofline::summarize_loaded_curve(c);
@@ -60,9 +68,11 @@ std::vector<results::LoadedLatencyCurve> loaded_curve_records(
     c.knee_gbps = summary.knee_gbps;
     c.no_knee = summary.no_knee;
     c.rises_within_intervals = summary.rises_within_intervals;
+    c.medians_rise = summary.medians_rise;
     if (measured->chain_placement < platform::kMinPlacedFraction ||
         measured->injector_placement < platform::kMinPlacedFraction) {
       c.status = Status::misplaced;
+      c.status_reason.clear();
     }
     records.push_back(std::move(c));
   }

@@ -120,7 +120,7 @@ std::string PlacementProbe::state() const {
   return text;
 }
 
-std::vector<std::string> PlacementProbe::lines() const {
+std::vector<std::string> PlacementProbe::lines(double others_share) const {
   std::vector<std::string> out;
   if (pairs.empty()) {
     out.push_back("core to core   one core allowed: no pair to probe");
@@ -179,17 +179,34 @@ std::vector<std::string> PlacementProbe::lines() const {
                   declared.c_str(), r.first, r.second);
     out.push_back(line);
   }
-  // Each pair not as declared, as what it is now: apart, or one core's two hardware threads.
+  // Each pair not as declared, as what it is now: apart, or one core's two hardware threads; under
+  // other load, what the load explains as well.
+  const bool loaded = others_share > kProbeLoadLimit;
   for (const PlacementPair& p : pairs) {
-    char line[200];
-    if (p.apart_now) {
+    char line[240];
+    if (p.apart_now && loaded) {
+      std::snprintf(line, sizeof line,
+                    "placement      CPUs %u and %u declared to share an %s; measured %.0f ns with "
+                    "%s of the CPUs busy elsewhere: the load explains it as well as a placement "
+                    "(a thread waiting for its CPU); probe again when the machine is quiet",
+                    p.pu_a, p.pu_b, p.declared.c_str(), *p.one_way_ns,
+                    results::percent_text(others_share).c_str());
+      out.push_back(line);
+    } else if (p.apart_now) {
       std::snprintf(line, sizeof line,
                     "placement      CPUs %u and %u declared to share an %s; measured %.0f ns: they "
                     "do not, now",
                     p.pu_a, p.pu_b, p.declared.c_str(), *p.one_way_ns);
       out.push_back(line);
     }
-    if (p.one_core) {
+    if (p.one_core && loaded) {
+      std::snprintf(line, sizeof line,
+                    "placement      CPUs %u and %u declared as two cores; together they get %.2f "
+                    "of their throughput alone with %s of the CPUs busy elsewhere: the load "
+                    "explains it as well as one core's two threads",
+                    p.pu_a, p.pu_b, *p.together_ratio, results::percent_text(others_share).c_str());
+      out.push_back(line);
+    } else if (p.one_core) {
       std::snprintf(line, sizeof line,
                     "placement      CPUs %u and %u declared as two cores; together they get %.2f "
                     "of their throughput alone: one core's two threads, now",
@@ -203,7 +220,10 @@ std::vector<std::string> PlacementProbe::lines() const {
                   " x its level's median, none on one core");
   }
   out.push_back("state          " + state() +
-                " (the pairs that share no cache now, and those on one core)");
+                (loaded && !as_declared()
+                     ? " (as probed under " + results::percent_text(others_share) +
+                           " other load: not a placement to act on)"
+                     : std::string(" (the pairs that share no cache now, and those on one core)")));
   return out;
 }
 

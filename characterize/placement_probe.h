@@ -48,6 +48,8 @@ struct PlacementPair {
   bool one_core = false;  // under kOneCoreRatio: two hardware threads of one core now
 };
 
+inline constexpr double kProbeLoadLimit = 0.10;
+
 struct PlacementProbe {
   std::vector<PlacementPair> pairs;
   double seconds = 0;  // how long the probe took
@@ -64,7 +66,10 @@ struct PlacementProbe {
   // The same, for the pairs of a probe saved as to_json() (the doctor's, in provenance).
   static bool matches_declaration(const nlohmann::json& pairs);
   // The report of `larm doctor`: the pairs' latencies (a matrix up to 8 cores) and the findings.
-  std::vector<std::string> lines() const;
+  // others_share: the allowed CPUs' time other processes took over the probe. Past
+  // kProbeLoadLimit a slow pair is as well explained by a thread waiting for its CPU as by the
+  // placement: the findings then name the load, not the placement.
+  std::vector<std::string> lines(double others_share = 0) const;
   nlohmann::json to_json() const;
 };
 

@@ -2,10 +2,14 @@
 #include "kernels/loaded_latency.h"
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <thread>
 
 #include "codegen/factory.h"
+#include "kernels/interference.h"
+#include "platform/scheduling.h"
+#include "results/statistics.h"
 
 namespace larm::kernels {
 namespace {
@@ -25,12 +29,23 @@ int streams_written(InjectorMix mix) {
   return mix == InjectorMix::read_only ? 0 : 1;
 }
 
-// One injector thread's buffer: its streams one after another.
+// One injector thread's buffer: its streams one after another; and what its thread lost while it
+// injected (written by that thread, read after the team's run).
 struct Injector {
   platform::NodeBuffer buffer;
   std::size_t lines_per_stream = 0;
   alignas(64) std::atomic<std::uint64_t> lines_moved{0};
+  double lost_fraction = 0;  // off its CPU or waiting on a run queue, of its time injecting
 };
+
+// The fraction of `seconds` a thread did not run, between two reads of its schedule.
+double lost_fraction(const platform::ThreadSchedule& before, const platform::ThreadSchedule& after,
+                     double seconds) {
+  if (!before.known || !after.known || seconds <= 0) return 0;
+  const double on_cpu = static_cast<double>(after.on_cpu_ns - before.on_cpu_ns) * 1e-9;
+  const double waited = static_cast<double>(after.wait_ns - before.wait_ns) * 1e-9;
+  return std::max(std::max(0.0, seconds - on_cpu), waited) / seconds;
+}
 
 // Runs the mix over the streams with `delay` iterations of a counting loop between steps until stop
 // is set, publishing the lines moved (read and written) after every step: a plain store to a line
@@ -158,6 +173,101 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
     kernel->run(a);
     return clock.seconds(clock.end() - start);
   };
+  InterferenceJudge judge(1);
+  const std::vector<unsigned> chase_pu = {team.pus().front()};
+  // One point: the injectors at `delay` (none: still), the chase's samples beside them.
+  const auto measure_point = [&](InjectorMix mix, const std::optional<std::uint32_t>& delay) {
+    std::atomic<bool> stop{false};
+    std::atomic<int> started{0};
+    LoadedLatencyPoint point;
+    point.delay = delay;
+    team.run([&](int t) {
+      if (t != 0) {
+        if (!delay) return;
+        Injector& own = *injector[static_cast<std::size_t>(t - 1)];
+        const platform::ThreadSchedule before = platform::read_thread_schedule();
+        const std::uint64_t start = clock.begin();
+        started.fetch_add(1);
+        inject(own, mix, *delay, stop);
+        own.lost_fraction = lost_fraction(before, platform::read_thread_schedule(),
+                                          clock.seconds(clock.end() - start));
+        return;
+      }
+      while (delay && started.load() < injectors) std::this_thread::yield();
+      if (repetitions == 0) {
+        repetitions = 64;
+        while (chase_seconds(repetitions) < request.sample_seconds && repetitions < (1ULL << 40)) {
+          repetitions *= 2;
+        }
+      }
+      // The injectors reach their pace; the clock canaries around it teach the judge.
+      ThreadObservation warm;
+      warm.canary_before_hz = run_clock_canary(clock);
+      chase_seconds(repetitions);
+      warm.canary_after_hz = run_clock_canary(clock);
+      judge.learn(0, warm);
+      const auto moved = [&] {
+        std::uint64_t lines = 0;
+        for (const auto& i : injector) lines += i->lines_moved.load(std::memory_order_relaxed);
+        return lines;
+      };
+      const std::uint64_t lines_before = moved();
+      const std::uint64_t start = clock.begin();
+      int in_a_row = 0;      // interfered samples since the last one kept
+      bool lasting = false;  // kMaxInterferedInARow in a row once: the samples kept as they come
+      while (static_cast<int>(point.chase_ns.size()) < request.samples) {
+        ThreadObservation seen;
+        seen.canary_before_hz = run_clock_canary(clock);
+        const auto cpu_before = platform::read_cpu_times();
+        seen.before = platform::read_thread_schedule();
+        seen.work_seconds = chase_seconds(repetitions);
+        seen.after = platform::read_thread_schedule();
+        const auto cpu_after = platform::read_cpu_times();
+        seen.canary_after_hz = run_clock_canary(clock);
+        std::vector<double> steal;
+        const auto b = cpu_before.find(chase_pu.front());
+        const auto a = cpu_after.find(chase_pu.front());
+        if (b != cpu_before.end() && a != cpu_after.end()) {
+          steal.push_back(a->second.steal_seconds - b->second.steal_seconds);
+        }
+        if (const auto reason = judge.judge({seen}, chase_pu, steal)) {
+          ++point.interference.samples;
+          point.interference.reason = "the chase's " + *reason;
+          if (!lasting && in_a_row < kMaxInterferedInARow) {
+            ++in_a_row;
+            std::this_thread::sleep_for(std::chrono::duration<double>(
+                retake_pause_seconds(request.sample_seconds, in_a_row)));
+            continue;
+          }
+          lasting = true;
+          ++point.interference.kept;
+        } else {
+          in_a_row = 0;
+        }
+        point.chase_ns.push_back(seen.work_seconds * 1e9 /
+                                 static_cast<double>(repetitions * loads_per_repetition));
+      }
+      const double seconds = clock.seconds(clock.end() - start);
+      point.injector_gbps =
+          static_cast<double>((moved() - lines_before) * kLineBytes) / seconds / 1e9;
+      stop.store(true);
+    });
+    if (point.interference.kept > 0) {
+      point.disturbed =
+          std::to_string(point.interference.kept) + " of " + std::to_string(request.samples) +
+          " chase samples kept although interfered with (" + point.interference.reason + ")";
+    }
+    for (std::size_t i = 0; delay && i < injector.size() && point.disturbed.empty(); ++i) {
+      if (injector[i]->lost_fraction > kMaxOffCpuFraction) {
+        point.disturbed = "injector thread " + std::to_string(i + 1) + " (PU " +
+                          std::to_string(team.pus()[i + 1]) + ") did not run " +
+                          results::percent_text(injector[i]->lost_fraction) +
+                          " of the point: its load was below the rate asked";
+        point.interference.reason = point.disturbed;
+      }
+    }
+    return point;
+  };
   std::vector<std::optional<std::uint32_t>> delays = {std::nullopt};
   for (std::uint32_t d : request.delays) delays.emplace_back(d);
   for (InjectorMix mix : request.mixes) {
@@ -170,42 +280,16 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
         result.interrupted = true;
         break;
       }
-      std::atomic<bool> stop{false};
-      std::atomic<int> started{0};
-      LoadedLatencyPoint point;
-      point.delay = delay;
-      team.run([&](int t) {
-        if (t != 0) {
-          if (!delay) return;
-          started.fetch_add(1);
-          inject(*injector[static_cast<std::size_t>(t - 1)], mix, *delay, stop);
-          return;
-        }
-        while (delay && started.load() < injectors) std::this_thread::yield();
-        if (repetitions == 0) {
-          repetitions = 64;
-          while (chase_seconds(repetitions) < request.sample_seconds &&
-                 repetitions < (1ULL << 40)) {
-            repetitions *= 2;
-          }
-        }
-        chase_seconds(repetitions);  // the injectors reach their pace
-        const auto moved = [&] {
-          std::uint64_t lines = 0;
-          for (const auto& i : injector) lines += i->lines_moved.load(std::memory_order_relaxed);
-          return lines;
-        };
-        const std::uint64_t lines_before = moved();
-        const std::uint64_t start = clock.begin();
-        for (int s = 0; s < request.samples; ++s) {
-          point.chase_ns.push_back(chase_seconds(repetitions) * 1e9 /
-                                   static_cast<double>(repetitions * loads_per_repetition));
-        }
-        const double seconds = clock.seconds(clock.end() - start);
-        point.injector_gbps =
-            static_cast<double>((moved() - lines_before) * kLineBytes) / seconds / 1e9;
-        stop.store(true);
-      });
+      LoadedLatencyPoint point = measure_point(mix, delay);
+      if (!point.disturbed.empty() && point.interference.kept == 0) {
+        // The injectors were slowed (the chase's own samples were re-taken in place): the point
+        // once more, its first try counted.
+        const results::Interference first = point.interference;
+        point = measure_point(mix, delay);
+        point.interference += first;
+        ++point.interference.samples;
+        if (point.interference.reason.empty()) point.interference.reason = first.reason;
+      }
       curve.points.push_back(std::move(point));
     }
     if (!curve.points.empty()) result.curves.push_back(std::move(curve));

@@ -37,12 +37,20 @@ struct LoadedLatencyRequest {
   bool keep_on_stop = false;
 };
 
+// The chase is watched as the roofs' samples are (kernels/interference.h): an interfered sample
+// is re-taken after a pause, up to kMaxInterferedInARow in a row, then kept and counted. The
+// injectors are watched over the whole point: one off its CPU (or waiting on a run queue) over
+// kMaxOffCpuFraction of it ran below the rate asked; the point is then measured again, once.
 struct LoadedLatencyPoint {
   std::optional<std::uint32_t> delay;  // none: the idle point
   std::vector<double> chase_ns;        // ns per dependent load, one per sample
   // The injectors' bytes over the chase's samples' time, all injectors together: lines read and
   // written × 64 bytes, as they count them (a written line's read for ownership not counted).
   double injector_gbps = 0;
+  results::Interference interference;  // the chase's samples re-taken or kept, the point re-taken
+  // Why the point stays disturbed (chase samples kept although interfered with, or injectors
+  // still slowed after the point's re-take); empty when clean.
+  std::string disturbed;
 };
 
 struct LoadedLatencyCurve {

@@ -185,6 +185,8 @@ struct LoadedLatencyPoint {
   double p10_ns = 0;               // the samples' quantiles
   double p50_ns = 0;
   double p90_ns = 0;
+  Interference interference;  // the chase's samples re-taken or kept, the point re-taken
+  std::string disturbed;      // why the point stays disturbed; empty when clean
 };
 
 // A memory's latency under load, seen from one domain (Intel MLC's loaded latency, the Mess
@@ -209,6 +211,7 @@ struct LoadedLatencyCurve {
   std::optional<double> knee_gbps;         // where the median reaches 2 x idle; none: no_knee
   std::string no_knee;
   bool rises_within_intervals = true;  // by the load asked, each p90 at or above the previous p10
+  bool medians_rise = true;            // by the load asked, each median at or above the previous
   Status status = Status::ok;
   std::string status_reason;
 

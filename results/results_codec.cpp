@@ -347,12 +347,15 @@ CurvePoint curve_from(const json& j, const MemoryReader& memories) {
 json loaded_curve_json(const LoadedLatencyCurve& c) {
   json points = json::array();
   for (const LoadedLatencyPoint& p : c.points) {
-    points.push_back({{"delay", p.delay ? json(*p.delay) : json()},
-                      {"injector_gbps", p.injector_gbps},
-                      {"samples_ns", p.samples_ns},
-                      {"p10_ns", p.p10_ns},
-                      {"p50_ns", p.p50_ns},
-                      {"p90_ns", p.p90_ns}});
+    json point = {{"delay", p.delay ? json(*p.delay) : json()},
+                  {"injector_gbps", p.injector_gbps},
+                  {"samples_ns", p.samples_ns},
+                  {"p10_ns", p.p10_ns},
+                  {"p50_ns", p.p50_ns},
+                  {"p90_ns", p.p90_ns}};
+    add_interference(point, p.interference);
+    if (!p.disturbed.empty()) point["disturbed"] = p.disturbed;
+    points.push_back(std::move(point));
   }
   return {{"domain", c.domain},
           {"memory", memory_text(c.memory)},
@@ -371,6 +374,7 @@ json loaded_curve_json(const LoadedLatencyCurve& c) {
           {"knee_gbps", number_or_null(c.knee_gbps)},
           {"no_knee", c.no_knee},
           {"rises_within_intervals", c.rises_within_intervals},
+          {"medians_rise", c.medians_rise},
           {"status", status_text(c.status, c.status_reason)}};
 }
 
@@ -397,6 +401,8 @@ LoadedLatencyCurve loaded_curve_from(const json& j, const MemoryReader& memories
     p.p10_ns = quantile(p.samples_ns, 0.1);
     p.p50_ns = quantile(p.samples_ns, 0.5);
     p.p90_ns = quantile(p.samples_ns, 0.9);
+    p.interference = interference_from(point);
+    p.disturbed = point.value("disturbed", std::string());
     c.points.push_back(std::move(p));
   }
   c.idle_ns = read_optional(j, "idle_ns");
@@ -404,6 +410,7 @@ LoadedLatencyCurve loaded_curve_from(const json& j, const MemoryReader& memories
   c.knee_gbps = read_optional(j, "knee_gbps");
   c.no_knee = j.at("no_knee").get<std::string>();
   c.rises_within_intervals = j.at("rises_within_intervals").get<bool>();
+  c.medians_rise = j.value("medians_rise", c.rises_within_intervals);  // before 1.10: not told
   read_status(j, c);
   return c;
 }

@@ -33,6 +33,7 @@ LoadedCurveSummary summarize_loaded_curve(const std::vector<LoadedPoint>& points
   });
   for (std::size_t i = 1; i < by_rate.size(); ++i) {
     if (by_rate[i].p90_ns < by_rate[i - 1].p10_ns) curve.rises_within_intervals = false;
+    if (by_rate[i].p50_ns < by_rate[i - 1].p50_ns) curve.medians_rise = false;
   }
   if (!curve.idle_ns) {
     curve.no_knee = "no idle point";

@@ -42,6 +42,10 @@ struct LoadedCurveSummary {
   // fall, while the latency keeps rising (the Mess curves' wall; here delay 0 read 26.5 GB/s at
   // 236 ns beside delay 2's 27.2 GB/s at 204 ns).
   bool rises_within_intervals = true;
+  // The same for the medians: each at or above the previous one. A curve whose medians fall
+  // within the samples' spread (580, 1058, 660 ns) does not rise monotonically; its samples do
+  // not resolve whether the latency falls.
+  bool medians_rise = true;
 };
 
 // Points without samples are left out.

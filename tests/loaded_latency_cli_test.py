@@ -3,10 +3,13 @@ comes first with no injection, whose injectors move far more at no delay than at
 factor of 20: a delay of 65536 counting-loop iterations per access leaves them tens of microseconds
 apart), whose chase percentiles are ordered, with its pages placed; --out writes the same curves
 and the memory's figure, and refuses a directory that has curves; bad input refused with one line
-and exit 2.
+and exit 2. With a CPU-bound process on the injector's CPU (it then runs about half the time, far
+over the 2 % the watch allows), every injecting point is marked disturbed, the curve unstable, and
+the text names the injector.
     loaded_latency_cli_test.py LARM"""
 import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -64,6 +67,33 @@ else:
         c.check(curve["chain_placement"] == 1 and curve["injector_placement"] == 1,
                 f"{what}: placement {curve['chain_placement']} {curve['injector_placement']}")
         c.check_equal(curve["read_share"], 1 if curve["mix"] == "1" else 0.5, f"{what}: read share")
+
+    if curves:
+        injector_pu = curves[0]["injector_pus"][0]
+        hog = subprocess.Popen(
+            [sys.executable, "-c",
+             f"import os, time\nos.sched_setaffinity(0, {{{injector_pu}}})\nend = time.time() + 120"
+             "\nwhile time.time() < end: pass"])
+        try:
+            r = run(larm, "loaded-latency", "--injectors", "1", "--mix", "1", "--delays", "64,0",
+                    "--samples", "3", "--json")
+            t = run(larm, "loaded-latency", "--injectors", "1", "--mix", "1", "--delays", "0",
+                    "--samples", "3")
+        finally:
+            hog.kill()
+            hog.wait(timeout=30)
+        c.check(r.returncode == 0, f"loaded-latency beside a hog: exit {r.returncode}: {r.stderr}")
+        if r.returncode == 0:
+            curve = json.loads(r.stdout)[0]
+            for p in curve["points"][1:]:
+                c.check(f"PU {injector_pu}" in p.get("disturbed", "") and
+                        p.get("interference", {}).get("samples", 0) >= 1,
+                        f"beside a hog on PU {injector_pu}: point {p.get('delay')} disturbed "
+                        f"({p.get('disturbed', 'not said')}) and re-taken")
+            c.check(curve["status"].startswith("unstable"),
+                    f"beside a hog: the curve is unstable ({curve['status']})")
+        c.check(t.returncode == 0 and "disturbed: injector thread 1" in t.stdout,
+                f"beside a hog: the text marks the point ({t.stdout[-600:]})")
 
 for args, expected, what in (
         (("--mix", "3:1"), "is not 1, 2:1 or 1:1", "unknown mix"),

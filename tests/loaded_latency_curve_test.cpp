@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/loaded_latency_figure.h"
+#include "report/text/loaded_latency_text.h"
 #include "results/records.h"
 #include "roofline/loaded_latency_curve.h"
 
@@ -52,6 +53,47 @@ TEST(LoadedLatencyCurve, NoKneeBelowDoubleAndAFallSaid) {
   EXPECT_FALSE(c.knee_gbps.has_value());
   EXPECT_NE(c.no_knee.find("stays under 2"), std::string::npos);
   EXPECT_FALSE(c.rises_within_intervals);  // 150 ± 2 % then 120 ± 2 %
+}
+
+// A series going 580, 1058, 660 ns (a busy host) with samples spread over all of it: no fall beyond
+// the intervals, but a median falls: it does not rise monotonically, and the text says so.
+TEST(LoadedLatencyCurve, AMedianThatFallsWithinItsIntervalIsNoMonotonicRise) {
+  const auto wide = [](std::optional<std::uint32_t> delay, double gbps, double ns) {
+    return LoadedPoint{delay, gbps, {ns * 0.5, ns, ns * 2.0}};
+  };
+  const LoadedCurveSummary c =
+      summarize_loaded_curve({wide(std::nullopt, 0, 580), wide(64, 5, 1058), wide(0, 20, 660)});
+  EXPECT_TRUE(c.rises_within_intervals);
+  EXPECT_FALSE(c.medians_rise);
+  const std::string text = text::monotony_text(c.medians_rise, c.rises_within_intervals);
+  EXPECT_EQ(text.find("rises monotonically"), std::string::npos) << text;
+  EXPECT_NE(text.find("does not rise monotonically"), std::string::npos) << text;
+  // Rising medians rise monotonically.
+  const LoadedCurveSummary up =
+      summarize_loaded_curve({wide(std::nullopt, 0, 580), wide(64, 5, 600), wide(0, 20, 660)});
+  EXPECT_TRUE(up.medians_rise);
+  EXPECT_EQ(text::monotony_text(up.medians_rise, up.rises_within_intervals).rfind("rises", 0), 0u);
+}
+
+// A disturbed point is written with its interference and reason; a clean point without them.
+TEST(LoadedLatencyCurve, DisturbedPointsAreWrittenCleanOnesAsBefore) {
+  results::LoadedLatencyCurve c;
+  c.mix = "1";
+  c.memory = MemoryRef{0, 0};
+  results::LoadedLatencyPoint p;
+  p.samples_ns = {100, 101, 102};
+  p.disturbed = "injector thread 1 (PU 1) did not run 51.0 % of the point";
+  p.interference = {2, 0, p.disturbed};
+  results::LoadedLatencyPoint clean;
+  clean.delay = 0;
+  clean.samples_ns = {120};
+  c.points = {p, clean};
+  c.medians_rise = false;
+  const nlohmann::json j = results::loaded_curve_json(c);
+  EXPECT_EQ(j["points"][0]["disturbed"], p.disturbed);
+  EXPECT_FALSE(j["points"][1].contains("disturbed"));
+  EXPECT_FALSE(j["points"][1].contains("interference"));
+  EXPECT_EQ(j["medians_rise"], false);
 }
 
 TEST(LoadedLatencyCurve, WithoutIdlePointOrSamples) {

@@ -36,6 +36,22 @@ TEST(PlacementProbe, TheTwoVcpusOfTheGuestApartOrNot) {
             std::string::npos;
   }
   EXPECT_TRUE(said);
+  // Under other load the slow pair is named with the load, not as a placement.
+  bool load_named = false, placement_named = false;
+  for (const std::string& line : probe.lines(0.675)) {
+    load_named |= line.find(
+                      "measured 190 ns with 67.5 % of the CPUs busy elsewhere: the load "
+                      "explains it") != std::string::npos;
+    placement_named |= line.find("they do not, now") != std::string::npos;
+  }
+  EXPECT_TRUE(load_named);
+  EXPECT_FALSE(placement_named);
+  // A little load, under kProbeLoadLimit, does not excuse it.
+  bool placement_under_little_load = false;
+  for (const std::string& line : probe.lines(0.05)) {
+    placement_under_little_load |= line.find("they do not, now") != std::string::npos;
+  }
+  EXPECT_TRUE(placement_under_little_load);
 }
 
 // The Zen 3 guest's third placement: its two vCPUs, declared as two cores sharing an L3, on one

@@ -16,6 +16,7 @@
 #include "platform/buffer.h"
 #include "platform/interrupt_guard.h"
 #include "report/loaded_latency_figure.h"
+#include "report/text/loaded_latency_text.h"
 #include "results/atomic_file.h"
 #include "results/number_text.h"
 #include "results/printable_text.h"
@@ -207,11 +208,13 @@ int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions&
               << results::format_number("%.0f", 100 * measured.chain_placement) << " % / "
               << results::format_number("%.0f", 100 * measured.injector_placement) << " %\n";
     std::cout << "   delay  injectors GB/s   median ns      p90 ns\n";
-    for (const roofline::LoadedPointSummary& s : curve.points) {
+    for (const results::LoadedLatencyPoint& s : record.points) {
+      if (s.samples_ns.empty()) continue;
       std::cout << (s.delay ? results::format_number("%8.0f", *s.delay) : std::string("    idle"))
-                << results::format_number("%17.2f", s.gbps)
+                << results::format_number("%17.2f", s.injector_gbps)
                 << results::format_number("%12.1f", s.p50_ns)
-                << results::format_number("%12.1f", s.p90_ns) << "\n";
+                << results::format_number("%12.1f", s.p90_ns)
+                << (s.disturbed.empty() ? "" : "  disturbed: " + s.disturbed) << "\n";
     }
     std::cout << "Idle " << (curve.idle_ns ? results::format_number("%.1f", *curve.idle_ns) : "-")
               << " ns (median); saturation "
@@ -219,12 +222,18 @@ int run_loaded_latency(const LoadedLatencyOptions& options, const GlobalOptions&
               << " GB/s (the injectors' most); knee "
               << (curve.knee_gbps ? results::format_number("%.2f", *curve.knee_gbps) + " GB/s"
                                   : "none: " + curve.no_knee)
-              << "; " << (curve.rises_within_intervals ? "rises" : "does not rise")
-              << " monotonically within the samples' p10-p90\n";
+              << "; " << text::monotony_text(record.medians_rise, record.rises_within_intervals)
+              << "\n";
     if (reference.latency_ns && curve.idle_ns) {
       std::cout << "  idle vs the memory's latency roof ("
                 << results::format_number("%.1f", *reference.latency_ns)
-                << " ns, median): " << percent(*curve.idle_ns / *reference.latency_ns) << "\n";
+                << " ns, median): " << percent(*curve.idle_ns / *reference.latency_ns);
+      // A disturbed idle point compares the host's load, not the memory.
+      if (!record.points.empty() && !record.points.front().delay &&
+          !record.points.front().disturbed.empty()) {
+        std::cout << " (the idle point stays disturbed: not a measure of the memory)";
+      }
+      std::cout << "\n";
     }
     if (reference.curve_gbps && record.read_share == 1) {
       std::cout << "  saturation vs " << reference.curve_what << " ("

@@ -20,6 +20,15 @@ double saturated_ns(const results::LoadedLatencyCurve& curve) {
 
 }  // namespace
 
+std::string monotony_text(bool medians_rise, bool rises_within_intervals) {
+  if (medians_rise) return "rises monotonically (each median at or above the one before)";
+  if (rises_within_intervals) {
+    return "does not rise monotonically: a median falls, within the samples' p10-p90 (the "
+           "samples do not resolve it)";
+  }
+  return "does not rise monotonically: it falls beyond its samples' p10-p90";
+}
+
 std::string loaded_latency_table(const results::Results& results) {
   if (results.loaded_latency.empty()) return "";
   std::ostringstream out;
@@ -47,7 +56,11 @@ std::string loaded_latency_table(const results::Results& results) {
                 : std::string("        "))
         << (c.knee_gbps ? results::format_number("%11.2f", *c.knee_gbps)
                         : std::string("       none"));
-    if (!c.rises_within_intervals) out << "  (falls beyond its p10-p90)";
+    if (!c.rises_within_intervals) {
+      out << "  (falls beyond its p10-p90)";
+    } else if (!c.medians_rise) {
+      out << "  (a median falls, within its p10-p90)";
+    }
     if (c.status != Status::ok) out << "  " << status_text(c.status, c.status_reason);
     out << "\n";
   }

@@ -11,4 +11,8 @@ namespace larm::text {
 // "" when the results hold no loaded-latency curve.
 std::string loaded_latency_table(const results::Results& results);
 
+// How a curve's latency goes with the load asked, from its record's two tests: "rises
+// monotonically" only when every median is at or above the one before.
+std::string monotony_text(bool medians_rise, bool rises_within_intervals);
+
 }  // namespace larm::text
