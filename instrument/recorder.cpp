@@ -18,6 +18,7 @@
 
 #include "instrument/messages.h"
 #include "instrument/monitor/region_source.h"
+#include "instrument/recorder_parts.h"
 #include "instrument/region_report.h"
 #include "platform/arch.h"
 #include "platform/clock.h"
@@ -28,14 +29,15 @@
 #include "results/printable_text.h"
 
 namespace larm::instrument {
+
+using namespace recorder_parts;
+
 namespace {
 
 // The most bytes one load or store instruction can be declared to move (LARM_ACCESS_BYTES): a
 // vector register is 64, a cache line up to 256; beyond a page it is no access width.
 constexpr double kMaxAccessBytes = 4096;
 
-// Set once by init, before state_ turns active (release); read after an acquire of state_.
-bool g_use_tsc = false;
 // kBusyCallNs in ticks of now_ticks() (the busy-thread sampling's period): as is for
 // clock_gettime; for the TSC, its rate measured by init over kQuickCalibrationNs.
 std::atomic<std::uint64_t> g_busy_period_ticks{kBusyCallNs};
@@ -47,10 +49,6 @@ double quick_ticks_per_ns() {
   std::uint64_t now = ns;
   while (now - ns < kQuickCalibrationNs) now = platform::monotonic_raw_ns();
   return static_cast<double>(platform::arch::counter_now() - ticks) / static_cast<double>(now - ns);
-}
-
-std::uint64_t now_ticks() {
-  return g_use_tsc ? platform::arch::counter_now() : platform::monotonic_raw_ns();
 }
 
 // CPU time of every thread of the process so far (CLOCK_PROCESS_CPUTIME_ID), or of the calling
@@ -70,10 +68,28 @@ std::atomic<long> g_reentrant_calls{0};
 static_assert(std::atomic<long>::is_always_lock_free, "counted from signal handlers");
 thread_local std::uint64_t t_generation = 0;
 
-// Shortest run over which the TSC rate is derived at finalize (error ~ 1e-5 at 20 ms).
-constexpr std::uint64_t kMinCalibrationNs = 20'000'000;
-// A tag whose pages are still untouched is queried again at most this many times.
-constexpr int kMaxDataRequeries = 8;
+std::string_view frame_name(const ThreadState::Frame& frame) {
+  return frame.record != nullptr ? std::string_view(frame.record->name)
+                                 : std::string_view(frame.refused_name);
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+const char* env(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : nullptr;
+}
+
+}  // namespace
+
+namespace recorder_parts {
+
+bool g_use_tsc = false;
 
 std::string shown_name(std::string_view name) {
   constexpr std::size_t kShown = 60;
@@ -105,87 +121,7 @@ std::optional<std::string_view> checked_name(const char* name, const char* funct
   return std::string_view(name, length);
 }
 
-std::string_view frame_name(const ThreadState::Frame& frame) {
-  return frame.record != nullptr ? std::string_view(frame.record->name)
-                                 : std::string_view(frame.refused_name);
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
-
-const char* env(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? value : nullptr;
-}
-
-bool has_untouched_pages(const DataTag& tag) {
-  const auto it = tag.pages_by_node.find(-ENOENT);
-  return it != tag.pages_by_node.end() && it->second > 0;
-}
-
-std::uintptr_t page_bytes() {
-  static const auto bytes = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  return bytes;
-}
-
-// Where the pages of a handle's runs sit now: kMaxPagesQueried pages at most over all its runs,
-// shared in proportion to their pages (each run at least one).
-void query_handle(DataHandle& handle) {
-  DataTag& tag = handle.tag;
-  tag.pages_by_node.clear();
-  tag.neighbours_compared = tag.neighbours_apart = 0;
-  // Its extent, kept here rather than at every tag (a handle tagged row by row has many).
-  tag.address = handle.runs.empty() ? 0 : handle.runs.begin()->first;
-  tag.runs = handle.runs.size();
-  tag.bytes = 0;
-  for (const auto& [first, end] : handle.runs) tag.bytes += end - first;
-  const std::size_t pages = tag.bytes / page_bytes();
-  if (pages == 0) return;
-  // More runs than pages to query: every k-th run, so that the queries stay bounded.
-  const std::size_t stride = std::max<std::size_t>(1, handle.runs.size() / kMaxPagesQueried);
-  std::size_t index = 0;
-  try {
-    for (const auto& [first, end] : handle.runs) {
-      if (index++ % stride != 0) continue;
-      const std::size_t run_pages = (end - first) / page_bytes();
-      const std::size_t budget =
-          std::max<std::size_t>(1, run_pages * kMaxPagesQueried * stride / pages);
-      const platform::PageLayout layout =
-          platform::query_page_layout(reinterpret_cast<const void*>(first), end - first, budget);
-      for (const auto& [node, count] : layout.per_node) tag.pages_by_node[node] += count;
-      tag.neighbours_compared += layout.neighbours_compared;
-      tag.neighbours_apart += layout.neighbours_apart;
-    }
-  } catch (const std::exception& error) {
-    report(MessageKind::placement, error.what());
-    tag.pages_by_node.clear();
-    tag.neighbours_compared = tag.neighbours_apart = 0;
-  }
-}
-
-// The pages of [first, end) not yet in `runs`, merged into them; returns the new stretches.
-std::vector<std::pair<std::uintptr_t, std::uintptr_t>> merge_run(
-    std::map<std::uintptr_t, std::uintptr_t>& runs, std::uintptr_t first, std::uintptr_t end) {
-  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> added;
-  auto it = runs.upper_bound(first);
-  if (it != runs.begin() && std::prev(it)->second >= first) --it;
-  std::uintptr_t cursor = first, merged_first = first, merged_end = end;
-  while (it != runs.end() && it->first <= end) {
-    if (it->first > cursor) added.emplace_back(cursor, it->first);
-    cursor = std::max(cursor, it->second);
-    merged_first = std::min(merged_first, it->first);
-    merged_end = std::max(merged_end, it->second);
-    it = runs.erase(it);
-  }
-  if (cursor < end) added.emplace_back(cursor, end);
-  runs.emplace(merged_first, merged_end);
-  return added;
-}
-
+// The checked name's record emptied for a reset.
 void reset_counts(RegionRecord& record) {
   RegionRecord fresh;
   fresh.name = std::move(record.name);
@@ -194,7 +130,7 @@ void reset_counts(RegionRecord& record) {
   record = std::move(fresh);
 }
 
-}  // namespace
+}  // namespace recorder_parts
 
 Recorder& process_recorder() {
   // Never destroyed: threads the application did not join may still call in during exit.
@@ -545,261 +481,6 @@ int Recorder::declare(const char* name, const char* api, double flops, double by
     record->rw_declared = true;
   }
   return 0;
-}
-
-void Recorder::tag_range(const std::string& name, const void* ptr, std::size_t len) {
-  const auto address = reinterpret_cast<std::uintptr_t>(ptr);
-  const std::uintptr_t first = address & ~(page_bytes() - 1);
-  const std::uintptr_t end = (address + len + page_bytes() - 1) & ~(page_bytes() - 1);
-  DataHandle& handle = handles_[name];
-  const bool was_pending = !handle.runs.empty() && handle.tag.pending;
-  handle.tag.handle = name;
-  ++handle.tag.ranges_tagged;
-  // The pages tagged for the first time: were they touched already, and where?
-  for (const auto& [from, to] : merge_run(handle.runs, first, end)) {
-    try {
-      const std::size_t pages = (to - from) / page_bytes();
-      for (const auto& [node, count] :
-           platform::query_page_nodes(reinterpret_cast<const void*>(from), to - from,
-                                      std::min<std::size_t>(pages, kMaxPagesQueried))) {
-        handle.tag.at_tag_by_node[node] += count;
-      }
-    } catch (const std::exception& error) {
-      report(MessageKind::placement, error.what());
-    }
-  }
-  // Not queried now (a handle tagged row by row would be queried once per row): marked pending,
-  // queried at the next end of a region that uses it and at finalize.
-  handle.tag.pending = true;
-  handle.tag.requeries = 0;
-  if (!was_pending) pending_data_.fetch_add(1, std::memory_order_relaxed);
-}
-
-int Recorder::data(const char* name, const void* ptr, std::size_t len) {
-  return tag_data("larm_region_data", name, ptr, len, true);
-}
-
-int Recorder::data_tag(const char* handle, const void* ptr, std::size_t len) {
-  return tag_data("larm_data_tag", handle, ptr, len, false);
-}
-
-int Recorder::tag_data(const char* api, const char* name, const void* ptr, std::size_t len,
-                       bool used_by_region) {
-  if (!ensure_active()) return -1;
-  const auto checked = checked_name(name, api, true);
-  if (!checked) return -1;
-  if (ptr == nullptr || len == 0) {
-    report(MessageKind::misuse, std::string(api) + "(" + shown_name(*checked) +
-                                    "): NULL pointer or zero length: ignored");
-    return -1;
-  }
-  const std::string key(*checked);
-  std::lock_guard lock(data_mutex_);
-  tag_range(key, ptr, len);
-  if (used_by_region) {
-    auto& used = uses_[key];
-    if (std::find(used.begin(), used.end(), key) == used.end()) used.push_back(key);
-  }
-  return 0;
-}
-
-int Recorder::region_uses(const char* region, const char* handle) {
-  if (!ensure_active()) return -1;
-  const auto region_name = checked_name(region, "larm_region_uses", true);
-  if (!region_name) return -1;
-  const auto handle_name = checked_name(handle, "larm_region_uses", true);
-  if (!handle_name) return -1;
-  std::lock_guard lock(data_mutex_);
-  auto& used = uses_[std::string(*region_name)];
-  if (std::find(used.begin(), used.end(), *handle_name) == used.end()) {
-    used.emplace_back(*handle_name);
-  }
-  return 0;
-}
-
-void Recorder::requery_pending_data(std::string_view name) {
-  std::lock_guard lock(data_mutex_);
-  const auto found = uses_.find(name);
-  if (found == uses_.end()) return;
-  for (const std::string& used : found->second) {
-    const auto handle = handles_.find(used);
-    if (handle == handles_.end() || !handle->second.tag.pending) continue;
-    DataTag& tag = handle->second.tag;
-    query_handle(handle->second);
-    ++tag.requeries;
-    if (!has_untouched_pages(tag) || tag.requeries >= kMaxDataRequeries) {
-      tag.pending = false;
-      pending_data_.fetch_sub(1, std::memory_order_relaxed);
-    }
-  }
-}
-
-double Recorder::ticks_per_second(std::uint64_t ticks_now, std::uint64_t ns_now) const {
-  // The TSC against CLOCK_MONOTONIC_RAW since init; clock_gettime ticks are nanoseconds.
-  if (!g_use_tsc || ns_now <= start_ns_) return 1e9;
-  return static_cast<double>(ticks_now - start_ticks_) * 1e9 /
-         static_cast<double>(ns_now - start_ns_);
-}
-
-int Recorder::get(const char* name, double* seconds, long* calls) {
-  if (!ensure_active()) return -1;
-  ThreadState& state = *thread_state();
-  const auto checked = checked_name(name, "larm_region_get", false);
-  if (!checked) return -1;
-  const std::uint64_t ticks_now = now_ticks();
-  const std::uint64_t ns_now = platform::monotonic_raw_ns();
-  std::lock_guard lock(state.lock);
-  const auto found = state.regions.find(*checked);
-  if (found == state.regions.end()) return -1;
-  if (seconds != nullptr) {
-    *seconds = static_cast<double>(found->second.ticks) / ticks_per_second(ticks_now, ns_now);
-  }
-  if (calls != nullptr) *calls = static_cast<long>(found->second.calls);
-  return 0;
-}
-
-std::vector<monitor::RegionProgress> Recorder::progress() {
-  std::vector<monitor::RegionProgress> out;
-  if (state_.load() != State::active) return out;
-  const double per_second = ticks_per_second(now_ticks(), platform::monotonic_raw_ns());
-  std::lock_guard registry(registry_mutex_);
-  for (const auto& thread : threads_) {
-    std::lock_guard lock(thread->lock);
-    for (const auto& [name, record] : thread->regions) {
-      monitor::RegionProgress p;
-      p.region = name;
-      p.cpu = record.cpu;
-      p.thread = thread->tid;
-      p.calls = static_cast<double>(record.calls);
-      p.seconds = static_cast<double>(record.ticks) / per_second;
-      p.flops = record.flops_declared ? record.declared_flops : 0;
-      p.bytes = record.bytes_declared ? record.declared_bytes : 0;
-      out.push_back(std::move(p));
-    }
-  }
-  return out;
-}
-
-int Recorder::reset_region(const char* name) {
-  if (!ensure_active()) return -1;
-  ThreadState& state = *thread_state();
-  const auto checked = checked_name(name, "larm_region_reset", false);
-  if (!checked) return -1;
-  std::lock_guard lock(state.lock);
-  const auto found = state.regions.find(*checked);
-  if (found == state.regions.end()) return -1;
-  if (found->second.open_depth > 0) {
-    report(MessageKind::misuse,
-           "larm_region_reset(" + shown_name(*checked) + ") while it is open: ignored");
-    return -1;
-  }
-  reset_counts(found->second);
-  return 0;
-}
-
-Snapshot Recorder::take_snapshot(std::uint64_t end_ticks) {
-  Snapshot snapshot;
-  snapshot.label = label_;
-  snapshot.out_dir = out_dir_;
-  snapshot.file_suffix = file_suffix_;
-  snapshot.started_at = started_at_;
-  snapshot.counters = &counters_;
-  snapshot.counters_unavailable = counters_unavailable_;
-  snapshot.access_bytes = access_bytes_;
-  {
-    std::lock_guard registry(registry_mutex_);
-    for (const auto& thread : threads_) {
-      std::lock_guard lock(thread->lock);
-      // Regions still open are closed at finalize; another thread's counters cannot be read
-      // from here, so those calls keep their time only.
-      while (!thread->stack.empty()) {
-        auto& frame = thread->stack.back();
-        if (frame.record != nullptr) {
-          snapshot.open_at_finalize.push_back(shown_name(frame.record->name) + " on thread " +
-                                              std::to_string(thread->index));
-          close_frame(frame, end_ticks, nullptr);
-        }
-        thread->stack.pop_back();
-      }
-      ThreadSnapshot copy;
-      copy.index = thread->index;
-      copy.tid = thread->tid;
-      copy.regions.reserve(thread->regions.size());
-      for (const auto& [name, record] : thread->regions) copy.regions.push_back(record);
-      snapshot.threads.push_back(std::move(copy));
-    }
-  }
-  {
-    std::lock_guard lock(data_mutex_);
-    for (auto& [name, handle] : handles_) {
-      if (handle.tag.pending || handle.tag.pages_by_node.empty()) query_handle(handle);
-    }
-    for (const auto& [region, used] : uses_) {
-      auto& tags = snapshot.data[region];
-      for (const std::string& name : used) {
-        const auto handle = handles_.find(name);
-        if (handle != handles_.end()) {
-          tags.push_back(handle->second.tag);
-        } else {
-          report(MessageKind::misuse, "larm_region_uses(" + shown_name(region) + ", " +
-                                          shown_name(name) +
-                                          "): no data was tagged with that name (larm_data_tag)");
-        }
-      }
-    }
-  }
-  // The TSC rate over the whole run, against CLOCK_MONOTONIC_RAW: long enough to be exact.
-  while (platform::monotonic_raw_ns() - start_ns_ < kMinCalibrationNs) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  const std::uint64_t ns = platform::monotonic_raw_ns();
-  const std::uint64_t ticks = now_ticks();
-  snapshot.ticks_per_second = ticks_per_second(ticks, ns);
-  snapshot.wall_seconds = static_cast<double>(end_ticks - start_ticks_) / snapshot.ticks_per_second;
-  snapshot.start_ticks = start_ticks_;
-  snapshot.clock_source = g_use_tsc ? "invariant TSC" : "clock_gettime(MONOTONIC_RAW)";
-  return snapshot;
-}
-
-int Recorder::finalize() {
-  std::lock_guard lifecycle(lifecycle_mutex_);
-  const std::uint64_t end_ticks = now_ticks();
-  const State state = state_.load(std::memory_order_acquire);
-  if (state == State::finalized) {
-    report(MessageKind::lifecycle, "larm_finalize called again: the regions were already written");
-    return -1;
-  }
-  if (state == State::idle) {
-    report(MessageKind::lifecycle,
-           "larm_finalize without larm_init or any region: nothing to write");
-    return -1;
-  }
-  state_.store(State::finalized, std::memory_order_release);
-  try {
-    Snapshot snapshot = take_snapshot(end_ticks);
-    for (const auto& open : snapshot.open_at_finalize) {
-      report(MessageKind::lifecycle,
-             "region " + open + " still open at larm_finalize: closed there");
-    }
-    if (forked_child_ && !snapshot.has_calls()) return 0;  // a child that recorded nothing
-    if (claim_fd_ < 0 && !forked_child_ && file_suffix_.empty()) {
-      try {
-        claim_out_dir();  // the directory could not be written at init
-      } catch (const std::exception&) {
-        // write_regions reports it and falls back to the temporary directory
-      }
-      snapshot.file_suffix = file_suffix_;
-    }
-    if (const long refused = reentrant_calls(); refused > 0) {
-      report(MessageKind::misuse, std::to_string(refused) +
-                                      " region calls interrupted liblarm on their own thread (from "
-                                      "a signal handler?) and were refused");
-    }
-    return write_regions(snapshot) ? 0 : -1;
-  } catch (const std::exception& error) {
-    report(MessageKind::lifecycle, std::string("larm_finalize failed: ") + error.what());
-    return -1;
-  }
 }
 
 ThreadEntry::ThreadEntry() noexcept : entered_(!t_inside) {
