@@ -1,4 +1,5 @@
-// Candidate placements of a region, their predicted performance, ranking and commands.
+// The predicted performance of a region's candidate placements (policy_candidates.h), their
+// ranking, and the records larm advise writes.
 #include "roofline/policy_advice.h"
 
 #include <algorithm>
