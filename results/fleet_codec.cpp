@@ -124,7 +124,10 @@ nlohmann::json to_json(const Fleet& fleet) {
                        {"drop", d.drop},
                        {"mads", results::number_or_null(d.mads)}});
     }
-    outliers.push_back({{"host", o.host}, {"topology", topology}, {"roofs", drops}});
+    outliers.push_back({{"host", o.host},
+                        {"topology", topology},
+                        {"roofs", drops},
+                        {"interfered_samples", o.interfered_samples}});
   }
   doc["outliers"] = std::move(outliers);
   return doc;
@@ -187,6 +190,7 @@ Fleet fleet_from_json(const nlohmann::json& doc) {
                            d.at("value").get<double>(), d.at("others_median").get<double>(),
                            d.at("drop").get<double>(), read_optional(d.at("mads"))});
       }
+      o.interfered_samples = j.value("interfered_samples", 0);
       fleet.outliers.push_back(std::move(o));
     }
   } catch (const nlohmann::json::exception& e) {

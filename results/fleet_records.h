@@ -16,7 +16,7 @@ namespace larm::fleet {
 
 inline constexpr const char* kFleetFile = "fleet.json";
 inline constexpr const char* kFleetCsv = "fleet.csv";
-inline constexpr const char* kFleetSchemaVersion = "1.0";
+inline constexpr const char* kFleetSchemaVersion = "1.1";
 
 // How a node's run ended, as rank 0 saw it.
 enum class NodeOutcome {
@@ -93,6 +93,9 @@ struct FleetOutlier {
   std::string host;
   std::vector<TopologyDifference> topology;
   std::vector<RoofDrop> roofs;  // the largest drop first
+  // Its own samples found interfered with during its run: its host's other load may explain
+  // its low roofs as well as the node.
+  int interfered_samples = 0;
 };
 
 // A node is an outlier on a roof when it lies more than `mads` scaled MADs (1.4826 MAD, which is

@@ -157,6 +157,11 @@ NodeDigest digest(const results::Results& results) {
     d.roofs.push_back({roof_key(r), r.unit(), r.domain, !r.is_ceiling() && r.access == Access::load,
                        r.is_ceiling() && r.precision == Precision::dp, r.roof});
   }
+  results::for_each_measurement(results, [&](const auto& record) {
+    if constexpr (requires { record.interference; }) {
+      d.interfered_samples += record.interference.samples;
+    }
+  });
   return d;
 }
 
@@ -165,7 +170,9 @@ nlohmann::json digest_json(const NodeDigest& d) {
   for (const RoofValue& r : d.roofs) {
     roofs.push_back({r.key, r.unit, r.domain, r.load_bandwidth, r.dp_ceiling, r.value});
   }
-  return {{"shape", shape_json(d.shape)}, {"roofs", roofs}};
+  return {{"shape", shape_json(d.shape)},
+          {"roofs", roofs},
+          {"interfered_samples", d.interfered_samples}};
 }
 
 NodeDigest digest_from_json(const nlohmann::json& j) {
@@ -176,6 +183,7 @@ NodeDigest digest_from_json(const nlohmann::json& j) {
       d.roofs.push_back({r.at(0).get<std::string>(), r.at(1).get<std::string>(), r.at(2).get<int>(),
                          r.at(3).get<bool>(), r.at(4).get<bool>(), r.at(5).get<double>()});
     }
+    d.interfered_samples = j.value("interfered_samples", 0);
     return d;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("malformed node digest: ") + e.what());
@@ -296,6 +304,7 @@ Fleet compare_fleet(std::vector<NodeInput> inputs, const OutlierRule& rule) {
       inputs[i].node.shape = inputs[i].digest->shape;
     }
     outlier.roofs = std::move(drops[i]);
+    if (inputs[i].digest) outlier.interfered_samples = inputs[i].digest->interfered_samples;
     std::sort(outlier.roofs.begin(), outlier.roofs.end(),
               [](const RoofDrop& a, const RoofDrop& b) { return a.drop > b.drop; });
     if (!outlier.topology.empty() || !outlier.roofs.empty()) {

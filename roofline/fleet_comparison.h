@@ -27,6 +27,9 @@ struct RoofValue {
 struct NodeDigest {
   NodeShape shape;
   std::vector<RoofValue> roofs;  // the roofs the model uses (present, not indistinct)
+  // The node's own samples found interfered with (re-taken or kept): a node low on roofs that
+  // says so may be slowed by its host's other load, not only by itself.
+  int interfered_samples = 0;
 };
 
 // "d0 L1 load", "d0 mem 1 remote load", "d0 mem all congestion load", "d0 flops fma dp avx512".

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 
+#include "report/text/fleet_text.h"
 #include "results/statistics.h"
 #include "roofline/fleet_comparison.h"
 
@@ -95,6 +96,30 @@ TEST(FleetComparison, TwoNodesNameTheSlowOneOnItsSlowRoofsOnly) {
       EXPECT_DOUBLE_EQ(r.mad, 100);
     }
   }
+}
+
+// A slow node whose own samples were interfered with carries their count, through the digest's
+// JSON and fleet.json, and the text says its host's load may explain it; a slow node without
+// them reads as before.
+TEST(FleetComparison, ASlowNodeThatWasInterferedWithSaysSo) {
+  NodeInput disturbed = node("b", 200, 30, 100);
+  disturbed.digest->interfered_samples = 37;
+  disturbed.digest = digest_from_json(digest_json(*disturbed.digest));
+  const Fleet fleet = compare_fleet({node("a", 400, 30, 200), disturbed, node("c", 400, 30, 200)});
+  const FleetOutlier* b = outlier(fleet, "b");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->interfered_samples, 37);
+  const Fleet back = fleet_from_json(to_json(fleet));
+  ASSERT_FALSE(back.outliers.empty());
+  EXPECT_EQ(back.outliers.front().interfered_samples, 37);
+  const std::string text = larm::text::describe_fleet(fleet);
+  EXPECT_NE(text.find("its own samples were interfered with 37 times: its host's other load may "
+                      "explain it as well as the node"),
+            std::string::npos)
+      << text;
+  const Fleet quiet =
+      compare_fleet({node("a", 400, 30, 200), node("b", 200, 30, 100), node("c", 400, 30, 200)});
+  EXPECT_EQ(larm::text::describe_fleet(quiet).find("interfered"), std::string::npos);
 }
 
 TEST(FleetComparison, FarForTheSpreadAndLargeEnoughToMatter) {

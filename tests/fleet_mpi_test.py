@@ -125,8 +125,11 @@ with tempfile.TemporaryDirectory() as tmp:
                 f"{victim[0]} is low on {len(low)} of {len(ceilings)} FLOP ceilings and does not "
                 "say it was interfered with")
         for host, roofs in outliers.items():
-            if host != victim[0]:
-                c.check(len(roofs) <= len(low), f"{host} (no interference) is low on more roofs")
+            if host != victim[0] and len(roofs) > len(low):
+                others = json.load(open(os.path.join(out, host, "results.json")))["warnings"]
+                c.check(any("were interfered with" in w for w in others),
+                        f"{host} (no interference injected) is low on more roofs and does not "
+                        "say it was interfered with")
         print(f"interfered node {victim[0]}: low on {len(low)} ceilings, its samples re-taken")
     elif victim:
         # The busy processes take three quarters of the victim's CPU: most ceilings drop (it was
@@ -141,10 +144,14 @@ with tempfile.TemporaryDirectory() as tmp:
         c.check_equal(doc["outliers"][0]["host"], victim[0], "the interfered node comes first")
         # The other nodes share this machine with its other tenants: one of them may lose a core
         # for a while and be named on a few roofs, but never on as many as the interfered one.
+        # On a machine busy with other work a quiet node can lose its CPU as much: then it says
+        # its samples were interfered with.
         for host, roofs in outliers.items():
-            if host != victim[0]:
-                c.check(len(roofs) < len(low),
-                        f"{host} (no interference) is low on fewer roofs: {sorted(roofs)}")
+            if host != victim[0] and len(roofs) >= len(low):
+                warnings = json.load(open(os.path.join(out, host, "results.json")))["warnings"]
+                c.check(any("were interfered with" in w for w in warnings),
+                        f"{host} (no interference injected) is low on {len(roofs)} roofs, the "
+                        f"interfered node on {len(low)}, and does not say it was interfered with")
         c.check(victim[0] in r.stdout.split("Outliers")[1], "rank 0 prints the outlier")
     for n in doc["nodes"]:
         c.check(os.path.exists(os.path.join(out, n["host"], "roofs.csv")),

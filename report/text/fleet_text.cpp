@@ -43,6 +43,12 @@ std::string describe_fleet(const fleet::Fleet& f) {
       if (!o.topology.empty() && !o.roofs.empty()) out << ",";
       if (!o.roofs.empty())
         out << " " << o.roofs.size() << (o.roofs.size() == 1 ? " roof" : " roofs") << " low";
+      // Its own samples were disturbed: the host's other load, not only the node, may explain it.
+      if (!o.roofs.empty() && o.interfered_samples > 0) {
+        out << " (its own samples were interfered with " << o.interfered_samples
+            << (o.interfered_samples == 1 ? " time" : " times")
+            << ": its host's other load may explain it as well as the node)";
+      }
       out << "\n";
       for (const fleet::TopologyDifference& d : o.topology) {
         out << "    " << padded(d.what, 26) << d.node << " (majority " << d.majority << ")\n";

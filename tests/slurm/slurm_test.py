@@ -196,15 +196,19 @@ PartitionName=test Nodes={host} Default=YES MaxTime=INFINITE State=UP
         # instead of 5 and read 103.4 GFLOP/s against 103.6): both are right; a busy node not
         # named must say it was interfered with. The quiet node shares this machine with its
         # other tenants: it may lose its core for a while and be named on a few roofs (seen in a
-        # CI run: 2 FLOP ceilings 10-16 % low, the busy node, its samples re-taken, on 1), never
-        # on more than 3.
+        # CI run: 2 FLOP ceilings 10-16 % low, the busy node, its samples re-taken, on 1); on a
+        # machine busy with other work (load 4 on 2 vCPUs) it was named on 5. What larm
+        # guarantees under any load: a quiet node named on more than a few roofs says its own
+        # samples were interfered with (the host's load, not a node to replace).
         low = {o["host"]: len(o["roofs"]) for o in doc["outliers"]}
         outliers = set(low)
         for host, count in low.items():
-            if host != busy_node:
-                c.check(count <= 3,
-                        f"the quiet {host} is low on {count} roofs, the busy CPU's node "
-                        f"{busy_node} on {low.get(busy_node, 0)}")
+            if host != busy_node and count > 3:
+                res = json.load(open(os.path.join(out, host, "results.json")))
+                c.check(any("were interfered with" in w for w in res["warnings"]),
+                        f"the quiet {host} is low on {count} roofs (the busy CPU's node "
+                        f"{busy_node} on {low.get(busy_node, 0)}) and does not say its samples "
+                        "were interfered with")
         if busy_node and busy_node not in outliers:
             res = json.load(open(os.path.join(out, busy_node, "results.json")))
             c.check(any("were interfered with" in w for w in res["warnings"]),
