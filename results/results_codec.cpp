@@ -194,6 +194,26 @@ Roof roof_from(const json& j, const MemoryReader& memories) {
   return r;
 }
 
+// The fields every sampled record ends with: its samples' summary, its status, its pages and the
+// interference its samples met.
+template <typename Record>
+void add_sampled(json& own, const Record& r) {
+  own["stats"] = stats_json(r.stats);
+  own["status"] = status_text(r.status, r.status_reason);
+  add_huge_pages(own, r.huge_page_fraction);
+  add_interference(own, r.interference);
+}
+
+// The same read back, the samples (under `key`) summarized again.
+template <typename Record>
+void read_sampled(const json& j, const char* key, std::vector<double>& samples, Record& r) {
+  samples = j.at(key).get<std::vector<double>>();
+  r.stats = summarize(samples);
+  r.huge_page_fraction = read_optional(j, "huge_page_fraction");
+  r.interference = interference_from(j);
+  read_status(j, r);
+}
+
 // The fields every bandwidth series point has, with the record's own fields added.
 json stream_json(const StreamMeasurement& s, json own) {
   own["access"] = name(s.access);
@@ -201,10 +221,7 @@ json stream_json(const StreamMeasurement& s, json own) {
   own["threads"] = s.threads;
   own["working_set_bytes"] = s.working_set_bytes;
   own["samples"] = s.samples;
-  own["stats"] = stats_json(s.stats);
-  own["status"] = status_text(s.status, s.status_reason);
-  add_huge_pages(own, s.huge_page_fraction);
-  add_interference(own, s.interference);
+  add_sampled(own, s);
   return own;
 }
 
@@ -213,11 +230,7 @@ void read_stream(const json& j, StreamMeasurement& s) {
   s.isa = read_word<Isa>(j, "isa");
   s.threads = j.at("threads").get<int>();
   s.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
-  s.samples = j.at("samples").get<std::vector<double>>();
-  s.stats = summarize(s.samples);
-  s.huge_page_fraction = read_optional(j, "huge_page_fraction");
-  s.interference = interference_from(j);
-  read_status(j, s);
+  read_sampled(j, "samples", s.samples, s);
 }
 
 json sweep_json(const SweepPoint& p) {
@@ -237,10 +250,7 @@ json chase_json(const ChasePoint& p, json own) {
   own["memory"] = memory_text(p.memory);
   own["working_set_bytes"] = p.working_set_bytes;
   own["samples_ns"] = p.samples_ns;
-  own["stats"] = stats_json(p.stats);
-  own["status"] = status_text(p.status, p.status_reason);
-  add_huge_pages(own, p.huge_page_fraction);
-  add_interference(own, p.interference);
+  add_sampled(own, p);
   return own;
 }
 
@@ -248,11 +258,7 @@ void read_chase(const json& j, const MemoryReader& memories, ChasePoint& p) {
   p.domain = j.at("domain").get<int>();
   p.memory = memories.read(j);
   p.working_set_bytes = j.at("working_set_bytes").get<std::uint64_t>();
-  p.samples_ns = j.at("samples_ns").get<std::vector<double>>();
-  p.stats = summarize(p.samples_ns);
-  p.huge_page_fraction = read_optional(j, "huge_page_fraction");
-  p.interference = interference_from(j);
-  read_status(j, p);
+  read_sampled(j, "samples_ns", p.samples_ns, p);
 }
 
 json latency_json(const LatencyPoint& p) {

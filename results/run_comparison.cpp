@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include "results/run_history.h"
@@ -112,28 +113,37 @@ RunComparison compare_runs(const Results& a, const Results& b) {
   RunComparison out;
   const Provenance& p = a.provenance;
   const Provenance& q = b.provenance;
-  differ(out.machine, "host", text(p.host), text(q.host));
-  differ(out.machine, "cpu_model", text(p.cpu_model), text(q.cpu_model));
-  differ(out.machine, "cpu_vendor", text(p.cpu_vendor), text(q.cpu_vendor));
-  differ(out.machine, "cpu_family", text(p.cpu_family), text(q.cpu_family));
-  differ(out.machine, "cpu_model_number", text(p.cpu_model_number), text(q.cpu_model_number));
-  differ(out.machine, "cpu_stepping", text(p.cpu_stepping), text(q.cpu_stepping));
-  differ(out.machine, "usable_isas", isas_text(p.usable_isas), isas_text(q.usable_isas));
+  // Each field of the provenance compared, by the name the comparison gives it.
+  using Field = std::pair<const char*, std::function<std::string(const Results&)>>;
+  const auto field = [](const char* what, auto member) {
+    return Field{what, [member](const Results& r) { return text(r.provenance.*member); }};
+  };
+  const Field machine[] = {
+      field("host", &Provenance::host),
+      field("cpu_model", &Provenance::cpu_model),
+      field("cpu_vendor", &Provenance::cpu_vendor),
+      field("cpu_family", &Provenance::cpu_family),
+      field("cpu_model_number", &Provenance::cpu_model_number),
+      field("cpu_stepping", &Provenance::cpu_stepping),
+      {"usable_isas", [](const Results& r) { return isas_text(r.provenance.usable_isas); }}};
+  for (const auto& [what, value] : machine) differ(out.machine, what, value(a), value(b));
   compare_topology(a.topology, b.topology, out);
   out.same_machine =
       out.same_topology && std::none_of(out.machine.begin(), out.machine.end(), [](const auto& d) {
         return d.what.rfind("cpu_", 0) == 0 || d.what == "usable_isas";
       });
 
-  differ(out.settings, "larm_version", text(p.larm_version), text(q.larm_version));
-  differ(out.settings, "git_commit", text(p.git_commit), text(q.git_commit));
-  differ(out.settings, "compiler", text(p.compiler), text(q.compiler));
-  differ(out.settings, "build_type", text(p.build_type), text(q.build_type));
-  differ(out.settings, "kernel", text(p.kernel), text(q.kernel));
-  differ(out.settings, "quick", text(p.quick), text(q.quick));
-  differ(out.settings, "samples", text(p.samples), text(q.samples));
-  differ(out.settings, "passes", text(p.passes), text(q.passes));
-  differ(out.settings, "roof_estimator", name(roof_estimator(a)), name(roof_estimator(b)));
+  const Field settings[] = {
+      field("larm_version", &Provenance::larm_version),
+      field("git_commit", &Provenance::git_commit),
+      field("compiler", &Provenance::compiler),
+      field("build_type", &Provenance::build_type),
+      field("kernel", &Provenance::kernel),
+      field("quick", &Provenance::quick),
+      field("samples", &Provenance::samples),
+      field("passes", &Provenance::passes),
+      {"roof_estimator", [](const Results& r) { return std::string(name(roof_estimator(r))); }}};
+  for (const auto& [what, value] : settings) differ(out.settings, what, value(a), value(b));
   if (p.environment && q.environment && p.environment->is_object() && q.environment->is_object()) {
     for (const auto& [key, value] : p.environment->items()) {
       const auto other = q.environment->find(key);
