@@ -77,6 +77,11 @@ results::Results load_results_argument(const std::string& dir_or_file) {
   }
 }
 
+void add_results_or_fleet_argument(CLI::App& command, std::string& dir) {
+  command.add_option("dir", dir, "results directory (or its results.json), or a fleet directory")
+      ->required();
+}
+
 void add_results_and_regions_arguments(CLI::App& command, std::string& results_dir,
                                        std::vector<std::string>& region_files) {
   command.add_option("results", results_dir, "results directory (or its results.json)")->required();

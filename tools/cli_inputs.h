@@ -44,6 +44,10 @@ std::filesystem::path fleet_directory(const std::string& dir_or_file);
 // The results of a directory (or its results.json); throws UsageError naming the problem.
 results::Results load_results_argument(const std::string& dir_or_file);
 
+// The DIR positional argument of the commands that read a results or a fleet directory (show,
+// plot, report).
+void add_results_or_fleet_argument(CLI::App& command, std::string& dir);
+
 // The RESULTS and REGIONS... positional arguments of the commands that read regions (place,
 // advise).
 void add_results_and_regions_arguments(CLI::App& command, std::string& results_dir,

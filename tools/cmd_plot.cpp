@@ -91,10 +91,7 @@ void setup_plot(CLI::App& app, GlobalOptions& global, Action& action) {
   CLI::App* command = app.add_subcommand(
       "plot", "draw the figures of a results directory with gnuplot (scripts and data kept)");
   add_quiet_option(*command, global);
-  command
-      ->add_option("dir", options->dir,
-                   "results directory (or its results.json), or a fleet directory")
-      ->required();
+  add_results_or_fleet_argument(*command, options->dir);
   add_plot_input_options(*command, options->inputs);
   command->add_option("--format", options->formats, "image formats: png, svg, pdf")
       ->delimiter(',')

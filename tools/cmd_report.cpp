@@ -111,10 +111,7 @@ void setup_report(CLI::App& app, GlobalOptions& global, Action& action) {
       "write report.html (self-contained, figures inline) and report.md of a results "
       "directory");
   add_quiet_option(*command, global);
-  command
-      ->add_option("dir", options->dir,
-                   "results directory (or its results.json), or a fleet directory")
-      ->required();
+  add_results_or_fleet_argument(*command, options->dir);
   add_plot_input_options(*command, options->inputs);
   command->add_option("--out", options->out, "directory of the report (default DIR)");
   command->callback([options, &global, &action] {

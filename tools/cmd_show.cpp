@@ -44,10 +44,7 @@ int run_show(const ShowOptions& options, const GlobalOptions& global) {
 void setup_show(CLI::App& app, GlobalOptions& global, Action& action) {
   auto options = std::make_shared<ShowOptions>();
   CLI::App* command = app.add_subcommand("show", "print the summary of a results directory");
-  command
-      ->add_option("dir", options->dir,
-                   "results directory (or its results.json), or a fleet directory")
-      ->required();
+  add_results_or_fleet_argument(*command, options->dir);
   command->add_flag("--matrix", options->matrix,
                     "domain x memory tables of bandwidth and latency, with the hwloc distances");
   command->callback([options, &global, &action] {
