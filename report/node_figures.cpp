@@ -123,7 +123,7 @@ std::string unstable_overlay(const std::string& data_file, const Series& series)
             " using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb \"#000000\" notitle";
   }
   return text +
-         ", \\\n    NaN with points pt 2 ps 1.5 lc rgb \"#000000\" title "
+         ", \\\n    keyentry with points pt 2 ps 1.5 lc rgb \"#000000\" title "
          "\"unstable (not used for capacities)\"";
 }
 

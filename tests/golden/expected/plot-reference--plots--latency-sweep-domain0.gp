@@ -32,7 +32,7 @@ do for [fmt in formats] {
   set tmargin 6
   plot "latency-sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#0072B2" title "pointer chase, one core", \
     "latency-sweep-domain0.dat" index 0 using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb "#000000" notitle, \
-    NaN with points pt 2 ps 1.5 lc rgb "#000000" title "unstable (not used for capacities)"
+    keyentry with points pt 2 ps 1.5 lc rgb "#000000" title "unstable (not used for capacities)"
   unset multiplot
   set output
 }

@@ -41,7 +41,7 @@ do for [fmt in formats] {
     "sweep-domain0.dat" index 1 using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb "#000000" notitle, \
     "sweep-domain0.dat" index 2 using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb "#000000" notitle, \
     "sweep-domain0.dat" index 3 using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb "#000000" notitle, \
-    NaN with points pt 2 ps 1.5 lc rgb "#000000" title "unstable (not used for capacities)"
+    keyentry with points pt 2 ps 1.5 lc rgb "#000000" title "unstable (not used for capacities)"
   unset multiplot
   set output
 }
