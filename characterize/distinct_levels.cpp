@@ -30,7 +30,9 @@ void mark_level(results::Results& results, int domain, Level level, const std::s
 int mark_levels_without_plateau(results::Results& results, const std::map<int, int>& sized_from) {
   int marked = 0;
   for (const results::CacheCapacity& c : results.capacities) {
-    if (c.effective_bytes) continue;
+    // A level whose edge is not settled has a plateau all the same: its roofs and latency stand,
+    // sized from its declared size.
+    if (c.effective_bytes || !c.settled) continue;
     const bool latency = c.sweep == SizeSweep::latency;
     const std::string reason = "domain " + std::to_string(c.domain) + " " + c.reason;
     mark_level(results, c.domain, c.level, reason, latency, !latency);

@@ -164,6 +164,13 @@ TEST(CacheCapacity, AnL3WithNoPlateauOfItsOwnHasAReasonAndIsMarked) {
   EXPECT_EQ(r.latency[0].status, Status::indistinct);
   EXPECT_NE(r.latency[0].status_reason.find("no plateau of L3"), std::string::npos);
   EXPECT_EQ(r.roofs[0].status, Status::ok);
+
+  // A level whose capacity is not settled (unstable points at its edge) is a level all the same:
+  // neither its latency nor its roofs are marked.
+  r.latency[0].status = Status::ok;
+  r.capacities[2].settled = false;
+  EXPECT_EQ(mark_levels_without_plateau(r), 0);
+  EXPECT_EQ(r.latency[0].status, Status::ok);
 }
 
 TEST(CacheCapacity, NoSweepNoCapacity) {
