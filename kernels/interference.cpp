@@ -47,6 +47,19 @@ double InterferenceJudge::reference(int thread) const {
   return mine.empty() ? 0 : results::median(mine);
 }
 
+std::vector<double> stolen(const std::map<unsigned, platform::CpuTimes>& before,
+                           const std::map<unsigned, platform::CpuTimes>& after,
+                           const std::vector<unsigned>& pus) {
+  std::vector<double> seconds;
+  for (unsigned pu : pus) {
+    const auto b = before.find(pu);
+    const auto a = after.find(pu);
+    if (b == before.end() || a == after.end()) return {};
+    seconds.push_back(a->second.steal_seconds - b->second.steal_seconds);
+  }
+  return seconds;
+}
+
 std::optional<std::string> InterferenceJudge::judge(
     const std::vector<ThreadObservation>& observations, const std::vector<unsigned>& pus,
     const std::vector<double>& steal_seconds) {

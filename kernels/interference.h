@@ -38,6 +38,12 @@ inline constexpr int kMaxInterferedInARow = 4;
 // The pause before re-taking the in_a_row-th interfered sample in a row (1, 2, ...).
 double retake_pause_seconds(double sample_seconds, int in_a_row);
 
+// Seconds stolen from each of `pus` (OS indexes) between two reads of /proc/stat
+// (platform::read_cpu_times); empty when a CPU is missing from either.
+std::vector<double> stolen(const std::map<unsigned, platform::CpuTimes>& before,
+                           const std::map<unsigned, platform::CpuTimes>& after,
+                           const std::vector<unsigned>& pus);
+
 // A few microseconds of dependent adds, timed: the core clock right now, in Hz.
 double run_clock_canary(const platform::Clock& clock);
 

@@ -9,7 +9,6 @@
 #include "codegen/factory.h"
 #include "kernels/interference.h"
 #include "platform/scheduling.h"
-#include "results/statistics.h"
 
 namespace larm::kernels {
 namespace {
@@ -29,23 +28,14 @@ int streams_written(InjectorMix mix) {
   return mix == InjectorMix::read_only ? 0 : 1;
 }
 
-// One injector thread's buffer: its streams one after another; and what its thread lost while it
-// injected (written by that thread, read after the team's run).
+// One injector thread's buffer: its streams one after another; and its thread's schedule around
+// its injection (written by that thread, judged after the team's run).
 struct Injector {
   platform::NodeBuffer buffer;
   std::size_t lines_per_stream = 0;
   alignas(64) std::atomic<std::uint64_t> lines_moved{0};
-  double lost_fraction = 0;  // off its CPU or waiting on a run queue, of its time injecting
+  ThreadObservation seen;
 };
-
-// The fraction of `seconds` a thread did not run, between two reads of its schedule.
-double lost_fraction(const platform::ThreadSchedule& before, const platform::ThreadSchedule& after,
-                     double seconds) {
-  if (!before.known || !after.known || seconds <= 0) return 0;
-  const double on_cpu = static_cast<double>(after.on_cpu_ns - before.on_cpu_ns) * 1e-9;
-  const double waited = static_cast<double>(after.wait_ns - before.wait_ns) * 1e-9;
-  return std::max(std::max(0.0, seconds - on_cpu), waited) / seconds;
-}
 
 // Runs the mix over the streams with `delay` iterations of a counting loop between steps until stop
 // is set, publishing the lines moved (read and written) after every step: a plain store to a line
@@ -175,22 +165,27 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
   };
   InterferenceJudge judge(1);
   const std::vector<unsigned> chase_pu = {team.pus().front()};
+  // The injectors judged over a whole point, as one sample of the team's threads (thread 0, the
+  // chase, unobserved there): no canaries, their schedules and their CPUs' steal.
+  InterferenceJudge injectors_judge(team.size());
   // One point: the injectors at `delay` (none: still), the chase's samples beside them.
   const auto measure_point = [&](InjectorMix mix, const std::optional<std::uint32_t>& delay) {
     std::atomic<bool> stop{false};
     std::atomic<int> started{0};
     LoadedLatencyPoint point;
     point.delay = delay;
+    const auto cpus_before = platform::read_cpu_times();
     team.run([&](int t) {
       if (t != 0) {
         if (!delay) return;
         Injector& own = *injector[static_cast<std::size_t>(t - 1)];
-        const platform::ThreadSchedule before = platform::read_thread_schedule();
+        own.seen = {};
+        own.seen.before = platform::read_thread_schedule();
         const std::uint64_t start = clock.begin();
         started.fetch_add(1);
         inject(own, mix, *delay, stop);
-        own.lost_fraction = lost_fraction(before, platform::read_thread_schedule(),
-                                          clock.seconds(clock.end() - start));
+        own.seen.after = platform::read_thread_schedule();
+        own.seen.work_seconds = clock.seconds(clock.end() - start);
         return;
       }
       while (delay && started.load() < injectors) std::this_thread::yield();
@@ -222,14 +217,8 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
         seen.before = platform::read_thread_schedule();
         seen.work_seconds = chase_seconds(repetitions);
         seen.after = platform::read_thread_schedule();
-        const auto cpu_after = platform::read_cpu_times();
+        const auto steal = stolen(cpu_before, platform::read_cpu_times(), chase_pu);
         seen.canary_after_hz = run_clock_canary(clock);
-        std::vector<double> steal;
-        const auto b = cpu_before.find(chase_pu.front());
-        const auto a = cpu_after.find(chase_pu.front());
-        if (b != cpu_before.end() && a != cpu_after.end()) {
-          steal.push_back(a->second.steal_seconds - b->second.steal_seconds);
-        }
         if (const auto reason = judge.judge({seen}, chase_pu, steal)) {
           ++point.interference.samples;
           point.interference.reason = "the chase's " + *reason;
@@ -257,12 +246,14 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
           std::to_string(point.interference.kept) + " of " + std::to_string(request.samples) +
           " chase samples kept although interfered with (" + point.interference.reason + ")";
     }
-    for (std::size_t i = 0; delay && i < injector.size() && point.disturbed.empty(); ++i) {
-      if (injector[i]->lost_fraction > kMaxOffCpuFraction) {
-        point.disturbed = "injector thread " + std::to_string(i + 1) + " (PU " +
-                          std::to_string(team.pus()[i + 1]) + ") did not run " +
-                          results::percent_text(injector[i]->lost_fraction) +
-                          " of the point: its load was below the rate asked";
+    if (delay && point.disturbed.empty()) {
+      std::vector<ThreadObservation> seen(static_cast<std::size_t>(team.size()));
+      for (std::size_t i = 0; i < injector.size(); ++i) seen[i + 1] = injector[i]->seen;
+      std::vector<double> steal = stolen(cpus_before, platform::read_cpu_times(), team.pus());
+      if (!steal.empty()) steal.front() = 0;  // the chase's CPU: judged sample by sample above
+      if (const auto reason = injectors_judge.judge(seen, team.pus(), steal)) {
+        point.disturbed = "injector " + *reason +
+                          ", the sample being the whole point: its load was below the rate asked";
         point.interference.reason = point.disturbed;
       }
     }

@@ -18,20 +18,6 @@ void throw_if_stopped(const SamplingOptions& options) {
 
 namespace {
 
-// Seconds stolen from each of the team's CPUs between two reads of /proc/stat.
-std::vector<double> stolen(const std::map<unsigned, platform::CpuTimes>& before,
-                           const std::map<unsigned, platform::CpuTimes>& after,
-                           const std::vector<unsigned>& pus) {
-  std::vector<double> seconds;
-  for (unsigned pu : pus) {
-    const auto b = before.find(pu);
-    const auto a = after.find(pu);
-    if (b == before.end() || a == after.end()) return {};
-    seconds.push_back(a->second.steal_seconds - b->second.steal_seconds);
-  }
-  return seconds;
-}
-
 constexpr double kMargin = 1.1;
 
 // The repetitions that make a run of `repetitions` that took `seconds` last the sample's minimum
