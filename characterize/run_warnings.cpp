@@ -34,13 +34,10 @@ int count_misplaced(const results::Results& r) {
 }
 
 void summarize_interference(results::Results& r) {
-  int measurements = 0, samples = 0, kept = 0;
-  results::for_each_measurement(r, [&](const auto& record) {
-    if (!record.interference.any()) return;
-    ++measurements;
-    samples += record.interference.samples;
-    kept += record.interference.kept;
-  });
+  const results::InterferenceTotal total = results::interference_total(r);
+  const int measurements = total.measurements;
+  const int samples = total.interference.samples;
+  const int kept = total.interference.kept;
   if (samples == 0) return;
   r.warnings.push_back(std::to_string(samples) + " samples of " + std::to_string(measurements) +
                        " measurements were interfered with (threads descheduled, stolen from or "

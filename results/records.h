@@ -299,6 +299,21 @@ void for_each_measurement(R& results, F&& f) {
   for (auto& record : results.cache_scaling) f(record);
 }
 
+// The interference every measurement met, together; `measurements`: how many met any.
+struct InterferenceTotal {
+  int measurements = 0;
+  Interference interference;
+};
+inline InterferenceTotal interference_total(const Results& results) {
+  InterferenceTotal total;
+  for_each_measurement(results, [&](const auto& record) {
+    if (!record.interference.any()) return;
+    ++total.measurements;
+    total.interference += record.interference;
+  });
+  return total;
+}
+
 // The ISA of the run's bandwidth kernels, as its provenance records it (none when it does not).
 std::optional<Isa> kernel_isa(const Results& results);
 

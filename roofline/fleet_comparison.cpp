@@ -157,11 +157,7 @@ NodeDigest digest(const results::Results& results) {
     d.roofs.push_back({roof_key(r), r.unit(), r.domain, !r.is_ceiling() && r.access == Access::load,
                        r.is_ceiling() && r.precision == Precision::dp, r.roof});
   }
-  results::for_each_measurement(results, [&](const auto& record) {
-    if constexpr (requires { record.interference; }) {
-      d.interfered_samples += record.interference.samples;
-    }
-  });
+  d.interfered_samples = results::interference_total(results).interference.samples;
   return d;
 }
 
