@@ -332,7 +332,7 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<s
     outcome.stop_signal = g_stop_signal.load();
   }
   if (spawned != 0) {
-    throw UsageError("larm count: cannot run " + results::printable(argv[0]) + ": " +
+    throw UsageError("cannot run " + results::printable(argv[0]) + ": " +
                      std::strerror(spawned));
   }
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -46,6 +46,21 @@ if platform.machine() in ("x86_64", "AMD64"):
                       "1"):
         c.check(line["unroll"] > 16, f"L3 store roof's unroll {line['unroll']}")
 
+# likwid-bench's spellings: -w DOMAIN:SIZE[:THREADS] gives the whole group's size, split over its
+# threads; -t names the access and the ISA.
+for line in bench("-w", "M0:32K:1"):
+    c.check_equal((line["threads"], line["working_set_bytes"]), (1, 32768), "-w M0:32K:1")
+cores = bench("-w", "0:16K")[:1]
+if cores and cores[0]["threads"] > 1:
+    group = cores[0]["threads"]
+    for line in bench("-w", f"0:{64 * group}K:{group}"):
+        c.check_equal(line["working_set_bytes"], 65536, f"-w 0:{64 * group}K:{group} per thread")
+for line in bench("-t", "copy", "-w", "0:16K:1"):
+    c.check_equal(line["access"], "copy", "-t copy")
+if platform.machine() in ("x86_64", "AMD64"):
+    for line in bench("-t", "store_mem_sse", "-w", "0:16K:1"):
+        c.check_equal((line["access"], line["isa"]), ("store-nt", "sse2"), "-t store_mem_sse")
+
 text = run(larm, "bench", "--working-set", "4096", "--samples", "3", "--sample-ms", "2")
 c.check(text.returncode == 0 and " GB/s (p90 of 3 samples" in text.stdout and
         "pages on memory" in text.stdout, f"text output: {text.stdout} {text.stderr}")

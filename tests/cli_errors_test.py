@@ -24,6 +24,11 @@ regions = json.load(open(triad))
 regions["schema_version"] = "2.0"
 json.dump(regions, open(os.path.join(tmp, "regions-v2.json"), "w"))
 
+# The commands larm --help lists.
+commands = {line.split()[0] for line in run(larm, "--help").stdout.splitlines()
+            if line.startswith("  ") and not line.strip().startswith("-") and
+            len(line.split()) > 1 and line[2] != " "}
+
 cases = [
     (["frobnicate"], {}, "unknown command 'frobnicate'"),
     (["frobnicate", "--help"], {}, "unknown command 'frobnicate'"),  # not the main help, exit 0
@@ -53,10 +58,18 @@ cases = [
     (["plan", "--topology", "/nonexistent/topology.xml"], {}, "not found"),
     (["plan", "--isa", "avx3"], {}, "unknown ISA"),
     (["show", "/nonexistent/results"], {}, "cannot read"),
-    (["show"], {}, "dir"),
     (["kernels", "--dump", "no-such-kernel", tmp], {}, "no kernel named"),
     (["place", "/nonexistent/results", "regions.json"], {}, "cannot read"),
-    (["place"], {}, "results"),
+    (["place"], {}, "missing the results directory: give --results DIR"),
+    (["place", "--results", reference], {}, "missing REGIONS"),
+    (["show"], {}, "missing the results directory"),
+    (["diff", reference], {}, "missing AFTER"),
+    (["plot", "-r", reference, reference], {}, "two results directories"),
+    (["bench", "-t", "loadx", "-w", "0:1M"], {}, "-t 'loadx': not a test"),
+    (["bench", "--access", "load", "-t", "load", "-w", "0:1M"], {}, "excludes"),
+    (["bench", "-w", "0:1M", "--working-set", "1M"], {}, "excludes"),
+    (["bench", "-w", "0"], {}, "not DOMAIN:SIZE[:THREADS]"),
+    (["bench"], {}, "give the working set"),
     (["plot", reference, "--placements", os.path.join(tmp, "place-v2.json"), "--out", fresh], {},
      "unsupported place schema_version '2.0'"),
     (["report", reference, "--placements", os.path.join(tmp, "place-list.json"), "--out", fresh],
@@ -85,8 +98,26 @@ for args, env, expected in cases:
     c.check(len(lines) == 1 and lines[0].startswith("larm: error:"),
             f"{what}: stderr is not one 'larm: error:' line: {r.stderr!r}")
     c.check(expected.lower() in r.stderr.lower(), f"{what}: stderr does not mention {expected!r}")
+    # The help of the command the error belongs to, where its options are described ("larm
+    # hybrid swep" belongs to larm hybrid, an unknown command to larm).
+    named = [a for a in args[:2] if not a.startswith("-") and a in commands]
+    help_of = f"larm {named[0]}" if named else "larm"
+    if "mmx" not in env.get("LARM_MAX_ISA", ""):
+        c.check(lines and lines[-1].endswith(f"(see {help_of} --help)"),
+                f"{what}: the error does not point to {help_of} --help: {r.stderr!r}")
     c.check(r.stdout == "", f"{what}: wrote to stdout: {r.stdout!r}")
     c.check(not os.path.exists(fresh), f"{what}: created {fresh}")
+
+# The results directory, one spelling in every command: --results (-r) reads what the first
+# argument reads.
+for flag in ("--results", "-r"):
+    by_option = run(larm, "place", flag, reference, triad)
+    by_position = run(larm, "place", reference, triad)
+    c.check(by_option.returncode == 0 and by_option.stdout == by_position.stdout,
+            f"place {flag} R REGIONS differs from place R REGIONS: {by_option.stderr!r}")
+by_option = run(larm, "show", "--results", reference)
+c.check(by_option.returncode == 0 and by_option.stdout == run(larm, "show", reference).stdout,
+        f"show --results R differs from show R: {by_option.stderr!r}")
 
 # An existing results directory is never overwritten.
 existing = os.path.join(tmp, "existing")

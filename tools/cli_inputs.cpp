@@ -2,6 +2,7 @@
 #include "tools/cli_inputs.h"
 
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 
 #include "results/input_file.h"
@@ -77,16 +78,53 @@ results::Results load_results_argument(const std::string& dir_or_file) {
   }
 }
 
+void add_results_argument(CLI::App& command, std::string& dir, const std::string& description,
+                          std::vector<std::string>* regions) {
+  auto first = std::make_shared<std::string>();  // RESULTS: kept apart from --results (below)
+  const CLI::Option* positional =
+      command.add_option("RESULTS", *first, description + "; the same as --results");
+  const CLI::Option* option = command.add_option("--results,-r", dir, description);
+  if (regions != nullptr) {
+    command.add_option("REGIONS", *regions, "regions.json files, or directories holding one");
+  }
+  // With --results, CLI11 still fills RESULTS first: that word is the first regions file.
+  command.parse_complete_callback([first, &dir, regions, positional, option] {
+    // Given empty ("larm show ''"): refuse_empty_values names the option after the parse.
+    if ((option->count() > 0 || positional->count() > 0) && dir.empty() && first->empty()) return;
+    if (option->count() > 0 && dir.empty()) return;
+    if (dir.empty()) {
+      dir = *first;
+    } else if (!first->empty()) {
+      if (regions == nullptr) {
+        throw CLI::ValidationError(
+            "two results directories: --results " + dir + " and '" + *first + "' (give one)",
+            CLI::ExitCodes::ValidationError);
+      }
+      regions->insert(regions->begin(), *first);
+    }
+    if (dir.empty()) {
+      throw CLI::RequiredError(
+          "missing the results directory: give --results DIR (or DIR as the first argument)",
+          CLI::ExitCodes::RequiredError);
+    }
+    if (regions != nullptr && regions->empty()) {
+      throw CLI::RequiredError(
+          "missing REGIONS: give the regions.json files (or directories holding one) after the "
+          "results directory",
+          CLI::ExitCodes::RequiredError);
+    }
+  });
+}
+
 void add_results_or_fleet_argument(CLI::App& command, std::string& dir) {
-  command.add_option("dir", dir, "results directory (or its results.json), or a fleet directory")
-      ->required();
+  add_results_argument(command, dir,
+                       "results directory (or its results.json), or a fleet directory");
 }
 
 void add_results_and_regions_arguments(CLI::App& command, std::string& results_dir,
                                        std::vector<std::string>& region_files) {
-  command.add_option("results", results_dir, "results directory (or its results.json)")->required();
-  command.add_option("regions", region_files, "regions.json files, or directories holding one")
-      ->required();
+  add_results_argument(command, results_dir, "results directory (or its results.json)",
+                       &region_files);
 }
 
 nlohmann::json read_regions_file(const std::string& given) {

@@ -44,12 +44,19 @@ std::filesystem::path fleet_directory(const std::string& dir_or_file);
 // The results of a directory (or its results.json); throws UsageError naming the problem.
 results::Results load_results_argument(const std::string& dir_or_file);
 
-// The DIR positional argument of the commands that read a results or a fleet directory (show,
-// plot, report).
+// The results directory of a command that reads one: --results DIR (-r), the one spelling every
+// command accepts (count and profile take no other), or the first argument (RESULTS) as these
+// commands took it before --results existed. `description` says what DIR may be. With `regions`,
+// the arguments after it are REGIONS..., required: with --results, every argument is a regions
+// file. The check runs when the command's words are parsed: a missing directory is a usage error
+// before any work.
+void add_results_argument(CLI::App& command, std::string& dir, const std::string& description,
+                          std::vector<std::string>* regions = nullptr);
+
+// The results directory of show, plot and report, which also read a fleet directory.
 void add_results_or_fleet_argument(CLI::App& command, std::string& dir);
 
-// The RESULTS and REGIONS... positional arguments of the commands that read regions (place,
-// advise).
+// The results directory and REGIONS... of the commands that read regions (place, advise).
 void add_results_and_regions_arguments(CLI::App& command, std::string& results_dir,
                                        std::vector<std::string>& region_files);
 

@@ -320,7 +320,7 @@ void setup_advise(CLI::App& app, GlobalOptions& global, Action& action) {
   add_counts_option(*command, options->counts_files);
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
   add_hybrid_option(*command, options->hybrid_file);
-  command->add_option("--out", options->out,
+  command->add_option("--out,-o", options->out,
                       "advice file to write (default RESULTS_DIR/advice.json, beside the results "
                       "as plot and report write there)");
   command->add_option("--command", options->app_command,

@@ -8,6 +8,8 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +31,8 @@ namespace {
 struct BenchOptions {
   Access access = Access::load;
   std::string working_set;  // per thread, all streams together
+  std::string workgroup;    // likwid-bench's -w DOMAIN:SIZE[:THREADS], SIZE for the group
+  std::string test;         // likwid-bench's -t TEST: an access and an ISA
   Level level = Level::L1;
   bool level_given = false;  // --level named: the roof's kernel form
   std::optional<int> unroll;
@@ -47,7 +51,65 @@ std::string percent_text(double fraction) {
   return results::format_number("%.0f", fraction * 100) + " %";
 }
 
-int run_bench(const BenchOptions& options, const GlobalOptions& global) {
+// likwid-bench's -t names: ACCESS[_ISA], ACCESS one of larm's (load, store, copy, store-nt) or
+// likwid's store_mem (non-temporal stores), ISA likwid's suffix (sse, avx, avx512, sve).
+void apply_likwid_test(const std::string& test, BenchOptions& options) {
+  static const std::vector<std::pair<std::string, std::string>> isa_suffixes = {
+      {"_avx512", "avx512"}, {"_avx", "avx2"}, {"_sse", "sse2"}, {"_sve", "sve"}};
+  std::string access = test;
+  for (const auto& [suffix, isa] : isa_suffixes) {
+    if (access.size() > suffix.size() &&
+        access.compare(access.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      access.resize(access.size() - suffix.size());
+      if (!options.isa.empty() && options.isa != isa) {
+        throw UsageError("-t " + test + " runs " + isa + " kernels, --isa asks " + options.isa);
+      }
+      options.isa = isa;
+      break;
+    }
+  }
+  if (access == "store_mem") access = "store-nt";
+  const std::optional<Access> parsed = parse<Access>(access);
+  if (!parsed) {
+    throw UsageError("-t '" + test + "': not a test larm runs (" + word_list<Access>() +
+                     ", likwid-bench's store_mem; each with _sse, _avx, _avx512 or _sve)");
+  }
+  options.access = *parsed;
+}
+
+// likwid-bench's -w DOMAIN:SIZE[:THREADS]: SIZE is the whole group's, split evenly over its
+// threads, where --working-set is each thread's. DOMAIN: a larm domain's index, or likwid's M<k>
+// (NUMA domain k), which is larm's domain k.
+void apply_workgroup(const std::string& text, BenchOptions& options) {
+  const std::vector<std::string> parts = split(text, ':');
+  const std::string form = "-w '" + text.substr(0, 60) + "'";
+  if (parts.size() < 2 || parts.size() > 3) {
+    throw UsageError(form + ": not DOMAIN:SIZE[:THREADS] (e.g. M0:1GB:2)");
+  }
+  std::string domain = parts[0];
+  if (!domain.empty() && domain[0] == 'M') domain.erase(0, 1);
+  const std::optional<double> index = whole_number(domain);
+  if (!index || *index < 0 || *index != static_cast<int>(*index)) {
+    throw UsageError(form + ": domain '" + parts[0] + "' is not a domain index or M<k>");
+  }
+  options.domain = static_cast<int>(*index);
+  if (parts.size() == 3) {
+    const std::optional<double> threads = whole_number(parts[2]);
+    if (!threads || *threads < 1 || *threads > 4096 || *threads != static_cast<int>(*threads)) {
+      throw UsageError(form + ": '" + parts[2] + "' is not a number of threads");
+    }
+    options.threads = static_cast<int>(*threads);
+  }
+}
+
+int run_bench(BenchOptions options, const GlobalOptions& global) {
+  if (!options.test.empty()) apply_likwid_test(options.test, options);
+  if (options.workgroup.empty() == options.working_set.empty()) {
+    throw UsageError(
+        "give the working set: --working-set SIZE (per thread) or -w "
+        "DOMAIN:SIZE[:THREADS] (likwid-bench's, SIZE for all the threads)");
+  }
+  if (!options.workgroup.empty()) apply_workgroup(options.workgroup, options);
   const topology::Topology topology = load_topology(global);
   const topology::Domain& domain = domain_option(topology, options.domain);
   const int cores = static_cast<int>(domain.core_pus.size());
@@ -59,13 +121,16 @@ int run_bench(const BenchOptions& options, const GlobalOptions& global) {
   const topology::Memory* target = &memory_option(topology, domain, options.memory);
   const unsigned memory = target->os_index;
   const larm::Isa isa = isa_option(options.isa, true).value_or(codegen::widest_usable_isa());
-  const std::uint64_t working_set = parse_bytes(options.working_set, "--working-set");
+  const std::uint64_t working_set =
+      options.workgroup.empty()
+          ? parse_bytes(options.working_set, "--working-set")
+          : parse_bytes(split(options.workgroup, ':')[1], "-w") / static_cast<unsigned>(threads);
   // Every thread's buffers are first-touched: more than half the memory would make the kernel
   // kill the process (or another) for it, not print an error.
   if (target->bytes > 0 && working_set > target->bytes / 2 / static_cast<std::uint64_t>(threads)) {
-    throw UsageError("--working-set " + options.working_set + " x " + std::to_string(threads) +
-                     " threads is more than half of memory " + std::to_string(memory) + " (" +
-                     results::bytes_text(target->bytes) + ")");
+    throw UsageError("a working set of " + results::bytes_text(working_set) + " x " +
+                     std::to_string(threads) + " threads is more than half of memory " +
+                     std::to_string(memory) + " (" + results::bytes_text(target->bytes) + ")");
   }
   const codegen::StreamSpec spec{
       .isa = isa,
@@ -146,10 +211,10 @@ void setup_bench(CLI::App& app, GlobalOptions& global, Action& action) {
       "run one bandwidth roof's kernel alone on a working set, threads and memory you choose "
       "(as likwid-bench -t runs one kernel) and print its GB/s");
   add_access_option(*command, options->access, "the access: load, store, store-nt, copy, 2ld1st");
-  command
-      ->add_option("--working-set", options->working_set,
-                   "bytes per thread, all streams together, e.g. 16K, 2MiB, 64M (required)")
-      ->required();
+  command->add_option("--working-set", options->working_set,
+                      "bytes per thread, all streams together, e.g. 16K, 2MiB, 64M (this or -w); "
+                      "likwid-bench's -w size is the whole group's: -w M0:1GB:2 is 512 MiB per "
+                      "thread here");
   add_word_option(*command, "--level", options->level,
                   "run the kernel this level's roof runs (default: the generator's own form)",
                   {Level::L1, Level::L2, Level::L3, Level::L4, Level::L5, Level::memory})
@@ -176,6 +241,17 @@ void setup_bench(CLI::App& app, GlobalOptions& global, Action& action) {
       ->check(CLI::Range(1, 100000));
   add_estimator_option(*command, options->estimator, "the printed value");
   command->add_flag("--json", options->json, "print each measurement as one line of JSON");
+  command
+      ->add_option("-w", options->workgroup,
+                   "likwid-bench's workgroup, DOMAIN:SIZE[:THREADS]: SIZE for all the "
+                   "threads together, split evenly; DOMAIN a domain index or M<k>")
+      ->excludes("--working-set")
+      ->excludes("--domain");
+  command
+      ->add_option("-t", options->test,
+                   "likwid-bench's test name: ACCESS[_sse|_avx|_avx512|_sve], ACCESS as "
+                   "--access or store_mem (non-temporal stores); the suffix sets --isa")
+      ->excludes("--access");
   command->callback([options, command, &global, &action] {
     options->level_given = command->count("--level") > 0;
     action = [options, &global] { return run_bench(*options, global); };

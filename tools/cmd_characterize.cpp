@@ -167,7 +167,7 @@ void setup_characterize(CLI::App& app, GlobalOptions& global, Action& action) {
       ->add_option("--fail-above", options->fail_above,
                    "with --validate: exit 1 when a roof's error away from the ridge exceeds PCT")
       ->check(number_above_zero_up_to(1e4));
-  command->add_option("--out", options->out,
+  command->add_option("--out,-o", options->out,
                       "results directory (default runs/<host>-<date>); must not hold results");
   command->add_option("--resume", options->resume,
                       "continue the interrupted run in DIR from its journal, with its plan and "

@@ -271,19 +271,17 @@ int finish_compiler_count(const CountOptions& options, const CompilerBuild& buil
 }
 
 int run_count(const CountOptions& options) {
-  if (options.command.empty())
-    throw UsageError("larm count: no program given (larm count -- APP ARGS...)");
+  if (options.command.empty()) throw UsageError("no program given (larm count -- APP ARGS...)");
   if (options.repeat < 1 || options.repeat > 100)
-    throw UsageError("larm count: --repeat " + std::to_string(options.repeat) +
-                     ": give 1 to 100 native runs");
+    throw UsageError("--repeat " + std::to_string(options.repeat) + ": give 1 to 100 native runs");
   // The program, before anything is made: a name that runs nothing is bad input.
   const CompilerBuild build = compiler_build(find_program(options.command[0], "larm count"));
   const std::string app = results::printable(options.command[0]);
-  if (!build.refused.empty()) throw UsageError("larm count: " + app + ": " + build.refused);
+  if (!build.refused.empty()) throw UsageError("" + app + ": " + build.refused);
   if (const std::string note = uninstrumented_note(build, app, "larm count"); !note.empty())
     std::cerr << note << "\n";
   if (build.instrumented && options.no_native) {
-    throw UsageError("larm count: " + app +
+    throw UsageError("" + app +
                      " was built through larm's compiler plugin: its native runs count it "
                      "(--no-native leaves none); count a build without the plugin for a Valgrind "
                      "counting run");
@@ -310,7 +308,7 @@ int run_count(const CountOptions& options) {
     try {
       results::ensure_output_subdirectory(dir);
     } catch (const std::runtime_error& e) {
-      throw UsageError(std::string("larm count: ") + e.what());
+      throw UsageError(e.what());
     }
   }
   for (const fs::path& stale :
@@ -467,7 +465,7 @@ void setup_count(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
       "counters: runs it natively (times) and under larm's Valgrind tool (counts); a program "
       "built with larm-cc, larm-c++, larm-fortran or larm-clang counts itself in its native runs");
   command
-      ->add_option("--out", options->out_dir,
+      ->add_option("--out,-o", options->out_dir,
                    "directory of the two runs' regions (timed/, counted/)")
       ->capture_default_str();
   command->add_flag("--no-native", options->no_native,
@@ -476,7 +474,7 @@ void setup_count(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
       ->add_option("--repeat", options->repeat,
                    "native runs: each region's time is the median of the clean ones")
       ->capture_default_str();
-  command->add_option("--results", options->results_dir,
+  command->add_option("--results,-r", options->results_dir,
                       "results of this node (larm characterize): the cache model takes their "
                       "effective capacities (default: the declared ones)");
   command->add_option("--cache-model", options->cache_spec, kCacheModelHelp);

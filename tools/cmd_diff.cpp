@@ -40,9 +40,9 @@ void setup_diff(CLI::App& app, GlobalOptions& global, Action& action) {
       "not, and the machine and settings that differ (exit 1 when anything did); runs of two "
       "machines side by side as a what-if (exit 0)");
   (void)global;
-  command->add_option("a", options->a, "the first results directory (or its results.json)")
+  command->add_option("BEFORE", options->a, "the first results directory (or its results.json)")
       ->required();
-  command->add_option("b", options->b, "the second results directory (or its results.json)")
+  command->add_option("AFTER", options->b, "the second results directory (or its results.json)")
       ->required();
   command->add_flag("--all", options->all, "also list every roof that stayed within its interval");
   command->callback([options, &action] { action = [options] { return run_diff(*options); }; });

@@ -72,7 +72,7 @@ void setup_fleet(CLI::App& app, GlobalOptions& global, Action& action) {
   add_quiet_option(*command, global);
   add_measurement_options(*command, command_options->measurement);
   add_run_choices(*command, command_options->choices);
-  command->add_option("--out", options->out, "fleet directory (FLEET/<host>/ per node)")
+  command->add_option("--out,-o", options->out, "fleet directory (FLEET/<host>/ per node)")
       ->required();
   command->add_flag("--synchronized", options->synchronized,
                     "every node starts each measurement together (an MPI step before each one)");

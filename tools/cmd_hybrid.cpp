@@ -447,7 +447,7 @@ void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action) {
       "measure bandwidth over ratio_fast × ratio_read on page-mixed data, fit the model, "
       "validate it with STREAM");
   add_quiet_option(*s, global);
-  s->add_option("--out", sweep->out, "directory for hybrid.json and hybrid.csv");
+  s->add_option("--out,-o", sweep->out, "directory for hybrid.json and hybrid.csv");
   s->add_option("--domain", sweep->domain, "domain whose cores run (default 0)");
   s->add_option("--fast", sweep->fast, "OS index of the fast memory (with --slow)");
   s->add_option("--slow", sweep->slow, "OS index of the slow memory (with --fast)");
@@ -472,7 +472,7 @@ void setup_hybrid(CLI::App& app, GlobalOptions& global, Action& action) {
   CLI::App* f = hybrid->add_subcommand(
       "fit", "fit the monolithic (4 θ) and piecewise (12 θ) models on measured samples");
   add_source_options(*f, *fit);
-  f->add_option("--out", fit->out, "write the samples and the fit to this JSON file");
+  f->add_option("--out,-o", fit->out, "write the samples and the fit to this JSON file");
   f->callback([fit, &action] { action = [fit] { return run_fit(*fit); }; });
 
   auto predict = std::make_shared<PredictCommandOptions>();

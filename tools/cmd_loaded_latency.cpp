@@ -296,10 +296,10 @@ void setup_loaded_latency(CLI::App& app, GlobalOptions& global, Action& action) 
       ->add_option("--sample-ms", options->sample_ms,
                    "least length of a chase sample in milliseconds (default 2)")
       ->check(CLI::Range(0.1, 1000.0));
-  command->add_option("--results", options->results_dir,
+  command->add_option("--results,-r", options->results_dir,
                       "a results directory of this machine to compare with: the memory's "
                       "latency roof and contention curve");
-  command->add_option("--out", options->out,
+  command->add_option("--out,-o", options->out,
                       "directory for loaded-latency.json and the memory's figure (figures/)");
   command->add_flag("--json", options->json, "print the curves as JSON");
   command->callback([options, &global, &action] {

@@ -90,7 +90,7 @@ std::vector<Drawable> drawables(const monitor::TraceSummary& trace, hwloc_topolo
     Drawable d{m.name, m.output, m.values, HWLOC_OBJ_MACHINE, {}};
     union hwloc_obj_attr_u attributes;
     if (hwloc_type_sscanf(m.level.c_str(), &d.type, &attributes, sizeof attributes) != 0) {
-      throw UsageError("larm monitor: " + file.string() + ": monitor " + m.name + "'s level " +
+      throw UsageError("" + file.string() + ": monitor " + m.name + "'s level " +
                        results::printable(m.level) + " is not an hwloc object type");
     }
     for (const std::string& name : m.objects) {
@@ -103,8 +103,8 @@ std::vector<Drawable> drawables(const monitor::TraceSummary& trace, hwloc_topolo
         }
       }
       if (!found) {
-        throw UsageError("larm monitor: " + file.string() + ": this machine has no " +
-                         results::printable(name) + " (monitor " + m.name +
+        throw UsageError("" + file.string() + ": this machine has no " + results::printable(name) +
+                         " (monitor " + m.name +
                          "): a trace is drawn on the machine it was taken on");
       }
     }
@@ -125,22 +125,22 @@ PictureChoice picture_choice(const std::vector<Drawable>& monitors, const std::s
   for (const Drawable& m : monitors) {
     if (m.name != name) continue;
     if (m.value_names.empty()) {
-      throw UsageError("larm monitor: --picture " + results::printable(text) + ": monitor " +
+      throw UsageError("--picture " + results::printable(text) + ": monitor " +
                        results::printable(name) + " has no values");
     }
     const std::string value =
         dot == std::string::npos ? m.value_names.front() : text.substr(dot + 1);
     if (std::find(m.value_names.begin(), m.value_names.end(), value) == m.value_names.end()) {
-      throw UsageError("larm monitor: --picture " + results::printable(text) + ": monitor " + name +
+      throw UsageError("--picture " + results::printable(text) + ": monitor " + name +
                        " has no value " + results::printable(value));
     }
     if (!m.output) {
-      throw UsageError("larm monitor: --picture " + results::printable(text) + ": monitor " + name +
+      throw UsageError("--picture " + results::printable(text) + ": monitor " + name +
                        " is not traced (OUTPUT:=0)");
     }
     return {&m, value};
   }
-  throw UsageError("larm monitor: --picture " + results::printable(text) +
+  throw UsageError("--picture " + results::printable(text) +
                    ": no monitor of that name (MONITOR or MONITOR.VALUE)");
 }
 
@@ -226,7 +226,7 @@ int draw_from(const MonitorOptions& options) {
   const fs::path out = options.from_dir;
   const fs::path json = out / "trace.json";
   if (!fs::is_regular_file(out / "trace.csv") || !fs::is_regular_file(json)) {
-    throw UsageError("larm monitor: --from " + results::printable(out.string()) +
+    throw UsageError("--from " + results::printable(out.string()) +
                      ": no trace.csv and trace.json there (a monitored run's directory)");
   }
   monitor::TraceSummary trace;
@@ -235,7 +235,7 @@ int draw_from(const MonitorOptions& options) {
     // The figures are drawn from trace.csv: it must hold what trace.json describes.
     monitor::check_trace_csv(out / "trace.csv", trace);
   } catch (const std::runtime_error& e) {
-    throw UsageError(std::string("larm monitor: ") + e.what());
+    throw UsageError(e.what());
   }
   const topology::Topology machine =
       topology::Topology::load_live(topology::Topology::LiveScope::whole_machine);
@@ -254,7 +254,7 @@ int run_monitor(const MonitorOptions& options) {
     if (!options.command.empty() || options.pid != 0 || !options.monitors_file.empty() ||
         options.print_monitors) {
       throw UsageError(
-          "larm monitor: --from draws a trace already taken: no program, --pid, "
+          "--from draws a trace already taken: no program, --pid, "
           "--monitors or --print-monitors with it");
     }
     return draw_from(options);
@@ -270,7 +270,7 @@ int run_monitor(const MonitorOptions& options) {
                                                 description_name)
                    : monitor::read_description(options.monitors_file);
   } catch (const std::runtime_error& e) {
-    throw UsageError(std::string("larm monitor: ") + e.what());
+    throw UsageError(e.what());
   }
   if (options.print_monitors) {
     if (options.monitors_file.empty()) {
@@ -289,14 +289,13 @@ int run_monitor(const MonitorOptions& options) {
     return 0;
   }
   if (options.command.empty() == (options.pid == 0)) {
-    throw UsageError(
-        "larm monitor: give a program (larm monitor -- APP ARGS...) or --pid PID, not both");
+    throw UsageError("give a program (larm monitor -- APP ARGS...) or --pid PID, not both");
   }
   if (options.pid != 0 && !process_alive(static_cast<pid_t>(options.pid))) {
-    throw UsageError("larm monitor: --pid " + std::to_string(options.pid) + ": no such process");
+    throw UsageError("--pid " + std::to_string(options.pid) + ": no such process");
   }
   if (options.pid == 0 && options.seconds > 0) {
-    throw UsageError("larm monitor: --seconds bounds a --pid run; a program runs to its end");
+    throw UsageError("--seconds bounds a --pid run; a program runs to its end");
   }
   if (!options.command.empty()) find_program(options.command[0], "larm monitor");
 
@@ -312,7 +311,7 @@ int run_monitor(const MonitorOptions& options) {
   try {
     set.emplace(monitors, machine.handle(), sources, description_name);
   } catch (const monitor::DescriptionError& e) {
-    throw UsageError(std::string("larm monitor: ") + e.what());
+    throw UsageError(e.what());
   }
 
   const std::vector<Drawable> drawn = drawables(*set);
@@ -411,7 +410,8 @@ void setup_monitor(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
   command->add_option("--period", options->period_ms, "milliseconds between samples")
       ->check(number_between(1, 60000))
       ->capture_default_str();
-  command->add_option("--out", options->out_dir, "directory of trace.csv")->capture_default_str();
+  command->add_option("--out,-o", options->out_dir, "directory of trace.csv")
+      ->capture_default_str();
   command->add_option("--pid", options->pid, "monitor this running process instead of a program")
       ->check(CLI::Range(1L, 4194304L));
   command->add_option("--seconds", options->seconds, "with --pid: stop after this long")

@@ -80,7 +80,7 @@ void setup_place(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
       ->check(CLI::IsMember(accesses))
       ->capture_default_str();
   add_precision_option(*command, options->precision, "precision of the FLOP ceilings");
-  command->add_option("--out", options->json_file,
+  command->add_option("--out,-o", options->json_file,
                       "also write the placements to this file (place.json: the verdicts as data, "
                       "which plot, report and advise read with --placements)");
   command->add_flag("--verbose", options->verbose,

@@ -77,7 +77,8 @@ int run_plot(const PlotCommandOptions& options, const GlobalOptions& global) {
     }
   }
   if (!outcome.gnuplot_found) {
-    std::cerr << "larm: gnuplot not found: the scripts and data are written in " << out.string()
+    std::cerr << "larm plot: gnuplot not found: the scripts and data are written in "
+              << out.string()
               << "; install gnuplot (scripts/install-deps.sh) and run `gnuplot NAME.gp` there\n";
   }
   std::cout << "Figures: " << out.string() << "\n";
@@ -97,7 +98,7 @@ void setup_plot(CLI::App& app, GlobalOptions& global, Action& action) {
       ->delimiter(',')
       ->check(CLI::IsMember({"png", "svg", "pdf"}))
       ->capture_default_str();
-  command->add_option("--out", options->out, "directory of the figures (default DIR/plots)");
+  command->add_option("--out,-o", options->out, "directory of the figures (default DIR/plots)");
   command->add_flag("--check", options->check,
                     "fail (exit 1) when the figure check finds a problem: text outside the "
                     "image, a NaN, a roof missing from the key, two key entries alike (the "

@@ -239,31 +239,29 @@ int plugin_counting_run(const ProfileOptions& options, const std::string& app,
 }
 
 int run_profile(const ProfileOptions& options) {
-  if (options.command.empty())
-    throw UsageError("larm profile: no program given (larm profile -- APP ARGS...)");
+  if (options.command.empty()) throw UsageError("no program given (larm profile -- APP ARGS...)");
   if (options.top < 1 || options.top > 1000)
-    throw UsageError("larm profile: --top " + std::to_string(options.top) + ": give 1 to 1000");
+    throw UsageError("--top " + std::to_string(options.top) + ": give 1 to 1000");
   if (options.repeat < 1 || options.repeat > 100)
-    throw UsageError("larm profile: --repeat " + std::to_string(options.repeat) +
-                     ": give 1 to 100 sampled runs");
+    throw UsageError("--repeat " + std::to_string(options.repeat) + ": give 1 to 100 sampled runs");
   if (options.frequency < 10 || options.frequency > 50000)
-    throw UsageError("larm profile: --frequency " + std::to_string(options.frequency) +
+    throw UsageError("--frequency " + std::to_string(options.frequency) +
                      ": give 10 to 50000 samples per second");
   const fs::path program = find_program(options.command[0], "larm profile");
   const std::string app = results::printable(options.command[0]);
   bool stripped = false, position_dependent = false;
   if (const std::string problem = elf_problem(program, stripped, position_dependent);
       !problem.empty())
-    throw UsageError("larm profile: " + app + " " + problem);
+    throw UsageError("" + app + " " + problem);
   // A program built through larm's compiler plugins counts its functions itself, in its native
   // run: no Valgrind run.
   const CompilerBuild build = compiler_build(program.string());
-  if (!build.refused.empty()) throw UsageError("larm profile: " + app + ": " + build.refused);
+  if (!build.refused.empty()) throw UsageError("" + app + ": " + build.refused);
   const FunctionCounter counter =
       build.instrumented ? FunctionCounter::compiler : FunctionCounter::valgrind;
   if (build.instrumented && position_dependent) {
     throw UsageError(
-        "larm profile: " + app +
+        "" + app +
         " was built through larm's compiler plugin as a position-dependent executable (-no-pie): "
         "its link resolved the reference that hands its counts per function to larm to nothing; "
         "rebuild it as a PIE (GCC's default on Debian)");
@@ -271,10 +269,9 @@ int run_profile(const ProfileOptions& options) {
   if (const std::string note = uninstrumented_note(build, app, "larm profile"); !note.empty())
     std::cerr << note << "\n";
   if (report::find_in_path("perf").empty())
-    throw UsageError(
-        "larm profile: Linux perf is not installed (Debian: linux-perf; scripts/install-deps.sh)");
+    throw UsageError("Linux perf is not installed (Debian: linux-perf; scripts/install-deps.sh)");
   const PerfEvent event = perf_event();
-  if (!event.error.empty()) throw UsageError("larm profile: " + event.error);
+  if (!event.error.empty()) throw UsageError("" + event.error);
   std::optional<results::Results> results;
   if (!options.results_dir.empty()) results = load_results_argument(options.results_dir);
   const CacheModelSetting model = counting_cache_model(
@@ -297,7 +294,7 @@ int run_profile(const ProfileOptions& options) {
     try {
       results::ensure_output_subdirectory(dir);
     } catch (const std::runtime_error& e) {
-      throw UsageError(std::string("larm profile: ") + e.what());
+      throw UsageError(e.what());
     }
   }
   std::error_code ec;
@@ -480,7 +477,8 @@ void setup_profile(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
       "put an unmodified program's hottest functions on the LARM: Linux perf samples where its "
       "time goes, larm's Valgrind tool counts each function's FLOPs and bytes (a program built "
       "through larm-cc or larm-clang counts them itself in its native run)");
-  command->add_option("--out", options->out_dir, "directory of the profile")->capture_default_str();
+  command->add_option("--out,-o", options->out_dir, "directory of the profile")
+      ->capture_default_str();
   command
       ->add_option("--top", options->top,
                    "the hottest functions placed (and every other above 1 % of the samples)")
@@ -489,7 +487,7 @@ void setup_profile(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
       ->capture_default_str();
   command->add_option("--frequency", options->frequency, "samples per second")
       ->capture_default_str();
-  command->add_option("--results", options->results_dir,
+  command->add_option("--results,-r", options->results_dir,
                       "results of this node: the functions are placed on its roofs, and the cache "
                       "model takes its effective capacities");
   command->add_flag("--verbose", options->verbose,

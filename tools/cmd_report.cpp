@@ -51,9 +51,10 @@ int finish_report(const report::PlotOutcome& figures, const std::filesystem::pat
     }
   }
   if (!figures.gnuplot_found && !quiet) {
-    std::cerr << "larm: gnuplot not found: the report lists the figures without drawing them; "
-                 "their scripts and data are in "
-              << figures_dir.string() << "\n";
+    std::cerr
+        << "larm report: gnuplot not found: the report lists the figures without drawing them; "
+           "their scripts and data are in "
+        << figures_dir.string() << "\n";
   }
   if (!quiet) {
     std::cout << "Report: " << (out / "report.html").string() << " and "
@@ -113,7 +114,7 @@ void setup_report(CLI::App& app, GlobalOptions& global, Action& action) {
   add_quiet_option(*command, global);
   add_results_or_fleet_argument(*command, options->dir);
   add_plot_input_options(*command, options->inputs);
-  command->add_option("--out", options->out, "directory of the report (default DIR)");
+  command->add_option("--out,-o", options->out, "directory of the report (default DIR)");
   command->callback([options, &global, &action] {
     options->quiet = global.quiet;
     action = [options] { return run_report(*options); };

@@ -41,23 +41,21 @@ std::map<unsigned, int> parse_weights(const std::vector<std::string>& items) {
   for (const std::string& item : items) {
     const auto colon = item.find(':');
     if (colon == std::string::npos) {
-      throw UsageError("larm run: --weighted-interleave: '" + item +
-                       "' is not NODE:WEIGHT (e.g. 0:3,1:1)");
+      throw UsageError("--weighted-interleave: '" + item + "' is not NODE:WEIGHT (e.g. 0:3,1:1)");
     }
     const auto node = whole_number(item.substr(0, colon), 0, 1 << 20);
     if (!node) {
-      throw UsageError("larm run: --weighted-interleave: '" + item.substr(0, colon) +
+      throw UsageError("--weighted-interleave: '" + item.substr(0, colon) +
                        "' is not a node number");
     }
     const auto weight = whole_number(item.substr(colon + 1), 1, 255);
     if (!weight) {
-      throw UsageError("larm run: --weighted-interleave: weight '" + item.substr(colon + 1) +
-                       "' of node " + std::to_string(*node) +
+      throw UsageError("--weighted-interleave: weight '" + item.substr(colon + 1) + "' of node " +
+                       std::to_string(*node) +
                        " is not a whole number in [1, 255] (the kernel keeps one byte, not 0)");
     }
     if (!weights.emplace(static_cast<unsigned>(*node), static_cast<int>(*weight)).second) {
-      throw UsageError("larm run: --weighted-interleave: node " + std::to_string(*node) +
-                       " is given twice");
+      throw UsageError("--weighted-interleave: node " + std::to_string(*node) + " is given twice");
     }
   }
   return weights;
@@ -119,39 +117,39 @@ int exit_status_of(int status) {
 int run_run(const RunOptions& options, const GlobalOptions& global) {
   if (options.command.empty()) {
     throw UsageError(
-        "larm run: give a program after the policy (larm run --weighted-interleave "
+        "give a program after the policy (larm run --weighted-interleave "
         "0:3,1:1 -- APP ARGS...)");
   }
   if (options.weighted_interleave.empty()) {
-    throw UsageError("larm run: give the policy (--weighted-interleave NODE:WEIGHT,...)");
+    throw UsageError("give the policy (--weighted-interleave NODE:WEIGHT,...)");
   }
   const std::map<unsigned, int> weights = parse_weights(options.weighted_interleave);
   find_program(options.command[0], "larm run");
   const topology::Topology topology = load_topology(global);
   for (const auto& [node, weight] : weights) {
-    check_policy_node(topology, node, "larm run: --weighted-interleave");
+    check_policy_node(topology, node, "--weighted-interleave");
   }
   if (const std::string why = platform::weighted_interleave_missing(); !why.empty()) {
-    throw UsageError("larm run: --weighted-interleave: " + why);
+    throw UsageError("--weighted-interleave: " + why);
   }
   std::vector<unsigned> nodes;
   for (const auto& [node, weight] : weights) nodes.push_back(node);
   // Every value larm may change, read before anything is written.
   std::string why;
   const std::optional<platform::WeightSettings> before = platform::read_weight_settings(nodes, why);
-  if (!before) throw UsageError("larm run: " + why);
+  if (!before) throw UsageError("" + why);
   const WeightChange change = weight_change(weights, *before);
   if (!change.differ.empty() && !options.set_weights) {
-    throw UsageError("larm run: the kernel's weights differ: " + change.differ +
+    throw UsageError("the kernel's weights differ: " + change.differ +
                      "; they are system-wide: add --set-weights (root), or run: " + change.lines);
   }
   if (options.keep_weights && !options.set_weights) {
-    throw UsageError("larm run: --keep-weights keeps what --set-weights writes: give both");
+    throw UsageError("--keep-weights keeps what --set-weights writes: give both");
   }
   // larm's own policy, before any weight is written (a kernel that refuses it changes nothing):
   // the program inherits it at fork and keeps it through exec.
   if (const std::string refused = platform::set_weighted_interleave(nodes); !refused.empty()) {
-    throw UsageError("larm run: --weighted-interleave: " + refused);
+    throw UsageError("--weighted-interleave: " + refused);
   }
   WeightsRestorer restorer(*before, options.keep_weights);
   if (!change.differ.empty()) {
@@ -166,7 +164,7 @@ int run_run(const RunOptions& options, const GlobalOptions& global) {
                              : "put back when the program ends");
     restorer.arm();  // from here on, whatever ends larm run puts them back, a refused write too
     if (const std::string refused = platform::write_weights(weights); !refused.empty()) {
-      throw UsageError("larm run: --set-weights: " + refused);
+      throw UsageError("--set-weights: " + refused);
     }
   }
   const ProgramRun run = run_program(options.command, {});
@@ -175,7 +173,7 @@ int run_run(const RunOptions& options, const GlobalOptions& global) {
     return 128 + signal;
   }
   if (!(WIFEXITED(run.status) && WEXITSTATUS(run.status) == 0)) {
-    std::fprintf(stderr, "larm: the program %s\n", exit_text(run.status).c_str());
+    std::fprintf(stderr, "larm run: the program %s\n", exit_text(run.status).c_str());
   }
   return exit_status_of(run.status);
 }

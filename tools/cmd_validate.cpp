@@ -70,7 +70,7 @@ void setup_validate(CLI::App& app, GlobalOptions& global, Action& action) {
       "run mixed kernels of known arithmetic intensity against the roofs of a results "
       "directory and report the model's error per roof");
   add_quiet_option(*command, global);
-  command->add_option("dir", options->dir, "results directory (or its results.json)")->required();
+  add_results_argument(*command, options->dir, "results directory (or its results.json)");
   command->add_flag("--quick", options->quick, "a few points per roof (ends and ridge)");
   add_access_option(*command, options->access, "access mix of the roofs to validate");
   // The mixed kernels interleave FMA or ADD (MUL runs on the same ports as FMA).

@@ -23,27 +23,34 @@ CommandLine::CommandLine()
   app.require_subcommand(1);
   // Subcommands made after this share it.
   app.formatter(std::make_shared<HelpFormatter>());
+  // Made in the order a user takes them, which --help keeps: the node, then an application on it.
   setup_topology(app, global, action);
-  setup_kernels(app, global, action);
-  setup_plan(app, global, action);
   setup_characterize(app, global, action);
-  setup_bench(app, global, action);
-  setup_loaded_latency(app, global, action);
   setup_show(app, global, action);
-  setup_diff(app, global, action);
-  setup_place(app, global, action);
+  setup_plot(app, global, action);
   setup_count(app, global, action);
   setup_profile(app, global, action);
-  setup_monitor(app, global, action);
-  setup_run(app, global, action);
+  setup_place(app, global, action);
   setup_advise(app, global, action);
-  setup_validate(app, global, action);
-  setup_hybrid(app, global, action);
-  setup_plot(app, global, action);
   setup_report(app, global, action);
   setup_doctor(app, global, action);
+  setup_diff(app, global, action);
+  setup_validate(app, global, action);
+  setup_plan(app, global, action);
+  setup_bench(app, global, action);
+  setup_loaded_latency(app, global, action);
+  setup_hybrid(app, global, action);
+  setup_monitor(app, global, action);
+  setup_run(app, global, action);
+  setup_kernels(app, global, action);
   setup_fleet(app, global, action);
   setup_compare_fleet(app, global, action);
+  const std::vector<std::string> path = {"topology", "characterize", "show",   "plot",  "count",
+                                         "profile",  "place",        "advise", "report"};
+  for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
+    const bool on_path = std::find(path.begin(), path.end(), command->get_name()) != path.end();
+    command->group(on_path ? "Commands, in the order of a first use" : "More commands");
+  }
 }
 
 namespace {
@@ -93,11 +100,12 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string>& 
 
 }  // namespace
 
-std::string unknown_option(CLI::App& app, int argc, const char* const* argv) {
-  // The command chosen: the deepest subcommand the words name.
+CLI::App* chosen_command(CLI::App& app, int argc, const char* const* argv) {
+  // The deepest subcommand the words name, up to "--" (the program larm count runs).
   CLI::App* current = &app;
   for (int i = 1; i < argc; ++i) {
     const std::string word = argv[i];
+    if (word == "--") break;
     if (word.empty() || word[0] == '-') continue;
     for (CLI::App* command : current->get_subcommands([](CLI::App*) { return true; })) {
       if (command->check_name(word)) {
@@ -106,6 +114,33 @@ std::string unknown_option(CLI::App& app, int argc, const char* const* argv) {
       }
     }
   }
+  return current;
+}
+
+std::string command_path(const CLI::App& command) {
+  std::string path;
+  for (const CLI::App* c = &command; c != nullptr; c = c->get_parent()) {
+    path = c->get_name() + (path.empty() ? "" : " " + path);
+  }
+  return path;
+}
+
+std::string missing_argument(CLI::App& command, const std::string& message) {
+  const std::string suffix = " is required";
+  if (message.size() <= suffix.size() ||
+      message.compare(message.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return "";
+  }
+  const std::string name = message.substr(0, message.size() - suffix.size());
+  for (const CLI::Option* option : command.get_options()) {
+    if (!option->get_positional() || option->get_name() != name) continue;
+    return "missing " + name + ": " + option->get_description();
+  }
+  return "";
+}
+
+std::string unknown_option(CLI::App& app, int argc, const char* const* argv) {
+  CLI::App* current = chosen_command(app, argc, argv);
   std::vector<std::string> names;
   std::vector<std::string> short_names;
   for (const CLI::Option* option : current->get_options()) {

@@ -16,6 +16,15 @@ struct CommandLine {
   Action action;  // empty until a parse chose a subcommand
 };
 
+// The deepest subcommand argv's words name (the top-level app when none): the command whose help
+// an error points to.
+CLI::App* chosen_command(CLI::App& app, int argc, const char* const* argv);
+// "larm fleet run": the command's name after its parents'.
+std::string command_path(const CLI::App& command);
+// After CLI11's "NAME is required" for a positional argument of `command`: "missing NAME: its
+// description", else "".
+std::string missing_argument(CLI::App& command, const std::string& message);
+
 // After a parse error: "unknown command 'WORD' ..." when the words of argv name no command where
 // one is expected (CLI11 itself says "A subcommand is required"), else "".
 std::string unknown_command(CLI::App& app, int argc, const char* const* argv);

@@ -8,10 +8,12 @@
 #include "tools/command_line.h"
 
 namespace {
-// The one error line: whatever it quotes (a file's bytes, a value given) shown as text.
-int fail(int status, const std::string& message, bool see_help = false) {
+// The one error line: whatever it quotes (a file's bytes, a value given) shown as text. A usage
+// error points to the help of the command it was given to ("larm place --help"), where the
+// options it names are described.
+int fail(int status, const std::string& message, const std::string& help_of = "") {
   std::fprintf(stderr, "larm: error: %s%s\n", larm::results::printable(message).c_str(),
-               see_help ? " (see larm --help)" : "");
+               help_of.empty() ? "" : (" (see " + help_of + " --help)").c_str());
   return status;
 }
 }  // namespace
@@ -21,18 +23,20 @@ int main(int argc, char** argv) {
   CommandLine command_line;
   CLI::App& app = command_line.app;
   Action& action = command_line.action;
+  CLI::App* chosen = chosen_command(app, argc, argv);
+  const std::string help_of = command_path(*chosen);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     // `larm nosuch --help`: CLI11 answers the main help, exit 0, as if the command existed.
     if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
-      return fail(2, unknown, true);
+      return fail(2, unknown, help_of);
     }
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     if (const std::string unknown = unknown_command(app, argc, argv); !unknown.empty()) {
-      return fail(2, unknown, true);
+      return fail(2, unknown, help_of);
     }
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
@@ -40,15 +44,19 @@ int main(int argc, char** argv) {
   } catch (const CLI::ExtrasError& e) {
     std::string unknown = unknown_command(app, argc, argv);
     if (unknown.empty()) unknown = unknown_option(app, argc, argv);
-    return fail(2, unknown.empty() ? e.what() : unknown, true);
+    return fail(2, unknown.empty() ? e.what() : unknown, help_of);
+  } catch (const CLI::RequiredError& e) {
+    std::string message = unknown_command(app, argc, argv);
+    if (message.empty()) message = missing_argument(*chosen, e.what());
+    return fail(2, message.empty() ? e.what() : message, help_of);
   } catch (const CLI::ParseError& e) {
     const std::string unknown = unknown_command(app, argc, argv);
-    return fail(2, unknown.empty() ? e.what() : unknown, true);
+    return fail(2, unknown.empty() ? e.what() : unknown, help_of);
   }
   try {
     refuse_empty_values(app);
   } catch (const UsageError& e) {
-    return fail(2, e.what(), true);
+    return fail(2, e.what(), help_of);
   }
   try {
     larm::codegen::isa_cap();
@@ -58,7 +66,7 @@ int main(int argc, char** argv) {
   try {
     return action ? action() : 2;
   } catch (const UsageError& e) {
-    return fail(2, e.what());
+    return fail(2, e.what(), help_of);
   } catch (const std::exception& e) {
     return fail(1, e.what());
   }

@@ -102,8 +102,9 @@ std::string matrix_table(const Results& results) {
           [&](int d, const std::string& m) {
             const Roof* r = memory_roof(d, m, access, {Placement::local, Placement::remote});
             if (r == nullptr) return std::string("");
-            return matrix_cell(r->roof, r->present()) +
-                   (r->placement == Placement::local ? "*" : "");
+            // "*" marks an unstable value in every table of larm's: local is bracketed.
+            const std::string cell = matrix_cell(r->roof, r->present());
+            return r->placement == Placement::local ? "[" + cell + "]" : cell;
           });
     table(std::string("Contention, ") + name(access) +
               " (GB/s per domain, every core of the machine on the memory)",
@@ -121,7 +122,7 @@ std::string matrix_table(const Results& results) {
     }
     return std::string("");
   });
-  out << "  (* local memory)\n";
+  out << "  ([value]: the domain's local memory)\n";
 
   if (const auto& distances = results.topology.distances) {
     out << "hwloc distances (" << distances->kind << ")\n  " << right_aligned("", 8);
