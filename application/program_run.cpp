@@ -198,7 +198,7 @@ class RunningNotice {
       while (!cv_.wait_for(lock, period, [this] { return done_; })) {
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::fprintf(stderr, "larm: %s: running for %.0f s\n", what_.c_str(), seconds);
+        std::fprintf(stderr, "larm %s: running for %.0f s\n", what_.c_str(), seconds);
         std::fflush(stderr);
       }
     });
@@ -332,8 +332,7 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<s
     outcome.stop_signal = g_stop_signal.load();
   }
   if (spawned != 0) {
-    throw UsageError("cannot run " + results::printable(argv[0]) + ": " +
-                     std::strerror(spawned));
+    throw UsageError("cannot run " + results::printable(argv[0]) + ": " + std::strerror(spawned));
   }
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const MachineTimes after = machine_times();

@@ -23,6 +23,7 @@
 #include "application/cache_model.h"
 #include "application/compiler_build.h"
 #include "application/program_run.h"
+#include "application/valgrind_isa.h"
 #include "application/valgrind_tool.h"
 #include "report/figure.h"
 #include "results/atomic_file.h"
@@ -275,13 +276,21 @@ int run_count(const CountOptions& options) {
   if (options.repeat < 1 || options.repeat > 100)
     throw UsageError("--repeat " + std::to_string(options.repeat) + ": give 1 to 100 native runs");
   // The program, before anything is made: a name that runs nothing is bad input.
-  const CompilerBuild build = compiler_build(find_program(options.command[0], "larm count"));
+  const std::string program = find_program(options.command[0], "larm count");
+  const CompilerBuild build = compiler_build(program);
   const std::string app = results::printable(options.command[0]);
-  if (!build.refused.empty()) throw UsageError("" + app + ": " + build.refused);
+  if (!build.refused.empty()) throw UsageError(app + ": " + build.refused);
+  // A counting run under Valgrind that would die on the program's first AVX-512 or SVE
+  // instruction, after the native runs: refused before them.
+  if (!build.instrumented) {
+    if (const std::string instruction = valgrind_unrunnable_instruction(program);
+        !instruction.empty())
+      throw UsageError(valgrind_unrunnable_refusal(app, instruction));
+  }
   if (const std::string note = uninstrumented_note(build, app, "larm count"); !note.empty())
     std::cerr << note << "\n";
   if (build.instrumented && options.no_native) {
-    throw UsageError("" + app +
+    throw UsageError(app +
                      " was built through larm's compiler plugin: its native runs count it "
                      "(--no-native leaves none); count a build without the plugin for a Valgrind "
                      "counting run");

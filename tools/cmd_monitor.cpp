@@ -90,7 +90,7 @@ std::vector<Drawable> drawables(const monitor::TraceSummary& trace, hwloc_topolo
     Drawable d{m.name, m.output, m.values, HWLOC_OBJ_MACHINE, {}};
     union hwloc_obj_attr_u attributes;
     if (hwloc_type_sscanf(m.level.c_str(), &d.type, &attributes, sizeof attributes) != 0) {
-      throw UsageError("" + file.string() + ": monitor " + m.name + "'s level " +
+      throw UsageError(file.string() + ": monitor " + m.name + "'s level " +
                        results::printable(m.level) + " is not an hwloc object type");
     }
     for (const std::string& name : m.objects) {
@@ -103,7 +103,7 @@ std::vector<Drawable> drawables(const monitor::TraceSummary& trace, hwloc_topolo
         }
       }
       if (!found) {
-        throw UsageError("" + file.string() + ": this machine has no " + results::printable(name) +
+        throw UsageError(file.string() + ": this machine has no " + results::printable(name) +
                          " (monitor " + m.name +
                          "): a trace is drawn on the machine it was taken on");
       }

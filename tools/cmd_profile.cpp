@@ -23,6 +23,7 @@
 #include "application/perf_samples.h"
 #include "application/program_run.h"
 #include "application/symbol_names.h"
+#include "application/valgrind_isa.h"
 #include "application/valgrind_tool.h"
 #include "report/gnuplot_runner.h"
 #include "report/text/placement_text.h"
@@ -70,10 +71,9 @@ constexpr const char* kTimeEstimator =
     "in the OpenMP runtime's waits its call chains lead to and in the kernel while in it, plus the "
     "thread's time off the CPU in it from context switches)";
 
-// "" when the file is a 64-bit ELF executable with a symbol table; else what it is, in words.
-// `stripped` says a symbol table is missing (a warning, not an error); `position_dependent` that
-// it is not a PIE (ET_EXEC).
-std::string elf_problem(const fs::path& file, bool& stripped, bool& position_dependent) {
+// "" when the file is a 64-bit ELF executable; else what it is, in words. `position_dependent`
+// says it is not a PIE (ET_EXEC).
+std::string elf_problem(const fs::path& file, bool& position_dependent) {
   std::ifstream in(file, std::ios::binary);
   Elf64_Ehdr header{};
   if (!in.read(reinterpret_cast<char*>(&header), sizeof header) ||
@@ -82,13 +82,6 @@ std::string elf_problem(const fs::path& file, bool& stripped, bool& position_dep
   }
   if (header.e_ident[EI_CLASS] != ELFCLASS64) return "is not a 64-bit ELF executable";
   position_dependent = header.e_type == ET_EXEC;
-  stripped = true;
-  for (int i = 0; i < header.e_shnum; ++i) {
-    Elf64_Shdr section{};
-    in.seekg(static_cast<std::streamoff>(header.e_shoff + i * sizeof section));
-    if (!in.read(reinterpret_cast<char*>(&section), sizeof section)) break;
-    if (section.sh_type == SHT_SYMTAB) stripped = false;
-  }
   return "";
 }
 
@@ -249,19 +242,31 @@ int run_profile(const ProfileOptions& options) {
                      ": give 10 to 50000 samples per second");
   const fs::path program = find_program(options.command[0], "larm profile");
   const std::string app = results::printable(options.command[0]);
-  bool stripped = false, position_dependent = false;
-  if (const std::string problem = elf_problem(program, stripped, position_dependent);
-      !problem.empty())
-    throw UsageError("" + app + " " + problem);
+  bool position_dependent = false;
+  if (const std::string problem = elf_problem(program, position_dependent); !problem.empty())
+    throw UsageError(app + " " + problem);
   // A program built through larm's compiler plugins counts its functions itself, in its native
   // run: no Valgrind run.
   const CompilerBuild build = compiler_build(program.string());
-  if (!build.refused.empty()) throw UsageError("" + app + ": " + build.refused);
+  if (!build.refused.empty()) throw UsageError(app + ": " + build.refused);
+  // What a profile is made of, known before any run: functions by their symbols, and a counting
+  // run Valgrind can run.
+  if (!build.function_symbols) {
+    throw UsageError(app +
+                     " has no symbol table (stripped): a profile names functions by their "
+                     "symbols, and all of its own code would be one [unknown]; profile a build "
+                     "that keeps them (no -s, no strip)");
+  }
+  if (!build.instrumented) {
+    if (const std::string instruction = valgrind_unrunnable_instruction(program.string());
+        !instruction.empty())
+      throw UsageError(valgrind_unrunnable_refusal(app, instruction));
+  }
   const FunctionCounter counter =
       build.instrumented ? FunctionCounter::compiler : FunctionCounter::valgrind;
   if (build.instrumented && position_dependent) {
     throw UsageError(
-        "" + app +
+        app +
         " was built through larm's compiler plugin as a position-dependent executable (-no-pie): "
         "its link resolved the reference that hands its counts per function to larm to nothing; "
         "rebuild it as a PIE (GCC's default on Debian)");
@@ -271,7 +276,7 @@ int run_profile(const ProfileOptions& options) {
   if (report::find_in_path("perf").empty())
     throw UsageError("Linux perf is not installed (Debian: linux-perf; scripts/install-deps.sh)");
   const PerfEvent event = perf_event();
-  if (!event.error.empty()) throw UsageError("" + event.error);
+  if (!event.error.empty()) throw UsageError(event.error);
   std::optional<results::Results> results;
   if (!options.results_dir.empty()) results = load_results_argument(options.results_dir);
   const CacheModelSetting model = counting_cache_model(
@@ -280,11 +285,6 @@ int run_profile(const ProfileOptions& options) {
   const std::string model_option = model.option, model_text = model.text;
   const fs::path tool_dir = build.instrumented ? fs::path() : tool_directory("larm profile");
   const fs::path reader = build.instrumented ? plugin_runtime_library("larm profile") : fs::path();
-  if (stripped) {
-    std::cerr << "larm profile: warning: " << app
-              << " has no symbol table (stripped): its own code is profiled as one [unknown] "
-                 "function, libraries by their symbols\n";
-  }
 
   const fs::path out = options.out_dir;
   const results::OutputClaim claim = claim_output(out, "larm profile");
@@ -442,7 +442,7 @@ int run_profile(const ProfileOptions& options) {
       hot += std::string(named++ ? "; " : "") + results::printable(f.region) + " (" +
              fixed(100 * f.share, 1) + " %: " + why_not_placed(f, counter) + ")";
     }
-    std::cerr << "larm: error: profile: no function above 1 % of the samples could be placed"
+    std::cerr << "larm: error: no function above 1 % of the samples could be placed"
               << (hot.empty() ? std::string(": the samples are in the kernel or the OpenMP runtime")
                               : ": " + hot)
               << "\n";

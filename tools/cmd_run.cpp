@@ -137,7 +137,7 @@ int run_run(const RunOptions& options, const GlobalOptions& global) {
   // Every value larm may change, read before anything is written.
   std::string why;
   const std::optional<platform::WeightSettings> before = platform::read_weight_settings(nodes, why);
-  if (!before) throw UsageError("" + why);
+  if (!before) throw UsageError(why);
   const WeightChange change = weight_change(weights, *before);
   if (!change.differ.empty() && !options.set_weights) {
     throw UsageError("the kernel's weights differ: " + change.differ +

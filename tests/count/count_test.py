@@ -11,7 +11,8 @@
   exactly (0.1 %);
 - gathers, non-temporal stores, masked loads and stores (2 of 4 lanes): the bytes they move,
   within 0.1 %;
-- an AVX-512 program: one error line that says to build for x86-64-v3, exit 1;
+- an AVX-512 program: refused before any run, one error line that says to build it through
+  larm-cc or for x86-64-v3, exit 2; AVX-512 code in a clone chosen at load is counted;
 - the counted run paired with the timed run by `larm place --counts`: no NaN, the pairing said;
 - the cache model: a triad and a ddot at working sets inside L1, L2, L3 and memory of a given
   model, each level's bytes within 10 % of the analytic count (or under 2 % of the core's bytes
@@ -153,8 +154,14 @@ with tempfile.TemporaryDirectory(prefix="larm-count-test-") as tmp:
     out = os.path.join(tmp, "avx512")
     run = count(out, os.path.join(build, "tests", "count_avx512_program"))
     errors = [line for line in run.stderr.splitlines() if line.startswith("larm: error:")]
-    check(run.returncode == 1 and len(errors) == 1 and "x86-64-v3" in errors[0] and "AVX-512" in errors[0],
-          "AVX-512 program: exit %d, %s" % (run.returncode, errors))
+    check(run.returncode == 2 and len(errors) == 1 and "x86-64-v3" in errors[0] and
+          "AVX-512" in errors[0] and "larm-cc" in errors[0] and not os.path.exists(out),
+          "AVX-512 program: refused before any run, exit %d, %s" % (run.returncode, errors))
+    # AVX-512 code in a clone chosen at load: the baseline clone runs under Valgrind, counted.
+    out = os.path.join(tmp, "clones")
+    run = count(out, os.path.join(build, "tests", "count_avx512_clones"))
+    check(run.returncode == 0 and near(machine(out, "clones").get("flops", 0), 4096, 0),
+          "AVX-512 clones: exit %d, %s" % (run.returncode, run.stderr[-300:]))
 
     # The timed run and the counted run of one command, paired by larm place.
     out = os.path.join(tmp, "paired")

@@ -14,8 +14,8 @@
   kernel's time within 30 % of the program's own wall-clock timer around its calls in the same
   sampled runs (the margin holds a loaded machine: the median of 3 runs at 1 ms a sample, about
   100 samples a kernel);
-- a stripped copy: a warning that names it, and, its hot functions being unnamed, one error line
-  saying none could be placed, exit 1.
+- a stripped copy: refused before any run (its functions have no names to profile by), one error
+  line, exit 2.
 Exit 77 (skipped) when Linux perf cannot sample here."""
 import json
 import os
@@ -151,11 +151,12 @@ with tempfile.TemporaryDirectory(prefix="larm-profile-test-") as tmp:
     stripped = os.path.join(tmp, "stripped")
     subprocess.run(["objcopy", "--strip-all", program, stripped], check=True, timeout=60)
     bare = profile(["--repeat", "1", "--no-cache-model", "--", stripped], os.path.join(tmp, "s"))
-    errors = [l for l in bare.stderr.splitlines() if l.startswith("larm: error")]
-    check(bare.returncode == 1 and "has no symbol table" in bare.stderr and len(errors) == 1
-          and "no function above 1 % of the samples could be placed" in errors[0],
-          "stripped: a warning names it, one error line, exit 1 (exit %d, %s)"
-          % (bare.returncode, errors))
+    lines = bare.stderr.strip().splitlines()
+    check(bare.returncode == 2 and len(lines) == 1 and lines[0].startswith("larm: error:") and
+          "has no symbol table" in lines[0] and not bare.stdout and
+          not os.path.exists(os.path.join(tmp, "s")),
+          "stripped: refused before any run, one error line, exit 2 (exit %d, %s)"
+          % (bare.returncode, bare.stderr[-400:]))
 
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)
