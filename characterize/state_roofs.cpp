@@ -139,10 +139,13 @@ std::optional<std::string> state_roofs_warning(const results::Results& results,
   if (splits.empty()) return "roofs and placement states: " + only_there;
   std::stable_sort(splits.begin(), splits.end(),
                    [](const Split& a, const Split& b) { return a.ratio > b.ratio; });
-  std::string text = "roofs measured in " + std::to_string(states.size()) + " placement states (";
+  // Its headline (up to the first colon) in plain words; the states' names after it.
+  std::string text = "some roofs depend on where the host put the cores (" +
+                     std::to_string(states.size()) +
+                     " placement states seen): " + std::to_string(splits.size()) +
+                     " roofs carry each state's value (by_state); the states: ";
   for (std::size_t i = 0; i < states.size(); ++i) text += (i ? " | " : "") + states[i];
-  text += "): " + std::to_string(splits.size()) + " roofs carry each state's value (by_state); " +
-          "the model uses " + model + ". Most apart:";
+  text += "; the model uses " + model + ". Most apart:";
   for (std::size_t i = 0; i < std::min<std::size_t>(4, splits.size()); ++i) {
     const results::Roof& roof = *splits[i].roof;
     std::string label = "domain " + std::to_string(roof.domain) + " " + name(roof.level);

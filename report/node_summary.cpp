@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "report/text/summary_table.h"
 #include "results/number_text.h"
 #include "roofline/roof_set.h"
 
@@ -58,11 +59,12 @@ std::string node_line(const results::Results& results) {
   line += ", " + plural(static_cast<long>(threads.size()), "domain", "domains") + ", " +
           plural(total_threads, "thread", "threads") + " measured";
   if (!memories.empty()) {
+    // "1 memory (NUMA node 0: DRAM)": the node's number apart from its kind, never "0 DRAM".
     line += ", " + plural(static_cast<long>(memories.size()), "memory", "memories") + " (";
     bool first = true;
     for (const auto& [os, kind] : memories) {
-      line +=
-          std::string(first ? "" : ", ") + std::to_string(os) + (kind.empty() ? "" : " ") + kind;
+      line += std::string(first ? "NUMA node " : ", node ") + std::to_string(os) +
+              (kind.empty() ? "" : ": " + kind);
       first = false;
     }
     line += ")";
@@ -96,6 +98,38 @@ std::vector<SummaryLine> node_summary(const results::Results& results) {
     }
     if (line.items.empty()) line.items.push_back("not measured");
     lines.push_back(line);
+  }
+
+  // Every level's load roof with its interval, then each ISA's highest FLOP ceiling: the node's
+  // roofline in two lines per domain (every access in the node tables).
+  SummaryLine caches{"cache bandwidth, load (" + estimator + ")", {}};
+  SummaryLine ceilings{"FLOP ceilings per ISA, dp (" + estimator + ")", {}};
+  for (int domain : domains_of(results)) {
+    std::string item;
+    for (const Roof& r : results.roofs) {
+      if (r.domain == domain && r.level != Level::memory && !r.is_ceiling() &&
+          r.access == Access::load) {
+        item += (item.empty() ? "" : "; ") + std::string(name(r.level)) + " " + roof_value_text(r);
+      }
+    }
+    if (!item.empty()) caches.items.push_back("domain " + std::to_string(domain) + ": " + item);
+    std::map<Isa, const Roof*> best;
+    for (const Roof& r : results.roofs) {
+      if (r.domain != domain || !r.is_ceiling() || !r.present() || r.precision != Precision::dp)
+        continue;
+      const Roof*& b = best[r.isa];
+      if (b == nullptr || r.roof > b->roof) b = &r;
+    }
+    std::string flops;
+    for (auto it = best.rbegin(); it != best.rend(); ++it) {
+      flops += (flops.empty() ? "" : "; ") + std::string(name(it->first)) + " " +
+               roof_value_text(*it->second) + " (" + name(it->second->op) + ")";
+    }
+    if (!flops.empty()) ceilings.items.push_back("domain " + std::to_string(domain) + ": " + flops);
+  }
+  for (SummaryLine* line : {&caches, &ceilings}) {
+    if (line->items.empty()) line->items.push_back("not measured");
+    lines.push_back(*line);
   }
 
   SummaryLine bandwidth{"memory bandwidth, load (" + estimator + ")", {}};
@@ -184,19 +218,29 @@ std::vector<SummaryLine> node_summary(const results::Results& results) {
       absent.insert(r.status_reason.empty() ? std::string("no reason recorded") : r.status_reason);
     }
   }
-  std::string quality =
-      results.complete ? "complete" : "INCOMPLETE (" + results.incomplete_reason + ")";
-  quality += ", " + plural(static_cast<long>(results.roofs.size()), "roof", "roofs") + ":";
+  std::string quality = results.complete ? "every planned measurement ran"
+                                         : "INCOMPLETE (" + results.incomplete_reason + ")";
+  quality += "; " + plural(static_cast<long>(results.roofs.size()), "roof", "roofs") + ":";
   bool first = true;
   for (const auto& [status, n] : by_status) {
     quality += std::string(first ? " " : ", ") + std::to_string(n) + " " + name(status);
     first = false;
   }
-  if (!results.warnings.empty()) {
-    quality += "; " + plural(static_cast<long>(results.warnings.size()), "warning", "warnings");
-  }
+  if (by_status.count(Status::absent) != 0) quality += " (absent: what this node cannot measure)";
   lines.push_back({"quality", {quality}});
   if (!absent.empty()) lines.push_back({"not measured", {absent.begin(), absent.end()}});
+  // The warnings by their headlines; each whole under Warnings.
+  if (!results.warnings.empty()) {
+    SummaryLine warnings{"warnings (in full below)", {}};
+    for (const std::string& w : results.warnings) {
+      warnings.items.push_back(text::warning_headline(w));
+    }
+    lines.push_back(warnings);
+  }
+  lines.push_back({"next",
+                   {"place a program on these roofs: larm profile --results DIR -- APP ARGS "
+                    "(its hottest functions), or larm count for the regions it marks with "
+                    "liblarm, then larm report --results DIR --regions ITS_REGIONS"}});
   return lines;
 }
 

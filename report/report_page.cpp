@@ -344,11 +344,12 @@ struct Section {
 };
 
 std::vector<Section> sections(const ReportInputs& inputs, bool interactive) {
+  // The warnings whole after the figures: the summary has their headlines.
   std::vector<Section> out{{"summary", "Summary"}};
-  if (!warnings(inputs.plot).empty()) out.push_back({"warnings", "Warnings"});
   if (interactive) out.push_back({"interactive", "Interactive roofline"});
   out.push_back({"figures", "Figures"});
   if (!inputs.plot.place.regions.empty()) out.push_back({"regions", "Regions"});
+  if (!warnings(inputs.plot).empty()) out.push_back({"warnings", "Warnings"});
   out.push_back({"roofs", "Roofs"});
   if (!inputs.node_tables.empty()) out.push_back({"tables", "Node tables"});
   if (inputs.plot.hybrid && inputs.plot.hybrid->fit)
@@ -456,20 +457,27 @@ std::string html_report(const ReportInputs& inputs) {
     }
     h << "</td></tr>\n";
   }
+  if (!inputs.plot.place.regions.empty()) {
+    h << "<tr><th>regions (verdicts)</th><td>";
+    for (const auto& p : inputs.plot.place.regions) {
+      h << (&p == &inputs.plot.place.regions.front() ? "" : "<br>") << html_escape(p.region) << ": "
+        << html_escape(text::headline(p));
+    }
+    h << "</td></tr>\n";
+  }
   h << "</table>\n<nav id=\"contents\"><h2>Contents</h2><ol>\n";
   for (const Section& s : sections(inputs, true)) {
     h << "<li><a href=\"#" << s.id << "\">" << s.title << "</a></li>\n";
   }
   h << "</ol></nav>\n";
-  const auto warns = warnings(inputs.plot);
-  if (!warns.empty()) {
+  h << interactive;
+  h << html_figures(inputs.figures);
+  if (!inputs.plot.place.regions.empty()) h << html_regions(inputs.plot.place.regions);
+  if (const auto warns = warnings(inputs.plot); !warns.empty()) {
     h << "<h2 id=\"warnings\">Warnings</h2>\n<ul id=\"warnings-list\">\n";
     for (const auto& w : warns) h << "<li class=\"warn\">" << html_escape(w) << "</li>\n";
     h << "</ul>\n";
   }
-  h << interactive;
-  h << html_figures(inputs.figures);
-  if (!inputs.plot.place.regions.empty()) h << html_regions(inputs.plot.place.regions);
   h << "<h2 id=\"roofs\">Roofs</h2>\n<p>Every roof of the run: its value is the "
     << name(results::roof_estimator(results))
     << " of its clean samples; the interval is where that value would fall again (95 %).</p>\n"
@@ -528,19 +536,26 @@ std::string markdown_report(const ReportInputs& inputs) {
     }
     m << " |\n";
   }
+  if (!inputs.plot.place.regions.empty()) {
+    m << "| regions (verdicts) |";
+    for (const auto& p : inputs.plot.place.regions) {
+      m << (&p == &inputs.plot.place.regions.front() ? " " : "<br>") << md(p.region) << ": "
+        << md(text::headline(p));
+    }
+    m << " |\n";
+  }
   m << "\n## Contents\n\n";
   int number = 1;
   for (const Section& s : sections(inputs, false)) {
     m << number++ << ". [" << s.title << "](#" << s.id << ")\n";
   }
-  const auto warns = warnings(inputs.plot);
-  if (!warns.empty()) {
-    m << "\n<a id=\"warnings\"></a>\n## Warnings\n\n";
-    for (const auto& w : warns) m << "- " << md(w) << "\n";
-  }
   m << "\n<a id=\"figures\"></a>"
     << markdown_figures(inputs.figures, inputs.figures_dir, inputs.report_dir);
   if (!inputs.plot.place.regions.empty()) m << markdown_regions(inputs.plot.place.regions);
+  if (const auto warns = warnings(inputs.plot); !warns.empty()) {
+    m << "\n<a id=\"warnings\"></a>\n## Warnings\n\n";
+    for (const auto& w : warns) m << "- " << md(w) << "\n";
+  }
   m << "\n<a id=\"roofs\"></a>\n## Roofs\n\nEvery roof of the run: its value is the "
     << name(results::roof_estimator(results))
     << " of its clean samples; the interval is where that value would fall again (95 %).\n\n"

@@ -89,8 +89,17 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   const platform::Clock clock = platform::Clock::calibrate();
   if (!global.quiet) {
     run.on_machine_state = [](const characterize::MachineState& state) {
+      // The probe's verdict and what sizes the run; its evidence (load, steal, clock, the
+      // core-to-core matrix) is `larm doctor`'s and the results' provenance.
       std::cout << "Machine state (larm doctor):\n";
-      for (const std::string& line : state.lines) std::cout << "  " << line << "\n";
+      for (const std::string& line : state.lines) {
+        for (const char* kept : {"verdict", "placement", "last-level cache", "plan:"}) {
+          if (line.starts_with(kept)) {
+            std::cout << "  " << line << "\n";
+            break;
+          }
+        }
+      }
       std::cout << std::flush;
     };
   }
@@ -126,14 +135,16 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   }
 
   if (!global.quiet) {
-    std::cout << wrap_long_lines(text::summary_table(results) + roofline::describe_ridges(results) +
-                                 roofline::describe_contention(results) +
-                                 text::loaded_latency_table(results));
+    std::cout << wrap_long_lines(
+        text::summary_table(results, true) + roofline::describe_ridges(results) +
+        roofline::describe_contention(results) + text::loaded_latency_table(results));
   }
   std::cout << "Results: " << out.string() << "\n";
   if (results.complete && !global.quiet) {
-    std::cout << "Figures and report: larm report " << out.string()
-              << " (report.html, report.md and plots/ in that directory)\n";
+    std::cout << "next: larm report --results " << out.string()
+              << " (report.html, report.md and plots/ there); then place a program on these "
+                 "roofs: larm profile --results "
+              << out.string() << " -- APP ARGS\n";
   }
   if (!results.complete) {
     std::fprintf(stderr, "larm: %s: %s; what was measured is saved in %s\n",

@@ -145,8 +145,7 @@ int run_sweep(const SweepCommandOptions& options, const GlobalOptions& global) {
     finished = characterize::run_hybrid(topology, run, results);
   }
   if (results.status == Status::not_applicable) {
-    std::cout << "Hybrid sweep: not applicable: " << results.reason
-              << ". `larm hybrid fit` and `larm hybrid predict` still work on given samples.\n";
+    if (!global.quiet) std::cout << "Hybrid sweep: not applicable: " << results.reason << "\n";
     return 0;
   }
   if (!global.quiet) {

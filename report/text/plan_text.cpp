@@ -77,7 +77,14 @@ std::string describe_plan(const Plan& plan, const topology::Topology& topology, 
   std::snprintf(total, sizeof total,
                 "%d measurements to run, %d absent with a reason; estimated %.0f s (%.1f min)\n",
                 plan.to_run, plan.absent, plan.total_seconds(), plan.total_seconds() / 60);
-  out << total << "Estimate: " << kEstimateMethod << "\n";
+  out << total;
+  // The formula behind the estimate is a reference, not news: with --verbose, beside the lines it
+  // prices.
+  if (verbose) {
+    out << "Estimate: " << kEstimateMethod << "\n";
+  } else {
+    out << "(how each measurement is priced: larm plan --verbose)\n";
+  }
   return out.str();
 }
 

@@ -60,19 +60,10 @@ std::string row_label(const Roof& r) {
   return label;
 }
 
+// A roof with one value per placement state is in the placement-states warning (its model value
+// in the table, the states most apart named there, every state in the report and results.json).
 std::string bimodal_lines(const std::vector<Roof>& roofs, int domain) {
   std::string lines;
-  for (const Roof& r : roofs) {
-    if (r.domain != domain || !r.present() || r.by_state.empty()) continue;
-    // One value per placement state the run saw, the model's marked.
-    lines += "  by placement: " + row_label(r) + " " + r.operation();
-    for (const StateRoof& s : r.by_state) {
-      lines += std::string(&s == &r.by_state.front() ? " " : " | ") + s.state + " " +
-               table_value_text(s.value) + (s.model ? " (model)" : "") + " [" +
-               std::to_string(s.samples) + " samples]";
-    }
-    lines += std::string(" ") + r.unit() + "\n";
-  }
   for (const Roof& r : roofs) {
     if (r.domain != domain || !r.present() || !r.interval || !r.interval->bimodal()) continue;
     if (!r.by_state.empty()) continue;  // its modes are the states above
@@ -106,7 +97,7 @@ std::string next_run_line(const Results& results, int domain) {
 
 }  // namespace
 
-std::string summary_table(const Results& results) {
+std::string summary_table(const Results& results, bool brief) {
   std::ostringstream out;
   const std::string estimator = name(roof_estimator(results));
   std::set<int> domains;
@@ -148,6 +139,11 @@ std::string summary_table(const Results& results) {
       for (Access access : all<Access>()) out << right_aligned(name(access), 10);
       out << "\n";
       for (const std::string& label : row_order) {
+        // A row with nothing measured is one "absent" line below, with its reason.
+        if (std::none_of(rows[label].begin(), rows[label].end(),
+                         [](const auto& c) { return c.second->present(); })) {
+          continue;
+        }
         out << "  " << right_aligned(label, 26);
         for (Access access : all<Access>()) {
           auto it = rows[label].find(access);
@@ -290,12 +286,40 @@ std::string summary_table(const Results& results) {
     out << "placement: " << states->front().state << " at every probe ("
         << states->front().seen.size() << ", core to core)\n";
   }
-  for (const std::string& warning : results.warnings) out << "warning: " << warning << "\n";
+  for (const std::string& warning : results.warnings) {
+    out << "warning: " << (brief ? warning_headline(warning) : warning) << "\n";
+  }
+  if (brief && std::any_of(results.warnings.begin(), results.warnings.end(),
+                           [](const std::string& w) { return warning_headline(w) != w; })) {
+    out << "  (the warnings in full: larm show, or the report)\n";
+  }
   if (!results.complete) {
     out << "INCOMPLETE results"
         << (results.incomplete_reason.empty() ? "" : ": " + results.incomplete_reason) << "\n";
   }
   return out.str();
+}
+
+std::string warning_headline(const std::string& warning) {
+  constexpr std::size_t kMaxColumns = 100;
+  // The first ": " or "; " outside parentheses ("the host moved this run's cores between 2
+  // placements (core-to-core probes): ...").
+  std::size_t end = warning.size();
+  int depth = 0;
+  for (std::size_t i = 0; i + 1 < warning.size(); ++i) {
+    if (warning[i] == '(') ++depth;
+    if (warning[i] == ')' && depth > 0) --depth;
+    if (depth == 0 && (warning[i] == ':' || warning[i] == ';') && warning[i + 1] == ' ') {
+      end = i;
+      break;
+    }
+  }
+  std::string headline = warning.substr(0, end);
+  if (headline.size() > kMaxColumns) {
+    const std::size_t space = headline.rfind(' ', kMaxColumns - 4);
+    headline = headline.substr(0, space == std::string::npos ? kMaxColumns - 4 : space) + " ...";
+  }
+  return headline;
 }
 
 }  // namespace larm::text

@@ -7,6 +7,12 @@
 
 namespace larm::text {
 
-std::string summary_table(const results::Results& results);
+// `brief` (the end of a characterization, on a terminal): each warning as its headline, the rest
+// left to `larm show` and the report; otherwise every warning whole.
+std::string summary_table(const results::Results& results, bool brief = false);
+
+// A warning's headline: its text up to the first ": " or "; " after which the details start, at
+// most about 100 columns.
+std::string warning_headline(const std::string& warning);
 
 }  // namespace larm::text
