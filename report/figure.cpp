@@ -118,7 +118,7 @@ std::filesystem::path write_figure(const std::filesystem::path& dir, const Figur
      << "  set output '" << figure.name << ".'.fmt.larm_partial\n"
      << "  reset\n"
      // Smaller text (keys, point labels) relative to each format's base font size.
-     << "  small = sprintf(\",%g\", base * 0.8)\n  tiny = sprintf(\",%g\", base * 0.65)\n"
+     << "  small = sprintf(\",%g\", base * 0.8)\n  tiny = sprintf(\",%g\", base * 0.75)\n"
      << figure.body << "  unset multiplot\n  set output\n}\n";
   const std::filesystem::path script = dir / (figure.name + ".gp");
   results::write_file_atomically(script, gp.str());

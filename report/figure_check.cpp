@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -391,7 +392,10 @@ SvgFigure read_svg(const std::string& svg) {
                           lines[0].size() >= 5 && lines[0].size() <= 6;
       if (item_depth >= 0) {
         SvgItem& item = f.items.back();
-        if (item.line_colour.empty()) item.line_colour = attribute(tag, "stroke").value_or("");
+        if (item.line_colour.empty()) {
+          item.line_colour = attribute(tag, "stroke").value_or("");
+          item.line_dash = attribute(tag, "stroke-dasharray").value_or("");
+        }
         for (auto& line : lines) item.polylines.push_back(std::move(line));
       } else if (closed) {
         double l = 1e300, t = 1e300, r = -1e300, b = -1e300;
@@ -403,8 +407,16 @@ SvgFigure read_svg(const std::string& svg) {
     } else if (is("<use") && !attribute(tag, "id") && item_depth >= 0) {
       const std::vector<double> where = numbers(attribute(tag, "transform").value_or(""));
       SvgItem& item = f.items.back();
-      if (item.point_colour.empty()) item.point_colour = attribute(tag, "color").value_or("");
+      if (item.point_colour.empty()) {
+        item.point_colour = attribute(tag, "color").value_or("");
+        item.point_symbol = attribute(tag, "xlink:href").value_or("");
+      }
       if (where.size() >= 2) item.points.emplace_back(where[0], where[1]);
+      // translate(x,y) scale(s): gnuplot's symbols span -1 to 1, 2 s pixels across.
+      const double across = where.size() >= 3 ? 2 * where[2] : 2;
+      if (across > 0 && (item.smallest_marker == 0 || across < item.smallest_marker)) {
+        item.smallest_marker = across;
+      }
     }
     at = next;
   }
@@ -512,6 +524,55 @@ std::vector<std::string> check_figure(const Figure& figure, const std::string& s
              (!entry.empty() && t.text.find(entry) != std::string::npos);
     });
     if (!shown) problems.push_back("\"" + name + "\" is in the results but not in the figure");
+  }
+  for (const SvgItem& item : drawn.items) {
+    if (item.points.empty() || item.smallest_marker >= kMinMarkerPixels) continue;
+    char size[64];
+    std::snprintf(size, sizeof size, "%.1f", item.smallest_marker);
+    problems.push_back("markers too small to see: \"" + item.title + "\" (" + size +
+                       " px across, at least " +
+                       std::to_string(static_cast<int>(kMinMarkerPixels)) + ")");
+  }
+  // Two key entries drawn alike: the style a reader tells them apart by.
+  const auto level = [&](std::size_t k) {
+    return !data[k].empty() && std::all_of(data[k].begin(), data[k].end(), [](const auto& line) {
+      return std::all_of(line.begin(), line.end(),
+                         [&](const auto& p) { return std::fabs(p.second - line[0].second) < 0.5; });
+    });
+  };
+  // Within one panel, among the items drawn in it: panels of a multi-panel figure draw one roof
+  // alike, and a shared key's entries (drawn nowhere) name what the panels draw.
+  const auto panel_of = [&](std::size_t k) -> int {
+    std::optional<std::pair<double, double>> at;
+    if (!data[k].empty() && !data[k][0].empty()) at = data[k][0][0];
+    for (const auto& p : drawn.items[k].points) {
+      if (at) break;
+      for (const auto& frame : drawn.frames) {
+        if (inside(frame, p)) at = p;
+      }
+    }
+    if (!at) return -1;
+    for (std::size_t f = 0; f < drawn.frames.size(); ++f) {
+      if (inside(drawn.frames[f], *at)) return static_cast<int>(f);
+    }
+    return drawn.frames.empty() ? 0 : -1;
+  };
+  std::map<std::string, std::string> styles;  // panel and style -> the first entry drawn so
+  for (std::size_t k = 0; k < drawn.items.size(); ++k) {
+    const SvgItem& item = drawn.items[k];
+    const int panel = panel_of(k);
+    if (item.title.empty() || item.title.rfind("gnuplot_plot_", 0) == 0 ||
+        item.title.rfind("(same line)", 0) == 0 || level(k) || panel < 0 ||
+        (item.line_colour.empty() && item.point_colour.empty())) {
+      continue;
+    }
+    const std::string style = std::to_string(panel) + "|" + item.line_colour + "|" +
+                              item.line_dash + "|" + item.point_colour + "|" + item.point_symbol;
+    const auto [first, inserted] = styles.emplace(style, item.title);
+    if (!inserted) {
+      problems.push_back("two key entries drawn alike (colour, dash and marker): \"" +
+                         first->second + "\" and \"" + item.title + "\"");
+    }
   }
   for (std::size_t panel = 0; panel < figure.key_values.size(); ++panel) {
     std::set<std::string> seen;

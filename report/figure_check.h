@@ -10,7 +10,11 @@
 //  - no "nan" or "inf" printed;
 //  - every name the figure must show (each roof of the results) in some text: its own key entry
 //    or an entry it was merged into ("congestion (all memories) = mem 0 DRAM local: …");
-//  - within each panel, distinct key values (two panels or entries keyed alike hide a split).
+//  - within each panel, distinct key values (two panels or entries keyed alike hide a split);
+//  - no marker smaller than kMinMarkerPixels across (a point the eye misses on the page);
+//  - no two key entries drawn alike (colour, dash and marker), but for lines level across the
+//    plot (the FLOP ceilings, each named at its right end) and entries the key marks as another
+//    name of the same line: a reader matches a line to its entry by how it is drawn.
 // Checks the SVG only: PNG and PDF are drawn from the same script with the same layout. The SVG
 // is read by a scanner, not a regular expression: a text of any length is read in one pass.
 #pragma once
@@ -35,9 +39,16 @@ struct SvgItem {
   std::string title;
   std::string line_colour;                                        // "" without a stroked path
   std::vector<std::vector<std::pair<double, double>>> polylines;  // SVG pixels
-  std::string point_colour;                                       // "" without points
+  std::string line_dash;     // its first stroked path's stroke-dasharray, "" when solid
+  std::string point_colour;  // "" without points
+  std::string point_symbol;  // gnuplot's "#gpPtN"
   std::vector<std::pair<double, double>> points;
+  double smallest_marker = 0;  // across, SVG pixels, of its smallest point; 0 without points
 };
+
+// The smallest marker a figure may draw, across: about 1.5 mm at the SVG's 100 pixels per inch,
+// the PNG's 200 dpi and the PDF's size.
+inline constexpr double kMinMarkerPixels = 6.0;
 
 struct SvgFigure {
   double width = 0, height = 0;

@@ -78,7 +78,7 @@ Figure strip_plot(const fleet::Fleet& f, const fleet::FleetRoof& roof) {
                          std::to_string(static_cast<int>(std::lround(f.rule.min_drop * 100))) +
                          " %")
        << ", \\\n    \"" << fig.name
-       << ".dat\" using 1:($3 == 0 ? $2 : 1/0) with points pt 7 ps 0.6 lc rgb \"" << colours[0]
+       << ".dat\" using 1:($3 == 0 ? $2 : 1/0) with points pt 7 ps 0.8 lc rgb \"" << colours[0]
        << "\" title \"node\", \\\n    \"\" using 1:($3 == 1 ? $2 : 1/0) with points pt 9 ps 1.2 lc "
           "rgb \""
        << colours[6]

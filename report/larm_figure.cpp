@@ -170,7 +170,7 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
   }
   if (!d.validation.empty()) {
     items.push_back("    \"" + stem +
-                    "-validation.dat\" using 1:2 with points pt 1 ps 0.6 lc rgb "
+                    "-validation.dat\" using 1:2 with points pt 1 ps 0.8 lc rgb "
                     "\"#777777\" title \"validation points\"");
   }
   // Thesis fig. 4.7: a region's shape names the region (function), its colour the run (the
@@ -220,7 +220,7 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
   for (std::size_t r = 0; r < moving.size(); ++r) {
     const std::string colour = kTrajectoryColours[r % std::size(kTrajectoryColours)];
     items.push_back("    \"" + stem + "-trajectory.dat\" index " + std::to_string(r) +
-                    " using 1:2 with points pt 13 ps 0.6 lc rgb \"" + colour + "\" title " +
+                    " using 1:2 with points pt 13 ps 0.8 lc rgb \"" + colour + "\" title " +
                     gnuplot_string("samples of " + moving[r]));
   }
   for (std::size_t i = 0; i < items.size(); ++i) {

@@ -59,7 +59,7 @@ Figure loaded_latency_figure(const std::string& name, const std::string& memory,
     data << "\n\n";
     const std::string colour = palette()[(block / 2 + 1) % palette().size()];
     plot << (block ? ", \\\n    " : " ") << "'" << file << "' index " << block
-         << " using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '" << colour
+         << " using 1:2:3:4 with yerrorbars pt 7 ps 0.8 lc rgb '" << colour
          << "' notitle, \\\n    '" << file << "' index " << block + 1
          << " using 1:2 with lines lw 1.5 lc rgb '" << colour << "' title "
          << gnuplot_string(c.label);

@@ -258,7 +258,7 @@ std::vector<Figure> latency_sweep_figures(const results::Results& results,
         mark_capacities(marks, axis, results, domain, SizeSweep::latency, true);
     draw_marks(body, axis, marks, f.width_inches);
     body << "  plot \"" << f.name
-         << ".dat\" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb \"" << series_colour(0)
+         << ".dat\" index 0 using 1:2 with linespoints pt 7 ps 0.7 lc rgb \"" << series_colour(0)
          << "\" title \"pointer chase, one core\"" << unstable_overlay(f.name + ".dat", series)
          << "\n";
     f.body = body.str();
@@ -328,7 +328,7 @@ std::vector<Figure> sweep_figures(const results::Results& results,
                                      std::log(static_cast<double>(most_threads))
                                : 1;
       body << (i ? ", \\\n" : "") << "    \"" << f.name << ".dat\" index " << i
-           << " using 1:2 with linespoints " << (lone ? "dt 2 pt 6" : "pt 7") << " ps 0.5 lc rgb \""
+           << " using 1:2 with linespoints " << (lone ? "dt 2 pt 6" : "pt 7") << " ps 0.7 lc rgb \""
            << gradient(load, depth) << "\" title " << gnuplot_string(series);
       ++i;
     }
@@ -483,7 +483,7 @@ std::vector<Figure> validation_figures(const results::Results& results,
          << "  set xlabel \"Arithmetic intensity (FLOP/byte)\"\n"
          << "  set ylabel \"Performance (GFLOP/s)\"\n  set grid lc rgb \"#dddddd\"\n"
          << "  set lmargin at screen 0.1\n  set rmargin at screen 0.55\n"
-         << "  set key at screen 0.58, screen 0.9 left top Left reverse samplen 2 font tiny\n"
+         << "  set key at screen 0.55, screen 0.9 left top Left reverse samplen 2 font tiny\n"
          << "  plot \\\n";
     // Ceilings nearer than the figure can tell apart are drawn as one line, each named with its
     // value (add 53.6 and mul 54.7 GFLOP/s are one pixel apart).

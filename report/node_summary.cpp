@@ -77,7 +77,7 @@ std::vector<SummaryLine> node_summary(const results::Results& results) {
   std::vector<SummaryLine> lines;
   const roofline::RoofSet roofs(results);
   const std::string estimator = name(results::roof_estimator(results));
-  lines.push_back({"node", {node_line(results)}});
+  // The node's own line is the report's first line, above this table.
   lines.push_back({"host",
                    {results.provenance.host.value_or("unknown") + ", " +
                     results.provenance.date.value_or("date unknown")}});

@@ -48,11 +48,11 @@ std::string line_item(int n, const std::string& title, const std::string& colour
 }
 
 std::string points_item(int n, const std::string& title, const std::string& colour, double x,
-                        double y) {
+                        double y, double scale = 5.85, const std::string& symbol = "#gpPt5") {
   return "\t<g id=\"gnuplot_plot_" + std::to_string(n) + "\" ><title>" + title +
-         "</title>\n<g fill=\"none\">\n\t<use xlink:href='#gpPt5' transform='translate(" +
-         std::to_string(x) + "," + std::to_string(y) + ") scale(5.85)' color='" + colour +
-         "'/>\n</g>\n\t</g>\n";
+         "</title>\n<g fill=\"none\">\n\t<use xlink:href='" + symbol + "' transform='translate(" +
+         std::to_string(x) + "," + std::to_string(y) + ") scale(" + std::to_string(scale) +
+         ")' color='" + colour + "'/>\n</g>\n\t</g>\n";
 }
 
 bool has(const std::vector<std::string>& problems, const std::string& what) {
@@ -118,6 +118,35 @@ TEST(FigureCheck, FindsRegionPointsInARoofsColourWhereTheFigureAsks) {
   larm.distinct_colours = true;
   EXPECT_TRUE(has(check_figure(larm, svg(items)), "points in a line's colour"));
   EXPECT_FALSE(has(check_figure(kFigure, svg(items)), "points in a line's colour"));
+}
+
+TEST(FigureCheck, FindsMarkersTooSmallToSee) {
+  // gnuplot's symbols span -1 to 1: scale 2.4 is 4.8 pixels across, 5.85 is 11.7.
+  EXPECT_TRUE(has(check_figure(kFigure, svg(points_item(1, "validation", "black", 300, 200, 2.4))),
+                  "markers too small to see: \"validation\" (4.8 px"));
+  EXPECT_FALSE(has(check_figure(kFigure, svg(points_item(1, "validation", "black", 300, 200))),
+                   "markers too small"));
+}
+
+TEST(FigureCheck, FindsKeyEntriesDrawnAlike) {
+  const std::string l1 = line_item(1, "L1 load", "rgb(1,2,3)", {{80, 250}, {600, 60}});
+  const std::string twin = line_item(2, "mul dp avx512", "rgb(1,2,3)", {{80, 280}, {600, 90}});
+  const std::string other = line_item(2, "mul dp avx512", "rgb(9,9,9)", {{80, 280}, {600, 90}});
+  EXPECT_TRUE(has(check_figure(kFigure, svg(l1 + twin)),
+                  "two key entries drawn alike (colour, dash and marker): \"L1 load\" and \"mul"));
+  EXPECT_FALSE(has(check_figure(kFigure, svg(l1 + other)), "drawn alike"));
+  // Ceilings level across the plot share a style: each is named at its end.
+  const std::string add = line_item(1, "add", "rgb(5,5,5)", {{80, 100}, {600, 100}});
+  const std::string fma = line_item(2, "fma", "rgb(5,5,5)", {{80, 60}, {600, 60}});
+  EXPECT_FALSE(has(check_figure(kFigure, svg(add + fma)), "drawn alike"));
+  // Points of one colour told apart by their shape, not when the shape is the same too.
+  EXPECT_FALSE(
+      has(check_figure(kFigure, svg(points_item(1, "triad", "black", 300, 200) +
+                                    points_item(2, "ddot", "black", 320, 220, 5.85, "#gpPt7"))),
+          "drawn alike"));
+  EXPECT_TRUE(has(check_figure(kFigure, svg(points_item(1, "triad", "black", 300, 200) +
+                                            points_item(2, "ddot", "black", 320, 220))),
+                  "drawn alike"));
 }
 
 TEST(FigureCheck, FindsTextsOverEachOtherAndOffTheCanvas) {

@@ -3,11 +3,15 @@
 // the page must show larm's text for them (value and interval, verdict); a click on a key entry
 // must hide its roof (no longer found under the mouse); a drag must zoom. Prints one line per
 // check; exits 1 on the first failure.
-//   node report_browser.cjs REPORT_HTML CHROMIUM SCREENSHOT_PNG
+// First the page's first screen as a user opens it (1280 x 800, top): the summary must be there,
+// from the node's line to the next command, and its picture goes to FIRST_SCREEN_PNG (given:
+// docs/images/report-first-screen.png is made by scripts/report_screenshot.sh this way). Every
+// series of a chart is drawn in its own colour.
+//   node report_browser.cjs REPORT_HTML CHROMIUM SCREENSHOT_PNG [FIRST_SCREEN_PNG]
 'use strict';
 const puppeteer = require('puppeteer-core');
 
-const [reportHtml, chromium, screenshot] = process.argv.slice(2);
+const [reportHtml, chromium, screenshot, firstScreen] = process.argv.slice(2);
 
 function check(ok, what) {
   console.log((ok ? 'ok: ' : 'FAILED: ') + what);
@@ -36,6 +40,25 @@ async function tip(page, chart) {
     timeout: 60000,
   });
   try {
+    // The first screen: the summary's rows, the last of them the next command, above the fold.
+    const first = await browser.newPage();
+    await first.setViewport({ width: 1280, height: 800 });
+    await first.goto('file://' + reportHtml, { waitUntil: 'load', timeout: 60000 });
+    const rows = await first.evaluate(() => Array.from(document.querySelectorAll('#summary-table tr')).map(
+      (tr) => ({ label: tr.querySelector('th').textContent, bottom: tr.getBoundingClientRect().bottom })));
+    const nodeLine = await first.evaluate(() => {
+      const p = document.querySelector('p.node');
+      return p ? p.getBoundingClientRect().bottom : 1e9;
+    });
+    check(nodeLine <= 800, 'the first screen shows the node in one line');
+    for (const wanted of ['cache bandwidth', 'FLOP ceilings', 'memory bandwidth', 'next']) {
+      const row = rows.find((r) => r.label.startsWith(wanted));
+      check(row !== undefined && row.bottom <= 800,
+            `the first screen shows the summary's "${wanted}" row` + (row ? ` (bottom at ${Math.round(row.bottom)} px)` : ''));
+    }
+    if (firstScreen) await first.screenshot({ path: firstScreen });
+    await first.close();
+
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     const errors = [];
@@ -46,6 +69,12 @@ async function tip(page, chart) {
     const charts = await page.evaluate(() => (window.larmRoofline || []).length);
     if (!check(charts === data.domains.length && charts > 0, `${charts} charts for ${data.domains.length} domains`)) return;
     check(errors.length === 0, 'no script error and no request: ' + errors.join('; '));
+    // No two series of a chart in one colour: a reader matches a line to its key entry by it.
+    const strokes = await page.evaluate(() => window.larmRoofline.map((c) => c.chart.series.slice(1)
+      .map((s, i) => [s, i + 1]).filter(([s]) => !s.label.endsWith(' per level'))
+      .map(([s, i]) => String(typeof s.stroke === 'function' ? s.stroke(c.chart, i) : s.stroke))));
+    strokes.forEach((list, c) => check(new Set(list).size === list.length,
+                                        `chart ${c}: ${list.length} series in ${new Set(list).size} colours`));
 
     // The first bandwidth roof, hovered where it climbs (a third along the AI range).
     const domain = data.domains[0];

@@ -267,7 +267,9 @@ int finish_compiler_count(const CountOptions& options, const CompilerBuild& buil
                "from another nor say latency (build with "
                "-fplugin-arg-larm_gcc_plugin-cache-sample=64 for the plugin's sampled model, or "
                "count a build without the plugin under Valgrind)\n";
-  std::cout << "next: larm place RESULTS " << shown_path(timed_dir / "regions.json") << "\n";
+  std::cout << "next: larm place --results "
+            << (options.results_dir.empty() ? std::string("DIR") : shown_path(options.results_dir))
+            << " " << shown_path(timed_dir / "regions.json") << "\n";
   return 0;
 }
 
@@ -458,8 +460,11 @@ int run_count(const CountOptions& options) {
   }
   std::cout << "\n";
   if (merged) {
-    std::cout << "next: larm place RESULTS " << shown_path(timed_dir / "regions.json")
-              << " --counts " << shown_path(regions_file) << "\n";
+    std::cout << "next: larm place --results "
+              << (options.results_dir.empty() ? std::string("DIR")
+                                              : shown_path(options.results_dir))
+              << " " << shown_path(timed_dir / "regions.json") << " --counts "
+              << shown_path(regions_file) << "\n";
   }
   return 0;
 }

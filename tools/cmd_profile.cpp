@@ -463,7 +463,8 @@ int run_profile(const ProfileOptions& options) {
     results::write_json_output(out / "place.json", results::to_json(placed),
                                results::FileFormat::place, 2);
   } else {
-    std::cout << "next: larm place RESULTS " << shown_path(out / "regions.json") << "\n";
+    std::cout << "next: larm place --results DIR " << shown_path(out / "regions.json")
+              << " (DIR: a characterization of this node, larm characterize)\n";
   }
   return 0;
 }

@@ -11,6 +11,22 @@
   const roofColours = ['#1f77b4', '#2ca02c', '#ff7f0e', '#17becf', '#8c564b', '#bcbd22',
                        '#7f7f7f', '#393b79', '#637939', '#8c6d31', '#843c39', '#5254a3'];
   const regionColours = ['#d62728', '#9467bd', '#e377c2', '#000000', '#ad494a', '#7b4173'];
+  // The i-th roof's colour: the palette, then hues a golden angle apart at a darker, duller
+  // lightness than the regions' colours, so that no two roofs of a chart share one.
+  function roofColour(i) {
+    if (i < roofColours.length) return roofColours[i];
+    const k = i - roofColours.length;
+    const hue = Math.round((k * 137.508 + 200) % 360);
+    const lightness = 28 + 14 * (Math.floor(k / 3) % 3);
+    return 'hsl(' + hue + ', 45%, ' + lightness + '%)';
+  }
+  // A tick on a log axis with three significant digits at most ("12.8", not "12.832").
+  function tickText(v) {
+    if (v == null) return '';
+    const a = Math.abs(v);
+    if (a >= 1000) return String(Math.round(v));
+    return String(Number(v.toPrecision(3)));
+  }
   const charts = [];
   // The AI range of the LARM figure, in FLOP/byte.
   const aiLow = 1 / 64;
@@ -37,7 +53,7 @@
       columns.push(x.map(function (ai) { return !roof.slope ? roof.value : top > 0 ? Math.min(ai * roof.value, top) : ai * roof.value; }));
       series.push({
         label: roof.name,
-        stroke: roofColours[i % roofColours.length],
+        stroke: roofColour(i),
         width: roof.slope ? 2 : 1.5,
         dash: roof.slope ? undefined : [6, 4],
         points: { show: false },
@@ -80,8 +96,10 @@
       width: width,
       height: Math.round(width * 0.55),
       scales: { x: { distr: 3, time: false }, y: { distr: 3 } },
-      axes: [{ label: 'arithmetic intensity (FLOP/byte)' },
-             { label: 'GFLOP/s (' + data.precision + ', ' + data.estimator + ' roofs)', size: 70 }],
+      axes: [{ label: 'arithmetic intensity (FLOP/byte)',
+               values: function (u, splits) { return splits.map(tickText); } },
+             { label: 'GFLOP/s (' + data.precision + ', ' + data.estimator + ' roofs)', size: 70,
+               values: function (u, splits) { return splits.map(tickText); } }],
       cursor: { drag: { x: true, y: true, uni: 30 }, focus: { prox: 16 } },
       focus: { alpha: 0.35 },
       legend: { live: false },

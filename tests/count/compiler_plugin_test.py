@@ -149,7 +149,7 @@ with tempfile.TemporaryDirectory(prefix="larm-plugin-") as tmp:
               f"{variant}: counted in the native runs, no Valgrind run")
         check(not os.path.exists(os.path.join(out, "counted", "regions.json")),
               f"{variant}: no counting run's regions")
-        check("next: larm place RESULTS" in r.stdout and "--counts" not in r.stdout,
+        check("next: larm place --results" in r.stdout and "--counts" not in r.stdout,
               f"{variant}: place takes the native regions alone")
         regions, triad = machine(os.path.join(out, "timed", "regions.json"), "triad")
         check(regions["counters"].get("counted_by") == "compiler", f"{variant}: counted_by compiler")

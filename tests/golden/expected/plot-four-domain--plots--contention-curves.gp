@@ -9,7 +9,7 @@ do for [fmt in formats] {
   set output 'contention-curves.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
-  tiny = sprintf(",%g", base * 0.65)
+  tiny = sprintf(",%g", base * 0.75)
   set xlabel "Threads"
   set ylabel "Bandwidth (GB/s)"
   set yrange [0:*]

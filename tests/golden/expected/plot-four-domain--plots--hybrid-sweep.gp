@@ -9,7 +9,7 @@ do for [fmt in formats] {
   set output 'hybrid-sweep.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
-  tiny = sprintf(",%g", base * 0.65)
+  tiny = sprintf(",%g", base * 0.75)
   set multiplot layout 2,4 margins 0.12,0.98,0.134783,0.908696 spacing 0.03,0.206522
   set xrange [0:1]
   set yrange [0:195.938]

@@ -9,7 +9,7 @@ do for [fmt in formats] {
   set output 'hybrid-validation.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
-  tiny = sprintf(",%g", base * 0.65)
+  tiny = sprintf(",%g", base * 0.75)
   set multiplot layout 2,3 margins 0.1,0.98,0.1,0.9 spacing 0.07,0.24
   set xrange [0:1]
   set xtics 0.5

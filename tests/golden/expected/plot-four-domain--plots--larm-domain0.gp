@@ -9,7 +9,7 @@ do for [fmt in formats] {
   set output 'larm-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
-  tiny = sprintf(",%g", base * 0.65)
+  tiny = sprintf(",%g", base * 0.75)
   min(a, b) = a < b ? a : b
   set logscale x 2
   set logscale y 10
@@ -53,7 +53,7 @@ do for [fmt in formats] {
     53.6476 with lines lc rgb "#555555" dt 3 lw 1 title 'add avx512: 53.65 GFLOP/s', \
     1/0 with lines lc rgb "#555555" dt 3 lw 1 title '(same line) mul avx512: 54.68 GFLOP/s', \
     109.293 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 109.3 GFLOP/s', \
-    "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.6 lc rgb "#777777" title "validation points", \
+    "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.8 lc rgb "#777777" title "validation points", \
     "larm-domain0-regions.dat" index 0 using 1:2:4 with points pt variable ps 1.2 lc rgb "#661100" notitle, \
     1/0 with points pt 7 ps 1.2 lc rgb "#661100" title 'run: firsttouch', \
     1/0 with points pt 5 ps 1.2 lc rgb "#444444" title 'region: triad'

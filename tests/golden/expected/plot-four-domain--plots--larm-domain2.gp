@@ -9,7 +9,7 @@ do for [fmt in formats] {
   set output 'larm-domain2.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
-  tiny = sprintf(",%g", base * 0.65)
+  tiny = sprintf(",%g", base * 0.75)
   min(a, b) = a < b ? a : b
   set logscale x 2
   set logscale y 10

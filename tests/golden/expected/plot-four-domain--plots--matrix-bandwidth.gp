@@ -9,7 +9,7 @@ do for [fmt in formats] {
   set output 'matrix-bandwidth.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
-  tiny = sprintf(",%g", base * 0.65)
+  tiny = sprintf(",%g", base * 0.75)
   set palette defined (0 "#f7fbff", 1 "#6baed6", 2 "#08306b")
   set cblabel "GB/s"
   set cbrange [0:132.225]

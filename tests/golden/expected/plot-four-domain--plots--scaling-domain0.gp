@@ -9,7 +9,7 @@ do for [fmt in formats] {
   set output 'scaling-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
-  tiny = sprintf(",%g", base * 0.65)
+  tiny = sprintf(",%g", base * 0.75)
   set multiplot layout 1,2 margins 0.1,0.97,0.3,0.9 spacing 0.1
   set xlabel "Threads"
   set ylabel "Load bandwidth (GB/s, all threads)"

@@ -9,7 +9,7 @@ do for [fmt in formats] {
   set output 'larm-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
-  tiny = sprintf(",%g", base * 0.65)
+  tiny = sprintf(",%g", base * 0.75)
   min(a, b) = a < b ? a : b
   set logscale x 2
   set logscale y 10
@@ -47,7 +47,7 @@ do for [fmt in formats] {
     1/0 with lines lc rgb "#555555" dt 3 lw 1 title '(same line) mul avx512: 101.8 GFLOP/s', \
     '+' using 1:(200.767):(202.303) with filledcurves fs transparent solid 0.18 noborder lc rgb "#555555" notitle, \
     201.59 with lines lc rgb "#555555" dt 3 lw 1 title 'fma avx512: 201.6 GFLOP/s', \
-    "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.6 lc rgb "#777777" title "validation points", \
+    "larm-domain0-validation.dat" using 1:2 with points pt 1 ps 0.8 lc rgb "#777777" title "validation points", \
     "larm-domain0-regions.dat" index 0 using 1:2:4 with points pt variable ps 1.2 lc rgb "#661100" notitle, \
     1/0 with points pt 7 ps 1.2 lc rgb "#661100" title 'run: firsttouch', \
     "larm-domain0-regions.dat" index 1 using 1:2:4 with points pt variable ps 1.2 lc rgb "#117733" notitle, \

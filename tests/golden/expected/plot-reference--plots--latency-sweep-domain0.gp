@@ -9,7 +9,7 @@ do for [fmt in formats] {
   set output 'latency-sweep-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
-  tiny = sprintf(",%g", base * 0.65)
+  tiny = sprintf(",%g", base * 0.75)
   set logscale x 2
   set logscale y 10
   set format y "%g"
@@ -30,7 +30,7 @@ do for [fmt in formats] {
   set arrow from 2.09715e+06, graph 0 to 2.09715e+06, graph 1 nohead lc rgb "#D55E00" dt 1 lw 1.5
   set label 'L3 effective 2 MiB' at 2.09715e+06, graph 1 center offset 0, char 4.7 font small tc rgb "#D55E00"
   set tmargin 6
-  plot "latency-sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#0072B2" title "pointer chase, one core", \
+  plot "latency-sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.7 lc rgb "#0072B2" title "pointer chase, one core", \
     "latency-sweep-domain0.dat" index 0 using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb "#000000" notitle, \
     keyentry with points pt 2 ps 1.5 lc rgb "#000000" title "unstable (not used for capacities)"
   unset multiplot

@@ -9,7 +9,7 @@ do for [fmt in formats] {
   set output 'sweep-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
-  tiny = sprintf(",%g", base * 0.65)
+  tiny = sprintf(",%g", base * 0.75)
   set logscale x 2
   set logscale y 10
   set format y "%g"
@@ -33,10 +33,10 @@ do for [fmt in formats] {
   set label 'L3 508 MiB' at 5.32677e+08, graph 1 right offset 0, char 1.7 font small tc rgb "#777777"
   set tmargin 4
   plot \
-    "sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#8C2D04" title 'copy, 2 threads', \
-    "sweep-domain0.dat" index 1 using 1:2 with linespoints dt 2 pt 6 ps 0.5 lc rgb "#FDBE85" title 'copy, one core', \
-    "sweep-domain0.dat" index 2 using 1:2 with linespoints pt 7 ps 0.5 lc rgb "#08306B" title 'load, 2 threads', \
-    "sweep-domain0.dat" index 3 using 1:2 with linespoints dt 2 pt 6 ps 0.5 lc rgb "#9ECAE1" title 'load, one core', \
+    "sweep-domain0.dat" index 0 using 1:2 with linespoints pt 7 ps 0.7 lc rgb "#8C2D04" title 'copy, 2 threads', \
+    "sweep-domain0.dat" index 1 using 1:2 with linespoints dt 2 pt 6 ps 0.7 lc rgb "#FDBE85" title 'copy, one core', \
+    "sweep-domain0.dat" index 2 using 1:2 with linespoints pt 7 ps 0.7 lc rgb "#08306B" title 'load, 2 threads', \
+    "sweep-domain0.dat" index 3 using 1:2 with linespoints dt 2 pt 6 ps 0.7 lc rgb "#9ECAE1" title 'load, one core', \
     "sweep-domain0.dat" index 0 using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb "#000000" notitle, \
     "sweep-domain0.dat" index 1 using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb "#000000" notitle, \
     "sweep-domain0.dat" index 2 using 1:($3 == 0 ? $2 : 1/0) with points pt 2 ps 1.5 lc rgb "#000000" notitle, \

@@ -9,7 +9,7 @@ do for [fmt in formats] {
   set output 'validation-domain0.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
-  tiny = sprintf(",%g", base * 0.65)
+  tiny = sprintf(",%g", base * 0.75)
   set logscale x 2
   set logscale y 10
   set format y "%g"
@@ -21,7 +21,7 @@ do for [fmt in formats] {
   set grid lc rgb "#dddddd"
   set lmargin at screen 0.1
   set rmargin at screen 0.55
-  set key at screen 0.58, screen 0.9 left top Left reverse samplen 2 font tiny
+  set key at screen 0.55, screen 0.9 left top Left reverse samplen 2 font tiny
   plot \
     201.59 with lines lc rgb "#555555" dt 3 title 'fma avx512: 202 GFLOP/s', \
     102.198 with lines lc rgb "#555555" dt 2 title 'add avx512 = mul avx512: 102 GFLOP/s', \
