@@ -9,6 +9,7 @@
 # (scripts/install-deps.sh --print run), builds only the larm binary, and ends with each step's time.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export STEP_TIMES_ONE_LINE=1  # step-times.sh: all the steps' times in one line at the end
 # shellcheck source=step-times.sh
 source "$root/scripts/step-times.sh"
 

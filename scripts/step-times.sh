@@ -12,7 +12,18 @@ step_done() {  # NAME
 }
 step_summary() {
   local status=$?
-  echo "== step times$( ((status)) && echo " (stopped by a failure, exit $status)")"
+  local failed=""
+  ((status)) && failed=" (stopped by a failure, exit $status)"
+  # STEP_TIMES_ONE_LINE=1 (scripts/run.sh, whose output a user reads): one line.
+  if [[ ${STEP_TIMES_ONE_LINE:-0} == 1 ]]; then
+    local line="" step
+    for step in "${steps[@]}"; do
+      line+="${line:+, }$(echo "$step" | tr -s ' ')"
+    done
+    echo "step times$failed: ${line:+$line; }total $((SECONDS - script_start)) s"
+    return
+  fi
+  echo "== step times$failed"
   ((${#steps[@]})) && printf '   %s\n' "${steps[@]}"
   echo "   total                    $((SECONDS - script_start)) s"
 }

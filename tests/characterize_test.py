@@ -65,6 +65,21 @@ c.check(progress and progress[0].startswith("[1/") and "\r" not in r.stderr and 
 if r.returncode == 0:
     with open(os.path.join(out, "characterize-stdout.txt"), "w") as f:
         f.write(r.stdout)
+    # What a user reads after the run (scripts/run.sh adds 4 lines: hybrid, report, figures, step
+    # times; at most 60 in all): the summary before the validation's table. The warnings and the
+    # roofs in two modes are counted apart: how many a run has depends on the host's noise.
+    summary = r.stdout.split("\nModel validation")[0].rstrip("\n").splitlines()
+    noise, indent = 0, None  # indent: of the wrapped lines of the warning or list being read
+    for line in summary:
+        if line.startswith("warning: ") or line.startswith("  two modes"):
+            indent = 2 if line.startswith("warning") else 4
+        elif indent is None or not (line.startswith(" " * indent) and line[indent] != " "):
+            indent = None
+        noise += indent is not None
+    c.check(len(summary) - noise <= 54,
+            f"the end of a characterization prints {len(summary)} lines, {noise} of warnings and "
+            f"two-mode roofs: more than 54 besides them")
+    print(f"summary: {len(summary)} lines, {noise} of warnings and two-mode roofs")
     levels, loads = load_roofs(json.load(open(os.path.join(out, "results.json"))))
     print("load roofs:", dict(zip(levels, loads)))
     # The caches and memory of a virtual machine are shared with other tenants, whose bursts can

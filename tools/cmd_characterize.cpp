@@ -137,7 +137,7 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   if (!global.quiet) {
     std::cout << wrap_long_lines(
         text::summary_table(results, true) + roofline::describe_ridges(results) +
-        roofline::describe_contention(results) + text::loaded_latency_table(results));
+        roofline::describe_contention(results) + text::loaded_latency_table(results, true));
   }
   std::cout << "Results: " << out.string() << "\n";
   if (results.complete && !global.quiet) {

@@ -20,6 +20,7 @@ namespace {
 struct ShowOptions {
   std::string dir;
   bool matrix = false;
+  bool brief = false;
 };
 
 int run_show(const ShowOptions& options, const GlobalOptions& global) {
@@ -33,9 +34,9 @@ int run_show(const ShowOptions& options, const GlobalOptions& global) {
   std::cout << "larm " << p.larm_version.value_or("?") << " (" << p.git_commit.value_or("?")
             << ") on " << p.host.value_or("?") << ", " << p.date.value_or("?") << "\n"
             << p.cpu_model.value_or("?") << "\n\n";
-  std::cout << wrap_long_lines(text::summary_table(results) + roofline::describe_ridges(results) +
-                               roofline::describe_contention(results) +
-                               text::loaded_latency_table(results));
+  std::cout << wrap_long_lines(
+      text::summary_table(results, options.brief) + roofline::describe_ridges(results) +
+      roofline::describe_contention(results) + text::loaded_latency_table(results, options.brief));
   if (options.matrix) std::cout << "\n" << text::matrix_table(results);
   return 0;
 }
@@ -47,6 +48,9 @@ void setup_show(CLI::App& app, GlobalOptions& global, Action& action) {
   add_results_or_fleet_argument(*command, options->dir);
   command->add_flag("--matrix", options->matrix,
                     "domain x memory tables of bandwidth and latency, with the hwloc distances");
+  command->add_flag("--brief", options->brief,
+                    "the summary a characterization ends with: warnings by their headlines, "
+                    "intervals by their range, roofs in two modes by name");
   command->callback([options, &global, &action] {
     action = [options, &global] { return run_show(*options, global); };
   });

@@ -61,8 +61,9 @@ std::string wrap_long_lines(const std::string& text) {
   while (std::getline(lines, line)) {
     const std::size_t indent = line.find_first_not_of(' ');
     const std::size_t lead = indent == std::string::npos ? 0 : indent;
-    // A table's row (columns aligned by runs of spaces) is left whole.
-    if (columns(line) <= width || line.find("   ", lead) != std::string::npos) {
+    // A table's row (columns aligned by runs of spaces, two where its cells are full) is left
+    // whole.
+    if (columns(line) <= width || line.find("  ", lead) != std::string::npos) {
       out += line + "\n";
       continue;
     }

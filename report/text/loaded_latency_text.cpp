@@ -29,13 +29,17 @@ std::string monotony_text(bool medians_rise, bool rises_within_intervals) {
   return "does not rise monotonically: it falls beyond its samples' p10-p90";
 }
 
-std::string loaded_latency_table(const results::Results& results) {
+std::string loaded_latency_table(const results::Results& results, bool brief) {
   if (results.loaded_latency.empty()) return "";
   std::ostringstream out;
-  out << "Latency under load (a pointer chase on the domain's first core while its other cores "
-         "inject reads:writes into the same memory; ns are the chase samples' medians, GB/s the "
-         "injectors' own counts; knee: where the median reaches 2 x idle):\n"
-      << "  memory  chase from       mix   idle ns  saturation GB/s  ns there (x idle)  knee "
+  if (brief) {
+    out << "Latency under load (the columns: larm show):\n";
+  } else {
+    out << "Latency under load (a pointer chase on the domain's first core while its other cores "
+           "inject reads:writes into the same memory; ns are the chase samples' medians, GB/s the "
+           "injectors' own counts; knee: where the median reaches 2 x idle):\n";
+  }
+  out << "  memory  chase from       mix   idle ns  saturation GB/s  ns there (x idle)  knee "
          "GB/s\n";
   for (const results::LoadedLatencyCurve& c : results.loaded_latency) {
     const std::string memory = c.memory ? c.memory->text() : "?";

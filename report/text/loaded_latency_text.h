@@ -9,7 +9,8 @@
 namespace larm::text {
 
 // "" when the results hold no loaded-latency curve.
-std::string loaded_latency_table(const results::Results& results);
+// `brief`: the table under a one-line title (the end of a characterization).
+std::string loaded_latency_table(const results::Results& results, bool brief = false);
 
 // How a curve's latency goes with the load asked, from its record's two tests: "rises
 // monotonically" only when every median is at or above the one before.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -48,8 +49,39 @@ bool any_interval(const std::vector<Roof>& roofs, int domain) {
                      [&](const Roof& r) { return r.domain == domain && r.interval; });
 }
 
-// The roofs whose samples fell in two groups: what each group gave.
-std::string bimodal_lines(const std::vector<Roof>& roofs, int domain);
+// The roofs whose samples fell in two groups: what each group gave; `brief`: their names in one
+// line.
+std::string bimodal_lines(const std::vector<Roof>& roofs, int domain, bool brief);
+
+std::string row_label(const Roof& r);
+
+// `brief`: the domain's intervals (bandwidth roofs or FLOP ceilings) in one line, their range and
+// the widest, in place of a table of them.
+std::string interval_range_line(const std::vector<Roof>& roofs, int domain, bool ceilings) {
+  double low = 1e300, high = -1;
+  const Roof* widest = nullptr;
+  int modes = 0;
+  for (const Roof& r : roofs) {
+    if (r.domain != domain || r.is_ceiling() != ceilings || !r.present() || !r.interval) continue;
+    if (r.interval->bimodal()) {
+      ++modes;
+      continue;
+    }
+    const double half = 100 * r.interval->half_width(r.roof);
+    low = std::min(low, half);
+    if (half > high) high = half, widest = &r;
+  }
+  if (widest == nullptr && modes == 0) return "";
+  std::string line = "  interval (95 %)";
+  if (widest != nullptr) {
+    line += ": ±" + fixed_text(low, 1) + " to ±" + fixed_text(high, 1) + " %, the widest " +
+            (ceilings ? std::string(name(widest->isa)) + " " + name_or_empty(widest->precision)
+                      : row_label(*widest)) +
+            " " + widest->operation();
+  }
+  if (modes > 0) line += std::string(widest ? "; " : ": ") + std::to_string(modes) + " in 2 modes";
+  return line + " (each roof's: larm show)\n";
+}
 
 std::string row_label(const Roof& r) {
   if (r.level != Level::memory) return name(r.level);
@@ -62,8 +94,23 @@ std::string row_label(const Roof& r) {
 
 // A roof with one value per placement state is in the placement-states warning (its model value
 // in the table, the states most apart named there, every state in the report and results.json).
-std::string bimodal_lines(const std::vector<Roof>& roofs, int domain) {
+std::string bimodal_lines(const std::vector<Roof>& roofs, int domain, bool brief) {
   std::string lines;
+  if (brief) {
+    std::string names;
+    for (const Roof& r : roofs) {
+      if (r.domain != domain || !r.present() || !r.interval || !r.interval->bimodal()) continue;
+      if (!r.by_state.empty()) continue;
+      names += (names.empty() ? "" : ", ") +
+               (r.is_ceiling() ? std::string(name(r.isa)) + " " + name_or_empty(r.precision)
+                               : row_label(r)) +
+               " " + r.operation();
+    }
+    return names.empty() ? ""
+                         : "  two modes (the host changed state during the run; each: larm "
+                           "show): " +
+                               names + "\n";
+  }
   for (const Roof& r : roofs) {
     if (r.domain != domain || !r.present() || !r.interval || !r.interval->bimodal()) continue;
     if (!r.by_state.empty()) continue;  // its modes are the states above
@@ -152,7 +199,9 @@ std::string summary_table(const Results& results, bool brief) {
         }
         out << "\n";
       }
-      if (any_interval(results.roofs, domain)) {
+      if (brief) {
+        out << interval_range_line(results.roofs, domain, false);
+      } else if (any_interval(results.roofs, domain)) {
         out << "  " << right_aligned("interval, ± % (95 %)", 26) << "\n";
         for (const std::string& label : row_order) {
           if (std::none_of(rows[label].begin(), rows[label].end(),
@@ -190,11 +239,11 @@ std::string summary_table(const Results& results, bool brief) {
           ops.push_back(op);
         }
       }
-      out << "  " << right_aligned("GFLOP/s (" + estimator + ") [IPC]", 20);
+      out << "  " << right_aligned(estimator + " GFLOP/s [IPC]", 18);
       for (FlopOp op : ops) out << right_aligned(name(op), 14);
       out << "\n";
       for (const std::string& label : flop_order) {
-        out << "  " << right_aligned(label, 20);
+        out << "  " << right_aligned(label, 18);
         for (FlopOp op : ops) {
           auto it = flops[label].find(op);
           std::string text = it == flops[label].end() ? "" : cell(it->second);
@@ -205,10 +254,12 @@ std::string summary_table(const Results& results, bool brief) {
         }
         out << "\n";
       }
-      if (any_interval(results.roofs, domain)) {
-        out << "  " << right_aligned("interval, ± % (95 %)", 20) << "\n";
+      if (brief) {
+        out << interval_range_line(results.roofs, domain, true);
+      } else if (any_interval(results.roofs, domain)) {
+        out << "  " << right_aligned("interval ± % (95 %)", 18) << "\n";
         for (const std::string& label : flop_order) {
-          out << "  " << right_aligned(label, 20);
+          out << "  " << right_aligned(label, 18);
           for (FlopOp op : ops) {
             auto it = flops[label].find(op);
             const std::string text = interval_cell(it == flops[label].end() ? nullptr : it->second);
@@ -219,13 +270,13 @@ std::string summary_table(const Results& results, bool brief) {
         }
       }
     }
-    out << bimodal_lines(results.roofs, domain);
+    out << bimodal_lines(results.roofs, domain, brief);
     out << next_run_line(results, domain);
 
     bool first = true;
     for (const LatencyPoint& p : results.latency) {
       if (p.domain != domain) continue;
-      out << (first ? "  latency  " : ", ");
+      out << (first ? "  latency " : ", ");
       first = false;
       const std::string label = p.level != Level::memory ? std::string(name(p.level))
                                                          : "mem " + memory_text(p.memory) +
@@ -247,9 +298,12 @@ std::string summary_table(const Results& results, bool brief) {
                 bytes_text(c.declared_bytes) + " -> " +
                 (c.effective_bytes ? bytes_text(*c.effective_bytes)
                  : c.settled       ? std::string("none (no plateau)")
+                 : brief           ? std::string("not settled")
                                    : std::string("not settled (unstable points)"));
       }
       if (line.empty()) continue;
+      // Brief: the load sweep's, which size the roofs; the chase's per instance in larm show.
+      if (brief && sweep == SizeSweep::latency) continue;
       // Each capacity names the sweep it comes from and what it sizes: the load sweep's, per
       // thread, is the one the roofs are sized by.
       out << "  "
@@ -270,8 +324,12 @@ std::string summary_table(const Results& results, bool brief) {
     out << "\n";
   }
 
-  out << "Marks: * unstable (its samples, or its passes, spread over the threshold), ! misplaced "
-         "pages, ? indistinct (measures the next level), - absent.\n";
+  if (brief) {
+    out << "Marks: * unstable, ! misplaced pages, ? indistinct, - absent (see larm show)\n";
+  } else {
+    out << "Marks: * unstable (its samples, or its passes, spread over the threshold), ! "
+           "misplaced pages, ? indistinct (measures the next level), - absent.\n";
+  }
   std::set<std::string> indistinct;
   for (const LatencyPoint& p : results.latency) {
     if (p.status == Status::indistinct) indistinct.insert(p.status_reason);
@@ -280,7 +338,24 @@ std::string summary_table(const Results& results, bool brief) {
     if (r.status == Status::indistinct) indistinct.insert(r.status_reason);
   }
   for (const std::string& reason : indistinct) out << "  indistinct: " << reason << "\n";
-  for (const std::string& reason : absent_reasons) out << "  absent " << reason << "\n";
+  if (brief && !absent_reasons.empty()) {
+    // "mem all congestion: single NUMA node" and its kind, one line.
+    std::map<std::string, std::string> by_reason;
+    for (const std::string& r : absent_reasons) {
+      const std::size_t colon = r.find(": ");
+      std::string& rows = by_reason[colon == std::string::npos ? "" : r.substr(colon + 2)];
+      rows += (rows.empty() ? "" : ", ") + r.substr(0, colon);
+    }
+    out << "  absent:";
+    bool first_reason = true;
+    for (const auto& [reason, rows] : by_reason) {
+      out << (first_reason ? " " : "; ") << rows << (reason.empty() ? "" : " (" + reason + ")");
+      first_reason = false;
+    }
+    out << "\n";
+  } else {
+    for (const std::string& reason : absent_reasons) out << "  absent " << reason << "\n";
+  }
   // One placement state seen by the probes: which; several are a warning already.
   if (const auto& states = results.provenance.placement_states; states && states->size() == 1) {
     out << "placement: " << states->front().state << " at every probe ("
@@ -301,7 +376,7 @@ std::string summary_table(const Results& results, bool brief) {
 }
 
 std::string warning_headline(const std::string& warning) {
-  constexpr std::size_t kMaxColumns = 100;
+  constexpr std::size_t kMaxColumns = 120;
   // The first ": " or "; " outside parentheses ("the host moved this run's cores between 2
   // placements (core-to-core probes): ...").
   std::size_t end = warning.size();
@@ -313,6 +388,12 @@ std::string warning_headline(const std::string& warning) {
       end = i;
       break;
     }
+  }
+  // A scope alone ("domain 0: the add chain reads ...") says nothing: the clause after it too.
+  static const std::regex scope(R"(^(domain|memory|mem|node|level) [0-9]+$)");
+  if (end < warning.size() && std::regex_match(warning.substr(0, end), scope)) {
+    const std::string rest = warning_headline(warning.substr(end + 2));
+    return warning.substr(0, end + 2) + rest;
   }
   std::string headline = warning.substr(0, end);
   if (headline.size() > kMaxColumns) {

@@ -7,8 +7,9 @@
 
 namespace larm::text {
 
-// `brief` (the end of a characterization, on a terminal): each warning as its headline, the rest
-// left to `larm show` and the report; otherwise every warning whole.
+// `brief` (the end of a characterization, on a terminal): each warning as its headline, the
+// intervals as their range and widest, the roofs in two modes by name, the rest left to `larm
+// show` and the report; otherwise all of it.
 std::string summary_table(const results::Results& results, bool brief = false);
 
 // A warning's headline: its text up to the first ": " or "; " after which the details start, at
