@@ -14,6 +14,7 @@
 
 #include "report/gnuplot_runner.h"
 #include "results/input_file.h"
+#include "results/number_text.h"
 #include "results/printable_text.h"
 #include "results/usage_error.h"
 
@@ -194,6 +195,16 @@ std::string unhandled_instruction(const ValgrindLog& log) {
   const auto end = text.find('\n', at);
   return results::printable(text.substr(
       at + marker.size(), (end == std::string::npos ? text.size() : end) - at - marker.size()));
+}
+
+std::string valgrind_run_expectation(double native_seconds) {
+  if (!(native_seconds > 0)) return "";
+  const auto seconds = [](double s) { return results::fixed_text(s, s < 10 ? 1 : 0) + " s"; };
+  return " (expect " + seconds(native_seconds * kValgrindSlowdownLow) + " to " +
+         seconds(native_seconds * kValgrindSlowdownHigh) + ": " +
+         results::fixed_text(kValgrindSlowdownLow, 0) + "-" +
+         results::fixed_text(kValgrindSlowdownHigh, 0) + "x the native run's " +
+         results::fixed_text(native_seconds, 2) + " s)";
 }
 
 std::string unhandled_instruction_error(const std::string& program, const std::string& bytes,

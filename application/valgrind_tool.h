@@ -75,6 +75,13 @@ class ValgrindLog {
 // Valgrind's line for an instruction it cannot translate, if the log has one.
 std::string unhandled_instruction(const ValgrindLog& log);
 
+// What a counting run under the tool is expected to take, from the native run's seconds: the
+// tool's slowdown measured on real codes (docs/regions.md: the triad example 5.6x, FFTW 11.6x,
+// NPB MG class A 28x, OpenBLAS dgemm 55x), as " (expect 4-47 s: 5-60x the native run's 0.79 s)";
+// "" without a native time.
+inline constexpr double kValgrindSlowdownLow = 5, kValgrindSlowdownHigh = 60;
+std::string valgrind_run_expectation(double native_seconds);
+
 // The one-line error for it (AVX-512's EVEX prefix named), for `program` and its `log`.
 std::string unhandled_instruction_error(const std::string& program, const std::string& bytes,
                                         const std::filesystem::path& log);

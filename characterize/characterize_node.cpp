@@ -143,7 +143,16 @@ RunOutcome characterize_node(const topology::Topology& topology, const platform:
     state.lines.push_back("last-level cache: " + llc.summary);
   }
   const Plan plan = make_plan(topology, options.plan);
-  state.lines.push_back("plan: " + std::to_string(plan.to_run) + " measurements, estimated " +
+  // The progress counter counts runs: each measurement once per pass, a sweep's points once;
+  // fewer as the sweeps stop at memory's plateau, more where a pass is repeated.
+  const int passes = std::max(1, options.plan.passes);
+  int runs = 0;
+  for (const PlannedMeasurement& m : plan.measurements) {
+    runs += first_pass_only(m.kind) ? 1 : passes;
+  }
+  state.lines.push_back("plan: " + std::to_string(plan.to_run) + " measurements in " +
+                        std::to_string(passes) + " passes, about " + std::to_string(runs) +
+                        " runs, estimated " +
                         std::to_string(static_cast<int>(plan.total_seconds() + 0.5)) + " s");
   results.provenance.machine_state = state.values;
   if (options.on_machine_state) options.on_machine_state(state);

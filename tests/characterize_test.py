@@ -59,8 +59,8 @@ r = run(larm, "characterize", "--quick", "--validate", "--out", out, timeout=120
 print(r.stdout)
 # Progress in a pipe (a batch job's log): whole lines, the first at once, then one every 10 s;
 # never the terminal's carriage returns.
-progress = [line for line in r.stderr.splitlines() if re.match(r"\[\d+/\d+\] ", line)]
-c.check(progress and progress[0].startswith("[1/") and "\r" not in r.stderr and "\x1b[K" not in r.stderr,
+progress = [line for line in r.stderr.splitlines() if re.match(r"\[run \d+ of ~\d+\] ", line)]
+c.check(progress and progress[0].startswith("[run 1 of ~") and "\r" not in r.stderr and "\x1b[K" not in r.stderr,
         f"no progress line in the pipe, or a terminal's: {r.stderr[:300]!r}")
 if r.returncode == 0:
     with open(os.path.join(out, "characterize-stdout.txt"), "w") as f:
@@ -193,11 +193,11 @@ if all_core_stop:
             # Or its edge met unstable points (a neighbour's burst): no number, settled false,
             # and the summary says so rather than "no plateau".
             settled = l3[-1].get("settled", True)
-            said = "no plateau" if settled else "not settled"
+            said = "no plateau" if settled else "unstable"
             c.check(said in (l3[-1].get("reason") or ""),
                     f"no effective LLC and no reason: {l3[-1]}")
             summary = " ".join(r.stdout.split())  # the summary wraps its lines
-            shown = "none (no plateau)" if settled else "not settled (unstable points)"
+            shown = "none (no plateau)" if settled else "not settled"
             c.check(shown in summary, f"the summary does not say the LLC was '{shown}'")
             sized_from = l3[-1]["declared_bytes"]
             print(f"no effective LLC this run: {l3[-1]['reason']}")

@@ -106,7 +106,9 @@ int run_characterize(const CharacterizeOptions& options, const GlobalOptions& gl
   platform::ProgressLine progress(global.quiet);
   if (progress.active()) {
     run.on_progress = [&progress](const characterize::ProgressEvent& e) {
-      progress.update("[" + std::to_string(e.index) + "/" + std::to_string(e.total) + "] " +
+      // Runs, not measurements (the plan line says how many at most): the total falls as the
+      // sweeps stop early, hence "~".
+      progress.update("[run " + std::to_string(e.index) + " of ~" + std::to_string(e.total) + "] " +
                       e.measurement->label() + "  (" + results::minutes_text(e.elapsed_seconds) +
                       " elapsed, ~" + results::minutes_text(e.remaining_seconds) + " left)");
     };

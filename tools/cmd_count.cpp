@@ -390,7 +390,9 @@ int run_count(const CountOptions& options) {
     // hwloc's x86 backend reads CPUID, which Valgrind virtualizes, and says so on stderr; the
     // topology liblarm records comes from Linux's files all the same.
     if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
-    counted = run_program(argv, set, "count: the counted run (Valgrind)");
+    counted = run_program(
+        argv, set,
+        "count: the counted run (Valgrind)" + valgrind_run_expectation(native_seconds.value_or(0)));
     after_program(counted, {counted_dir}, app);
     log_path = log.path();
     under = "under Valgrind";

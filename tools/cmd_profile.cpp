@@ -167,9 +167,9 @@ int run_stop(const ProfileOptions& options, const std::string& app, const Progra
 int valgrind_counting_run(const ProfileOptions& options, const std::string& app,
                           const fs::path& tool_dir, const fs::path& out,
                           const fs::path& counted_dir, const fs::path& sampled_dir,
-                          const CacheModelSetting& model, double& seconds) {
+                          const CacheModelSetting& model, double native_seconds, double& seconds) {
   std::cerr << "larm profile: counting run under Valgrind into " << shown_path(counted_dir)
-            << "; cache model: " << model.text << "\n";
+            << valgrind_run_expectation(native_seconds) << "; cache model: " << model.text << "\n";
   const ValgrindLibDir lib(tool_dir, out);
   const ValgrindLog log(counted_dir / "valgrind.log");
   // --demangle=no: functions by their linker symbols, as perf script --no-demangle gives them.
@@ -186,7 +186,8 @@ int valgrind_counting_run(const ProfileOptions& options, const std::string& app,
                                   "LARM_OUT=" + counted_dir.string()};
   if (std::getenv("OMP_WAIT_POLICY") == nullptr) set.push_back("OMP_WAIT_POLICY=passive");
   if (std::getenv("HWLOC_COMPONENTS") == nullptr) set.push_back("HWLOC_COMPONENTS=-x86");
-  const ProgramRun counted = run_program(argv, set, "profile: the counted run (Valgrind)");
+  const ProgramRun counted = run_program(
+      argv, set, "profile: the counted run (Valgrind)" + valgrind_run_expectation(native_seconds));
   if (interrupting_signal(counted) != 0) {
     return run_stop(options, app, counted, "the counting run", "under Valgrind",
                     "the sampled runs are kept in " + results::printable(sampled_dir.string()) +
@@ -352,11 +353,12 @@ int run_profile(const ProfileOptions& options) {
   }
 
   double counting_seconds = 0;
-  if (const int stop = build.instrumented
-                           ? plugin_counting_run(options, app, reader, build, counted_dir,
-                                                 sampled_dir, model, counting_seconds)
-                           : valgrind_counting_run(options, app, tool_dir, out, counted_dir,
-                                                   sampled_dir, model, counting_seconds);
+  if (const int stop =
+          build.instrumented
+              ? plugin_counting_run(options, app, reader, build, counted_dir, sampled_dir, model,
+                                    counting_seconds)
+              : valgrind_counting_run(options, app, tool_dir, out, counted_dir, sampled_dir, model,
+                                      native.seconds, counting_seconds);
       stop != 0)
     return stop;
   std::vector<fs::path> function_files;
