@@ -574,6 +574,15 @@ std::vector<std::string> check_figure(const Figure& figure, const std::string& s
                          first->second + "\" and \"" + item.title + "\"");
     }
   }
+  // Every item with a title has its key entry: gnuplot drops one silently (a data block it cannot
+  // find, a key with more rows than it was given).
+  for (const SvgItem& item : drawn.items) {
+    if (item.title.empty() || item.title.rfind("gnuplot_plot_", 0) == 0) continue;
+    const bool keyed = std::any_of(texts.begin(), texts.end(), [&](const SvgText& t) {
+      return !t.text.empty() && item.title.find(t.text) != std::string::npos;
+    });
+    if (!keyed) problems.push_back("a plot item without its key entry: \"" + item.title + "\"");
+  }
   for (std::size_t panel = 0; panel < figure.key_values.size(); ++panel) {
     std::set<std::string> seen;
     for (const std::string& value : figure.key_values[panel]) {

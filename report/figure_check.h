@@ -11,6 +11,7 @@
 //  - every name the figure must show (each roof of the results) in some text: its own key entry
 //    or an entry it was merged into ("congestion (all memories) = mem 0 DRAM local: …");
 //  - within each panel, distinct key values (two panels or entries keyed alike hide a split);
+//  - every plot item with a title has its key entry (gnuplot drops one silently);
 //  - no marker smaller than kMinMarkerPixels across (a point the eye misses on the page);
 //  - no two key entries drawn alike (colour, dash and marker), but for lines level across the
 //    plot (the FLOP ceilings, each named at its right end) and entries the key marks as another

@@ -190,10 +190,11 @@ std::string domain_plot(const DomainData& d, std::pair<double, double> range,
                     gnuplot_string("run: " + (labels[l].empty() ? "(no label)" : labels[l])));
   }
   for (const std::string& entry : region_key_entries(names, "    1/0")) items.push_back(entry);
-  for (std::size_t k = 0; k < std::size(kModelLevels); ++k) {
-    const ModelLevel& level = kModelLevels[k];
+  // The regions file has a block per run label, then one per level drawn (regions_data).
+  std::size_t level_block = labels.size();
+  for (const ModelLevel& level : kModelLevels) {
     if (!drawn_at(d, level)) continue;
-    items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(labels.size() + k) +
+    items.push_back("    \"" + stem + "-regions.dat\" index " + std::to_string(level_block++) +
                     " using 1:2 with points pt " + std::to_string(level.point_type) +
                     " ps 1.0 lc rgb \"#444444\" title " + gnuplot_string(level_key_title(level)));
   }
@@ -484,6 +485,23 @@ std::vector<Figure> larm_figures(const results::Results& results,
           "\"congestion (all memories)\"");
     }
     key.push_back("keyentry with lines lc rgb \"#555555\" dt 3 lw 1 title \"FLOP ceilings\"");
+    // The panels' hybrid roofs by region (their values in the per-domain figures' keys).
+    std::vector<std::string> hybrid_regions;
+    for (const DomainData& d : domains) {
+      for (const auto& [region, gbps] : d.hybrid_roofs) {
+        if (std::find(hybrid_regions.begin(), hybrid_regions.end(), region) ==
+            hybrid_regions.end()) {
+          hybrid_regions.push_back(region);
+          key.push_back("keyentry with lines lc rgb \"#aa3377\" dt 4 lw 1.5 title " +
+                        gnuplot_string("hybrid roof of " + region));
+        }
+      }
+    }
+    if (std::any_of(domains.begin(), domains.end(),
+                    [](const DomainData& d) { return !d.validation.empty(); })) {
+      key.push_back(
+          "keyentry with points pt 1 ps 0.8 lc rgb \"#777777\" title \"validation points\"");
+    }
     for (std::size_t l = 0; l < labels.size(); ++l) {
       key.push_back("keyentry with points pt 7 ps 1.2 lc rgb \"" +
                     std::string(kRegionColours[l % std::size(kRegionColours)]) + "\" title " +

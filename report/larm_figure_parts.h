@@ -185,6 +185,10 @@ std::string ceiling_name(const roofline::RoofLine& c);
 // model's bytes per level); none without them.
 std::optional<double> level_ai(const results::RegionPlacement& p, Level level);
 
+// The region's intensity at a level where its marker is drawn: a factor 1.25 or more from its own
+// point and from its points at the levels before; none otherwise.
+std::optional<double> drawn_level_ai(const results::RegionPlacement& p, Level level);
+
 // The filled shapes of the regions, one per region name (squares, circles, triangles up and down,
 // diamonds, pentagons, then the open ones); the cache model's level markers use 4, 8 and 12.
 int region_point_type(std::size_t n);

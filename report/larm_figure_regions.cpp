@@ -25,6 +25,25 @@ std::optional<double> level_ai(const results::RegionPlacement& p, Level level) {
   return std::nullopt;
 }
 
+// Where a region is drawn again at a level's intensity: apart from its own point and from its
+// points at the levels before. A marker is about 12 pixels across on a 12-octave axis of about
+// 470 (the per-domain figure's SVG): closer than a factor 1.25 in AI, a streaming kernel's L2,
+// L3 and memory intensities, the markers would stack into one blot over the region's own.
+std::optional<double> drawn_level_ai(const results::RegionPlacement& p, Level level) {
+  constexpr double kApart = 1.25;
+  std::vector<double> taken;
+  if (p.ai) taken.push_back(*p.ai);
+  for (const ModelLevel& l : kModelLevels) {
+    const std::optional<double> ai = level_ai(p, l.level);
+    const bool apart = ai && std::all_of(taken.begin(), taken.end(), [&](double t) {
+                         return *ai > t * kApart || *ai * kApart < t;
+                       });
+    if (l.level == level) return apart ? ai : std::nullopt;
+    if (apart) taken.push_back(*ai);
+  }
+  return std::nullopt;
+}
+
 // The filled shapes of the regions, one per region name (squares, circles, triangles up and down,
 // diamonds, pentagons, then the open ones); the cache model's level markers use 4, 8 and 12.
 int region_point_type(std::size_t n) {
@@ -62,7 +81,7 @@ std::vector<std::string> region_names(const DomainData& d) {
 // Whether some region of the domain is drawn at this level's own intensity.
 bool drawn_at(const DomainData& d, const ModelLevel& level) {
   return std::any_of(d.regions.begin(), d.regions.end(),
-                     [&](const auto* p) { return level_ai(*p, level.level).has_value(); });
+                     [&](const auto* p) { return drawn_level_ai(*p, level.level).has_value(); });
 }
 
 std::string level_key_title(const ModelLevel& level) {
@@ -116,12 +135,15 @@ std::string regions_data(const DomainData& d, const std::vector<std::string>& la
   }
   const bool modelled = std::any_of(d.regions.begin(), d.regions.end(),
                                     [](const auto* p) { return !p->levels.empty(); });
+  // A block only for a level with points: gnuplot does not count an empty block as an index.
   for (const ModelLevel& level : kModelLevels) {
     if (!modelled) break;
+    if (!drawn_at(d, level)) continue;
     out << "# at their " << level.name << " intensity (FLOPs / the bytes " << level.name
-        << " served them, larm count's cache model)\n";
+        << " served them, larm count's cache model), where it is a factor 1.25 or more from the "
+           "region's point and its points at the levels above\n";
     for (const auto* p : d.regions) {
-      if (const auto ai = level_ai(*p, level.level)) {
+      if (const auto ai = drawn_level_ai(*p, level.level)) {
         out << *ai << " " << *p->gflops << " " << gnuplot_data_string(p->region + " " + level.name)
             << "\n";
       }

@@ -128,6 +128,19 @@ TEST(FigureCheck, FindsMarkersTooSmallToSee) {
                    "markers too small"));
 }
 
+TEST(FigureCheck, FindsAPlotItemWithoutItsKeyEntry) {
+  // gnuplot drops a key entry silently (a data block it cannot find): the item keeps its title.
+  const std::string points = points_item(1, "regions at their memory intensity", "black", 300, 200);
+  EXPECT_TRUE(has(check_figure(kFigure, svg(points)),
+                  "a plot item without its key entry: \"regions at their memory intensity\""));
+  EXPECT_FALSE(
+      has(check_figure(kFigure, svg(points, text(140, 370, "regions at their memory intensity"))),
+          "without its key entry"));
+  // An item without a title of its own (notitle) needs none.
+  EXPECT_FALSE(has(check_figure(kFigure, svg(points_item(1, "gnuplot_plot_1", "black", 300, 200))),
+                   "without its key entry"));
+}
+
 TEST(FigureCheck, FindsKeyEntriesDrawnAlike) {
   const std::string l1 = line_item(1, "L1 load", "rgb(1,2,3)", {{80, 250}, {600, 60}});
   const std::string twin = line_item(2, "mul dp avx512", "rgb(1,2,3)", {{80, 280}, {600, 90}});

@@ -3,9 +3,9 @@
 formats = "svg"
 if (!exists("larm_partial")) larm_partial = ""
 do for [fmt in formats] {
-  if (fmt eq "png") { set terminal pngcairo enhanced size 1839,812 font "Sans,19.5" linewidth 2.5; base = 19.5 }
-  if (fmt eq "svg") { set terminal svg enhanced size 919,406 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
-  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 9.2in,4.06in font "Sans,8" linewidth 1.5; base = 8 }
+  if (fmt eq "png") { set terminal pngcairo enhanced size 1839,844 font "Sans,19.5" linewidth 2.5; base = 19.5 }
+  if (fmt eq "svg") { set terminal svg enhanced size 919,422 font "Sans,13" linewidth 1.2 background "white"; base = 13 }
+  if (fmt eq "pdf") { set terminal pdfcairo enhanced size 9.2in,4.22in font "Sans,8" linewidth 1.5; base = 8 }
   set output 'larm-domains.'.fmt.larm_partial
   reset
   small = sprintf(",%g", base * 0.8)
@@ -28,8 +28,8 @@ do for [fmt in formats] {
   set xtics ("1/16" 1./16, "1" 1, "16" 16)
   set lmargin at screen 0.09
   set rmargin at screen 0.26875
-  set tmargin at screen 0.91133
-  set bmargin at screen 0.408867
+  set tmargin at screen 0.914692
+  set bmargin at screen 0.43128
   F = 109.293
   set y2tics ('add,mul 53.6' 53.6476, 'fma 109' 109.293)
   set y2range [0.1:273.233]
@@ -80,8 +80,8 @@ do for [fmt in formats] {
   set format y ""
   set lmargin at screen 0.28375
   set rmargin at screen 0.4625
-  set tmargin at screen 0.91133
-  set bmargin at screen 0.408867
+  set tmargin at screen 0.914692
+  set bmargin at screen 0.43128
   F = 109.293
   set y2tics ('add,mul 53.6' 53.6476, 'fma 109' 109.293)
   set y2range [0.1:273.233]
@@ -127,8 +127,8 @@ do for [fmt in formats] {
   set format y ""
   set lmargin at screen 0.4775
   set rmargin at screen 0.65625
-  set tmargin at screen 0.91133
-  set bmargin at screen 0.408867
+  set tmargin at screen 0.914692
+  set bmargin at screen 0.43128
   F = 109.293
   set y2tics ('add,mul 53.6' 53.6476, 'fma 109' 109.293)
   set y2range [0.1:273.233]
@@ -174,8 +174,8 @@ do for [fmt in formats] {
   set format y ""
   set lmargin at screen 0.67125
   set rmargin at screen 0.85
-  set tmargin at screen 0.91133
-  set bmargin at screen 0.408867
+  set tmargin at screen 0.914692
+  set bmargin at screen 0.43128
   F = 109.293
   set y2tics ('add,mul 53.6' 53.6476, 'fma 109' 109.293)
   set y2range [0.1:273.233]
@@ -213,9 +213,9 @@ do for [fmt in formats] {
   set yrange [0:1]
   set lmargin at screen 0.045
   set rmargin at screen 0.98
-  set tmargin at screen 0.256158
+  set tmargin at screen 0.28436
   set bmargin at screen 0.01
-  set key inside left top Left reverse samplen 3 font small horizontal maxcols 3 maxrows 6
+  set key inside left top Left reverse samplen 3 font small horizontal maxcols 3 maxrows 7
   plot \
     1/0 notitle, \
     keyentry with lines lc rgb "#56B4E9" dt 1 lw 1.5 title 'L1', \
@@ -234,6 +234,8 @@ do for [fmt in formats] {
     keyentry with lines lc rgb "#999999" lw 1.5 dt 4 title 'contention', \
     keyentry with lines lc rgb "#CC79A7" dt 3 lw 1.5 title "congestion (all memories)", \
     keyentry with lines lc rgb "#555555" dt 3 lw 1 title "FLOP ceilings", \
+    keyentry with lines lc rgb "#aa3377" dt 4 lw 1.5 title 'hybrid roof of triad', \
+    keyentry with points pt 1 ps 0.8 lc rgb "#777777" title "validation points", \
     keyentry with points pt 7 ps 1.2 lc rgb "#661100" title 'run: firsttouch', \
     keyentry with points pt 5 ps 1.2 lc rgb "#444444" title 'region: triad'
   unset multiplot
