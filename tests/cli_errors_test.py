@@ -70,6 +70,10 @@ cases = [
     (["bench", "-w", "0:1M", "--working-set", "1M"], {}, "excludes"),
     (["bench", "-w", "0"], {}, "not DOMAIN:SIZE[:THREADS]"),
     (["bench"], {}, "give the working set"),
+    # The option as typed, the value's problem in words.
+    (["plot", "-o", "", "-r", reference], {}, "-o: empty value"),
+    (["report", "-r", reference, "-o"], {}, "-o needs a value"),
+    (["bench", "-w", "0:1M", "--threads", "abc"], {}, "--threads: 'abc' is not a whole number"),
     (["plot", reference, "--placements", os.path.join(tmp, "place-v2.json"), "--out", fresh], {},
      "unsupported place schema_version '2.0'"),
     (["report", reference, "--placements", os.path.join(tmp, "place-list.json"), "--out", fresh],

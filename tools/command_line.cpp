@@ -139,6 +139,65 @@ std::string missing_argument(CLI::App& command, const std::string& message) {
   return "";
 }
 
+namespace {
+// The option of `command` named `name` ("--threads", "-o"), or null.
+const CLI::Option* find_option(const CLI::App& command, const std::string& name) {
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& l : option->get_lnames()) {
+      if (name == "--" + l) return option;
+    }
+    for (const std::string& sname : option->get_snames()) {
+      if (name == "-" + sname) return option;
+    }
+  }
+  return nullptr;
+}
+
+// The spelling of `option` the command line used: "-o" where it was given as -o.
+std::string typed_name(const CLI::Option& option, int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") break;
+    for (const std::string& l : option.get_lnames()) {
+      if (word == "--" + l || word.rfind("--" + l + "=", 0) == 0) return "--" + l;
+    }
+    for (const std::string& sname : option.get_snames()) {
+      if (word.rfind("-" + sname, 0) == 0 && word.rfind("--", 0) != 0) return "-" + sname;
+    }
+  }
+  return option.get_name();
+}
+}  // namespace
+
+std::string plain_error(const CLI::App& command, const std::string& message, int argc,
+                        const char* const* argv) {
+  // CLI11's "Could not convert: --threads = abc" and "--out: 1 required TEXT missing".
+  const std::string convert = "Could not convert: ";
+  std::string name, rest;
+  if (message.rfind(convert, 0) == 0 && message.find(" = ") != std::string::npos) {
+    name = message.substr(convert.size(), message.find(" = ") - convert.size());
+    const std::string value = message.substr(message.find(" = ") + 3);
+    const CLI::Option* option = find_option(command, name);
+    const std::string type = option != nullptr ? option->get_type_name() : "";
+    rest = ": '" + shown_word(value) + "' is not " +
+           (type.find("INT") != std::string::npos     ? "a whole number"
+            : type.find("FLOAT") != std::string::npos ? "a number"
+                                                      : "a value it takes");
+  } else if (const auto colon = message.find(": ");
+             colon != std::string::npos && message.rfind("-", 0) == 0 &&
+             message.find(" required ") != std::string::npos && message.ends_with(" missing")) {
+    name = message.substr(0, colon);
+    rest = " needs a value";
+  } else if (colon != std::string::npos && message.rfind("-", 0) == 0) {
+    name = message.substr(0, colon);
+    rest = message.substr(colon);
+  } else {
+    return message;
+  }
+  const CLI::Option* option = find_option(command, name);
+  return (option != nullptr ? typed_name(*option, argc, argv) : name) + rest;
+}
+
 std::string unknown_option(CLI::App& app, int argc, const char* const* argv) {
   CLI::App* current = chosen_command(app, argc, argv);
   std::vector<std::string> names;

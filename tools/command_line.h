@@ -25,6 +25,13 @@ std::string command_path(const CLI::App& command);
 // description", else "".
 std::string missing_argument(CLI::App& command, const std::string& message);
 
+// A parse or usage error of `command` in plain words, its option spelt as typed ("-o" where -o
+// was given): "--threads: 'abc' is not a whole number" for CLI11's "Could not convert:
+// --threads = abc", "--out needs a value" for "--out: 1 required TEXT missing"; any other
+// message as it is, its leading option respelt.
+std::string plain_error(const CLI::App& command, const std::string& message, int argc,
+                        const char* const* argv);
+
 // After a parse error: "unknown command 'WORD' ..." when the words of argv name no command where
 // one is expected (CLI11 itself says "A subcommand is required"), else "".
 std::string unknown_command(CLI::App& app, int argc, const char* const* argv);

@@ -51,12 +51,12 @@ int main(int argc, char** argv) {
     return fail(2, message.empty() ? e.what() : message, help_of);
   } catch (const CLI::ParseError& e) {
     const std::string unknown = unknown_command(app, argc, argv);
-    return fail(2, unknown.empty() ? e.what() : unknown, help_of);
+    return fail(2, unknown.empty() ? plain_error(*chosen, e.what(), argc, argv) : unknown, help_of);
   }
   try {
     refuse_empty_values(app);
   } catch (const UsageError& e) {
-    return fail(2, e.what(), help_of);
+    return fail(2, plain_error(*chosen, e.what(), argc, argv), help_of);
   }
   try {
     larm::codegen::isa_cap();
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   try {
     return action ? action() : 2;
   } catch (const UsageError& e) {
-    return fail(2, e.what(), help_of);
+    return fail(2, plain_error(*chosen, e.what(), argc, argv), help_of);
   } catch (const std::exception& e) {
     return fail(1, e.what());
   }
