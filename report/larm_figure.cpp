@@ -497,6 +497,18 @@ std::vector<Figure> larm_figures(const results::Results& results,
         }
       }
     }
+    // The monitored regions' samples, by region, in their colour where they first appear.
+    std::vector<std::string> sampled;
+    for (const DomainData& d : domains) {
+      const std::vector<std::string> moving = trajectory_regions(d);
+      for (std::size_t r = 0; r < moving.size(); ++r) {
+        if (std::find(sampled.begin(), sampled.end(), moving[r]) != sampled.end()) continue;
+        sampled.push_back(moving[r]);
+        key.push_back("keyentry with points pt 13 ps 0.8 lc rgb \"" +
+                      std::string(kTrajectoryColours[r % std::size(kTrajectoryColours)]) +
+                      "\" title " + gnuplot_string("samples of " + moving[r]));
+      }
+    }
     if (std::any_of(domains.begin(), domains.end(),
                     [](const DomainData& d) { return !d.validation.empty(); })) {
       key.push_back(

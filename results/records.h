@@ -18,7 +18,7 @@
 namespace larm::results {
 
 // Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
-inline constexpr const char* kSchemaVersion = "1.10";
+inline constexpr const char* kSchemaVersion = "1.11";
 
 // Samples of a measurement that were interfered with: their threads were descheduled,
 // stolen from by the hypervisor or slowed (kernels/interference.h says the thresholds). They are
@@ -263,6 +263,10 @@ struct ValidationPoint {
   double relative_error = 0;    // (median − predicted) / predicted
   Status status = Status::ok;
   std::string status_reason;  // why the point is absent
+  // The placement state the probes before and after its roof's points both saw (since 1.11):
+  // the point is predicted from the roof's value in that state when the roof has one
+  // (Roof::by_state). None: not probed, or the host moved the cores while they ran.
+  std::optional<std::string> placement_state;
 };
 
 struct Results {

@@ -478,26 +478,28 @@ std::vector<T> vector_of(const json& array, F convert, const MemoryReader& memor
 }
 
 json validation_json(const ValidationPoint& p) {
-  return {{"domain", p.domain},
-          {"roof", p.roof},
-          {"level", name(p.level)},
-          {"memory", memory_text(p.memory)},
-          {"placement", name_or_empty(p.placement)},
-          {"access", name(p.access)},
-          {"op", name(p.op)},
-          {"precision", name(p.precision)},
-          {"isa", name(p.isa)},
-          {"kernel", p.kernel},
-          {"threads", p.threads},
-          {"working_set_bytes", p.working_set_bytes},
-          {"ai", p.ai},
-          {"samples", p.samples},
-          {"stats", stats_json(p.stats)},
-          {"roof_gbps", p.roof_gbps},
-          {"ceiling_gflops", p.ceiling_gflops},
-          {"predicted_gflops", p.predicted_gflops},
-          {"relative_error", p.relative_error},
-          {"status", status_text(p.status, p.status_reason)}};
+  json j = {{"domain", p.domain},
+            {"roof", p.roof},
+            {"level", name(p.level)},
+            {"memory", memory_text(p.memory)},
+            {"placement", name_or_empty(p.placement)},
+            {"access", name(p.access)},
+            {"op", name(p.op)},
+            {"precision", name(p.precision)},
+            {"isa", name(p.isa)},
+            {"kernel", p.kernel},
+            {"threads", p.threads},
+            {"working_set_bytes", p.working_set_bytes},
+            {"ai", p.ai},
+            {"samples", p.samples},
+            {"stats", stats_json(p.stats)},
+            {"roof_gbps", p.roof_gbps},
+            {"ceiling_gflops", p.ceiling_gflops},
+            {"predicted_gflops", p.predicted_gflops},
+            {"relative_error", p.relative_error},
+            {"status", status_text(p.status, p.status_reason)}};
+  if (p.placement_state) j["placement_state"] = *p.placement_state;
+  return j;
 }
 
 ValidationPoint validation_from(const json& j, const MemoryReader& memories) {
@@ -522,6 +524,7 @@ ValidationPoint validation_from(const json& j, const MemoryReader& memories) {
   p.predicted_gflops = j.at("predicted_gflops").get<double>();
   p.relative_error = j.at("relative_error").get<double>();
   read_status(j, p);
+  if (j.contains("placement_state")) p.placement_state = j.at("placement_state").get<std::string>();
   return p;
 }
 

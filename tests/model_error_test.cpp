@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
+#include <string>
 
 #include "validate/model_error.h"
 #include "validate/validation_run.h"
@@ -61,6 +63,63 @@ TEST(ModelError, RoofErrorsSplitNearAndAwayPerRoof) {
   EXPECT_EQ(rows[1].near.points, 1);
   EXPECT_EQ(rows[1].away.points, 0);
   EXPECT_NE(error_table(rows).find("L2 load"), std::string::npos);
+}
+
+TEST(ModelError, EachPlacementStateHasItsOwnRowAndItsStatesInterval) {
+  // One roof measured in two placement states: its points in the far state are predicted from
+  // the far value (60 GB/s, interval 58-62), and tell against that interval, not the model's.
+  results::Results r;
+  results::Roof roof;
+  roof.level = Level::L3;
+  roof.roof = 100;
+  roof.samples = {100};
+  auto interval = [](double low, double high) {
+    results::RoofInterval i;
+    i.low = low;
+    i.high = high;
+    return i;
+  };
+  roof.interval = interval(98, 102);
+  results::StateRoof far;
+  far.state = "far: CPUs 0-1";
+  far.value = 60;
+  far.interval = interval(58, 62);
+  roof.by_state = {far};
+  r.roofs.push_back(roof);
+  results::Roof ceiling;
+  ceiling.level = Level::flops;
+  ceiling.op = FlopOp::fma;
+  ceiling.precision = Precision::dp;
+  ceiling.roof = 500;
+  ceiling.samples = {500};
+  ceiling.interval = interval(490, 510);
+  r.roofs.push_back(ceiling);
+  ASSERT_TRUE(r.roofs.back().is_ceiling());
+  auto point = [](double gbps, double achieved, std::optional<std::string> state) {
+    results::ValidationPoint p;
+    p.roof = "L3 load";
+    p.ai = 0.25;
+    p.roof_gbps = gbps;
+    p.ceiling_gflops = 500;
+    p.predicted_gflops = 0.25 * gbps;
+    p.samples = {achieved};
+    p.stats = results::summarize(p.samples);
+    p.placement_state = std::move(state);
+    return p;
+  };
+  r.validation = {point(60, 15.2, "far: CPUs 0-1"), point(100, 25, "near"),
+                  point(100, 24, std::nullopt)};
+  const auto rows = roof_errors(r);
+  ASSERT_EQ(rows.size(), 3u);  // "", far, near: one row per state
+  EXPECT_EQ(rows[0].state, "");
+  EXPECT_EQ(rows[1].state, "far: CPUs 0-1");
+  EXPECT_EQ(rows[1].with_interval, 1);
+  EXPECT_EQ(rows[1].in_interval, 1);  // 15.2 within 0.25 x [58, 62]
+  EXPECT_NEAR(rows[1].all.mean_abs_percent, 100 * 0.2 / 15, 1e-9);
+  const std::string table = error_table(rows);
+  EXPECT_NE(table.find("placement state"), std::string::npos) << table;
+  EXPECT_NE(table.find("| far: CPUs 0-1"), std::string::npos) << table;
+  EXPECT_NE(table.find("| moved"), std::string::npos) << table;
 }
 
 TEST(ValidationGrid, SpansOneThirtySecondToSixteenWithThreePointsPerOctaveOrMore) {

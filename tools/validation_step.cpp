@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "characterize/placement_probe.h"
 #include "platform/interrupt_guard.h"
 #include "platform/progress_line.h"
 #include "tools/cli_outputs.h"
@@ -17,6 +18,14 @@ int run_validation_step(const topology::Topology& topology, const platform::Cloc
                         const ValidationStepOptions& options, const std::filesystem::path& dir,
                         results::Results& results) {
   validate::ValidationOptions run = options.run;
+  // The host may move the cores between the roofs' passes and these points (a guest's vCPUs):
+  // each roof's points are bracketed by placement probes, and predicted from the roof's value in
+  // the state they ran in.
+  if (topology.is_this_system() && characterize::probed_cores(topology).size() >= 2) {
+    run.placement_state = [&topology, &clock] {
+      return characterize::probe_placement(topology, clock).state();
+    };
+  }
   platform::ProgressLine progress(options.quiet);
   if (progress.active()) {
     run.on_progress = [&progress](int index, int total, const std::string& what) {

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <sstream>
+#include <tuple>
 
 namespace larm::validate {
 
@@ -21,11 +23,14 @@ namespace {
 // The interval of the roof (or ceiling) a validation point used: the domain's roof of that kind
 // whose value is the one the point was predicted with.
 const results::RoofInterval* interval_of(const results::Results& results, int domain, bool ceiling,
-                                         double value) {
+                                         double value,
+                                         const std::optional<std::string>& state = {}) {
   for (const results::Roof& r : results.roofs) {
-    if (r.domain == domain && r.is_ceiling() == ceiling && r.present() && r.roof == value &&
-        r.interval) {
-      return &*r.interval;
+    if (r.domain != domain || r.is_ceiling() != ceiling || !r.present()) continue;
+    if (r.roof == value && r.interval) return &*r.interval;
+    // A point predicted from the roof's value in its placement state: that state's interval.
+    for (const results::StateRoof& s : r.by_state) {
+      if (state && s.state == *state && s.value == value) return &s.interval;
     }
   }
   return nullptr;
@@ -39,15 +44,15 @@ std::vector<RoofErrors> roof_errors(const results::Results& results) {
     std::vector<ModelPoint> all, near, away;
     int with_interval = 0, in_interval = 0;
   };
-  std::map<std::pair<int, std::string>, Collected> by_roof;
+  std::map<std::tuple<int, std::string, std::string>, Collected> by_roof;
   for (const results::ValidationPoint& p : results.validation) {
     if (p.samples.empty()) continue;
-    auto& c = by_roof[{p.domain, p.roof}];
+    auto& c = by_roof[{p.domain, p.roof, p.placement_state.value_or("")}];
     c.ridge = p.ceiling_gflops / p.roof_gbps;
     const ModelPoint point{.ai = p.ai, .achieved = p.stats.median, .predicted = p.predicted_gflops};
     c.all.push_back(point);
     (near_ridge(p.ai, c.ridge) ? c.near : c.away).push_back(point);
-    const auto* bandwidth = interval_of(results, p.domain, false, p.roof_gbps);
+    const auto* bandwidth = interval_of(results, p.domain, false, p.roof_gbps, p.placement_state);
     const auto* ceiling = interval_of(results, p.domain, true, p.ceiling_gflops);
     if (bandwidth && ceiling) {
       ++c.with_interval;
@@ -58,8 +63,9 @@ std::vector<RoofErrors> roof_errors(const results::Results& results) {
   }
   std::vector<RoofErrors> rows;
   for (const auto& [key, c] : by_roof) {
-    rows.push_back({.domain = key.first,
-                    .roof = key.second,
+    rows.push_back({.domain = std::get<0>(key),
+                    .roof = std::get<1>(key),
+                    .state = std::get<2>(key),
                     .ridge = c.ridge,
                     .all = model_error(c.all),
                     .near = model_error(c.near),
@@ -76,9 +82,11 @@ std::string error_table(const std::vector<RoofErrors>& errors) {
   // A column for the roofs' intervals when the results carry them (schema 1.6).
   const bool intervals = std::any_of(errors.begin(), errors.end(),
                                      [](const RoofErrors& r) { return r.with_interval > 0; });
-  std::snprintf(line, sizeof line, "%-6s %-30s %7s | %-20s | %-20s | %-20s%s\n", "domain", "roof",
+  const bool any_state = std::any_of(errors.begin(), errors.end(),
+                                     [](const RoofErrors& r) { return !r.state.empty(); });
+  std::snprintf(line, sizeof line, "%-6s %-30s %7s | %-20s | %-20s | %-20s%s%s\n", "domain", "roof",
                 "ridge", "all:   n     E  MARE", "near:  n     E  MARE", "away:  n     E  MARE",
-                intervals ? " | in interval" : "");
+                intervals ? " | in interval" : "", any_state ? " | placement state" : "");
   out << line;
   auto cell = [](const ModelError& e) {
     char text[64];
@@ -87,6 +95,8 @@ std::string error_table(const std::vector<RoofErrors>& errors) {
                   e.mean_abs_percent);
     return std::string(text);
   };
+  const bool states = std::any_of(errors.begin(), errors.end(),
+                                  [](const RoofErrors& r) { return !r.state.empty(); });
   for (const RoofErrors& r : errors) {
     std::snprintf(line, sizeof line, "%-6d %-30s %7.3f |  %-19s |  %-19s |  %-19s", r.domain,
                   r.roof.c_str(), r.ridge, cell(r.all).c_str(), cell(r.near).c_str(),
@@ -98,6 +108,9 @@ std::string error_table(const std::vector<RoofErrors>& errors) {
                   ? std::to_string(r.in_interval) + " of " + std::to_string(r.with_interval)
                   : std::string("-"));
     }
+    // The placement state the points ran in (against the roof's value in it); "moved": the
+    // host moved the cores while they ran, the model's value is used.
+    if (states) out << " | " << (r.state.empty() ? std::string("moved") : r.state);
     out << "\n";
   }
   return out.str();

@@ -33,7 +33,8 @@ inline bool near_ridge(double ai, double ridge) {
 struct RoofErrors {
   int domain = 0;
   std::string roof;
-  double ridge = 0;  // F / B
+  std::string state;  // the placement state of its points (ValidationPoint::placement_state)
+  double ridge = 0;   // F / B
   ModelError all, near, away;
   // Of the points whose roof and ceiling carry intervals (schema 1.6), how many lie within the
   // band the model predicts from them: min(AI x [B low, B high], [F low, F high]).
@@ -41,7 +42,8 @@ struct RoofErrors {
   int in_interval = 0;
 };
 
-// One row per validated roof of the results, from its present validation points.
+// One row per validated roof of the results and placement state of its points, from its present
+// validation points.
 std::vector<RoofErrors> roof_errors(const results::Results& results);
 
 // The table `larm validate` prints.

@@ -155,6 +155,8 @@ void run_validation(const topology::Topology& topology, const platform::Clock& c
   int index = 0;
   for (const auto& target : targets) {
     platform::ThreadTeam team(topology.handle(), target.pus);
+    const std::size_t first = results.validation.size();
+    const std::string before = options.placement_state ? options.placement_state() : "";
     for (const auto& ai : target.intensities) {
       results::ValidationPoint point;
       point.domain = target.roof.domain;
@@ -215,6 +217,26 @@ void run_validation(const topology::Topology& topology, const platform::Clock& c
         point.status_reason = error.what();
       }
       results.validation.push_back(point);
+    }
+    // The state its points ran in, when the probes on either side agree: each point against the
+    // roof's value in that state, not the model's (a host that moved the cores between the roofs'
+    // passes and these points would make the model's error the placement's).
+    if (!options.placement_state || before.empty() || options.placement_state() != before) {
+      continue;
+    }
+    const results::StateRoof* in_state = nullptr;
+    for (const auto& s : target.roof.by_state) {
+      if (s.state == before) in_state = &s;
+    }
+    for (std::size_t i = first; i < results.validation.size(); ++i) {
+      results::ValidationPoint& p = results.validation[i];
+      p.placement_state = before;
+      if (in_state == nullptr) continue;
+      p.roof_gbps = in_state->value;
+      p.predicted_gflops = std::min(p.ai * p.roof_gbps, p.ceiling_gflops);
+      if (!p.samples.empty()) {
+        p.relative_error = (p.stats.median - p.predicted_gflops) / p.predicted_gflops;
+      }
     }
   }
 }

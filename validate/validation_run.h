@@ -28,6 +28,10 @@ struct ValidationOptions {
   double min_sample_seconds = 0.02;
   const std::atomic<bool>* stop = nullptr;
   std::function<void(int index, int total, const std::string& what)> on_progress;
+  // The placement state now (characterize::probe_placement's state(), on a live machine of two
+  // cores or more); none: not probed. Called before and after each roof's points: one state
+  // both times names the points' state, and they are predicted from the roof's value in it.
+  std::function<std::string()> placement_state;
 };
 
 // The intensities of a full sweep: 2^k × {1, 5/4, 3/2, 7/4} from 1/32 up to 16.
