@@ -45,6 +45,22 @@ CommandLine::CommandLine()
   setup_kernels(app, global, action);
   setup_fleet(app, global, action);
   setup_compare_fleet(app, global, action);
+  // A list option takes one word per occurrence, its items comma-separated (or the option
+  // repeated): the results directory or a regions file after it is the command's argument, not
+  // one more item of the list (RESULTS is optional beside --results, so CLI11 keeps no word for
+  // it).
+  std::vector<CLI::App*> commands = {&app};
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    for (CLI::App* sub : commands[i]->get_subcommands([](CLI::App*) { return true; })) {
+      commands.push_back(sub);
+    }
+    for (CLI::Option* option : commands[i]->get_options([](CLI::Option*) { return true; })) {
+      if (option->nonpositional() && option->get_allow_extra_args() &&
+          option->get_items_expected_min() <= 1) {
+        option->allow_extra_args(false);
+      }
+    }
+  }
   const std::vector<std::string> path = {"topology", "characterize", "show",   "plot",  "count",
                                          "profile",  "place",        "advise", "report"};
   for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
