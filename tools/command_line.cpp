@@ -45,22 +45,6 @@ CommandLine::CommandLine()
   setup_kernels(app, global, action);
   setup_fleet(app, global, action);
   setup_compare_fleet(app, global, action);
-  // A list option takes one word per occurrence, its items comma-separated (or the option
-  // repeated): the results directory or a regions file after it is the command's argument, not
-  // one more item of the list (RESULTS is optional beside --results, so CLI11 keeps no word for
-  // it).
-  std::vector<CLI::App*> commands = {&app};
-  for (std::size_t i = 0; i < commands.size(); ++i) {
-    for (CLI::App* sub : commands[i]->get_subcommands([](CLI::App*) { return true; })) {
-      commands.push_back(sub);
-    }
-    for (CLI::Option* option : commands[i]->get_options([](CLI::Option*) { return true; })) {
-      if (option->nonpositional() && option->get_allow_extra_args() &&
-          option->get_items_expected_min() <= 1) {
-        option->allow_extra_args(false);
-      }
-    }
-  }
   const std::vector<std::string> path = {"topology", "characterize", "show",   "plot",  "count",
                                          "profile",  "place",        "advise", "report"};
   for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
@@ -133,6 +117,32 @@ CLI::App* chosen_command(CLI::App& app, int argc, const char* const* argv) {
   return current;
 }
 
+bool results_option_given(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--") break;
+    if (word == "--results" || word.rfind("--results=", 0) == 0 || word.rfind("-r", 0) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void require_results_words(CLI::App& command, int argc, const char* const* argv) {
+  CLI::Option* results = nullptr;
+  CLI::Option* regions = nullptr;
+  for (CLI::Option* option : command.get_options([](CLI::Option*) { return true; })) {
+    if (!option->nonpositional() && option->get_name() == "RESULTS") results = option;
+    if (!option->nonpositional() && option->get_name() == "REGIONS") regions = option;
+  }
+  if (results == nullptr) return;
+  const bool option_given = results_option_given(argc, argv);
+  // Without --results the first word is the directory; with it, in place and advise, the first
+  // regions file (add_results_argument): either way a word CLI11 must keep from list options.
+  if (!option_given || regions != nullptr) results->required();
+  if (!option_given && regions != nullptr) regions->required();
+}
+
 std::string command_path(const CLI::App& command) {
   std::string path;
   for (const CLI::App* c = &command; c != nullptr; c = c->get_parent()) {
@@ -141,13 +151,18 @@ std::string command_path(const CLI::App& command) {
   return path;
 }
 
-std::string missing_argument(CLI::App& command, const std::string& message) {
+std::string missing_argument(CLI::App& command, const std::string& message, int argc,
+                             const char* const* argv) {
   const std::string suffix = " is required";
   if (message.size() <= suffix.size() ||
       message.compare(message.size() - suffix.size(), suffix.size(), suffix) != 0) {
     return "";
   }
   const std::string name = message.substr(0, message.size() - suffix.size());
+  // With --results, place's and advise's RESULTS word is their first regions file.
+  if (name == "RESULTS" && results_option_given(argc, argv)) {
+    return "missing REGIONS: give the regions.json files (or directories holding one)";
+  }
   for (const CLI::Option* option : command.get_options()) {
     if (!option->get_positional() || option->get_name() != name) continue;
     return "missing " + name + ": " + option->get_description();

@@ -19,11 +19,17 @@ struct CommandLine {
 // The deepest subcommand argv's words name (the top-level app when none): the command whose help
 // an error points to.
 CLI::App* chosen_command(CLI::App& app, int argc, const char* const* argv);
+// Before the parse: the RESULTS (and REGIONS) arguments of `command` required where the words
+// will fill them, so that CLI11 keeps a word for each from a list option before them ("larm
+// validate --placements cache DIR", "larm plot DIR --regions a.json b.json").
+void require_results_words(CLI::App& command, int argc, const char* const* argv);
+
 // "larm fleet run": the command's name after its parents'.
 std::string command_path(const CLI::App& command);
 // After CLI11's "NAME is required" for a positional argument of `command`: "missing NAME: its
-// description", else "".
-std::string missing_argument(CLI::App& command, const std::string& message);
+// description" (REGIONS for place's RESULTS word when --results was given), else "".
+std::string missing_argument(CLI::App& command, const std::string& message, int argc,
+                             const char* const* argv);
 
 // A parse or usage error of `command` in plain words, its option spelt as typed ("-o" where -o
 // was given): "--threads: 'abc' is not a whole number" for CLI11's "Could not convert:

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   Action& action = command_line.action;
   CLI::App* chosen = chosen_command(app, argc, argv);
   const std::string help_of = command_path(*chosen);
+  require_results_words(*chosen, argc, argv);
 
   try {
     app.parse(argc, argv);
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
     return fail(2, unknown.empty() ? e.what() : unknown, help_of);
   } catch (const CLI::RequiredError& e) {
     std::string message = unknown_command(app, argc, argv);
-    if (message.empty()) message = missing_argument(*chosen, e.what());
+    if (message.empty()) message = missing_argument(*chosen, e.what(), argc, argv);
     return fail(2, message.empty() ? e.what() : message, help_of);
   } catch (const CLI::ParseError& e) {
     const std::string unknown = unknown_command(app, argc, argv);
