@@ -271,7 +271,8 @@ std::string summary_table(const Results& results, bool brief) {
       }
     }
     out << bimodal_lines(results.roofs, domain, brief);
-    out << next_run_line(results, domain);
+    // Brief: how the intervals widen for another run is larm show's (and the report's).
+    if (!brief) out << next_run_line(results, domain);
 
     bool first = true;
     for (const LatencyPoint& p : results.latency) {
@@ -357,7 +358,9 @@ std::string summary_table(const Results& results, bool brief) {
     for (const std::string& reason : absent_reasons) out << "  absent " << reason << "\n";
   }
   // One placement state seen by the probes: which; several are a warning already.
-  if (const auto& states = results.provenance.placement_states; states && states->size() == 1) {
+  // Brief: said only when it is not the placement hwloc declares ("near").
+  if (const auto& states = results.provenance.placement_states;
+      states && states->size() == 1 && !(brief && states->front().state == "near")) {
     out << "placement: " << states->front().state << " at every probe ("
         << states->front().seen.size() << ", core to core)\n";
   }
