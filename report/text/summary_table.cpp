@@ -72,15 +72,16 @@ std::string interval_range_line(const std::vector<Roof>& roofs, int domain, bool
     if (half > high) high = half, widest = &r;
   }
   if (widest == nullptr && modes == 0) return "";
-  std::string line = "  interval (95 %)";
+  // One line of at most about 80 columns; each roof's interval is larm show's.
+  std::string line = "  intervals (95 %)";
   if (widest != nullptr) {
-    line += ": ±" + fixed_text(low, 1) + " to ±" + fixed_text(high, 1) + " %, the widest " +
+    line += " ±" + fixed_text(low, 1) + " to ±" + fixed_text(high, 1) + " %, widest " +
             (ceilings ? std::string(name(widest->isa)) + " " + name_or_empty(widest->precision)
                       : row_label(*widest)) +
             " " + widest->operation();
   }
   if (modes > 0) line += std::string(widest ? "; " : ": ") + std::to_string(modes) + " in 2 modes";
-  return line + " (each roof's: larm show)\n";
+  return line + "\n";
 }
 
 std::string row_label(const Roof& r) {
