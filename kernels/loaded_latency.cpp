@@ -246,14 +246,17 @@ LoadedLatencyResult measure_loaded_latency(const DriverContext& context, platfor
           std::to_string(point.interference.kept) + " of " + std::to_string(request.samples) +
           " chase samples kept although interfered with (" + point.interference.reason + ")";
     }
-    if (delay && point.disturbed.empty()) {
+    // The injectors judged whatever the chase met: a point can lose both, and each is said.
+    if (delay) {
       std::vector<ThreadObservation> seen(static_cast<std::size_t>(team.size()));
       for (std::size_t i = 0; i < injector.size(); ++i) seen[i + 1] = injector[i]->seen;
       std::vector<double> steal = stolen(cpus_before, platform::read_cpu_times(), team.pus());
       if (!steal.empty()) steal.front() = 0;  // the chase's CPU: judged sample by sample above
       if (const auto reason = injectors_judge.judge(seen, team.pus(), steal)) {
-        point.disturbed = "injector " + *reason +
-                          ", the sample being the whole point: its load was below the rate asked";
+        const std::string slowed = "injector " + *reason +
+                                   ", the sample being the whole point: its load was below "
+                                   "the rate asked";
+        point.disturbed += (point.disturbed.empty() ? "" : "; ") + slowed;
         point.interference.reason = point.disturbed;
       }
     }
