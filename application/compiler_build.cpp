@@ -170,7 +170,6 @@ CompilerBuild compiler_build(const std::string& path) {
   const File file(path);
   if (!file.open()) return build;
   const Sections sections = read_sections(file);
-  build.elf = !sections.headers.empty();
   build.function_symbols = sections.find(".symtab") != nullptr;
   const std::optional<std::string> bytes =
       bytes_of(file, sections.find(LARM_COMPILER_SECTION), kMaxSectionBytes);

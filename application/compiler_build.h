@@ -26,10 +26,9 @@ struct CompilerBuild {
   // Why these counts cannot be read by this larm (another plugin version, another count
   // layout, units of several versions), one line; empty when they can.
   std::string refused;
-  // A 64-bit ELF file, and whether it names its functions: a symbol table (.symtab). A stripped
-  // program's own code is "[unknown]" to perf and to a function profile (its dynamic symbols name
-  // what it exports, C++'s template instances, not its functions).
-  bool elf = false;
+  // Whether it names its functions: a symbol table (.symtab). A stripped program's own code is
+  // "[unknown]" to perf and to a function profile (its dynamic symbols name what it exports,
+  // C++'s template instances, not its functions).
   bool function_symbols = false;
 };
 

@@ -24,6 +24,8 @@ extern char** environ;
 
 namespace larm::application {
 namespace {
+// Only x86-64 (EVEX) and AArch64 (SVE) have instructions larm's Valgrind cannot run.
+#if defined(__x86_64__) || defined(__aarch64__)
 
 constexpr double kObjdumpSeconds = 60;
 
@@ -35,17 +37,20 @@ bool dispatched_variant(std::string_view function) {
   return std::regex_search(std::string(function), variant);
 }
 
+#if defined(__x86_64__)
 bool evex(std::string_view bytes) {
   std::string_view rest = bytes;
   while (rest.substr(0, 3) == "67 ") rest.remove_prefix(3);
   return rest.substr(0, 2) == "62";
 }
 
+#elif defined(__aarch64__)
 bool sve(std::string_view text) {
   static const std::regex operand(
       R"(\b(z[0-9]{1,2}\.[bhsdq]|p[0-9]{1,2}/[zm]|p[0-9]{1,2}\.[bhsd])\b)");
   return std::regex_search(std::string(text), operand);
 }
+#endif
 
 std::string trimmed(std::string_view text) {
   const auto first = text.find_first_not_of(" \t");
@@ -54,42 +59,45 @@ std::string trimmed(std::string_view text) {
                                          : std::string(text.substr(first, last - first + 1));
 }
 
-// Finds the first unrunnable instruction in one line of the listing; keeps the function.
-std::string examine(const std::string& line, std::string& function) {
+// The listing's state: the function being read, and whether it is a dispatched variant (judged
+// once, at its header, not at each of its instructions).
+struct Listing {
+  std::string function;
+  bool variant = false;
+};
+
+// Finds the first unrunnable instruction in one line of the listing.
+std::string examine(const std::string& line, Listing& listing) {
   if (line.size() > 2 && line.back() == ':' && line[line.size() - 2] == '>') {
     const auto open = line.find('<');
-    if (open != std::string::npos) function = line.substr(open + 1, line.size() - open - 3);
+    if (open != std::string::npos) {
+      listing.function = line.substr(open + 1, line.size() - open - 3);
+      listing.variant = dispatched_variant(listing.function);
+    }
     return "";
   }
+  if (listing.variant) return "";
   // "  401136:\t62 f1 fd 48 58 c1 \tvaddpd %zmm1,%zmm0,%zmm0"
   const auto tab1 = line.find('\t');
   if (tab1 == std::string::npos || line.find(':') > tab1) return "";
   const auto tab2 = line.find('\t', tab1 + 1);
   if (tab2 == std::string::npos) return "";
-  const std::string_view bytes(line.data() + tab1 + 1, tab2 - tab1 - 1);
-  const std::string text = trimmed(std::string_view(line).substr(tab2 + 1));
-  if (dispatched_variant(function)) return "";
 #if defined(__x86_64__)
-  const bool unrunnable = evex(bytes);
+  if (!evex(std::string_view(line).substr(tab1 + 1, tab2 - tab1 - 1))) return "";
   const char* what = "AVX-512, EVEX-encoded";
 #elif defined(__aarch64__)
-  (void)bytes;
-  const bool unrunnable = sve(text);
+  if (!sve(std::string_view(line).substr(tab2 + 1))) return "";
   const char* what = "SVE";
-#else
-  (void)bytes;
-  const bool unrunnable = false;
-  const char* what = "";
 #endif
-  if (!unrunnable) return "";
-  std::string text_shown = text;
-  for (char& c : text_shown) {
+  std::string text = trimmed(std::string_view(line).substr(tab2 + 1));
+  for (char& c : text) {
     if (c == '\t') c = ' ';
   }
-  return text_shown.substr(0, 80) + " (" + what + ") in " + function.substr(0, 80) + " at 0x" +
+  return text.substr(0, 80) + " (" + what + ") in " + listing.function.substr(0, 80) + " at 0x" +
          trimmed(std::string_view(line).substr(0, line.find(':')));
 }
 
+#endif
 }  // namespace
 
 std::string valgrind_unrunnable_instruction(const std::string& program) {
@@ -97,8 +105,6 @@ std::string valgrind_unrunnable_instruction(const std::string& program) {
   (void)program;
   return "";
 #else
-  (void)sve;
-  (void)evex;
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return "";
   posix_spawn_file_actions_t actions;
@@ -120,7 +126,7 @@ std::string valgrind_unrunnable_instruction(const std::string& program) {
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(kObjdumpSeconds);
   std::string found;
-  std::string function;
+  Listing listing;
   std::string pending;
   char buffer[1 << 16];
   for (;;) {
@@ -134,7 +140,7 @@ std::string valgrind_unrunnable_instruction(const std::string& program) {
     pending.append(buffer, static_cast<std::size_t>(got));
     std::size_t start = 0;
     for (std::size_t end; (end = pending.find('\n', start)) != std::string::npos; start = end + 1) {
-      found = examine(pending.substr(start, end - start), function);
+      found = examine(pending.substr(start, end - start), listing);
       if (!found.empty()) break;
     }
     if (!found.empty()) break;

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "report/text/placement_text.h"
 #include "report/text/summary_table.h"
 #include "results/number_text.h"
 #include "roofline/roof_set.h"
@@ -73,7 +74,8 @@ std::string node_line(const results::Results& results) {
   return line;
 }
 
-std::vector<SummaryLine> node_summary(const results::Results& results) {
+std::vector<SummaryLine> node_summary(const results::Results& results,
+                                      const std::vector<results::RegionPlacement>& regions) {
   std::vector<SummaryLine> lines;
   const roofline::RoofSet roofs(results);
   const std::string estimator = name(results::roof_estimator(results));
@@ -229,6 +231,12 @@ std::vector<SummaryLine> node_summary(const results::Results& results) {
   if (by_status.count(Status::absent) != 0) quality += " (absent: what this node cannot measure)";
   lines.push_back({"quality", {quality}});
   if (!absent.empty()) lines.push_back({"not measured", {absent.begin(), absent.end()}});
+  // The regions' verdicts: what a reader with regions came for.
+  if (!regions.empty()) {
+    SummaryLine verdicts{"regions (verdicts)", {}};
+    for (const auto& p : regions) verdicts.items.push_back(p.region + ": " + text::headline(p));
+    lines.push_back(verdicts);
+  }
   // The warnings by their headlines; each whole under Warnings.
   if (!results.warnings.empty()) {
     SummaryLine warnings{"warnings (in full below)", {}};

@@ -450,29 +450,13 @@ std::string html_report(const ReportInputs& inputs) {
   h << "<h1>larm report: " << html_escape(host) << "</h1>\n<p class=\"node\">"
     << html_escape(node_line(results)) << "</p>\n";
   h << "<h2 id=\"summary\">Summary</h2>\n<table id=\"summary-table\">\n";
-  // The regions' verdicts before the warnings and the next command: what the reader came for.
-  const auto regions_row = [&] {
-    if (inputs.plot.place.regions.empty()) return;
-    h << "<tr><th>regions (verdicts)</th><td>";
-    for (const auto& p : inputs.plot.place.regions) {
-      h << (&p == &inputs.plot.place.regions.front() ? "" : "<br>") << html_escape(p.region) << ": "
-        << html_escape(text::headline(p));
-    }
-    h << "</td></tr>\n";
-  };
-  bool regions_shown = false;
-  for (const SummaryLine& line : node_summary(results)) {
-    if (!regions_shown && (line.label.starts_with("warnings") || line.label == "next")) {
-      regions_row();
-      regions_shown = true;
-    }
+  for (const SummaryLine& line : node_summary(results, inputs.plot.place.regions)) {
     h << "<tr><th>" << html_escape(line.label) << "</th><td>";
     for (std::size_t i = 0; i < line.items.size(); ++i) {
       h << (i ? "<br>" : "") << html_escape(line.items[i]);
     }
     h << "</td></tr>\n";
   }
-  if (!regions_shown) regions_row();
   h << "</table>\n<nav id=\"contents\"><h2>Contents</h2><ol>\n";
   for (const Section& s : sections(inputs, true)) {
     h << "<li><a href=\"#" << s.id << "\">" << s.title << "</a></li>\n";
@@ -537,28 +521,13 @@ std::string markdown_report(const ReportInputs& inputs) {
   std::ostringstream m;
   m << "# larm report: " << md(results.provenance.host.value_or("unknown host")) << "\n\n"
     << md(node_line(results)) << "\n\n## Summary\n\n| | |\n|---|---|\n";
-  const auto regions_row = [&] {
-    if (inputs.plot.place.regions.empty()) return;
-    m << "| regions (verdicts) |";
-    for (const auto& p : inputs.plot.place.regions) {
-      m << (&p == &inputs.plot.place.regions.front() ? " " : "<br>") << md(p.region) << ": "
-        << md(text::headline(p));
-    }
-    m << " |\n";
-  };
-  bool regions_shown = false;
-  for (const SummaryLine& line : node_summary(results)) {
-    if (!regions_shown && (line.label.starts_with("warnings") || line.label == "next")) {
-      regions_row();
-      regions_shown = true;
-    }
+  for (const SummaryLine& line : node_summary(results, inputs.plot.place.regions)) {
     m << "| " << md(line.label) << " |";
     for (std::size_t i = 0; i < line.items.size(); ++i) {
       m << (i ? "<br>" : " ") << md(line.items[i]);
     }
     m << " |\n";
   }
-  if (!regions_shown) regions_row();
   m << "\n## Contents\n\n";
   int number = 1;
   for (const Section& s : sections(inputs, false)) {

@@ -89,9 +89,8 @@ void add_results_argument(CLI::App& command, std::string& dir, const std::string
   }
   // With --results, CLI11 still fills RESULTS first: that word is the first regions file.
   command.parse_complete_callback([first, &dir, regions, positional, option] {
-    // Given empty ("larm show ''"): refuse_empty_values names the option after the parse.
-    if ((option->count() > 0 || positional->count() > 0) && dir.empty() && first->empty()) return;
-    if (option->count() > 0 && dir.empty()) return;
+    // Given empty ("larm show ''", "-r ''"): refuse_empty_values names it after the parse.
+    if (option->count() > 0 ? dir.empty() : positional->count() > 0 && first->empty()) return;
     if (dir.empty()) {
       dir = *first;
     } else if (!first->empty()) {

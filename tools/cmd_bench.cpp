@@ -32,6 +32,7 @@ struct BenchOptions {
   Access access = Access::load;
   std::string working_set;  // per thread, all streams together
   std::string workgroup;    // likwid-bench's -w DOMAIN:SIZE[:THREADS], SIZE for the group
+  std::string group_size;   // its SIZE (apply_workgroup)
   std::string test;         // likwid-bench's -t TEST: an access and an ISA
   Level level = Level::L1;
   bool level_given = false;  // --level named: the roof's kernel form
@@ -93,6 +94,7 @@ void apply_workgroup(const std::string& text, BenchOptions& options) {
     throw UsageError(form + ": domain '" + parts[0] + "' is not a domain index or M<k>");
   }
   options.domain = static_cast<int>(*index);
+  options.group_size = parts[1];
   if (parts.size() == 3) {
     const std::optional<double> threads = whole_number(parts[2]);
     if (!threads || *threads < 1 || *threads > 4096 || *threads != static_cast<int>(*threads)) {
@@ -124,7 +126,7 @@ int run_bench(BenchOptions options, const GlobalOptions& global) {
   const std::uint64_t working_set =
       options.workgroup.empty()
           ? parse_bytes(options.working_set, "--working-set")
-          : parse_bytes(split(options.workgroup, ':')[1], "-w") / static_cast<unsigned>(threads);
+          : parse_bytes(options.group_size, "-w") / static_cast<unsigned>(threads);
   // Every thread's buffers are first-touched: more than half the memory would make the kernel
   // kill the process (or another) for it, not print an error.
   if (target->bytes > 0 && working_set > target->bytes / 2 / static_cast<std::uint64_t>(threads)) {

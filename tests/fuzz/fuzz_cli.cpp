@@ -26,14 +26,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   argv.push_back(nullptr);
 
   larm::cli::CommandLine command_line;
+  const int argc = static_cast<int>(arguments.size());
+  // As main parses: the words of RESULTS kept from list options first.
+  CLI::App* chosen = larm::cli::chosen_command(command_line.app, argc, argv.data());
+  larm::cli::require_results_words(*chosen, argc, argv.data());
   try {
-    command_line.app.parse(static_cast<int>(arguments.size()), argv.data());
+    command_line.app.parse(argc, argv.data());
     larm::cli::refuse_empty_values(command_line.app);
-  } catch (const CLI::ParseError&) {
-    // what main catches (help and version too); anything else would end larm with abort()
-    (void)larm::cli::unknown_command(command_line.app, static_cast<int>(arguments.size()),
-                                     argv.data());
-  } catch (const larm::cli::UsageError&) {
+  } catch (const CLI::ParseError& e) {
+    // what main catches (help and version too), and how it words it; anything else would end
+    // larm with abort()
+    (void)larm::cli::unknown_command(command_line.app, argc, argv.data());
+    (void)larm::cli::missing_argument(*chosen, e.what(), argc, argv.data());
+    (void)larm::cli::plain_error(*chosen, e.what(), argc, argv.data());
+  } catch (const larm::cli::UsageError& e) {
+    (void)larm::cli::plain_error(*chosen, e.what(), argc, argv.data());
   }
   for (std::size_t i = 1; i < arguments.size(); ++i) {
     try {
