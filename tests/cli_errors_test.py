@@ -103,6 +103,7 @@ for args, env, expected in cases:
     c.check(len(lines) == 1 and lines[0].startswith("larm: error:"),
             f"{what}: stderr is not one 'larm: error:' line: {r.stderr!r}")
     c.check(expected.lower() in r.stderr.lower(), f"{what}: stderr does not mention {expected!r}")
+    c.check("error: larm " not in r.stderr, f"{what}: the command named twice: {r.stderr!r}")
     # The help of the command the error belongs to, where its options are described ("larm
     # hybrid swep" belongs to larm hybrid, an unknown command to larm).
     named = [a for a in args[:2] if not a.startswith("-") and a in commands]

@@ -11,7 +11,12 @@ namespace {
 // The one error line: whatever it quotes (a file's bytes, a value given) shown as text. A usage
 // error points to the help of the command it was given to ("larm place --help"), where the
 // options it names are described.
-int fail(int status, const std::string& message, const std::string& help_of = "") {
+int fail(int status, std::string message, const std::string& help_of = "") {
+  // The library's checks name the command they serve ("larm count: --cache-model ..."): the line
+  // names it once, at its end.
+  if (!help_of.empty() && message.rfind(help_of + ": ", 0) == 0) {
+    message.erase(0, help_of.size() + 2);
+  }
   std::fprintf(stderr, "larm: error: %s%s\n", larm::results::printable(message).c_str(),
                help_of.empty() ? "" : (" (see " + help_of + " --help)").c_str());
   return status;
