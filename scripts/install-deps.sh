@@ -22,12 +22,13 @@ set -euo pipefail
 #                  its test under QEMU.
 #   scripts/install-deps.sh [run|test|cross-aarch64|cross-riscv64]   install the set (default: test)
 #   scripts/install-deps.sh --print [SET]   list it, install nothing
+#   scripts/install-deps.sh --packages P...  install these packages (another script's own needs)
 print=0
 if [[ ${1:-} == --print ]]; then print=1; shift; fi
 set_name=${1:-test}
 [[ $set_name == --cross-aarch64 ]] && set_name=cross-aarch64
 case $set_name in
-  run | test | cross-aarch64 | cross-riscv64) ;;
+  run | test | cross-aarch64 | cross-riscv64 | --packages) ;;
   *) echo "install-deps: unknown set '$set_name' (sets: run, test, cross-aarch64, cross-riscv64)" >&2; exit 2 ;;
 esac
 
@@ -67,6 +68,10 @@ fi
 if [[ $set_name == cross-riscv64 ]]; then
   packages=(g++-riscv64-linux-gnu binutils-riscv64-linux-gnu qemu-user cmake ninja-build
             nlohmann-json3-dev)
+fi
+if [[ $set_name == --packages ]]; then
+  shift
+  packages=("$@")
 fi
 if ((print)); then printf '%s\n' "${packages[@]}"; exit 0; fi
 if [[ $set_name == cross-aarch64 ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then

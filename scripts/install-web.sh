@@ -23,13 +23,7 @@ if [[ $mode == run ]] && ! command -v npm >/dev/null; then
   version=$(grep -A3 '"node_modules/uplot"' "$lock" | sed -n 's/.*"version": "\([^"]*\)".*/\1/p')
   integrity=$(grep -A3 '"node_modules/uplot"' "$lock" | sed -n 's/.*"integrity": "sha512-\([^"]*\)".*/\1/p')
   [[ -n $version && -n $integrity ]] || { echo "install-web: no uplot in $lock" >&2; exit 1; }
-  if ! command -v curl >/dev/null; then
-    sudo=""
-    [[ $(id -u) -ne 0 ]] && sudo=sudo
-    echo "install-web: installing curl" >&2
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends curl ca-certificates >/dev/null
-  fi
+  command -v curl >/dev/null || "$root/scripts/install-deps.sh" --packages curl ca-certificates
   tgz=$(mktemp)
   trap 'rm -f "$tgz"' EXIT
   curl -fsSL --max-time 120 "https://registry.npmjs.org/uplot/-/uplot-$version.tgz" -o "$tgz"
@@ -45,14 +39,7 @@ if [[ $mode == run ]] && ! command -v npm >/dev/null; then
 fi
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  sudo=""
-  if [[ $(id -u) -ne 0 ]]; then
-    command -v sudo >/dev/null || { echo "install-web: need root or sudo to install nodejs and npm" >&2; exit 1; }
-    sudo=sudo
-  fi
-  echo "install-web: installing nodejs npm" >&2
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+  "$root/scripts/install-deps.sh" --packages nodejs npm
 fi
 
 mkdir -p "$dir"

@@ -12,12 +12,6 @@
 #include "results/statistics.h"
 
 namespace larm::text {
-using larm::results::LatencyPoint;
-using larm::results::MemoryRecord;
-using larm::results::Results;
-using larm::results::right_aligned;
-using larm::results::Roof;
-using larm::results::roof_estimator;
 namespace {
 
 std::string matrix_cell(double value, bool present) {
@@ -27,18 +21,18 @@ std::string matrix_cell(double value, bool present) {
 
 }  // namespace
 
-std::string matrix_table(const Results& results) {
+std::string matrix_table(const results::Results& results) {
   std::ostringstream out;
   // Memories in the topology's order, labelled "P#kind".
   std::vector<std::string> memories;
   std::map<std::string, std::string> kinds;
-  for (const MemoryRecord& m : results.topology.memories) {
+  for (const results::MemoryRecord& m : results.topology.memories) {
     const std::string os = std::to_string(m.os_index);
     memories.push_back(os);
     kinds[os] = m.kind;
   }
   // A memory the roofs name that the topology does not list (a file assembled from several).
-  for (const Roof& r : results.roofs) {
+  for (const results::Roof& r : results.roofs) {
     if (!r.memory) continue;
     const std::string os = r.memory->text();
     if (std::find(memories.begin(), memories.end(), os) == memories.end()) {
@@ -47,7 +41,7 @@ std::string matrix_table(const Results& results) {
     }
   }
   std::set<int> domains;
-  for (const Roof& r : results.roofs) domains.insert(r.domain);
+  for (const results::Roof& r : results.roofs) domains.insert(r.domain);
 
   auto table = [&](const std::string& title, auto value_of) {
     bool any = false;
@@ -70,24 +64,25 @@ std::string matrix_table(const Results& results) {
     out << title << "\n";
     for (std::size_t first = 0; first < memories.size(); first += per_block) {
       const std::size_t last = std::min(memories.size(), first + per_block);
-      out << "  " << right_aligned(first == 0 ? "dom\\mem" : "", kLabel);
+      out << "  " << results::right_aligned(first == 0 ? "dom\\mem" : "", kLabel);
       for (std::size_t k = first; k < last; ++k) {
-        out << right_aligned(memories[k] + " " + kinds[memories[k]], cell);
+        out << results::right_aligned(memories[k] + " " + kinds[memories[k]], cell);
       }
       out << "\n";
       for (int d : domains) {
-        out << "  " << right_aligned(std::to_string(d), kLabel);
+        out << "  " << results::right_aligned(std::to_string(d), kLabel);
         for (std::size_t k = first; k < last; ++k)
-          out << right_aligned(value_of(d, memories[k]), cell);
+          out << results::right_aligned(value_of(d, memories[k]), cell);
         out << "\n";
       }
     }
   };
 
   // A memory roof of domain d on memory m with this access and one of these placements.
-  const auto memory_roof = [&](int d, const std::string& m, Access access,
-                               std::initializer_list<Placement> placements) -> const Roof* {
-    for (const Roof& r : results.roofs) {
+  const auto memory_roof =
+      [&](int d, const std::string& m, Access access,
+          std::initializer_list<Placement> placements) -> const results::Roof* {
+    for (const results::Roof& r : results.roofs) {
       if (r.domain == d && r.level == Level::memory && memory_text(r.memory) == m &&
           r.access == access && r.placement &&
           std::find(placements.begin(), placements.end(), *r.placement) != placements.end()) {
@@ -97,24 +92,25 @@ std::string matrix_table(const Results& results) {
     return nullptr;
   };
   for (Access access : all<Access>()) {
-    table(std::string("Bandwidth, ") + name(access) + " (GB/s, " +
-              std::string(name(roof_estimator(results))) + "; all cores of the domain)",
-          [&](int d, const std::string& m) {
-            const Roof* r = memory_roof(d, m, access, {Placement::local, Placement::remote});
-            if (r == nullptr) return std::string("");
-            // "*" marks an unstable value in every table of larm's: local is bracketed.
-            const std::string cell = matrix_cell(r->roof, r->present());
-            return r->placement == Placement::local ? "[" + cell + "]" : cell;
-          });
+    table(
+        std::string("Bandwidth, ") + name(access) + " (GB/s, " +
+            std::string(name(results::roof_estimator(results))) + "; all cores of the domain)",
+        [&](int d, const std::string& m) {
+          const results::Roof* r = memory_roof(d, m, access, {Placement::local, Placement::remote});
+          if (r == nullptr) return std::string("");
+          // "*" marks an unstable value in every table of larm's: local is bracketed.
+          const std::string cell = matrix_cell(r->roof, r->present());
+          return r->placement == Placement::local ? "[" + cell + "]" : cell;
+        });
     table(std::string("Contention, ") + name(access) +
               " (GB/s per domain, every core of the machine on the memory)",
           [&](int d, const std::string& m) {
-            const Roof* r = memory_roof(d, m, access, {Placement::contention});
+            const results::Roof* r = memory_roof(d, m, access, {Placement::contention});
             return r == nullptr ? std::string("") : matrix_cell(r->roof, r->present());
           });
   }
   table("Latency (ns, median; one core)", [&](int d, const std::string& m) {
-    for (const LatencyPoint& p : results.latency) {
+    for (const results::LatencyPoint& p : results.latency) {
       if (p.domain == d && p.level == Level::memory && !p.base_pages &&
           memory_text(p.memory) == m) {
         return matrix_cell(p.stats.median, p.stats.count > 0);
@@ -125,13 +121,13 @@ std::string matrix_table(const Results& results) {
   out << "  ([value]: the domain's local memory)\n";
 
   if (const auto& distances = results.topology.distances) {
-    out << "hwloc distances (" << distances->kind << ")\n  " << right_aligned("", 8);
-    for (const std::string& m : memories) out << right_aligned(m, 6);
+    out << "hwloc distances (" << distances->kind << ")\n  " << results::right_aligned("", 8);
+    for (const std::string& m : memories) out << results::right_aligned(m, 6);
     out << "\n";
     std::size_t i = 0;
     for (const auto& row : distances->values) {
-      out << "  " << right_aligned(i < memories.size() ? memories[i] : "?", 8);
-      for (std::uint64_t v : row) out << right_aligned(std::to_string(v), 6);
+      out << "  " << results::right_aligned(i < memories.size() ? memories[i] : "?", 8);
+      for (std::uint64_t v : row) out << results::right_aligned(std::to_string(v), 6);
       out << "\n";
       ++i;
     }

@@ -49,6 +49,34 @@ bool any_interval(const std::vector<Roof>& roofs, int domain) {
                      [&](const Roof& r) { return r.domain == domain && r.interval; });
 }
 
+// A table's rows: each label, then a cell per column from `text` (a column without a roof gets
+// nullptr). ± is two bytes in UTF-8 and one column on the screen; a leading space keeps a cell
+// as wide as its column apart from the one before. `keep` leaves out the rows it refuses.
+template <class Column, class Text, class Keep>
+void table_rows(std::ostream& out, const std::vector<std::string>& labels,
+                const std::map<std::string, std::map<Column, const Roof*>>& rows,
+                const std::vector<Column>& columns, int label_width, int cell_width, Text text,
+                Keep keep) {
+  for (const std::string& label : labels) {
+    const std::map<Column, const Roof*>& row = rows.at(label);
+    if (!keep(row)) continue;
+    out << "  " << right_aligned(label, label_width);
+    for (Column column : columns) {
+      auto it = row.find(column);
+      const std::string cell_text = text(it == row.end() ? nullptr : it->second);
+      out << right_aligned(" " + cell_text,
+                           cell_width + (cell_text.find("±") != std::string::npos ? 1 : 0));
+    }
+    out << "\n";
+  }
+}
+
+template <class Column>
+bool any_interval_cell(const std::map<Column, const Roof*>& row) {
+  return std::any_of(row.begin(), row.end(),
+                     [](const auto& cell) { return !interval_cell(cell.second).empty(); });
+}
+
 // The roofs whose samples fell in two groups: what each group gave; `brief`: their names in one
 // line.
 std::string bimodal_lines(const std::vector<Roof>& roofs, int domain, bool brief);
@@ -186,38 +214,19 @@ std::string summary_table(const Results& results, bool brief) {
       out << "  " << right_aligned("GB/s (" + estimator + ")", 26);
       for (Access access : all<Access>()) out << right_aligned(name(access), 10);
       out << "\n";
-      for (const std::string& label : row_order) {
-        // A row with nothing measured is one "absent" line below, with its reason.
-        if (std::none_of(rows[label].begin(), rows[label].end(),
-                         [](const auto& c) { return c.second->present(); })) {
-          continue;
-        }
-        out << "  " << right_aligned(label, 26);
-        for (Access access : all<Access>()) {
-          auto it = rows[label].find(access);
-          // A leading space: a cell as wide as its column stays apart from the one before.
-          out << right_aligned(" " + cell(it == rows[label].end() ? nullptr : it->second), 10);
-        }
-        out << "\n";
-      }
+      const auto every_access = all<Access>();
+      const std::vector<Access> accesses(every_access.begin(), every_access.end());
+      // A row with nothing measured is one "absent" line below, with its reason.
+      table_rows(out, row_order, rows, accesses, 26, 10, cell, [](const auto& row) {
+        return std::any_of(row.begin(), row.end(),
+                           [](const auto& c) { return c.second->present(); });
+      });
       if (brief) {
         out << interval_range_line(results.roofs, domain, false);
       } else if (any_interval(results.roofs, domain)) {
         out << "  " << right_aligned("interval, ± % (95 %)", 26) << "\n";
-        for (const std::string& label : row_order) {
-          if (std::none_of(rows[label].begin(), rows[label].end(),
-                           [](const auto& cell) { return !interval_cell(cell.second).empty(); })) {
-            continue;
-          }
-          out << "  " << right_aligned(label, 26);
-          for (Access access : all<Access>()) {
-            auto it = rows[label].find(access);
-            // ± is two bytes in UTF-8 and one column on the screen.
-            const std::string text = interval_cell(it == rows[label].end() ? nullptr : it->second);
-            out << right_aligned(" " + text, 10 + (text.starts_with("±") ? 1 : 0));
-          }
-          out << "\n";
-        }
+        table_rows(out, row_order, rows, accesses, 26, 10, interval_cell,
+                   any_interval_cell<Access>);
       }
     }
 
@@ -243,32 +252,22 @@ std::string summary_table(const Results& results, bool brief) {
       out << "  " << right_aligned(estimator + " GFLOP/s [IPC]", 18);
       for (FlopOp op : ops) out << right_aligned(name(op), 14);
       out << "\n";
-      for (const std::string& label : flop_order) {
-        out << "  " << right_aligned(label, 18);
-        for (FlopOp op : ops) {
-          auto it = flops[label].find(op);
-          std::string text = it == flops[label].end() ? "" : cell(it->second);
-          if (it != flops[label].end() && it->second->instructions_per_cycle) {
-            text += " [" + table_value_text(*it->second->instructions_per_cycle) + "]";
-          }
-          out << right_aligned(" " + text, 14);
-        }
-        out << "\n";
-      }
+      table_rows(
+          out, flop_order, flops, ops, 18, 14,
+          [](const Roof* roof) {
+            std::string text = cell(roof);
+            if (roof && roof->instructions_per_cycle) {
+              text += " [" + table_value_text(*roof->instructions_per_cycle) + "]";
+            }
+            return text;
+          },
+          [](const auto&) { return true; });
       if (brief) {
         out << interval_range_line(results.roofs, domain, true);
       } else if (any_interval(results.roofs, domain)) {
         out << "  " << right_aligned("interval ± % (95 %)", 18) << "\n";
-        for (const std::string& label : flop_order) {
-          out << "  " << right_aligned(label, 18);
-          for (FlopOp op : ops) {
-            auto it = flops[label].find(op);
-            const std::string text = interval_cell(it == flops[label].end() ? nullptr : it->second);
-            // ± is two bytes in UTF-8 and one column on the screen.
-            out << right_aligned(" " + text, 14 + (text.find("±") != std::string::npos ? 1 : 0));
-          }
-          out << "\n";
-        }
+        table_rows(out, flop_order, flops, ops, 18, 14, interval_cell,
+                   [](const auto&) { return true; });
       }
     }
     out << bimodal_lines(results.roofs, domain, brief);
