@@ -4,12 +4,14 @@
 #include <cstdlib>
 
 #include <algorithm>
+#include <optional>
 
 #include "instrument/compiler_plugin/compiler_counts.h"
 #include "instrument/count_tool/count_protocol.h"
 #include "results/number_text.h"
 #include "results/printable_text.h"
 #include "results/statistics.h"
+#include "results/topology_record.h"
 #include "results/usage_error.h"
 
 namespace larm::application {
@@ -35,32 +37,75 @@ bool capacity_in_range(std::uint64_t bytes, std::uint64_t ways, std::uint64_t li
 
 }  // namespace
 
+bool another_machine(const topology::Topology& machine, const results::Results& results) {
+  return results::identity_json(results.topology) != results::identity_json(machine.record());
+}
+
+namespace {
+
+// A level as the model needs it, from this machine's topology or from the topology another
+// machine's results carry (which records no associativity).
+struct LevelGeometry {
+  Level level = Level::L1;
+  std::uint64_t instance_bytes = 0;
+  unsigned line_bytes = 0;
+  int associativity = 0;  // hwloc's: 0 unknown, -1 fully associative
+  int max_sharing_cores = 0;
+};
+
+std::vector<LevelGeometry> level_geometry(const topology::Topology& machine,
+                                          const results::Results* other, int domain) {
+  std::vector<LevelGeometry> levels;
+  if (other != nullptr) {
+    const results::DomainRecord* found = other->topology.domain(domain);
+    if (found == nullptr) return levels;
+    for (const results::CacheRecord& c : found->caches) {
+      const std::optional<Level> level = parse<Level>(c.level);
+      if (!level) continue;
+      levels.push_back(
+          {*level, c.instance_bytes, static_cast<unsigned>(c.line_bytes), 0, c.max_sharing_cores});
+    }
+    return levels;
+  }
+  for (const auto& d : machine.domains()) {
+    if (d.index != domain) continue;
+    for (const topology::CacheLevel& c : d.caches) {
+      levels.push_back(
+          {c.level(), c.instance_bytes, c.line_bytes, c.associativity, c.max_sharing_cores});
+    }
+  }
+  return levels;
+}
+
+}  // namespace
+
 std::vector<ModelledCache> modelled_caches(const topology::Topology& machine,
                                            const results::Results* results, int domain,
-                                           std::string& note) {
+                                           std::string& note, bool effective) {
   std::vector<ModelledCache> caches;
-  const topology::Domain* found = nullptr;
-  for (const auto& d : machine.domains()) {
-    if (d.index == domain) found = &d;
-  }
-  if (found == nullptr || found->caches.empty()) {
-    note = "the topology declares no CPU cache: no cache model";
+  // Another machine's results: its caches are modelled (a what-if of this program there).
+  const results::Results* other =
+      results != nullptr && another_machine(machine, *results) ? results : nullptr;
+  const std::string declared_source = other ? "declared (its results)" : "declared (hwloc)";
+  std::vector<LevelGeometry> levels = level_geometry(machine, other, domain);
+  if (levels.empty()) {
+    note = other ? "the results' machine records no CPU cache: no cache model"
+                 : "the topology declares no CPU cache: no cache model";
     return caches;
   }
-  std::vector<topology::CacheLevel> levels = found->caches;
   if (levels.size() > 3) levels.erase(levels.begin() + 2, levels.end() - 1);
-  for (const topology::CacheLevel& level : levels) {
+  for (const LevelGeometry& level : levels) {
     ModelledCache cache;
-    cache.level = level.level();
+    cache.level = level.level;
     cache.line_bytes = level.line_bytes > 0 ? level.line_bytes : 64;
     cache.ways = level.associativity > 0   ? std::min(level.associativity, kMaxWays)
                  : level.associativity < 0 ? kMaxWays
                                            : kUnknownWays;
     cache.bytes = level.instance_bytes;
-    cache.capacity_source = "declared (hwloc)";
+    cache.capacity_source = declared_source;
     // The load sweep's capacity per thread times the cores sharing an instance; without its
     // plateau, the one-core chase's instance (the later sweep wins).
-    if (results != nullptr) {
+    if (results != nullptr && effective) {
       for (const SizeSweep sweep : {SizeSweep::latency, SizeSweep::bandwidth}) {
         for (const auto& capacity : results->capacities) {
           if (capacity.domain != domain || capacity.level != cache.level ||
@@ -214,8 +259,7 @@ CacheModelSetting cache_model_setting(const std::string& spec, bool no_model,
     // The measured capacities by default and for "effective"; the declared ones under named.
     const bool measured = spec.empty() || spec == "effective";
     std::string note;
-    std::vector<ModelledCache> caches =
-        modelled_caches(machine, measured ? results : nullptr, 0, note);
+    std::vector<ModelledCache> caches = modelled_caches(machine, results, 0, note, measured);
     if (caches.empty()) {
       if (!spec.empty() && spec != "declared")
         throw UsageError(command + ": --cache-model " + spec + ": " + note);
@@ -225,6 +269,13 @@ CacheModelSetting cache_model_setting(const std::string& spec, bool no_model,
     if (named) set_named_capacities(spec, caches, command);
     out.option = cache_option(caches);
     out.text = cache_model_text(caches);
+    if (results != nullptr && another_machine(machine, *results)) {
+      out.machine = results->provenance.host.value_or("the results' machine");
+      out.text = results::printable(out.machine) +
+                 "'s caches (the --results' machine, not this "
+                 "one; ways not recorded there: " +
+                 std::to_string(kUnknownWays) + " modelled): " + out.text;
+    }
     if (spec.empty() && results == nullptr)
       out.text += " (no --results: the declared capacities, not the effective ones)";
     return out;

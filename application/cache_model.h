@@ -21,14 +21,20 @@ struct ModelledCache {
   std::string capacity_source;  // "effective (latency sweep)", "declared (hwloc)"
 };
 
+// Whether `results` were measured on another machine than `machine` (its CPUs, caches or memories
+// differ): a count given them models that machine's caches, a what-if of the program there.
+bool another_machine(const topology::Topology& machine, const results::Results& results);
+
 // The levels of `domain` (at most 3: the innermost two and the last), or none when the topology
-// declares no cache (`note` then says so). `results` may be null.
+// declares no cache (`note` then says so). `results` may be null; results of another machine
+// give its levels (their associativity unrecorded: 16 ways), this machine's give capacities only.
+// `effective`: the results' measured capacities, else the declared ones.
 // The load sweep's capacity per thread with every core running (times the cores sharing an
 // instance) is taken before the one-core chase's: it is the capacity of the all-thread runs whose
 // roofs a program's regions are placed against.
 std::vector<ModelledCache> modelled_caches(const topology::Topology& machine,
                                            const results::Results* results, int domain,
-                                           std::string& note);
+                                           std::string& note, bool effective = true);
 
 // The tool's --larm-cache value: SIZE:WAYS:LINE per level, innermost first.
 std::string cache_option(const std::vector<ModelledCache>& caches);
@@ -55,6 +61,8 @@ inline constexpr const char* kCacheModelHelp =
 struct CacheModelSetting {
   std::string option;
   std::string text;
+  // The host whose caches are modelled when the --results are another machine's; else empty.
+  std::string machine;
 };
 // `spec`: "" (the effective capacities when `results` is given, else the declared ones),
 // "declared", "effective" (needs `results`), "L1=48KiB,L3=16MiB" (those levels' capacities, the

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "instrument/messages.h"
+#include "platform/cpu_info.h"
 #include "results/atomic_file.h"
 #include "results/json_output.h"
 #include "results/region_merge.h"
@@ -163,6 +164,14 @@ regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes
       snapshot.counters != nullptr && snapshot.counters_unavailable.empty() &&
       (snapshot.counters->count_tool() || snapshot.counters->sampled_cache_model());
   file.run = counted_run ? "counted" : "timed";
+  // The CPU's name, but for a run under Valgrind, whose CPUID names a CPU of its own; unknown, the
+  // placement tells machines apart by host name alone.
+  if (snapshot.counters == nullptr || !snapshot.counters->count_tool()) {
+    try {
+      file.cpu_model = platform::read_cpu_info().model_name;
+    } catch (const std::exception&) {
+    }
+  }
   if (counted_run) {
     file.counters.tool = snapshot.counters->count_tool()
                              ? "larmcount (Valgrind)"

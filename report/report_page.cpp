@@ -212,7 +212,8 @@ std::vector<std::pair<std::string, std::string>> provenance_rows(const nlohmann:
 
 std::vector<std::string> warnings(const PlotInputs& in) {
   std::vector<std::string> out = in.results.warnings;
-  if (in.place.what_if) out.insert(out.begin(), text::what_if_line(in.place));
+  if (const std::string what_if = text::what_if_line(in.place); !what_if.empty())
+    out.insert(out.begin(), what_if);
   if (!in.results.complete) {
     out.insert(out.begin(), "incomplete results: " + in.results.incomplete_reason);
   }

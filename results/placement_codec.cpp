@@ -376,6 +376,7 @@ json file_json(const PlaceFile& file) {
       {"format", "larm-place"}, {"schema_version", kPlaceSchemaVersion}, {"results", file.results},
       {"access", file.access},  {"precision", name(file.precision)},     {"absent", absent},
       {"regions", regions}};
+  if (!file.levels_modelled_for.empty()) out["levels_modelled_for"] = file.levels_modelled_for;
   if (file.what_if) {
     out["what_if"] = {{"results_host", file.what_if->results_host},
                       {"regions_hosts", file.what_if->regions_hosts}};
@@ -402,6 +403,7 @@ PlaceFile file_from(const json& document) {
     file.absent.push_back({a.at("domain").get<int>(), text(a, "what")});
   }
   for (const auto& r : document.at("regions")) file.regions.push_back(region_from(r));
+  file.levels_modelled_for = document.value("levels_modelled_for", std::string());
   if (const auto w = document.find("what_if"); w != document.end()) {
     PlaceFile::WhatIf what_if;
     what_if.results_host = text(*w, "results_host");

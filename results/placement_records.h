@@ -18,7 +18,8 @@ namespace larm::results {
 
 // place.json's "schema_version" (format "larm-place"); the bare list earlier larms wrote is
 // refused.
-inline constexpr const char* kPlaceSchemaVersion = "1.1";
+// 1.1: what_if; 1.2: levels_modelled_for.
+inline constexpr const char* kPlaceSchemaVersion = "1.2";
 
 // What bounds a region.
 enum class BoundKind {
@@ -260,6 +261,10 @@ struct PlaceFile {
     std::vector<std::string> regions_hosts;
   };
   std::optional<WhatIf> what_if;
+  // The machine whose caches modelled the regions' bytes per level, when a count run modelled
+  // another machine's than the one the regions ran on (1.2; larm count --results of that
+  // machine); empty when they are the bytes of the machine they ran on.
+  std::string levels_modelled_for;
 };
 
 nlohmann::json to_json(const RegionPlacement& placement);

@@ -263,6 +263,7 @@ json to_json(const RegionsFile& file) {
   doc["run"] = file.run;
   doc["label"] = file.label;
   doc["host"] = file.host;
+  if (!file.cpu_model.empty()) doc["cpu_model"] = file.cpu_model;
   doc["pid"] = file.pid;
   doc["started_at"] = file.started_at;
   doc["wall_seconds"] = file.wall_seconds;
@@ -275,6 +276,8 @@ json to_json(const RegionsFile& file) {
                       results::number_or_null(file.counters.bytes_per_memory_instruction)}};
   if (!file.counters.tool.empty()) doc["counters"]["tool"] = file.counters.tool;
   if (!file.counters.counted_by.empty()) doc["counters"]["counted_by"] = file.counters.counted_by;
+  if (!file.counters.cache_model_machine.empty())
+    doc["counters"]["cache_model_machine"] = file.counters.cache_model_machine;
   doc["topology"] = file.topology;
   doc["open_at_finalize"] = file.open_at_finalize;
   doc["regions"] = json::array();
@@ -388,6 +391,7 @@ RegionsFile regions_from_json(const json& document) {
     file.run = field(document, "run", std::string("timed"));
     file.label = field(document, "label", std::string());
     file.host = field(document, "host", std::string());
+    file.cpu_model = field(document, "cpu_model", std::string());
     file.pid = field(document, "pid", 0L);
     file.started_at = field(document, "started_at", std::string());
     file.wall_seconds = field(document, "wall_seconds", 0.0);
@@ -403,6 +407,7 @@ RegionsFile regions_from_json(const json& document) {
         results::number_member(counters, "bytes_per_memory_instruction");
     file.counters.tool = field(counters, "tool", std::string());
     file.counters.counted_by = field(counters, "counted_by", std::string());
+    file.counters.cache_model_machine = field(counters, "cache_model_machine", std::string());
     file.topology = field(document, "topology", json::object());
     file.open_at_finalize = field(document, "open_at_finalize", std::vector<std::string>{});
     for (const json& in : document.at("regions")) {

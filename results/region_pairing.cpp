@@ -49,6 +49,8 @@ Pairing pair_counts(const RegionsFile& timed, const RegionsFile& counted) {
                              "\")");
   }
   Pairing pairing{timed, {}};
+  // The bytes per level are the count run's, modelled on its machine's caches.
+  pairing.file.counters.cache_model_machine = counted.counters.cache_model_machine;
   std::map<std::string, const Region*> by_name;
   for (const Region& region : counted.regions) by_name[region.name] = &region;
   for (Region& region : pairing.file.regions) {

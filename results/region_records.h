@@ -23,7 +23,10 @@ namespace larm::regions {
 // with "resident_at_tag".
 // 1.5: counters "counted_by" (valgrind or compiler): a timed run of a program built through
 // larm's compiler plugins carries exact counts.
-inline constexpr const char* kRegionsSchemaVersion = "1.5";
+// 1.6: counters "cache_model_machine": the host whose caches a count run modelled when its
+// --results were another machine's (a what-if of the program there); "cpu_model", the CPU's name
+// (two machines may share a host name).
+inline constexpr const char* kRegionsSchemaVersion = "1.6";
 
 // A FLOP or byte count and where it comes from: "counted" (larm count), "papi", "declared",
 // several joined with "+", or "unavailable" (then no value).
@@ -152,6 +155,9 @@ struct CounterState {
   // Valgrind's) or "compiler" (larm's compiler plugin: a timed run, its times the program's);
   // empty when neither did.
   std::string counted_by;
+  // The machine whose caches a count run modelled when it is not the one the program ran on
+  // (larm count --results of another machine): the bytes each level served are that machine's.
+  std::string cache_model_machine;
 };
 
 struct RegionsFile {
@@ -160,6 +166,7 @@ struct RegionsFile {
   std::string run = "timed";
   std::string label;
   std::string host;
+  std::string cpu_model;  // as the CPU names itself (1.6); empty when unknown
   long pid = 0;
   std::string started_at;
   double wall_seconds = 0;

@@ -538,8 +538,19 @@ results::PlaceFile place_all(const std::vector<RegionPoint>& points,
   for (const RegionPoint& point : points) {
     file.regions.push_back(place(point, results, options));
     domains.insert(point.domain);
-    if (!point.host.empty() && !results_host.empty() && point.host != results_host)
-      other_hosts.insert(point.host);
+    // Another host, or another CPU under the same host name (a guest's "vm" on two hosts).
+    const bool other_host =
+        !point.host.empty() && !results_host.empty() && point.host != results_host;
+    const bool other_cpu = !point.cpu_model.empty() && results.provenance.cpu_model &&
+                           !results.provenance.cpu_model->empty() &&
+                           point.cpu_model != *results.provenance.cpu_model;
+    if (other_host || other_cpu) other_hosts.insert(point.host);
+    if (!point.levels_modelled_for.empty()) file.levels_modelled_for = point.levels_modelled_for;
+  }
+  // A count that modelled the roofs' machine's caches ran elsewhere (it models another machine's
+  // only), whatever the hosts are called: a what-if too.
+  if (other_hosts.empty() && !results_host.empty() && file.levels_modelled_for == results_host) {
+    for (const RegionPoint& point : points) other_hosts.insert(point.host);
   }
   if (!other_hosts.empty()) {
     file.what_if = results::PlaceFile::WhatIf{

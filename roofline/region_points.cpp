@@ -60,6 +60,8 @@ std::vector<RegionPoint> region_points(const regions::RegionsFile& records,
       RegionPoint point;
       point.file = file;
       point.host = records.host;
+      point.cpu_model = records.cpu_model;
+      point.levels_modelled_for = records.counters.cache_model_machine;
       point.label = records.label;
       point.region = region.name;
       point.domain = *entry.domain;

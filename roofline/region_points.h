@@ -21,6 +21,9 @@ namespace larm::roofline {
 struct RegionPoint {
   std::string file;
   std::string host;  // where the region ran (its regions file's host), when known
+  std::string cpu_model;  // of the machine it ran on, when known (regions 1.6)
+  // The host whose caches modelled its bytes per level, when not `host` (regions 1.6).
+  std::string levels_modelled_for;
   std::string label;
   std::string region;
   int domain = 0;

@@ -44,6 +44,48 @@ TEST(CacheModelSetting, BadChoicesAreUsageErrors) {
             "49152:12:64");
 }
 
+// Results of another machine: its caches are modelled (its levels and measured capacities, 16
+// ways where its results record none), and the setting names it; this machine's own results give
+// capacities only.
+TEST(CacheModelSetting, AnotherMachinesResultsModelItsCaches) {
+  const topology::Topology node = machine();
+  results::Results own;
+  own.topology = node.record();
+  EXPECT_FALSE(another_machine(node, own));
+  EXPECT_TRUE(cache_model_setting("", false, node, &own, "larm x").machine.empty());
+
+  const topology::Topology other_node =
+      topology::Topology::load_xml(std::string(LARM_TOPOLOGIES_DIR) + "/24em64t-2n6c2t-pci.xml");
+  results::Results other;
+  other.topology = other_node.record();
+  other.provenance.host = "big-node";
+  ASSERT_TRUE(another_machine(node, other));
+  const results::DomainRecord* domain = other.topology.domain(0);
+  ASSERT_NE(domain, nullptr);
+  ASSERT_FALSE(domain->caches.empty());
+  const results::CacheRecord& last = domain->caches.back();
+  results::CacheCapacity measured;
+  measured.domain = 0;
+  measured.level = *parse<Level>(last.level);
+  measured.sweep = SizeSweep::latency;
+  measured.effective_bytes = last.instance_bytes / 2;
+  other.capacities.push_back(measured);
+
+  const CacheModelSetting setting = cache_model_setting("", false, node, &other, "larm x");
+  EXPECT_EQ(setting.machine, "big-node");
+  EXPECT_EQ(setting.text.rfind("big-node's caches", 0), 0u) << setting.text;
+  std::string note;
+  const std::vector<ModelledCache> caches = modelled_caches(node, &other, 0, note);
+  ASSERT_EQ(caches.size(), std::min<std::size_t>(domain->caches.size(), 3));
+  EXPECT_EQ(caches.back().bytes, last.instance_bytes / 2);
+  EXPECT_EQ(caches.back().capacity_source, "effective (latency sweep)");
+  EXPECT_EQ(caches.front().bytes, domain->caches.front().instance_bytes);
+  EXPECT_EQ(caches.front().ways, 16);
+  EXPECT_EQ(setting.option, cache_option(caches));
+  // declared: that machine's declared capacities.
+  EXPECT_EQ(modelled_caches(node, &other, 0, note, false).back().bytes, last.instance_bytes);
+}
+
 // The error's one line, or "" when the spec is taken.
 std::string refusal(const std::string& spec) {
   try {

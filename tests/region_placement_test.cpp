@@ -808,5 +808,54 @@ TEST(RegionPlacement, RegionsOfAnotherHostAreAWhatIf) {
   EXPECT_EQ(results::to_json(results::place_from_json(json)), json);
 }
 
+// Two guests both called "vm" on other CPUs: the CPU's name tells them apart.
+TEST(RegionPlacement, AnotherCpuUnderTheSameHostNameIsAWhatIf) {
+  auto results = fixture_with_latency();
+  results.provenance.host = "vm";
+  results.provenance.cpu_model = "AMD EPYC 9655";
+  std::vector<RegionPoint> points = {region_point(0.1, 3.0, {{0, 1.0}})};
+  points[0].host = "vm";
+  points[0].cpu_model = "AMD EPYC 9655";
+  EXPECT_FALSE(place_all(points, results, {}, "r").what_if);
+  points[0].cpu_model = "AMD EPYC 7763";
+  const results::PlaceFile file = place_all(points, results, {}, "r");
+  ASSERT_TRUE(file.what_if);
+  EXPECT_NE(text::what_if_line(file).find("ran on vm (another machine of that name)"),
+            std::string::npos)
+      << text::what_if_line(file);
+}
+
+// A count given the roofs' machine's results modelled its caches: the bytes per level are that
+// machine's, which the what-if says instead of its caveat; another machine's again is said too.
+TEST(RegionPlacement, BytesPerLevelModelledForTheRoofsMachineAreSaid) {
+  auto results = fixture_with_latency();
+  results.provenance.host = "roofs-node";
+  std::vector<RegionPoint> points = {counted_point(2e9, traffic(1e9, 1e9, 1e9, 1e9), 1.0, 0)};
+  points[0].host = "laptop";
+  EXPECT_NE(text::what_if_line(place_all(points, results, {}, "r"))
+                .find("the bytes each cache level serves are the machine they ran on's"),
+            std::string::npos);
+  points[0].levels_modelled_for = "roofs-node";
+  results::PlaceFile file = place_all(points, results, {}, "r");
+  EXPECT_EQ(file.levels_modelled_for, "roofs-node");
+  EXPECT_NE(text::what_if_line(file).find("were modelled with roofs-node's caches"),
+            std::string::npos)
+      << text::what_if_line(file);
+  const nlohmann::json json = results::to_json(file);
+  EXPECT_EQ(results::to_json(results::place_from_json(json)), json);
+  // The same host name: still a what-if, the count having modelled another machine's caches.
+  points[0].host = "roofs-node";
+  ASSERT_TRUE(place_all(points, results, {}, "r").what_if);
+  // Modelled for a third machine, placed on the machine it ran on: said, not a what-if of hosts.
+  points[0].levels_modelled_for = "big-node";
+  file = place_all(points, results, {}, "r");
+  EXPECT_FALSE(file.what_if);
+  EXPECT_EQ(text::what_if_line(file).rfind("The bytes each cache level served were modelled with "
+                                           "big-node's caches",
+                                           0),
+            0u)
+      << text::what_if_line(file);
+}
+
 }  // namespace
 }  // namespace larm::roofline

@@ -427,7 +427,7 @@ int run_count(const CountOptions& options) {
                  "larm_init with its own directory)\n";
     return 1;
   }
-  const regions::RegionsFile file = read_regions_output(regions_file);
+  regions::RegionsFile file = read_regions_output(regions_file);
   if (file.run != "counted") {
     std::cerr << "larm: error: " << shown_path(regions_file) << " has no counts: its liblarm "
               << (sampled_model ? "did not see the sampled cache model (a liblarm older than "
@@ -435,6 +435,12 @@ int run_count(const CountOptions& options) {
                                 : "did not see larm's Valgrind tool (")
               << file.counters.reason << ")\n";
     return 1;
+  }
+  if (!model.machine.empty()) {
+    // Its bytes per level are the other machine's: said in the file that carries them.
+    file.counters.cache_model_machine = model.machine;
+    results::write_json_output(regions_file, regions::to_json(file), results::FileFormat::regions,
+                               2);
   }
   if (options.no_native) report_open_regions(file, "counting run");
   write_runs_summary(out / "runs.json", native, counted, model_text,
@@ -492,7 +498,8 @@ void setup_count(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
       ->capture_default_str();
   command->add_option("--results,-r", options->results_dir,
                       "results of this node (larm characterize): the cache model takes their "
-                      "effective capacities (default: the declared ones)");
+                      "effective capacities (default: the declared ones); another machine's "
+                      "results: its caches are modelled, a what-if of the program there");
   command->add_option("--cache-model", options->cache_spec, kCacheModelHelp);
   command->add_flag("--no-cache-model", options->no_cache_model,
                     "count without the cache model (no bytes per level; a faster counting run)");

@@ -381,9 +381,11 @@ int run_profile(const ProfileOptions& options) {
     return 1;
   }
   const FunctionCounts counts = read_function_counts(function_files);
-  const Profile profile =
+  Profile profile =
       build_profile(runs, clean, counts, counter, object_key(results::printable(program.string())),
                     options.top, kMinShare);
+  // Bytes per level modelled with another machine's caches (--results of that machine).
+  profile.file.counters.cache_model_machine = model.machine;
   results::write_file_atomically(out / "regions.json",
                                  regions::to_json(profile.file).dump(2) + "\n");
   nlohmann::json table = nlohmann::json::array();
@@ -492,7 +494,8 @@ void setup_profile(CLI::App& app, GlobalOptions& /*global*/, Action& action) {
       ->capture_default_str();
   command->add_option("--results,-r", options->results_dir,
                       "results of this node: the functions are placed on its roofs, and the cache "
-                      "model takes its effective capacities");
+                      "model takes its effective capacities (another machine's: its caches, a "
+                      "what-if)");
   command->add_flag("--verbose", options->verbose,
                     "under each placed function's headline, the evidence its verdict rests on");
   command->add_option("--cache-model", options->cache_spec, kCacheModelHelp);

@@ -595,21 +595,9 @@ std::vector<std::string> warnings(const results::RegionPlacement& p) {
   return lines;
 }
 
-std::string what_if_line(const results::PlaceFile& file) {
-  if (!file.what_if) return "";
-  std::string hosts;
-  for (const std::string& h : file.what_if->regions_hosts)
-    hosts += (hosts.empty() ? "" : ", ") + results::printable(h);
-  return "What-if: these regions ran on " + hosts + ", the roofs are " +
-         results::printable(file.what_if->results_host) +
-         "'s: their FLOPs and the bytes the core loads and stores hold on any machine; their "
-         "times and the bytes each cache level serves are the machine they ran on's (larm count "
-         "--results RESULTS models that node's caches; only a run there gives its times)";
-}
-
 std::string place_file_header(const results::PlaceFile& file) {
-  std::string text = (file.what_if ? what_if_line(file) + "\n" : std::string()) +
-                     "Regions on the " +
+  const std::string what_if = what_if_line(file);
+  std::string text = (what_if.empty() ? std::string() : what_if + "\n") + "Regions on the " +
                      (file.access == "auto" ? std::string("roofs of each region's access mix")
                                             : file.access + " roofs") +
                      " and " + name(file.precision) + " ceilings of " + file.results + "\n";

@@ -40,7 +40,8 @@ std::string time_text(const results::RegionPlacement& p);
 // What a placement file stands against: "Regions on the roofs of each region's access mix and dp
 // ceilings of DIR", then a line per roof kind absent on a domain.
 std::string place_file_header(const results::PlaceFile& file);
-// The what-if the placement is (regions of another host on these roofs), in a line; "" when none.
+// The what-if the placement is (regions of another host on these roofs, or bytes per level
+// modelled with another machine's caches), in a line; "" when none.
 std::string what_if_line(const results::PlaceFile& file);
 
 // `larm place`'s table: a row per region (at most kVerdictColumns), its headline under it, its
