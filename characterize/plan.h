@@ -163,10 +163,6 @@ inline std::uint64_t chase_warm_up_bytes(const PlannedMeasurement& m) {
 // per octave.
 PlanOptions default_plan_options(bool quick);
 
-// The unroll of a level's bandwidth roof kernel (0: the generator's default): in L2 the kernels
-// that store run shorter loops (plan.cpp says why). larm bench runs a roof's kernel with it.
-int roof_unroll(larm::Isa isa, Level level, Access access);
-
 struct Plan {
   std::vector<PlannedMeasurement> measurements;
   larm::Isa isa = codegen::widest_isa();  // PlanOptions': the bandwidth kernels'

@@ -28,6 +28,10 @@ int store_streams(StreamBenchmark benchmark);
 // Streams an access mix reads and writes; each stream advances by the same bytes per iteration.
 int load_streams(Access access);
 int store_streams(Access access);
+// The unroll of a level's bandwidth roof kernel (0: the generator's default): in L2 the kernels
+// that store run shorter loops (kernel_spec.cpp says why). The characterization, larm bench and
+// the validation's roof measured alongside its points run a roof's kernel with it.
+int roof_unroll(Isa isa, Level level, Access access);
 inline int stream_count(Access access) {
   return load_streams(access) + store_streams(access);
 }

@@ -436,7 +436,7 @@ std::vector<Figure> larm_figures(const results::Results& results,
       std::ostringstream v;
       v << "# ai_flop_per_byte median_gflops roof\n";
       for (const auto* p : d.validation) {
-        v << p->ai << " " << p->stats.median << " " << gnuplot_data_string(p->roof) << "\n";
+        v << p->ai << " " << p->gflops << " " << gnuplot_data_string(p->roof) << "\n";
       }
       f.data.push_back({f.name + "-validation.dat", v.str()});
     }

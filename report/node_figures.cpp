@@ -460,10 +460,9 @@ std::vector<Figure> validation_figures(const results::Results& results,
     f.data.push_back({f.name + ".dat",
                       data_blocks("ai measured_gflops predicted_gflops", "roof", roofs,
                                   [&](std::ostream& out, const results::ValidationPoint* p) {
-                                    out << p->ai << " " << p->stats.median << " "
-                                        << p->predicted_gflops;
-                                    low = std::min({low, p->stats.median, p->predicted_gflops});
-                                    high = std::max({high, p->stats.median, p->predicted_gflops});
+                                    out << p->ai << " " << p->gflops << " " << p->predicted_gflops;
+                                    low = std::min({low, p->gflops, p->predicted_gflops});
+                                    high = std::max({high, p->gflops, p->predicted_gflops});
                                   })});
     // The FLOP ceilings of the kernels' ISA, each op (thesis fig. 4.4 draws FMA, MUL and ADD).
     const std::optional<Isa> isa = results::kernel_isa(results);

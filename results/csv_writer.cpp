@@ -104,16 +104,17 @@ std::string latency_csv(const Results& results) {
 std::string validation_csv(const Results& results) {
   std::ostringstream out;
   out << "domain,roof,ai,gflops,roof_gflops,relative_error,level,memory,placement,access,op,"
-         "precision,isa,threads,working_set_bytes,roof_gbps,ceiling_gflops,samples,status\n";
+         "precision,isa,threads,working_set_bytes,roof_gbps,ceiling_gflops,samples,status,"
+         "estimator\n";
   for (const ValidationPoint& p : results.validation) {
     out << p.domain << ',' << csv_field(p.roof) << ',' << number(p.ai) << ','
-        << stats_or_empty(p.stats, &SampleStats::median) << ',' << number(p.predicted_gflops) << ','
+        << (p.stats.count ? number(p.gflops) : "") << ',' << number(p.predicted_gflops) << ','
         << (p.stats.count ? number(p.relative_error) : "") << ',' << name(p.level) << ','
         << memory_text(p.memory) << ',' << name_or_empty(p.placement) << ',' << name(p.access)
         << ',' << name(p.op) << ',' << name(p.precision) << ',' << name(p.isa) << ',' << p.threads
         << ',' << p.working_set_bytes << ',' << number(p.roof_gbps) << ','
         << number(p.ceiling_gflops) << ',' << p.stats.count << ','
-        << csv_field(status_text(p.status, p.status_reason)) << '\n';
+        << csv_field(status_text(p.status, p.status_reason)) << ',' << name(p.estimator) << '\n';
   }
   return out.str();
 }

@@ -18,7 +18,7 @@
 namespace larm::results {
 
 // Bumped on any change that an older reader would misread; documented in results/SCHEMA.md.
-inline constexpr const char* kSchemaVersion = "1.11";
+inline constexpr const char* kSchemaVersion = "1.12";
 
 // Samples of a measurement that were interfered with: their threads were descheduled,
 // stolen from by the hypervisor or slowed (kernels/interference.h says the thresholds). They are
@@ -255,12 +255,23 @@ struct ValidationPoint {
   int threads = 0;
   std::uint64_t working_set_bytes = 0;  // per thread, as run
   double ai = 0;                        // FLOP/byte, exact
-  std::vector<double> samples;          // GFLOP/s, all threads together
+  std::vector<double> samples;          // GFLOP/s, all threads together, of every pass
   SampleStats stats;
+  // The point's value: its samples under the roofs' own estimator (since 1.12; a point read
+  // against a p90 roof by its median would count the host's slow moments as the model's error).
+  // Files before 1.12: the median.
+  double gflops = 0;
+  Estimator estimator = Estimator::median;
   double roof_gbps = 0;         // B
   double ceiling_gflops = 0;    // F
   double predicted_gflops = 0;  // min(AI × B, F)
-  double relative_error = 0;    // (median − predicted) / predicted
+  double relative_error = 0;    // (gflops − predicted) / predicted
+  // The roof's own kernel measured in the same passes as the point, with its threads, placement
+  // and working set (since 1.12): a roof that moved since the characterization (a shared host's
+  // memory bandwidth drifts with its neighbours over minutes) is told from a model that is wrong.
+  // Its samples under `estimator`, GB/s; the point's error against min(AI × it, F).
+  std::optional<double> roof_gbps_alongside;
+  std::optional<double> relative_error_alongside;
   Status status = Status::ok;
   std::string status_reason;  // why the point is absent
   // The placement state the probes before and after its roof's points both saw (since 1.11):

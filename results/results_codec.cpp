@@ -493,12 +493,16 @@ json validation_json(const ValidationPoint& p) {
             {"ai", p.ai},
             {"samples", p.samples},
             {"stats", stats_json(p.stats)},
+            {"gflops", p.gflops},
+            {"estimator", name(p.estimator)},
             {"roof_gbps", p.roof_gbps},
             {"ceiling_gflops", p.ceiling_gflops},
             {"predicted_gflops", p.predicted_gflops},
             {"relative_error", p.relative_error},
             {"status", status_text(p.status, p.status_reason)}};
   if (p.placement_state) j["placement_state"] = *p.placement_state;
+  if (p.roof_gbps_alongside) j["roof_gbps_alongside"] = *p.roof_gbps_alongside;
+  if (p.relative_error_alongside) j["relative_error_alongside"] = *p.relative_error_alongside;
   return j;
 }
 
@@ -519,12 +523,16 @@ ValidationPoint validation_from(const json& j, const MemoryReader& memories) {
   p.ai = j.at("ai").get<double>();
   p.samples = j.at("samples").get<std::vector<double>>();
   p.stats = summarize(p.samples);
+  p.gflops = read_optional(j, "gflops").value_or(p.stats.median);
+  if (j.contains("estimator")) p.estimator = read_word<Estimator>(j, "estimator");
   p.roof_gbps = j.at("roof_gbps").get<double>();
   p.ceiling_gflops = j.at("ceiling_gflops").get<double>();
   p.predicted_gflops = j.at("predicted_gflops").get<double>();
   p.relative_error = j.at("relative_error").get<double>();
   read_status(j, p);
   if (j.contains("placement_state")) p.placement_state = j.at("placement_state").get<std::string>();
+  p.roof_gbps_alongside = read_optional(j, "roof_gbps_alongside");
+  p.relative_error_alongside = read_optional(j, "relative_error_alongside");
   return p;
 }
 

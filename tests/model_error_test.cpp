@@ -44,6 +44,7 @@ TEST(ModelError, RoofErrorsSplitNearAndAwayPerRoof) {
     p.predicted_gflops = std::min(ai * 100, 50.0);
     p.samples = {achieved};
     p.stats = results::summarize(p.samples);
+    p.gflops = p.stats.median;
     return p;
   };
   r.validation = {point("L1 load", 0.125, 12.5 * 1.02), point("L1 load", 0.5, 40),
@@ -104,6 +105,7 @@ TEST(ModelError, EachPlacementStateHasItsOwnRowAndItsStatesInterval) {
     p.predicted_gflops = 0.25 * gbps;
     p.samples = {achieved};
     p.stats = results::summarize(p.samples);
+    p.gflops = p.stats.median;
     p.placement_state = std::move(state);
     return p;
   };
@@ -120,6 +122,43 @@ TEST(ModelError, EachPlacementStateHasItsOwnRowAndItsStatesInterval) {
   EXPECT_NE(table.find("placement state"), std::string::npos) << table;
   EXPECT_NE(table.find("| far: CPUs 0-1"), std::string::npos) << table;
   EXPECT_NE(table.find("| moved"), std::string::npos) << table;
+}
+
+// A roof that moved since the characterization: its kernel measured alongside the points says
+// by how much, and the points against it say whether the model, not the roof, is off.
+TEST(ModelError, TheRoofMeasuredAlongsideTellsAMovedRoofFromAWrongModel) {
+  results::Results r;
+  auto point = [](double ai, double achieved) {
+    results::ValidationPoint p;
+    p.roof = "memory 0 local load";
+    p.ai = ai;
+    p.roof_gbps = 40;  // the characterization's, ridge 2.5
+    p.ceiling_gflops = 100;
+    p.predicted_gflops = std::min(ai * 40, 100.0);
+    p.samples = {achieved};
+    p.stats = results::summarize(p.samples);
+    p.gflops = achieved;
+    p.roof_gbps_alongside = 30;  // the host's memory bandwidth fell by a quarter since
+    return p;
+  };
+  // On the moved roof (30 GB/s) the points are where the model puts them; on the stored one
+  // (40 GB/s) a quarter below away from the ridge.
+  r.validation = {point(0.125, 3.75), point(0.25, 7.5), point(16, 100)};
+  const auto rows = roof_errors(r);
+  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_TRUE(rows[0].roof_moved);
+  EXPECT_NEAR(*rows[0].roof_moved, -0.25, 1e-12);
+  EXPECT_NEAR(rows[0].alongside.thesis_percent, 0, 1e-9);
+  EXPECT_NEAR(rows[0].alongside_away.thesis_percent, 0, 1e-9);
+  EXPECT_GT(rows[0].away.thesis_percent, 10);
+  const std::string table = error_table(rows);
+  EXPECT_NE(table.find("roof alongside:  moved      E   away"), std::string::npos) << table;
+  EXPECT_NE(table.find("-25.0%   0.0%   0.0%"), std::string::npos) << table;
+  // Without it (files before 1.12): no such column.
+  r.validation[0].roof_gbps_alongside.reset();
+  r.validation[1].roof_gbps_alongside.reset();
+  r.validation[2].roof_gbps_alongside.reset();
+  EXPECT_EQ(error_table(roof_errors(r)).find("alongside"), std::string::npos);
 }
 
 TEST(ValidationGrid, SpansOneThirtySecondToSixteenWithThreePointsPerOctaveOrMore) {

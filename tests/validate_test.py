@@ -56,12 +56,42 @@ jsonschema.validate(doc, json.load(open(schema_file)))
 points = doc["validation"]
 # Five points at least on each roof validated (4 roofs when every level is distinct).
 c.check(len(points) >= 5 * len(rows), f"{len(points)} validation points on {len(rows)} roofs")
+
+
+def roofs_estimate(samples, estimator):
+    """results/statistics.cpp's estimate(): the median, or the 0.9 quantile interpolated."""
+    s = sorted(samples)
+    if estimator == "median":
+        n = len(s)
+        return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+    position = 0.9 * (len(s) - 1)
+    below = int(position)
+    above = min(below + 1, len(s) - 1)
+    return s[below] + (position - below) * (s[above] - s[below])
+
+
+estimator = doc["provenance"].get("roof_estimator", "median")
 for p in points:
     c.check(p["samples"] and p["stats"]["median"] > 0, f"{p['roof']} AI {p['ai']}: measured")
     expected = min(p["ai"] * p["roof_gbps"], p["ceiling_gflops"])
     c.check(abs(p["predicted_gflops"] - expected) < 1e-9 * expected, "prediction is min(AI x B, F)")
-    c.check(abs(p["relative_error"] - (p["stats"]["median"] - expected) / expected) < 1e-9,
+    # The point's value: every pass's samples under the roofs' own estimator.
+    c.check(p["estimator"] == estimator,
+            f"{p['roof']} AI {p['ai']}: read with the roofs' estimator ({p['estimator']})")
+    c.check(abs(p["gflops"] - roofs_estimate(p["samples"], p["estimator"])) <= 1e-9 * p["gflops"],
+            f"{p['roof']} AI {p['ai']}: its value is its samples' {p['estimator']}")
+    c.check(len(p["samples"]) >= 6,
+            f"{p['roof']} AI {p['ai']}: samples of 3 passes ({len(p['samples'])})")
+    c.check(abs(p["relative_error"] - (p["gflops"] - expected) / expected) < 1e-9,
             "relative error is (y - prediction) / prediction")
+    # The roof's own kernel, measured in the same passes: the error against it too.
+    alongside = p.get("roof_gbps_alongside")
+    c.check(alongside is not None and alongside > 0,
+            f"{p['roof']} AI {p['ai']}: its roof measured alongside ({alongside})")
+    if alongside:
+        moved = min(p["ai"] * alongside, p["ceiling_gflops"])
+        c.check(abs(p["relative_error_alongside"] - (p["gflops"] - moved) / moved) < 1e-9,
+                "the error alongside is (y - min(AI x B alongside, F)) / that")
 with open(os.path.join(out, "validation.csv")) as f:
     lines = list(csv.DictReader(f))
 c.check(len(lines) == len(points), "validation.csv has every point")

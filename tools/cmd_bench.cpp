@@ -3,7 +3,7 @@
 // measures dozens of roofs over minutes; on a shared host whose L3 and memory bandwidth move over
 // seconds, comparing a roof with another tool needs both measured within seconds of
 // each other, and tuning a kernel needs it run alone. It runs exactly what the roof runs: the
-// level's kernel (plan.h's roof_unroll), the domain's cores, data bound to the memory and
+// level's kernel (codegen's roof_unroll), the domain's cores, data bound to the memory and
 // first-touched by its thread, the sampler with its interference watch, the run's estimator.
 #include <iostream>
 #include <memory>
@@ -137,10 +137,9 @@ int run_bench(BenchOptions options, const GlobalOptions& global) {
   const codegen::StreamSpec spec{
       .isa = isa,
       .access = options.access,
-      .unroll = options.unroll ? *options.unroll
-                : options.level_given
-                    ? characterize::roof_unroll(isa, options.level, options.access)
-                    : 0};
+      .unroll = options.unroll        ? *options.unroll
+                : options.level_given ? codegen::roof_unroll(isa, options.level, options.access)
+                                      : 0};
 
   const platform::Clock clock = platform::Clock::calibrate();
   std::vector<unsigned> pus(domain.core_pus.begin(), domain.core_pus.begin() + threads);

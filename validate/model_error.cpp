@@ -41,7 +41,8 @@ const results::RoofInterval* interval_of(const results::Results& results, int do
 std::vector<RoofErrors> roof_errors(const results::Results& results) {
   struct Collected {
     double ridge = 0;
-    std::vector<ModelPoint> all, near, away;
+    std::vector<ModelPoint> all, near, away, alongside, alongside_away;
+    std::vector<double> moved;
     int with_interval = 0, in_interval = 0;
   };
   std::map<std::tuple<int, std::string, std::string>, Collected> by_roof;
@@ -49,8 +50,17 @@ std::vector<RoofErrors> roof_errors(const results::Results& results) {
     if (p.samples.empty()) continue;
     auto& c = by_roof[{p.domain, p.roof, p.placement_state.value_or("")}];
     c.ridge = p.ceiling_gflops / p.roof_gbps;
-    const ModelPoint point{.ai = p.ai, .achieved = p.stats.median, .predicted = p.predicted_gflops};
+    const ModelPoint point{.ai = p.ai, .achieved = p.gflops, .predicted = p.predicted_gflops};
     c.all.push_back(point);
+    if (p.roof_gbps_alongside && *p.roof_gbps_alongside > 0) {
+      const ModelPoint against{
+          .ai = p.ai,
+          .achieved = p.gflops,
+          .predicted = std::min(p.ai * *p.roof_gbps_alongside, p.ceiling_gflops)};
+      c.alongside.push_back(against);
+      if (!near_ridge(p.ai, c.ridge)) c.alongside_away.push_back(against);
+      c.moved.push_back(*p.roof_gbps_alongside / p.roof_gbps - 1);
+    }
     (near_ridge(p.ai, c.ridge) ? c.near : c.away).push_back(point);
     const auto* bandwidth = interval_of(results, p.domain, false, p.roof_gbps, p.placement_state);
     const auto* ceiling = interval_of(results, p.domain, true, p.ceiling_gflops);
@@ -58,20 +68,24 @@ std::vector<RoofErrors> roof_errors(const results::Results& results) {
       ++c.with_interval;
       const double low = std::min(p.ai * bandwidth->low, ceiling->low);
       const double high = std::min(p.ai * bandwidth->high, ceiling->high);
-      c.in_interval += p.stats.median >= low && p.stats.median <= high;
+      c.in_interval += p.gflops >= low && p.gflops <= high;
     }
   }
   std::vector<RoofErrors> rows;
   for (const auto& [key, c] : by_roof) {
-    rows.push_back({.domain = std::get<0>(key),
-                    .roof = std::get<1>(key),
-                    .state = std::get<2>(key),
-                    .ridge = c.ridge,
-                    .all = model_error(c.all),
-                    .near = model_error(c.near),
-                    .away = model_error(c.away),
-                    .with_interval = c.with_interval,
-                    .in_interval = c.in_interval});
+    rows.push_back(
+        {.domain = std::get<0>(key),
+         .roof = std::get<1>(key),
+         .state = std::get<2>(key),
+         .ridge = c.ridge,
+         .all = model_error(c.all),
+         .near = model_error(c.near),
+         .away = model_error(c.away),
+         .with_interval = c.with_interval,
+         .in_interval = c.in_interval,
+         .roof_moved = c.moved.empty() ? std::nullopt : std::optional<double>(c.moved.front()),
+         .alongside = model_error(c.alongside),
+         .alongside_away = model_error(c.alongside_away)});
   }
   return rows;
 }
@@ -84,8 +98,11 @@ std::string error_table(const std::vector<RoofErrors>& errors) {
                                      [](const RoofErrors& r) { return r.with_interval > 0; });
   const bool any_state = std::any_of(errors.begin(), errors.end(),
                                      [](const RoofErrors& r) { return !r.state.empty(); });
-  std::snprintf(line, sizeof line, "%-6s %-30s %7s | %-20s | %-20s | %-20s%s%s\n", "domain", "roof",
-                "ridge", "all:   n     E  MARE", "near:  n     E  MARE", "away:  n     E  MARE",
+  const bool alongside = std::any_of(errors.begin(), errors.end(),
+                                     [](const RoofErrors& r) { return r.roof_moved.has_value(); });
+  std::snprintf(line, sizeof line, "%-6s %-30s %7s | %-20s | %-20s | %-20s%s%s%s\n", "domain",
+                "roof", "ridge", "all:   n     E  MARE", "near:  n     E  MARE",
+                "away:  n     E  MARE", alongside ? " | roof alongside:  moved      E   away" : "",
                 intervals ? " | in interval" : "", any_state ? " | placement state" : "");
   out << line;
   auto cell = [](const ModelError& e) {
@@ -102,6 +119,16 @@ std::string error_table(const std::vector<RoofErrors>& errors) {
                   r.roof.c_str(), r.ridge, cell(r.all).c_str(), cell(r.near).c_str(),
                   cell(r.away).c_str());
     out << line;
+    if (alongside) {
+      // The roof measured in the same passes as the points, against the characterization's.
+      char text[64] = "-";
+      if (r.roof_moved) {
+        std::snprintf(text, sizeof text, "%+6.1f%% %5.1f%% %5.1f%%", 100 * *r.roof_moved,
+                      r.alongside.thesis_percent, r.alongside_away.thesis_percent);
+      }
+      std::snprintf(line, sizeof line, " | %36s", text);
+      out << line;
+    }
     if (intervals) {
       out << " | "
           << (r.with_interval > 0

@@ -3,6 +3,7 @@
 // the points near the ridge (within a factor 2 of it) and the others.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,6 +41,13 @@ struct RoofErrors {
   // band the model predicts from them: min(AI x [B low, B high], [F low, F high]).
   int with_interval = 0;
   int in_interval = 0;
+  // Against the roof's kernel measured in the same passes as the points (results 1.12): how far
+  // that roof is from the characterization's (alongside / B − 1), and E over every point and over
+  // those away from the ridge against min(AI × it, F). A roof that moved and an E alongside that
+  // is small: the host moved the roof, not the model. None: the roof was not measured alongside
+  // (files before 1.12).
+  std::optional<double> roof_moved;
+  ModelError alongside, alongside_away;
 };
 
 // One row per validated roof of the results and placement state of its points, from its present

@@ -153,6 +153,8 @@ void run_validation(const topology::Topology& topology, const platform::Clock& c
                    .min_sample_seconds = options.min_sample_seconds,
                    .stop = options.stop}};
   int index = 0;
+  const Estimator estimator = results::roof_estimator(results);
+  const int passes = std::max(options.passes, 1);
   for (const auto& target : targets) {
     platform::ThreadTeam team(topology.handle(), target.pus);
     const std::size_t first = results.validation.size();
@@ -177,46 +179,89 @@ void run_validation(const topology::Topology& topology, const platform::Clock& c
       point.roof_gbps = target.roof.roof;
       point.ceiling_gflops = target.ceiling_gflops;
       point.predicted_gflops = std::min(point.ai * point.roof_gbps, point.ceiling_gflops);
-      if (options.on_progress) options.on_progress(++index, total, target.name);
+      point.estimator = estimator;
       const auto spec = codegen::mixed_spec(target.base, ai);
       if (!spec) {
         point.status = Status::absent;
         point.status_reason = "no mixed kernel of this intensity";
-        results.validation.push_back(point);
-        continue;
+      } else {
+        point.kernel = spec->name();
       }
-      point.kernel = spec->name();
+      results.validation.push_back(point);
+    }
+    // The points in passes, each pass over every intensity, as the roofs are measured: a moment
+    // the host slows one pass down is one pass's samples, which the roofs' estimator (p90 on a
+    // shared host) sets aside in the point as it did in the roof.
+    // Each pass begins with the roof's own kernel, as the characterization ran it.
+    const kernels::BandwidthRequest roof_request{
+        .spec = codegen::StreamSpec{.isa = target.roof.isa,
+                                    .access = target.roof.access,
+                                    .unroll = codegen::roof_unroll(
+                                        target.roof.isa, target.roof.level, target.roof.access)},
+        .nodes = target.nodes,
+        .policy = target.interleave ? platform::BindPolicy::interleave : platform::BindPolicy::bind,
+        .working_set_bytes = target.roof.working_set_bytes,
+        .thread_groups = target.thread_groups};
+    std::vector<double> roof_samples;
+    for (int pass = 0; pass < passes; ++pass) {
       try {
-        const auto measured = kernels::measure_bandwidth(
-            context, team,
-            {.spec = *spec,
-             .nodes = target.nodes,
-             .policy =
-                 target.interleave ? platform::BindPolicy::interleave : platform::BindPolicy::bind,
-             .working_set_bytes = target.roof.working_set_bytes,
-             .thread_groups = target.thread_groups});
-        point.working_set_bytes = measured.working_set_bytes;
-        const auto& gbps_samples =
+        const auto measured = kernels::measure_bandwidth(context, team, roof_request);
+        const auto& gbps =
             target.thread_groups.empty()
                 ? measured.gbps
                 : measured.group_gbps.at(static_cast<std::size_t>(target.roof.domain));
-        for (double gbps : gbps_samples) point.samples.push_back(gbps * point.ai);
-        point.stats = results::summarize(point.samples);
-        point.relative_error =
-            (point.stats.median - point.predicted_gflops) / point.predicted_gflops;
-        const bool uneven = measured.interleave_evenness &&
-                            *measured.interleave_evenness < platform::kMinInterleaveEvenness;
-        point.status = measured.placement_fraction < platform::kMinPlacedFraction || uneven
-                           ? Status::misplaced
-                       : results::is_unstable(point.stats) ? Status::unstable
-                                                           : Status::ok;
+        roof_samples.insert(roof_samples.end(), gbps.begin(), gbps.end());
       } catch (const kernels::Interrupted&) {
         throw;
-      } catch (const std::exception& error) {
-        point.status = Status::absent;
-        point.status_reason = error.what();
+      } catch (const std::exception&) {
+        // The points are still judged against the characterization's roof.
       }
-      results.validation.push_back(point);
+      for (std::size_t k = 0; k < target.intensities.size(); ++k) {
+        results::ValidationPoint& point = results.validation[first + k];
+        if (options.on_progress) options.on_progress(++index, total * passes, target.name);
+        if (point.kernel.empty() || point.status == Status::absent) continue;
+        try {
+          const auto measured = kernels::measure_bandwidth(
+              context, team,
+              {.spec = *codegen::mixed_spec(target.base, target.intensities[k]),
+               .nodes = target.nodes,
+               .policy = target.interleave ? platform::BindPolicy::interleave
+                                           : platform::BindPolicy::bind,
+               .working_set_bytes = target.roof.working_set_bytes,
+               .thread_groups = target.thread_groups});
+          point.working_set_bytes = measured.working_set_bytes;
+          const auto& gbps_samples =
+              target.thread_groups.empty()
+                  ? measured.gbps
+                  : measured.group_gbps.at(static_cast<std::size_t>(target.roof.domain));
+          for (double gbps : gbps_samples) point.samples.push_back(gbps * point.ai);
+          const bool uneven = measured.interleave_evenness &&
+                              *measured.interleave_evenness < platform::kMinInterleaveEvenness;
+          if (measured.placement_fraction < platform::kMinPlacedFraction || uneven)
+            point.status = Status::misplaced;
+        } catch (const kernels::Interrupted&) {
+          throw;
+        } catch (const std::exception& error) {
+          point.status = Status::absent;
+          point.status_reason = error.what();
+          point.samples.clear();
+        }
+      }
+    }
+    for (std::size_t k = 0; k < target.intensities.size(); ++k) {
+      results::ValidationPoint& point = results.validation[first + k];
+      if (point.samples.empty()) continue;
+      point.stats = results::summarize(point.samples);
+      point.gflops = results::estimate(point.samples, estimator);
+      point.relative_error = (point.gflops - point.predicted_gflops) / point.predicted_gflops;
+      if (point.status == Status::ok && results::is_unstable(point.stats))
+        point.status = Status::unstable;
+      if (!roof_samples.empty()) {
+        point.roof_gbps_alongside = results::estimate(roof_samples, estimator);
+        const double predicted =
+            std::min(point.ai * *point.roof_gbps_alongside, point.ceiling_gflops);
+        point.relative_error_alongside = (point.gflops - predicted) / predicted;
+      }
     }
     // The state its points ran in, when the probes on either side agree: each point against the
     // roof's value in that state, not the model's (a host that moved the cores between the roofs'
@@ -235,7 +280,7 @@ void run_validation(const topology::Topology& topology, const platform::Clock& c
       p.roof_gbps = in_state->value;
       p.predicted_gflops = std::min(p.ai * p.roof_gbps, p.ceiling_gflops);
       if (!p.samples.empty()) {
-        p.relative_error = (p.stats.median - p.predicted_gflops) / p.predicted_gflops;
+        p.relative_error = (p.gflops - p.predicted_gflops) / p.predicted_gflops;
       }
     }
   }
