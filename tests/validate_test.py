@@ -8,8 +8,11 @@ import json
 import os
 import re
 import shutil
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 
 import jsonschema
 
@@ -109,6 +112,29 @@ c.check(len(table_rows(r.stdout)) == len(rows), "validate prints the same roofs"
 r = run(larm, "validate", out, "--quick", "--placements", "cache", "--fail-above", "0.001")
 c.check(r.returncode == 1 and "error away from the ridge" in r.stderr,
         f"--fail-above 0.001 exits 1 naming the roof: {r.returncode} {r.stderr!r}")
+
+# Interrupted (SIGINT) part way: exit 130, and every point kept was measured and judged (its
+# value its samples' estimate, its error from it); none that no pass reached.
+interrupted = os.path.join(tmp, "interrupted")
+shutil.copytree(out, interrupted)
+proc = subprocess.Popen([larm, "validate", interrupted], stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True)
+time.sleep(1.5)
+proc.send_signal(signal.SIGINT)
+try:
+    _, err = proc.communicate(timeout=120)
+except subprocess.TimeoutExpired:
+    proc.kill()
+    _, err = proc.communicate()
+c.check(proc.returncode == 130 and "interrupted" in err,
+        f"validate interrupted exits 130: {proc.returncode} {err[-200:]!r}")
+kept = json.load(open(os.path.join(interrupted, "results.json")))["validation"]
+for p in kept:
+    if p["status"].startswith("absent"):
+        continue
+    c.check(p["samples"] and abs(p["gflops"] - roofs_estimate(p["samples"], p["estimator"]))
+            <= 1e-9 * p["gflops"], f"interrupted, kept {p['roof']} AI {p['ai']}: measured, judged")
+print(f"interrupted validation kept {len(kept)} points")
 
 # Bad input: one line, exit 2.
 other = os.path.join(tmp, "other-host")

@@ -203,66 +203,84 @@ void run_validation(const topology::Topology& topology, const platform::Clock& c
         .working_set_bytes = target.roof.working_set_bytes,
         .thread_groups = target.thread_groups};
     std::vector<double> roof_samples;
-    for (int pass = 0; pass < passes; ++pass) {
-      try {
-        const auto measured = kernels::measure_bandwidth(context, team, roof_request);
-        const auto& gbps =
-            target.thread_groups.empty()
-                ? measured.gbps
-                : measured.group_gbps.at(static_cast<std::size_t>(target.roof.domain));
-        roof_samples.insert(roof_samples.end(), gbps.begin(), gbps.end());
-      } catch (const kernels::Interrupted&) {
-        throw;
-      } catch (const std::exception&) {
-        // The points are still judged against the characterization's roof.
-      }
+    // Each point's value from the samples of the passes run: also when an interrupt stops them,
+    // so that what is kept was measured and is judged alike.
+    const auto finish = [&] {
       for (std::size_t k = 0; k < target.intensities.size(); ++k) {
         results::ValidationPoint& point = results.validation[first + k];
-        if (options.on_progress) options.on_progress(++index, total * passes, target.name);
-        if (point.kernel.empty() || point.status == Status::absent) continue;
+        if (point.samples.empty()) continue;
+        point.stats = results::summarize(point.samples);
+        point.gflops = results::estimate(point.samples, estimator);
+        point.relative_error = (point.gflops - point.predicted_gflops) / point.predicted_gflops;
+        if (point.status == Status::ok && results::is_unstable(point.stats))
+          point.status = Status::unstable;
+        if (!roof_samples.empty()) {
+          point.roof_gbps_alongside = results::estimate(roof_samples, estimator);
+          const double predicted =
+              std::min(point.ai * *point.roof_gbps_alongside, point.ceiling_gflops);
+          point.relative_error_alongside = (point.gflops - predicted) / predicted;
+        }
+      }
+    };
+    try {
+      for (int pass = 0; pass < passes; ++pass) {
         try {
-          const auto measured = kernels::measure_bandwidth(
-              context, team,
-              {.spec = *codegen::mixed_spec(target.base, target.intensities[k]),
-               .nodes = target.nodes,
-               .policy = target.interleave ? platform::BindPolicy::interleave
-                                           : platform::BindPolicy::bind,
-               .working_set_bytes = target.roof.working_set_bytes,
-               .thread_groups = target.thread_groups});
-          point.working_set_bytes = measured.working_set_bytes;
-          const auto& gbps_samples =
+          const auto measured = kernels::measure_bandwidth(context, team, roof_request);
+          const auto& gbps =
               target.thread_groups.empty()
                   ? measured.gbps
                   : measured.group_gbps.at(static_cast<std::size_t>(target.roof.domain));
-          for (double gbps : gbps_samples) point.samples.push_back(gbps * point.ai);
-          const bool uneven = measured.interleave_evenness &&
-                              *measured.interleave_evenness < platform::kMinInterleaveEvenness;
-          if (measured.placement_fraction < platform::kMinPlacedFraction || uneven)
-            point.status = Status::misplaced;
+          roof_samples.insert(roof_samples.end(), gbps.begin(), gbps.end());
         } catch (const kernels::Interrupted&) {
           throw;
-        } catch (const std::exception& error) {
-          point.status = Status::absent;
-          point.status_reason = error.what();
-          point.samples.clear();
+        } catch (const std::exception&) {
+          // The points are still judged against the characterization's roof.
+        }
+        for (std::size_t k = 0; k < target.intensities.size(); ++k) {
+          results::ValidationPoint& point = results.validation[first + k];
+          if (options.on_progress) options.on_progress(++index, total * passes, target.name);
+          if (point.kernel.empty() || point.status == Status::absent) continue;
+          try {
+            const auto measured = kernels::measure_bandwidth(
+                context, team,
+                {.spec = *codegen::mixed_spec(target.base, target.intensities[k]),
+                 .nodes = target.nodes,
+                 .policy = target.interleave ? platform::BindPolicy::interleave
+                                             : platform::BindPolicy::bind,
+                 .working_set_bytes = target.roof.working_set_bytes,
+                 .thread_groups = target.thread_groups});
+            point.working_set_bytes = measured.working_set_bytes;
+            const auto& gbps_samples =
+                target.thread_groups.empty()
+                    ? measured.gbps
+                    : measured.group_gbps.at(static_cast<std::size_t>(target.roof.domain));
+            for (double gbps : gbps_samples) point.samples.push_back(gbps * point.ai);
+            const bool uneven = measured.interleave_evenness &&
+                                *measured.interleave_evenness < platform::kMinInterleaveEvenness;
+            if (measured.placement_fraction < platform::kMinPlacedFraction || uneven)
+              point.status = Status::misplaced;
+          } catch (const kernels::Interrupted&) {
+            throw;
+          } catch (const std::exception& error) {
+            point.status = Status::absent;
+            point.status_reason = error.what();
+            point.samples.clear();
+          }
         }
       }
+    } catch (const kernels::Interrupted&) {
+      finish();
+      // The points no pass reached were not measured: not kept.
+      results.validation.erase(
+          std::remove_if(results.validation.begin() + static_cast<std::ptrdiff_t>(first),
+                         results.validation.end(),
+                         [](const results::ValidationPoint& p) {
+                           return p.samples.empty() && p.status != Status::absent;
+                         }),
+          results.validation.end());
+      throw;
     }
-    for (std::size_t k = 0; k < target.intensities.size(); ++k) {
-      results::ValidationPoint& point = results.validation[first + k];
-      if (point.samples.empty()) continue;
-      point.stats = results::summarize(point.samples);
-      point.gflops = results::estimate(point.samples, estimator);
-      point.relative_error = (point.gflops - point.predicted_gflops) / point.predicted_gflops;
-      if (point.status == Status::ok && results::is_unstable(point.stats))
-        point.status = Status::unstable;
-      if (!roof_samples.empty()) {
-        point.roof_gbps_alongside = results::estimate(roof_samples, estimator);
-        const double predicted =
-            std::min(point.ai * *point.roof_gbps_alongside, point.ceiling_gflops);
-        point.relative_error_alongside = (point.gflops - predicted) / predicted;
-      }
-    }
+    finish();
     // The state its points ran in, when the probes on either side agree: each point against the
     // roof's value in that state, not the model's (a host that moved the cores between the roofs'
     // passes and these points would make the model's error the placement's).
