@@ -12,25 +12,13 @@
 #include "results/statistics.h"
 
 namespace larm::text {
-using larm::results::bytes_text;
-using larm::results::CacheCapacity;
-using larm::results::fixed_text;
-using larm::results::FrequencyRecord;
-using larm::results::LatencyPoint;
-using larm::results::Results;
-using larm::results::right_aligned;
-using larm::results::Roof;
-using larm::results::roof_estimator;
-using larm::results::StateRoof;
-using larm::results::table_value_text;
-using larm::results::TwinDomain;
 namespace {
 
 // A cell: the roof value, with a mark when it should not be trusted as is.
-std::string cell(const Roof* roof) {
+std::string cell(const results::Roof* roof) {
   if (roof == nullptr) return "";
   if (!roof->present()) return "-";
-  std::string text = table_value_text(roof->roof);
+  std::string text = results::table_value_text(roof->roof);
   if (roof->status == Status::unstable) text += "*";
   if (roof->status == Status::misplaced) text += "!";
   if (roof->status == Status::indistinct) text += "?";
@@ -38,15 +26,15 @@ std::string cell(const Roof* roof) {
 }
 
 // An interval cell: its half width in % of the roof, or "2 modes"; "" without an interval.
-std::string interval_cell(const Roof* roof) {
+std::string interval_cell(const results::Roof* roof) {
   if (roof == nullptr || !roof->present() || !roof->interval) return "";
   if (roof->interval->bimodal()) return "2 modes";
-  return "±" + fixed_text(100 * roof->interval->half_width(roof->roof), 1);
+  return "±" + results::fixed_text(100 * roof->interval->half_width(roof->roof), 1);
 }
 
-bool any_interval(const std::vector<Roof>& roofs, int domain) {
+bool any_interval(const std::vector<results::Roof>& roofs, int domain) {
   return std::any_of(roofs.begin(), roofs.end(),
-                     [&](const Roof& r) { return r.domain == domain && r.interval; });
+                     [&](const results::Roof& r) { return r.domain == domain && r.interval; });
 }
 
 // A table's rows: each label, then a cell per column from `text` (a column without a roof gets
@@ -54,42 +42,43 @@ bool any_interval(const std::vector<Roof>& roofs, int domain) {
 // as wide as its column apart from the one before. `keep` leaves out the rows it refuses.
 template <class Column, class Text, class Keep>
 void table_rows(std::ostream& out, const std::vector<std::string>& labels,
-                const std::map<std::string, std::map<Column, const Roof*>>& rows,
+                const std::map<std::string, std::map<Column, const results::Roof*>>& rows,
                 const std::vector<Column>& columns, int label_width, int cell_width, Text text,
                 Keep keep) {
   for (const std::string& label : labels) {
-    const std::map<Column, const Roof*>& row = rows.at(label);
+    const std::map<Column, const results::Roof*>& row = rows.at(label);
     if (!keep(row)) continue;
-    out << "  " << right_aligned(label, label_width);
+    out << "  " << results::right_aligned(label, label_width);
     for (Column column : columns) {
       auto it = row.find(column);
       const std::string cell_text = text(it == row.end() ? nullptr : it->second);
-      out << right_aligned(" " + cell_text,
-                           cell_width + (cell_text.find("±") != std::string::npos ? 1 : 0));
+      out << results::right_aligned(
+          " " + cell_text, cell_width + (cell_text.find("±") != std::string::npos ? 1 : 0));
     }
     out << "\n";
   }
 }
 
 template <class Column>
-bool any_interval_cell(const std::map<Column, const Roof*>& row) {
+bool any_interval_cell(const std::map<Column, const results::Roof*>& row) {
   return std::any_of(row.begin(), row.end(),
                      [](const auto& cell) { return !interval_cell(cell.second).empty(); });
 }
 
 // The roofs whose samples fell in two groups: what each group gave; `brief`: their names in one
 // line.
-std::string bimodal_lines(const std::vector<Roof>& roofs, int domain, bool brief);
+std::string bimodal_lines(const std::vector<results::Roof>& roofs, int domain, bool brief);
 
-std::string row_label(const Roof& r);
+std::string row_label(const results::Roof& r);
 
 // `brief`: the domain's intervals (bandwidth roofs or FLOP ceilings) in one line, their range and
 // the widest, in place of a table of them.
-std::string interval_range_line(const std::vector<Roof>& roofs, int domain, bool ceilings) {
+std::string interval_range_line(const std::vector<results::Roof>& roofs, int domain,
+                                bool ceilings) {
   double low = 1e300, high = -1;
-  const Roof* widest = nullptr;
+  const results::Roof* widest = nullptr;
   int modes = 0;
-  for (const Roof& r : roofs) {
+  for (const results::Roof& r : roofs) {
     if (r.domain != domain || r.is_ceiling() != ceilings || !r.present() || !r.interval) continue;
     if (r.interval->bimodal()) {
       ++modes;
@@ -103,7 +92,8 @@ std::string interval_range_line(const std::vector<Roof>& roofs, int domain, bool
   // One line of at most about 80 columns; each roof's interval is larm show's.
   std::string line = "  intervals (95 %)";
   if (widest != nullptr) {
-    line += " ±" + fixed_text(low, 1) + " to ±" + fixed_text(high, 1) + " %, widest " +
+    line += " ±" + results::fixed_text(low, 1) + " to ±" + results::fixed_text(high, 1) +
+            " %, widest " +
             (ceilings ? std::string(name(widest->isa)) + " " + name_or_empty(widest->precision)
                       : row_label(*widest)) +
             " " + widest->operation();
@@ -112,7 +102,7 @@ std::string interval_range_line(const std::vector<Roof>& roofs, int domain, bool
   return line + "\n";
 }
 
-std::string row_label(const Roof& r) {
+std::string row_label(const results::Roof& r) {
   if (r.level != Level::memory) return name(r.level);
   std::string label = "mem " + (r.memory ? r.memory->text() : std::string("all"));
   if (!r.memory_kind.empty()) label += " " + r.memory_kind;
@@ -123,11 +113,11 @@ std::string row_label(const Roof& r) {
 
 // A roof with one value per placement state is in the placement-states warning (its model value
 // in the table, the states most apart named there, every state in the report and results.json).
-std::string bimodal_lines(const std::vector<Roof>& roofs, int domain, bool brief) {
+std::string bimodal_lines(const std::vector<results::Roof>& roofs, int domain, bool brief) {
   std::string lines;
   if (brief) {
     std::string names;
-    for (const Roof& r : roofs) {
+    for (const results::Roof& r : roofs) {
       if (r.domain != domain || !r.present() || !r.interval || !r.interval->bimodal()) continue;
       if (!r.by_state.empty()) continue;
       names += (names.empty() ? "" : ", ") +
@@ -140,29 +130,31 @@ std::string bimodal_lines(const std::vector<Roof>& roofs, int domain, bool brief
                            "show): " +
                                names + "\n";
   }
-  for (const Roof& r : roofs) {
+  for (const results::Roof& r : roofs) {
     if (r.domain != domain || !r.present() || !r.interval || !r.interval->bimodal()) continue;
     if (!r.by_state.empty()) continue;  // its modes are the states above
     lines += "  two modes: " +
              (r.is_ceiling() ? std::string(name(r.isa)) + " " + name_or_empty(r.precision)
                              : row_label(r)) +
-             " " + r.operation() + " " + table_value_text(r.interval->modes[0]) + " | " +
-             table_value_text(r.interval->modes[1]) + " " + r.unit() +
+             " " + r.operation() + " " + results::table_value_text(r.interval->modes[0]) + " | " +
+             results::table_value_text(r.interval->modes[1]) + " " + r.unit() +
              " (the host changed state during the run; interval " +
-             table_value_text(r.interval->low) + " - " + table_value_text(r.interval->high) + ")\n";
+             results::table_value_text(r.interval->low) + " - " +
+             results::table_value_text(r.interval->high) + ")\n";
   }
   return lines;
 }
 
 // How the domain's intervals were widened for another run, once (results/roof_interval.h).
-std::string next_run_line(const Results& results, int domain) {
-  const bool any = std::any_of(results.roofs.begin(), results.roofs.end(), [&](const Roof& r) {
-    return r.domain == domain && r.present() && r.interval && r.interval->next_run;
-  });
+std::string next_run_line(const results::Results& results, int domain) {
+  const bool any =
+      std::any_of(results.roofs.begin(), results.roofs.end(), [&](const results::Roof& r) {
+        return r.domain == domain && r.present() && r.interval && r.interval->next_run;
+      });
   if (!any) return "";
   const double doctor = results.provenance.between_run_error.value_or(0.0);
   const long runs = results.provenance.history_runs.value_or(0);
-  return "  another run: each roof's interval widened to ±" + fixed_text(100 * doctor, 1) +
+  return "  another run: each roof's interval widened to ±" + results::fixed_text(100 * doctor, 1) +
          " % (larm doctor before and after this run)" +
          (runs >= 2
               ? " and to what it did over this machine's last " + std::to_string(runs) + " runs"
@@ -173,36 +165,38 @@ std::string next_run_line(const Results& results, int domain) {
 
 }  // namespace
 
-std::string summary_table(const Results& results, bool brief) {
+std::string summary_table(const results::Results& results, bool brief) {
   std::ostringstream out;
-  const std::string estimator = name(roof_estimator(results));
+  const std::string estimator = name(results::roof_estimator(results));
   std::set<int> domains;
-  for (const Roof& r : results.roofs) domains.insert(r.domain);
+  for (const results::Roof& r : results.roofs) domains.insert(r.domain);
   std::set<std::string> absent_reasons;
 
   for (int domain : domains) {
     const double core_hz = results::core_hz(results, domain);
     int threads = 0;
     std::optional<Isa> isa;
-    for (const Roof& r : results.roofs) {
+    for (const results::Roof& r : results.roofs) {
       if (r.domain != domain) continue;
       threads = std::max(threads, r.threads);  // the ceilings' too: a run may have only those
       if (!r.is_ceiling() && !isa) isa = r.isa;
     }
     out << "Domain " << domain << ": " << threads << " threads";
     if (isa) out << ", " << name(*isa) << " kernels";
-    if (core_hz > 0) out << ", core " << table_value_text(core_hz / 1e9) << " GHz (measured)";
-    for (const FrequencyRecord& f : results.frequency) {
+    if (core_hz > 0)
+      out << ", core " << results::table_value_text(core_hz / 1e9) << " GHz (measured)";
+    for (const results::FrequencyRecord& f : results.frequency) {
       if (f.domain == domain && f.under && f.stats.median > 0) {
-        out << ", " << table_value_text(f.stats.median / 1e9) << " GHz under " << name(*f.under);
+        out << ", " << results::table_value_text(f.stats.median / 1e9) << " GHz under "
+            << name(*f.under);
       }
     }
     out << "\n";
 
     // Bandwidth table: one row per level or memory, one column per access.
     std::vector<std::string> row_order;
-    std::map<std::string, std::map<Access, const Roof*>> rows;
-    for (const Roof& r : results.roofs) {
+    std::map<std::string, std::map<Access, const results::Roof*>> rows;
+    for (const results::Roof& r : results.roofs) {
       if (r.domain != domain || r.is_ceiling()) continue;
       const std::string label = row_label(r);
       if (!rows.count(label)) row_order.push_back(label);
@@ -211,8 +205,8 @@ std::string summary_table(const Results& results, bool brief) {
         absent_reasons.insert(label + ": " + status_text(r.status, r.status_reason));
     }
     if (!row_order.empty()) {
-      out << "  " << right_aligned("GB/s (" + estimator + ")", 26);
-      for (Access access : all<Access>()) out << right_aligned(name(access), 10);
+      out << "  " << results::right_aligned("GB/s (" + estimator + ")", 26);
+      for (Access access : all<Access>()) out << results::right_aligned(name(access), 10);
       out << "\n";
       const auto every_access = all<Access>();
       const std::vector<Access> accesses(every_access.begin(), every_access.end());
@@ -224,7 +218,7 @@ std::string summary_table(const Results& results, bool brief) {
       if (brief) {
         out << interval_range_line(results.roofs, domain, false);
       } else if (any_interval(results.roofs, domain)) {
-        out << "  " << right_aligned("interval, ± % (95 %)", 26) << "\n";
+        out << "  " << results::right_aligned("interval, ± % (95 %)", 26) << "\n";
         table_rows(out, row_order, rows, accesses, 26, 10, interval_cell,
                    any_interval_cell<Access>);
       }
@@ -232,8 +226,8 @@ std::string summary_table(const Results& results, bool brief) {
 
     // FLOP ceilings: one row per ISA and precision.
     std::vector<std::string> flop_order;
-    std::map<std::string, std::map<FlopOp, const Roof*>> flops;
-    for (const Roof& r : results.roofs) {
+    std::map<std::string, std::map<FlopOp, const results::Roof*>> flops;
+    for (const results::Roof& r : results.roofs) {
       if (r.domain != domain || !r.is_ceiling()) continue;
       const std::string label = std::string(name(r.isa)) + " " + name_or_empty(r.precision);
       if (!flops.count(label)) flop_order.push_back(label);
@@ -249,15 +243,15 @@ std::string summary_table(const Results& results, bool brief) {
           ops.push_back(op);
         }
       }
-      out << "  " << right_aligned(estimator + " GFLOP/s [IPC]", 18);
-      for (FlopOp op : ops) out << right_aligned(name(op), 14);
+      out << "  " << results::right_aligned(estimator + " GFLOP/s [IPC]", 18);
+      for (FlopOp op : ops) out << results::right_aligned(name(op), 14);
       out << "\n";
       table_rows(
           out, flop_order, flops, ops, 18, 14,
-          [](const Roof* roof) {
+          [](const results::Roof* roof) {
             std::string text = cell(roof);
             if (roof && roof->instructions_per_cycle) {
-              text += " [" + table_value_text(*roof->instructions_per_cycle) + "]";
+              text += " [" + results::table_value_text(*roof->instructions_per_cycle) + "]";
             }
             return text;
           },
@@ -265,7 +259,7 @@ std::string summary_table(const Results& results, bool brief) {
       if (brief) {
         out << interval_range_line(results.roofs, domain, true);
       } else if (any_interval(results.roofs, domain)) {
-        out << "  " << right_aligned("interval ± % (95 %)", 18) << "\n";
+        out << "  " << results::right_aligned("interval ± % (95 %)", 18) << "\n";
         table_rows(out, flop_order, flops, ops, 18, 14, interval_cell,
                    [](const auto&) { return true; });
       }
@@ -275,7 +269,7 @@ std::string summary_table(const Results& results, bool brief) {
     if (!brief) out << next_run_line(results, domain);
 
     bool first = true;
-    for (const LatencyPoint& p : results.latency) {
+    for (const results::LatencyPoint& p : results.latency) {
       if (p.domain != domain) continue;
       out << (first ? "  latency " : ", ");
       first = false;
@@ -283,8 +277,8 @@ std::string summary_table(const Results& results, bool brief) {
                                                          : "mem " + memory_text(p.memory) +
                                                                (p.base_pages ? " base pages" : "");
       if (p.stats.count) {
-        out << label << " " << table_value_text(p.stats.median) << " ns";
-        if (p.cycles > 0) out << " (" << table_value_text(p.cycles) << " cyc)";
+        out << label << " " << results::table_value_text(p.stats.median) << " ns";
+        if (p.cycles > 0) out << " (" << results::table_value_text(p.cycles) << " cyc)";
         if (p.status == Status::indistinct) out << "?";
       } else {
         out << label << " -";
@@ -293,11 +287,11 @@ std::string summary_table(const Results& results, bool brief) {
     if (!first) out << "\n";
     for (SizeSweep sweep : all<SizeSweep>()) {
       std::string line;
-      for (const CacheCapacity& c : results.capacities) {
+      for (const results::CacheCapacity& c : results.capacities) {
         if (c.domain != domain || c.sweep != sweep) continue;
         line += (line.empty() ? "" : ", ") + std::string(name(c.level)) + " " +
-                bytes_text(c.declared_bytes) + " -> " +
-                (c.effective_bytes ? bytes_text(*c.effective_bytes)
+                results::bytes_text(c.declared_bytes) + " -> " +
+                (c.effective_bytes ? results::bytes_text(*c.effective_bytes)
                  : c.settled       ? std::string("none (no plateau)")
                  : brief           ? std::string("not settled")
                                    : std::string("not settled (unstable points)"));
@@ -315,8 +309,8 @@ std::string summary_table(const Results& results, bool brief) {
           << ": " << line << "\n";
     }
     // A twin domain's working sets come from another domain's sweeps (characterize/twin_domains.h).
-    for (const TwinDomain& twin :
-         results.provenance.twin_domains.value_or(std::vector<TwinDomain>{})) {
+    for (const results::TwinDomain& twin :
+         results.provenance.twin_domains.value_or(std::vector<results::TwinDomain>{})) {
       if (twin.domain == domain) {
         out << "  caches: the same as domain " << twin.sized_from
             << "'s, sized from its sweeps (not swept here)\n";
@@ -332,10 +326,10 @@ std::string summary_table(const Results& results, bool brief) {
            "misplaced pages, ? indistinct (measures the next level), - absent.\n";
   }
   std::set<std::string> indistinct;
-  for (const LatencyPoint& p : results.latency) {
+  for (const results::LatencyPoint& p : results.latency) {
     if (p.status == Status::indistinct) indistinct.insert(p.status_reason);
   }
-  for (const Roof& r : results.roofs) {
+  for (const results::Roof& r : results.roofs) {
     if (r.status == Status::indistinct) indistinct.insert(r.status_reason);
   }
   for (const std::string& reason : indistinct) out << "  indistinct: " << reason << "\n";
