@@ -88,9 +88,14 @@ std::vector<ModelledCache> modelled_caches(const topology::Topology& machine,
       results != nullptr && another_machine(machine, *results) ? results : nullptr;
   const std::string declared_source = other ? "declared (its results)" : "declared (hwloc)";
   std::vector<LevelGeometry> levels = level_geometry(machine, other, domain);
+  if (levels.empty() && other != nullptr) {
+    // Results that record no cache (a node known from a table): this machine's are modelled, at
+    // their declared capacities (the results measured none of this machine's).
+    note = "the results' machine records no CPU cache: this machine's are modelled";
+    return modelled_caches(machine, nullptr, domain, note, false);
+  }
   if (levels.empty()) {
-    note = other ? "the results' machine records no CPU cache: no cache model"
-                 : "the topology declares no CPU cache: no cache model";
+    note = "the topology declares no CPU cache: no cache model";
     return caches;
   }
   if (levels.size() > 3) levels.erase(levels.begin() + 2, levels.end() - 1);
@@ -269,11 +274,16 @@ CacheModelSetting cache_model_setting(const std::string& spec, bool no_model,
     if (named) set_named_capacities(spec, caches, command);
     out.option = cache_option(caches);
     out.text = cache_model_text(caches);
-    if (results != nullptr && another_machine(machine, *results)) {
+    // Another machine's results: its caches when they record some (modelled_caches), else this
+    // machine's, said so.
+    const bool other = results != nullptr && another_machine(machine, *results);
+    const results::DomainRecord* other_domain = other ? results->topology.domain(0) : nullptr;
+    if (other && (other_domain == nullptr || other_domain->caches.empty())) {
+      out.text += " (the --results' machine records no CPU cache: this machine's, declared)";
+    } else if (other) {
       out.machine = results->provenance.host.value_or("the results' machine");
       out.text = results::printable(out.machine) +
-                 "'s caches (the --results' machine, not this "
-                 "one; ways not recorded there: " +
+                 "'s caches (the --results' machine, not this one; ways not recorded there: " +
                  std::to_string(kUnknownWays) + " modelled): " + out.text;
     }
     if (spec.empty() && results == nullptr)

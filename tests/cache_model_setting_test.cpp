@@ -86,6 +86,22 @@ TEST(CacheModelSetting, AnotherMachinesResultsModelItsCaches) {
   EXPECT_EQ(modelled_caches(node, &other, 0, note, false).back().bytes, last.instance_bytes);
 }
 
+// Another machine whose results record no cache (the thesis' Table 4.2 node): this machine's
+// caches, declared, and said so; no other machine named.
+TEST(CacheModelSetting, AnotherMachineWithoutCachesLeavesThisMachines) {
+  const topology::Topology node = machine();
+  results::Results table;
+  table.topology = node.record();
+  for (results::DomainRecord& d : table.topology.domains) d.caches.clear();
+  table.provenance.host = "broadwell-table42";
+  ASSERT_TRUE(another_machine(node, table));
+  const CacheModelSetting setting = cache_model_setting("", false, node, &table, "larm x");
+  EXPECT_TRUE(setting.machine.empty());
+  EXPECT_EQ(setting.option, cache_model_setting("declared", false, node, nullptr, "larm x").option);
+  EXPECT_NE(setting.text.find("records no CPU cache: this machine's"), std::string::npos)
+      << setting.text;
+}
+
 // The error's one line, or "" when the spec is taken.
 std::string refusal(const std::string& spec) {
   try {
