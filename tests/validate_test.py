@@ -83,8 +83,8 @@ for p in points:
             f"{p['roof']} AI {p['ai']}: read with the roofs' estimator ({p['estimator']})")
     c.check(abs(p["gflops"] - roofs_estimate(p["samples"], p["estimator"])) <= 1e-9 * p["gflops"],
             f"{p['roof']} AI {p['ai']}: its value is its samples' {p['estimator']}")
-    c.check(len(p["samples"]) >= 6,
-            f"{p['roof']} AI {p['ai']}: samples of 3 passes ({len(p['samples'])})")
+    c.check(len(p["samples"]) >= 4,
+            f"{p['roof']} AI {p['ai']}: samples of 2 passes or more ({len(p['samples'])})")
     c.check(abs(p["relative_error"] - (p["gflops"] - expected) / expected) < 1e-9,
             "relative error is (y - prediction) / prediction")
     # The roof's own kernel, measured in the same passes: the error against it too.
