@@ -77,22 +77,20 @@ std::vector<LevelGeometry> level_geometry(const topology::Topology& machine,
   return levels;
 }
 
-}  // namespace
-
-std::vector<ModelledCache> modelled_caches(const topology::Topology& machine,
-                                           const results::Results* results, int domain,
-                                           std::string& note, bool effective) {
+// modelled_caches, `other` saying whether `results` are another machine's.
+std::vector<ModelledCache> caches_of(const topology::Topology& machine,
+                                     const results::Results* results, bool other_machine,
+                                     int domain, std::string& note, bool effective) {
   std::vector<ModelledCache> caches;
   // Another machine's results: its caches are modelled (a what-if of this program there).
-  const results::Results* other =
-      results != nullptr && another_machine(machine, *results) ? results : nullptr;
+  const results::Results* other = other_machine ? results : nullptr;
   const std::string declared_source = other ? "declared (its results)" : "declared (hwloc)";
   std::vector<LevelGeometry> levels = level_geometry(machine, other, domain);
   if (levels.empty() && other != nullptr) {
     // Results that record no cache (a node known from a table): this machine's are modelled, at
     // their declared capacities (the results measured none of this machine's).
     note = "the results' machine records no CPU cache: this machine's are modelled";
-    return modelled_caches(machine, nullptr, domain, note, false);
+    return caches_of(machine, nullptr, false, domain, note, false);
   }
   if (levels.empty()) {
     note = "the topology declares no CPU cache: no cache model";
@@ -137,6 +135,15 @@ std::vector<ModelledCache> modelled_caches(const topology::Topology& machine,
   // The tool models one line size: the outermost level's.
   for (ModelledCache& cache : caches) cache.line_bytes = caches.back().line_bytes;
   return caches;
+}
+
+}  // namespace
+
+std::vector<ModelledCache> modelled_caches(const topology::Topology& machine,
+                                           const results::Results* results, int domain,
+                                           std::string& note, bool effective) {
+  return caches_of(machine, results, results != nullptr && another_machine(machine, *results),
+                   domain, note, effective);
 }
 
 unsigned long cache_option_line(const std::string& option) {
@@ -264,7 +271,8 @@ CacheModelSetting cache_model_setting(const std::string& spec, bool no_model,
     // The measured capacities by default and for "effective"; the declared ones under named.
     const bool measured = spec.empty() || spec == "effective";
     std::string note;
-    std::vector<ModelledCache> caches = modelled_caches(machine, results, 0, note, measured);
+    const bool other = results != nullptr && another_machine(machine, *results);
+    std::vector<ModelledCache> caches = caches_of(machine, results, other, 0, note, measured);
     if (caches.empty()) {
       if (!spec.empty() && spec != "declared")
         throw UsageError(command + ": --cache-model " + spec + ": " + note);
@@ -274,9 +282,8 @@ CacheModelSetting cache_model_setting(const std::string& spec, bool no_model,
     if (named) set_named_capacities(spec, caches, command);
     out.option = cache_option(caches);
     out.text = cache_model_text(caches);
-    // Another machine's results: its caches when they record some (modelled_caches), else this
+    // Another machine's results: its caches when they record some (caches_of), else this
     // machine's, said so.
-    const bool other = results != nullptr && another_machine(machine, *results);
     const results::DomainRecord* other_domain = other ? results->topology.domain(0) : nullptr;
     if (other && (other_domain == nullptr || other_domain->caches.empty())) {
       out.text += " (the --results' machine records no CPU cache: this machine's, declared)";

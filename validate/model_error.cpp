@@ -42,7 +42,7 @@ std::vector<RoofErrors> roof_errors(const results::Results& results) {
   struct Collected {
     double ridge = 0;
     std::vector<ModelPoint> all, near, away, alongside, alongside_away;
-    std::vector<double> moved;
+    std::optional<double> moved;  // one roof measured alongside all of a roof's points
     int with_interval = 0, in_interval = 0;
   };
   std::map<std::tuple<int, std::string, std::string>, Collected> by_roof;
@@ -59,7 +59,7 @@ std::vector<RoofErrors> roof_errors(const results::Results& results) {
           .predicted = std::min(p.ai * *p.roof_gbps_alongside, p.ceiling_gflops)};
       c.alongside.push_back(against);
       if (!near_ridge(p.ai, c.ridge)) c.alongside_away.push_back(against);
-      c.moved.push_back(*p.roof_gbps_alongside / p.roof_gbps - 1);
+      c.moved = *p.roof_gbps_alongside / p.roof_gbps - 1;
     }
     (near_ridge(p.ai, c.ridge) ? c.near : c.away).push_back(point);
     const auto* bandwidth = interval_of(results, p.domain, false, p.roof_gbps, p.placement_state);
@@ -73,19 +73,18 @@ std::vector<RoofErrors> roof_errors(const results::Results& results) {
   }
   std::vector<RoofErrors> rows;
   for (const auto& [key, c] : by_roof) {
-    rows.push_back(
-        {.domain = std::get<0>(key),
-         .roof = std::get<1>(key),
-         .state = std::get<2>(key),
-         .ridge = c.ridge,
-         .all = model_error(c.all),
-         .near = model_error(c.near),
-         .away = model_error(c.away),
-         .with_interval = c.with_interval,
-         .in_interval = c.in_interval,
-         .roof_moved = c.moved.empty() ? std::nullopt : std::optional<double>(c.moved.front()),
-         .alongside = model_error(c.alongside),
-         .alongside_away = model_error(c.alongside_away)});
+    rows.push_back({.domain = std::get<0>(key),
+                    .roof = std::get<1>(key),
+                    .state = std::get<2>(key),
+                    .ridge = c.ridge,
+                    .all = model_error(c.all),
+                    .near = model_error(c.near),
+                    .away = model_error(c.away),
+                    .with_interval = c.with_interval,
+                    .in_interval = c.in_interval,
+                    .roof_moved = c.moved,
+                    .alongside = model_error(c.alongside),
+                    .alongside_away = model_error(c.alongside_away)});
   }
   return rows;
 }
