@@ -15,6 +15,7 @@
 
 #include "instrument/messages.h"
 #include "platform/cpu_info.h"
+#include "platform/environment.h"
 #include "results/atomic_file.h"
 #include "results/json_output.h"
 #include "results/region_merge.h"
@@ -126,12 +127,6 @@ regions::DataPlacement data_placement(const std::vector<DataTag>& tags) {
   return d;
 }
 
-std::string host_name() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "unknown";
-  return name;
-}
-
 }  // namespace
 
 NodeMap live_node_map() {
@@ -152,7 +147,7 @@ NodeMap live_node_map() {
 regions::RegionsFile regions_file(const Snapshot& snapshot, const NodeMap& nodes) {
   regions::RegionsFile file;
   file.label = snapshot.label;
-  file.host = host_name();
+  file.host = platform::host_name();
   file.pid = ::getpid();
   file.started_at = snapshot.started_at;
   file.wall_seconds = snapshot.wall_seconds;

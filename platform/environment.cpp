@@ -164,4 +164,10 @@ EnvironmentReport read_environment(const CpuInfo& cpu) {
   return report;
 }
 
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) return "unknown";
+  return name;
+}
+
 }  // namespace larm::platform

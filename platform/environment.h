@@ -21,6 +21,9 @@ EnvironmentReport read_environment(const CpuInfo& cpu);
 // The first line of a file, or "unavailable".
 std::string read_first_line(const std::string& path);
 
+// This machine's host name, as regions files and results name it; "unknown" when it has none.
+std::string host_name();
+
 // A hypervisor's CPUID signature as a reader knows it: "KVMKVMKVM" -> "KVM"; unknown ones as
 // they are, trailing blanks removed.
 std::string hypervisor_name(const std::string& vendor);

@@ -25,6 +25,8 @@
 #include "application/symbol_names.h"
 #include "application/valgrind_isa.h"
 #include "application/valgrind_tool.h"
+#include "platform/cpu_info.h"
+#include "platform/environment.h"
 #include "report/gnuplot_runner.h"
 #include "report/text/placement_text.h"
 #include "results/atomic_file.h"
@@ -384,7 +386,10 @@ int run_profile(const ProfileOptions& options) {
   Profile profile =
       build_profile(runs, clean, counts, counter, object_key(results::printable(program.string())),
                     options.top, kMinShare);
-  // Bytes per level modelled with another machine's caches (--results of that machine).
+  // Where it ran (its sampled runs: this machine), and bytes per level modelled with another
+  // machine's caches (--results of that machine): what a placement on other roofs says.
+  profile.file.host = platform::host_name();
+  profile.file.cpu_model = platform::read_cpu_info().model_name;
   profile.file.counters.cache_model_machine = model.machine;
   results::write_file_atomically(out / "regions.json",
                                  regions::to_json(profile.file).dump(2) + "\n");
