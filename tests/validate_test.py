@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
+import threading
 
 import jsonschema
 
@@ -117,15 +117,31 @@ c.check(r.returncode == 1 and "error away from the ridge" in r.stderr,
 # value its samples' estimate, its error from it); none that no pass reached.
 interrupted = os.path.join(tmp, "interrupted")
 shutil.copytree(out, interrupted)
-proc = subprocess.Popen([larm, "validate", interrupted], stdout=subprocess.PIPE,
+proc = subprocess.Popen([larm, "validate", interrupted], stdout=subprocess.DEVNULL,
                         stderr=subprocess.PIPE, text=True)
-time.sleep(1.5)
+# Interrupted once a point has been measured: at its second progress line (lines come at most
+# every 10 s, the first before the first point), however long a busy machine takes to get there.
+err_lines, measuring = [], threading.Event()
+
+
+def read_stderr():
+    for line in proc.stderr:
+        err_lines.append(line)
+        if sum("validating" in seen for seen in err_lines) >= 2:
+            measuring.set()
+
+
+reader = threading.Thread(target=read_stderr, daemon=True)
+reader.start()
+c.check(measuring.wait(timeout=300), "validate began measuring within 300 s")
 proc.send_signal(signal.SIGINT)
 try:
-    _, err = proc.communicate(timeout=120)
+    proc.wait(timeout=120)
 except subprocess.TimeoutExpired:
     proc.kill()
-    _, err = proc.communicate()
+    proc.wait()
+reader.join(timeout=10)
+err = "".join(err_lines)
 c.check(proc.returncode == 130 and "interrupted" in err,
         f"validate interrupted exits 130: {proc.returncode} {err[-200:]!r}")
 kept = json.load(open(os.path.join(interrupted, "results.json")))["validation"]
@@ -134,7 +150,8 @@ for p in kept:
         continue
     c.check(p["samples"] and abs(p["gflops"] - roofs_estimate(p["samples"], p["estimator"]))
             <= 1e-9 * p["gflops"], f"interrupted, kept {p['roof']} AI {p['ai']}: measured, judged")
-print(f"interrupted validation kept {len(kept)} points")
+c.check(any(not p["status"].startswith("absent") for p in kept),
+        f"interrupted after its first points, validate kept some: {len(kept)}")
 
 # Bad input: one line, exit 2.
 other = os.path.join(tmp, "other-host")
