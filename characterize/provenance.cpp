@@ -14,8 +14,7 @@ namespace larm::characterize {
 results::Provenance make_provenance(const topology::Topology& topology,
                                     const platform::Clock& clock, const platform::CpuInfo& cpu,
                                     larm::Isa isa, bool quick, int samples) {
-  char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
+  const std::string host = platform::host_name();
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));

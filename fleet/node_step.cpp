@@ -10,6 +10,7 @@
 
 #include "characterize/characterize_node.h"
 #include "platform/clock.h"
+#include "platform/environment.h"
 #include "results/atomic_file.h"
 #include "results/store.h"
 
@@ -34,9 +35,7 @@ std::string fleet_host_name(int rank) {
       name.replace(at, placeholder.size(), std::to_string(rank));
     }
   } else {
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
-    name = host;
+    name = platform::host_name();
   }
   // A directory name of its own: no separators, not "." or "..".
   for (char& c : name) {

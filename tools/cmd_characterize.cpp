@@ -43,8 +43,7 @@ struct CharacterizeOptions {
 };
 
 std::string default_out_dir() {
-  char host[128] = {};
-  ::gethostname(host, sizeof host - 1);
+  const std::string host = platform::host_name();
   const std::time_t now = std::time(nullptr);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::gmtime(&now));

@@ -12,6 +12,7 @@
 #include "characterize/hybrid_run.h"
 #include "codegen/isa.h"
 #include "platform/cpu_info.h"
+#include "platform/environment.h"
 #include "platform/interrupt_guard.h"
 #include "platform/weighted_interleave.h"
 #include "report/text/hybrid_text.h"
@@ -218,9 +219,7 @@ int run_fit(const FitCommandOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!options.out.empty()) {
     if (results::to_json(results.provenance).empty()) {  // fitted from a samples file
-      char host[256] = {};
-      ::gethostname(host, sizeof host - 1);
-      results.provenance.host = host;
+      results.provenance.host = platform::host_name();
       results.provenance.fitted_from = results.samples_source;
     }
     results::write_file_atomically(options.out, hybrid::to_json(results).dump(2) + "\n");

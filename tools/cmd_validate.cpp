@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "platform/environment.h"
 #include "results/store.h"
 #include "tools/cli_inputs.h"
 #include "tools/cli_options.h"
@@ -27,8 +28,7 @@ struct ValidateCommandOptions {
 
 int run_validate(const ValidateCommandOptions& options, const GlobalOptions& global) {
   results::Results results = load_results_argument(options.dir);
-  char host[256] = {};
-  ::gethostname(host, sizeof host - 1);
+  const std::string host = platform::host_name();
   const std::string measured_on = results.provenance.host.value_or("");
   if (!measured_on.empty() && measured_on != host) {
     throw UsageError("the roofs in " + options.dir + " were measured on " + measured_on +
