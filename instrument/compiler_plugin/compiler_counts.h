@@ -34,7 +34,7 @@
 
 /* Bumped when what the plugins emit changes meaning; larm refuses a program that mixes versions
  * or has another one. */
-#define LARM_COMPILER_PLUGIN_VERSION 2
+#define LARM_COMPILER_PLUGIN_VERSION 3
 
 #define LARM_COMPILER_COUNTS "__larm_counts"
 #define LARM_COMPILER_MARK "__larm_compiler_counts"
@@ -46,15 +46,15 @@
 #define LARM_COMPILER_FUNCTION_COUNTS "__larm_function_counts"
 
 /* The sampled cache model (an object built with -fplugin-arg-larm_gcc_plugin-cache-sample=N):
- * before each load and store, the access's first 64-byte line is hashed, and when the top
- * log2(N) bits of (line x LARM_CACHE_SAMPLE_MULTIPLIER) are 0 (one line in N), the access goes to
- * LARM_CACHE_ACCESS(address, bytes | store << 63, function's level counts), a weak reference
- * that the preloaded runtime defines; the call touches no memory the code reads (GCC: no virtual
- * operands), so the program's counts stay in registers across it, and the runtime adds to the
- * thread's level counts of its own, which liblarm reads through LARM_CACHE_COUNTS(). The runtime
- * simulates the node's caches scaled down N times on those lines alone (a miniature simulation:
- * Waldspurger et al., USENIX ATC 2017) and adds N times what each level serves to the counts. The
- * line "cache-sample=N" in the unit's LARM_COMPILER_SECTION line says so. */
+ * before each load and store, the access's first 64-byte line is checked, and when it is the line
+ * its block of N lines samples (larm_cache_line_sampled: one line in N, exactly one per block), the
+ * access goes to LARM_CACHE_ACCESS(address, bytes | store << 63, function's level counts), a weak
+ * reference that the preloaded runtime defines; the call touches no memory the code reads (GCC: no
+ * virtual operands), so the program's counts stay in registers across it, and the runtime adds to
+ * the thread's level counts of its own, which liblarm reads through LARM_CACHE_COUNTS(). The
+ * runtime simulates the node's caches scaled down N times on those lines alone (a miniature
+ * simulation: Waldspurger et al., USENIX ATC 2017) and adds N times what each level serves to the
+ * counts. The line "cache-sample=N" in the unit's LARM_COMPILER_SECTION line says so. */
 #define LARM_CACHE_SAMPLE_LINE_SHIFT 6
 #define LARM_CACHE_SAMPLE_MULTIPLIER 0x9E3779B97F4A7C15ULL
 #define LARM_CACHE_ACCESS "__larm_cache_access"
@@ -62,9 +62,20 @@
 #define LARM_CACHE_COUNTS "__larm_cache_counts"
 #define LARM_CACHE_SAMPLE_TOKEN "cache-sample="
 
-/* Whether the line (address >> LARM_CACHE_SAMPLE_LINE_SHIFT) is sampled at 1 in 2^bits. */
+/* Whether the line (address >> LARM_CACHE_SAMPLE_LINE_SHIFT) is sampled at 1 in 2^bits: each
+ * aligned block of 2^bits lines samples one of them, at an offset hashed from the block's number.
+ * Stratified so, a contiguous array gives every block one line, and the miniature's sets (the
+ * block's number modulo their count) take its lines as evenly as the real cache's sets take the
+ * array's; a hash of the line alone gives each set a binomial share, and a working set near a
+ * level's capacity hits or misses by set with the share's spread. The offset is hashed so that
+ * strided patterns are sampled at 1 in 2^bits too. */
+static inline unsigned long long larm_cache_sample_offset(unsigned long long line,
+                                                          unsigned int bits) {
+  return ((line >> bits) * LARM_CACHE_SAMPLE_MULTIPLIER) >> (64 - bits);
+}
+
 static inline int larm_cache_line_sampled(unsigned long long line, unsigned int bits) {
-  return bits > 0 && ((line * LARM_CACHE_SAMPLE_MULTIPLIER) >> (64 - bits)) == 0;
+  return bits > 0 && larm_cache_sample_offset(line, bits) == (line & ((1ULL << bits) - 1));
 }
 
 /* The kind of a floating-point operation, as the counts split them: add (add, sub, min, max),

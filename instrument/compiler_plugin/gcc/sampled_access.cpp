@@ -1,7 +1,7 @@
-// The sampled cache model's check and call before each access (sampled_access.h). The check is a
-// shift, a multiply, a shift and a compare on the address, with the weak reference's test folded
-// in: one branch, taken for one line in 2^bits; the call sits in a block of its own so that the
-// common path runs straight on.
+// The sampled cache model's check and call before each access (sampled_access.h). The check is
+// larm_cache_line_sampled on the address (shifts, a multiply, a mask and a compare), with the weak
+// reference's test folded in: one branch, taken for one line in 2^bits; the call sits in a block
+// of its own so that the common path runs straight on.
 #include "instrument/compiler_plugin/gcc/sampled_access.h"
 
 #include <algorithm>
@@ -54,12 +54,15 @@ void insert_sampled_access(const SampledAccess& access, unsigned int bits, tree 
   tree line =
       assign_before(&gsi, word, RSHIFT_EXPR, value,
                     build_int_cst(integer_type_node, LARM_CACHE_SAMPLE_LINE_SHIFT), "larm_line");
-  tree hashed = assign_before(&gsi, word, MULT_EXPR, line,
+  tree block = assign_before(&gsi, word, RSHIFT_EXPR, line, build_int_cst(integer_type_node, bits),
+                             "larm_block");
+  tree hashed = assign_before(&gsi, word, MULT_EXPR, block,
                               build_int_cst(word, LARM_CACHE_SAMPLE_MULTIPLIER), "larm_hash");
-  tree top = assign_before(&gsi, word, RSHIFT_EXPR, hashed,
-                           build_int_cst(integer_type_node, 64 - bits), "larm_hash");
-  tree sampled =
-      assign_before(&gsi, boolean_type_node, EQ_EXPR, top, build_int_cst(word, 0), "larm_sampled");
+  tree offset = assign_before(&gsi, word, RSHIFT_EXPR, hashed,
+                              build_int_cst(integer_type_node, 64 - bits), "larm_offset");
+  tree low = assign_before(&gsi, word, BIT_AND_EXPR, line, build_int_cst(word, (1ULL << bits) - 1),
+                           "larm_low");
+  tree sampled = assign_before(&gsi, boolean_type_node, EQ_EXPR, offset, low, "larm_sampled");
   tree callee = cache_access_declaration();
   tree there = make_temp_ssa_name(boolean_type_node, nullptr, "larm_runtime");
   gsi_insert_before(&gsi,

@@ -22,7 +22,7 @@ struct SampledAccess {
 // local), the plugin's own counts aside.
 std::vector<SampledAccess> program_accesses(function* fun);
 
-// Before each access: if ((address >> 6) * multiplier >> (64 - bits) == 0 && LARM_CACHE_ACCESS),
+// Before each access: if (larm_cache_line_sampled(address >> 6, bits) && LARM_CACHE_ACCESS),
 // LARM_CACHE_ACCESS(address, bytes | store << 63, &levels[0]), the call in a block of its own.
 // `levels`: the function's level counts, which only the runtime writes.
 void insert_sampled_accesses(const std::vector<SampledAccess>& accesses, unsigned int bits,

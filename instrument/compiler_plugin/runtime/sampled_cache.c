@@ -4,8 +4,11 @@
  * prefetching; what each level beyond L1 serves, and memory, in whole lines), for one line in N
  * and caches N times smaller: a miniature simulation (Waldspurger, Saemundsson, Ahmad and Park,
  * "Cache Modeling and Optimization using Miniature Simulations", USENIX ATC 2017). The lines are
- * chosen by a hash of their address, so that a level of C bytes sees, of any pattern, the
- * sampled part of it in C / N bytes; what it serves is counted N times.
+ * one in each aligned block of N, at an offset hashed from the block (larm_cache_line_sampled), so
+ * that a level of C bytes sees, of any pattern, the sampled part of it in C / N bytes; a line's
+ * set in the miniature is its block's number modulo the sets, as its set in the real level is its
+ * number modulo theirs: a contiguous array loads every set alike in both. What a level serves is
+ * counted N times.
  *
  * Configured by the environment larm count sets for its counting run:
  *   LARM_CACHE_MODEL   SIZE:WAYS:LINE,... innermost first (the Valgrind tool's --larm-cache),
@@ -60,7 +63,7 @@ static int allocate(Cache* c, const Cache* like) {
 /* As the Valgrind tool's cache_ref: looks `line` up (dirty when `write`), most recent first; on
  * a miss fills it and returns in *victim the dirty line it evicts, if any. */
 static int reference(Cache* c, count_t line, int write, count_t* victim, int* write_back) {
-  count_t* set = c->tags + (line % c->sets) * c->ways;
+  count_t* set = c->tags + ((line >> bits) % c->sets) * c->ways;
   const count_t mark = write ? DIRTY : 0;
   unsigned int i;
   *write_back = 0;
@@ -81,7 +84,6 @@ static int reference(Cache* c, count_t line, int write, count_t* victim, int* wr
   set[0] = line | mark;
   return 0;
 }
-
 
 struct target {
   count_t* counts;   /* the thread's */
