@@ -315,7 +315,8 @@ CacheModelSetting counting_cache_model(const CompilerBuild& build, const std::st
   if (unsampled && !spec.empty()) {
     throw UsageError(command + ": " + app +
                      " was built through larm's compiler plugin without its sampled cache model "
-                     "(--cache-model): build it with -fplugin-arg-larm_gcc_plugin-cache-sample=64" +
+                     "(--cache-model): build it with " +
+                     cache_sample_flag(build) +
                      (build.cache_sample_mixed ? " in every object (some have it, some not)" : ""));
   }
   CacheModelSetting model =

@@ -165,6 +165,11 @@ std::string uninstrumented_note(const CompilerBuild& build, const std::string& a
          "; what their code does is not counted";
 }
 
+std::string cache_sample_flag(const CompilerBuild& build) {
+  if (build.compiler.rfind("clang", 0) == 0) return "-mllvm -larm-cache-sample=64";
+  return "-fplugin-arg-larm_gcc_plugin-cache-sample=64";
+}
+
 CompilerBuild compiler_build(const std::string& path) {
   CompilerBuild build;
   const File file(path);

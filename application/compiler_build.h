@@ -32,6 +32,10 @@ struct CompilerBuild {
   bool function_symbols = false;
 };
 
+// The flag that builds a unit of the build's compiler with the sampled cache model, one line in
+// 64: GCC's plugin argument, or clang's -mllvm option (larm-clang loads the plugin for it).
+std::string cache_sample_flag(const CompilerBuild& build);
+
 // Reads the ELF file's section headers and that one section (bounded: at most 16 MiB of it).
 // A file that is not ELF, or that cannot be read, is not instrumented.
 CompilerBuild compiler_build(const std::string& file);

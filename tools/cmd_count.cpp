@@ -265,8 +265,9 @@ int finish_compiler_count(const CountOptions& options, const CompilerBuild& buil
   print_native_runs(native, merged, options.out_dir);
   std::cout << "no bytes per level: without a cache model larm place cannot tell one cache level "
                "from another nor say latency (build with "
-               "-fplugin-arg-larm_gcc_plugin-cache-sample=64 for the plugin's sampled model, or "
-               "count a build without the plugin under Valgrind)\n";
+            << application::cache_sample_flag(build)
+            << " for the plugin's sampled model, or count a build without the plugin under "
+               "Valgrind)\n";
   std::cout << "next: larm place --results "
             << (options.results_dir.empty() ? std::string("DIR") : shown_path(options.results_dir))
             << " " << shown_path(timed_dir / "regions.json") << "\n";

@@ -8,9 +8,9 @@ run.
   larm-cc and, where the build has it, larm-clang: both placed, their FLOPs exact (2 per element
   per call), their bytes those of their loads and stores (24 and 16 per element), two threads
   each with half the work; regions.json says counted_by compiler; nothing runs under Valgrind;
-- built with the sampled cache model (cache-sample=64) and profiled with --cache-model: triad and
-  dot read 24 and 16 bytes an element from memory (arrays larger than the modelled L3), within
-  15 %;
+- built with the sampled cache model (cache-sample=64, through each plugin) and profiled with
+  --cache-model: triad and dot read 24 and 16 bytes an element from memory (arrays larger than the
+  modelled L3), within 15 %;
 - dot in an object compiled without the plugin: one line names the uninstrumented source before
   the runs, dot is listed "not instrumented" and not placed, triad still exact;
 - refused with one line and exit 2 before any run: a plugin build linked as a position-dependent
@@ -145,25 +145,29 @@ with tempfile.TemporaryDirectory(prefix="larm-profile-plugin-") as tmp:
             check(len(threads) == 2 and halves == [flops / 2, flops / 2],
                   f"{name}: {function}: two threads, half the FLOPs each ({halves})")
 
-    # The sampled cache model (GCC): bytes per level per function, from memory for arrays larger
-    # than the modelled L3 (24 and 16 bytes an element, within 15 %).
-    program = compile_program(tmp, "sampled", compilers[0][1], compilers[0][1],
-                              ["-fplugin-arg-larm_gcc_plugin-cache-sample=64"])
-    r, out = profile(tmp, "sampled", program,
-                     ["--cache-model", "32768:8:64,524288:8:64,4194304:16:64"])
-    print(r.stdout[-1500:], r.stderr[-800:])
-    check(r.returncode == 0 and "sampled cache model" in r.stdout,
-          f"sampled: larm profile with the sampled model (exit {r.returncode})")
-    if r.returncode == 0:
+    # The sampled cache model, of each plugin: bytes per level per function, from memory for
+    # arrays larger than the modelled L3 (24 and 16 bytes an element, within 15 %).
+    flags = {"larm-cc": ["-fplugin-arg-larm_gcc_plugin-cache-sample=64"],
+             "larm-clang": ["-mllvm", "-larm-cache-sample=64"]}
+    for name, wrapper in compilers:
+        tag = "sampled-" + name
+        program = compile_program(tmp, tag, wrapper, wrapper, flags[os.path.basename(wrapper)])
+        r, out = profile(tmp, tag, program,
+                         ["--cache-model", "32768:8:64,524288:8:64,4194304:16:64"])
+        print(r.stdout[-1500:], r.stderr[-800:])
+        check(r.returncode == 0 and "sampled cache model" in r.stdout,
+              f"{tag}: larm profile with the sampled model (exit {r.returncode})")
+        if r.returncode != 0:
+            continue
         placed = {r_["name"]: r_ for r_ in
                   json.load(open(os.path.join(out, "regions.json")))["regions"]}
         for function, per_element in (("triad", 24), ("dot", 16)):
             counted = placed.get(function, {}).get("machine", {}).get("counted", {})
             got = counted.get("bytes_memory_read", 0)
             expected = per_element * ELEMENTS * CALLS
-            print(f"sampled: {function} memory read {got:.4g}, expected {expected:.4g}")
+            print(f"{tag}: {function} memory read {got:.4g}, expected {expected:.4g}")
             check(abs(got - expected) <= 0.15 * expected,
-                  f"sampled: {function} reads {got:.4g} bytes from memory, {expected:.4g} expected")
+                  f"{tag}: {function} reads {got:.4g} bytes from memory, {expected:.4g} expected")
 
     # dot compiled without the plugin: not counted, said, not placed.
     program = compile_program(tmp, "mixed", compilers[0][1], "gcc")

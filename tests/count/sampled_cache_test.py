@@ -1,6 +1,8 @@
-"""The GCC plugin's sampled cache model against the Valgrind tool's full one: the same program,
-built through larm-cc with -fplugin-arg-larm_gcc_plugin-cache-sample=64 and with gcc alone, counted
-by `larm count` with the same caches (--cache-model, given by hand: the same on any machine).
+"""The plugins' sampled cache model against the Valgrind tool's full one: the same program, built
+through larm-cc with -fplugin-arg-larm_gcc_plugin-cache-sample=64 and with gcc alone, and (where
+the build has the LLVM plugin) through larm-clang with -mllvm -larm-cache-sample=64 and with
+clang-14 alone, counted by `larm count` with the same caches (--cache-model, given by hand: the
+same on any machine).
 
   sampled_cache_test.py LARM BUILD_DIR SOURCE_DIR
 
@@ -18,8 +20,9 @@ by `larm count` with the same caches (--cache-model, given by hand: the same on 
   the plugin's FLOPs by width equal the Valgrind tool's on the plain build, the reduction's end
   included;
 - refused with one line and exit 2 before any run: --cache-model on a plugin build without the
-  sampled model, a model of 128-byte lines; a cache-sample value that is not a power of two fails
-  the compilation, its first error saying why (GCC adds that the plugin did not start)."""
+  sampled model (naming the flag of the build's compiler), a model of 128-byte lines; a
+  cache-sample value that is not a power of two fails the compilation, its first error saying why
+  (GCC adds that the plugin did not start)."""
 import json
 import os
 import shutil
@@ -36,7 +39,10 @@ checker = Checker()
 check = checker.check
 # L1 32 KiB 8-way, L2 512 KiB 8-way, L3 4 MiB 16-way: small enough that 8 MiB arrays go to memory.
 MODEL = "32768:8:64,524288:8:64,4194304:16:64"
-SAMPLE = "-fplugin-arg-larm_gcc_plugin-cache-sample=64"
+SAMPLE = {"larm-cc": ["-fplugin-arg-larm_gcc_plugin-cache-sample=64"],
+          "larm-clang": ["-mllvm", "-larm-cache-sample=64"]}
+BAD_SAMPLE = {"larm-cc": ["-fplugin-arg-larm_gcc_plugin-cache-sample=48"],
+              "larm-clang": ["-mllvm", "-larm-cache-sample=48"]}
 
 PROGRAM = r"""
 #include <larm/region.h>
@@ -129,55 +135,68 @@ def regions(path):
         return {r["name"]: r["machine"] for r in json.load(f)["regions"]}
 
 
+def levels_against_valgrind(wrapper, compiler):
+    """The program through `wrapper` with and without the sampled model, and by `compiler` alone
+    under Valgrind: each level's bytes, the timed runs' counts, the pair placed. Returns the
+    plugin build without the model and the sampled build."""
+    tag = wrapper.replace("larm-", "")
+    sampled = compile_program(os.path.join(bindir, wrapper), os.path.join(tmp, "sampled-" + tag),
+                              SAMPLE[wrapper])
+    plain = compile_program(compiler, os.path.join(tmp, "plain-" + tag))
+    plugin = compile_program(os.path.join(bindir, wrapper), os.path.join(tmp, "plugin-" + tag))
+
+    out_s, out_v, out_p = (os.path.join(tmp, d + "-" + tag) for d in ("s", "v", "p"))
+    r = run([larm, "count", "--out", out_s, "--repeat", "2", "--cache-model", MODEL, "--", sampled])
+    print(r.stdout[-2500:], r.stderr[-1500:])
+    check(r.returncode == 0 and "sampled cache model" in r.stdout and "Valgrind" not in r.stderr,
+          f"{tag}: the sampled build counted by its own model, no Valgrind (exit {r.returncode})")
+    r = run([larm, "count", "--out", out_v, "--repeat", "1", "--cache-model", MODEL, "--", plain])
+    check(r.returncode == 0, f"{tag}: the plain build counted under Valgrind (exit {r.returncode})")
+    r = run([larm, "count", "--out", out_p, "--repeat", "2", "--", plugin])
+    check(r.returncode == 0,
+          f"{tag}: the plugin build without the model counted (exit {r.returncode})")
+    if checker.failures:
+        return plugin, sampled
+    counted_s = regions(os.path.join(out_s, "counted", "regions.json"))
+    counted_v = regions(os.path.join(out_v, "counted", "regions.json"))
+    for name, levels in (("memory triad", LEVELS), ("L2 sum", ("bytes_l2_read",)),
+                         ("parallel triad", LEVELS), ("gathered reads", LEVELS)):
+        for level in levels:
+            s = counted_s[name]["counted"].get(level, 0)
+            v = counted_v[name]["counted"].get(level, 0)
+            message = f"{tag}: {name}: {level} {s:.4g} sampled, {v:.4g} Valgrind (within 15 %)"
+            print(message, f"{100 * (s / v - 1) if v else 0:+.1f} %")
+            check(v > 0 and abs(s - v) <= 0.15 * v, message)
+    l1 = counted_s["L1 sum"]["counted"]
+    check(l1.get("bytes_l2_read", 0) <= 0.02 * counted_s["L1 sum"]["bytes"],
+          f"{tag}: L1 sum: nothing beyond L1 ({l1.get('bytes_l2_read', 0):.4g} bytes from L2)")
+    timed_s = regions(os.path.join(out_s, "timed", "regions.json"))
+    timed_p = regions(os.path.join(out_p, "timed", "regions.json"))
+    for name in ("memory triad", "L2 sum", "L1 sum", "parallel triad", "gathered reads"):
+        check(timed_s[name]["flops"] == timed_p[name]["flops"] and
+              timed_s[name]["bytes"] == timed_p[name]["bytes"],
+              f"{tag}: {name}: the sampled build's timed runs count as the plugin build's")
+    placed = run([larm, "place", os.path.join(source, "results", "reference", "dev-zen5-2vcpu"),
+                  os.path.join(out_s, "timed", "regions.json"), "--counts",
+                  os.path.join(out_s, "counted", "regions.json")])
+    check(placed.returncode == 0 and "memory triad" in placed.stdout,
+          f"{tag}: larm place takes the pair (exit {placed.returncode}: {placed.stderr[-300:]})")
+    return plugin, sampled
+
+
 with tempfile.TemporaryDirectory(prefix="larm-sampled-cache-") as tmp:
     program_c = os.path.join(tmp, "levels.c")
     with open(program_c, "w") as f:
         f.write(PROGRAM)
-    sampled = compile_program(os.path.join(bindir, "larm-cc"), os.path.join(tmp, "sampled"),
-                              [SAMPLE])
-    plain = compile_program("gcc", os.path.join(tmp, "plain"))
-    plugin = compile_program(os.path.join(bindir, "larm-cc"), os.path.join(tmp, "plugin"))
-
-    out_s, out_v, out_p = (os.path.join(tmp, d) for d in ("s", "v", "p"))
-    r = run([larm, "count", "--out", out_s, "--repeat", "2", "--cache-model", MODEL, "--", sampled])
-    print(r.stdout[-2500:], r.stderr[-1500:])
-    check(r.returncode == 0 and "sampled cache model" in r.stdout and "Valgrind" not in r.stderr,
-          f"the sampled build counted by its own model, no Valgrind (exit {r.returncode})")
-    r = run([larm, "count", "--out", out_v, "--repeat", "1", "--cache-model", MODEL, "--", plain])
-    check(r.returncode == 0, f"the plain build counted under Valgrind (exit {r.returncode})")
-    r = run([larm, "count", "--out", out_p, "--repeat", "2", "--", plugin])
-    check(r.returncode == 0, f"the plugin build without the model counted (exit {r.returncode})")
-    if not checker.failures:
-        counted_s = regions(os.path.join(out_s, "counted", "regions.json"))
-        counted_v = regions(os.path.join(out_v, "counted", "regions.json"))
-        for name, levels in (("memory triad", LEVELS), ("L2 sum", ("bytes_l2_read",)),
-                             ("parallel triad", LEVELS), ("gathered reads", LEVELS)):
-            for level in levels:
-                s = counted_s[name]["counted"].get(level, 0)
-                v = counted_v[name]["counted"].get(level, 0)
-                message = f"{name}: {level} {s:.4g} sampled, {v:.4g} Valgrind (within 15 %)"
-                print(message, f"{100 * (s / v - 1) if v else 0:+.1f} %")
-                check(v > 0 and abs(s - v) <= 0.15 * v, message)
-        l1 = counted_s["L1 sum"]["counted"]
-        check(l1.get("bytes_l2_read", 0) <= 0.02 * counted_s["L1 sum"]["bytes"],
-              f"L1 sum: nothing beyond L1 ({l1.get('bytes_l2_read', 0):.4g} bytes from L2)")
-        timed_s = regions(os.path.join(out_s, "timed", "regions.json"))
-        timed_p = regions(os.path.join(out_p, "timed", "regions.json"))
-        for name in ("memory triad", "L2 sum", "L1 sum", "parallel triad", "gathered reads"):
-            check(timed_s[name]["flops"] == timed_p[name]["flops"] and
-                  timed_s[name]["bytes"] == timed_p[name]["bytes"],
-                  f"{name}: the sampled build's timed runs count as the plugin build's")
-        placed = run([larm, "place", os.path.join(source, "results", "reference", "dev-zen5-2vcpu"),
-                      os.path.join(out_s, "timed", "regions.json"), "--counts",
-                      os.path.join(out_s, "counted", "regions.json")])
-        check(placed.returncode == 0 and "memory triad" in placed.stdout,
-              f"larm place takes the pair (exit {placed.returncode}: {placed.stderr[-300:]})")
-
-    # A vectorized reduction's end counted as the tool counts x86's code, width by width: GCC's
-    # and, where the build has it, clang's (whose code ends on a scalar add).
+    # Where the build has it, clang's plugin too: its objects count and sample as GCC's.
     pairs = [("larm-cc", "gcc")]
     if os.path.exists(os.path.join(bindir, "larm-clang")) and shutil.which("clang-14"):
         pairs.append(("larm-clang", "clang-14"))
+    builds = {wrapper: levels_against_valgrind(wrapper, compiler) for wrapper, compiler in pairs}
+    plugin, sampled = builds["larm-cc"]
+
+    # A vectorized reduction's end counted as the tool counts x86's code, width by width: GCC's
+    # and clang's (whose code ends on a scalar add).
     for (wrapper, compiler), precision in ((p, q) for p in pairs for q in ("double", "float")):
         reduction_c = os.path.join(tmp, f"reduction_{precision}.c")
         with open(reduction_c, "w") as f:
@@ -197,31 +216,38 @@ with tempfile.TemporaryDirectory(prefix="larm-sampled-cache-") as tmp:
         run([larm, "count", "--out", out_rp, "--repeat", "1", "--", programs["plugin"]])
         run([larm, "count", "--out", out_rn, "--repeat", "1", "--no-cache-model", "--",
              programs["plain"]])
-        try:
-            mp = regions(os.path.join(out_rp, "timed", "regions.json"))["dot"]
-            mn = regions(os.path.join(out_rn, "counted", "regions.json"))["dot"]
-            widths = lambda m: {k: v for k, v in m["counted"].items() if k.startswith("flops_") and v}
-            check(widths(mp) == widths(mn) and mp["flops"] == mn["flops"],
-                  f"reduction {wrapper} {precision}: FLOPs by width {widths(mp)} == the tool's "
-                  f"{widths(mn)}")
-        except (OSError, KeyError) as e:
-            check(False, f"reduction {wrapper} {precision}: no counts ({e})")
+        for region in ("dot",):
+            try:
+                mp = regions(os.path.join(out_rp, "timed", "regions.json"))[region]
+                mn = regions(os.path.join(out_rn, "counted", "regions.json"))[region]
+                counts = lambda m: {k: v for k, v in m["counted"].items()
+                                    if k.startswith("flops_") and v}
+                check(counts(mp) == counts(mn) and mp["flops"] == mn["flops"],
+                      f"{region} {wrapper} {precision}: FLOPs by width {counts(mp)} == "
+                      f"the tool's {counts(mn)}")
+            except (OSError, KeyError) as e:
+                check(False, f"{region} {wrapper} {precision}: no counts ({e})")
 
-    # Refused before any run.
-    r = run([larm, "count", "--out", os.path.join(tmp, "x"), "--cache-model", MODEL, "--", plugin])
-    check(r.returncode == 2 and "cache-sample" in r.stderr and
-          len(r.stderr.strip().splitlines()) == 1 and not os.path.exists(os.path.join(tmp, "x")),
-          f"--cache-model on a build without the sampled model: one line, exit 2 ({r.stderr.strip()})")
-    r = run([larm, "count", "--out", os.path.join(tmp, "y"), "--cache-model",
-             "32768:8:128,4194304:16:128", "--", sampled])
-    check(r.returncode == 2 and "64-byte lines" in r.stderr and
-          len(r.stderr.strip().splitlines()) == 1,
-          f"128-byte lines refused for the sampled model: one line, exit 2 ({r.stderr.strip()})")
-    r = run([os.path.join(bindir, "larm-cc"), "-O2", "-c", program_c, "-o",
-             os.path.join(tmp, "bad.o"), "-I" + os.path.join(source, "include"),
-             "-fplugin-arg-larm_gcc_plugin-cache-sample=48"])
-    errors = [line for line in r.stderr.splitlines() if "error" in line]
-    check(r.returncode != 0 and errors and "power of two" in errors[0],
-          f"cache-sample=48 fails the compilation, its first error saying why ({errors})")
+    # Refused before any run, naming the flag of the build's compiler.
+    for wrapper, (plugin, sampled) in builds.items():
+        r = run([larm, "count", "--out", os.path.join(tmp, "x"), "--cache-model", MODEL, "--",
+                 plugin])
+        check(r.returncode == 2 and " ".join(SAMPLE[wrapper]) in r.stderr and
+              len(r.stderr.strip().splitlines()) == 1 and not os.path.exists(os.path.join(tmp, "x")),
+              f"{wrapper}: --cache-model on a build without the sampled model: one line, exit 2 "
+              f"({r.stderr.strip()})")
+        r = run([larm, "count", "--out", os.path.join(tmp, "y"), "--cache-model",
+                 "32768:8:128,4194304:16:128", "--", sampled])
+        check(r.returncode == 2 and "64-byte lines" in r.stderr and
+              len(r.stderr.strip().splitlines()) == 1,
+              f"{wrapper}: 128-byte lines refused for the sampled model: one line, exit 2 "
+              f"({r.stderr.strip()})")
+        r = run([os.path.join(bindir, wrapper), "-O2", "-c", program_c, "-o",
+                 os.path.join(tmp, "bad.o"), "-I" + os.path.join(source, "include")]
+                + BAD_SAMPLE[wrapper])
+        errors = [line for line in r.stderr.splitlines() if "error" in line]
+        check(r.returncode != 0 and errors and "power of two" in errors[0],
+              f"{wrapper}: a sample of 48 fails the compilation, its first error saying why "
+              f"({errors})")
 
 checker.finish()

@@ -9,6 +9,10 @@
 // (vscale). Each block is cut at every call, as in the GCC plugin; LICM then runs over the
 // function so that a loop's counts are promoted to registers (the counts' accesses carry a TBAA
 // type of their own, so that the program's stores of other types cannot alias them).
+//
+// Option (the plugin loaded with -fplugin= as well, so that clang knows it when it reads -mllvm;
+// larm-clang does both): -mllvm -larm-cache-sample=N, the sampled cache model (compiler_counts.h,
+// sampled_access.cpp), one line in N, a power of two from 2 to 65536.
 #include <llvm/ADT/Triple.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/Constants.h>
@@ -23,6 +27,7 @@
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Scalar/LICM.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
@@ -35,6 +40,7 @@
 #include <vector>
 
 #include "instrument/compiler_plugin/compiler_counts.h"
+#include "instrument/compiler_plugin/llvm/sampled_access.h"
 
 using namespace llvm;
 
@@ -42,12 +48,32 @@ namespace {
 
 using FlopKind = larm_flop_kind;
 
+cl::opt<unsigned> cache_sample(
+    "larm-cache-sample",
+    cl::desc("larm's sampled cache model: one line in N (a power of two from 2 to 65536) is "
+             "modelled by the runtime larm count and larm profile preload"),
+    cl::init(0));
+
+// log2 of the option's N; 0 without the model, -1 for an N that is not one.
+int cache_sample_bits() {
+  const unsigned n = cache_sample;
+  if (n == 0) return 0;
+  if (n < 2 || n > 65536 || (n & (n - 1)) != 0) return -1;
+  return __builtin_ctz(n);
+}
+
+// The function's level counts, which the sampled model's runtime adds to (larm profile's).
+std::string levels_name(const Function& function) {
+  return ("__larm_function_levels." + function.getName()).str();
+}
+
 // What a function counts of its own, for larm profile (compiler_counts.h): each piece of constant
 // counts adds 1 to its count of runs, and a table says what each piece counts; run-time amounts go
 // to the function's direct counts.
 struct OwnCounts {
   GlobalVariable* direct = nullptr;
   GlobalVariable* runs = nullptr;
+  GlobalVariable* levels = nullptr;  // the sampled cache model's, or none
   std::vector<Instruction*> piece_starts;
   std::vector<uint64_t> table;  // pairs: piece << 8 | count index, amount
 };
@@ -321,6 +347,12 @@ bool count(Counter& counter, Instruction& inst, bool fused) {
 class CountPass : public PassInfoMixin<CountPass> {
  public:
   PreservedAnalyses run(Module& module, ModuleAnalysisManager& /*analyses*/) {
+    const int bits = cache_sample_bits();
+    if (bits < 0) {
+      module.getContext().emitError("larm: -larm-cache-sample=" + std::to_string(cache_sample) +
+                                    ": give a power of two from 2 to 65536 (one line in N)");
+      return PreservedAnalyses::all();
+    }
     GlobalVariable* counts = define_counts(module);
     if (counts == nullptr) return PreservedAnalyses::all();
     MDNode* tbaa = counts_tbaa(module);
@@ -333,7 +365,10 @@ class CountPass : public PassInfoMixin<CountPass> {
       const bool fused = fuses(function);
       for (BasicBlock& block : function) changed |= instrument(module, block, target, fused);
       count_pieces(module, function, own, tbaa);
-      if (own.direct != nullptr || own.runs != nullptr) functions.emplace_back(&function, own);
+      if (bits > 0 && larm_llvm::has_sampled_access(function))
+        own.levels = thread_local_array(module, levels_name(function), LARM_COUNT_N);
+      if (own.direct != nullptr || own.runs != nullptr || own.levels != nullptr)
+        functions.emplace_back(&function, own);
     }
     if (!changed) {
       // Nothing instrumented: no definitions, no line (as the GCC plugin).
@@ -450,7 +485,7 @@ class CountPass : public PassInfoMixin<CountPass> {
   //   if (&__larm_function_counts)
   //     __larm_function_counts(mark, "symbol", direct, piece_runs, pieces, table, table_pairs,
   //                            levels);
-  // (levels null: the sampled cache model is the GCC plugin's only)
+  // (levels: the sampled cache model's, null without it)
   // the reference weak, so that a program run without larm profile's library calls nothing.
   static void register_functions(Module& module,
                                  const std::vector<std::pair<Function*, OwnCounts>>& functions) {
@@ -488,12 +523,11 @@ class CountPass : public PassInfoMixin<CountPass> {
         table = new GlobalVariable(module, values->getType(), true, GlobalValue::PrivateLinkage,
                                    values, "__larm_pieces." + function->getName());
       }
-      builder.CreateCall(
-          type, callee,
-          {builder.getInt32(LARM_COMPILER_MARK_VALUE),
-           builder.CreateGlobalStringPtr(function->getName()), first(own.direct), first(own.runs),
-           builder.getInt64(own.piece_starts.size()), first(table),
-           builder.getInt64(own.table.size() / 2), ConstantPointerNull::get(counts_pointer)});
+      builder.CreateCall(type, callee,
+                         {builder.getInt32(LARM_COMPILER_MARK_VALUE),
+                          builder.CreateGlobalStringPtr(function->getName()), first(own.direct),
+                          first(own.runs), builder.getInt64(own.piece_starts.size()), first(table),
+                          builder.getInt64(own.table.size() / 2), first(own.levels)});
     }
     builder.CreateBr(done);
     builder.SetInsertPoint(done);
@@ -510,6 +544,9 @@ class CountPass : public PassInfoMixin<CountPass> {
                            ConstantInt::get(type, LARM_COMPILER_MARK_VALUE), LARM_COMPILER_MARK);
     mark->setComdat(module.getOrInsertComdat(LARM_COMPILER_MARK));
     std::string source = module.getSourceFileName();
+    const int bits = cache_sample_bits();
+    const std::string sampling =
+        bits > 0 ? LARM_CACHE_SAMPLE_TOKEN + std::to_string(1UL << bits) + " " : "";
     for (char& c : source) {
       if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '?';
     }
@@ -517,7 +554,26 @@ class CountPass : public PassInfoMixin<CountPass> {
                                  ",\"aR\",@progbits\n\t.ascii \"larm-llvm-plugin " +
                                  std::to_string(LARM_COMPILER_PLUGIN_VERSION) + " counts " +
                                  std::to_string(LARM_COUNT_N) + " clang " LLVM_VERSION_STRING " " +
-                                 source + "\\n\"\n\t.popsection\n");
+                                 sampling + source + "\\n\"\n\t.popsection\n");
+  }
+};
+
+// The sampled cache model's checks, on what is left after LICM, in each function that has its
+// level counts (CountPass made them where the function has an access to sample).
+class SampledAccessPass : public PassInfoMixin<SampledAccessPass> {
+ public:
+  PreservedAnalyses run(Module& module, ModuleAnalysisManager& /*analyses*/) {
+    const int bits = cache_sample_bits();
+    if (bits <= 0) return PreservedAnalyses::all();
+    std::vector<std::pair<Function*, GlobalVariable*>> functions;
+    for (Function& function : module) {
+      if (function.isDeclaration()) continue;
+      GlobalVariable* levels = module.getNamedGlobal(levels_name(function));
+      if (levels != nullptr) functions.emplace_back(&function, levels);
+    }
+    for (const auto& [function, levels] : functions)
+      larm_llvm::insert_sampled_accesses(*function, static_cast<unsigned>(bits), levels);
+    return functions.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
   }
 };
 
@@ -532,6 +588,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                     passes.addPass(createModuleToFunctionPassAdaptor(
                         createFunctionToLoopPassAdaptor(LICMPass(), /*UseMemorySSA=*/true)));
                   }
+                  passes.addPass(SampledAccessPass());
                 });
           }};
 }
