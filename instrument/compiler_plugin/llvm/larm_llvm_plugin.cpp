@@ -250,16 +250,26 @@ bool fuses(const Function& function) {
   return false;
 }
 
-// A multiply the back end fuses into the add it feeds: both may be contracted (fast-math's
-// `contract`), the multiply's one use is that add or subtract, on a target that fuses. The pair is
-// an FMA, counted at the add.
-bool fused_multiply(const Instruction& mul, bool fused) {
-  if (!fused || mul.getOpcode() != Instruction::FMul || !mul.hasAllowContract() || !mul.hasOneUse())
+// A multiply the back end may fuse into the add it feeds: both may be contracted (fast-math's
+// `contract`), the multiply's one use is that add or subtract, on a target that fuses.
+bool fusable_multiply(const Value* value, bool fused) {
+  const auto* mul = dyn_cast<Instruction>(value);
+  if (!fused || mul == nullptr || mul->getOpcode() != Instruction::FMul ||
+      !mul->hasAllowContract() || !mul->hasOneUse())
     return false;
-  const auto* user = dyn_cast<Instruction>(*mul.user_begin());
+  const auto* user = dyn_cast<Instruction>(*mul->user_begin());
   return user != nullptr &&
          (user->getOpcode() == Instruction::FAdd || user->getOpcode() == Instruction::FSub) &&
          user->hasAllowContract();
+}
+
+// A multiply the back end fuses into the add it feeds, which is then an FMA, counted at the add.
+// An add takes one multiply: its first operand where both are products (as the DAG combiner
+// folds (fadd (fmul a, b), (fmul c, d)) into (fma a, b, (fmul c, d))); the other stays a multiply.
+bool fused_multiply(const Instruction& mul, bool fused) {
+  if (!fusable_multiply(&mul, fused)) return false;
+  const auto* add = cast<Instruction>(*mul.user_begin());
+  return add->getOperand(0) == &mul || !fusable_multiply(add->getOperand(0), fused);
 }
 
 // The add of a fused pair: one of its operands a multiply fused into it.
