@@ -3,7 +3,10 @@ bytes and the bytes each level serves, and their difference in percent. For the 
 the Valgrind tool: `larm profile` of a plugin build and of a plain build, or `larm count`'s
 counted files of both.
 
-  compare_counts.py A B [--levels] [--all]
+  compare_counts.py A B [--levels] [--widths] [--all]
+
+--widths adds each side's share of 512-bit FLOPs (an AVX-512 or SVE build against an x86-64-v3 or
+NEON build of the same source: FLOPs equal, the width moved).
 
 A and B: a regions.json, or a directory of the counts per function (larm profile's counted/:
 every function counted, placed or not, by its linker symbol). A region or function is matched by
@@ -13,6 +16,7 @@ import os
 import sys
 
 LEVELS = ("bytes_l2_read", "bytes_l3_read", "bytes_memory_read", "bytes_memory_written")
+WIDEST = ("flops_dp_512", "flops_sp_512")
 
 
 def functions(directory):
@@ -56,8 +60,10 @@ def main(argv):
         sys.exit(__doc__)
     a, b = regions(argv[0]), regions(argv[1])
     levels = "--levels" in argv[2:]
+    widths = "--widths" in argv[2:]
     print(f"{'region':<28} {'GFLOP A':>10} {'GFLOP B':>10} {'diff':>9}  {'GB A':>9} {'GB B':>9} "
-          f"{'diff':>9}" + ("".join(f"  {k[6:]:>22}" for k in LEVELS) if levels else ""))
+          f"{'diff':>9}" + ("".join(f"  {k[6:]:>22}" for k in LEVELS) if levels else "") +
+          (f"  {'512-bit A':>9} {'512-bit B':>9}" if widths else ""))
     for name in sorted(set(a) | set(b)):
         if (a.get(name, {}).get("flops") or 0) + (b.get(name, {}).get("flops") or 0) == 0 and \
                 "--all" not in argv[2:]:
@@ -74,6 +80,10 @@ def main(argv):
                 la = a[name].get("counted", {}).get(k, 0)
                 lb = b[name].get("counted", {}).get(k, 0)
                 line += f"  {la * 1e-9:>7.3f} {lb * 1e-9:>7.3f} {diff(la, lb):>6}"
+        if widths:
+            for side, flops in ((a[name], fa), (b[name], fb)):
+                wide = sum(side.get("counted", {}).get(k, 0) for k in WIDEST)
+                line += f"  {100 * wide / flops:>8.1f}%" if flops else f"  {'-':>9}"
         print(line)
 
 
