@@ -181,22 +181,6 @@ std::string ValgrindLog::option() const {
   return "--log-fd=" + std::to_string(fd_);
 }
 
-std::string unhandled_instruction(const ValgrindLog& log) {
-  // Read through the descriptor larm created: whatever the name now points to.
-  std::string text;
-  try {
-    text = results::read_input_descriptor(log.descriptor(), log.path().string());
-  } catch (const std::runtime_error&) {
-    return {};
-  }
-  const std::string marker = "unhandled instruction bytes: ";
-  const auto at = text.find(marker);
-  if (at == std::string::npos) return {};
-  const auto end = text.find('\n', at);
-  return results::printable(text.substr(
-      at + marker.size(), (end == std::string::npos ? text.size() : end) - at - marker.size()));
-}
-
 std::string valgrind_run_expectation(double native_seconds) {
   if (!(native_seconds > 0)) return "";
   const auto seconds = [](double s) { return results::fixed_text(s, s < 10 ? 1 : 0) + " s"; };
@@ -207,16 +191,39 @@ std::string valgrind_run_expectation(double native_seconds) {
          results::fixed_text(native_seconds, 2) + " s)";
 }
 
-std::string unhandled_instruction_error(const std::string& program, const std::string& bytes,
-                                        const fs::path& log) {
-  const bool evex = bytes.rfind("0x62", 0) == 0;
-  return "larm: error: " + program +
-         (evex ? " executes AVX-512 instructions (EVEX prefix 0x62), which Valgrind 3.19 cannot "
-                 "run: build the counting run for x86-64-v3 (-march=x86-64-v3; the FLOPs and bytes "
-                 "are the algorithm's)"
-               : " executes an instruction Valgrind cannot run (bytes " + bytes.substr(0, 40) +
-                     "): build the counting run for an older ISA (x86-64-v3)") +
-         "; see " + log.string();
+std::string valgrind_refusal(const ValgrindLog& log, const std::string& program) {
+  // Read through the descriptor larm created: whatever the name now points to.
+  std::string text;
+  try {
+    text = results::read_input_descriptor(log.descriptor(), log.path().string());
+  } catch (const std::runtime_error&) {
+    return {};
+  }
+  const std::string see = "; see " + log.path().string();
+  const std::string marker = "unhandled instruction bytes: ";
+  if (const auto at = text.find(marker); at != std::string::npos) {
+    const auto end = text.find('\n', at);
+    const std::string bytes = results::printable(text.substr(
+        at + marker.size(), (end == std::string::npos ? text.size() : end) - at - marker.size()));
+    if (bytes.rfind("0x62", 0) == 0) {
+      return "larm: error: " + program +
+             " executes AVX-512 instructions (EVEX prefix 0x62), which Valgrind 3.19 cannot run: "
+             "build the counting run for x86-64-v3 (-march=x86-64-v3; the FLOPs and bytes are the "
+             "algorithm's), or through larm-cc, whose runs count themselves" +
+             see;
+    }
+    return "larm: error: " + program + " executes an instruction Valgrind cannot run (bytes " +
+           bytes.substr(0, 40) + "): build the counting run for an older ISA (x86-64-v3)" + see;
+  }
+  // Valgrind gives up on debug information it cannot parse before the program starts: 3.19 does
+  // not know every DWARF 5 form that clang 14's -g writes (DW_FORM_strx1, addrx1...).
+  if (text.find("Possibly corrupted debuginfo file") != std::string::npos) {
+    const bool dwarf5 = text.find("unhandled dwarf2 abbrev form") != std::string::npos;
+    return "larm: error: Valgrind 3.19 cannot read the debug information of " + program +
+           (dwarf5 ? " (DWARF 5 forms it does not know, as clang 14's -g writes them)" : "") +
+           ": build the counting run with -gdwarf-4 (or without -g)" + see;
+  }
+  return {};
 }
 
 }  // namespace larm::application

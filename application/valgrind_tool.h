@@ -72,9 +72,6 @@ class ValgrindLog {
   int fd_ = -1;
 };
 
-// Valgrind's line for an instruction it cannot translate, if the log has one.
-std::string unhandled_instruction(const ValgrindLog& log);
-
 // What a counting run under the tool is expected to take, from the native run's seconds: the
 // tool's slowdown measured on real codes (docs/regions.md: the triad example 5.6x, FFTW 11.6x,
 // NPB MG class A 28x, OpenBLAS dgemm 55x), as " (expect 4-47 s: 5-60x the native run's 0.79 s)";
@@ -82,8 +79,9 @@ std::string unhandled_instruction(const ValgrindLog& log);
 inline constexpr double kValgrindSlowdownLow = 5, kValgrindSlowdownHigh = 60;
 std::string valgrind_run_expectation(double native_seconds);
 
-// The one-line error for it (AVX-512's EVEX prefix named), for `program` and its `log`.
-std::string unhandled_instruction_error(const std::string& program, const std::string& bytes,
-                                        const std::filesystem::path& log);
+// Why Valgrind could not run `program`, from its log: an instruction it cannot translate
+// (AVX-512's EVEX prefix named) or debug information it cannot read; one error line that says
+// how to build the counting run instead, or "" when the log says neither.
+std::string valgrind_refusal(const ValgrindLog& log, const std::string& program);
 
 }  // namespace larm::application

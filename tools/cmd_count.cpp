@@ -397,9 +397,8 @@ int run_count(const CountOptions& options) {
     after_program(counted, {counted_dir}, app);
     log_path = log.path();
     under = "under Valgrind";
-    const std::string unhandled = unhandled_instruction(log);
-    if (!unhandled.empty()) {
-      std::cerr << unhandled_instruction_error(app, unhandled, log.path()) << "\n";
+    if (const std::string refusal = valgrind_refusal(log, app); !refusal.empty()) {
+      std::cerr << refusal << "\n";
       return 1;
     }
   }

@@ -201,8 +201,8 @@ int valgrind_counting_run(const ProfileOptions& options, const std::string& app,
   }
   check_directories_after_run({counted_dir});
   seconds = counted.seconds;
-  if (const std::string bytes = unhandled_instruction(log); !bytes.empty()) {
-    std::cerr << unhandled_instruction_error(app, bytes, log.path()) << "\n";
+  if (const std::string refusal = valgrind_refusal(log, app); !refusal.empty()) {
+    std::cerr << refusal << "\n";
     return 1;
   }
   if (!allowed(options, counted.status)) {
