@@ -19,6 +19,8 @@ same on any machine).
 - a vectorized reduction and an add of two products (-O3 -ffast-math, double and float, through
   larm-cc and larm-clang): the plugin's FLOPs by width equal the Valgrind tool's on the plain
   build, the reduction's end included, and the two products counted whole (an add fuses one);
+  without -ffast-math, a min by a select (x86's minsd) and libm's sqrt (a sqrtsd where errno is
+  not touched) counted as the tool counts them;
 - refused with one line and exit 2 before any run: --cache-model on a plugin build without the
   sampled model (naming the flag of the build's compiler), a model of 128-byte lines; a
   cache-sample value that is not a power of two fails the compilation, its first error saying why
@@ -121,6 +123,30 @@ int main(void) {
   return 0;
 }
 """
+# Built without -ffast-math: a min by a select of the compare's operands (x86 makes it a minsd) and
+# libm's sqrt, which errno keeps a call in the IR (the back end makes it a sqrtsd).
+LIMITS = r"""
+#include <larm/region.h>
+#include <math.h>
+#include <stdio.h>
+REAL a[1000];
+int main(void) {
+  for (int i = 0; i < 1000; ++i) a[i] = (REAL)((i * 37) % 1000) - 500;
+  REAL m = a[0], s = 0;
+  larm_region_begin("min");
+  for (int r = 0; r < 10; ++r) {
+    for (int i = 0; i < 1000; ++i) m = a[i] < m ? a[i] : m;
+    a[r] += 1;
+  }
+  larm_region_end("min");
+  larm_region_begin("sqrt");
+  for (int r = 0; r < 10; ++r)
+    for (int i = 0; i < 1000; ++i) s += SQRT(a[i] * a[i] + 1);
+  larm_region_end("sqrt");
+  printf("%g %g\n", (double)m, (double)s);
+  return 0;
+}
+"""
 LEVELS = ("bytes_l2_read", "bytes_l3_read", "bytes_memory_read", "bytes_memory_written")
 
 
@@ -205,27 +231,32 @@ with tempfile.TemporaryDirectory(prefix="larm-sampled-cache-") as tmp:
     plugin, sampled = builds["larm-cc"]
 
     # A vectorized reduction's end counted as the tool counts x86's code, width by width: GCC's
-    # and clang's (whose code ends on a scalar add).
-    for (wrapper, compiler), precision in ((p, q) for p in pairs for q in ("double", "float")):
-        reduction_c = os.path.join(tmp, f"reduction_{precision}.c")
-        with open(reduction_c, "w") as f:
-            f.write(REDUCTION.replace("REAL", precision))
+    # and clang's (whose code ends on a scalar add); and, without -ffast-math, a min and libm's
+    # sqrt as the back end makes them.
+    kernels = (("reduction", REDUCTION, ["-ffast-math"], ("dot", "two products")),
+               ("limits", LIMITS, [], ("min", "sqrt")))
+    for (wrapper, compiler), precision, (kernel, text, flags, names) in (
+            (p, q, k) for p in pairs for q in ("double", "float") for k in kernels):
+        kernel_c = os.path.join(tmp, f"{kernel}_{precision}.c")
+        with open(kernel_c, "w") as f:
+            f.write(text.replace("REAL", precision).replace(
+                "SQRT", "sqrt" if precision == "double" else "sqrtf"))
         programs = {}
         for name, cc, extra in (("plugin", os.path.join(bindir, wrapper), []),
                                 ("plain", compiler, [])):
             lib = os.path.join(build, "instrument")
-            exe = os.path.join(tmp, f"reduction_{wrapper}_{precision}_{name}")
-            r = run([cc, "-O3", "-ffast-math", "-march=x86-64-v3", reduction_c, "-o", exe,
+            exe = os.path.join(tmp, f"{kernel}_{wrapper}_{precision}_{name}")
+            r = run([cc, "-O3", "-march=x86-64-v3", kernel_c, "-o", exe,
                      "-I" + os.path.join(source, "include"), "-L" + lib, "-Wl,-rpath," + lib,
-                     "-llarm"] + extra)
-            check(r.returncode == 0, f"reduction {precision} built ({name}): {r.stderr[-300:]}")
+                     "-llarm", "-lm"] + flags + extra)
+            check(r.returncode == 0, f"{kernel} {precision} built ({name}): {r.stderr[-300:]}")
             programs[name] = exe
-        out_rp = os.path.join(tmp, f"r{wrapper}{precision}p")
-        out_rn = os.path.join(tmp, f"r{wrapper}{precision}n")
+        out_rp = os.path.join(tmp, f"{kernel}{wrapper}{precision}p")
+        out_rn = os.path.join(tmp, f"{kernel}{wrapper}{precision}n")
         run([larm, "count", "--out", out_rp, "--repeat", "1", "--", programs["plugin"]])
         run([larm, "count", "--out", out_rn, "--repeat", "1", "--no-cache-model", "--",
              programs["plain"]])
-        for region in ("dot", "two products"):
+        for region in names:
             try:
                 mp = regions(os.path.join(out_rp, "timed", "regions.json"))[region]
                 mn = regions(os.path.join(out_rn, "counted", "regions.json"))[region]

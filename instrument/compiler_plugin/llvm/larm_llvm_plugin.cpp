@@ -238,16 +238,52 @@ FlopKind intrinsic_kind(Intrinsic::ID id) {
   }
 }
 
-// Whether the function's target fuses a multiply and an add: llvm.fmuladd becomes an FMA there,
-// a multiply and an add elsewhere (x86 without FMA: SSE2, AVX).
-bool fuses(const Function& function) {
+// What the function's target makes of the IR's operations, where it decides what a FLOP is.
+struct TargetRules {
+  // llvm.fmuladd is an FMA where the target fuses a multiply and an add, a multiply and an add
+  // elsewhere (x86 without FMA: SSE2, AVX).
+  bool fuses = true;
+  // x86's back end makes a select of one of a compare's two operands a minsd or maxsd (a FLOP to
+  // the Valgrind tool and FP_ARITH counters); AArch64's makes it an fcsel (none).
+  bool min_max_selects = false;
+};
+
+TargetRules target_rules(const Function& function) {
   const Triple triple(function.getParent()->getTargetTriple());
-  if (!triple.isX86()) return true;  // AArch64, RISC-V, POWER: the base ISA has FMAs
+  TargetRules rules;
+  if (!triple.isX86()) return rules;  // AArch64, RISC-V, POWER: the base ISA has FMAs
+  rules.min_max_selects = true;
+  rules.fuses = false;
   const std::string features = function.getFnAttribute("target-features").getValueAsString().str();
   for (const char* feature : {"+fma,", "+fma4,", "+avx512f,"}) {
-    if ((features + ",").find(feature) != std::string::npos) return true;
+    if ((features + ",").find(feature) != std::string::npos) rules.fuses = true;
   }
-  return false;
+  return rules;
+}
+
+// A select of a floating-point compare's two operands, ordered by it (a < b ? a : b and the
+// like): what x86's back end makes a min or a max.
+bool min_max_select(const SelectInst& select) {
+  const auto* compare = dyn_cast<FCmpInst>(select.getCondition());
+  if (compare == nullptr) return false;
+  switch (compare->getPredicate()) {
+    case CmpInst::FCMP_OLT:
+    case CmpInst::FCMP_OLE:
+    case CmpInst::FCMP_OGT:
+    case CmpInst::FCMP_OGE:
+    case CmpInst::FCMP_ULT:
+    case CmpInst::FCMP_ULE:
+    case CmpInst::FCMP_UGT:
+    case CmpInst::FCMP_UGE:
+      break;
+    default:
+      return false;
+  }
+  const Value* a = compare->getOperand(0);
+  const Value* b = compare->getOperand(1);
+  const Value* t = select.getTrueValue();
+  const Value* f = select.getFalseValue();
+  return a != b && ((t == a && f == b) || (t == b && f == a));
 }
 
 // A multiply the back end may fuse into the add it feeds: both may be contracted (fast-math's
@@ -282,7 +318,8 @@ bool fused_add(const Instruction& add, bool fused) {
 }
 
 // Counts one instruction; true when it ends a piece (a call that is not an intrinsic).
-bool count(Counter& counter, Instruction& inst, bool fused) {
+bool count(Counter& counter, Instruction& inst, const TargetRules& rules) {
+  const bool fused = rules.fuses;
   switch (inst.getOpcode()) {
     case Instruction::FAdd:
     case Instruction::FSub:
@@ -293,6 +330,10 @@ bool count(Counter& counter, Instruction& inst, bool fused) {
       return false;
     case Instruction::FDiv:
       counter.flops(inst.getType(), LARM_FLOP_DIV);
+      return false;
+    case Instruction::Select:
+      if (rules.min_max_selects && min_max_select(cast<SelectInst>(inst)))
+        counter.flops(inst.getType(), LARM_FLOP_ADD);
       return false;
     case Instruction::Load:
       counter.access(inst.getType(), false);
@@ -306,8 +347,19 @@ bool count(Counter& counter, Instruction& inst, bool fused) {
   auto* call = dyn_cast<CallBase>(&inst);
   if (call == nullptr) return false;
   auto* intrinsic = dyn_cast<IntrinsicInst>(call);
-  // A call ends the piece; inline assembly calls nothing larm reads.
-  if (intrinsic == nullptr) return !call->isInlineAsm();
+  if (intrinsic == nullptr) {
+    // libm's sqrt, which errno keeps a call in the IR: the back end (PartiallyInlineLibCalls)
+    // makes it the square root instruction, calling libm for a negative operand only. It reads
+    // no counts: the piece goes on.
+    if (const Function* callee = call->getCalledFunction();
+        callee != nullptr && callee->isDeclaration() &&
+        (callee->getName() == "sqrt" || callee->getName() == "sqrtf")) {
+      counter.flops(call->getType(), LARM_FLOP_DIV);
+      return false;
+    }
+    // A call ends the piece; inline assembly calls nothing larm reads.
+    return !call->isInlineAsm();
+  }
   switch (intrinsic->getIntrinsicID()) {
     case Intrinsic::masked_load:
     case Intrinsic::masked_gather:
@@ -372,8 +424,8 @@ class CountPass : public PassInfoMixin<CountPass> {
       if (function.isDeclaration()) continue;
       OwnCounts own;
       const Target target{counts, tbaa, &function, &own};
-      const bool fused = fuses(function);
-      for (BasicBlock& block : function) changed |= instrument(module, block, target, fused);
+      const TargetRules rules = target_rules(function);
+      for (BasicBlock& block : function) changed |= instrument(module, block, target, rules);
       count_pieces(module, function, own, tbaa);
       if (bits > 0 && larm_llvm::has_sampled_access(function))
         own.levels = thread_local_array(module, levels_name(function), LARM_COUNT_N);
@@ -439,7 +491,8 @@ class CountPass : public PassInfoMixin<CountPass> {
 
   // The block's pieces, each up to a call: run-time amounts where they are defined, then each
   // piece's constant counts at its start.
-  static bool instrument(Module& module, BasicBlock& block, const Target& target, bool fused) {
+  static bool instrument(Module& module, BasicBlock& block, const Target& target,
+                         const TargetRules& rules) {
     bool changed = false;
     Instruction* start = &*block.getFirstInsertionPt();
     std::array<uint64_t, LARM_COUNT_N> piece{};
@@ -454,7 +507,7 @@ class CountPass : public PassInfoMixin<CountPass> {
     }
     for (Instruction* inst : instructions) {
       Counter counter(module, piece, target, inst);
-      const bool ends = count(counter, *inst, fused);
+      const bool ends = count(counter, *inst, rules);
       changed |= counter.added();
       if (!ends) continue;
       pieces.emplace_back(start, piece);
