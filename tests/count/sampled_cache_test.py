@@ -139,11 +139,28 @@ int main(void) {
     a[r] += 1;
   }
   larm_region_end("min");
+  larm_region_begin("guarded min");
+  for (int r = 0; r < 10; ++r) {
+    for (int i = 0; i < 1000; ++i) m = a[i] != 0 && a[i] < m ? a[i] : m;
+    a[r] -= 1;
+  }
+  larm_region_end("guarded min");
+  int k = 0;
+  larm_region_begin("argmin");
+  for (int r = 0; r < 10; ++r) {
+    for (int i = 0; i < 1000; ++i) {
+      const int less = a[i] < m;
+      m = less ? a[i] : m;
+      k = less ? i : k;
+    }
+    a[r] += 2;
+  }
+  larm_region_end("argmin");
   larm_region_begin("sqrt");
   for (int r = 0; r < 10; ++r)
     for (int i = 0; i < 1000; ++i) s += SQRT(a[i] * a[i] + 1);
   larm_region_end("sqrt");
-  printf("%g %g\n", (double)m, (double)s);
+  printf("%g %g %d\n", (double)m, (double)s, k);
   return 0;
 }
 """
@@ -234,7 +251,7 @@ with tempfile.TemporaryDirectory(prefix="larm-sampled-cache-") as tmp:
     # and clang's (whose code ends on a scalar add); and, without -ffast-math, a min and libm's
     # sqrt as the back end makes them.
     kernels = (("reduction", REDUCTION, ["-ffast-math"], ("dot", "two products")),
-               ("limits", LIMITS, [], ("min", "sqrt")))
+               ("limits", LIMITS, [], ("min", "guarded min", "argmin", "sqrt")))
     for (wrapper, compiler), precision, (kernel, text, flags, names) in (
             (p, q, k) for p in pairs for q in ("double", "float") for k in kernels):
         kernel_c = os.path.join(tmp, f"{kernel}_{precision}.c")

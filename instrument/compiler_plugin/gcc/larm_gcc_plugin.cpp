@@ -241,12 +241,6 @@ bool instrument_block(basic_block bb) {
   gimple_stmt_iterator start = gsi_after_labels(bb);
   Counts counts;  // poly_int has no zero default: filled below
   counts.fill(0U);
-  // The block's min and max selects, at its start where its PHIs are.
-  const std::array<unsigned, 2> selects = larm_gcc::min_max_selects(bb);
-  for (int precision = 0; precision < 2; ++precision) {
-    counts[larm_count_width_index(precision == 0, 1)] += selects[precision];
-    counts[LARM_COUNT_ADD_FLOPS] += selects[precision];
-  }
   for (gimple_stmt_iterator gsi = start; !gsi_end_p(gsi); gsi_next(&gsi)) {
     gimple* stmt = gsi_stmt(gsi);
     larm_gcc::statement_counts(counts, stmt);
@@ -264,6 +258,13 @@ bool instrument_block(basic_block bb) {
       // The call ends the block (it may throw): what follows is in the next block.
       return changed;
     }
+  }
+  // The min and max selects the block's condition decides, with its last piece, which holds the
+  // condition.
+  const std::array<unsigned, 2> selects = larm_gcc::min_max_selects(bb);
+  for (int precision = 0; precision < 2; ++precision) {
+    counts[larm_count_width_index(precision == 0, 1)] += selects[precision];
+    counts[LARM_COUNT_ADD_FLOPS] += selects[precision];
   }
   // A block of labels alone counts nothing.
   if (!gsi_end_p(start)) changed |= insert_counts(&start, counts);

@@ -10,10 +10,11 @@
 
 namespace larm_gcc {
 
-// The floating-point PHIs of `bb` that select one of the two operands of the float comparison
-// ending the block that dominates the branch, the branch holding no statement (what
-// if-conversion makes a min or max), on a target whose scalar float math is x86's SSE: one FLOP
-// each. Returns them per precision: [0] double, [1] single; {0, 0} elsewhere.
+// The floating-point PHIs that the float comparison ending `bb` decides, picking one of its two
+// operands over a branch that holds at most two assignments of registers (what if-conversion makes
+// a min or max, and conditional moves), on a
+// target whose scalar float math is x86's SSE: one FLOP each, counted in `bb`, which executes as
+// often as the min. Returns them per precision: [0] double, [1] single; {0, 0} elsewhere.
 std::array<unsigned, 2> min_max_selects(basic_block bb);
 
 }  // namespace larm_gcc

@@ -261,11 +261,10 @@ TargetRules target_rules(const Function& function) {
   return rules;
 }
 
-// A select of a floating-point compare's two operands, ordered by it (a < b ? a : b and the
-// like): what x86's back end makes a min or a max.
-bool min_max_select(const SelectInst& select) {
-  const auto* compare = dyn_cast<FCmpInst>(select.getCondition());
-  if (compare == nullptr) return false;
+// Whether `condition` is an ordered compare of a and b (<, <=, >, >=, ordered or not).
+bool orders(const Value* condition, const Value* a, const Value* b) {
+  const auto* compare = dyn_cast<FCmpInst>(condition);
+  if (compare == nullptr || a == b) return false;
   switch (compare->getPredicate()) {
     case CmpInst::FCMP_OLT:
     case CmpInst::FCMP_OLE:
@@ -279,11 +278,29 @@ bool min_max_select(const SelectInst& select) {
     default:
       return false;
   }
-  const Value* a = compare->getOperand(0);
-  const Value* b = compare->getOperand(1);
+  const Value* x = compare->getOperand(0);
+  const Value* y = compare->getOperand(1);
+  return (x == a && y == b) || (x == b && y == a);
+}
+
+// A select of a floating-point compare's two operands, ordered by it (a < b ? a : b and the
+// like), what x86's back end makes a min or a max; also where the compare is one side of an and
+// (x != 0 && x < m ? x : m: the min, then a blend with the other side's mask), where that and
+// decides this select alone (deciding several, it stays a branch in the machine code).
+bool min_max_select(const SelectInst& select) {
   const Value* t = select.getTrueValue();
   const Value* f = select.getFalseValue();
-  return a != b && ((t == a && f == b) || (t == b && f == a));
+  const Value* condition = select.getCondition();
+  if (orders(condition, t, f)) return true;
+  const auto* both = dyn_cast<Instruction>(condition);
+  if (both == nullptr) return false;
+  const bool logical_and = both->getOpcode() == Instruction::And ||
+                           (isa<SelectInst>(both) && isa<ConstantInt>(both->getOperand(2)) &&
+                            cast<ConstantInt>(both->getOperand(2))->isZero());
+  if (!logical_and || !both->hasOneUse()) return false;
+  const Value* left = both->getOperand(0);
+  const Value* right = both->getOperand(1);
+  return orders(left, t, f) || orders(right, t, f);
 }
 
 // A multiply the back end may fuse into the add it feeds: both may be contracted (fast-math's
