@@ -58,6 +58,10 @@
 #define LARM_CACHE_SAMPLE_LINE_SHIFT 6
 #define LARM_CACHE_SAMPLE_MULTIPLIER 0x9E3779B97F4A7C15ULL
 #define LARM_CACHE_ACCESS "__larm_cache_access"
+/* void LARM_CACHE_BYTES(destination, source or null, bytes, function's level counts): a memset
+ * (null source), memcpy or memmove of the program, before it runs, behind the same weak test; the
+ * runtime models the sampled lines of its ranges. */
+#define LARM_CACHE_BYTES "__larm_cache_bytes"
 /* const unsigned long long* LARM_CACHE_COUNTS(void): the calling thread's level counts. */
 #define LARM_CACHE_COUNTS "__larm_cache_counts"
 #define LARM_CACHE_SAMPLE_TOKEN "cache-sample="

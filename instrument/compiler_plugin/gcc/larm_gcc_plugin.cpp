@@ -378,7 +378,9 @@ void emit_definitions(void* /*gcc_data*/, void* /*user_data*/) {
       cache_sample_bits > 0
           ? std::string(LARM_CACHE_SAMPLE_TOKEN) + std::to_string(1UL << cache_sample_bits) + " "
           : "";
-  if (cache_sample_bits > 0) std::fprintf(asm_out_file, "\t.weak %s\n", LARM_CACHE_ACCESS);
+  if (cache_sample_bits > 0) {
+    std::fprintf(asm_out_file, "\t.weak %s\n\t.weak %s\n", LARM_CACHE_ACCESS, LARM_CACHE_BYTES);
+  }
   std::string source = main_input_filename != nullptr ? main_input_filename : "";
   for (char& c : source) {
     if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) c = '?';

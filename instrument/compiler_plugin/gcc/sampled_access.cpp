@@ -30,6 +30,52 @@ tree cache_access_declaration() {
   return decl;
 }
 
+tree cache_bytes_declaration() {
+  static tree decl = NULL_TREE;
+  if (decl != NULL_TREE) return decl;
+  tree counts = build_pointer_type(long_long_unsigned_type_node);
+  tree type = build_function_type_list(void_type_node, const_ptr_type_node, const_ptr_type_node,
+                                       long_long_unsigned_type_node, counts, NULL_TREE);
+  decl = build_decl(UNKNOWN_LOCATION, FUNCTION_DECL, get_identifier(LARM_CACHE_BYTES), type);
+  TREE_PUBLIC(decl) = 1;
+  DECL_EXTERNAL(decl) = 1;
+  DECL_ARTIFICIAL(decl) = 1;
+  DECL_IS_NOVOPS(decl) = 1;  // as LARM_CACHE_ACCESS: it touches nothing the program reads
+  declare_weak(decl);
+  return decl;
+}
+
+// A call in a block of its own, taken when `condition` holds, before gsi's statement.
+void call_when(gimple_stmt_iterator* gsi, tree condition, gcall* call) {
+  gcond* check = gimple_build_cond(NE_EXPR, condition, build_int_cst(boolean_type_node, 0),
+                                   NULL_TREE, NULL_TREE);
+  gsi_insert_before(gsi, check, GSI_SAME_STMT);
+  // bb: ..., the check | call_bb: the call | rest: the statement, and what follows it.
+  basic_block bb = gimple_bb(check);
+  edge straight = split_block(bb, check);
+  basic_block rest = straight->dest;
+  straight->flags = (straight->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
+  straight->probability = profile_probability::very_likely();
+  basic_block call_bb = create_empty_bb(bb);
+  edge taken = make_edge(bb, call_bb, EDGE_TRUE_VALUE);
+  taken->probability = straight->probability.invert();
+  call_bb->count = bb->count.apply_probability(taken->probability);
+  make_single_succ_edge(call_bb, rest, EDGE_FALLTHRU);
+  if (current_loops != nullptr) add_bb_to_loop(call_bb, bb->loop_father);
+  gimple_stmt_iterator at = gsi_start_bb(call_bb);
+  gsi_insert_after(&at, call, GSI_NEW_STMT);
+}
+
+// Whether the weak `callee` is defined (the runtime is loaded), as a boolean before gsi.
+tree defined_before(gimple_stmt_iterator* gsi, tree callee) {
+  tree there = make_temp_ssa_name(boolean_type_node, nullptr, "larm_runtime");
+  gsi_insert_before(gsi,
+                    gimple_build_assign(there, NE_EXPR, build_fold_addr_expr(callee),
+                                        build_int_cst(build_pointer_type(TREE_TYPE(callee)), 0)),
+                    GSI_SAME_STMT);
+  return there;
+}
+
 // lhs = a code b, before gsi; returns lhs.
 tree assign_before(gimple_stmt_iterator* gsi, tree type, tree_code code, tree a, tree b,
                    const char* name) {
@@ -43,7 +89,27 @@ tree first_element(tree array) {
                       build_fold_addr_expr(array));
 }
 
+// Before a memset, memcpy, mempcpy or memmove: its ranges to the runtime.
+void insert_range(gimple* stmt, tree levels) {
+  gcall* copy = as_a<gcall*>(stmt);
+  const bool set = gimple_call_builtin_p(copy, BUILT_IN_MEMSET);
+  gimple_stmt_iterator gsi = gsi_for_stmt(stmt);
+  tree callee = cache_bytes_declaration();
+  tree there = defined_before(&gsi, callee);
+  tree length = force_gimple_operand_gsi(
+      &gsi, fold_convert(long_long_unsigned_type_node, gimple_call_arg(copy, 2)), true, NULL_TREE,
+      true, GSI_SAME_STMT);
+  tree source = set ? build_int_cst(const_ptr_type_node, 0) : gimple_call_arg(copy, 1);
+  gcall* call =
+      gimple_build_call(callee, 4, gimple_call_arg(copy, 0), source, length, first_element(levels));
+  call_when(&gsi, there, call);
+}
+
 void insert_sampled_access(const SampledAccess& access, unsigned int bits, tree levels) {
+  if (access.ref == NULL_TREE) {
+    insert_range(access.stmt, levels);
+    return;
+  }
   tree word = long_long_unsigned_type_node;
   gimple_stmt_iterator gsi = gsi_for_stmt(access.stmt);
   tree reference = build_fold_addr_expr(unshare_expr(access.ref));
@@ -64,33 +130,12 @@ void insert_sampled_access(const SampledAccess& access, unsigned int bits, tree 
                            "larm_low");
   tree sampled = assign_before(&gsi, boolean_type_node, EQ_EXPR, offset, low, "larm_sampled");
   tree callee = cache_access_declaration();
-  tree there = make_temp_ssa_name(boolean_type_node, nullptr, "larm_runtime");
-  gsi_insert_before(&gsi,
-                    gimple_build_assign(there, NE_EXPR, build_fold_addr_expr(callee),
-                                        build_int_cst(build_pointer_type(TREE_TYPE(callee)), 0)),
-                    GSI_SAME_STMT);
+  tree there = defined_before(&gsi, callee);
   tree both = assign_before(&gsi, boolean_type_node, BIT_AND_EXPR, sampled, there, "larm_call");
-  gcond* check =
-      gimple_build_cond(NE_EXPR, both, build_int_cst(boolean_type_node, 0), NULL_TREE, NULL_TREE);
-  gsi_insert_before(&gsi, check, GSI_SAME_STMT);
-
-  // bb: ..., the check | call: the runtime's | rest: the access, and what follows it.
-  basic_block bb = gimple_bb(check);
-  edge straight = split_block(bb, check);
-  basic_block rest = straight->dest;
-  straight->flags = (straight->flags & ~EDGE_FALLTHRU) | EDGE_FALSE_VALUE;
-  straight->probability = profile_probability::very_likely();
-  basic_block call_bb = create_empty_bb(bb);
-  edge taken = make_edge(bb, call_bb, EDGE_TRUE_VALUE);
-  taken->probability = straight->probability.invert();
-  call_bb->count = bb->count.apply_probability(taken->probability);
-  make_single_succ_edge(call_bb, rest, EDGE_FALLTHRU);
-  if (current_loops != nullptr) add_bb_to_loop(call_bb, bb->loop_father);
   const unsigned long long size_and_kind = access.bytes | (access.store ? 1ULL << 63 : 0ULL);
   gcall* call = gimple_build_call(callee, 3, address, build_int_cst(word, size_and_kind),
                                   first_element(levels));
-  gimple_stmt_iterator at = gsi_start_bb(call_bb);
-  gsi_insert_after(&at, call, GSI_NEW_STMT);
+  call_when(&gsi, both, call);
 }
 
 // Each outermost loop that holds an access is versioned on whether the runtime is there: its
@@ -177,6 +222,13 @@ std::vector<SampledAccess> program_accesses(function* fun) {
   FOR_EACH_BB_FN(bb, fun) {
     for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
       gimple* stmt = gsi_stmt(gsi);
+      if (gimple_call_builtin_p(stmt, BUILT_IN_MEMSET) ||
+          gimple_call_builtin_p(stmt, BUILT_IN_MEMCPY) ||
+          gimple_call_builtin_p(stmt, BUILT_IN_MEMPCPY) ||
+          gimple_call_builtin_p(stmt, BUILT_IN_MEMMOVE)) {
+        accesses.push_back({stmt, NULL_TREE, 0, 0, true});
+        continue;
+      }
       gassign* assign = dyn_cast<gassign*>(stmt);
       if (assign == nullptr || gimple_clobber_p(stmt)) continue;
       if (gimple_assign_single_p(assign)) {

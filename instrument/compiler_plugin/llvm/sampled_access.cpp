@@ -29,6 +29,7 @@ struct Access {
   Value* pointer;
   uint64_t bytes;
   bool store;
+  MemIntrinsic* range;  // a memset, memcpy or memmove (its ranges at run time), or none
 };
 
 // A load or store of a size known when built (a scalable vector's is not; nor are the masked and
@@ -51,7 +52,7 @@ bool sampled_access(Instruction& inst, Access* access) {
   if (size.isScalable() || size.getFixedSize() == 0) return false;
   const Value* base = getUnderlyingObject(pointer);
   if (base != nullptr && base->hasName() && base->getName().startswith("__larm_")) return false;
-  if (access != nullptr) *access = {&inst, pointer, size.getFixedSize(), store};
+  if (access != nullptr) *access = {&inst, pointer, size.getFixedSize(), store, nullptr};
   return true;
 }
 
@@ -60,35 +61,75 @@ std::vector<Access> accesses_of(Function& function) {
   for (BasicBlock& block : function) {
     for (Instruction& inst : block) {
       Access access{};
-      if (sampled_access(inst, &access)) accesses.push_back(access);
+      if (auto* range = dyn_cast<MemIntrinsic>(&inst)) {
+        accesses.push_back({&inst, nullptr, 0, true, range});
+      } else if (sampled_access(inst, &access)) {
+        accesses.push_back(access);
+      }
     }
   }
   return accesses;
 }
 
-// void LARM_CACHE_ACCESS(address, bytes | store << 63, levels), a weak reference. The address goes
-// as an integer: the call reads nothing of the program through it.
-FunctionCallee cache_access(Module& module) {
+// void NAME(integers..., levels), a weak reference of the runtime, `integers` 64-bit integers
+// before the function's level counts. Addresses go as integers: the call reads nothing of the
+// program through them, and touches only its own memory and the level counts.
+FunctionCallee runtime_function(Module& module, const char* name, unsigned integers) {
   LLVMContext& context = module.getContext();
-  Type* i64 = Type::getInt64Ty(context);
-  auto* type =
-      FunctionType::get(Type::getVoidTy(context), {i64, i64, Type::getInt64PtrTy(context)}, false);
-  Function* callee = module.getFunction(LARM_CACHE_ACCESS);
+  std::vector<Type*> parameters(integers, Type::getInt64Ty(context));
+  parameters.push_back(Type::getInt64PtrTy(context));
+  auto* type = FunctionType::get(Type::getVoidTy(context), parameters, false);
+  Function* callee = module.getFunction(name);
   if (callee == nullptr) {
-    callee = Function::Create(type, GlobalValue::ExternalWeakLinkage, LARM_CACHE_ACCESS, module);
+    callee = Function::Create(type, GlobalValue::ExternalWeakLinkage, name, module);
     callee->setDoesNotThrow();
     callee->addFnAttr(Attribute::WillReturn);
     callee->setOnlyAccessesInaccessibleMemOrArgMem();
-    callee->addParamAttr(2, Attribute::NoCapture);
+    callee->addParamAttr(integers, Attribute::NoCapture);
   }
   if (callee->getFunctionType() == type) return FunctionCallee(type, callee);
   return FunctionCallee(type, ConstantExpr::getBitCast(callee, type->getPointerTo()));
+}
+
+// LARM_CACHE_ACCESS(address, bytes | store << 63, levels).
+FunctionCallee cache_access(Module& module) {
+  return runtime_function(module, LARM_CACHE_ACCESS, 2);
+}
+
+// LARM_CACHE_BYTES(destination, source or 0, bytes, levels).
+FunctionCallee cache_bytes(Module& module) {
+  return runtime_function(module, LARM_CACHE_BYTES, 3);
+}
+
+// Before a memset, memcpy or memmove: [if (runtime)] LARM_CACHE_BYTES(its ranges).
+void insert_range(const Access& access, Value* levels, bool test_runtime) {
+  Module& module = *access.inst->getModule();
+  FunctionCallee callee = cache_bytes(module);
+  IRBuilder<> builder(access.inst);
+  Instruction* at = access.inst;
+  if (test_runtime) {
+    Value* there = builder.CreateIsNotNull(callee.getCallee(), "larm_runtime");
+    MDNode* weights = MDBuilder(builder.getContext()).createBranchWeights(1, 1000);
+    at = SplitBlockAndInsertIfThen(there, access.inst, false, weights);
+  }
+  IRBuilder<> call(at);
+  Type* i64 = call.getInt64Ty();
+  MemIntrinsic* range = access.range;
+  Value* source = call.getInt64(0);
+  if (auto* transfer = dyn_cast<MemTransferInst>(range))
+    source = call.CreatePtrToInt(transfer->getRawSource(), i64);
+  call.CreateCall(callee, {call.CreatePtrToInt(range->getRawDest(), i64), source,
+                           call.CreateZExtOrTrunc(range->getLength(), i64), levels});
 }
 
 // Before the access: if (sampled [&& runtime]) LARM_CACHE_ACCESS(...), the call in a block of its
 // own, taken for one line in 2^bits.
 void insert_check(const Access& access, unsigned int bits, FunctionCallee callee, Value* levels,
                   bool test_runtime) {
+  if (access.range != nullptr) {
+    insert_range(access, levels, test_runtime);
+    return;
+  }
   IRBuilder<> builder(access.inst);
   Value* address = builder.CreatePtrToInt(access.pointer, builder.getInt64Ty(), "larm_address");
   Value* line = builder.CreateLShr(address, LARM_CACHE_SAMPLE_LINE_SHIFT, "larm_line");
@@ -158,7 +199,7 @@ void call_copy_where_runtime(Function& function, Function& copy, FunctionCallee 
 bool has_sampled_access(Function& function) {
   for (BasicBlock& block : function) {
     for (Instruction& inst : block) {
-      if (sampled_access(inst, nullptr)) return true;
+      if (isa<MemIntrinsic>(&inst) || sampled_access(inst, nullptr)) return true;
     }
   }
   return false;

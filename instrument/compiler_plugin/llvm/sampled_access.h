@@ -13,7 +13,8 @@ bool has_sampled_access(llvm::Function& function);
 
 // Gives `function` a copy whose loads and stores of a known size, the plugin's own counts aside,
 // are each preceded by: if (larm_cache_line_sampled(address >> 6, bits))
-// LARM_CACHE_ACCESS(address, bytes | store << 63, levels); the function's entry, after its
+// LARM_CACHE_ACCESS(address, bytes | store << 63, levels), and its memsets, memcpys and memmoves
+// by LARM_CACHE_BYTES(destination, source or 0, length, levels); the function's entry, after its
 // allocas, calls the copy when LARM_CACHE_ACCESS (a weak reference) is defined, so that a run
 // without the runtime takes no check at all. A function whose copy cannot be called in its place
 // (variadic, or with an argument passed in the caller's frame) keeps the checks in itself, each

@@ -120,16 +120,30 @@ static void level_ref(const struct target* t, int k, count_t line, int write, in
   }
 }
 
-void __larm_cache_access(const void* address, count_t size_and_kind, count_t* function) {
-  if (levels == 0) return;
+/* The calling thread's private levels, made on its first access; 0 when they cannot be. */
+static int thread_ready(void) {
+  if (levels == 0) return 0;
   if (private_levels == NULL && levels > 1) {
     Cache* mine = calloc(MAX_LEVELS, sizeof *mine);
-    if (mine == NULL) return;
+    if (mine == NULL) return 0;
     for (int k = 0; k < levels - 1; ++k) {
-      if (!allocate(&mine[k], &shape[k])) return;
+      if (!allocate(&mine[k], &shape[k])) return 0;
     }
     private_levels = mine;
   }
+  return 1;
+}
+
+/* One sampled line, read or written by the core. */
+static void model_line(const struct target* t, count_t line, int store) {
+  int locked = 0;
+  add(t, LARM_COUNT_CACHE_ACCESSES, scale);
+  level_ref(t, 0, line, store, 0, store, &locked);
+  if (locked) pthread_mutex_unlock(&shared_lock);
+}
+
+void __larm_cache_access(const void* address, count_t size_and_kind, count_t* function) {
+  if (!thread_ready()) return;
   const int store = (size_and_kind >> 63) != 0;
   const count_t bytes = size_and_kind & ~(1ULL << 63);
   if (bytes == 0) return;
@@ -139,10 +153,32 @@ void __larm_cache_access(const void* address, count_t size_and_kind, count_t* fu
   for (count_t line = first; line <= last; ++line) {
     /* The access's first line is sampled (the caller checked); a line it spans into may not be. */
     if (line != first && !larm_cache_line_sampled(line, bits)) continue;
-    int locked = 0;
-    add(&t, LARM_COUNT_CACHE_ACCESSES, scale);
-    level_ref(&t, 0, line, store, 0, store, &locked);
-    if (locked) pthread_mutex_unlock(&shared_lock);
+    model_line(&t, line, store);
+  }
+}
+
+/* The sampled lines of [begin, end) bytes, in address order: one per block of 2^bits lines. */
+static void model_range(const struct target* t, count_t begin, count_t end, int store) {
+  if (end <= begin) return;
+  const count_t first = begin >> LARM_CACHE_SAMPLE_LINE_SHIFT;
+  const count_t last = (end - 1) >> LARM_CACHE_SAMPLE_LINE_SHIFT;
+  for (count_t block = first >> bits; block <= last >> bits; ++block) {
+    const count_t line = (block << bits) | larm_cache_sample_offset(block << bits, bits);
+    if (line >= first && line <= last) model_line(t, line, store);
+  }
+}
+
+/* memset (source null), memcpy and memmove: chunk by chunk of a block's bytes, the source's lines
+ * read, then the destination's written, as the copy goes. */
+void __larm_cache_bytes(const void* destination, const void* source, count_t bytes,
+                        count_t* function) {
+  if (bytes == 0 || !thread_ready()) return;
+  const struct target t = {thread_levels, function};
+  const count_t chunk = 1ULL << (bits + LARM_CACHE_SAMPLE_LINE_SHIFT);
+  for (count_t done = 0; done < bytes; done += chunk) {
+    const count_t n = bytes - done < chunk ? bytes - done : chunk;
+    if (source != NULL) model_range(&t, (count_t)source + done, (count_t)source + done + n, 0);
+    model_range(&t, (count_t)destination + done, (count_t)destination + done + n, 1);
   }
 }
 
