@@ -21,8 +21,9 @@ same on any machine).
 - a vectorized reduction and an add of two products (-O3 -ffast-math, double and float, through
   larm-cc and larm-clang): the plugin's FLOPs by width equal the Valgrind tool's on the plain
   build, the reduction's end included, and the two products counted whole (an add fuses one);
-  without -ffast-math, a min by a select (x86's minsd) and libm's sqrt (a sqrtsd where errno is
-  not touched) counted as the tool counts them;
+  without -ffast-math, a min by a select (x86's minsd; also behind a guard, beside an index, and
+  vectorized: a vmaxpd) and libm's sqrt (a sqrtsd where errno is not touched) counted as the tool
+  counts them;
 - refused with one line and exit 2 before any run: --cache-model on a plugin build without the
   sampled model (naming the flag of the build's compiler), a model of 128-byte lines; a
   cache-sample value that is not a power of two fails the compilation, its first error saying why
@@ -182,6 +183,13 @@ int main(void) {
     a[r] += 2;
   }
   larm_region_end("argmin");
+  /* Vectorized: a select of the compare's operands lane by lane, a vmaxpd. */
+  larm_region_begin("clamp");
+  for (int r = 0; r < 10; ++r) {
+    const REAL low = (REAL)(r * 40 - 400);
+    for (int i = 0; i < 1000; ++i) a[i] = a[i] < low ? low : a[i];
+  }
+  larm_region_end("clamp");
   larm_region_begin("sqrt");
   for (int r = 0; r < 10; ++r)
     for (int i = 0; i < 1000; ++i) s += SQRT(a[i] * a[i] + 1);
@@ -279,7 +287,7 @@ with tempfile.TemporaryDirectory(prefix="larm-sampled-cache-") as tmp:
     # and clang's (whose code ends on a scalar add); and, without -ffast-math, a min and libm's
     # sqrt as the back end makes them.
     kernels = (("reduction", REDUCTION, ["-ffast-math"], ("dot", "two products")),
-               ("limits", LIMITS, [], ("min", "guarded min", "argmin", "sqrt")))
+               ("limits", LIMITS, [], ("min", "guarded min", "argmin", "clamp", "sqrt")))
     for (wrapper, compiler), precision, (kernel, text, flags, names) in (
             (p, q, k) for p in pairs for q in ("double", "float") for k in kernels):
         kernel_c = os.path.join(tmp, f"{kernel}_{precision}.c")
