@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "characterize/placement_probe.h"
+#include "characterize/plan.h"
 #include "platform/interrupt_guard.h"
 #include "platform/progress_line.h"
 #include "tools/cli_outputs.h"
@@ -18,6 +19,8 @@ int run_validation_step(const topology::Topology& topology, const platform::Cloc
                         const ValidationStepOptions& options, const std::filesystem::path& dir,
                         results::Results& results) {
   validate::ValidationOptions run = options.run;
+  // As many passes as a characterization of the same kind (quick or full) makes over its roofs.
+  run.passes = characterize::default_plan_options(run.quick).passes;
   // The host may move the cores between the roofs' passes and these points (a guest's vCPUs):
   // each roof's points are bracketed by placement probes, and predicted from the roof's value in
   // the state they ran in.

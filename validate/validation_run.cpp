@@ -154,7 +154,7 @@ void run_validation(const topology::Topology& topology, const platform::Clock& c
                    .stop = options.stop}};
   int index = 0;
   const Estimator estimator = results::roof_estimator(results);
-  const int passes = options.passes > 0 ? options.passes : options.quick ? 2 : 3;
+  const int passes = std::max(options.passes, 1);
   for (const auto& target : targets) {
     platform::ThreadTeam team(topology.handle(), target.pus);
     const std::size_t first = results.validation.size();

@@ -26,9 +26,9 @@ struct ValidationOptions {
   std::vector<RoofKind> kinds;  // cache, local, remote, contention, congestion; empty: all
   int samples = 5;              // per pass
   // Passes over a roof's points, each over every intensity, as the roofs' passes: the point's
-  // value is its samples of every pass under the roofs' estimator. 0: as a characterization's
-  // (characterize/plan.h): 2 in a quick run, else 3.
-  int passes = 0;
+  // value is its samples of every pass under the roofs' estimator. larm validate takes a
+  // characterization's (characterize::default_plan_options).
+  int passes = 3;
   double min_sample_seconds = 0.02;
   const std::atomic<bool>* stop = nullptr;
   std::function<void(int index, int total, const std::string& what)> on_progress;

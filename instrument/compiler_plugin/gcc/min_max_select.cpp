@@ -33,22 +33,36 @@ basic_block source_through_branch(edge e) {
   return from;
 }
 
-// Whether the block's condition orders a and b (<, <=, >, >=).
-bool orders(basic_block deciding, tree a, tree b) {
-  gcond* cond = safe_dyn_cast<gcond*>(last_stmt(deciding));
-  if (cond == nullptr) return false;
-  switch (gimple_cond_code(cond)) {
+// Whether {c, d} is {a, b}.
+bool same_pair(tree a, tree b, tree c, tree d) {
+  return (operand_equal_p(a, c, 0) && operand_equal_p(b, d, 0)) ||
+         (operand_equal_p(a, d, 0) && operand_equal_p(b, c, 0));
+}
+
+// Whether a comparison orders: <, <=, >, >=; with `unordered`, their unordered forms too (the
+// vectorizer's compares).
+bool ordering(tree_code code, bool unordered) {
+  switch (code) {
     case LT_EXPR:
     case LE_EXPR:
     case GT_EXPR:
     case GE_EXPR:
-      break;
+      return true;
+    case UNLT_EXPR:
+    case UNLE_EXPR:
+    case UNGT_EXPR:
+    case UNGE_EXPR:
+      return unordered;
     default:
       return false;
   }
-  tree left = gimple_cond_lhs(cond), right = gimple_cond_rhs(cond);
-  return (operand_equal_p(a, left, 0) && operand_equal_p(b, right, 0)) ||
-         (operand_equal_p(a, right, 0) && operand_equal_p(b, left, 0));
+}
+
+// Whether the block's condition orders a and b (<, <=, >, >=).
+bool orders(basic_block deciding, tree a, tree b) {
+  gcond* cond = safe_dyn_cast<gcond*>(last_stmt(deciding));
+  return cond != nullptr && ordering(gimple_cond_code(cond), false) &&
+         same_pair(a, b, gimple_cond_lhs(cond), gimple_cond_rhs(cond));
 }
 
 // The block deciding a PHI of two values, a and b, two of whose edges (one with each) leave it and
@@ -103,6 +117,30 @@ std::vector<basic_block> joins(basic_block bb) {
 }  // namespace
 #endif
 
+bool vector_min_max(const gcall* call) {
+#ifdef TARGET_SSE_MATH
+  if (!TARGET_SSE_MATH) return false;
+  const internal_fn fn = gimple_call_internal_fn(call);
+  if (fn == IFN_VCOND && gimple_call_num_args(call) == 5) {
+    tree code = gimple_call_arg(call, 4);
+    return tree_fits_shwi_p(code) && ordering(static_cast<tree_code>(tree_to_shwi(code)), true) &&
+           same_pair(gimple_call_arg(call, 0), gimple_call_arg(call, 1), gimple_call_arg(call, 2),
+                     gimple_call_arg(call, 3));
+  }
+  if (fn == IFN_VCOND_MASK && gimple_call_num_args(call) == 3) {
+    tree mask = gimple_call_arg(call, 0);
+    if (TREE_CODE(mask) != SSA_NAME) return false;
+    const gassign* compare = dyn_cast<const gassign*>(SSA_NAME_DEF_STMT(mask));
+    return compare != nullptr && ordering(gimple_assign_rhs_code(compare), true) &&
+           same_pair(gimple_assign_rhs1(compare), gimple_assign_rhs2(compare),
+                     gimple_call_arg(call, 1), gimple_call_arg(call, 2));
+  }
+#else
+  (void)call;  // another target: a select is no FLOP (AArch64's bsl, fcsel)
+#endif
+  return false;
+}
+
 std::array<unsigned, 2> min_max_selects(basic_block bb) {
   std::array<unsigned, 2> selects = {0, 0};
 #ifdef TARGET_SSE_MATH
@@ -115,7 +153,7 @@ std::array<unsigned, 2> min_max_selects(basic_block bb) {
     }
   }
 #else
-  (void)bb;  // another target: its selects are no FLOPs (AArch64's fcsel)
+  (void)bb;    // another target: its selects are no FLOPs (AArch64's fcsel)
 #endif
   return selects;
 }

@@ -12,36 +12,36 @@
 namespace larm_gcc {
 namespace {
 
-tree cache_access_declaration() {
-  static tree decl = NULL_TREE;
-  if (decl != NULL_TREE) return decl;
-  tree counts = build_pointer_type(long_long_unsigned_type_node);
-  tree type = build_function_type_list(void_type_node, const_ptr_type_node,
-                                       long_long_unsigned_type_node, counts, NULL_TREE);
-  decl = build_decl(UNKNOWN_LOCATION, FUNCTION_DECL, get_identifier(LARM_CACHE_ACCESS), type);
+// A weak declaration of the runtime's function `name`, of `type`. It touches no memory the
+// program's code reads or writes (its model, its own counts and the function's level counts,
+// which no code of the function loads): the program's counts stay in registers across it, as
+// without the model.
+tree runtime_declaration(const char* name, tree type) {
+  tree decl = build_decl(UNKNOWN_LOCATION, FUNCTION_DECL, get_identifier(name), type);
   TREE_PUBLIC(decl) = 1;
   DECL_EXTERNAL(decl) = 1;
   DECL_ARTIFICIAL(decl) = 1;
-  // It touches no memory the program's code reads or writes (its model, its own counts and the
-  // function's level counts, which no code of the function loads): the program's counts stay in
-  // registers across it, as without the model.
   DECL_IS_NOVOPS(decl) = 1;
   declare_weak(decl);
   return decl;
 }
 
+// LARM_CACHE_ACCESS(address, bytes | store << 63, levels).
+tree cache_access_declaration() {
+  static tree decl = runtime_declaration(
+      LARM_CACHE_ACCESS,
+      build_function_type_list(void_type_node, const_ptr_type_node, long_long_unsigned_type_node,
+                               build_pointer_type(long_long_unsigned_type_node), NULL_TREE));
+  return decl;
+}
+
+// LARM_CACHE_BYTES(destination, source or null, bytes, levels).
 tree cache_bytes_declaration() {
-  static tree decl = NULL_TREE;
-  if (decl != NULL_TREE) return decl;
-  tree counts = build_pointer_type(long_long_unsigned_type_node);
-  tree type = build_function_type_list(void_type_node, const_ptr_type_node, const_ptr_type_node,
-                                       long_long_unsigned_type_node, counts, NULL_TREE);
-  decl = build_decl(UNKNOWN_LOCATION, FUNCTION_DECL, get_identifier(LARM_CACHE_BYTES), type);
-  TREE_PUBLIC(decl) = 1;
-  DECL_EXTERNAL(decl) = 1;
-  DECL_ARTIFICIAL(decl) = 1;
-  DECL_IS_NOVOPS(decl) = 1;  // as LARM_CACHE_ACCESS: it touches nothing the program reads
-  declare_weak(decl);
+  static tree decl = runtime_declaration(
+      LARM_CACHE_BYTES,
+      build_function_type_list(void_type_node, const_ptr_type_node, const_ptr_type_node,
+                               long_long_unsigned_type_node,
+                               build_pointer_type(long_long_unsigned_type_node), NULL_TREE));
   return decl;
 }
 

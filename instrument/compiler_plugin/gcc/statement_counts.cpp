@@ -2,6 +2,8 @@
 // width and kind, and the bytes and number of its loads and stores.
 #include "instrument/compiler_plugin/gcc/statement_counts.h"
 
+#include "instrument/compiler_plugin/gcc/min_max_select.h"
+
 #include <cstring>
 
 namespace larm_gcc {
@@ -158,59 +160,6 @@ bool machine_builtin_named(const gcall* call, const char* part) {
   if (!gimple_call_builtin_p(call, BUILT_IN_MD)) return false;
   const char* name = IDENTIFIER_POINTER(DECL_NAME(gimple_call_fndecl(call)));
   return std::strstr(name, part) != nullptr;
-}
-
-#ifdef TARGET_SSE_MATH
-// A comparison code that orders (<, <=, >, >=, or their unordered forms).
-bool ordering(tree_code code) {
-  switch (code) {
-    case LT_EXPR:
-    case LE_EXPR:
-    case GT_EXPR:
-    case GE_EXPR:
-    case UNLT_EXPR:
-    case UNLE_EXPR:
-    case UNGT_EXPR:
-    case UNGE_EXPR:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// Whether {c, d} is {a, b}.
-bool same_pair(tree a, tree b, tree c, tree d) {
-  return (operand_equal_p(a, c, 0) && operand_equal_p(b, d, 0)) ||
-         (operand_equal_p(a, d, 0) && operand_equal_p(b, c, 0));
-}
-
-#endif
-
-// A vectorized select of a compare's two operands, a < b ? a : b lane by lane (.VCOND, or
-// .VCOND_MASK of a mask that compare made), on x86: a vector min or max (vminpd, vmaxpd), as the
-// scalar selects of min_max_select.h.
-bool vector_min_max(const gcall* call) {
-#ifdef TARGET_SSE_MATH
-  if (!TARGET_SSE_MATH) return false;
-  const internal_fn fn = gimple_call_internal_fn(call);
-  if (fn == IFN_VCOND && gimple_call_num_args(call) == 5) {
-    tree code = gimple_call_arg(call, 4);
-    return tree_fits_shwi_p(code) && ordering(static_cast<tree_code>(tree_to_shwi(code))) &&
-           same_pair(gimple_call_arg(call, 0), gimple_call_arg(call, 1), gimple_call_arg(call, 2),
-                     gimple_call_arg(call, 3));
-  }
-  if (fn == IFN_VCOND_MASK && gimple_call_num_args(call) == 3) {
-    tree mask = gimple_call_arg(call, 0);
-    if (TREE_CODE(mask) != SSA_NAME) return false;
-    const gassign* compare = dyn_cast<const gassign*>(SSA_NAME_DEF_STMT(mask));
-    return compare != nullptr && ordering(gimple_assign_rhs_code(compare)) &&
-           same_pair(gimple_assign_rhs1(compare), gimple_assign_rhs2(compare),
-                     gimple_call_arg(call, 1), gimple_call_arg(call, 2));
-  }
-#else
-  (void)call;  // another target: a select is no FLOP (AArch64's bsl, fcsel)
-#endif
-  return false;
 }
 
 void count_call(Counts& counts, const gcall* call) {

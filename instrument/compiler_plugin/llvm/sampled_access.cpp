@@ -33,7 +33,7 @@ struct Access {
 };
 
 // A load or store of a size known when built (a scalable vector's is not; nor are the masked and
-// gather intrinsics', as in the GCC plugin), not of the plugin's own counts.
+// gather intrinsics', as in the GCC plugin), not of the plugin's own counts: filled in *access.
 bool sampled_access(Instruction& inst, Access* access) {
   Value* pointer = nullptr;
   Type* type = nullptr;
@@ -52,7 +52,7 @@ bool sampled_access(Instruction& inst, Access* access) {
   if (size.isScalable() || size.getFixedSize() == 0) return false;
   const Value* base = getUnderlyingObject(pointer);
   if (base != nullptr && base->hasName() && base->getName().startswith("__larm_")) return false;
-  if (access != nullptr) *access = {&inst, pointer, size.getFixedSize(), store, nullptr};
+  *access = {&inst, pointer, size.getFixedSize(), store, nullptr};
   return true;
 }
 
@@ -126,10 +126,6 @@ void insert_range(const Access& access, Value* levels, bool test_runtime) {
 // own, taken for one line in 2^bits.
 void insert_check(const Access& access, unsigned int bits, FunctionCallee callee, Value* levels,
                   bool test_runtime) {
-  if (access.range != nullptr) {
-    insert_range(access, levels, test_runtime);
-    return;
-  }
   IRBuilder<> builder(access.inst);
   Value* address = builder.CreatePtrToInt(access.pointer, builder.getInt64Ty(), "larm_address");
   Value* line = builder.CreateLShr(address, LARM_CACHE_SAMPLE_LINE_SHIFT, "larm_line");
@@ -197,12 +193,7 @@ void call_copy_where_runtime(Function& function, Function& copy, FunctionCallee 
 }  // namespace
 
 bool has_sampled_access(Function& function) {
-  for (BasicBlock& block : function) {
-    for (Instruction& inst : block) {
-      if (isa<MemIntrinsic>(&inst) || sampled_access(inst, nullptr)) return true;
-    }
-  }
-  return false;
+  return !accesses_of(function).empty();
 }
 
 void insert_sampled_accesses(Function& function, unsigned int bits, GlobalVariable* levels) {
@@ -210,9 +201,18 @@ void insert_sampled_accesses(Function& function, unsigned int bits, GlobalVariab
   const FunctionCallee callee = cache_access(module);
   IRBuilder<> constants(module.getContext());
   Value* first_level = constants.CreateConstInBoundsGEP2_32(levels->getValueType(), levels, 0, 0);
+  // Each access's check, or a range's call; `test_runtime` where the function itself holds them.
+  const auto instrument = [&](Function& f, bool test_runtime) {
+    for (const Access& access : accesses_of(f)) {
+      if (access.range != nullptr) {
+        insert_range(access, first_level, test_runtime);
+      } else {
+        insert_check(access, bits, callee, first_level, test_runtime);
+      }
+    }
+  };
   if (!copy_callable(function)) {
-    for (const Access& access : accesses_of(function))
-      insert_check(access, bits, callee, first_level, true);
+    instrument(function, true);
     return;
   }
   ValueToValueMapTy map;
@@ -222,8 +222,7 @@ void insert_sampled_accesses(Function& function, unsigned int bits, GlobalVariab
   copy->setVisibility(GlobalValue::DefaultVisibility);
   copy->setDLLStorageClass(GlobalValue::DefaultStorageClass);
   copy->setComdat(nullptr);
-  for (const Access& access : accesses_of(*copy))
-    insert_check(access, bits, callee, first_level, false);
+  instrument(*copy, false);
   call_copy_where_runtime(function, *copy, callee);
 }
 
