@@ -3,15 +3,18 @@
 # node runs where no such CPU is at hand. The guest is Bochs 2.7's Skylake-X model (AVX-512 F,
 # CD, BW, DQ and VL: x86-64-v4, what -march=skylake-avx512 targets), booting a small Linux built
 # from Debian's linux-source-6.1 and a busybox initramfs. (QEMU's TCG has no AVX-512; Bochs's
-# Tiger Lake model stops while Linux boots.) Bochs interprets every instruction: code runs about 50-100x slower than
-# natively, so use small sizes; timings inside mean nothing, counts of what executed do.
+# Tiger Lake model stops while Linux boots.) Bochs interprets every instruction: code runs about
+# 55x slower than natively, so use small sizes; timings inside mean nothing, counts of what
+# executed do. Run one thread: the guest has one CPU, and two threads taking turns on it
+# sometimes lose vector registers across the switch (XSBench's checksum then changes from run to
+# run, and runs crash).
 #   avx512_guest.sh [--bin FILE]... [--file SRC:DEST]... [--out DIR] [--timeout S] [--memory MIB] SCRIPT
 # --bin copies FILE into /bin with the shared libraries ldd lists, at their paths; --file copies
 # SRC (file or folder) to DEST. SCRIPT runs as root under busybox sh in /work; its output is
 # printed here and its exit status is this script's. What it writes under $OUT (/out) comes back
-# into DIR (compressed over the serial console, the guest's only way out). The first use installs Bochs, isolinux,
-# xorriso, busybox-static and the kernel's build dependencies with apt and builds the kernel
-# into ${AVX512_GUEST_CACHE:-/var/cache/larm-avx512-guest} (minutes, once).
+# into DIR, compressed over the serial console (the guest's only way out). The first use installs
+# Bochs, isolinux, xorriso, busybox-static and the kernel's build dependencies with apt, and
+# builds the kernel into ${AVX512_GUEST_CACHE:-/var/cache/larm-avx512-guest} (minutes, once).
 set -euo pipefail
 bins=() files=() limit=3600 memory=1024 outdir=""
 while [[ $# -gt 1 ]]; do
@@ -46,7 +49,10 @@ work=$(mktemp -d)
 bochs_pid=""
 # shellcheck disable=SC2317  # run by the EXIT trap
 cleanup() {
-  [[ -n $bochs_pid ]] && kill "$bochs_pid" 2> /dev/null && wait "$bochs_pid" 2> /dev/null
+  if [[ -n $bochs_pid ]]; then
+    kill "$bochs_pid" 2> /dev/null || true
+    wait "$bochs_pid" 2> /dev/null || true
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -123,7 +129,7 @@ rc=$(sed -n 's/.*@@guest exit=\([0-9]*\).*/\1/p' <<< "$out" | tail -1)
 sed -n '/@@guest start/,/@@guest output/p' <<< "$out" | sed '1d;$d'
 if [[ -n $rc && -n $outdir ]]; then
   mkdir -p "$outdir"
-  sed -n '/@@guest output/,/@@guest exit=/p' <<< "$out" | sed '1d;$d' | base64 -d | tar -xz -C "$outdir" ||
+  sed -n '/@@guest output/,/@@guest exit=/p' <<< "$out" | sed '1d;$d' | base64 -d | tar -xzm -C "$outdir" ||
     echo "avx512_guest.sh: the guest's files did not come back whole" >&2
 fi
 if [[ -z $rc ]]; then
