@@ -61,7 +61,7 @@ root=$work/root
 mkdir -p "$root"/{bin,proc,sys,dev,tmp,work,out} "$work/iso/isolinux"
 cp /bin/busybox "$root/bin/"
 for a in sh mount poweroff cat echo ls sleep grep sed awk mkdir rm cp wc head tail tr cut sort \
-  uniq env test true false find od tar gzip base64; do ln -sf busybox "$root/bin/$a"; done
+  uniq env test true false find od tar gzip base64 dmesg; do ln -sf busybox "$root/bin/$a"; done
 add_bin() {
   cp "$1" "$root/bin/"
   ldd "$1" 2> /dev/null | grep -o '/[^ ]*' | while read -r lib; do
@@ -79,7 +79,12 @@ cp "$script" "$root/work/run.sh"
 cat > "$root/init" << 'INIT'
 #!/bin/sh
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; mount -t tmpfs tmp /tmp
+# POSIX shared memory (LLVM's OpenMP runtime opens it at start)
+mkdir -p /dev/shm; mount -t tmpfs shm /dev/shm
 export PATH=/bin HOME=/tmp OUT=/out
+# LLVM's OpenMP runtime faults (SIGSEGV) reading the topology from Bochs's CPUID; with its affinity
+# off it does not read it. One CPU: nothing to place.
+export KMP_AFFINITY=disabled
 echo "@@guest start"
 cd /work && sh ./run.sh; rc=$?
 echo "@@guest output"
