@@ -17,6 +17,7 @@ the test exits 77 (skipped) after its static checks."""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -34,9 +35,11 @@ if not os.path.exists(v4):
     sys.exit(77)
 
 
-# The emulated CPU runs one thread: two threads taking turns on its one CPU sometimes lose
-# vector registers across the switch (avx512_guest.sh). Both builds then run one thread.
-threads = "2"
+with open("/proc/cpuinfo") as f:
+    flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+in_guest = "avx512f" not in flags and os.environ.get("LARM_AVX512_GUEST") == "1"
+# The emulated CPU runs one thread (avx512_guest.sh says why); both builds then run one.
+threads = "1" if in_guest else "2"
 
 
 def run(args, timeout=600):
@@ -52,17 +55,12 @@ check(zmm > 0, f"the v4 build uses 512-bit registers ({zmm} instructions name a 
 section = run(["objdump", "-s", "-j", "larm_counted", v4]).stdout
 check("larm-gcc-plugin" in section, "the v4 build's larm_counted section names the GCC plugin")
 
-with open("/proc/cpuinfo") as f:
-    flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
-in_guest = "avx512f" not in flags and os.environ.get("LARM_AVX512_GUEST") == "1"
 if "avx512f" not in flags and not in_guest:
     print("this CPU has no AVX-512 (no avx512f in /proc/cpuinfo): the v4 build is not run here "
           "(LARM_AVX512_GUEST=1 runs it on an emulated AVX-512 CPU)")
     if checker.failures:
         checker.finish()
     sys.exit(77)
-if in_guest:
-    threads = "1"
 guest_tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench",
                           "avx512_guest.sh")
 
@@ -75,9 +73,16 @@ def count_in_guest(program, out):
                 "export OMP_NUM_THREADS=1\n"
                 f"larm count --repeat 1 --out $OUT/count -- /bin/{os.path.basename(program)} 256 1"
                 "\n")
-    r = subprocess.run([guest_tool, "--bin", larm, "--bin", program, "--out", out + ".guest",
-                        "--timeout", "1500", script],
-                       capture_output=True, text=True, timeout=1700)
+    # Its own process group: a timeout ends the kernel's build or Bochs with it.
+    guest = subprocess.Popen([guest_tool, "--bin", larm, "--bin", program, "--out", out + ".guest",
+                              "--timeout", "1500", script], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        stdout, stderr = guest.communicate(timeout=1700)
+    except subprocess.TimeoutExpired:
+        os.killpg(guest.pid, signal.SIGKILL)
+        stdout, stderr = guest.communicate()
+    r = subprocess.CompletedProcess(guest.args, guest.returncode, stdout, stderr)
     if os.path.isdir(os.path.join(out + ".guest", "count")):
         shutil.move(os.path.join(out + ".guest", "count"), out)
     return r
@@ -89,7 +94,7 @@ def count(program, out):
     else:
         r = run([larm, "count", "--repeat", "1", "--out", out, "--", program, "256", "1"])
     check(r.returncode == 0 and "Counted by larm's compiler plugin" in r.stdout,
-          f"{os.path.basename(program)}: counted natively by the plugin (exit {r.returncode}) "
+          f"{os.path.basename(program)}: counted by the plugin (exit {r.returncode}) "
           f"{r.stderr[-300:]}")
     if r.returncode != 0:
         return r.stdout, {}
